@@ -1,0 +1,179 @@
+"""Vocabulary shared by every game: turns, chance requests, reveals, claims, moves, outcomes.
+
+The engine never handles randomness or cryptography itself. It *asks* for them:
+a `Turn` of kind CHANCE carries a `Shuffle` (cards into handles in an order nobody may know) or a
+`RandomChoice` (joint coin); a `Turn` of kind REVEAL lists `Reveal`s (which handle becomes known
+to whom). Locally these are resolved by a `Dealer` with a random generator; over the network by
+the mental-poker layer. Either way the engine code is the same.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from enum import Enum
+from typing import Any, ClassVar, Mapping
+
+#: Reveal target meaning "every seat" (a public reveal).
+PUBLIC = -1
+#: Holder value for a handle nobody holds (still in a deck, pile or surplus).
+NOBODY = -1
+
+
+class TurnKind(str, Enum):
+    """Who must act next (DESIGN.md §5)."""
+
+    SEAT = "seat"  # exactly one seat moves
+    SIMULTANEOUS = "simultaneous"  # every listed seat moves, blind to the others (commits, votes)
+    INTERRUPT = "interrupt"  # each listed seat acts or passes; applied in the listed order
+    CHANCE = "chance"  # the deck (shuffle) or a joint coin decides
+    REVEAL = "reveal"  # handles must become known to some seats before play goes on
+    OVER = "over"  # the game has ended
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle:
+    """Put cards into `handles` in a uniformly random order nobody learns.
+
+    Either `cards` (a fresh deck epoch: these card ids, one per handle) or `source` (existing
+    handles whose hidden cards are re-shuffled into the new handles, e.g. discards → draw pile).
+    `deck` names the physical deck; `epoch` separates successive shuffles of it.
+    """
+
+    deck: str
+    epoch: int
+    handles: tuple[int, ...]
+    cards: tuple[str, ...] = ()
+    source: tuple[int, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"chance": "shuffle", "deck": self.deck, "epoch": self.epoch,
+                "handles": list(self.handles), "cards": list(self.cards), "source": list(self.source)}
+
+
+@dataclass(frozen=True, slots=True)
+class RandomChoice:
+    """A joint fair draw of an integer in [0, n): every seat contributes (commit-then-reveal)."""
+
+    n: int
+    purpose: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"chance": "random", "n": self.n, "purpose": self.purpose}
+
+
+Chance = Shuffle | RandomChoice
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """Handle `handle` must become known to seat `to` (or to everyone when `to == PUBLIC`).
+
+    `holder` is the seat that currently holds the card (it supplies the last decryption share or
+    the re-encryption), or NOBODY for a card still in a deck or pile.
+    """
+
+    handle: int
+    to: int
+    holder: int = NOBODY
+
+    def to_json(self) -> dict[str, Any]:
+        return {"handle": self.handle, "to": self.to, "holder": self.holder}
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """What the game waits for. `seats` is ordered (resolution order for INTERRUPT)."""
+
+    kind: TurnKind
+    seats: tuple[int, ...] = ()
+    chance: Chance | None = None
+    reveals: tuple[Reveal, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind.value, "seats": list(self.seats)}
+        if self.chance is not None:
+            out["chance"] = self.chance.to_json()
+        if self.reveals:
+            out["reveals"] = [r.to_json() for r in self.reveals]
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A statement a seat made implicitly that can only be checked when hidden cards open.
+
+    Engines record claims when made and check them whenever a value is learnt (at the latest at
+    the audit); a claim proven false raises `IllegalMove` blaming `seat` at `where`.
+    """
+
+    seat: int
+    kind: str
+    detail: tuple[tuple[str, Any], ...]
+    where: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "kind": self.kind, "detail": dict(self.detail), "where": self.where}
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Base of every game's moves: a frozen record with a `KIND` tag and JSON-able fields.
+
+    Fields hold ints, strings, bools or tuples of them; card values a move makes public ride along
+    with the handle so the table protocol can check the reveal against them.
+    """
+
+    KIND: ClassVar[str] = "move"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.KIND}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+
+def move_from_json(kinds: Mapping[str, type[Move]], data: Mapping[str, Any]) -> Move:
+    """Decode a move of one game from JSON, strictly: known kind, exactly the declared fields."""
+    from .errors import EngineError
+
+    if not isinstance(data, Mapping) or not isinstance(data.get("kind"), str):
+        raise EngineError("a move is an object with a string 'kind'")
+    cls = kinds.get(data["kind"])
+    if cls is None:
+        raise EngineError(f"unknown move kind {data['kind']!r}")
+    names = [f.name for f in fields(cls)]
+    extra = set(data) - set(names) - {"kind"}
+    if extra:
+        raise EngineError(f"move {cls.KIND!r} has unexpected fields {sorted(extra)}")
+    args = {}
+    for f in fields(cls):
+        if f.name not in data:
+            raise EngineError(f"move {cls.KIND!r} lacks field {f.name!r}")
+        value = data[f.name]
+        if isinstance(value, list):
+            value = tuple(value)
+        if not isinstance(value, (int, str, tuple)) or (isinstance(value, tuple) and not all(
+                isinstance(v, (int, str)) and not isinstance(v, bool) for v in value)):
+            raise EngineError(f"move {cls.KIND!r} field {f.name!r} has a bad value")
+        args[f.name] = value
+    return cls(**args)
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Move):
+    """Decline to act in an interrupt window or a vote."""
+
+    KIND: ClassVar[str] = "pass"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: per-seat scores, the winning seats (shared victory allowed), details."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"scores": list(self.scores), "winners": list(self.winners), "detail": dict(self.detail)}
