@@ -1,0 +1,192 @@
+"""The hello handshake that authenticates one mesh link (pure functions, no I/O).
+
+Each side sends ``{"hello": version, "key": <pub>, "nonce": <32 bytes>, "instance": <16 bytes>}``
+and then ``{"proof": <signature>}`` over the *peer's* nonce. Signing the peer's fresh nonce
+proves possession of the identity key now (no replay of an old hello); binding both keys and
+both nonces into the signed bytes stops a proof being reused on another link.  The
+``instance`` id is random per running mesh so a peer restart can be told apart from a
+duplicate concurrent dial (see ``transport.Mesh``).
+
+This authenticates peers, it does not encrypt or bind the TCP channel: every table message is
+signed on its own, so the link only needs to know *who* is on the other end.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import os
+import struct
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+    Ed25519PrivateKey,
+    Ed25519PublicKey,
+)
+
+from p2ptarot.net.errors import HandshakeError
+
+PUBLIC_KEY_SIZE = 32
+NONCE_SIZE = 32
+INSTANCE_SIZE = 16
+SIGNATURE_SIZE = 64
+_PROOF_LABEL = b"p2ptarot/net/hello-proof/v1\x00"
+
+# Application close codes (RFC 6455 reserves 4000-4999 for private use).
+CLOSE_BAD_HELLO = 4001
+CLOSE_VERSION = 4002
+CLOSE_BAD_SIGNATURE = 4003
+CLOSE_UNEXPECTED_KEY = 4004
+CLOSE_SELF = 4005
+CLOSE_REPLACED = 4006
+CLOSE_DUPLICATE = 4007
+CLOSE_TIMEOUT = 4008
+
+
+@runtime_checkable
+class Signer(Protocol):
+    """What the mesh needs from a long-term identity (``crypto.signing.Identity`` fits)."""
+
+    @property
+    def public_bytes(self) -> bytes: ...
+
+    def sign(self, data: bytes) -> bytes: ...
+
+
+class Ed25519Signer:
+    """Minimal ``Signer`` over ``cryptography``'s Ed25519, for tests and until a caller supplies one."""
+
+    def __init__(self, private_key: Ed25519PrivateKey | None = None) -> None:
+        self._key = private_key or Ed25519PrivateKey.generate()
+        self._public = self._key.public_key().public_bytes(
+            serialization.Encoding.Raw, serialization.PublicFormat.Raw
+        )
+
+    @property
+    def public_bytes(self) -> bytes:
+        return self._public
+
+    def sign(self, data: bytes) -> bytes:
+        return self._key.sign(data)
+
+
+def public_key_of(identity: Any) -> bytes:
+    """Raw public key of ``identity``, whether ``public_bytes`` is a property or a method."""
+    value = identity.public_bytes
+    if callable(value):
+        value = value()
+    if not isinstance(value, bytes) or len(value) != PUBLIC_KEY_SIZE:
+        raise ValueError("identity.public_bytes must be 32 raw Ed25519 bytes")
+    return value
+
+
+def b64u_encode(data: bytes) -> str:
+    """Unpadded base64url, the project's wire encoding for bytes."""
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def b64u_decode(text: Any, size: int) -> bytes:
+    """Strict unpadded base64url of exactly ``size`` bytes; canonical form only."""
+    if not isinstance(text, str) or not text.isascii():
+        raise ValueError("expected base64url text")
+    try:
+        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError) as exc:
+        raise ValueError("malformed base64url") from exc
+    if len(raw) != size or b64u_encode(raw) != text:
+        raise ValueError(f"expected canonical base64url of {size} bytes")
+    return raw
+
+
+@dataclass(frozen=True)
+class Hello:
+    """One side's opening message."""
+
+    version: int
+    key: bytes
+    nonce: bytes
+    instance: bytes
+
+    @classmethod
+    def fresh(cls, version: int, key: bytes, instance: bytes) -> Hello:
+        return cls(version=version, key=key, nonce=os.urandom(NONCE_SIZE), instance=instance)
+
+    def encode(self) -> str:
+        return _dumps(
+            {
+                "hello": self.version,
+                "key": b64u_encode(self.key),
+                "nonce": b64u_encode(self.nonce),
+                "instance": b64u_encode(self.instance),
+            }
+        )
+
+
+def parse_hello(text: str) -> Hello:
+    """Decode a peer hello; raises ``HandshakeError`` (bad hello) on any malformation."""
+    obj = _loads_object(text)
+    try:
+        version = obj["hello"]
+        if type(version) is not int:
+            raise ValueError("version must be an integer")
+        return Hello(
+            version=version,
+            key=b64u_decode(obj["key"], PUBLIC_KEY_SIZE),
+            nonce=b64u_decode(obj["nonce"], NONCE_SIZE),
+            instance=b64u_decode(obj["instance"], INSTANCE_SIZE),
+        )
+    except (KeyError, ValueError) as exc:
+        raise HandshakeError(CLOSE_BAD_HELLO, f"bad hello: {exc}") from exc
+
+
+def proof_payload(signer_hello: Hello, verifier_hello: Hello) -> bytes:
+    """Bytes the signer signs: label, version, the verifier's nonce first, then both keys."""
+    return b"".join(
+        (
+            _PROOF_LABEL,
+            struct.pack(">Q", signer_hello.version),
+            verifier_hello.nonce,
+            signer_hello.nonce,
+            signer_hello.key,
+            verifier_hello.key,
+        )
+    )
+
+
+def make_proof(identity: Signer, mine: Hello, theirs: Hello) -> str:
+    """Encode our ``{"proof": sig}`` answering the peer's hello."""
+    signature = identity.sign(proof_payload(mine, theirs))
+    return _dumps({"proof": b64u_encode(signature)})
+
+
+def check_proof(text: str, mine: Hello, theirs: Hello) -> None:
+    """Verify the peer's proof over our nonce; raises ``HandshakeError`` on failure."""
+    obj = _loads_object(text)
+    try:
+        signature = b64u_decode(obj["proof"], SIGNATURE_SIZE)
+    except (KeyError, ValueError) as exc:
+        raise HandshakeError(CLOSE_BAD_HELLO, f"bad proof message: {exc}") from exc
+    try:
+        Ed25519PublicKey.from_public_bytes(theirs.key).verify(
+            signature, proof_payload(theirs, mine)
+        )
+    except (InvalidSignature, ValueError) as exc:
+        raise HandshakeError(CLOSE_BAD_SIGNATURE, "bad signature") from exc
+
+
+def _dumps(obj: dict[str, Any]) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"))
+
+
+def _loads_object(text: str) -> dict[str, Any]:
+    try:
+        obj = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise HandshakeError(CLOSE_BAD_HELLO, "handshake frame is not JSON") from exc
+    if not isinstance(obj, dict):
+        raise HandshakeError(CLOSE_BAD_HELLO, "handshake frame is not a JSON object")
+    return obj

@@ -1,0 +1,460 @@
+"""Authenticated websocket full mesh between the peers of one table (aiohttp).
+
+The ``Mesh`` is a thin, robust pump: it serves ``ws://host:port/p2ptarot``, dials peers on
+demand, authenticates every link with the hello handshake (``handshake.py``), keys links by
+the peer's Ed25519 public key, and reports everything (data, link up/down, rejections,
+dropped frames) on one event queue.  It knows nothing of the table protocol: payloads are
+opaque UTF-8 JSON objects sent as text frames.  Delivery is best effort; the table layer
+already re-requests missing log entries from any peer, so a message lost while a link is
+replaced costs a catch-up, not correctness.
+
+Link replacement rule (both ends reach the same answer without talking):
+- a new link to a key whose existing link is closed, or whose peer presents a different
+  ``instance`` id (the peer restarted), replaces the old link;
+- two live links from the same peer instance (both sides dialled at once, or a redial) keep
+  the one dialled by the smaller public key; if the same side dialled both, the newer wins.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+import aiohttp
+from aiohttp import WSMsgType, web
+
+from p2ptarot.net.errors import (
+    ConnectError,
+    HandshakeError,
+    MessageTooLarge,
+    NoLinkError,
+)
+from p2ptarot.net.events import (
+    FrameDropped,
+    LinkDown,
+    LinkRejected,
+    LinkUp,
+    MeshEvent,
+    PeerKey,
+    Received,
+)
+from p2ptarot.net.handshake import (
+    CLOSE_DUPLICATE,
+    CLOSE_REPLACED,
+    CLOSE_SELF,
+    CLOSE_TIMEOUT,
+    CLOSE_UNEXPECTED_KEY,
+    CLOSE_VERSION,
+    CLOSE_BAD_HELLO,
+    INSTANCE_SIZE,
+    Hello,
+    Signer,
+    check_proof,
+    make_proof,
+    parse_hello,
+    public_key_of,
+)
+
+logger = logging.getLogger(__name__)
+
+WS_PATH = "/p2ptarot"
+DEFAULT_MAX_MESSAGE_SIZE = 4 * 1024 * 1024
+CLOSE_GOING_AWAY = 1001
+CLOSE_MESSAGE_TOO_BIG = 1009
+_MAX_REASON_BYTES = 123  # RFC 6455: control frame payload <= 125, minus the 2-byte code
+
+_WsType = web.WebSocketResponse | aiohttp.ClientWebSocketResponse
+
+
+@dataclass(frozen=True)
+class MeshConfig:
+    """Settings of one mesh endpoint.  ``host`` defaults to loopback so nothing leaks by accident."""
+
+    host: str = "127.0.0.1"
+    port: int = 0
+    protocol_version: int = 1
+    max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE
+    heartbeat: float | None = 15.0
+    handshake_timeout: float = 10.0
+    connect_timeout: float = 10.0
+    close_timeout: float = 5.0
+
+
+@dataclass(frozen=True)
+class LinkInfo:
+    """Public snapshot of one link; times are ``time.monotonic()`` seconds."""
+
+    peer: PeerKey
+    address: str
+    dialed: bool
+    established: float
+    last_received: float
+
+
+@dataclass(eq=False)
+class _Link:
+    ws: _WsType
+    peer: PeerKey
+    peer_instance: bytes
+    address: str
+    dialed: bool
+    established: float = field(default_factory=time.monotonic)
+    last_received: float = field(default_factory=time.monotonic)
+    send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    local_close: tuple[int, str] | None = None
+
+    def info(self) -> LinkInfo:
+        return LinkInfo(self.peer, self.address, self.dialed, self.established, self.last_received)
+
+
+class Mesh:
+    """One peer's endpoint of the table mesh: a listening server plus outgoing links."""
+
+    def __init__(self, identity: Signer, config: MeshConfig | None = None) -> None:
+        self.config = config or MeshConfig()
+        self._identity = identity
+        self.public_key: PeerKey = public_key_of(identity)
+        self._instance = os.urandom(INSTANCE_SIZE)
+        self._links: dict[PeerKey, _Link] = {}
+        self._sockets: set[_WsType] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._events: asyncio.Queue[MeshEvent] = asyncio.Queue()
+        self._runner: web.AppRunner | None = None
+        self._session: aiohttp.ClientSession | None = None
+        self._port: int | None = None
+        self._closed = False
+
+    # ----------------------------------------------------------------- lifecycle
+
+    async def start(self) -> None:
+        """Bind the server (port 0 picks a free port, see ``port``) and open the client session."""
+        if self._runner is not None:
+            raise RuntimeError("mesh already started")
+        app = web.Application()
+        app.router.add_get(WS_PATH, self._serve)
+        self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.config.host, self.config.port)
+        await site.start()
+        self._port = int(self._runner.addresses[0][1])
+        self._session = aiohttp.ClientSession()
+
+    async def close(self) -> None:
+        """Close every link (code 1001), stop the server; idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        for link in list(self._links.values()):
+            link.local_close = (CLOSE_GOING_AWAY, "shutdown")
+        await asyncio.gather(
+            *(self._close_ws(ws, CLOSE_GOING_AWAY, "shutdown") for ws in list(self._sockets)),
+            return_exceptions=True,
+        )
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=self.config.close_timeout)
+        for task in list(self._tasks):
+            task.cancel()
+        if self._session is not None:
+            await self._session.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def __aenter__(self) -> Mesh:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    @property
+    def port(self) -> int:
+        if self._port is None:
+            raise RuntimeError("mesh not started")
+        return self._port
+
+    @property
+    def url(self) -> str:
+        """Where peers dial us (the bound host; a wildcard bind must advertise a real address)."""
+        return f"ws://{self.config.host}:{self.port}{WS_PATH}"
+
+    # ----------------------------------------------------------------- queries
+
+    def peers(self) -> list[PeerKey]:
+        """Keys with an open authenticated link."""
+        return [key for key, link in self._links.items() if not link.ws.closed]
+
+    def links(self) -> dict[PeerKey, LinkInfo]:
+        return {key: link.info() for key, link in self._links.items()}
+
+    async def next_event(self) -> MeshEvent:
+        return await self._events.get()
+
+    def pending_events(self) -> int:
+        return self._events.qsize()
+
+    async def events(self) -> AsyncIterator[MeshEvent]:
+        """Endless stream of events, in the order they happened."""
+        while True:
+            yield await self._events.get()
+
+    # ----------------------------------------------------------------- dialling
+
+    async def connect(self, url: str, expected_key: PeerKey | None = None) -> PeerKey:
+        """Dial ``url``, authenticate, and return the peer's key.
+
+        ``expected_key`` pins the identity (from the charter): a different key is refused.
+        Raises ``ConnectError`` if the socket cannot be opened, ``HandshakeError`` if refused.
+        """
+        session = self._require_running()
+        try:
+            async with asyncio.timeout(self.config.connect_timeout):
+                ws = await session.ws_connect(
+                    url,
+                    heartbeat=self.config.heartbeat,
+                    max_msg_size=self.config.max_message_size,
+                    autoping=True,
+                )
+        except (aiohttp.ClientError, OSError, TimeoutError, ValueError) as exc:
+            raise ConnectError(f"cannot connect to {url}: {exc or type(exc).__name__}") from exc
+        self._sockets.add(ws)
+        try:
+            link = await self._handshake(ws, url, dialed=True, expected_key=expected_key)
+        except BaseException:
+            self._sockets.discard(ws)
+            raise
+        if await self._adopt(link):
+            self._spawn(self._pump_then_forget(link))
+        else:
+            self._sockets.discard(ws)
+        return link.peer
+
+    async def disconnect(self, peer: PeerKey, reason: str = "disconnected") -> None:
+        """Close the link to ``peer`` (a ``LinkDown`` follows); no error if there is none."""
+        link = self._links.get(peer)
+        if link is not None:
+            link.local_close = (CLOSE_GOING_AWAY, reason)
+            await self._close_ws(link.ws, CLOSE_GOING_AWAY, reason)
+
+    # ----------------------------------------------------------------- sending
+
+    async def send(self, peer: PeerKey, data: bytes) -> None:
+        """Send one UTF-8 JSON message to ``peer``; raises ``NoLinkError`` if it cannot go out."""
+        text = self._as_text(data)
+        link = self._links.get(peer)
+        if link is None or link.ws.closed:
+            raise NoLinkError(f"no open link to peer {peer.hex()[:16]}")
+        if not await self._send_text(link, text):
+            raise NoLinkError(f"link to peer {peer.hex()[:16]} lost while sending")
+
+    async def broadcast(self, data: bytes) -> list[PeerKey]:
+        """Send to every open link at once; returns the peers it was handed to.
+
+        This is not an authenticated broadcast (a sender can still equivocate); the table's
+        hash chain is what detects that.
+        """
+        text = self._as_text(data)
+        links = [link for link in self._links.values() if not link.ws.closed]
+        results = await asyncio.gather(*(self._send_text(link, text) for link in links))
+        return [link.peer for link, ok in zip(links, results, strict=True) if ok]
+
+    def _as_text(self, data: bytes) -> str:
+        if len(data) > self.config.max_message_size:
+            raise MessageTooLarge(
+                f"message of {len(data)} bytes exceeds limit {self.config.max_message_size}"
+            )
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValueError("mesh messages must be UTF-8 JSON") from exc
+
+    async def _send_text(self, link: _Link, text: str) -> bool:
+        async with link.send_lock:
+            if link.ws.closed:
+                return False
+            try:
+                await link.ws.send_str(text)
+            except (ConnectionError, aiohttp.ClientError, RuntimeError) as exc:
+                logger.info("send to %s failed: %s", link.peer.hex()[:16], exc)
+                return False
+        return True
+
+    # ----------------------------------------------------------------- internals
+
+    def _require_running(self) -> aiohttp.ClientSession:
+        if self._session is None or self._closed:
+            raise RuntimeError("mesh is not running")
+        return self._session
+
+    def _emit(self, event: MeshEvent) -> None:
+        self._events.put_nowait(event)
+
+    def _spawn(self, coro: object) -> None:
+        task = asyncio.ensure_future(coro)  # type: ignore[arg-type]
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _serve(self, request: web.Request) -> web.StreamResponse:
+        ws = web.WebSocketResponse(
+            heartbeat=self.config.heartbeat,
+            max_msg_size=self.config.max_message_size,
+            compress=False,
+        )
+        if self._closed:
+            raise web.HTTPServiceUnavailable()
+        await ws.prepare(request)
+        self._sockets.add(ws)
+        try:
+            link = await self._handshake(ws, str(request.remote), dialed=False, expected_key=None)
+            if await self._adopt(link):
+                await self._pump(link)
+        except HandshakeError:
+            pass
+        finally:
+            self._sockets.discard(ws)
+        return ws
+
+    async def _handshake(
+        self, ws: _WsType, address: str, dialed: bool, expected_key: PeerKey | None
+    ) -> _Link:
+        mine = Hello.fresh(self.config.protocol_version, self.public_key, self._instance)
+        try:
+            try:
+                async with asyncio.timeout(self.config.handshake_timeout):
+                    await ws.send_str(mine.encode())
+                    theirs = parse_hello(await _receive_text(ws))
+                    if theirs.version != mine.version:
+                        raise HandshakeError(
+                            CLOSE_VERSION,
+                            f"protocol version {theirs.version} not supported "
+                            f"(this peer speaks {mine.version})",
+                        )
+                    if theirs.key == mine.key:
+                        raise HandshakeError(CLOSE_SELF, "connected to itself")
+                    if expected_key is not None and theirs.key != expected_key:
+                        raise HandshakeError(CLOSE_UNEXPECTED_KEY, "unexpected peer key")
+                    await ws.send_str(make_proof(self._identity, mine, theirs))
+                    check_proof(await _receive_text(ws), mine, theirs)
+            except TimeoutError as exc:
+                raise HandshakeError(CLOSE_TIMEOUT, "handshake timed out") from exc
+            except (ConnectionError, aiohttp.ClientError, RuntimeError) as exc:
+                raise HandshakeError(ws.close_code, f"connection lost in handshake: {exc}") from exc
+        except HandshakeError as err:
+            logger.info("handshake with %s failed: %s", address, err)
+            await self._close_ws(ws, err.code or CLOSE_BAD_HELLO, err.reason)
+            self._emit(LinkRejected(address, err.reason, err.code))
+            raise
+        return _Link(ws=ws, peer=theirs.key, peer_instance=theirs.instance, address=address,
+                     dialed=dialed)
+
+    def _dialer(self, link: _Link) -> PeerKey:
+        return self.public_key if link.dialed else link.peer
+
+    async def _adopt(self, link: _Link) -> bool:
+        """Register an authenticated link, applying the replacement rule; False if refused."""
+        if self._closed:
+            await self._close_ws(link.ws, CLOSE_GOING_AWAY, "shutdown")
+            return False
+        old = self._links.get(link.peer)
+        replaced = old is not None
+        if old is not None and not old.ws.closed and old.peer_instance == link.peer_instance:
+            if self._dialer(old) < self._dialer(link):
+                await self._close_ws(link.ws, CLOSE_DUPLICATE, "duplicate link")
+                return False
+        self._links[link.peer] = link
+        if old is not None and not old.ws.closed:
+            old.local_close = (CLOSE_REPLACED, "replaced by a newer link")
+            self._spawn(self._close_ws(old.ws, CLOSE_REPLACED, "replaced by a newer link"))
+        self._emit(LinkUp(link.peer, link.address, link.dialed, replaced))
+        return True
+
+    async def _pump_then_forget(self, link: _Link) -> None:
+        try:
+            await self._pump(link)
+        finally:
+            self._sockets.discard(link.ws)
+
+    async def _pump(self, link: _Link) -> None:
+        """Deliver frames until the link closes; never raises on peer misbehaviour."""
+        ws = link.ws
+        code: int | None = None
+        reason = "connection closed"
+        try:
+            while True:
+                msg = await ws.receive()
+                if msg.type is WSMsgType.TEXT:
+                    link.last_received = time.monotonic()
+                    problem = _json_object_problem(msg.data)
+                    if problem is None:
+                        self._emit(Received(link.peer, msg.data.encode("utf-8")))
+                    else:
+                        self._emit(FrameDropped(link.peer, problem))
+                elif msg.type is WSMsgType.BINARY:
+                    self._emit(FrameDropped(link.peer, "binary frame (expected UTF-8 JSON text)"))
+                elif msg.type is WSMsgType.CLOSE:
+                    code, reason = msg.data, msg.extra or "closed by peer"
+                    break
+                elif msg.type is WSMsgType.ERROR:
+                    code, reason = ws.close_code, _describe_error(msg.data)
+                    break
+                else:
+                    code = ws.close_code
+                    break
+        except Exception as exc:  # a transport bug must not take the process down
+            logger.exception("link to %s failed", link.peer.hex()[:16])
+            reason = f"link error: {exc}"
+        finally:
+            if link.local_close is not None:
+                code, reason = link.local_close
+            # A local close() wakes this reader first; close with *its* code, not a default.
+            await self._close_ws(ws, *(link.local_close or (1000, "")))
+            if self._links.get(link.peer) is link:
+                del self._links[link.peer]
+                self._emit(LinkDown(link.peer, reason, code))
+
+    async def _close_ws(self, ws: _WsType, code: int, reason: str) -> None:
+        if ws.closed:
+            return
+        message = reason.encode("utf-8")[:_MAX_REASON_BYTES]
+        with contextlib.suppress(Exception):
+            async with asyncio.timeout(self.config.close_timeout):
+                await ws.close(code=code, message=message)
+
+
+async def _receive_text(ws: _WsType) -> str:
+    """Next handshake frame as text, or ``HandshakeError`` carrying the peer's close reason."""
+    msg = await ws.receive()
+    if msg.type is WSMsgType.TEXT:
+        return str(msg.data)
+    if msg.type is WSMsgType.CLOSE:
+        raise HandshakeError(msg.data, msg.extra or "closed by peer")
+    if msg.type is WSMsgType.BINARY:
+        raise HandshakeError(CLOSE_BAD_HELLO, "binary frame in handshake")
+    if msg.type is WSMsgType.ERROR:
+        raise HandshakeError(ws.close_code, _describe_error(msg.data))
+    raise HandshakeError(ws.close_code, "connection closed in handshake")
+
+
+def _describe_error(exc: object) -> str:
+    code = getattr(exc, "code", None)
+    if code == CLOSE_MESSAGE_TOO_BIG:
+        return "message too big"
+    if isinstance(exc, asyncio.TimeoutError | aiohttp.ServerTimeoutError):
+        return "heartbeat timeout"
+    return f"websocket error: {exc}"
+
+
+def _json_object_problem(text: str) -> str | None:
+    """Why ``text`` is not a JSON object, or None if it is (the only payload shape we carry)."""
+    try:
+        obj = json.loads(text)
+    except (ValueError, RecursionError):
+        return "frame is not valid JSON"
+    if not isinstance(obj, dict):
+        return "frame is not a JSON object"
+    return None
