@@ -155,11 +155,11 @@ class TarotNaming:
                 si = SUIT_INDEX[p.suit]
                 is_court = p.rank > 10
                 label = courts[p.rank - 11] if is_court else str(p.rank)
-                name = f"{label.title()} of {_SUIT_TITLES[p.suit]}" if is_court else p.name
+                title = f"{label.title()} of {_SUIT_TITLES[p.suit]}" if is_court else p.name
                 cards.append(
                     TarotCard(
                         f"{p.suit}-{label}", 14 * si + p.rank - 1, p.key, "minor", p.suit, si, p.rank,
-                        not is_court, is_court, None, name,
+                        not is_court, is_court, None, title,
                     )
                 )
             elif p.kind == "fool":
