@@ -138,6 +138,11 @@ class TarotNaming:
     """One game's vocabulary for the 78 physical cards: ids, canonical indices, conversion."""
 
     __slots__ = ("name", "deck", "cards", "by_index", "_by_physical")
+    name: str
+    deck: Deck
+    cards: Mapping[str, TarotCard]
+    by_index: tuple[TarotCard, ...]
+    _by_physical: Mapping[str, TarotCard]
 
     def __init__(
         self,
@@ -170,11 +175,15 @@ class TarotNaming:
                     TarotCard(f"{trump_prefix}{n}", 56 + n, p.key, "trump", None, -1, 0, False, False, n, p.name)
                 )
         cards.sort(key=lambda c: c.index)
-        self.name = name
-        self.by_index: tuple[TarotCard, ...] = tuple(cards)
-        self.cards: Mapping[str, TarotCard] = MappingProxyType({c.id: c for c in cards})
-        self._by_physical: Mapping[str, TarotCard] = MappingProxyType({c.physical: c for c in cards})
-        self.deck = Deck(deck_name, tuple(c.id for c in cards))
+        init = object.__setattr__
+        init(self, "name", name)
+        init(self, "by_index", tuple(cards))
+        init(self, "cards", MappingProxyType({c.id: c for c in cards}))
+        init(self, "_by_physical", MappingProxyType({c.physical: c for c in cards}))
+        init(self, "deck", Deck(deck_name, tuple(c.id for c in cards)))
+
+    def __setattr__(self, attr: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
 
     def card(self, card_id: object) -> TarotCard:
         """Attributes of ``card_id``; :class:`UnknownCardError` if it is not in this naming."""

@@ -114,3 +114,10 @@ def test_unknown_arcanum_ids_raise(bad: str) -> None:
 def test_registry_serves_both_namings() -> None:
     assert deck("tarot-78/arcanoid") is ARCANOID.deck
     assert deck("tarot-78/arcanum") is ARCANUM.deck
+
+
+def test_naming_is_immutable() -> None:
+    with pytest.raises(AttributeError):
+        ARCANOID.name = "x"  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        ARCANOID.card("fool").number = 0  # type: ignore[misc]
