@@ -1,0 +1,104 @@
+"""Canonical JSON: the one byte string that is hashed and signed for every record.
+
+Rules (spec/PROTOCOL.md §2): UTF-8, object keys sorted by code point, no insignificant whitespace,
+integers only (no floats, no NaN), strings as JSON strings with non-ASCII kept as UTF-8, booleans
+and null allowed, bytes carried as unpadded base64url strings by the layers above. Decoding is
+strict: a record whose bytes are not exactly the canonical encoding of what they decode to is
+refused, so a signed record has one and only one byte form.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from typing import Any
+
+MAX_DEPTH = 32
+
+
+class CanonicalError(ValueError):
+    """Bytes that are not canonical JSON, or a value that cannot be encoded canonically."""
+
+
+def _check(value: Any, depth: int = 0) -> None:
+    if depth > MAX_DEPTH:
+        raise CanonicalError("nesting too deep")
+    if value is None or isinstance(value, (bool, str)):
+        return
+    if isinstance(value, int):
+        return
+    if isinstance(value, float):
+        raise CanonicalError("floats are not allowed in canonical JSON (integers only)")
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            _check(item, depth + 1)
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise CanonicalError("object keys must be strings")
+            _check(item, depth + 1)
+        return
+    raise CanonicalError(f"cannot encode {type(value).__name__} canonically")
+
+
+def encode(value: Any) -> bytes:
+    """The canonical encoding of a JSON value."""
+    _check(value)
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False).encode("utf-8")
+
+
+def _no_floats(text: str) -> float:
+    raise CanonicalError("floats are not allowed in canonical JSON (integers only)")
+
+
+def _no_constants(name: str) -> Any:
+    raise CanonicalError(f"{name} is not JSON")
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise CanonicalError(f"duplicate key {key!r}")
+        out[key] = value
+    return out
+
+
+def decode(data: bytes, *, max_size: int | None = None) -> Any:
+    """Parse canonical JSON strictly (size, UTF-8, floats, duplicate keys, exact re-encoding)."""
+    if max_size is not None and len(data) > max_size:
+        raise CanonicalError(f"record of {len(data)} bytes exceeds the limit of {max_size}")
+    try:
+        text = data.decode("utf-8")
+        value = json.loads(text, parse_float=_no_floats, parse_constant=_no_constants,
+                           object_pairs_hook=_unique_keys)
+    except CanonicalError:
+        raise
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise CanonicalError(f"not JSON: {exc}") from exc
+    if encode(value) != data:
+        raise CanonicalError("not in canonical form (key order, whitespace or escapes)")
+    return value
+
+
+def b64(data: bytes) -> str:
+    """Unpadded base64url, the wire form of bytes."""
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def unb64(text: Any, what: str = "bytes", size: int | None = None) -> bytes:
+    """Strict inverse of `b64`; `size` checks the decoded length."""
+    if not isinstance(text, str):
+        raise CanonicalError(f"{what}: expected a base64url string")
+    try:
+        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError) as exc:
+        raise CanonicalError(f"{what}: bad base64url") from exc
+    if b64(raw) != text:
+        raise CanonicalError(f"{what}: non-canonical base64url")
+    if size is not None and len(raw) != size:
+        raise CanonicalError(f"{what}: expected {size} bytes, got {len(raw)}")
+    return raw
