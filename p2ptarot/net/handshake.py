@@ -1,7 +1,9 @@
 """The hello handshake that authenticates one mesh link (pure functions, no I/O).
 
-Each side sends ``{"hello": version, "key": <pub>, "nonce": <32 bytes>, "instance": <16 bytes>}``
-and then ``{"proof": <signature>}`` over the *peer's* nonce. Signing the peer's fresh nonce
+Each side sends ``{"hello": version, "key": <pub>, "nonce": <32 bytes>, "instance": <16 bytes>}``,
+then ``{"proof": <signature>}`` over the *peer's* nonce, then ``{"ready": 1}`` once it has
+verified the peer's proof (so a side whose proof was refused learns it from the close frame
+instead of believing the link is up). Signing the peer's fresh nonce
 proves possession of the identity key now (no replay of an old hello); binding both keys and
 both nonces into the signed bytes stops a proof being reused on another link.  The
 ``instance`` id is random per running mesh so a peer restart can be told apart from a
@@ -176,6 +178,15 @@ def check_proof(text: str, mine: Hello, theirs: Hello) -> None:
         )
     except (InvalidSignature, ValueError) as exc:
         raise HandshakeError(CLOSE_BAD_SIGNATURE, "bad signature") from exc
+
+
+READY = '{"ready":1}'
+
+
+def check_ready(text: str) -> None:
+    """The peer accepted our proof; anything else is a protocol error."""
+    if _loads_object(text) != {"ready": 1}:
+        raise HandshakeError(CLOSE_BAD_HELLO, "expected ready")
 
 
 def _dumps(obj: dict[str, Any]) -> str:

@@ -55,7 +55,9 @@ from p2ptarot.net.handshake import (
     INSTANCE_SIZE,
     Hello,
     Signer,
+    READY,
     check_proof,
+    check_ready,
     make_proof,
     parse_hello,
     public_key_of,
@@ -65,6 +67,7 @@ logger = logging.getLogger(__name__)
 
 WS_PATH = "/p2ptarot"
 DEFAULT_MAX_MESSAGE_SIZE = 4 * 1024 * 1024
+MIN_MESSAGE_SIZE = 1024  # room for the handshake frames
 CLOSE_GOING_AWAY = 1001
 CLOSE_MESSAGE_TOO_BIG = 1009
 _MAX_REASON_BYTES = 123  # RFC 6455: control frame payload <= 125, minus the 2-byte code
@@ -84,6 +87,12 @@ class MeshConfig:
     handshake_timeout: float = 10.0
     connect_timeout: float = 10.0
     close_timeout: float = 5.0
+
+    def __post_init__(self) -> None:
+        if self.max_message_size < MIN_MESSAGE_SIZE:
+            raise ValueError(f"max_message_size must be at least {MIN_MESSAGE_SIZE} (the hello)")
+        if not 0 <= self.port <= 65535:
+            raise ValueError("port must be in 0..65535")
 
 
 @dataclass(frozen=True)
@@ -195,8 +204,12 @@ class Mesh:
     async def next_event(self) -> MeshEvent:
         return await self._events.get()
 
-    def pending_events(self) -> int:
-        return self._events.qsize()
+    def drain_events(self) -> list[MeshEvent]:
+        """Every event already queued, without waiting."""
+        drained: list[MeshEvent] = []
+        while not self._events.empty():
+            drained.append(self._events.get_nowait())
+        return drained
 
     async def events(self) -> AsyncIterator[MeshEvent]:
         """Endless stream of events, in the order they happened."""
@@ -340,6 +353,8 @@ class Mesh:
                         raise HandshakeError(CLOSE_UNEXPECTED_KEY, "unexpected peer key")
                     await ws.send_str(make_proof(self._identity, mine, theirs))
                     check_proof(await _receive_text(ws), mine, theirs)
+                    await ws.send_str(READY)
+                    check_ready(await _receive_text(ws))
             except TimeoutError as exc:
                 raise HandshakeError(CLOSE_TIMEOUT, "handshake timed out") from exc
             except (ConnectionError, aiohttp.ClientError, RuntimeError) as exc:
@@ -400,7 +415,11 @@ class Mesh:
                     code, reason = msg.data, msg.extra or "closed by peer"
                     break
                 elif msg.type is WSMsgType.ERROR:
-                    code, reason = ws.close_code, _describe_error(msg.data)
+                    code = _error_code(msg.data) or ws.close_code
+                    reason = _describe_error(msg.data)
+                    if code is not None and code >= 1002:
+                        # Tell the peer why (aiohttp may already have closed abnormally).
+                        link.local_close = (int(code), reason)
                     break
                 else:
                     code = ws.close_code
@@ -438,6 +457,11 @@ async def _receive_text(ws: _WsType) -> str:
     if msg.type is WSMsgType.ERROR:
         raise HandshakeError(ws.close_code, _describe_error(msg.data))
     raise HandshakeError(ws.close_code, "connection closed in handshake")
+
+
+def _error_code(exc: object) -> int | None:
+    code = getattr(exc, "code", None)
+    return int(code) if isinstance(code, int) else None
 
 
 def _describe_error(exc: object) -> str:
