@@ -1,0 +1,203 @@
+"""The group wrapper: strict decoding, arithmetic laws, hashing into the group, op counting."""
+
+from __future__ import annotations
+
+import pytest
+from crypto_helpers import NON_CANONICAL_ENCS, ORDER8_ENC, SMALL_ORDER_ENCS
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from nacl import bindings as sodium
+
+from p2ptarot.crypto.encoding import lp, transcript_hash
+from p2ptarot.crypto.errors import CryptoError, InvalidEncoding
+from p2ptarot.crypto.group import (
+    G,
+    IDENTITY,
+    ORDER,
+    Point,
+    Scalar,
+    base_mul,
+    count_ops,
+    generators,
+    hash_to_point,
+    hash_to_scalar,
+    multi_mul,
+    point_sum,
+)
+
+scalars = st.integers(min_value=0, max_value=ORDER - 1).map(Scalar)
+
+
+# --- scalars -------------------------------------------------------------------------------
+
+def test_order_constant() -> None:
+    assert ORDER == 2**252 + 27742317777372353535851937790883648493
+
+
+def test_scalar_constructor_refuses_out_of_range() -> None:
+    with pytest.raises(CryptoError):
+        Scalar(ORDER)
+    with pytest.raises(CryptoError):
+        Scalar(-1)
+    assert Scalar.from_int(ORDER + 5) == Scalar(5)
+    assert Scalar.from_int(-1) == Scalar(ORDER - 1)
+
+
+@pytest.mark.parametrize("value", [ORDER, ORDER + 1, 2**256 - 1])
+def test_scalar_decode_rejects_unreduced(value: int) -> None:
+    with pytest.raises(InvalidEncoding, match=">= l"):
+        Scalar.decode(value.to_bytes(32, "little"))
+
+
+@pytest.mark.parametrize("length", [0, 31, 33, 64])
+def test_scalar_decode_rejects_wrong_length(length: int) -> None:
+    with pytest.raises(InvalidEncoding, match="32 bytes"):
+        Scalar.decode(bytes(length))
+
+
+def test_scalar_random_is_nonzero_and_varies() -> None:
+    draws = {Scalar.random() for _ in range(20)}
+    assert len(draws) == 20
+    assert Scalar(0) not in draws
+
+
+@given(scalars, scalars)
+def test_scalar_field_laws(a: Scalar, b: Scalar) -> None:
+    assert Scalar.decode(a.encode()) == a
+    assert a + b - b == a
+    assert int(a * b) == int(a) * int(b) % ORDER
+    assert a + (-a) == Scalar(0)
+    if int(a):
+        assert a * a.inverse() == Scalar(1)
+
+
+def test_zero_has_no_inverse() -> None:
+    with pytest.raises(CryptoError):
+        Scalar(0).inverse()
+
+
+# --- points: decoding ------------------------------------------------------------------------
+
+def test_point_constructor_is_refused() -> None:
+    with pytest.raises(TypeError):
+        Point(G.encode())  # type: ignore[call-arg]
+
+
+def test_point_is_immutable() -> None:
+    with pytest.raises(AttributeError):
+        G._enc = bytes(32)  # type: ignore[misc]
+
+
+def test_base_point_round_trips() -> None:
+    assert Point.decode(G.encode()) == G
+    assert G.encode() == sodium.crypto_scalarmult_ed25519_base_noclamp((1).to_bytes(32, "little"))
+
+
+@pytest.mark.parametrize("enc", SMALL_ORDER_ENCS, ids=["identity", "order2", "order4", "order8a", "order8b"])
+def test_decode_rejects_small_order(enc: bytes) -> None:
+    with pytest.raises(InvalidEncoding, match="prime-order subgroup"):
+        Point.decode(enc)
+
+
+@pytest.mark.parametrize("enc", NON_CANONICAL_ENCS, ids=["p+1", "p", "neg-zero-x", "all-ff"])
+def test_decode_rejects_non_canonical(enc: bytes) -> None:
+    with pytest.raises(InvalidEncoding):
+        Point.decode(enc)
+
+
+def test_decode_rejects_mixed_order_point() -> None:
+    # G + T8 is on the curve, not small order, but outside the prime-order subgroup; libsodium's
+    # add accepts it, only is_valid_point refuses it.
+    mixed = sodium.crypto_core_ed25519_add(G.encode(), ORDER8_ENC)
+    with pytest.raises(InvalidEncoding):
+        Point.decode(mixed)
+
+
+def test_decode_rejects_non_curve_bytes() -> None:
+    rejected = 0
+    for i in range(40):
+        enc = transcript_hash("not-a-point", bytes([i]))[:32]
+        try:
+            Point.decode(enc)
+        except InvalidEncoding:
+            rejected += 1
+    assert rejected >= 20  # most random strings are not subgroup points (about 15/16)
+
+
+@pytest.mark.parametrize("length", [0, 31, 33, 64])
+def test_point_decode_rejects_wrong_length(length: int) -> None:
+    with pytest.raises(InvalidEncoding, match="32 bytes"):
+        Point.decode(b"\x58" * length)
+
+
+# --- points: arithmetic ----------------------------------------------------------------------
+
+@settings(max_examples=25, deadline=None)
+@given(scalars, scalars)
+def test_point_arithmetic_laws(a: Scalar, b: Scalar) -> None:
+    assert base_mul(a) + base_mul(b) == base_mul(a + b)
+    assert base_mul(a) - base_mul(b) == base_mul(a - b)
+    P = hash_to_point("t", b"P")
+    assert P * a + P * b == (a + b) * P
+    assert (P * a) * b == P * (a * b)
+
+
+def test_identity_handling() -> None:
+    P = hash_to_point("t", b"P")
+    assert (P - P) == IDENTITY and IDENTITY.is_identity
+    assert P * Scalar(0) == IDENTITY
+    assert IDENTITY * Scalar(7) == IDENTITY
+    assert P + IDENTITY == P
+    assert -P + P == IDENTITY
+    assert point_sum([]) == IDENTITY
+    assert G * Scalar(ORDER - 1) == -G
+
+
+def test_multi_mul_matches_sum_of_products() -> None:
+    ps = generators("t/multi", 4)
+    ks = [Scalar(3), Scalar(0), Scalar(ORDER - 2), Scalar(11)]
+    assert multi_mul(ks, ps) == point_sum([p * k for p, k in zip(ps, ks)])
+    with pytest.raises(ValueError):
+        multi_mul(ks[:2], ps)
+
+
+def test_count_ops_counts_and_restores() -> None:
+    P = hash_to_point("t", b"P")
+    with count_ops() as n:
+        base_mul(Scalar(5))
+        _ = P * Scalar(5)
+        _ = P + G
+        Point.decode(P.encode())
+    assert (n.base_mul, n.var_mul, n.add, n.validate) == (1, 1, 1, 1)
+    _ = P * Scalar(6)
+    assert n.var_mul == 1  # counting stopped with the block
+
+
+# --- hashing into the group ------------------------------------------------------------------
+
+def test_lp_is_unambiguous() -> None:
+    assert lp(b"ab", b"c") != lp(b"a", b"bc")
+    assert lp(b"", b"x") != lp(b"x", b"")
+    assert lp(b"abc") == (3).to_bytes(8, "big") + b"abc"
+    with pytest.raises(TypeError):
+        lp("text")  # type: ignore[arg-type]
+
+
+def test_hash_to_scalar_is_domain_separated_and_deterministic() -> None:
+    assert hash_to_scalar("a", b"x") == hash_to_scalar("a", b"x")
+    assert hash_to_scalar("a", b"x") != hash_to_scalar("b", b"x")
+    assert hash_to_scalar("a", b"x", b"y") != hash_to_scalar("a", b"xy")
+
+
+def test_generators_are_hash_derived_distinct_valid_deterministic() -> None:
+    gs = generators("p2ptarot/shuffle/h", 16)
+    assert len(set(gs)) == 16
+    assert G not in gs
+    for i, g in enumerate(gs):
+        assert Point.decode(g.encode()) == g  # passes the strict validity check
+        assert g == hash_to_point("p2ptarot/shuffle/h", i.to_bytes(8, "big"))
+        # and is exactly Elligator2 of the published hash: anyone can re-derive it.
+        digest = transcript_hash("p2ptarot/shuffle/h", (0).to_bytes(8, "big"), i.to_bytes(8, "big"))
+        assert g.encode() == sodium.crypto_core_ed25519_from_uniform(digest[:32])
+    assert generators("p2ptarot/shuffle/h", 4) == gs[:4]
+    assert set(generators("other/label", 4)).isdisjoint(gs)
