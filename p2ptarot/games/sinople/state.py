@@ -1,0 +1,384 @@
+"""The sinople tarot state machine (rules: shared/rules/sinople-tarot.md; as built: spec/games/sinople.md).
+
+One class for the three modes of the engine contract. Every rule is written against `self._val`
+(card index per handle, -1 when this state does not know it): in omniscient mode everything is
+known and checks run at once; in a seat's or an observer's state, unknown hand cards turn the
+opener-search and following checks into claims (rules §9) that `ClaimBook` decides when the cards
+show. Hot-path data are plain ints and lists; turns are cached and rebuilt only on transitions.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from p2ptarot.engine.errors import BadConfiguration, EngineError, IllegalMove, NotYourTurn
+from p2ptarot.engine.state import GameState
+from p2ptarot.engine.types import (NOBODY, PUBLIC, Move, Outcome, Pass, RandomChoice, Reveal,
+                                   Shuffle, Turn, TurnKind)
+
+from . import scoring
+from .claims import ClaimBook
+from .moves import MOVES, Play, Show
+from .tables import (CLS, FIGURE_DECK, FIGURE_IDS, HAND_SIZE, ID, INDEX, MAX_OPENER_VALUE,
+                     NUMERIC_DECK, NUMERIC_IDS, ROLE, ROUNDS, VAL, numeric)
+
+# phases, in game order
+FIG_SHUFFLE, FIRST_DEALER, TURN_UP, NUM_SHUFFLE, DEAL, OPENER, PLAY, OVER = range(8)
+PHASE_NAMES = ("figure-shuffle", "first-dealer", "turn-up", "numeric-shuffle", "deal",
+               "opener-search", "play", "over")
+_OVER_TURN = Turn(TurnKind.OVER)
+
+
+class SinopleState(GameState):
+    """A game of sinople tarot for 2–5 players, 9 rounds."""
+
+    NAME = "sinople"
+    MOVES = MOVES
+
+    def __init__(self, players: int, variant: str | None = None,
+                 options: Mapping[str, Any] | None = None, omniscient: bool = True,
+                 viewer: int | None = None) -> None:
+        if players not in HAND_SIZE:
+            raise BadConfiguration(f"sinople is played by 2 to 5 players, not {players}")
+        if variant is not None:
+            raise BadConfiguration(f"sinople has no variants (got {variant!r})")
+        if options:
+            raise BadConfiguration(f"sinople takes no options (got {sorted(options)})")
+        super().__init__(players, variant, options or {}, omniscient, viewer)
+        n = players
+        self.hand_size = HAND_SIZE[n]
+        self._val: list[int] = []  # handle -> card index, -1 unknown here
+        self._holder: list[int] = []  # handle -> seat whose hand holds it, NOBODY otherwise
+        self._book = ClaimBook()
+        self.claims = self._book.pending
+        self._plays: dict[int, Play] = {}
+        self._seat_turns = tuple(Turn(TurnKind.SEAT, (s,)) for s in range(n))
+        # game-long state
+        self.round = 0  # 0-based round index
+        self.dealer = NOBODY
+        self.fig_handles = self._alloc(len(FIGURE_IDS))
+        self.figures_won: list[list[int]] = [[] for _ in range(n)]
+        self.removed: list[int] = []
+        self.history: list[dict[str, Any]] = []
+        # round state
+        self.figure = -1
+        self.num_handles: tuple[int, ...] = ()
+        self.surplus: tuple[int, ...] = ()
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self._known_at: dict[int, int] = {}  # card index -> handle, this round's numeric handles
+        self.search_value = 0
+        self._order: tuple[int, ...] = ()
+        self._pos = 0
+        self.opener = NOBODY
+        self.shown = NOBODY
+        self.leader = NOBODY
+        self.to_play = NOBODY
+        self.trick: list[tuple[int, int, int]] = []  # (seat, handle, card index)
+        self.led = -1
+        self.trick_no = 0
+        self.won: list[list[int]] = [[] for _ in range(n)]
+        self.played: list[list[int]] = [[] for _ in range(n)]
+        self.last_trick: list[tuple[int, int, int]] = []
+        self.last_winner = NOBODY
+        self._enter(FIG_SHUFFLE)
+
+    # ---- bookkeeping ---------------------------------------------------------------------------
+    def _alloc(self, count: int) -> tuple[int, ...]:
+        handles = self._new_handles(count)
+        self._val.extend([-1] * count)
+        self._holder.extend([NOBODY] * count)
+        return handles
+
+    def _enter(self, phase: int) -> None:
+        """Switch phase and rebuild the cached turn."""
+        self.phase = phase
+        if phase == FIG_SHUFFLE:
+            self._turn = Turn(TurnKind.CHANCE, chance=Shuffle(FIGURE_DECK, 0, self.fig_handles, FIGURE_IDS))
+        elif phase == FIRST_DEALER:
+            self._turn = Turn(TurnKind.CHANCE, chance=RandomChoice(self.players, "first-dealer"))
+        elif phase == TURN_UP:
+            self._turn = Turn(TurnKind.REVEAL,
+                              reveals=(Reveal(self.fig_handles[self.round], PUBLIC, NOBODY),))
+        elif phase == NUM_SHUFFLE:
+            self._turn = Turn(TurnKind.CHANCE,
+                              chance=Shuffle(NUMERIC_DECK, self.round, self.num_handles, NUMERIC_IDS))
+        elif phase == DEAL:
+            self._turn = Turn(TurnKind.REVEAL, reveals=tuple(
+                Reveal(h, self._holder[h], NOBODY) for h in self.num_handles[:self.players * self.hand_size]))
+        elif phase == OPENER:
+            self._turn = Turn(TurnKind.INTERRUPT, seats=self._order)
+        elif phase == PLAY:
+            self._turn = self._seat_turns[self.to_play]
+        else:
+            self._turn = _OVER_TURN
+
+    def _where(self) -> str:
+        if self.phase == OPENER:
+            return f"round {self.round + 1}, opener search for {ID[self._target()]}"
+        return f"round {self.round + 1}, trick {self.trick_no + 1}"
+
+    def _target(self) -> int:
+        return numeric(CLS[self.figure], self.search_value)
+
+    # ---- contract ------------------------------------------------------------------------------
+    def turn(self) -> Turn:
+        return self._turn
+
+    def legal_moves(self, seat: int) -> list[Move]:
+        phase = self.phase
+        if phase == PLAY:
+            if seat != self.to_play:
+                return []
+            val = self._val
+            hand = self.hands[seat]
+            if self.led >= 0:
+                led = self.led
+                follow = [h for h in hand if val[h] >= 0 and CLS[val[h]] == led]
+                if follow:
+                    return [self._play(h) for h in follow]
+            return [self._play(h) for h in hand if val[h] >= 0]
+        if phase == OPENER and 0 <= seat < self.players:
+            target = self._target()
+            for h in self.hands[seat]:
+                if self._val[h] == target:
+                    return [Show(h, ID[target])]
+            return [Pass()]
+        return []
+
+    def _play(self, handle: int) -> Play:
+        move = self._plays.get(handle)
+        if move is None:
+            move = self._plays[handle] = Play(handle, ID[self._val[handle]])
+        return move
+
+    def move_reveals(self, seat: int, move: Move) -> tuple[Reveal, ...]:
+        if isinstance(move, (Play, Show)):
+            return (Reveal(move.handle, PUBLIC, seat),)
+        return ()
+
+    def _on_learn(self, handle: int, card: str) -> None:
+        idx = INDEX.get(card)
+        if idx is None:
+            raise EngineError(f"{card!r} is not a sinople card")
+        self._val[handle] = idx
+        if self.num_handles and self.num_handles[0] <= handle <= self.num_handles[-1]:
+            self._known_at[idx] = handle
+        self._book.learnt(handle, idx)
+
+    def pending_claims(self) -> list:
+        return list(self._book.pending)
+
+    # ---- chance and reveals --------------------------------------------------------------------
+    def _resolve_chance(self, result: Any) -> None:
+        phase = self.phase
+        if phase == FIRST_DEALER:
+            if isinstance(result, bool) or not isinstance(result, int) or not 0 <= result < self.players:
+                raise EngineError(f"first dealer must be a seat in [0, {self.players}), got {result!r}")
+            self.dealer = result
+            self._enter(TURN_UP)
+        elif phase == FIG_SHUFFLE:
+            self._take_shuffle(self.fig_handles, FIGURE_IDS, result)
+            self._enter(FIRST_DEALER)
+        else:
+            self._take_shuffle(self.num_handles, NUMERIC_IDS, result)
+            n = self.players
+            dealt = n * self.hand_size
+            for i, h in enumerate(self.num_handles[:dealt]):  # R9: position i -> dealer + 1 + i
+                seat = (self.dealer + 1 + i) % n
+                self._holder[h] = seat
+                self.hands[seat].append(h)
+            self.surplus = self.num_handles[dealt:]
+            self._enter(DEAL)
+
+    def _take_shuffle(self, handles: tuple[int, ...], cards: tuple[str, ...], result: Any) -> None:
+        if not isinstance(result, Mapping):
+            raise EngineError("a shuffle result is a mapping handle -> card")
+        if self.omniscient:
+            if set(result) != set(handles) or sorted(result.values()) != sorted(cards):
+                raise EngineError("an omniscient shuffle result must give every handle a distinct card")
+            for h, c in result.items():
+                self.cards[h] = c
+                idx = INDEX[c]
+                self._val[h] = idx
+                if idx < 30:
+                    self._known_at[idx] = h
+            return
+        allowed = set(cards)
+        for h, c in result.items():
+            if h not in handles or c not in allowed:
+                raise EngineError(f"shuffle value {h}->{c!r} does not belong to this shuffle")
+            self.learn(h, c)
+
+    def _resolve_reveals(self) -> None:
+        if self.phase == TURN_UP:
+            handle = self.fig_handles[self.round]
+            if self._val[handle] < 0:
+                raise EngineError("the turned-up figure is public: its value must be given")
+            self.figure = self._val[handle]
+            self._start_deal()
+        else:  # DEAL
+            self.search_value = 0
+            self._order = tuple((self.dealer + 1 + i) % self.players for i in range(self.players))
+            self._pos = 0
+            self._enter(OPENER)
+
+    def _start_deal(self) -> None:
+        n = self.players
+        self.num_handles = self._alloc(len(NUMERIC_IDS))
+        self.hands = [[] for _ in range(n)]
+        self._known_at = {}
+        self._plays = {}
+        self.won = [[] for _ in range(n)]
+        self.played = [[] for _ in range(n)]
+        self.trick, self.led, self.trick_no = [], -1, 0
+        self.opener = self.shown = self.leader = self.to_play = NOBODY
+        self._enter(NUM_SHUFFLE)
+
+    # ---- moves ---------------------------------------------------------------------------------
+    def _apply(self, seat: int, move: Move) -> None:
+        if self.phase == PLAY:
+            if type(move) is not Play:
+                raise IllegalMove(seat, f"only a card may be played now, not {move.KIND}", self._where())
+            self._apply_play(seat, move)
+        elif type(move) is Pass:
+            self._apply_search_pass(seat)
+        elif type(move) is Show:
+            self._apply_show(seat, move)
+        else:
+            raise IllegalMove(seat, "the opener search takes only show or pass", self._where())
+
+    def _check_search_seat(self, seat: int) -> None:
+        expected = self._order[self._pos]
+        if seat != expected:
+            raise NotYourTurn(seat, f"the opener search waits for seat {expected}", self._where())
+
+    def _apply_search_pass(self, seat: int) -> None:
+        self._check_search_seat(seat)
+        target = self._target()
+        unknown = []
+        for h in self.hands[seat]:
+            v = self._val[h]
+            if v == target:
+                raise IllegalMove(seat, f"passed while holding {ID[target]} (false not-holding claim)",
+                                  self._where())
+            if v < 0:
+                unknown.append(h)
+        if unknown:
+            self._book.add_not_holding(seat, target, unknown, self._where())
+        self._pos += 1
+        if self._pos == self.players:
+            self._pos = 0
+            self.search_value += 1
+            if self.search_value > MAX_OPENER_VALUE:  # spec S2: only reachable if someone lied
+                raise IllegalMove(seat, "every seat denied holding every card of the round class",
+                                  f"round {self.round + 1}, opener search")
+
+    def _apply_show(self, seat: int, move: Show) -> None:
+        self._check_search_seat(seat)
+        target = self._target()
+        if move.card != ID[target]:
+            raise IllegalMove(seat, f"showed {move.card!r}; the search asks for {ID[target]}", self._where())
+        self._take_public(seat, move.handle, target)
+        self.opener = self.leader = self.to_play = seat
+        self.shown = move.handle
+        self._enter(PLAY)
+
+    def _take_public(self, seat: int, handle: int, idx: int) -> None:
+        """A card of `seat`'s hand goes face up: check ownership and value, learn it."""
+        if not 0 <= handle < len(self._holder) or self._holder[handle] != seat:
+            raise IllegalMove(seat, f"does not hold handle {handle}", self._where())
+        known = self._val[handle]
+        if known < 0:
+            other = self._known_at.get(idx)
+            if other is not None and other != handle:
+                raise IllegalMove(seat, f"{ID[idx]} is already known at handle {other}", self._where())
+            self.learn(handle, ID[idx])
+        elif known != idx:
+            raise IllegalMove(seat, f"handle {handle} holds {ID[known]}, not {ID[idx]}", self._where())
+        self.seen[handle] = {PUBLIC}
+
+    def _apply_play(self, seat: int, move: Play) -> None:
+        idx = INDEX.get(move.card, 99) if isinstance(move.card, str) else 99
+        if idx >= 30:
+            raise IllegalMove(seat, f"{move.card!r} is not a numeric sinople card", self._where())
+        self._take_public(seat, move.handle, idx)
+        hand = self.hands[seat]
+        led = self.led
+        if led >= 0 and CLS[idx] != led:
+            unknown = []
+            for h in hand:
+                v = self._val[h]
+                if v < 0:
+                    unknown.append(h)
+                elif CLS[v] == led and h != move.handle:
+                    raise IllegalMove(seat, f"must follow class {'abc'[led].upper()}: holds {ID[v]}",
+                                      self._where())
+            if unknown:
+                self._book.add_void_in(seat, led, unknown, self._where())
+        hand.remove(move.handle)
+        self._holder[move.handle] = NOBODY
+        self.played[seat].append(idx)
+        trick = self.trick
+        trick.append((seat, move.handle, idx))
+        if led < 0:
+            self.led = CLS[idx]
+        if len(trick) < self.players:
+            self.to_play = (seat + 1) % self.players
+            self._turn = self._seat_turns[self.to_play]
+            return
+        winner = trick[scoring.trick_winner([VAL[c] for _, _, c in trick])][0]
+        self.won[winner].extend(c for _, _, c in trick)
+        self.last_trick, self.last_winner = trick, winner
+        self.trick, self.led = [], -1
+        self.trick_no += 1
+        if self.trick_no == self.hand_size:
+            self._score_round()
+        else:
+            self.leader = self.to_play = winner
+            self._turn = self._seat_turns[winner]
+
+    # ---- scoring -------------------------------------------------------------------------------
+    def round_points(self) -> list[int]:
+        """pts(p) so far this round: values of round-class cards in each won pile (R3)."""
+        k = CLS[self.figure] if self.figure >= 0 else -1
+        return [sum(VAL[c] for c in pile if CLS[c] == k) for pile in self.won]
+
+    def _score_round(self) -> None:
+        k = CLS[self.figure]
+        points = self.round_points()
+        dealt = [[VAL[c] for c in cards if CLS[c] == k] for cards in self.played]
+        winner = scoring.award(ROLE[self.figure], points, dealt, self.players)
+        self.history.append({
+            "round": self.round + 1, "figure": ID[self.figure], "dealer": self.dealer,
+            "opener": self.opener, "points": points, "winner": winner,
+        })
+        if winner is None:
+            self.removed.append(self.figure)
+        else:
+            self.figures_won[winner].append(self.figure)
+            self.dealer = winner  # R15; otherwise the same dealer deals again
+        self.round += 1
+        if self.round == ROUNDS:
+            self._enter(OVER)
+        else:
+            self._enter(TURN_UP)
+
+    def keys(self) -> list[tuple[int, int, int, int]]:
+        return [scoring.rank_key([ROLE[f] for f in figs]) for figs in self.figures_won]
+
+    def outcome(self) -> Outcome | None:
+        if self.phase != OVER:
+            return None
+        keys = self.keys()
+        return Outcome(
+            scores=tuple(len(f) for f in self.figures_won),
+            winners=scoring.winners(keys),
+            detail={"keys": [list(k) for k in keys],
+                    "figures": [[ID[f] for f in figs] for figs in self.figures_won],
+                    "removed": [ID[f] for f in self.removed],
+                    "rounds": [dict(r) for r in self.history]},
+        )
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        from .view import build_view
+        return build_view(self, seat)
