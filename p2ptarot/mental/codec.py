@@ -1,0 +1,84 @@
+"""Strict JSON-friendly field codecs shared by the mental messages.
+
+Decoding is strict on purpose: one canonical form per value (unpadded base64url that re-encodes
+to itself, plain ints, exact key sets), so a message has exactly one dict form and the table's
+signed canonical JSON cannot be malleated.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+from p2ptarot.crypto.errors import CryptoError
+
+from .errors import MessageDecodeError
+
+T = TypeVar("T")
+
+MAX_INT = 2**32 - 1
+MAX_ITEMS = 4096
+MAX_DECK_ID = 64
+
+
+def b64(data: bytes) -> str:
+    """Unpadded base64url."""
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def unb64(value: Any, field: str) -> bytes:
+    """Strict inverse of :func:`b64` (rejects padding, other alphabets, non-canonical tails)."""
+    if not isinstance(value, str):
+        raise MessageDecodeError(f"{field}: expected a base64url string")
+    try:
+        raw = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+    except (binascii.Error, ValueError) as exc:
+        raise MessageDecodeError(f"{field}: bad base64url") from exc
+    if b64(raw) != value:
+        raise MessageDecodeError(f"{field}: non-canonical base64url")
+    return raw
+
+
+def decode_bytes(value: Any, field: str, decoder: Callable[[bytes], T]) -> T:
+    """base64url then a strict crypto decoder; any failure is a MessageDecodeError."""
+    raw = unb64(value, field)
+    try:
+        return decoder(raw)
+    except (CryptoError, ValueError, TypeError) as exc:
+        raise MessageDecodeError(f"{field}: {exc}") from exc
+
+
+def get_int(d: Mapping[str, Any], field: str, upper: int = MAX_INT) -> int:
+    """A plain (non-bool) int in [0, upper]."""
+    v = d[field]
+    if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= upper:
+        raise MessageDecodeError(f"{field}: expected an integer in [0, {upper}]")
+    return v
+
+
+def get_str(d: Mapping[str, Any], field: str, max_len: int = MAX_DECK_ID) -> str:
+    v = d[field]
+    if not isinstance(v, str) or not 0 < len(v) <= max_len:
+        raise MessageDecodeError(f"{field}: expected a string of 1..{max_len} characters")
+    return v
+
+
+def get_list(d: Mapping[str, Any], field: str, max_len: int = MAX_ITEMS) -> list[Any]:
+    v = d[field]
+    if not isinstance(v, list) or len(v) > max_len:
+        raise MessageDecodeError(f"{field}: expected a list of at most {max_len} items")
+    return v
+
+
+def check_keys(d: Any, expected: frozenset[str], what: str) -> Mapping[str, Any]:
+    """The dict must have exactly these keys (no extras: one canonical form)."""
+    if not isinstance(d, Mapping):
+        raise MessageDecodeError(f"{what}: expected an object")
+    keys = set(d.keys())
+    if keys != expected:
+        missing = sorted(expected - keys)
+        extra = sorted(str(k) for k in keys - expected)
+        raise MessageDecodeError(f"{what}: missing keys {missing}, unexpected keys {extra}")
+    return d

@@ -1,0 +1,556 @@
+"""One deck epoch as a sans-I/O state machine: keys, shuffles, shares, transfers, audit.
+
+A `DeckEpoch` holds the public state every peer agrees on and, when it belongs to a seat
+(`me`), that seat's secret x_i. Without `me` it is an observer: the offline verifier replays a
+transcript through it and checks every proof and the audit, learning only public cards.
+
+Flow: callers queue operations (`deal`, `reveal`, `show`, `give`, `reshuffle`, `audit`);
+`expected()` says who must send what now; `make()` builds this seat's message; `receive()`
+verifies any seat's message (sender, step, sizes, proofs) and applies it, raising
+`MentalViolation(seat, reason)` on the first fault and changing nothing in that case.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from p2ptarot.crypto.elgamal import Ciphertext, combine, decrypt, encrypt, reencrypt
+from p2ptarot.crypto.errors import CryptoError
+from p2ptarot.crypto.group import Point, Scalar, base_mul, hash_to_point, point_sum
+from p2ptarot.crypto.proofs import (make_share, prove_key, prove_reencryption, verify_key,
+                                    verify_reencryption, verify_share)
+from p2ptarot.crypto.shuffle import prove_shuffle, verify_shuffle
+
+from . import binding
+from .errors import MentalError, MentalUsageError, MentalViolation
+from .events import CardLearned, Event, Expectation, OperationCompleted, Transfer
+from .messages import (KeyMessage, KeyRevealMessage, MentalMessage, ReencryptionItem,
+                       ReencryptionMessage, ShareItem, ShareMessage, ShuffleMessage)
+from .operations import (AuditOp, DiscloseOp, KeysOp, Operation, SharesPhase, ShuffleOp,
+                         TransferOp, VersionRef)
+from .randomness import RandomSource, random_permutation, random_scalar
+from .state import Handle, Plan, Version
+
+CARD_DOMAIN = "p2ptarot/card"
+MIN_SEATS, MAX_SEATS = 2, 12
+MAX_CARDS = 1024
+_ONE = Scalar(1)
+
+
+def card_point(deck: str, card_id: str) -> Point:
+    """M_c = hash_to_point("p2ptarot/card", deck id, card id): nobody knows a relation between cards."""
+    return hash_to_point(CARD_DOMAIN, deck.encode("utf-8"), card_id.encode("utf-8"))
+
+
+class DeckEpoch:
+    """The shared deck of one (deck id, epoch) at a table, seen by seat `me` (or an observer)."""
+
+    def __init__(self, table_id: bytes, n_seats: int, deck: str, epoch: int,
+                 card_ids: Sequence[str], me: int | None = None,
+                 rng: RandomSource | None = None) -> None:
+        if not MIN_SEATS <= n_seats <= MAX_SEATS:
+            raise MentalUsageError(f"seats must be {MIN_SEATS}..{MAX_SEATS}, got {n_seats}")
+        if me is not None and not 0 <= me < n_seats:
+            raise MentalUsageError(f"seat {me} is not at this table")
+        if me is not None and rng is None:
+            raise MentalUsageError("a seat needs a randomness source")
+        cards = tuple(card_ids)
+        if not 1 <= len(cards) <= MAX_CARDS or len(set(cards)) != len(cards):
+            raise MentalUsageError("card ids must be 1..1024 distinct strings")
+        if not deck or len(deck) > 64 or not 0 <= epoch < 2**32:
+            raise MentalUsageError("deck id must be 1..64 characters and epoch a 32-bit int")
+        self.table_id = bytes(table_id)
+        self.n = n_seats
+        self.deck = deck
+        self.epoch = epoch
+        self.card_ids = cards
+        self.me = me
+        self._rng = rng
+        self._card_points = [card_point(deck, c) for c in cards]
+        self._card_by_point = dict(zip(self._card_points, cards))
+        self._secret: Scalar | None = random_scalar(rng) if rng is not None and me is not None \
+            else None
+        self.keys: dict[int, Point] = {}
+        self.joint_key: Point | None = None
+        self.handles: dict[int, Handle] = {}
+        self._plan = Plan()
+        initial = self._plan.add_handles(len(cards))
+        self._ops: list[Operation] = [KeysOp(), ShuffleOp(outputs=initial)]
+        self._cursor = 0
+        self._closing = False
+        self._made: dict[tuple[int, str], MentalMessage] = {}
+        self._known: dict[int, str] = {}
+        self._public: dict[int, str] = {}
+        self._revealed: dict[int, Scalar] = {}
+        self._audit: dict[int, str] | None = None
+        self._stash: list[Event] = []
+        self._activate()
+
+    # ---- queries -------------------------------------------------------------------------------
+
+    @property
+    def ready(self) -> bool:
+        """Keys and the initial shuffle are done: handles 0..N-1 exist."""
+        return self._cursor >= 2
+
+    @property
+    def idle(self) -> bool:
+        """No operation is waiting for messages."""
+        return self._cursor >= len(self._ops)
+
+    @property
+    def closed(self) -> bool:
+        """The audit completed: every card of the epoch is public."""
+        return self._audit is not None
+
+    def take_events(self) -> list[Event]:
+        """Events produced outside `receive` (an operation with nothing to wait for)."""
+        events, self._stash = self._stash, []
+        return events
+
+    def expected(self) -> list[Expectation]:
+        """Who must send what now (empty when idle)."""
+        if self.idle:
+            return []
+        op = self._ops[self._cursor]
+        return [Expectation(self.deck, self.epoch, self._cursor, op.kind, s)
+                for s in sorted(op.pending)]
+
+    def live_handles(self) -> tuple[int, ...]:
+        return tuple(sorted(h for h, st in self.handles.items() if st.live))
+
+    def ciphertext(self, handle: int) -> Ciphertext:
+        return self._handle(handle).current_version.ciphertext
+
+    def knowers(self, handle: int) -> frozenset[int]:
+        """Seats able to know the handle's card from what is public (all after the audit)."""
+        if self.closed:
+            return frozenset(range(self.n))
+        return self._handle(handle).knowers(self.n)
+
+    def known_cards(self) -> dict[int, str]:
+        """handle -> card for every handle this seat has actually decrypted."""
+        if self._audit is not None:
+            return dict(self._audit)
+        return dict(self._known)
+
+    def public_cards(self) -> dict[int, str]:
+        """handle -> card for handles opened to everyone."""
+        if self._audit is not None:
+            return dict(self._audit)
+        return dict(self._public)
+
+    def audit_result(self) -> dict[int, str]:
+        """handle -> card for every handle of the epoch, live or reshuffled away."""
+        if self._audit is None:
+            raise MentalUsageError("the audit has not completed")
+        return dict(self._audit)
+
+    # ---- requests (every peer queues the same ones, in the same order) -------------------------
+
+    def disclose(self, targets: Mapping[int, int | None]) -> int:
+        """Open handles: to one seat (deal) or to everyone (None: public reveal). Returns op."""
+        self._check_open()
+        requests = tuple(targets.items())
+        for h, r in requests:
+            self._check_live(h)
+            if r is not None:
+                self._check_seat(r)
+                if self._plan.shared[h]:
+                    raise MentalUsageError(f"handle {h} was already opened; use show/give")
+        everyone = frozenset(range(self.n))
+        for h, r in requests:
+            if r is None:
+                self._plan.shared[h] = everyone
+                self._plan.knowers[h] = everyone
+            else:
+                self._plan.shared[h] = everyone - {r}
+                self._plan.knowers[h] |= {r}
+        return self._queue(DiscloseOp(requests=requests))
+
+    def deal(self, assignments: Mapping[int, int]) -> int:
+        """Deal each handle to its seat: every other seat publishes its share."""
+        return self.disclose(dict(assignments))
+
+    def reveal(self, handles: Sequence[int]) -> int:
+        """Open handles to everyone (the holder, if any, publishes the last share)."""
+        return self.disclose({h: None for h in handles})
+
+    def show(self, transfers: Sequence[Transfer]) -> int:
+        """Let each recipient see a held card; the holder keeps it."""
+        return self._transfer(transfers, give=False)
+
+    def give(self, transfers: Sequence[Transfer]) -> int:
+        """Hand each card to its recipient: later openings use the recipient's ciphertext."""
+        return self._transfer(transfers, give=True)
+
+    def reshuffle(self, handles: Sequence[int]) -> tuple[int, tuple[int, ...]]:
+        """Verified reshuffle of some live handles; returns (op, the new handles)."""
+        self._check_open()
+        hs = tuple(handles)
+        if not hs or len(set(hs)) != len(hs):
+            raise MentalUsageError("reshuffle needs distinct handles")
+        for h in hs:
+            self._check_live(h)
+        self._plan.live -= set(hs)
+        new = self._plan.add_handles(len(hs))
+        return self._queue(ShuffleOp(name="reshuffle", inputs=hs, outputs=new)), new
+
+    def audit(self) -> int:
+        """End the epoch: every seat publishes x_i; no request may follow."""
+        self._check_open()
+        self._closing = True
+        return self._queue(AuditOp())
+
+    # ---- producing this seat's messages ----------------------------------------------------------
+
+    def outgoing(self) -> list[MentalMessage]:
+        """This seat's messages for the current expectations (cached: never two versions)."""
+        return [self.make(e) for e in self.expected() if e.seat == self.me]
+
+    def make(self, exp: Expectation) -> MentalMessage:
+        """Build (once) this seat's message answering `exp`."""
+        if self.me is None or exp.seat != self.me:
+            raise MentalUsageError("only the local seat's messages can be made")
+        if exp not in self.expected():
+            raise MentalUsageError(f"{exp} is not currently expected")
+        key = (exp.op, exp.kind)
+        if key not in self._made:
+            self._made[key] = self._build(self._ops[exp.op])
+        return self._made[key]
+
+    def _build(self, op: Operation) -> MentalMessage:
+        x, me, rng = self._secret, self.me, self._rng
+        assert x is not None and me is not None and rng is not None
+        head = dict(deck=self.deck, epoch=self.epoch, op=self._cursor, seat=me)
+        if isinstance(op, KeysOp):
+            h = base_mul(x)
+            ctx = binding.key_context(self.table_id, self.deck, self.epoch, me)
+            return KeyMessage(**head, key=h, proof=prove_key(x, h, ctx))
+        if isinstance(op, ShuffleOp):
+            H = self._H()
+            perm = random_permutation(rng, len(op.stage))
+            rands = [random_scalar(rng) for _ in op.stage]
+            out = [reencrypt(op.stage[perm[i]], H, rands[i]) for i in range(len(op.stage))]
+            ctx = binding.shuffle_context(self.table_id, self.deck, self.epoch, self._cursor, me)
+            proof = prove_shuffle(op.stage, out, perm, rands, H, ctx)
+            return ShuffleMessage(**head, ciphertexts=tuple(out), proof=proof)
+        if isinstance(op, TransferOp) and not op.in_share_phase:
+            return ReencryptionMessage(**head, items=tuple(self._reencrypt(op, t)
+                                                           for t in op.transfers
+                                                           if t.holder == me))
+        if isinstance(op, SharesPhase):
+            h_me = self.keys[me]
+            items = []
+            for handle, v in op.plan[me]:
+                ct = self.handles[handle].versions[v].ciphertext
+                ctx = binding.share_context(self.table_id, self.deck, self.epoch, handle, v, me)
+                d, proof = make_share(x, h_me, ct, ctx)
+                items.append(ShareItem(handle, v, d, proof))
+            return ShareMessage(**head, items=tuple(items))
+        if isinstance(op, AuditOp):
+            return KeyRevealMessage(**head, secret=x)
+        raise MentalError(f"no message for operation {op.name}")  # pragma: no cover
+
+    def _reencrypt(self, op: TransferOp, t: Transfer) -> ReencryptionItem:
+        assert self._rng is not None and self.me is not None
+        H = self._H()
+        old = self.handles[t.handle].current_version.ciphertext
+        r = random_scalar(self._rng)
+        new = reencrypt(old, H, r)
+        v = op.new_versions[t.handle]
+        ctx = binding.reencryption_context(self.table_id, self.deck, self.epoch, t.handle, v,
+                                           self.me)
+        return ReencryptionItem(t.handle, v, new, prove_reencryption(r, old, new, H, ctx))
+
+    # ---- receiving any seat's message ------------------------------------------------------------
+
+    def receive(self, sender: int, msg: MentalMessage) -> list[Event]:
+        """Verify and apply `msg` sent by `sender`; raise MentalViolation naming the culprit."""
+        if msg.seat != sender:
+            raise MentalViolation(sender, f"message claims to come from seat {msg.seat}")
+        if (msg.deck, msg.epoch) != (self.deck, self.epoch):
+            raise MentalViolation(sender, f"message for deck {msg.deck!r} epoch {msg.epoch} "
+                                          f"routed to deck {self.deck!r} epoch {self.epoch}")
+        if self.idle:
+            raise MentalViolation(sender, f"{msg.KIND}: no operation in progress")
+        if msg.op != self._cursor:
+            raise MentalViolation(sender, f"{msg.KIND} answers operation {msg.op}, "
+                                          f"but operation {self._cursor} is in progress")
+        op = self._ops[self._cursor]
+        if msg.KIND != op.kind:
+            raise MentalViolation(sender, f"sent {msg.KIND}, expected {op.kind}")
+        if sender not in op.pending:
+            raise MentalViolation(sender, f"{msg.KIND}: seat {sender} is not expected to send "
+                                          f"now (already sent, or not its turn)")
+        trusted = sender == self.me and self._made.get((msg.op, msg.KIND)) == msg
+        events: list[Event] = []
+        if isinstance(msg, KeyMessage):
+            self._on_key(op, msg, trusted)
+        elif isinstance(msg, ShuffleMessage):
+            assert isinstance(op, ShuffleOp)
+            self._on_shuffle(op, msg, trusted)
+        elif isinstance(msg, ReencryptionMessage):
+            assert isinstance(op, TransferOp)
+            self._on_reencryption(op, msg, trusted)
+        elif isinstance(msg, ShareMessage):
+            assert isinstance(op, SharesPhase)
+            events += self._on_shares(op, msg, trusted)
+        else:
+            self._on_key_reveal(op, msg)
+        return self.take_events() + events + self._advance()
+
+    def _on_key(self, op: Operation, msg: KeyMessage, trusted: bool) -> None:
+        s = msg.seat
+        if not trusted:
+            ctx = binding.key_context(self.table_id, self.deck, self.epoch, s)
+            try:
+                verify_key(msg.key, msg.proof, ctx)
+            except CryptoError as exc:
+                raise MentalViolation(s, f"key proof rejected: {exc}") from exc
+        for other, h in self.keys.items():
+            if h == msg.key:
+                raise MentalViolation(max(s, other), f"seats {min(s, other)} and "
+                                                     f"{max(s, other)} published the same key")
+        self.keys[s] = msg.key
+        op.pending.discard(s)
+        if not op.pending:
+            H = point_sum([self.keys[i] for i in range(self.n)])
+            if H.is_identity:
+                raise MentalViolation(max(self.keys), "joint key is the identity")
+            self.joint_key = H
+
+    def _on_shuffle(self, op: ShuffleOp, msg: ShuffleMessage, trusted: bool) -> None:
+        s = msg.seat
+        if len(msg.ciphertexts) != len(op.stage):
+            raise MentalViolation(s, f"shuffle has {len(msg.ciphertexts)} ciphertexts, "
+                                     f"expected {len(op.stage)}")
+        out = list(msg.ciphertexts)
+        if not trusted:
+            ctx = binding.shuffle_context(self.table_id, self.deck, self.epoch, msg.op, s)
+            try:
+                verify_shuffle(op.stage, out, self._H(), msg.proof, ctx)
+            except CryptoError as exc:
+                raise MentalViolation(s, f"shuffle proof rejected: {exc}") from exc
+        op.stage = out
+        op.turn += 1
+        op.pending = {op.turn} if op.turn < self.n else set()
+
+    def _on_reencryption(self, op: TransferOp, msg: ReencryptionMessage, trusted: bool) -> None:
+        s = msg.seat
+        want = [(t.handle, op.new_versions[t.handle]) for t in op.transfers if t.holder == s]
+        got = [(i.handle, i.version) for i in msg.items]
+        if got != want:
+            raise MentalViolation(s, f"re-encryptions for {got}, expected {want}")
+        if not trusted:
+            H = self._H()
+            for item in msg.items:
+                old = self.handles[item.handle].current_version.ciphertext
+                ctx = binding.reencryption_context(self.table_id, self.deck, self.epoch,
+                                                   item.handle, item.version, s)
+                try:
+                    verify_reencryption(old, item.ciphertext, H, item.proof, ctx)
+                except CryptoError as exc:
+                    raise MentalViolation(s, f"re-encryption of handle {item.handle} "
+                                             f"rejected: {exc}") from exc
+        for item in msg.items:
+            self.handles[item.handle].versions.append(Version(item.ciphertext))
+        op.pending.discard(s)
+
+    def _on_shares(self, op: SharesPhase, msg: ShareMessage, trusted: bool) -> list[Event]:
+        s = msg.seat
+        want = list(op.plan[s])
+        got = [(i.handle, i.version) for i in msg.items]
+        if got != want:
+            raise MentalViolation(s, f"shares for {got}, expected {want}")
+        if not trusted:
+            h_s = self.keys[s]
+            for item in msg.items:
+                ct = self.handles[item.handle].versions[item.version].ciphertext
+                ctx = binding.share_context(self.table_id, self.deck, self.epoch, item.handle,
+                                            item.version, s)
+                try:
+                    verify_share(h_s, ct, item.share, item.proof, ctx)
+                except CryptoError as exc:
+                    raise MentalViolation(s, f"decryption share for handle {item.handle} "
+                                             f"version {item.version} rejected: {exc}") from exc
+        events: list[Event] = []
+        for item in msg.items:
+            self.handles[item.handle].versions[item.version].shares[s] = item.share
+        for item in msg.items:
+            events += self._learn(item.handle, item.version)
+        op.pending.discard(s)
+        return events
+
+    def _on_key_reveal(self, op: Operation, msg: KeyRevealMessage) -> None:
+        s = msg.seat
+        if base_mul(msg.secret) != self.keys[s]:
+            raise MentalViolation(s, "revealed secret does not match its public key")
+        self._revealed[s] = msg.secret
+        op.pending.discard(s)
+
+    # ---- knowledge ---------------------------------------------------------------------------
+
+    def _learn(self, handle: int, v: int) -> list[Event]:
+        """Decrypt a version if its shares now allow this seat (or everyone) to."""
+        version = self.handles[handle].versions[v]
+        shares = version.shares
+        public = len(shares) == self.n
+        if public and handle in self._public:
+            return []
+        if not public and (self.me is None or handle in self._known
+                           or len(shares) != self.n - 1 or self.me in shares):
+            return []
+        parts = list(shares.values())
+        if not public:
+            assert self._secret is not None
+            parts.append(version.ciphertext.a * self._secret)
+        card = self._card_by_point.get(combine(version.ciphertext, parts))
+        if card is None:
+            raise MentalError(f"handle {handle} version {v} decrypts to no card of the deck")
+        if public:
+            self._public[handle] = card
+        if self.me is None or handle in self._known:
+            return []
+        self._known[handle] = card
+        return [CardLearned(self.deck, self.epoch, handle, card)]
+
+    # ---- operation lifecycle -----------------------------------------------------------------
+
+    def _queue(self, op: Operation) -> int:
+        self._ops.append(op)
+        index = len(self._ops) - 1
+        if index == self._cursor:
+            self._activate()
+            self._stash += self._advance()
+        return index
+
+    def _activate(self) -> None:
+        """Set up the operation under the cursor (its pending seats, its inputs)."""
+        if self.idle:
+            return
+        op = self._ops[self._cursor]
+        if isinstance(op, (KeysOp, AuditOp)):
+            op.pending = set(range(self.n))
+        elif isinstance(op, ShuffleOp):
+            H = self._H()
+            if op.inputs is None:
+                op.stage = [encrypt(m, H, _ONE) for m in self._card_points]
+            else:
+                op.stage = [self.handles[h].current_version.ciphertext for h in op.inputs]
+            op.pending = {0}
+        elif isinstance(op, TransferOp):
+            op.new_versions = {t.handle: len(self.handles[t.handle].versions)
+                               for t in op.transfers}
+            op.pending = {t.holder for t in op.transfers}
+        elif isinstance(op, DiscloseOp):
+            self._plan_shares(op, tuple((h, self.handles[h].current, r) for h, r in op.requests))
+
+    def _plan_shares(self, op: SharesPhase, targets: tuple[tuple[int, int, int | None], ...]
+                     ) -> None:
+        op.kind = ShareMessage.KIND
+        op.targets = targets
+        op.plan = {}
+        for s in range(self.n):
+            op.plan[s] = tuple((h, v) for h, v, r in targets
+                               if r != s and s not in self.handles[h].versions[v].shares)
+        op.pending = {s for s, items in op.plan.items() if items}
+
+    def _advance(self) -> list[Event]:
+        """Finish operations whose messages are all in; activate the next ones."""
+        events: list[Event] = []
+        while not self.idle and not self._ops[self._cursor].pending:
+            op = self._ops[self._cursor]
+            if isinstance(op, TransferOp) and not op.in_share_phase:
+                op.in_share_phase = True
+                self._plan_shares(op, tuple((t.handle, op.new_versions[t.handle], t.recipient)
+                                            for t in op.transfers))
+                continue
+            self._complete(op)
+            events.append(OperationCompleted(self.deck, self.epoch, self._cursor, op.name))
+            self._cursor += 1
+            self._activate()
+        return events
+
+    def _complete(self, op: Operation) -> None:
+        if isinstance(op, ShuffleOp):
+            if op.inputs is not None:
+                for h in op.inputs:
+                    self.handles[h].live = False
+            for h, ct in zip(op.outputs, op.stage):
+                self.handles[h] = Handle([Version(ct)])
+        elif isinstance(op, TransferOp) and op.give:
+            for t in op.transfers:
+                self.handles[t.handle].current = op.new_versions[t.handle]
+        elif isinstance(op, AuditOp):
+            self._audit = self._run_audit()
+
+    # ---- audit -------------------------------------------------------------------------------
+
+    def _run_audit(self) -> dict[int, str]:
+        """Decrypt every version with the revealed keys and re-check every published share."""
+        x = Scalar.from_int(sum(int(k) for k in self._revealed.values()))
+        result: dict[int, str] = {}
+        for h in sorted(self.handles):
+            for v, version in enumerate(self.handles[h].versions):
+                ct = version.ciphertext
+                for s, d in sorted(version.shares.items()):
+                    if ct.a * self._revealed[s] != d:
+                        raise MentalViolation(s, f"share for handle {h} version {v} does not "
+                                                 f"match the revealed key")
+                card = self._card_by_point.get(decrypt(ct, x))
+                if card is None:
+                    raise MentalError(f"audit: handle {h} version {v} decrypts to no card")
+                if result.setdefault(h, card) != card:
+                    raise MentalError(f"audit: versions of handle {h} hold different cards")
+        live = sorted(result[h] for h in self.live_handles())
+        if live != sorted(self.card_ids):
+            raise MentalError("audit: the live handles are not exactly the deck")
+        return result
+
+    # ---- helpers -----------------------------------------------------------------------------
+
+    def _H(self) -> Point:
+        if self.joint_key is None:
+            raise MentalError("joint key not established")
+        return self.joint_key
+
+    def _handle(self, h: int) -> Handle:
+        try:
+            return self.handles[h]
+        except KeyError:
+            raise MentalUsageError(f"no handle {h} (yet) in {self.deck!r} epoch {self.epoch}") \
+                from None
+
+    def _check_open(self) -> None:
+        if self._closing:
+            raise MentalUsageError("the epoch is being audited; open a new epoch")
+
+    def _check_live(self, h: int) -> None:
+        if h not in self._plan.live:
+            raise MentalUsageError(f"handle {h} is not live")
+
+    def _check_seat(self, s: int) -> None:
+        if not 0 <= s < self.n:
+            raise MentalUsageError(f"seat {s} is not at this table")
+
+    def _transfer(self, transfers: Sequence[Transfer], give: bool) -> int:
+        self._check_open()
+        ts = tuple(transfers)
+        if not ts or len({t.handle for t in ts}) != len(ts):
+            raise MentalUsageError("transfers need distinct handles")
+        for t in ts:
+            self._check_live(t.handle)
+            self._check_seat(t.holder)
+            self._check_seat(t.recipient)
+            if t.holder == t.recipient:
+                raise MentalUsageError(f"handle {t.handle}: holder and recipient are the same")
+            if t.holder not in self._plan.knowers[t.handle]:
+                raise MentalUsageError(f"seat {t.holder} does not know handle {t.handle}: "
+                                       f"it cannot re-encrypt it without learning it")
+        everyone = frozenset(range(self.n))
+        for t in ts:
+            self._plan.knowers[t.handle] |= {t.recipient}
+            if give:
+                self._plan.shared[t.handle] = everyone - {t.recipient}
+        return self._queue(TransferOp(name="give" if give else "show", transfers=ts, give=give))

@@ -1,0 +1,198 @@
+"""The mental-poker wire messages: frozen dataclasses with strict to_dict()/from_dict().
+
+Every message names its deck epoch, the operation number it answers inside that epoch (`op`,
+0 = key generation, then one number per requested operation) and its author seat. The table
+layer wraps the dict in a signed envelope; `MentalTable.receive` checks that the envelope's
+sender, the author seat and the expected step agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Union
+
+from p2ptarot.crypto.elgamal import Ciphertext
+from p2ptarot.crypto.group import Point, Scalar
+from p2ptarot.crypto.proofs import DleqProof, SchnorrProof
+from p2ptarot.crypto.shuffle import ShuffleProof
+
+from .codec import (b64, check_keys, decode_bytes, get_int, get_list, get_str)
+from .errors import MessageDecodeError
+
+MAX_SEAT = 11
+_HEADER = frozenset({"kind", "deck", "epoch", "op", "seat"})
+
+
+def _header(d: Mapping[str, Any]) -> dict[str, Any]:
+    return {"deck": get_str(d, "deck"), "epoch": get_int(d, "epoch"), "op": get_int(d, "op"),
+            "seat": get_int(d, "seat", MAX_SEAT)}
+
+
+@dataclass(frozen=True)
+class _Base:
+    KIND: ClassVar[str] = ""
+    deck: str
+    epoch: int
+    op: int
+    seat: int
+
+    def _head(self) -> dict[str, Any]:
+        return {"kind": self.KIND, "deck": self.deck, "epoch": self.epoch, "op": self.op,
+                "seat": self.seat}
+
+
+@dataclass(frozen=True)
+class KeyMessage(_Base):
+    """h_i = x_i·G for this deck epoch, with a Schnorr proof bound to (table, deck, epoch, seat)."""
+
+    KIND: ClassVar[str] = "mental.key"
+    key: Point
+    proof: SchnorrProof
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self._head(), "key": b64(self.key.encode()), "proof": b64(self.proof.encode())}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> KeyMessage:
+        d = check_keys(d, _HEADER | {"key", "proof"}, cls.KIND)
+        return cls(**_header(d), key=decode_bytes(d["key"], "key", Point.decode),
+                   proof=decode_bytes(d["proof"], "proof", SchnorrProof.decode))
+
+
+@dataclass(frozen=True)
+class ShuffleMessage(_Base):
+    """One seat's re-encrypted, permuted deck and the proof that it is a shuffle of its input."""
+
+    KIND: ClassVar[str] = "mental.shuffle"
+    ciphertexts: tuple[Ciphertext, ...]
+    proof: ShuffleProof
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self._head(), "ciphertexts": [b64(c.encode()) for c in self.ciphertexts],
+                "proof": b64(self.proof.encode())}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> ShuffleMessage:
+        d = check_keys(d, _HEADER | {"ciphertexts", "proof"}, cls.KIND)
+        raw = get_list(d, "ciphertexts")
+        cts = tuple(decode_bytes(v, f"ciphertexts[{i}]", Ciphertext.decode)
+                    for i, v in enumerate(raw))
+        n = len(cts)
+        proof = decode_bytes(d["proof"], "proof", lambda b: ShuffleProof.decode(b, n))
+        return cls(**_header(d), ciphertexts=cts, proof=proof)
+
+
+@dataclass(frozen=True)
+class ShareItem:
+    """Decryption share d = x_i·a of one ciphertext version, with its Chaum–Pedersen proof."""
+
+    handle: int
+    version: int
+    share: Point
+    proof: DleqProof
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"handle": self.handle, "version": self.version,
+                "share": b64(self.share.encode()), "proof": b64(self.proof.encode())}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> ShareItem:
+        d = check_keys(d, frozenset({"handle", "version", "share", "proof"}), "share item")
+        return cls(get_int(d, "handle"), get_int(d, "version"),
+                   decode_bytes(d["share"], "share", Point.decode),
+                   decode_bytes(d["proof"], "proof", DleqProof.decode))
+
+
+@dataclass(frozen=True)
+class ShareMessage(_Base):
+    """All the decryption shares one seat owes for one operation, in the expected order."""
+
+    KIND: ClassVar[str] = "mental.shares"
+    items: tuple[ShareItem, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self._head(), "items": [i.to_dict() for i in self.items]}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> ShareMessage:
+        d = check_keys(d, _HEADER | {"items"}, cls.KIND)
+        return cls(**_header(d), items=tuple(ShareItem.from_dict(i) for i in get_list(d, "items")))
+
+
+@dataclass(frozen=True)
+class ReencryptionItem:
+    """A fresh re-encryption of a handle's current ciphertext (new `version`) with its proof."""
+
+    handle: int
+    version: int
+    ciphertext: Ciphertext
+    proof: DleqProof
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"handle": self.handle, "version": self.version,
+                "ciphertext": b64(self.ciphertext.encode()), "proof": b64(self.proof.encode())}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> ReencryptionItem:
+        d = check_keys(d, frozenset({"handle", "version", "ciphertext", "proof"}),
+                       "reencryption item")
+        return cls(get_int(d, "handle"), get_int(d, "version"),
+                   decode_bytes(d["ciphertext"], "ciphertext", Ciphertext.decode),
+                   decode_bytes(d["proof"], "proof", DleqProof.decode))
+
+
+@dataclass(frozen=True)
+class ReencryptionMessage(_Base):
+    """A holder's re-encryptions for a show/give operation."""
+
+    KIND: ClassVar[str] = "mental.reencrypt"
+    items: tuple[ReencryptionItem, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self._head(), "items": [i.to_dict() for i in self.items]}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> ReencryptionMessage:
+        d = check_keys(d, _HEADER | {"items"}, cls.KIND)
+        return cls(**_header(d),
+                   items=tuple(ReencryptionItem.from_dict(i) for i in get_list(d, "items")))
+
+
+@dataclass(frozen=True)
+class KeyRevealMessage(_Base):
+    """The audit: the seat's secret x_i for the epoch, so anyone can decrypt everything."""
+
+    KIND: ClassVar[str] = "mental.reveal-key"
+    secret: Scalar
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self._head(), "secret": b64(self.secret.encode())}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> KeyRevealMessage:
+        d = check_keys(d, _HEADER | {"secret"}, cls.KIND)
+        return cls(**_header(d), secret=decode_bytes(d["secret"], "secret", Scalar.decode))
+
+
+MentalMessage = Union[KeyMessage, ShuffleMessage, ShareMessage, ReencryptionMessage,
+                      KeyRevealMessage]
+
+MESSAGE_TYPES: dict[str, type[Any]] = {
+    cls.KIND: cls for cls in (KeyMessage, ShuffleMessage, ShareMessage, ReencryptionMessage,
+                              KeyRevealMessage)
+}
+
+
+def message_from_dict(d: Any) -> MentalMessage:
+    """Decode any mental message by its `kind` (raises MessageDecodeError)."""
+    if not isinstance(d, Mapping) or not isinstance(d.get("kind"), str):
+        raise MessageDecodeError("message: expected an object with a string 'kind'")
+    cls = MESSAGE_TYPES.get(d["kind"])
+    if cls is None:
+        raise MessageDecodeError(f"message: unknown kind {d['kind']!r}")
+    try:
+        msg: MentalMessage = cls.from_dict(d)
+    except KeyError as exc:  # pragma: no cover - check_keys makes this unreachable
+        raise MessageDecodeError(f"message: missing {exc}") from exc
+    return msg
