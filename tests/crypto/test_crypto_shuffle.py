@@ -1,0 +1,199 @@
+"""Terelius–Wikström shuffle proof: completeness, tampering, cheating shufflers, strict decoding."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from crypto_helpers import IDENTITY_ENC, ORDER8_ENC, card_point, open_deck
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from p2ptarot.crypto.elgamal import Ciphertext, decrypt, encrypt, reencrypt
+from p2ptarot.crypto.errors import InvalidEncoding, ProofError
+from p2ptarot.crypto.group import G, ORDER, Point, Scalar, base_mul
+from p2ptarot.crypto.shuffle import ShuffleProof, prove_shuffle, shuffle, verify_shuffle
+
+CTX = b"table:t1|epoch:0|step:4|seat:1"
+N = 6
+ONE = Scalar(1)
+
+
+@pytest.fixture(scope="module")
+def setup() -> tuple[Scalar, Point, list[Ciphertext], list[Ciphertext], list[int],
+                     list[Scalar], ShuffleProof]:
+    x = Scalar.random()
+    H = base_mul(x)
+    cts = open_deck(N, H)
+    out, perm, rands = shuffle(cts, H)
+    proof = prove_shuffle(cts, out, perm, rands, H, CTX)
+    return x, H, cts, out, perm, rands, proof
+
+
+def test_shuffle_is_a_permutation_of_the_plaintexts(setup) -> None:  # type: ignore[no-untyped-def]
+    x, _, cts, out, perm, _, _ = setup
+    assert sorted(perm) == list(range(N))
+    assert [decrypt(o, x) for o in out] == [card_point(perm[i]) for i in range(N)]
+    assert not set(out) & set(cts)  # every ciphertext re-randomised
+
+
+def test_shuffle_proof_complete_and_round_trips(setup) -> None:  # type: ignore[no-untyped-def]
+    _, H, cts, out, _, _, proof = setup
+    verify_shuffle(cts, out, H, proof, CTX)
+    data = proof.encode()
+    assert len(data) == ShuffleProof.size(N) == 32 * (5 * N + 9)
+    assert ShuffleProof.decode(data, N) == proof
+
+
+def test_chained_shuffles_verify_78_cards() -> None:
+    # Two seats shuffle in turn the full tarot deck, as at a real table.
+    H = base_mul(Scalar.random())
+    deck = open_deck(78, H)
+    for seat in range(2):
+        ctx = CTX + bytes([seat])
+        out, perm, rands = shuffle(deck, H)
+        verify_shuffle(deck, out, H, prove_shuffle(deck, out, perm, rands, H, ctx), ctx)
+        deck = out
+
+
+# --- tampered statements -------------------------------------------------------------------
+
+def _expect(match: str, cts, out, H, proof, ctx=CTX) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ProofError, match=match):
+        verify_shuffle(cts, out, H, proof, ctx)
+
+
+def test_swapped_outputs_rejected(setup) -> None:  # type: ignore[no-untyped-def]
+    _, H, cts, out, _, _, proof = setup
+    swapped = [out[1], out[0], *out[2:]]
+    _expect(r"shuffle: t\w+ mismatch", cts, swapped, H, proof)
+
+
+def test_duplicated_output_rejected(setup) -> None:  # type: ignore[no-untyped-def]
+    _, H, cts, out, _, _, proof = setup
+    _expect(r"shuffle: t\w+ mismatch", cts, [out[0], *out[:-1]], H, proof)
+
+
+def test_substituted_output_rejected(setup) -> None:  # type: ignore[no-untyped-def]
+    _, H, cts, out, _, _, proof = setup
+    fake = encrypt(card_point(99), H, Scalar.random())
+    _expect(r"shuffle: t\w+ mismatch", cts, [fake, *out[1:]], H, proof)
+
+
+def test_dropped_output_rejected(setup) -> None:  # type: ignore[no-untyped-def]
+    _, H, cts, out, _, _, proof = setup
+    _expect("5 outputs for 6 inputs", cts, out[:-1], H, proof)
+
+
+def test_other_context_key_or_input_rejected(setup) -> None:  # type: ignore[no-untyped-def]
+    _, H, cts, out, _, _, proof = setup
+    _expect("shuffle: t1 mismatch", cts, out, H, proof, CTX + b"!")
+    _expect("shuffle: t1 mismatch", cts, out, H + G, proof)
+    other_in = [reencrypt(cts[0], H, ONE), *cts[1:]]
+    _expect("shuffle: t1 mismatch", other_in, out, H, proof)
+
+
+def test_proof_for_other_size_rejected(setup) -> None:  # type: ignore[no-untyped-def]
+    _, H, cts, out, _, _, proof = setup
+    _expect("proof sized for another N", cts[:-1], out[:-1], H, proof)
+
+
+# --- tampered proofs: each field, with the equation it breaks ------------------------------------
+
+@pytest.mark.parametrize(("field", "change", "match"), [
+    ("s1", lambda p: p.s1 + ONE, "t1 mismatch"),
+    ("s2", lambda p: p.s2 + ONE, "t2 mismatch"),
+    ("s3", lambda p: p.s3 + ONE, "t3 mismatch"),
+    ("s4", lambda p: p.s4 + ONE, "t41 mismatch"),
+    ("s_hat", lambda p: (p.s_hat[0] + ONE, *p.s_hat[1:]), r"t_hat\[0\] mismatch"),
+    ("s_prime", lambda p: (*p.s_prime[:-1], p.s_prime[-1] + ONE), "t3 mismatch"),
+    ("t3", lambda p: p.t3 + G, "t1 mismatch"),          # any t change alters the challenge
+    ("com", lambda p: (p.com[1], p.com[0], *p.com[2:]), "t1 mismatch"),
+    ("chain", lambda p: (*p.chain[:-1], p.chain[-1] + G), "t1 mismatch"),
+    ("t_hat", lambda p: (p.t_hat[0] + G, *p.t_hat[1:]), "t1 mismatch"),
+])
+def test_tampered_proof_field_rejected(setup, field, change, match) -> None:  # type: ignore[no-untyped-def]
+    _, H, cts, out, _, _, proof = setup
+    bad = dataclasses.replace(proof, **{field: change(proof)})
+    _expect("shuffle: " + match, cts, out, H, bad)
+
+
+# --- cheating shufflers --------------------------------------------------------------------------
+
+def test_cheater_proving_a_different_permutation_is_caught(setup) -> None:  # type: ignore[no-untyped-def]
+    _, H, cts, out, perm, rands, _ = setup
+    lie = [perm[1], perm[0], *perm[2:]]
+    bad = prove_shuffle(cts, out, lie, rands, H, CTX)
+    _expect(r"shuffle: t\w+ mismatch", cts, out, H, bad)
+
+
+def test_cheater_substituting_a_card_is_caught() -> None:
+    H = base_mul(Scalar.random())
+    cts = open_deck(N, H)
+    out, perm, rands = shuffle(cts, H)
+    # Replace one output by a card of the cheater's choosing, then prove as if honest.
+    forged = list(out)
+    forged[0] = reencrypt(encrypt(card_point(77), H, ONE), H, rands[0])
+    bad = prove_shuffle(cts, forged, perm, rands, H, CTX)
+    _expect(r"shuffle: t\w+ mismatch", cts, forged, H, bad)
+
+
+def test_cheater_duplicating_a_card_is_caught() -> None:
+    H = base_mul(Scalar.random())
+    cts = open_deck(N, H)
+    perm = [0, 0, 2, 3, 4, 5]  # card 1 dropped, card 0 twice
+    rands = [Scalar.random() for _ in range(N)]
+    out = [reencrypt(cts[perm[i]], H, rands[i]) for i in range(N)]
+    with pytest.raises(ValueError, match="not a permutation"):
+        prove_shuffle(cts, out, perm, rands, H, CTX)
+    # Even proving with a real permutation over the duplicating output fails verification.
+    bad = prove_shuffle(cts, out, list(range(N)), rands, H, CTX)
+    _expect(r"shuffle: t\w+ mismatch", cts, out, H, bad)
+
+
+def test_cheater_with_wrong_randomness_is_caught(setup) -> None:  # type: ignore[no-untyped-def]
+    _, H, cts, out, perm, rands, _ = setup
+    bad = prove_shuffle(cts, out, perm, [rands[0] + ONE, *rands[1:]], H, CTX)
+    _expect(r"shuffle: t4\d mismatch", cts, out, H, bad)
+
+
+# --- strict decoding ---------------------------------------------------------------------------------
+
+def test_decode_rejects_wrong_size(setup) -> None:  # type: ignore[no-untyped-def]
+    proof = setup[-1]
+    data = proof.encode()
+    for blob, n in [(data[:-1], N), (data + b"\0", N), (data, N + 1), (data, 0)]:
+        with pytest.raises(InvalidEncoding):
+            ShuffleProof.decode(blob, n)
+
+
+@pytest.mark.parametrize("bad_point", [IDENTITY_ENC, ORDER8_ENC, b"\xff" * 32],
+                         ids=["identity", "order8", "non-canonical"])
+@pytest.mark.parametrize("index", [0, N, 2 * N + 2, 3 * N + 4])
+def test_decode_rejects_bad_points(setup, bad_point: bytes, index: int) -> None:  # type: ignore[no-untyped-def]
+    data = bytearray(setup[-1].encode())
+    data[32 * index: 32 * index + 32] = bad_point
+    with pytest.raises(InvalidEncoding, match="point"):
+        ShuffleProof.decode(bytes(data), N)
+
+
+@pytest.mark.parametrize("scalar_index", [0, 3, 4, 2 * N + 3])
+def test_decode_rejects_unreduced_scalars(setup, scalar_index: int) -> None:  # type: ignore[no-untyped-def]
+    data = bytearray(setup[-1].encode())
+    off = 32 * (3 * N + 5 + scalar_index)
+    data[off:off + 32] = ORDER.to_bytes(32, "little")
+    with pytest.raises(InvalidEncoding, match=">= l"):
+        ShuffleProof.decode(bytes(data), N)
+
+
+# --- property ------------------------------------------------------------------------------------------
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(min_value=1, max_value=12), st.binary(max_size=16))
+def test_random_sizes_verify(n: int, ctx: bytes) -> None:
+    x = Scalar.random()
+    H = base_mul(x)
+    cts = open_deck(n, H)
+    out, perm, rands = shuffle(cts, H)
+    verify_shuffle(cts, out, H, prove_shuffle(cts, out, perm, rands, H, ctx), ctx)
+    assert sorted(decrypt(o, x).encode() for o in out) == sorted(card_point(i).encode() for i in range(n))
