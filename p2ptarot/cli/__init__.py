@@ -1,1 +1,1 @@
-
+"""The `p2ptarot` command: an argparse dispatcher over one module per subcommand."""

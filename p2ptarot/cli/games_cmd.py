@@ -1,0 +1,28 @@
+"""`p2ptarot games`: the catalogue of registered games, variants and player counts."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from p2ptarot.engine import games
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    p = subparsers.add_parser("games", help="list the games this build can play")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=run, prog=p.prog)
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    catalogue = games()
+    if args.json:
+        print(json.dumps({"games": [g.to_json() for g in catalogue]}, sort_keys=True))
+        return 0
+    for g in catalogue:
+        variants = ", ".join(g.variants) if g.variants else "-"
+        default = f" (default {g.default_variant})" if g.default_variant else ""
+        print(f"{g.name:<12} {g.title:<28} players {g.min_players}-{g.max_players}  "
+              f"variants: {variants}{default}")
+    return 0
