@@ -16,7 +16,7 @@ the commitment chain and every t value — see spec/CRYPTO-NOTES.md for the exac
 
 The proof carries its t values (not only the challenge) so that the verifier can say exactly
 which equation failed ("shuffle: t3 mismatch"); it costs 8N+4 variable-base and N+4 fixed-base
-multiplications to verify, 5N+1 and 3N+3 to prove.
+multiplications to verify, 5N+1 and 3N+4 to prove.
 """
 
 from __future__ import annotations
