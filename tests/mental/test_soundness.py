@@ -1,0 +1,378 @@
+"""Every kind of tampered, misplaced or malformed message is rejected, naming the right seat."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable
+
+import pytest
+
+from harness import TABLE_ID, Loopback
+from p2ptarot.crypto.elgamal import encrypt, reencrypt
+from p2ptarot.crypto.group import ORDER, G, Scalar, base_mul
+from p2ptarot.crypto.proofs import make_share
+from p2ptarot.crypto.shuffle import prove_shuffle
+from p2ptarot.mental import (KeyMessage, MentalMessage, MentalTable, MentalUsageError,
+                             MentalViolation, SeededRandomSource, ShareMessage, Transfer,
+                             card_point)
+from p2ptarot.mental import binding
+from p2ptarot.mental.codec import b64
+
+CARDS = [f"c{i}" for i in range(6)]
+
+
+def setup(n: int = 3, seed: int = 1) -> Loopback:
+    lb = Loopback(n, seed=seed)
+    lb.open("d", 1, CARDS)
+    return lb
+
+
+def pending_message(lb: Loopback, seat: int, kind: str) -> MentalMessage:
+    """Run honest steps until `seat` owes a `kind` message; return it (undelivered)."""
+    for _ in range(100):
+        exp = lb.seats[0].expected()
+        if any(e.seat == seat and e.kind == kind for e in exp):
+            (msg,) = [m for m in lb.seats[seat].outgoing() if m.KIND == kind]
+            return msg
+        assert lb.step(), f"seat {seat} never owed {kind}"
+    raise AssertionError("unreachable")
+
+
+def rejected(lb: Loopback, sender: int, msg: MentalMessage, blamed: int, words: str) -> None:
+    """Every peer other than the author rejects `msg`, blaming `blamed`, via the wire dict."""
+    wire = json.loads(json.dumps(msg.to_dict()))
+    for i, p in enumerate(lb.peers):
+        if i == sender:
+            continue
+        before = p.expected()
+        with pytest.raises(MentalViolation) as info:
+            p.receive_dict(sender, wire)
+        assert info.value.seat == blamed, info.value
+        assert words in info.value.reason, info.value.reason
+        assert p.expected() == before  # a rejected message changes nothing
+
+
+def finishes(lb: Loopback) -> None:
+    """After rejections, the honest messages still complete the protocol."""
+    lb.run()
+    assert all(p.epoch("d", 1).idle for p in lb.peers)
+
+
+# ---- keys --------------------------------------------------------------------------------------
+
+def test_replayed_key_of_another_seat() -> None:
+    lb = setup()
+    k0 = pending_message(lb, 0, KeyMessage.KIND)
+    rejected(lb, 1, dataclasses.replace(k0, seat=1), 1, "key proof rejected")
+    finishes(lb)
+
+
+def test_key_proof_for_another_table_or_epoch() -> None:
+    other = MentalTable(b"\x08" * 32, 3, 1, SeededRandomSource("x"))
+    other.open_deck("d", 1, CARDS)
+    foreign = other.outgoing()[0]
+    lb = setup()
+    rejected(lb, 1, foreign, 1, "key proof rejected")
+    later = MentalTable(TABLE_ID, 3, 1, SeededRandomSource("y"))
+    later.open_deck("d", 2, CARDS)
+    rejected(lb, 1, dataclasses.replace(later.outgoing()[0], epoch=1), 1, "key proof rejected")
+    finishes(lb)
+
+
+def test_duplicate_key_is_blamed_on_the_later_seat() -> None:
+    lb = Loopback(3, seed=2)
+    # seat 2 draws the very same secret as seat 0 (same randomness): a valid proof, same key
+    lb.seats[2] = MentalTable(TABLE_ID, 3, 2, SeededRandomSource("2/0"))
+    lb.open("d", 1, CARDS)
+    with pytest.raises(MentalViolation) as info:
+        lb.run()
+    assert info.value.seat == 2 and "same key" in info.value.reason
+
+
+def test_key_for_wrong_table_step_sender() -> None:
+    lb = setup()
+    k1 = pending_message(lb, 1, KeyMessage.KIND)
+    rejected(lb, 2, k1, 2, "claims to come from seat 1")
+    rejected(lb, 1, dataclasses.replace(k1, op=1), 1, "answers operation 1")
+    rejected(lb, 1, dataclasses.replace(k1, epoch=7), 1, "no deck 'd' epoch 7")
+    lb.step()
+    rejected(lb, 1, k1, 1, "answers operation 0")  # replay of a finished step
+    rejected(lb, 1, dataclasses.replace(k1, op=1), 1, "expected mental.shuffle")
+
+
+# ---- shuffles --------------------------------------------------------------------------------
+
+def _shuffle_msg(lb: Loopback, seat: int) -> MentalMessage:
+    return pending_message(lb, seat, "mental.shuffle")
+
+
+def test_cheating_shuffler_drops_a_card() -> None:
+    lb = setup()
+    m = _shuffle_msg(lb, 1)
+    dropped = dataclasses.replace(m, ciphertexts=m.ciphertexts[:-1])
+    rejected(lb, 1, dropped, 1, "expected 1088 bytes for n=5")  # the proof no longer decodes
+    with pytest.raises(MentalViolation, match="shuffle has 5 ciphertexts"):
+        lb.observer.receive(1, dropped)
+    finishes(lb)
+
+
+def test_cheating_shuffler_duplicates_a_card() -> None:
+    lb = setup()
+    m = _shuffle_msg(lb, 1)
+    cts = (m.ciphertexts[1],) + m.ciphertexts[1:]
+    rejected(lb, 1, dataclasses.replace(m, ciphertexts=cts), 1, "shuffle proof rejected")
+    finishes(lb)
+
+
+def test_cheating_shuffler_substitutes_a_card() -> None:
+    lb = setup()
+    m = _shuffle_msg(lb, 2)
+    H = lb.observer.epoch("d", 1).joint_key
+    fake = encrypt(card_point("d", "c0"), H, Scalar(12345))
+    rejected(lb, 2, dataclasses.replace(m, ciphertexts=(fake,) + m.ciphertexts[1:]), 2,
+             "shuffle proof rejected")
+    finishes(lb)
+
+
+def test_cheating_shuffler_swaps_outputs_after_proving() -> None:
+    lb = setup()
+    m = _shuffle_msg(lb, 0)
+    c = list(m.ciphertexts)
+    c[0], c[1] = c[1], c[0]
+    rejected(lb, 0, dataclasses.replace(m, ciphertexts=tuple(c)), 0, "shuffle proof rejected")
+    finishes(lb)
+
+
+def test_cheating_shuffler_proves_a_shuffle_of_a_forged_input() -> None:
+    """A valid proof for a different (stacked) input deck does not verify on the real one."""
+    lb = setup()
+    m = _shuffle_msg(lb, 1)
+    st = lb.observer.epoch("d", 1)
+    H = st.joint_key
+    forged = [encrypt(card_point("d", "c0"), H, Scalar(i + 1)) for i in range(6)]
+    rands = [Scalar(7 + i) for i in range(6)]
+    out = [reencrypt(forged[i], H, rands[i]) for i in range(6)]
+    ctx = binding.shuffle_context(TABLE_ID, "d", 1, m.op, 1)
+    proof = prove_shuffle(forged, out, list(range(6)), rands, H, ctx)
+    rejected(lb, 1, dataclasses.replace(m, ciphertexts=tuple(out), proof=proof), 1,
+             "shuffle proof rejected")
+    finishes(lb)
+
+
+def test_shuffle_out_of_turn_and_proof_context_of_another_seat() -> None:
+    lb = setup()
+    m = _shuffle_msg(lb, 0)
+    rejected(lb, 2, dataclasses.replace(m, seat=2), 2, "not expected to send")
+    lb.step()  # seat 0's honest shuffle
+    rejected(lb, 0, m, 0, "not expected to send")
+    rejected(lb, 1, dataclasses.replace(m, seat=1), 1, "shuffle proof rejected")
+    finishes(lb)
+
+
+def test_cheating_reshuffle_is_caught() -> None:
+    lb = setup()
+    lb.run()
+    lb.each(lambda p: p.reshuffle("d", 1, [0, 1, 2, 3]))
+    m = _shuffle_msg(lb, 1)
+    cts = (m.ciphertexts[0],) * 4
+    rejected(lb, 1, dataclasses.replace(m, ciphertexts=cts), 1, "shuffle proof rejected")
+    finishes(lb)
+
+
+# ---- shares --------------------------------------------------------------------------------
+
+def _dealt(lb: Loopback) -> ShareMessage:
+    lb.run()
+    lb.each(lambda p: p.deal("d", 1, {0: 0, 1: 1, 2: 2}))
+    m = pending_message(lb, 1, "mental.shares")
+    assert isinstance(m, ShareMessage)
+    return m
+
+
+def test_tampered_share_point() -> None:
+    lb = setup()
+    m = _dealt(lb)
+    items = list(m.items)
+    items[0] = dataclasses.replace(items[0], share=items[1].share)
+    rejected(lb, 1, dataclasses.replace(m, items=tuple(items)), 1, "decryption share for handle 0")
+    finishes(lb)
+
+
+def test_tampered_share_proof_scalar() -> None:
+    lb = setup()
+    m = _dealt(lb)
+    items = list(m.items)
+    p = items[1].proof
+    items[1] = dataclasses.replace(items[1], proof=type(p)(p.c, p.s + Scalar(1)))
+    rejected(lb, 1, dataclasses.replace(m, items=tuple(items)), 1, "decryption share for handle 2")
+    finishes(lb)
+
+
+def test_share_proof_made_for_another_handle() -> None:
+    lb = setup()
+    m = _dealt(lb)
+    st = lb.seats[1].epoch("d", 1)
+    x = st._secret
+    items = list(m.items)
+    ct = st.ciphertext(items[0].handle)
+    wrong_ctx = binding.share_context(TABLE_ID, "d", 1, 99, 0, 1)
+    d, proof = make_share(x, st.keys[1], ct, wrong_ctx)
+    items[0] = dataclasses.replace(items[0], share=d, proof=proof)
+    rejected(lb, 1, dataclasses.replace(m, items=tuple(items)), 1, "rejected")
+    finishes(lb)
+
+
+def test_missing_extra_or_reordered_shares() -> None:
+    lb = setup()
+    m = _dealt(lb)
+    rejected(lb, 1, dataclasses.replace(m, items=m.items[:1]), 1, "expected")
+    rejected(lb, 1, dataclasses.replace(m, items=m.items[::-1]), 1, "expected")
+    rejected(lb, 1, dataclasses.replace(m, items=m.items + m.items[:1]), 1, "expected")
+    finishes(lb)
+
+
+def test_recipient_may_not_publish_its_own_share() -> None:
+    lb = setup()
+    m = _dealt(lb)
+    # seat 1 is dealt handle 1; a share message from seat 1 naming handle 1 is off-plan
+    wrong = dataclasses.replace(m.items[0], handle=1)
+    rejected(lb, 1, dataclasses.replace(m, items=(wrong,) + m.items[1:]), 1, "expected")
+
+
+# ---- show / give -------------------------------------------------------------------------------
+
+def test_tampered_reencryption_and_non_holder() -> None:
+    lb = setup()
+    lb.run()
+    lb.each(lambda p: p.deal("d", 1, {0: 0}))
+    lb.each(lambda p: p.give("d", 1, [Transfer(0, 0, 2)]))
+    m = pending_message(lb, 0, "mental.reencrypt")
+    st = lb.observer.epoch("d", 1)
+    item = m.items[0]
+    bad = dataclasses.replace(item, ciphertext=reencrypt(item.ciphertext, st.joint_key, Scalar(5)))
+    rejected(lb, 0, dataclasses.replace(m, items=(bad,)), 0, "re-encryption of handle 0")
+    rejected(lb, 1, dataclasses.replace(m, seat=1), 1, "not expected to send")
+    finishes(lb)
+    assert set(lb.seats[2].epoch("d", 1).known_cards()) == {0}
+
+
+# ---- audit -------------------------------------------------------------------------------------
+
+def test_wrong_secret_in_audit() -> None:
+    lb = setup()
+    lb.run()
+    lb.each(lambda p: p.audit("d", 1))
+    m = pending_message(lb, 2, "mental.reveal-key")
+    rejected(lb, 2, dataclasses.replace(m, secret=m.secret + Scalar(1)), 2, "does not match")
+    finishes(lb)
+    assert lb.observer.epoch("d", 1).closed
+
+
+def test_audit_names_the_author_of_a_share_that_contradicts_its_key() -> None:
+    """Shares are proven when received; the audit re-checks them all (defence in depth)."""
+    lb = setup()
+    lb.run()
+    lb.each(lambda p: p.deal("d", 1, {3: 0}))
+    lb.run()
+    lb.each(lambda p: p.audit("d", 1))
+    obs = lb.observer.epoch("d", 1)
+    obs.handles[3].versions[0].shares[2] = base_mul(Scalar(42))  # simulate a forged share
+    with pytest.raises(MentalViolation) as info:
+        lb.run()
+    assert info.value.seat == 2 and "handle 3" in info.value.reason
+
+
+# ---- malformed wire dicts ---------------------------------------------------------------------
+
+IDENTITY = b"\x01" + bytes(31)
+ORDER8 = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
+NONCANONICAL = b"\xff" * 31 + b"\x7f"
+
+
+MUTATIONS: list[tuple[str, Callable[[dict], None]]] = [
+    ("extra key", lambda d: d.__setitem__("extra", 1)),
+    ("missing key", lambda d: d.pop("proof")),
+    ("bool as int", lambda d: d.__setitem__("op", True)),
+    ("negative int", lambda d: d.__setitem__("epoch", -1)),
+    ("padded base64", lambda d: d.__setitem__("key", d["key"] + "=")),
+    ("bad base64", lambda d: d.__setitem__("key", "!!" + d["key"][2:])),
+    ("identity key", lambda d: d.__setitem__("key", b64(IDENTITY))),
+    ("small-order key", lambda d: d.__setitem__("key", b64(ORDER8))),
+    ("non-canonical key", lambda d: d.__setitem__("key", b64(NONCANONICAL))),
+    ("short key", lambda d: d.__setitem__("key", b64(bytes(31)))),
+    ("scalar >= l in proof", lambda d: d.__setitem__(
+        "proof", b64(ORDER.to_bytes(32, "little") + bytes(32)))),
+    ("unknown kind", lambda d: d.__setitem__("kind", "mental.nope")),
+    ("seat out of range", lambda d: d.__setitem__("seat", 12)),
+]
+
+
+@pytest.mark.parametrize(("name", "mutate"), MUTATIONS, ids=[m[0] for m in MUTATIONS])
+def test_malformed_key_message_blames_sender(name: str, mutate: Callable[[dict], None]) -> None:
+    lb = setup()
+    d = pending_message(lb, 1, KeyMessage.KIND).to_dict()
+    mutate(d)
+    for p in lb.peers:
+        with pytest.raises(MentalViolation) as info:
+            p.receive_dict(1, d)
+        assert info.value.seat == 1
+    finishes(lb)
+
+
+def test_malformed_shuffle_and_share_dicts() -> None:
+    lb = setup()
+    m = _shuffle_msg(lb, 0).to_dict()
+    m["ciphertexts"][0] = b64(G.encode() + IDENTITY)
+    with pytest.raises(MentalViolation, match="ciphertexts\\[0\\]"):
+        lb.observer.receive_dict(0, m)
+    m = _shuffle_msg(lb, 0).to_dict()
+    m["proof"] = m["proof"][:-8]
+    with pytest.raises(MentalViolation, match="proof"):
+        lb.observer.receive_dict(0, m)
+    s = _dealt(lb).to_dict()
+    s["items"][0]["share"] = b64(ORDER8)
+    with pytest.raises(MentalViolation, match="share"):
+        lb.observer.receive_dict(1, s)
+    s = _dealt(setup()).to_dict()
+    s["items"] = "nope"
+    with pytest.raises(MentalViolation, match="items"):
+        lb.observer.receive_dict(1, s)
+
+
+# ---- local misuse --------------------------------------------------------------------------
+
+def test_usage_errors() -> None:
+    lb = setup()
+    lb.run()
+    st = lb.seats[0].epoch("d", 1)
+    st.deal({0: 1})
+    with pytest.raises(MentalUsageError, match="already opened"):
+        st.deal({0: 2})
+    with pytest.raises(MentalUsageError, match="does not know"):
+        st.show([Transfer(0, 2, 0)])
+    with pytest.raises(MentalUsageError, match="same"):
+        st.give([Transfer(0, 1, 1)])
+    _, new = st.reshuffle([4, 5])
+    assert new == (6, 7)
+    with pytest.raises(MentalUsageError, match="not live"):
+        st.reveal([4])
+    with pytest.raises(MentalUsageError, match="not live"):
+        st.deal({99: 0})
+    st.audit()
+    with pytest.raises(MentalUsageError, match="audited"):
+        st.reveal([0])
+    with pytest.raises(MentalUsageError, match="not after"):
+        lb.seats[0].open_deck("d", 1, CARDS)
+    with pytest.raises(MentalUsageError):
+        MentalTable(TABLE_ID, 13, 0, SeededRandomSource(1)).open_deck("d", 1, CARDS)
+    with pytest.raises(MentalUsageError):
+        lb.seats[0].open_deck("e", 1, ["a", "a"])
+
+
+def test_a_message_is_built_once() -> None:
+    lb = setup()
+    first = lb.seats[0].outgoing()
+    assert lb.seats[0].outgoing()[0] is first[0]
+    with pytest.raises(MentalUsageError):
+        lb.observer.outgoing() or lb.observer.epoch("d", 1).make(lb.observer.expected()[0])
