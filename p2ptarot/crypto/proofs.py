@@ -13,6 +13,7 @@ check is the whole verification, so its failure message is exact.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Self
 
 from .elgamal import Ciphertext
 from .errors import InvalidEncoding, ProofError
@@ -36,7 +37,8 @@ class _ChallengeResponse:
         return self.c.encode() + self.s.encode()
 
     @classmethod
-    def decode(cls, data: bytes):  # type: ignore[no-untyped-def]
+    def decode(cls, data: bytes) -> Self:
+        """Strict: exactly 64 bytes, both scalars reduced."""
         if not isinstance(data, (bytes, bytearray)) or len(data) != 2 * SCALAR_BYTES:
             raise InvalidEncoding(f"{cls.__name__}: expected 64 bytes")
         return cls(Scalar.decode(bytes(data[:32])), Scalar.decode(bytes(data[32:])))

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from p2ptarot.crypto.elgamal import Ciphertext, combine, decrypt, encrypt, reencrypt
 from p2ptarot.crypto.errors import InvalidEncoding
-from p2ptarot.crypto.group import G, ORDER, Scalar, base_mul, point_sum
+from p2ptarot.crypto.group import G, ORDER, Point, Scalar, base_mul, point_sum
 
 nonzero = st.integers(min_value=1, max_value=ORDER - 1).map(Scalar)
 
@@ -26,7 +26,7 @@ def test_threshold_round_trip(keys: list[Scalar], r: Scalar, r2: Scalar, card: i
         assert combine(c, [c.a * x for x in keys[1:]]) != M  # a missing share hides the card
 
 
-def test_reencryption_changes_both_halves(keypair: tuple[Scalar, object]) -> None:
+def test_reencryption_changes_both_halves(keypair: tuple[Scalar, Point]) -> None:
     x, H = keypair
     c = encrypt(card_point(1), H, Scalar(1))
     c2 = reencrypt(c, H, Scalar.random())
@@ -35,7 +35,7 @@ def test_reencryption_changes_both_halves(keypair: tuple[Scalar, object]) -> Non
     assert decrypt(c2, x) == decrypt(c, x) == card_point(1)
 
 
-def test_ciphertext_encoding_round_trip(keypair: tuple[Scalar, object]) -> None:
+def test_ciphertext_encoding_round_trip(keypair: tuple[Scalar, Point]) -> None:
     _, H = keypair
     c = encrypt(card_point(2), H, Scalar.random())
     data = c.encode()

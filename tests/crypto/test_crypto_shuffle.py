@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import pytest
 from crypto_helpers import IDENTITY_ENC, ORDER8_ENC, card_point, open_deck
@@ -19,25 +21,34 @@ N = 6
 ONE = Scalar(1)
 
 
+class Case(NamedTuple):
+    x: Scalar
+    H: Point
+    cts: list[Ciphertext]
+    out: list[Ciphertext]
+    perm: list[int]
+    rands: list[Scalar]
+    proof: ShuffleProof
+
+
 @pytest.fixture(scope="module")
-def setup() -> tuple[Scalar, Point, list[Ciphertext], list[Ciphertext], list[int],
-                     list[Scalar], ShuffleProof]:
+def setup() -> Case:
     x = Scalar.random()
     H = base_mul(x)
     cts = open_deck(N, H)
     out, perm, rands = shuffle(cts, H)
     proof = prove_shuffle(cts, out, perm, rands, H, CTX)
-    return x, H, cts, out, perm, rands, proof
+    return Case(x, H, cts, out, perm, rands, proof)
 
 
-def test_shuffle_is_a_permutation_of_the_plaintexts(setup) -> None:  # type: ignore[no-untyped-def]
+def test_shuffle_is_a_permutation_of_the_plaintexts(setup: Case) -> None:
     x, _, cts, out, perm, _, _ = setup
     assert sorted(perm) == list(range(N))
     assert [decrypt(o, x) for o in out] == [card_point(perm[i]) for i in range(N)]
     assert not set(out) & set(cts)  # every ciphertext re-randomised
 
 
-def test_shuffle_proof_complete_and_round_trips(setup) -> None:  # type: ignore[no-untyped-def]
+def test_shuffle_proof_complete_and_round_trips(setup: Case) -> None:
     _, H, cts, out, _, _, proof = setup
     verify_shuffle(cts, out, H, proof, CTX)
     data = proof.encode()
@@ -58,34 +69,35 @@ def test_chained_shuffles_verify_78_cards() -> None:
 
 # --- tampered statements -------------------------------------------------------------------
 
-def _expect(match: str, cts, out, H, proof, ctx=CTX) -> None:  # type: ignore[no-untyped-def]
+def _expect(match: str, cts: list[Ciphertext], out: list[Ciphertext], H: Point,
+            proof: ShuffleProof, ctx: bytes = CTX) -> None:
     with pytest.raises(ProofError, match=match):
         verify_shuffle(cts, out, H, proof, ctx)
 
 
-def test_swapped_outputs_rejected(setup) -> None:  # type: ignore[no-untyped-def]
+def test_swapped_outputs_rejected(setup: Case) -> None:
     _, H, cts, out, _, _, proof = setup
     swapped = [out[1], out[0], *out[2:]]
     _expect(r"shuffle: t\w+ mismatch", cts, swapped, H, proof)
 
 
-def test_duplicated_output_rejected(setup) -> None:  # type: ignore[no-untyped-def]
+def test_duplicated_output_rejected(setup: Case) -> None:
     _, H, cts, out, _, _, proof = setup
     _expect(r"shuffle: t\w+ mismatch", cts, [out[0], *out[:-1]], H, proof)
 
 
-def test_substituted_output_rejected(setup) -> None:  # type: ignore[no-untyped-def]
+def test_substituted_output_rejected(setup: Case) -> None:
     _, H, cts, out, _, _, proof = setup
     fake = encrypt(card_point(99), H, Scalar.random())
     _expect(r"shuffle: t\w+ mismatch", cts, [fake, *out[1:]], H, proof)
 
 
-def test_dropped_output_rejected(setup) -> None:  # type: ignore[no-untyped-def]
+def test_dropped_output_rejected(setup: Case) -> None:
     _, H, cts, out, _, _, proof = setup
     _expect("5 outputs for 6 inputs", cts, out[:-1], H, proof)
 
 
-def test_other_context_key_or_input_rejected(setup) -> None:  # type: ignore[no-untyped-def]
+def test_other_context_key_or_input_rejected(setup: Case) -> None:
     _, H, cts, out, _, _, proof = setup
     _expect("shuffle: t1 mismatch", cts, out, H, proof, CTX + b"!")
     _expect("shuffle: t1 mismatch", cts, out, H + G, proof)
@@ -93,7 +105,7 @@ def test_other_context_key_or_input_rejected(setup) -> None:  # type: ignore[no-
     _expect("shuffle: t1 mismatch", other_in, out, H, proof)
 
 
-def test_proof_for_other_size_rejected(setup) -> None:  # type: ignore[no-untyped-def]
+def test_proof_for_other_size_rejected(setup: Case) -> None:
     _, H, cts, out, _, _, proof = setup
     _expect("proof sized for another N", cts[:-1], out[:-1], H, proof)
 
@@ -112,7 +124,8 @@ def test_proof_for_other_size_rejected(setup) -> None:  # type: ignore[no-untype
     ("chain", lambda p: (*p.chain[:-1], p.chain[-1] + G), "t1 mismatch"),
     ("t_hat", lambda p: (p.t_hat[0] + G, *p.t_hat[1:]), "t1 mismatch"),
 ])
-def test_tampered_proof_field_rejected(setup, field, change, match) -> None:  # type: ignore[no-untyped-def]
+def test_tampered_proof_field_rejected(setup: Case, field: str,
+                                       change: Callable[[ShuffleProof], Any], match: str) -> None:
     _, H, cts, out, _, _, proof = setup
     bad = dataclasses.replace(proof, **{field: change(proof)})
     _expect("shuffle: " + match, cts, out, H, bad)
@@ -120,7 +133,7 @@ def test_tampered_proof_field_rejected(setup, field, change, match) -> None:  # 
 
 # --- cheating shufflers --------------------------------------------------------------------------
 
-def test_cheater_proving_a_different_permutation_is_caught(setup) -> None:  # type: ignore[no-untyped-def]
+def test_cheater_proving_a_different_permutation_is_caught(setup: Case) -> None:
     _, H, cts, out, perm, rands, _ = setup
     lie = [perm[1], perm[0], *perm[2:]]
     bad = prove_shuffle(cts, out, lie, rands, H, CTX)
@@ -151,7 +164,7 @@ def test_cheater_duplicating_a_card_is_caught() -> None:
     _expect(r"shuffle: t\w+ mismatch", cts, out, H, bad)
 
 
-def test_cheater_with_wrong_randomness_is_caught(setup) -> None:  # type: ignore[no-untyped-def]
+def test_cheater_with_wrong_randomness_is_caught(setup: Case) -> None:
     _, H, cts, out, perm, rands, _ = setup
     bad = prove_shuffle(cts, out, perm, [rands[0] + ONE, *rands[1:]], H, CTX)
     _expect(r"shuffle: t4\d mismatch", cts, out, H, bad)
@@ -159,8 +172,8 @@ def test_cheater_with_wrong_randomness_is_caught(setup) -> None:  # type: ignore
 
 # --- strict decoding ---------------------------------------------------------------------------------
 
-def test_decode_rejects_wrong_size(setup) -> None:  # type: ignore[no-untyped-def]
-    proof = setup[-1]
+def test_decode_rejects_wrong_size(setup: Case) -> None:
+    proof = setup.proof
     data = proof.encode()
     for blob, n in [(data[:-1], N), (data + b"\0", N), (data, N + 1), (data, 0)]:
         with pytest.raises(InvalidEncoding):
@@ -170,16 +183,16 @@ def test_decode_rejects_wrong_size(setup) -> None:  # type: ignore[no-untyped-de
 @pytest.mark.parametrize("bad_point", [IDENTITY_ENC, ORDER8_ENC, b"\xff" * 32],
                          ids=["identity", "order8", "non-canonical"])
 @pytest.mark.parametrize("index", [0, N, 2 * N + 2, 3 * N + 4])
-def test_decode_rejects_bad_points(setup, bad_point: bytes, index: int) -> None:  # type: ignore[no-untyped-def]
-    data = bytearray(setup[-1].encode())
+def test_decode_rejects_bad_points(setup: Case, bad_point: bytes, index: int) -> None:
+    data = bytearray(setup.proof.encode())
     data[32 * index: 32 * index + 32] = bad_point
     with pytest.raises(InvalidEncoding, match="point"):
         ShuffleProof.decode(bytes(data), N)
 
 
 @pytest.mark.parametrize("scalar_index", [0, 3, 4, 2 * N + 3])
-def test_decode_rejects_unreduced_scalars(setup, scalar_index: int) -> None:  # type: ignore[no-untyped-def]
-    data = bytearray(setup[-1].encode())
+def test_decode_rejects_unreduced_scalars(setup: Case, scalar_index: int) -> None:
+    data = bytearray(setup.proof.encode())
     off = 32 * (3 * N + 5 + scalar_index)
     data[off:off + 32] = ORDER.to_bytes(32, "little")
     with pytest.raises(InvalidEncoding, match=">= l"):
