@@ -351,6 +351,7 @@ class SinopleState(GameState):
         self.history.append({
             "round": self.round + 1, "figure": ID[self.figure], "dealer": self.dealer,
             "opener": self.opener, "points": points, "winner": winner,
+            "won": [[ID[c] for c in pile] for pile in self.won],
         })
         if winner is None:
             self.removed.append(self.figure)
