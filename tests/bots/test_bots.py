@@ -56,7 +56,7 @@ def test_bots_receive_only_their_view_and_legal_moves(name: str) -> None:
 def test_heuristic_beats_random_clearly() -> None:
     """One heuristic seat (rotating) against three random bots, 400 four-player games.
 
-    Measured for this seed: heuristic wins ~42 % of games, a random seat ~22 %; the assertion
+    Measured for this seed: heuristic wins 43.8 % of games, a random seat 20.2 %; the assertion
     leaves a margin of several standard deviations (sd of each rate ~2.5 %).
     """
     games = 400
