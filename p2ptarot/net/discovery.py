@@ -1,0 +1,326 @@
+"""LAN discovery of open tables over zeroconf (mDNS/DNS-SD, python-zeroconf's asyncio API).
+
+A host advertises ``<instance>._p2ptarot._tcp.local.`` with its mesh port and a TXT record
+(see ``txt.py``); browsers resolve adverts into ``TableAdvert`` values.  Adverts are
+untrusted input from anyone on the LAN, so parsing never raises into the browser: a bad advert
+is logged and ignored.  They are also only hints: the charter and the mesh handshake are what
+authenticate a table and its seats.
+
+``interfaces`` is a setting everywhere: ``None`` means every interface (real users); a list of
+addresses such as ``["127.0.0.1"]`` confines multicast to those (tests, demos, and machines where
+multicast on other interfaces is not allowed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import logging
+import os
+import re
+import socket
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from zeroconf import (
+    InterfaceChoice,
+    IPVersion,
+    NonUniqueNameException,
+    ServiceInfo,
+    ServiceStateChange,
+    Zeroconf,
+    get_all_addresses,
+)
+from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
+
+from p2ptarot.net.errors import MeshError
+from p2ptarot.net.transport import WS_PATH
+from p2ptarot.net.txt import AdvertError, TableInfo, decode_txt, encode_txt
+
+logger = logging.getLogger(__name__)
+
+SERVICE_TYPE = "_p2ptarot._tcp.local."
+_LABEL_OK = re.compile(r"[^A-Za-z0-9-]+")
+
+
+class DiscoveryError(MeshError):
+    """Advertising failed (name clash, no usable address)."""
+
+
+def open_zeroconf(interfaces: Sequence[str] | None) -> AsyncZeroconf:
+    """An ``AsyncZeroconf`` on ``interfaces`` (None = all, the default for real users)."""
+    if interfaces is None:
+        return AsyncZeroconf(interfaces=InterfaceChoice.All)
+    addresses = [str(ipaddress.ip_address(a)) for a in interfaces]
+    if not addresses:
+        raise ValueError("interfaces must be None or a non-empty list of addresses")
+    has_v6 = any(":" in a for a in addresses)
+    has_v4 = any(":" not in a for a in addresses)
+    version = IPVersion.All if has_v4 and has_v6 else IPVersion.V6Only if has_v6 else IPVersion.V4Only
+    return AsyncZeroconf(interfaces=addresses, ip_version=version)
+
+
+@dataclass(frozen=True)
+class TableAdvert:
+    """One open table seen on the LAN (parsed and validated TXT plus where to dial)."""
+
+    name: str
+    instance: str
+    addresses: tuple[str, ...]
+    port: int
+    table: TableInfo
+
+    @property
+    def host(self) -> str:
+        return self.addresses[0]
+
+    @property
+    def ws_url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"ws://{host}:{self.port}{WS_PATH}"
+
+
+@dataclass(frozen=True)
+class TableChange:
+    """A table appeared, changed (e.g. seats filled) or disappeared."""
+
+    kind: Literal["added", "updated", "removed"]
+    name: str
+    advert: TableAdvert | None  # None for "removed"
+
+
+class TableAdvertiser:
+    """Advertises one open table until closed; ``update`` republishes the TXT record."""
+
+    def __init__(
+        self,
+        table: TableInfo,
+        port: int,
+        *,
+        interfaces: Sequence[str] | None,
+        addresses: Sequence[str] | None = None,
+        instance: str | None = None,
+        zeroconf: AsyncZeroconf | None = None,
+    ) -> None:
+        if not 0 < port < 65536:
+            raise ValueError("port must be in 1..65535")
+        encode_txt(table)  # validate early
+        self.table = table
+        self.port = port
+        self.instance = instance or default_instance(table.game)
+        if len(self.instance.encode("utf-8")) > 63:
+            raise ValueError("instance name longer than 63 bytes")
+        self._interfaces = interfaces
+        self._addresses = list(addresses) if addresses else _default_addresses(interfaces)
+        if not self._addresses:
+            raise DiscoveryError("no address to advertise")
+        self._zc = zeroconf
+        self._owns_zc = zeroconf is None
+        self._info: ServiceInfo | None = None
+        self._server = f"p2ptarot-{os.urandom(6).hex()}.local."
+
+    @property
+    def name(self) -> str:
+        return f"{self.instance}.{SERVICE_TYPE}"
+
+    async def start(self) -> None:
+        if self._zc is None:
+            self._zc = open_zeroconf(self._interfaces)
+        self._info = self._service_info()
+        try:
+            # The first await probes for the name; the returned task sends the announcements.
+            await (await self._zc.async_register_service(self._info))
+        except NonUniqueNameException as exc:
+            raise DiscoveryError(f"table name {self.instance!r} already advertised") from exc
+
+    async def update(self, **changes: object) -> None:
+        """Change TXT fields (``seats_taken=3``, ``table_id=...``) and republish them."""
+        table = replace(self.table, **changes)  # type: ignore[arg-type]
+        encode_txt(table)
+        self.table = table
+        if self._zc is None or self._info is None:
+            raise RuntimeError("advertiser not started")
+        self._info = self._service_info()
+        await (await self._zc.async_update_service(self._info))
+
+    async def close(self) -> None:
+        """Unregister (sends goodbye packets so browsers drop the table at once)."""
+        zc, info = self._zc, self._info
+        self._info = None
+        if zc is None:
+            return
+        if info is not None:
+            with contextlib.suppress(Exception):
+                await (await zc.async_unregister_service(info))
+        if self._owns_zc:
+            self._zc = None
+            await zc.async_close()
+
+    async def __aenter__(self) -> TableAdvertiser:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    def _service_info(self) -> ServiceInfo:
+        return ServiceInfo(
+            SERVICE_TYPE,
+            self.name,
+            parsed_addresses=self._addresses,
+            port=self.port,
+            properties=encode_txt(self.table),
+            server=self._server,
+        )
+
+
+class TableBrowser:
+    """Continuously tracks open tables; report changes via callback and/or ``changes()``."""
+
+    def __init__(
+        self,
+        *,
+        interfaces: Sequence[str] | None,
+        zeroconf: AsyncZeroconf | None = None,
+        on_change: Callable[[TableChange], None] | None = None,
+        resolve_timeout: float = 3.0,
+    ) -> None:
+        self._interfaces = interfaces
+        self._zc = zeroconf
+        self._owns_zc = zeroconf is None
+        self._on_change = on_change
+        self._resolve_ms = int(resolve_timeout * 1000)
+        self._browser: AsyncServiceBrowser | None = None
+        self._tables: dict[str, TableAdvert] = {}
+        self._generation: dict[str, int] = {}
+        self._queue: asyncio.Queue[TableChange] = asyncio.Queue()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    @property
+    def tables(self) -> dict[str, TableAdvert]:
+        """Snapshot of the tables currently seen, by service name."""
+        return dict(self._tables)
+
+    async def start(self) -> None:
+        if self._zc is None:
+            self._zc = open_zeroconf(self._interfaces)
+        self._browser = AsyncServiceBrowser(
+            self._zc.zeroconf, SERVICE_TYPE, handlers=[self._on_state_change]
+        )
+
+    async def close(self) -> None:
+        if self._browser is not None:
+            await self._browser.async_cancel()
+            self._browser = None
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._zc is not None and self._owns_zc:
+            zc, self._zc = self._zc, None
+            await zc.async_close()
+
+    async def __aenter__(self) -> TableBrowser:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    async def next_change(self) -> TableChange:
+        return await self._queue.get()
+
+    async def changes(self) -> AsyncIterator[TableChange]:
+        while True:
+            yield await self._queue.get()
+
+    def _on_state_change(
+        self,
+        zeroconf: Zeroconf,
+        service_type: str,
+        name: str,
+        state_change: ServiceStateChange,
+    ) -> None:
+        generation = self._generation.get(name, 0) + 1
+        self._generation[name] = generation
+        if state_change is ServiceStateChange.Removed:
+            if self._tables.pop(name, None) is not None:
+                self._publish(TableChange("removed", name, None))
+            return
+        task = asyncio.ensure_future(self._resolve(zeroconf, service_type, name, generation))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _resolve(
+        self, zeroconf: Zeroconf, service_type: str, name: str, generation: int
+    ) -> None:
+        info = AsyncServiceInfo(service_type, name)
+        try:
+            found = await info.async_request(zeroconf, self._resolve_ms)
+        except Exception:  # resolving is best effort: a bad responder must not hurt us
+            logger.info("could not resolve %s", name, exc_info=True)
+            return
+        if not found or self._generation.get(name) != generation:
+            return
+        advert = advert_from_info(info)
+        if advert is None:
+            return
+        previous = self._tables.get(name)
+        if previous == advert:
+            return
+        self._tables[name] = advert
+        self._publish(TableChange("updated" if previous else "added", name, advert))
+
+    def _publish(self, change: TableChange) -> None:
+        self._queue.put_nowait(change)
+        if self._on_change is not None:
+            try:
+                self._on_change(change)
+            except Exception:
+                logger.exception("table change callback failed")
+
+
+async def browse_tables(
+    interfaces: Sequence[str] | None, timeout: float = 3.0
+) -> list[TableAdvert]:
+    """Listen for ``timeout`` seconds and return every valid open table seen."""
+    async with TableBrowser(interfaces=interfaces) as browser:
+        await asyncio.sleep(timeout)
+        return sorted(browser.tables.values(), key=lambda a: a.name)
+
+
+def advert_from_info(info: ServiceInfo) -> TableAdvert | None:
+    """Validate a resolved service; None (and a log line) for anything malformed."""
+    name = info.name
+    if not name.endswith("." + SERVICE_TYPE):
+        return None
+    try:
+        table = decode_txt(info.properties)
+    except AdvertError as exc:
+        logger.info("ignoring advert %s: %s", name, exc)
+        return None
+    addresses = tuple(info.parsed_addresses(IPVersion.V4Only)) or tuple(info.parsed_addresses())
+    if not addresses or not info.port:
+        logger.info("ignoring advert %s: no address or port", name)
+        return None
+    instance = name[: -len(SERVICE_TYPE) - 1]
+    return TableAdvert(name=name, instance=instance, addresses=addresses, port=info.port,
+                       table=table)
+
+
+def default_instance(game: str) -> str:
+    """A unique, DNS-safe instance label (the random part keeps same-game tables apart)."""
+    stem = _LABEL_OK.sub("-", game).strip("-")[:40] or "table"
+    return f"p2ptarot-{stem}-{os.urandom(4).hex()}"
+
+
+def _default_addresses(interfaces: Sequence[str] | None) -> list[str]:
+    if interfaces is not None:
+        return [str(ipaddress.ip_address(a)) for a in interfaces]
+    found = [a for a in get_all_addresses() if not a.startswith("127.")]
+    if not found:
+        with contextlib.suppress(OSError):
+            found = [socket.gethostbyname(socket.gethostname())]
+    return found
