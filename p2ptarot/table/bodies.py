@@ -1,0 +1,59 @@
+"""Pydantic models of every envelope body the table layer itself defines.
+
+Mental-poker bodies (keys, shuffles, shares, re-encryptions, audit secrets) are defined by
+`p2ptarot.mental.messages` and mirrored here for the JSON Schemas in `protocol/`. These models are
+the wire boundary: every received body is validated against its model before anything else.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .charter import B64
+
+_STRICT = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class MoveBody(BaseModel):
+    """A game move (the game's own JSON form) and the decryption shares it carries (`reveals`)."""
+
+    model_config = _STRICT
+    move: dict[str, Any]
+    shares: list[dict[str, Any]] = Field(default_factory=list, max_length=200)
+
+
+class CommitBody(BaseModel):
+    """Commit round of a joint random draw: H(label, context, salt, value)."""
+
+    model_config = _STRICT
+    purpose: str = Field(max_length=60)
+    digest: str = Field(pattern=B64, min_length=43, max_length=43)
+
+
+class OpenBody(BaseModel):
+    """Opening of a commitment: the 32-byte value and 32-byte salt."""
+
+    model_config = _STRICT
+    purpose: str = Field(max_length=60)
+    value: str = Field(pattern=B64, min_length=43, max_length=43)
+    salt: str = Field(pattern=B64, min_length=43, max_length=43)
+
+
+class ResultBody(BaseModel):
+    """Every seat signs the outcome it computed; the transcript ends with one per seat."""
+
+    model_config = _STRICT
+    outcome: dict[str, Any]
+
+
+class AbortBody(BaseModel):
+    """An honest seat's signed statement that the game ended on a fault."""
+
+    model_config = _STRICT
+    blame: int = Field(ge=0, le=11)
+    reason: str = Field(max_length=500)
+    step: int = Field(ge=0, description="the step at which the fault was detected")
+    evidence: list[dict[str, Any]] = Field(default_factory=list, max_length=2,
+                                           description="the offending signed envelope(s), if any")

@@ -1,0 +1,101 @@
+"""The table charter: what every seat agrees to before the first card moves.
+
+Its canonical hash is the table id that every later message names, so a message can never be
+replayed at another table, with other seats, another game or other options.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from p2ptarot import PROTOCOL_VERSION
+from p2ptarot.crypto.errors import CryptoError
+from p2ptarot.crypto.signing import verify_signature
+
+from . import canonical
+
+B64 = r"^[A-Za-z0-9_-]*$"
+MAX_SEATS = 12
+
+
+class SeatEntry(BaseModel):
+    """One seat: its player's long-term Ed25519 key, display name and LAN address."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    key: str = Field(pattern=B64, min_length=43, max_length=43, description="Ed25519 public key, base64url")
+    name: str = Field(min_length=1, max_length=40)
+    address: str = Field(max_length=200, description="ws://host:port of the peer, '' if unknown")
+
+
+class Charter(BaseModel):
+    """Game, variant, options, seats, protocol version and a fresh nonce."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    protocol: int = Field(ge=1)
+    game: str = Field(min_length=1, max_length=40)
+    variant: str | None = Field(default=None, max_length=40)
+    options: dict[str, int | str | bool] = Field(default_factory=dict)
+    seats: tuple[SeatEntry, ...] = Field(min_length=2, max_length=MAX_SEATS)
+    nonce: str = Field(pattern=B64, min_length=43, max_length=43)
+    timeout: int = Field(default=120, ge=1, le=86400, description="seconds of silence before a seat is blamed")
+
+    @field_validator("seats")
+    @classmethod
+    def _distinct_keys(cls, seats: tuple[SeatEntry, ...]) -> tuple[SeatEntry, ...]:
+        keys = [s.key for s in seats]
+        if len(set(keys)) != len(keys):
+            raise ValueError("two seats share one identity key")
+        return seats
+
+    def to_json(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
+
+    def encoded(self) -> bytes:
+        return canonical.encode(self.to_json())
+
+    @property
+    def table_id(self) -> bytes:
+        """SHA-256 of the canonical charter."""
+        return hashlib.sha256(b"p2ptarot/charter\x00" + self.encoded()).digest()
+
+    def seat_key(self, seat: int) -> bytes:
+        return canonical.unb64(self.seats[seat].key, "seat key", 32)
+
+    def seat_of(self, key: bytes) -> int | None:
+        text = canonical.b64(key)
+        for i, s in enumerate(self.seats):
+            if s.key == text:
+                return i
+        return None
+
+    def check_version(self) -> None:
+        if self.protocol != PROTOCOL_VERSION:
+            raise ValueError(f"table speaks protocol {self.protocol}, this build speaks {PROTOCOL_VERSION}")
+
+
+def charter_signing_bytes(table_id: bytes) -> bytes:
+    return b"p2ptarot/charter-signature\x00" + table_id
+
+
+class SignedCharter(BaseModel):
+    """The charter plus one signature of its table id per seat, in seat order."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    charter: Charter
+    signatures: tuple[str, ...]
+
+    def verify(self) -> None:
+        """Every seat signed this exact charter; raises ValueError naming the first bad seat."""
+        c = self.charter
+        c.check_version()
+        if len(self.signatures) != len(c.seats):
+            raise ValueError("charter: one signature per seat is required")
+        message = charter_signing_bytes(c.table_id)
+        for seat, sig in enumerate(self.signatures):
+            try:
+                verify_signature(c.seat_key(seat), message, canonical.unb64(sig, "signature", 64))
+            except (CryptoError, canonical.CanonicalError) as exc:
+                raise ValueError(f"charter: bad signature of seat {seat}: {exc}") from exc

@@ -1,0 +1,67 @@
+"""What a `Session` asks its runner to do: the sans-I/O outputs (h11-style events)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from p2ptarot.engine import Move, Outcome
+
+from .envelope import Envelope
+
+
+@dataclass(frozen=True)
+class Send:
+    """Persist this own envelope, then send it to every peer (in that order: never lose it)."""
+
+    envelope: Envelope
+
+
+@dataclass(frozen=True)
+class Record:
+    """Append this accepted envelope to the transcript (emitted in log order)."""
+
+    envelope: Envelope
+
+
+@dataclass(frozen=True)
+class NeedMove:
+    """The local seat must choose one of `legal` (from its own `view`), then call `Session.act`."""
+
+    seat: int
+    legal: tuple[Move, ...]
+    view: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A human-readable line about what the table is doing (for UIs and logs)."""
+
+    step: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Warning:
+    """Input that was dropped without blame (unauthenticated garbage, stale duplicates...)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Finished:
+    """The game ended and every seat signed the same outcome."""
+
+    outcome: Outcome
+
+
+@dataclass(frozen=True)
+class Aborted:
+    """The game ended on a fault: `blame` is the seat at fault, `step` where it was detected."""
+
+    blame: int
+    reason: str
+    step: int
+
+
+Effect = Send | Record | NeedMove | Progress | Warning | Finished | Aborted

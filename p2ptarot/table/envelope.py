@@ -1,0 +1,97 @@
+"""The signed envelope around every step message, and the hash chain that orders them.
+
+`prev` is the chain hash of the log before this step: chain(0) = H(table id), and
+chain(k+1) = H(chain(k), hash of every message of step k in seat order). All messages of one step
+name the same `prev`, so a seat cannot show different histories to different peers without
+producing two signed, contradicting messages — an equivocation proof.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from p2ptarot import PROTOCOL_VERSION
+from p2ptarot.crypto.errors import CryptoError
+from p2ptarot.crypto.signing import Identity, verify_signature
+
+from . import canonical
+from .charter import B64
+
+MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+SIGN_LABEL = b"p2ptarot/envelope\x00"
+
+
+class EnvelopeError(ValueError):
+    """An envelope that is malformed, mis-signed or out of place."""
+
+
+class Envelope(BaseModel):
+    """table id, step, seat, chain hash, kind, body and the seat's Ed25519 signature."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    v: int = Field(ge=1)
+    table: str = Field(pattern=B64, min_length=43, max_length=43)
+    step: int = Field(ge=0, le=10_000_000)
+    seat: int = Field(ge=0, le=11)
+    prev: str = Field(pattern=B64, min_length=43, max_length=43)
+    kind: str = Field(min_length=1, max_length=40)
+    body: dict[str, Any]
+    sig: str = Field(pattern=B64, min_length=86, max_length=86)
+
+    def unsigned(self) -> dict[str, Any]:
+        d = self.model_dump(mode="json")
+        del d["sig"]
+        return d
+
+    def signing_bytes(self) -> bytes:
+        return SIGN_LABEL + canonical.encode(self.unsigned())
+
+    def encoded(self) -> bytes:
+        return canonical.encode(self.model_dump(mode="json"))
+
+    def digest(self) -> bytes:
+        return hashlib.sha256(b"p2ptarot/message\x00" + self.encoded()).digest()
+
+    def verify_signature(self, public_key: bytes) -> None:
+        try:
+            verify_signature(public_key, self.signing_bytes(), canonical.unb64(self.sig, "sig", 64))
+        except (CryptoError, canonical.CanonicalError) as exc:
+            raise EnvelopeError(f"step {self.step}, seat {self.seat}: bad signature") from exc
+
+
+def seal(identity: Identity, table_id: bytes, step: int, seat: int, prev: bytes, kind: str,
+         body: dict[str, Any]) -> Envelope:
+    """Build and sign an envelope."""
+    unsigned = {"v": PROTOCOL_VERSION, "table": canonical.b64(table_id), "step": step, "seat": seat,
+                "prev": canonical.b64(prev), "kind": kind, "body": body}
+    sig = identity.sign(SIGN_LABEL + canonical.encode(unsigned))
+    return Envelope(**unsigned, sig=canonical.b64(sig))
+
+
+def parse(data: bytes, max_size: int = MAX_MESSAGE_BYTES) -> Envelope:
+    """Strictly decode an envelope from its canonical bytes (signature not yet checked)."""
+    try:
+        raw = canonical.decode(data, max_size=max_size)
+    except canonical.CanonicalError as exc:
+        raise EnvelopeError(f"unreadable message: {exc}") from exc
+    if not isinstance(raw, dict):
+        raise EnvelopeError("a message is a JSON object")
+    try:
+        return Envelope.model_validate(raw)
+    except ValidationError as exc:
+        raise EnvelopeError(f"bad envelope: {exc.errors()[0]['loc']}: {exc.errors()[0]['msg']}") from exc
+
+
+def chain_start(table_id: bytes) -> bytes:
+    return hashlib.sha256(b"p2ptarot/chain\x00" + table_id).digest()
+
+
+def chain_next(prev: bytes, step_messages: list[Envelope]) -> bytes:
+    """Chain hash after a completed step (messages in seat order)."""
+    h = hashlib.sha256(b"p2ptarot/chain\x00" + prev)
+    for env in step_messages:
+        h.update(env.digest())
+    return h.digest()

@@ -1,0 +1,595 @@
+"""The table session: a signed, hash-chained lockstep log that drives the engine and the deck.
+
+Sans-I/O (the h11 pattern): `receive(bytes)`, `act(move)`, `start()` and `blame_silence()` return
+a list of effects (`Send`, `Record`, `NeedMove`, `Progress`, `Finished`, `Aborted`); the runner in
+`p2ptarot.net` pumps them. The same class, built with `seat=None` and no identity, is the offline
+verifier: it replays a transcript and performs every check a live peer performs.
+
+A *step* is one round of messages: the seats it expects follow from the mental-poker layer (keys,
+a shuffle, shares, re-encryptions, audit keys) or, when the deck is idle, from the engine's turn
+(moves, commit/open of a joint draw, the final result). A step completes when every expected seat
+has spoken; its messages are then processed in seat order, so every honest peer builds the same log.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from p2ptarot.crypto.commitment import check_commitment, commit
+from p2ptarot.crypto.errors import CryptoError
+from p2ptarot.crypto.signing import Identity
+from p2ptarot.engine import (EngineError, GameState, IllegalMove, Move, Outcome, PUBLIC,
+                             RandomChoice, Shuffle, TurnKind, create)
+from p2ptarot.mental.errors import MentalError, MentalViolation
+from p2ptarot.mental.events import Expectation, Transfer
+from p2ptarot.mental.table import MentalTable
+from pydantic import ValidationError
+
+from . import canonical, coin
+from .bodies import AbortBody, CommitBody, MoveBody, OpenBody, ResultBody
+from .charter import SignedCharter
+from .effects import Aborted, Effect, Finished, NeedMove, Progress, Record, Send, Warning
+from .envelope import Envelope, EnvelopeError, chain_next, chain_start, parse, seal
+from .secrets import EpochKeySource
+
+MAX_STEPS_AHEAD = 64
+MENTAL_KINDS = ("mental.key", "mental.shuffle", "mental.shares", "mental.reencrypt",
+                "mental.reveal-key")
+
+
+class Violation(Exception):
+    """A fault attributable to `seat` (the session turns it into an abort)."""
+
+    def __init__(self, seat: int, reason: str, evidence: tuple[Envelope, ...] = ()) -> None:
+        super().__init__(f"seat {seat}: {reason}")
+        self.seat = seat
+        self.reason = reason
+        self.evidence = evidence
+
+
+@dataclass(frozen=True)
+class StepSpec:
+    """Who must speak in the current step, and what kind of message they send."""
+
+    kind: str
+    seats: tuple[int, ...]
+    label: str
+    deck_op: tuple[str, int, int] | None = None  # (deck, epoch, op) of a deck-protocol step
+
+
+@dataclass
+class _Coin:
+    """A joint draw in progress (commit round, then open round)."""
+
+    request: RandomChoice
+    index: int
+    stage: str = "commit"
+    digests: dict[int, bytes] | None = None
+
+
+class Session:
+    """One seat's (or an observer's) copy of a table's lockstep log."""
+
+    def __init__(self, signed: SignedCharter, seat: int | None, identity: Identity | None = None,
+                 seed: bytes | None = None) -> None:
+        signed.verify()
+        self.signed = signed
+        self.charter = signed.charter
+        self.table_id = self.charter.table_id
+        self.n = len(self.charter.seats)
+        self.seat = seat
+        if seat is not None:
+            if identity is None or seed is None:
+                raise ValueError("a seated session needs its identity and its game seed")
+            if identity.public_bytes != self.charter.seat_key(seat):
+                raise ValueError(f"this identity is not the one of seat {seat}")
+        self.identity = identity
+        self._keys = EpochKeySource(seed, self.table_id) if seed is not None else None
+        self._seed = seed
+        self.game: GameState = create(self.charter.game, self.n, self.charter.variant,
+                                      self.charter.options, viewer=seat, omniscient=False)
+        self.mental = MentalTable(self.table_id, self.n, seat, self._keys)
+        self.step = 0
+        self.chain = chain_start(self.table_id)
+        self.log: list[Envelope] = []
+        self.aborts: list[Envelope] = []
+        self._inbox: dict[int, dict[int, Envelope]] = {}
+        self._spec: StepSpec | None = None
+        self._after_mental: deque[Callable[[], None]] = deque()
+        self._moves: deque[tuple[int, Move, Any]] = deque()
+        self._coin: _Coin | None = None
+        self._coins_drawn = 0
+        self._where: dict[int, tuple[str, int, int]] = {}  # engine handle -> (deck, epoch, mental handle)
+        self._epoch_of_deck: dict[str, int] = {}
+        self._result_due = False
+        self._revealing = False
+        self._move_turn: Any = None
+        self.outcome: Outcome | None = None
+        self.aborted: Aborted | None = None
+        self._out: list[Effect] = []
+
+    # ---- public API ---------------------------------------------------------------------------
+    @property
+    def finished(self) -> bool:
+        return self.outcome is not None or self.aborted is not None
+
+    @property
+    def spec(self) -> StepSpec | None:
+        """The current step's expectations (None once the game is over)."""
+        return self._spec
+
+    def start(self) -> list[Effect]:
+        """Compute the first step and emit this seat's first messages."""
+        self._run(self._advance)
+        return self._flush()
+
+    def receive(self, data: bytes) -> list[Effect]:
+        """Take one envelope from any peer (or a transcript line) and process what it completes."""
+        self._run(lambda: self._accept(data))
+        return self._flush()
+
+    def load(self, envelopes: list[bytes]) -> list[Effect]:
+        """Resume: store many envelopes first (the own ones included), then advance once, so a
+        restarted seat reuses its logged messages instead of making new ones."""
+        def go() -> None:
+            for data in envelopes:
+                self._accept(data, advance=False)
+            self._advance()
+        self._run(go)
+        return self._flush()
+
+    def act(self, move: Move) -> list[Effect]:
+        """The local seat's move for the current move step."""
+        spec = self._spec
+        if self.seat is None or spec is None or spec.kind != "move" or self.seat not in spec.seats:
+            raise EngineError("it is not this seat's turn to move")
+        if self.seat in self._inbox.get(self.step, {}):
+            raise EngineError("this seat already moved in this step")
+        if move not in self.game.legal_moves(self.seat):
+            raise IllegalMove(self.seat, f"{move.to_json()} is not a legal move now")
+        self._run(lambda: self._send("move", MoveBody(move=move.to_json()).model_dump()))
+        return self._flush()
+
+    def pending_seats(self) -> tuple[int, ...]:
+        """Seats the current step still waits for (what a silence timeout would blame)."""
+        if self._spec is None or self.finished:
+            return ()
+        have = self._inbox.get(self.step, {})
+        return tuple(s for s in self._spec.seats if s not in have)
+
+    def blame_silence(self) -> list[Effect]:
+        """The runner's timeout expired: blame the first seat the step still waits for."""
+        missing = self.pending_seats()
+        if missing:
+            self._abort(missing[0], f"silent past the table timeout in step {self.step} "
+                                    f"({self._spec.label if self._spec else ''})", ())
+        return self._flush()
+
+    def messages_from(self, step: int) -> list[Envelope]:
+        """Log and pending envelopes from `step` on (to serve a peer that is catching up)."""
+        out = [e for e in self.log if e.step >= step]
+        for s in sorted(self._inbox):
+            if s >= step:
+                out.extend(self._inbox[s][k] for k in sorted(self._inbox[s]))
+        return out + self.aborts
+
+    # ---- plumbing -----------------------------------------------------------------------------
+    def _flush(self) -> list[Effect]:
+        out, self._out = self._out, []
+        return out
+
+    def _run(self, fn: Callable[[], None]) -> None:
+        if self.finished:
+            if self.aborted is not None:
+                return
+        try:
+            fn()
+        except Violation as v:
+            self._abort(v.seat, v.reason, v.evidence)
+
+    def _emit(self, effect: Effect) -> None:
+        self._out.append(effect)
+
+    def _send(self, kind: str, body: dict[str, Any]) -> None:
+        assert self.identity is not None and self.seat is not None
+        env = seal(self.identity, self.table_id, self.step, self.seat, self.chain, kind, body)
+        self._inbox.setdefault(self.step, {})[self.seat] = env
+        self._emit(Send(env))
+        self._try_complete()
+
+    # ---- receiving ----------------------------------------------------------------------------
+    def _accept(self, data: bytes, advance: bool = True) -> None:
+        try:
+            env = parse(data)
+        except EnvelopeError as exc:
+            self._emit(Warning(f"dropped a message: {exc}"))
+            return
+        if env.table != canonical.b64(self.table_id):
+            self._emit(Warning("dropped a message of another table"))
+            return
+        if env.seat >= self.n:
+            self._emit(Warning(f"dropped a message from unknown seat {env.seat}"))
+            return
+        try:
+            env.verify_signature(self.charter.seat_key(env.seat))
+        except EnvelopeError as exc:
+            self._emit(Warning(f"dropped a message: {exc}"))
+            return
+        if env.kind == "abort":
+            self._on_abort_record(env)
+            return
+        if env.step < self.step:
+            logged = next((e for e in self.log if e.step == env.step and e.seat == env.seat), None)
+            if logged is not None and logged.digest() != env.digest():
+                raise Violation(env.seat, f"equivocation: two signed messages for step {env.step}",
+                                (logged, env))
+            return  # a duplicate of something already processed
+        if env.step > self.step + MAX_STEPS_AHEAD:
+            self._emit(Warning(f"dropped a message for step {env.step}, too far ahead"))
+            return
+        slot = self._inbox.setdefault(env.step, {})
+        known = slot.get(env.seat)
+        if known is not None:
+            if known.digest() != env.digest():
+                raise Violation(env.seat, f"equivocation: two signed messages for step {env.step}",
+                                (known, env))
+            return
+        slot[env.seat] = env
+        if advance and not self.finished:
+            self._try_complete()
+
+    def _on_abort_record(self, env: Envelope) -> None:
+        if any(a.digest() == env.digest() for a in self.aborts):
+            return
+        try:
+            body = AbortBody.model_validate(env.body)
+        except ValidationError:
+            self._emit(Warning(f"dropped a malformed abort record from seat {env.seat}"))
+            return
+        self.aborts.append(env)
+        self._emit(Record(env))
+        self._emit(Progress(env.step, f"seat {env.seat} reports a fault of seat {body.blame}: "
+                                      f"{body.reason}"))
+
+    def _try_complete(self) -> None:
+        while self._spec is not None and not self.finished:
+            have = self._inbox.get(self.step, {})
+            if not all(s in have for s in self._spec.seats):
+                return
+            extra = [s for s in have if s not in self._spec.seats]
+            if extra:
+                raise Violation(extra[0], f"spoke in step {self.step} where it was not expected",
+                                (have[extra[0]],))
+            envs = [have[s] for s in self._spec.seats]
+            for env in envs:
+                if env.prev != canonical.b64(self.chain):
+                    raise Violation(env.seat, f"step {self.step}: message chained to another history",
+                                    (env,))
+                if env.kind != self._spec.kind:
+                    raise Violation(env.seat, f"step {self.step}: sent {env.kind!r}, expected "
+                                              f"{self._spec.kind!r}", (env,))
+            self._process(envs)
+            self.chain = chain_next(self.chain, envs)
+            self.log.extend(envs)
+            for env in envs:
+                self._emit(Record(env))
+            del self._inbox[self.step]
+            self.step += 1
+            self._spec = None
+            self._advance()
+
+    def _process(self, envs: list[Envelope]) -> None:
+        kind = self._spec.kind if self._spec else ""
+        if kind in MENTAL_KINDS:
+            for env in envs:
+                try:
+                    self.mental.receive_dict(env.seat, env.body)
+                except MentalViolation as exc:
+                    raise Violation(exc.seat, str(exc), (env,)) from exc
+                except MentalError as exc:
+                    raise Violation(env.seat, f"deck protocol: {exc}", (env,)) from exc
+            return
+        if kind == "move":
+            for env in envs:
+                self._moves.append((env.seat, self._decode_move(env), env))
+            return
+        if kind == "coin.commit":
+            assert self._coin is not None
+            self._coin.digests = {}
+            for env in envs:
+                body = self._body(CommitBody, env)
+                if body.purpose != self._coin.request.purpose:
+                    raise Violation(env.seat, "commitment for another draw", (env,))
+                self._coin.digests[env.seat] = canonical.unb64(body.digest, "digest", 32)
+            self._coin.stage = "open"
+            return
+        if kind == "coin.open":
+            assert self._coin is not None and self._coin.digests is not None
+            openings = []
+            label = coin.label(self.table_id, self._coin.request.purpose, self._coin.index)
+            for env in envs:
+                body = self._body(OpenBody, env)
+                value = canonical.unb64(body.value, "value", 32)
+                try:
+                    check_commitment(label, self._coin.digests[env.seat], value,
+                                     canonical.unb64(body.salt, "salt", 32))
+                except CryptoError as exc:
+                    raise Violation(env.seat, f"opening does not match its commitment: {exc}",
+                                    (env,)) from exc
+                openings.append(value)
+            request = self._coin.request
+            value = coin.draw(openings, request.n, self.table_id + request.purpose.encode())
+            self._coin = None
+            self._coins_drawn += 1
+            self._emit(Progress(self.step, f"joint draw for {request.purpose}: {value}"))
+            self._engine(lambda: self.game.resolve_chance(value), None)
+            return
+        if kind == "result":
+            assert self.outcome is None
+            mine = self.game.outcome()
+            assert mine is not None
+            for env in envs:
+                body = self._body(ResultBody, env)
+                if body.outcome != mine.to_json():
+                    raise Violation(env.seat, "signed a different outcome", (env,))
+            self.outcome = mine
+            self._result_due = False
+            self._emit(Finished(mine))
+            return
+        raise Violation(envs[0].seat, f"unknown message kind {kind!r}", (envs[0],))
+
+    def _body(self, model: type, env: Envelope) -> Any:
+        try:
+            return model.model_validate(env.body)
+        except ValidationError as exc:
+            raise Violation(env.seat, f"malformed {env.kind} body: {exc.errors()[0]['msg']}",
+                            (env,)) from exc
+
+    def _decode_move(self, env: Envelope) -> Move:
+        body = self._body(MoveBody, env)
+        try:
+            return self.game.move_from_json(body.move)
+        except (EngineError, TypeError, ValueError) as exc:
+            raise Violation(env.seat, f"unreadable move: {exc}", (env,)) from exc
+
+    def _engine(self, fn: Callable[[], None], blame: int | None,
+                evidence: tuple[Envelope, ...] = ()) -> None:
+        """Run an engine transition; an IllegalMove blames its seat, other errors `blame`."""
+        try:
+            fn()
+        except IllegalMove as exc:
+            raise Violation(exc.seat, f"illegal: {exc.reason}" + (f" ({exc.where})" if exc.where else ""),
+                            evidence) from exc
+        except EngineError as exc:
+            if blame is None:
+                raise
+            raise Violation(blame, f"rejected by the rules engine: {exc}", evidence) from exc
+
+    # ---- advancing ----------------------------------------------------------------------------
+    def _advance(self) -> None:
+        """Move the engine/deck forward until some seat must speak; emit own messages."""
+        while not self.finished and self._spec is None:
+            spec = self._next_spec()
+            if spec is None:
+                return
+            self._spec = spec
+            self._emit(Progress(self.step, spec.label))
+            self._speak_if_due()
+            self._try_complete()
+
+    def _speak_if_due(self) -> None:
+        spec = self._spec
+        if spec is None or self.seat is None or self.seat not in spec.seats:
+            return
+        if self.seat in self._inbox.get(self.step, {}):
+            return  # already said (resume): reuse, never make a second version
+        if spec.kind in MENTAL_KINDS:
+            assert spec.deck_op is not None
+            deck, epoch, op = spec.deck_op
+            msg = self.mental.epoch(deck, epoch).make(Expectation(deck, epoch, op, spec.kind, self.seat))
+            self._send(msg.KIND, msg.to_dict())
+        elif spec.kind == "move":
+            legal = tuple(self.game.legal_moves(self.seat))
+            self._emit(NeedMove(self.seat, legal, self.game.view(self.seat)))
+        elif spec.kind in ("coin.commit", "coin.open"):
+            assert self._coin is not None and self._seed is not None
+            value, salt = self._coin_secret(self._coin.index)
+            label = coin.label(self.table_id, self._coin.request.purpose, self._coin.index)
+            digest, _ = commit(label, value, salt)
+            purpose = self._coin.request.purpose
+            if spec.kind == "coin.commit":
+                self._send(spec.kind, CommitBody(purpose=purpose, digest=canonical.b64(digest)).model_dump())
+            else:
+                self._send(spec.kind, OpenBody(purpose=purpose, value=canonical.b64(value),
+                                               salt=canonical.b64(salt)).model_dump())
+        elif spec.kind == "result":
+            mine = self.game.outcome()
+            assert mine is not None
+            self._send("result", ResultBody(outcome=mine.to_json()).model_dump())
+
+    def _coin_secret(self, index: int) -> tuple[bytes, bytes]:
+        """Coin value and salt derived from the game seed: a restarted seat opens what it committed."""
+        from cryptography.hazmat.primitives import hashes
+        from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+        assert self._seed is not None
+        info = b"p2ptarot/coin" + self.table_id + index.to_bytes(8, "big")
+        material = HKDF(algorithm=hashes.SHA512(), length=64, salt=None, info=info).derive(self._seed)
+        return material[:32], material[32:]
+
+    def _next_spec(self) -> StepSpec | None:
+        while True:
+            expected = self.mental.expected()
+            if expected:
+                first = expected[0]
+                seats = tuple(sorted(e.seat for e in expected
+                                     if (e.deck, e.epoch, e.op) == (first.deck, first.epoch, first.op)))
+                return StepSpec(first.kind, seats, f"{first.kind} for {first.deck} epoch "
+                                                   f"{first.epoch} (op {first.op})",
+                                (first.deck, first.epoch, first.op))
+            if self._after_mental:
+                self._after_mental.popleft()()
+                continue
+            if self._coin is not None:
+                kind = f"coin.{self._coin.stage}"
+                return StepSpec(kind, tuple(range(self.n)),
+                                f"{kind} for {self._coin.request.purpose}")
+            if self._moves:
+                self._apply_next_move()
+                continue
+            if self._result_due:
+                return StepSpec("result", tuple(range(self.n)), "every seat signs the result")
+            if self.outcome is not None:
+                return None
+            turn = self.game.turn()
+            kind = turn.kind
+            if kind is TurnKind.CHANCE:
+                self._chance(turn.chance)
+                continue
+            if kind is TurnKind.REVEAL:
+                self._reveals(turn.reveals)
+                continue
+            if kind in (TurnKind.SEAT, TurnKind.SIMULTANEOUS, TurnKind.INTERRUPT):
+                self._move_turn = turn
+                return StepSpec("move", tuple(turn.seats), f"{kind.value} move by seat(s) "
+                                f"{', '.join(str(s) for s in turn.seats)}")
+            # OVER: audit every open epoch, then everyone signs the result
+            open_epochs = [e for e in self.mental.epochs() if not e.closed]
+            if open_epochs:
+                for ep in open_epochs:
+                    self._audit(ep.deck, ep.epoch)
+                continue
+            self._result_due = True
+
+    # ---- engine requests mapped onto the deck protocol -----------------------------------------
+    def _chance(self, chance: Any) -> None:
+        if isinstance(chance, RandomChoice):
+            self._coin = _Coin(chance, self._coins_drawn)
+            return
+        assert isinstance(chance, Shuffle)
+        if chance.cards:
+            previous = self._epoch_of_deck.get(chance.deck)
+            if previous is not None and not self.mental.epoch(chance.deck, previous).closed:
+                self._audit(chance.deck, previous)
+                return  # the audit runs first; the shuffle is asked again afterwards
+            if self._keys is not None:
+                self._keys.arm(chance.deck, chance.epoch)
+            self.mental.open_deck(chance.deck, chance.epoch, chance.cards)
+            self._epoch_of_deck[chance.deck] = chance.epoch
+            for i, h in enumerate(chance.handles):
+                self._where[h] = (chance.deck, chance.epoch, i)
+        else:
+            deck, epoch, _ = self._where[chance.source[0]]
+            sources = []
+            for h in chance.source:
+                d, e, mh = self._where[h]
+                if (d, e) != (deck, epoch):
+                    raise EngineError("a reshuffle must stay within one deck epoch")
+                sources.append(mh)
+            _, new = self.mental.reshuffle(deck, epoch, sources)
+            for h, mh in zip(chance.handles, new):
+                self._where[h] = (deck, epoch, mh)
+        self._after_mental.append(lambda: self._engine(lambda: self.game.resolve_chance({}), None))
+
+    def _reveals(self, reveals: tuple) -> None:
+        by_epoch: dict[tuple[str, int], dict[str, list]] = {}
+        for r in reveals:
+            deck, epoch, mh = self._where[r.handle]
+            group = by_epoch.setdefault((deck, epoch), {"public": [], "deal": {}, "show": []})
+            if r.to == PUBLIC:
+                group["public"].append(mh)
+            elif r.holder < 0:
+                group["deal"][mh] = r.to
+            else:
+                group["show"].append(Transfer(mh, r.holder, r.to))
+        for (deck, epoch), group in by_epoch.items():
+            if group["deal"]:
+                self.mental.deal(deck, epoch, group["deal"])
+            if group["public"]:
+                self.mental.reveal(deck, epoch, group["public"])
+            if group["show"]:
+                self.mental.show(deck, epoch, group["show"])
+
+        def done() -> None:
+            self._sync_known()
+            self._engine(lambda: self.game.resolve_reveals({}), None)
+        self._after_mental.append(done)
+
+    def _audit(self, deck: str, epoch: int) -> None:
+        self.mental.audit(deck, epoch)
+
+        def done() -> None:
+            values = self.mental.epoch(deck, epoch).audit_result()
+            for h, (d, e, mh) in sorted(self._where.items()):
+                if (d, e) == (deck, epoch) and mh in values and self.game.cards[h] is None:
+                    self._engine(lambda h=h, c=values[mh]: self.game.learn(h, c), None)
+            self._emit(Progress(self.step, f"audit of {deck} epoch {epoch}: every card checked"))
+        self._after_mental.append(done)
+
+    def _sync_known(self) -> None:
+        """Feed the engine every card value the deck layer let this seat (or the public) learn."""
+        cache: dict[tuple[str, int], dict[int, str]] = {}
+        for h, (deck, epoch, mh) in self._where.items():
+            if self.game.cards[h] is not None:
+                continue
+            known = cache.get((deck, epoch))
+            if known is None:
+                ep = self.mental.epoch(deck, epoch)
+                known = cache[(deck, epoch)] = (ep.known_cards() if self.seat is not None
+                                                else ep.public_cards())
+            card = known.get(mh)
+            if card is not None:
+                self._engine(lambda h=h, c=card: self.game.learn(h, c), None)
+
+    def _apply_next_move(self) -> None:
+        """Apply queued moves in seat order; a move that opens cards waits for their shares."""
+        seat, move, env = self._moves[0]
+        turn = self._move_turn
+        if turn is not None and turn.kind is TurnKind.INTERRUPT and self.game.turn() != turn:
+            self._moves.popleft()  # the window closed before this answer: it has no effect
+            return
+        if not self._revealing:
+            by_epoch: dict[tuple[str, int], list[int]] = {}
+            for r in self._checked_reveals(seat, move, env):
+                deck, epoch, mh = self._where[r.handle]
+                ep = self.mental.epoch(deck, epoch)
+                if mh in ep.public_cards():
+                    continue
+                if r.holder not in ep.knowers(mh):
+                    raise Violation(seat, f"tried to open handle {r.handle}, a card it does not hold",
+                                    (env,))
+                by_epoch.setdefault((deck, epoch), []).append(mh)
+            if by_epoch:
+                self._revealing = True
+                for (deck, epoch), mhs in by_epoch.items():
+                    self.mental.reveal(deck, epoch, mhs)
+                self._after_mental.append(self._sync_known)
+                return
+        self._revealing = False
+        self._moves.popleft()
+        self._engine(lambda: self.game.apply(seat, move), seat, (env,))
+
+    def _checked_reveals(self, seat: int, move: Move, env: Envelope) -> tuple:
+        try:
+            return self.game.move_reveals(seat, move)
+        except IllegalMove as exc:
+            raise Violation(seat, f"illegal: {exc.reason}", (env,)) from exc
+        except EngineError as exc:
+            raise Violation(seat, f"rejected by the rules engine: {exc}", (env,)) from exc
+
+    # ---- faults -------------------------------------------------------------------------------
+    def _abort(self, blame: int, reason: str, evidence: tuple[Envelope, ...]) -> None:
+        if self.aborted is not None:
+            return
+        self.aborted = Aborted(blame, reason, self.step)
+        if self.identity is not None and self.seat is not None:
+            body = AbortBody(blame=blame, reason=reason[:500], step=self.step,
+                             evidence=[e.model_dump(mode="json") for e in evidence[:2]])
+            env = seal(self.identity, self.table_id, self.step, self.seat, self.chain, "abort",
+                       body.model_dump())
+            self.aborts.append(env)
+            self._emit(Send(env))
+            self._emit(Record(env))
+        self._emit(self.aborted)
