@@ -23,19 +23,14 @@ import struct
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import (
-    Ed25519PrivateKey,
-    Ed25519PublicKey,
-)
-
+from p2ptarot.crypto.errors import CryptoError
+from p2ptarot.crypto.signing import PUBLIC_BYTES, SIGNATURE_BYTES, verify_signature
 from p2ptarot.net.errors import HandshakeError
 
-PUBLIC_KEY_SIZE = 32
+PUBLIC_KEY_SIZE = PUBLIC_BYTES
 NONCE_SIZE = 32
 INSTANCE_SIZE = 16
-SIGNATURE_SIZE = 64
+SIGNATURE_SIZE = SIGNATURE_BYTES
 _PROOF_LABEL = b"p2ptarot/net/hello-proof/v1\x00"
 
 # Application close codes (RFC 6455 reserves 4000-4999 for private use).
@@ -51,36 +46,16 @@ CLOSE_TIMEOUT = 4008
 
 @runtime_checkable
 class Signer(Protocol):
-    """What the mesh needs from a long-term identity (``crypto.signing.Identity`` fits)."""
+    """What the mesh needs from a long-term identity; ``crypto.signing.Identity`` is one."""
 
-    @property
-    def public_bytes(self) -> bytes: ...
+    public_bytes: bytes
 
     def sign(self, data: bytes) -> bytes: ...
 
 
-class Ed25519Signer:
-    """Minimal ``Signer`` over ``cryptography``'s Ed25519, for tests and until a caller supplies one."""
-
-    def __init__(self, private_key: Ed25519PrivateKey | None = None) -> None:
-        self._key = private_key or Ed25519PrivateKey.generate()
-        self._public = self._key.public_key().public_bytes(
-            serialization.Encoding.Raw, serialization.PublicFormat.Raw
-        )
-
-    @property
-    def public_bytes(self) -> bytes:
-        return self._public
-
-    def sign(self, data: bytes) -> bytes:
-        return self._key.sign(data)
-
-
-def public_key_of(identity: Any) -> bytes:
-    """Raw public key of ``identity``, whether ``public_bytes`` is a property or a method."""
+def public_key_of(identity: Signer) -> bytes:
+    """The identity's raw Ed25519 public key, checked once up front."""
     value = identity.public_bytes
-    if callable(value):
-        value = value()
     if not isinstance(value, bytes) or len(value) != PUBLIC_KEY_SIZE:
         raise ValueError("identity.public_bytes must be 32 raw Ed25519 bytes")
     return value
@@ -173,10 +148,8 @@ def check_proof(text: str, mine: Hello, theirs: Hello) -> None:
     except (KeyError, ValueError) as exc:
         raise HandshakeError(CLOSE_BAD_HELLO, f"bad proof message: {exc}") from exc
     try:
-        Ed25519PublicKey.from_public_bytes(theirs.key).verify(
-            signature, proof_payload(theirs, mine)
-        )
-    except (InvalidSignature, ValueError) as exc:
+        verify_signature(theirs.key, proof_payload(theirs, mine), signature)
+    except CryptoError as exc:
         raise HandshakeError(CLOSE_BAD_SIGNATURE, "bad signature") from exc
 
 

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator, Callable
 import pytest
 
 from p2ptarot.net.events import MeshEvent
-from p2ptarot.net.handshake import Ed25519Signer
+from p2ptarot.crypto.signing import Identity
 from p2ptarot.net.transport import Mesh, MeshConfig
 
 # Generous safety net so a broken test fails instead of hanging; never asserted on.
@@ -39,7 +39,7 @@ async def make_mesh() -> AsyncIterator[Callable[..., Mesh]]:
 
     async def factory(identity: object | None = None, **settings: object) -> Mesh:
         config = MeshConfig(host="127.0.0.1", port=0, **settings)  # type: ignore[arg-type]
-        mesh = Mesh(identity or Ed25519Signer(), config)  # type: ignore[arg-type]
+        mesh = Mesh(identity or Identity.generate(), config)  # type: ignore[arg-type]
         await mesh.start()
         meshes.append(mesh)
         return mesh

@@ -10,6 +10,7 @@ import os
 import aiohttp
 import pytest
 
+from p2ptarot.crypto.signing import Identity
 from p2ptarot.net.errors import ConnectError, HandshakeError, MessageTooLarge, NoLinkError
 from p2ptarot.net.events import FrameDropped, LinkDown, LinkRejected, LinkUp, Received
 from p2ptarot.net.handshake import (
@@ -22,7 +23,6 @@ from p2ptarot.net.handshake import (
     CLOSE_UNEXPECTED_KEY,
     CLOSE_VERSION,
     INSTANCE_SIZE,
-    Ed25519Signer,
     Hello,
     READY,
     check_proof,
@@ -51,8 +51,11 @@ def received(event: object) -> bool:
     return isinstance(event, Received)
 
 
-class BadSigner(Ed25519Signer):
+class BadSigner:
     """Presents a real key but signs garbage: must fail proof of possession."""
+
+    def __init__(self) -> None:
+        self.public_bytes = Identity.generate().public_bytes
 
     def sign(self, data: bytes) -> bytes:
         return os.urandom(64)
@@ -183,7 +186,7 @@ async def test_connect_errors_and_unknown_peer(make_mesh) -> None:
 
 
 async def test_restarted_peer_replaces_stale_link(make_mesh, wait_for) -> None:
-    identity = Ed25519Signer()
+    identity = Identity.generate()
     host = await make_mesh()
     first = await make_mesh(identity=identity)
     await host.connect(first.url)
@@ -208,7 +211,7 @@ async def test_restarted_peer_replaces_stale_link(make_mesh, wait_for) -> None:
 
 
 async def test_clean_restart_link_down_then_up(make_mesh, wait_for) -> None:
-    identity = Ed25519Signer()
+    identity = Identity.generate()
     host = await make_mesh()
     first = await make_mesh(identity=identity)
     await first.connect(host.url)
@@ -255,7 +258,7 @@ async def test_redial_same_instance_newer_link_wins(make_mesh, wait_for) -> None
     assert await wait_for(b, received) == Received(a.public_key, msg(after="redial"))
 
 
-async def _raw_handshake(url: str, session: aiohttp.ClientSession, identity: Ed25519Signer):
+async def _raw_handshake(url: str, session: aiohttp.ClientSession, identity: Identity):
     """A second, independent implementation of the hello handshake (interop check)."""
     ws = await session.ws_connect(url)
     mine = Hello.fresh(1, identity.public_bytes, os.urandom(INSTANCE_SIZE))
@@ -270,7 +273,7 @@ async def _raw_handshake(url: str, session: aiohttp.ClientSession, identity: Ed2
 
 async def test_garbage_frames_from_authenticated_peer_are_dropped(make_mesh, wait_for) -> None:
     mesh = await make_mesh()
-    identity = Ed25519Signer()
+    identity = Identity.generate()
     async with aiohttp.ClientSession() as session:
         ws, theirs = await _raw_handshake(mesh.url, session, identity)
         assert theirs.key == mesh.public_key
