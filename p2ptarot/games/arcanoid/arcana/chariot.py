@@ -1,0 +1,80 @@
+"""7 — The Chariot (rules §3.3 C1–C4, §6.7, A39–A42, `[7-(1,3,4,6)]`, `[7-12]`).
+
+C1 load (Chariot + at least one card, face up), C2 add 1–2 cards, C3 discard it with its reserve,
+C4 engage the whole reserve plus optional cards (engage.py, `chariot=True`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from p2ptarot.engine import IllegalMove
+
+from ..cardinfo import CHARIOT
+from ..moves import ChariotAdd, ChariotDiscard, ChariotLoad
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..state import ArcanoidState
+
+
+def _check_cards(g: "ArcanoidState", pid: int, handles, cards) -> None:
+    seat = g.seat_of(pid)
+    avail = set(g.available(pid))
+    if len(handles) != len(cards) or len(set(handles)) != len(handles):
+        raise IllegalMove(seat, "handles and cards must match one to one", g.where())
+    for h, c in zip(handles, cards):
+        if h not in avail or (g.cards[h] is not None and g.cards[h] != c):
+            raise IllegalMove(seat, f"card {h} is not available as {c}", g.where())
+
+
+def check_load(g: "ArcanoidState", pid: int, move: ChariotLoad) -> None:
+    if g.parts[pid].chariot >= 0:
+        raise IllegalMove(g.seat_of(pid), "a Chariot is already active", g.where())
+    if not move.handles or move.handle in move.handles:
+        raise IllegalMove(g.seat_of(pid), "the Chariot is loaded with at least one other card",
+                          g.where())
+    _check_cards(g, pid, move.handles, move.cards)
+
+
+def check_add(g: "ArcanoidState", pid: int, move: ChariotAdd) -> None:
+    if g.parts[pid].chariot < 0:
+        raise IllegalMove(g.seat_of(pid), "no active Chariot", g.where())
+    if not 1 <= len(move.handles) <= 2:
+        raise IllegalMove(g.seat_of(pid), "add one or two cards to the Chariot", g.where())
+    _check_cards(g, pid, move.handles, move.cards)
+
+
+def check_discard(g: "ArcanoidState", pid: int, move: ChariotDiscard) -> None:
+    if g.parts[pid].chariot < 0:
+        raise IllegalMove(g.seat_of(pid), "no active Chariot", g.where())
+
+
+def play_load(g: "ArcanoidState", pid: int, move: ChariotLoad, zone: str):
+    p = g.parts[pid]
+    g.declare(p.seat, zip(move.handles, move.cards))
+    for h in move.handles:
+        g.take(pid, h)
+    p.chariot = move.handle
+    p.reserve = list(move.handles)
+    yield from g.refill(pid)
+    return False
+
+
+def play_add(g: "ArcanoidState", pid: int, move: ChariotAdd):
+    p = g.parts[pid]
+    g.declare(p.seat, zip(move.handles, move.cards))
+    for h in move.handles:
+        g.take(pid, h)
+    p.reserve.extend(move.handles)
+    yield from g.refill(pid)
+    return False
+
+
+def play_discard(g: "ArcanoidState", pid: int, move: ChariotDiscard):
+    g.discard_chariot(pid)
+    yield from g.refill(pid)
+    return False
+
+
+__all__ = ["CHARIOT", "check_add", "check_discard", "check_load", "play_add", "play_discard",
+           "play_load"]

@@ -1,0 +1,142 @@
+"""0 — The Fool (rules §6.0, §3.5 O1, A27–A34, `[0-8]`, `[0-8-9]` pledges).
+
+The window opens after a stealable attempt. Who is asked depends only on public knowledge of the
+Fool's whereabouts, so every peer computes the same window: among the Justice cards → every
+eligible participant; face up in a visible slot or demon hand (or shown in a hand by a Pope) →
+its owner only; face up anywhere else → nobody; hidden → every eligible player holding a hidden
+hand, in turn order from the next participant (a pass is never evidence).
+One INTERRUPT step; a seat answers for all its participants (a master for its demon) at the
+first of their places. A Hermit owner using the Justice's Fool may cut in before any asked
+participant (or last, before the engager's next turn) and pledges a Hermit move to that gap.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from p2ptarot.engine import IllegalMove, TurnKind
+
+from ..cardinfo import FOOL
+from ..model import Ctx
+from ..moves import Fool
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..state import ArcanoidState
+
+
+def _fool_location(g: "ArcanoidState") -> tuple[str, int]:
+    """('justice'|'owner'|'gone'|'hidden', owner pid)."""
+    for h in g.justice:
+        if g.public_card(h) == FOOL:
+            return "justice", -1
+    for p in g.parts:
+        for h in p.hand + p.visible:
+            if g.public_card(h) == FOOL:
+                return ("owner", p.pid) if not p.finished else ("gone", -1)
+    for p in g.parts:
+        for h in p.reserve + [x for r in p.records.values() for x in r.handles]:
+            if g.public_card(h) == FOOL:
+                return "gone", -1
+    for h in g.discard:
+        if g.public_card(h) == FOOL:
+            return "gone", -1
+    return "hidden", -1
+
+
+def asked_order(g: "ArcanoidState", engager: int, field: str) -> tuple[list[int], str]:
+    where, owner = _fool_location(g)
+    seq = g.turn_order_from(g.cursor, include_self=False) + (
+        [g.cursor] if g.in_round(g.cursor) else [])
+    eligible = [q for q in seq if q != engager and field not in g.parts[q].records]
+    if where == "justice":
+        return eligible, where
+    if where == "owner":
+        return [q for q in eligible if q == owner], where
+    if where == "gone":
+        return [], where
+    return [q for q in eligible if not g.parts[q].demon and g.parts[q].hand], where
+
+
+def fool_handles(g: "ArcanoidState", pid: int, seat: int | None) -> list[int]:
+    """Handles of a Fool participant `pid` could use, as `seat` knows them."""
+    p = g.parts[pid]
+    out = [h for h in p.hand + p.visible if g.card_for(h, seat) == FOOL]
+    out += [h for h in g.justice if g.public_card(h) == FOOL]
+    return out
+
+
+def can_cut(g: "ArcanoidState", pid: int, handle: int, engager: int) -> bool:
+    h = g.hermit
+    return (h is not None and h.owner == pid and pid != engager and h.free > 0
+            and handle in g.justice)
+
+
+def check(g: "ArcanoidState", seat: int, move: Fool, ctx: Ctx) -> None:
+    asked: list[int] = ctx.data["asked"]
+    if move.user not in asked or g.seat_of(move.user) != seat:
+        raise IllegalMove(seat, "this participant is not asked in this Fool window", g.where())
+    if move.card != FOOL:
+        raise IllegalMove(seat, "only the Fool steals", g.where())
+    p = g.parts[move.user]
+    if move.handle not in p.hand + p.visible + g.justice:
+        raise IllegalMove(seat, "that Fool is not available to this participant", g.where())
+    known = g.cards[move.handle]
+    if known is not None and known != FOOL:
+        raise IllegalMove(seat, "that card is not the Fool", g.where())
+    if move.cut >= 0 and move.cut != move.user:
+        if not can_cut(g, move.user, move.handle, ctx.data["engager"]):
+            raise IllegalMove(seat, "only a Hermit owner with a free Hermit move cuts in with the "
+                                    "Justice's Fool", g.where())
+        if move.cut not in asked and move.cut != ctx.data["engager"]:
+            raise IllegalMove(seat, "a cut-in names an asked participant or the engager", g.where())
+
+
+def legal(g: "ArcanoidState", seat: int, ctx: Ctx) -> list:
+    from p2ptarot.engine import Pass
+
+    out: list = [Pass()]
+    engager = ctx.data["engager"]
+    for pid in ctx.data["asked"]:
+        if g.seat_of(pid) != seat:
+            continue
+        for h in fool_handles(g, pid, seat):
+            out.append(Fool(h, FOOL, pid))
+            if can_cut(g, pid, h, engager):
+                out.extend(Fool(h, FOOL, pid, q) for q in ctx.data["asked"] + [engager] if q != pid)
+    return out
+
+
+def fool_window(g: "ArcanoidState", engager: int, field: str):
+    """Run the window; returns the thief's pid or -1. Generator."""
+    asked, _ = asked_order(g, engager, field)
+    if not asked:
+        return -1
+    seats: list[int] = []
+    for q in asked:
+        if g.seat_of(q) not in seats:
+            seats.append(g.seat_of(q))
+    ctx = Ctx("fool", actor=engager, data={"asked": asked, "engager": engager, "field": field})
+    answers = yield from g.collect(ctx, TurnKind.INTERRUPT, tuple(seats))
+    best: tuple[float, Fool] | None = None
+    for move in answers.values():
+        if not isinstance(move, Fool):
+            continue
+        pos: float = asked.index(move.user)
+        if move.cut >= 0 and move.cut != move.user:
+            pos = len(asked) if move.cut == engager else asked.index(move.cut) - 0.5
+        if best is None or pos < best[0]:
+            best = (pos, move)
+    if best is None:
+        return -1
+    move = best[1]
+    user = move.user
+    g.declare(g.seat_of(user), [(move.handle, FOOL)])
+    g.take(user, move.handle)
+    g.discard.append(move.handle)
+    if move.cut >= 0 and move.cut != user and g.hermit is not None:
+        g.hermit.pledges.append(move.cut)  # [0-8-9]: due at the gap before `cut`'s next turn
+    rec = g.parts[engager].records.pop(field)
+    rec.owner = user
+    g.parts[user].records[field] = rec
+    g.steals += 1
+    return user

@@ -1,0 +1,45 @@
+"""16 — The Tower (rules §6.16, A68–A70, `[14-(16,20,21)]`).
+
+Shown and discarded; optionally removes one card engagement of a participant still in the round
+(not an abdication, Judgement or World). Couple cards standing on a second field stay there. The
+field stays `everEngaged`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from p2ptarot.engine import IllegalMove
+
+from ..cardinfo import WORLD
+from ..moves import NONE, Tower
+from ..records import CARDS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..state import ArcanoidState
+
+
+def targets(g: "ArcanoidState") -> list[tuple[int, str]]:
+    out = []
+    for q in g.turn_order_from(g.cursor if g.cursor >= 0 else 0):
+        for f, rec in g.parts[q].records.items():
+            if rec.kind == CARDS and WORLD not in rec.cards:
+                out.append((q, f))
+    return out
+
+
+def check(g: "ArcanoidState", pid: int, move: Tower) -> None:
+    if move.target != NONE and (move.target, move.field) not in targets(g):
+        raise IllegalMove(g.seat_of(pid), "the Tower removes a card engagement of a participant "
+                                          "in the round", g.where())
+
+
+def play(g: "ArcanoidState", pid: int, move: Tower, zone: str):
+    g.discard.append(move.handle)
+    if move.target != NONE:
+        t = g.parts[move.target]
+        rec = t.records.pop(move.field)
+        still = {h for r in t.records.values() for h in r.handles}
+        g.discard.extend(h for h in rec.handles if h not in still)
+    yield from g.refill(pid)
+    return False

@@ -1,0 +1,357 @@
+"""`ArcanoidState`: the arcanoïd DRESDEN engine behind the shared GameState contract.
+
+The pipeline (pipeline.py) and the arcana (arcana/) are generators; this class pumps them: the
+pending request is the current `turn()`, `_apply` checks a move (pure) and sends it in. Inputs
+are logged so `clone()` can rebuild the state by replay (generators cannot be deep-copied).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from p2ptarot.engine import (Claim, EngineError, GameState, IllegalMove, Move, NotYourTurn,
+                             Outcome, Pass, RandomChoice, Reveal, Turn, TurnKind, PUBLIC)
+
+from . import engage, legal
+from .arcana import (calls, chariot, death, devil, fool, hanged_man, hermit, judgement_world,
+                     justice, pope, priestess, strength, temperance, tower, wheel)
+from .cardinfo import (CHARIOT, DEATH, DEVIL, FIELDS, FOOL, HANGED_MAN, HERMIT, JUDGEMENT, JUSTICE,
+                       MOON, POPE, PRIESTESS, STAR, STRENGTH, SUN, TEMPERANCE, TOWER, WHEEL, WORLD,
+                       in_category)
+from .driver import Ask, AskChance, Done, Flow, Request, turn_of
+from .model import Ctx
+from .moves import (MOVES, Abdicate, Call, CallAgain, ChariotAdd, ChariotDiscard, ChariotEngage,
+                    ChariotLoad, Discard, Engage, Fool, Give, HangedMan, HermitMove, Judgement,
+                    Play, Pope, Priestess, Show, Strength, Temperance, Tower, Vote, WheelDiscard,
+                    World)
+from .pipeline import Pipeline
+from .records import ABDICATION, Record
+from .winner import field_counts, game_winner
+
+PLAY_EFFECTS = {JUSTICE: justice.play, HERMIT: hermit.play, WHEEL: wheel.play, DEATH: death.play,
+                DEVIL: devil.play}
+#: which card each arcanum move must carry
+ARCANUM_OF = {Priestess: (PRIESTESS,), Pope: (POPE,), Strength: (STRENGTH,),
+              HangedMan: (HANGED_MAN,), Temperance: (TEMPERANCE,), Tower: (TOWER,),
+              Call: (STAR, MOON, SUN), Judgement: (JUDGEMENT,), World: (WORLD,),
+              Play: tuple(PLAY_EFFECTS), ChariotLoad: (CHARIOT,)}
+
+
+class ArcanoidState(Pipeline, GameState):
+    NAME = "arcanoid"
+    MOVES = MOVES
+
+    def __init__(self, players: int, variant: str | None = "DRESDEN",
+                 options: Mapping[str, Any] | None = None, omniscient: bool = True,
+                 viewer: int | None = None) -> None:
+        super().__init__(players, variant or "DRESDEN", options or {}, omniscient, viewer)
+        if self.variant != "DRESDEN":
+            raise EngineError(f"arcanoid variant {self.variant!r} is not built")
+        self.rounds = int(self.options.get("rounds", 5))
+        fs = self.options.get("first_seat")
+        self.first_seat: int = -1 if fs is None else int(fs) % players
+        self.round_index = 0
+        self.clock = 0
+        self.epoch = -1
+        self.renewals = 0
+        self.steals = 0
+        self.demons = 0
+        self.round_winners: list[dict[str, int]] = []
+        self.round_records: list[dict[str, list[dict]]] = []
+        self._claims_by_handle: dict[int, list[Claim]] = {}
+        self._log: list[tuple] = []
+        self._busy = 0
+        self._reset_round()
+        self.first_player = 0
+        self._flow: Flow = self._game()
+        self._req: Request = next(self._flow)
+
+    # ---- the game loop -----------------------------------------------------------------------
+    def _game(self) -> Flow:
+        if self.first_seat < 0:
+            self.first_seat = (yield AskChance(RandomChoice(self.players, "first player"))) % self.players
+        for k in range(self.rounds):
+            self.round_index = k
+            yield from self.play_round()
+        yield Done()
+
+    def _send(self, value: Any) -> None:
+        self._req = self._flow.send(value)
+
+    # ---- contract ----------------------------------------------------------------------------
+    def turn(self) -> Turn:
+        return turn_of(self._req)
+
+    def _ctx(self) -> Ctx | None:
+        return self._req.ctx if isinstance(self._req, Ask) else None
+
+    def legal_moves(self, seat: int) -> list[Move]:
+        req = self._req
+        if not isinstance(req, Ask) or seat not in req.seats or seat in req.ctx.answers:
+            return []
+        ctx = req.ctx
+        name = ctx.name
+        if name == "turn":
+            return legal.turn_moves(self, ctx.actor, seat)
+        if name == "hermit":
+            return [HermitMove(), Pass()]
+        if name == "wheel":
+            return wheel.legal_discards(self, seat, ctx)
+        if name == "call-again":
+            return calls.legal_again(self, seat, ctx)
+        if name == "fool":
+            return fool.legal(self, seat, ctx)
+        if name == "pope":
+            return pope.legal_show(self, seat, ctx)
+        if name == "give":
+            return calls.legal_give(self, seat, ctx)
+        if name == "vote":
+            return [Vote("yes"), Vote("no")]
+        raise EngineError(f"unknown decision {name}")
+
+    def apply(self, seat: int, move: Move) -> None:
+        self._log.append(("m", seat, move))
+        self._busy += 1
+        try:
+            super().apply(seat, move)
+        finally:
+            self._busy -= 1
+
+    def resolve_chance(self, result: Any) -> None:
+        self._log.append(("c", dict(result) if isinstance(result, Mapping) else result))
+        self._busy += 1
+        try:
+            super().resolve_chance(result)
+        finally:
+            self._busy -= 1
+
+    def resolve_reveals(self, values: Mapping[int, str] | None = None) -> None:
+        self._log.append(("r", dict(values or {})))
+        self._busy += 1
+        try:
+            super().resolve_reveals(values)
+        finally:
+            self._busy -= 1
+
+    def learn(self, handle: int, card: str) -> None:
+        if not self._busy:
+            self._log.append(("l", handle, card))
+        super().learn(handle, card)
+
+    def _apply(self, seat: int, move: Move) -> None:
+        req = self._req
+        assert isinstance(req, Ask)
+        ctx = req.ctx
+        if seat in ctx.answers:
+            raise NotYourTurn(seat, "this seat has already answered", self.where())
+        self._check(seat, move, ctx)
+        self._send((seat, move))
+
+    def _resolve_chance(self, result: Any) -> None:
+        self._send(result)
+
+    def _resolve_reveals(self) -> None:
+        self._send(None)
+
+    def move_reveals(self, seat: int, move: Move) -> tuple[Reveal, ...]:
+        pairs: list[int] = []
+        if hasattr(move, "handle") and hasattr(move, "card"):
+            pairs.append(move.handle)  # type: ignore[attr-defined]
+        if hasattr(move, "cards"):
+            pairs.extend(getattr(move, "promote", None) or getattr(move, "handles"))
+        return tuple(Reveal(h, PUBLIC, seat) for h in pairs
+                     if 0 <= h < len(self.seen) and PUBLIC not in self.seen[h])
+
+    def clone(self) -> "ArcanoidState":
+        copy = type(self)(self.players, self.variant, self.options, self.omniscient, self.viewer)
+        for entry in self._log:
+            tag = entry[0]
+            if tag == "m":
+                copy.apply(entry[1], entry[2])
+            elif tag == "c":
+                copy.resolve_chance(entry[1])
+            elif tag == "r":
+                copy.resolve_reveals(entry[1])
+            else:
+                copy.learn(entry[1], entry[2])
+        return copy
+
+    def __deepcopy__(self, memo: dict) -> "ArcanoidState":
+        return self.clone()
+
+    # ---- claims ------------------------------------------------------------------------------
+    def add_claim(self, claim: Claim) -> None:
+        self.claims.append(claim)
+        detail = dict(claim.detail)
+        for h in detail["handles"]:
+            self._claims_by_handle.setdefault(h, []).append(claim)
+            if self.cards[h] is not None:
+                self._check_claim(claim, self.cards[h])
+
+    def _check_claim(self, claim: Claim, card: str) -> None:
+        detail = dict(claim.detail)
+        if claim.kind == "not-held" and card == detail["card"]:
+            raise IllegalMove(claim.seat, f"claimed not to hold {card}, but held it", claim.where)
+        if claim.kind == "pope-all" and in_category(card, detail["category"]):
+            raise IllegalMove(claim.seat, f"Pope: withheld {card} ({detail['category']})",
+                              claim.where)
+
+    def _on_learn(self, handle: int, card: str) -> None:
+        for claim in self._claims_by_handle.get(handle, ()):
+            self._check_claim(claim, card)
+
+    # ---- checking moves (pure) ---------------------------------------------------------------
+    def _check(self, seat: int, move: Move, ctx: Ctx) -> None:
+        name = ctx.name
+        if name in ("turn", "wheel", "call-again", "hermit") and seat != self.seat_of(ctx.actor):
+            raise NotYourTurn(seat, "another seat decides here", self.where())
+        expected = {"hermit": (HermitMove, Pass), "wheel": (WheelDiscard,),
+                    "call-again": (CallAgain, Pass), "fool": (Fool, Pass), "pope": (Show,),
+                    "give": (Give, Pass), "vote": (Vote,)}
+        if name != "turn" and not isinstance(move, expected[name]):
+            raise IllegalMove(seat, f"{move.KIND} is not an answer to {name}", self.where())
+        if name == "turn":
+            self._check_turn(ctx.actor, move)
+        elif name == "wheel":
+            wheel.check_discard(self, seat, move, ctx)  # type: ignore[arg-type]
+        elif name == "call-again" and isinstance(move, CallAgain):
+            calls.check_again(self, seat, move, ctx)
+            if move.called in ctx.data["tried"]:
+                raise IllegalMove(seat, "that card was already called", self.where())
+        elif name == "fool" and isinstance(move, Fool):
+            fool.check(self, seat, move, ctx)
+        elif name == "pope":
+            pope.check_show(self, seat, move, ctx)  # type: ignore[arg-type]
+        elif name == "give":
+            if isinstance(move, Give):
+                calls.check_give(self, seat, move, ctx)
+            else:
+                calls.check_pass(self, seat, ctx)
+        elif name == "vote" and move.choice not in ("yes", "no"):  # type: ignore[attr-defined]
+            raise IllegalMove(seat, "vote 'yes' or 'no'", self.where())
+
+    def _check_card(self, pid: int, handle: int, card: str, allowed: tuple[str, ...]) -> None:
+        seat = self.seat_of(pid)
+        if card not in allowed:
+            raise IllegalMove(seat, f"{type(card).__name__} {card!r} cannot make this move",
+                              self.where())
+        if handle not in self.available(pid):
+            raise IllegalMove(seat, f"card {handle} is not available to this participant",
+                              self.where())
+        known = self.cards[handle]
+        if known is not None and known != card:
+            raise IllegalMove(seat, f"card {handle} is not {card}", self.where())
+
+    def _check_turn(self, pid: int, move: Move) -> None:
+        seat = self.seat_of(pid)
+        p = self.parts[pid]
+        if isinstance(move, Discard):
+            if move.handle not in self.available(pid):
+                raise IllegalMove(seat, "discard one of your available cards", self.where())
+        elif isinstance(move, Abdicate):
+            if move.field not in FIELDS or move.field in p.records:
+                raise IllegalMove(seat, "abdicate on a field where you have no record", self.where())
+        elif isinstance(move, (Engage, ChariotEngage)):
+            engage.check_engage(self, pid, move.fields, move.handles, move.cards, move.transmute,
+                                isinstance(move, ChariotEngage))
+            known = [self.cards[h] for h in move.handles]
+            if any(k is not None and k != c for k, c in zip(known, move.cards)):
+                raise IllegalMove(seat, "declared cards do not match", self.where())
+        elif isinstance(move, ChariotAdd):
+            chariot.check_add(self, pid, move)
+        elif isinstance(move, ChariotDiscard):
+            chariot.check_discard(self, pid, move)
+        elif type(move) in ARCANUM_OF:
+            self._check_card(pid, move.handle, move.card, ARCANUM_OF[type(move)])  # type: ignore
+            checker = {Priestess: priestess.check, Pope: pope.check, Strength: strength.check,
+                       HangedMan: hanged_man.check, Temperance: temperance.check,
+                       Tower: tower.check, Call: calls.check,
+                       Judgement: judgement_world.check_judgement,
+                       World: judgement_world.check_world, ChariotLoad: chariot.check_load}
+            if type(move) in checker:
+                checker[type(move)](self, pid, move)  # type: ignore[operator]
+        else:
+            raise IllegalMove(seat, f"{move.KIND} is not a turn move", self.where())
+
+    # ---- performing a checked turn move ------------------------------------------------------
+    def perform(self, pid: int, move: Move) -> Flow:
+        if isinstance(move, Discard):
+            self.take(pid, move.handle)
+            self.discard.append(move.handle)
+            yield from self.refill(pid)
+            return False
+        if isinstance(move, Abdicate):
+            self.add_record(Record(pid, move.field, ABDICATION, self.clock))
+            self.finish_checks(pid)
+            yield from self.refill(pid)
+            return False
+        if isinstance(move, (Engage, ChariotEngage)):
+            yield from engage.perform_engage(self, pid, move.fields, move.handles, move.cards,
+                                             move.transmute, isinstance(move, ChariotEngage))
+            return False
+        if isinstance(move, ChariotAdd):
+            return (yield from chariot.play_add(self, pid, move))
+        if isinstance(move, ChariotDiscard):
+            return (yield from chariot.play_discard(self, pid, move))
+        handle, card = move.handle, move.card  # type: ignore[attr-defined]
+        self.declare(self.seat_of(pid), [(handle, card)])
+        zone = self.take(pid, handle)
+        effects = {Priestess: priestess.play, Pope: pope.play, Strength: strength.play,
+                   HangedMan: hanged_man.play, Temperance: temperance.play, Tower: tower.play,
+                   Call: calls.play, Judgement: judgement_world.play_judgement,
+                   World: judgement_world.play_world, ChariotLoad: chariot.play_load}
+        effect = PLAY_EFFECTS[card] if isinstance(move, Play) else effects[type(move)]
+        return (yield from effect(self, pid, move, zone))
+
+    # ---- views and outcome -------------------------------------------------------------------
+    def _cards_json(self, handles: list[int], seat: int | None) -> list[dict[str, Any]]:
+        return [{"handle": h, "card": self.card_for(h, seat)} for h in handles]
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        ctx = self._ctx()
+        parts = []
+        for p in self.parts:
+            parts.append({
+                "pid": p.pid, "seat": p.seat, "demon": p.demon, "finished": p.finished,
+                "hand": self._cards_json(p.hand, seat), "hand_cap": p.hand_cap,
+                "visible": self._cards_json(p.visible, seat), "visible_cap": p.vis_cap,
+                "chariot": p.chariot, "reserve": self._cards_json(p.reserve, seat),
+                "records": {f: r.to_json() for f, r in p.records.items()}})
+        counts = field_counts(self.round_winners, range(self.players))
+        return {
+            "game": self.NAME, "variant": self.variant, "seat": seat,
+            "round": self.round_index + 1, "rounds": self.rounds,
+            "decision": None if ctx is None else {"name": ctx.name, "actor": ctx.actor},
+            "wheel_new": list(ctx.data.get("new", [])) if ctx is not None else [],
+            "order": list(self.order), "participants": parts,
+            "pile": len(self.pile), "discard": len(self.discard),
+            "justice": self._cards_json(self.justice, seat) if self.justice_card >= 0 else None,
+            "justice_cap": self.justice_cap,
+            "temperance": None if self.temperance is None else {
+                "owner": self.temperance.owner, "field": self.temperance.field},
+            "hermit": None if self.hermit is None else {
+                "owner": self.hermit.owner, "used": self.hermit.used,
+                "pledges": list(self.hermit.pledges)},
+            "ever_engaged": sorted(self.ever_engaged),
+            "renewal_refused": self.renewal_refused, "death_played": self.death_played,
+            "round_winners": [dict(w) for w in self.round_winners],
+            "fields_won": {str(s): sum(c.values()) for s, c in counts.items()},
+        }
+
+    def outcome(self) -> Outcome | None:
+        if not isinstance(self._req, Done):
+            return None
+        counts = field_counts(self.round_winners, range(self.players))
+        scores = tuple(sum(counts[s].values()) for s in range(self.players))
+        w = game_winner(self.round_winners, range(self.players))
+        return Outcome(scores, () if w is None else (w,),
+                       {"rounds": [dict(r) for r in self.round_winners],
+                        "by_suit": {str(s): counts[s] for s in range(self.players)}})
+
+
+def factory(players: int, variant: str | None, options: Mapping[str, Any], viewer: int | None,
+            omniscient: bool) -> ArcanoidState:
+    return ArcanoidState(players, variant, options, omniscient, viewer)
+
+
+__all__ = ["ArcanoidState", "factory", "FOOL"]
