@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from p2ptarot.engine.errors import BadConfiguration, EngineError, IllegalMove, NotYourTurn
 from p2ptarot.engine.state import GameState
-from p2ptarot.engine.types import (NOBODY, PUBLIC, Move, Outcome, Pass, RandomChoice, Reveal,
+from p2ptarot.engine.types import (NOBODY, PUBLIC, Claim, Move, Outcome, Pass, RandomChoice, Reveal,
                                    Shuffle, Turn, TurnKind)
 
 from . import scoring
@@ -165,7 +165,7 @@ class SinopleState(GameState):
             self._known_at[idx] = handle
         self._book.learnt(handle, idx)
 
-    def pending_claims(self) -> list:
+    def pending_claims(self) -> list[Claim]:
         return list(self._book.pending)
 
     # ---- chance and reveals --------------------------------------------------------------------
