@@ -31,6 +31,7 @@ class Participant:
     ready: bool = True
     ready_pred: int = -1
     ready_mark: int = 0
+    ready_global: int = 0
 
     @property
     def in_round(self) -> bool:

@@ -45,7 +45,6 @@ class Pipeline:
         self.hermit: HermitState | None = None
         self.temperance: TemperanceState | None = None
         self.strength_cards: list[int] = []
-        self.table_discarded: list[int] = []
         self.ever_engaged: set[str] = set()
         self.renewal_refused = False
         self.death_played = False
@@ -115,6 +114,25 @@ class Pipeline:
 
     def public_card(self, handle: int) -> str | None:
         return self.cards[handle] if PUBLIC in self.seen[handle] else None
+
+    def zone_map(self) -> dict[str, list[int]]:
+        """Every card handle of the round by zone (a couple on two fields is listed once)."""
+        out: dict[str, list[int]] = {"pile": list(self.pile), "discard": list(self.discard),
+                                     "justice": list(self.justice), "strength": list(self.strength_cards)}
+        table = [self.justice_card] if self.justice_card >= 0 else []
+        if self.hermit is not None:
+            table.append(self.hermit.handle)
+        if self.temperance is not None:
+            table.append(self.temperance.handle)
+        for p in self.parts:
+            out[f"hand:{p.pid}"] = list(p.hand)
+            out[f"visible:{p.pid}"] = list(p.visible)
+            out[f"reserve:{p.pid}"] = list(p.reserve) + ([p.chariot] if p.chariot >= 0 else [])
+            out[f"records:{p.pid}"] = sorted({h for r in p.records.values() for h in r.handles})
+            if p.devil >= 0:
+                table.append(p.devil)
+        out["table"] = table
+        return out
 
     # ---- reveals -----------------------------------------------------------------------------
     def show_public(self, handle: int, holder: int = NOBODY) -> None:
@@ -317,7 +335,7 @@ class Pipeline:
         d.ready = False
         d.ready_pred = pred
         d.ready_mark = self.normal_turns.get(pred, 0)
-        d.ready_global = self.total_normal_turns  # type: ignore[attr-defined]
+        d.ready_global = self.total_normal_turns
 
     # ---- the round ---------------------------------------------------------------------------
     def play_round(self) -> Flow:
