@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from p2ptarot.crypto.elgamal import Ciphertext, combine, decrypt, encrypt, reencrypt
+from p2ptarot.crypto.elgamal import Ciphertext, combine, decrypt, reencrypt
 from p2ptarot.crypto.errors import CryptoError
-from p2ptarot.crypto.group import Point, Scalar, base_mul, hash_to_point, point_sum
+from p2ptarot.crypto.group import G, Point, Scalar, base_mul, hash_to_point, point_sum
 from p2ptarot.crypto.proofs import (make_share, prove_key, prove_reencryption, verify_key,
                                     verify_reencryption, verify_share)
 from p2ptarot.crypto.shuffle import prove_shuffle, verify_shuffle
@@ -34,7 +34,6 @@ from .state import Handle, Plan, Version
 CARD_DOMAIN = "p2ptarot/card"
 MIN_SEATS, MAX_SEATS = 2, 12
 MAX_CARDS = 1024
-_ONE = Scalar(1)
 
 
 def card_point(deck: str, card_id: str) -> Point:
@@ -435,7 +434,8 @@ class DeckEpoch:
         elif isinstance(op, ShuffleOp):
             H = self._H()
             if op.inputs is None:
-                op.stage = [encrypt(m, H, _ONE) for m in self._card_points]
+                # encrypt(M, H, 1) = (G, M + H): written out to skip two multiplications by 1
+                op.stage = [Ciphertext(G, m + H) for m in self._card_points]
             else:
                 op.stage = [self.handles[h].current_version.ciphertext for h in op.inputs]
             op.pending = {0}
