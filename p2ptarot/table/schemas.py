@@ -1,0 +1,176 @@
+"""JSON Schemas of every wire record, for implementations that do not share this code.
+
+The mental-poker bodies are produced by `p2ptarot.mental.messages` (frozen dataclasses with
+hand-written `to_dict`); the models here mirror those dict forms field for field so that
+`protocol/schemas/` describes every body an envelope can carry. Byte fields are unpadded base64url
+and the patterns below pin their exact canonical length (the last character of a 32-byte value
+carries 2 zero bits, of a 64-byte value 4), so a schema-valid body has one byte form.
+
+`python -m p2ptarot.table.schemas --write protocol/schemas` regenerates the checked-in files;
+`--check DIR` exits 1 when they drifted from the models.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from p2ptarot.mental.codec import MAX_DECK_ID, MAX_INT, MAX_ITEMS
+
+from .bodies import AbortBody, CommitBody, MoveBody, OpenBody, ResultBody
+from .charter import B64, SignedCharter
+from .envelope import Envelope
+
+_STRICT = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+# 32 bytes = 43 characters, the last one a multiple of 4; 64 bytes = 86, the last a multiple of 16.
+B64_32 = r"^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$"
+B64_64 = r"^[A-Za-z0-9_-]{85}[AQgw]$"
+POINT_DOC = "edwards25519 prime-order-subgroup point, 32 bytes, base64url"
+PROOF_DOC = "two scalars (challenge-response), 64 bytes, base64url"
+CIPHERTEXT_DOC = "ElGamal ciphertext a||b (two points), 64 bytes, base64url"
+
+HEADER_KIND = "p2ptarot-transcript"  # same literal as p2ptarot.transcript.file.HEADER_KIND
+
+
+class _MentalHeader(BaseModel):
+    """Fields every mental message starts with: which deck epoch and operation it answers."""
+
+    model_config = _STRICT
+    deck: str = Field(min_length=1, max_length=MAX_DECK_ID)
+    epoch: int = Field(ge=0, le=MAX_INT)
+    op: int = Field(ge=0, le=MAX_INT, description="0 = key generation, then one per operation")
+    seat: int = Field(ge=0, le=11, description="author seat; must equal the envelope's seat")
+
+
+class MentalKeyBody(_MentalHeader):
+    """h_i = x_i·G for one deck epoch with a Schnorr proof of knowledge of x_i."""
+
+    kind: Literal["mental.key"]
+    key: str = Field(pattern=B64_32, description=POINT_DOC)
+    proof: str = Field(pattern=B64_64, description=PROOF_DOC)
+
+
+class MentalShuffleBody(_MentalHeader):
+    """The re-encrypted, permuted deck and its Terelius–Wikström proof ((5n+9)·32 bytes)."""
+
+    kind: Literal["mental.shuffle"]
+    ciphertexts: list[Annotated[str, Field(pattern=B64_64, description=CIPHERTEXT_DOC)]] = Field(
+        max_length=MAX_ITEMS)
+    proof: str = Field(pattern=B64, description="shuffle proof: (3n+5) points then (2n+4) scalars")
+
+
+class ShareItemModel(BaseModel):
+    """One decryption share d = x_i·a with its Chaum–Pedersen proof."""
+
+    model_config = _STRICT
+    handle: int = Field(ge=0, le=MAX_INT)
+    version: int = Field(ge=0, le=MAX_INT)
+    share: str = Field(pattern=B64_32, description=POINT_DOC)
+    proof: str = Field(pattern=B64_64, description=PROOF_DOC)
+
+
+class MentalSharesBody(_MentalHeader):
+    """Every share one seat owes for one operation, in the expected order."""
+
+    kind: Literal["mental.shares"]
+    items: list[ShareItemModel] = Field(max_length=MAX_ITEMS)
+
+
+class ReencryptionItemModel(BaseModel):
+    """A fresh re-encryption (new `version`) of a held card, with its proof."""
+
+    model_config = _STRICT
+    handle: int = Field(ge=0, le=MAX_INT)
+    version: int = Field(ge=0, le=MAX_INT)
+    ciphertext: str = Field(pattern=B64_64, description=CIPHERTEXT_DOC)
+    proof: str = Field(pattern=B64_64, description=PROOF_DOC)
+
+
+class MentalReencryptBody(_MentalHeader):
+    """A holder's re-encryptions for a show/give operation."""
+
+    kind: Literal["mental.reencrypt"]
+    items: list[ReencryptionItemModel] = Field(max_length=MAX_ITEMS)
+
+
+class MentalRevealKeyBody(_MentalHeader):
+    """The audit: the seat's epoch secret x_i (a canonical scalar below the group order)."""
+
+    kind: Literal["mental.reveal-key"]
+    secret: str = Field(pattern=B64_32, description="scalar, 32 bytes little-endian, base64url")
+
+
+class TranscriptHeader(BaseModel):
+    """First line of a transcript file."""
+
+    model_config = _STRICT
+    kind: Literal["p2ptarot-transcript"]
+    charter: SignedCharter
+
+
+BODY_MODELS: dict[str, type[BaseModel]] = {
+    "move": MoveBody,
+    "coin.commit": CommitBody,
+    "coin.open": OpenBody,
+    "result": ResultBody,
+    "abort": AbortBody,
+    "mental.key": MentalKeyBody,
+    "mental.shuffle": MentalShuffleBody,
+    "mental.shares": MentalSharesBody,
+    "mental.reencrypt": MentalReencryptBody,
+    "mental.reveal-key": MentalRevealKeyBody,
+}
+
+
+def body_model(kind: str) -> type[BaseModel]:
+    """The model of an envelope body of `kind` (KeyError for an unknown kind)."""
+    return BODY_MODELS[kind]
+
+
+def wire_schemas() -> dict[str, dict[str, Any]]:
+    """name -> JSON Schema: envelope, signed charter, transcript header and one per body kind."""
+    out: dict[str, dict[str, Any]] = {
+        "envelope": Envelope.model_json_schema(),
+        "signed-charter": SignedCharter.model_json_schema(),
+        "transcript-header": TranscriptHeader.model_json_schema(),
+    }
+    for kind, model in BODY_MODELS.items():
+        out[f"body.{kind}"] = model.model_json_schema()
+    for name, schema in out.items():
+        schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+        schema["$id"] = f"p2ptarot/protocol/schemas/{name}.json"
+    return out
+
+
+def render(schema: dict[str, Any]) -> str:
+    """The checked-in text of a schema file (stable: sorted keys, 2-space indent)."""
+    return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def _main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m p2ptarot.table.schemas")
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("--write", type=Path, metavar="DIR", help="write one <name>.json per schema")
+    group.add_argument("--check", type=Path, metavar="DIR", help="exit 1 if DIR differs")
+    args = parser.parse_args(argv)
+    schemas = {f"{name}.json": render(s) for name, s in wire_schemas().items()}
+    if args.write is not None:
+        args.write.mkdir(parents=True, exist_ok=True)
+        for fname, text in schemas.items():
+            (args.write / fname).write_text(text, encoding="utf-8")
+        return 0
+    on_disk = {p.name: p.read_text(encoding="utf-8") for p in args.check.glob("*.json")}
+    if on_disk != schemas:
+        print("protocol schemas drifted from the models; regenerate with --write", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(_main())
