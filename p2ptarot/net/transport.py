@@ -45,17 +45,18 @@ from p2ptarot.net.events import (
     Received,
 )
 from p2ptarot.net.handshake import (
+    CLOSE_BAD_FRAMES,
+    CLOSE_BAD_HELLO,
     CLOSE_DUPLICATE,
     CLOSE_REPLACED,
     CLOSE_SELF,
     CLOSE_TIMEOUT,
     CLOSE_UNEXPECTED_KEY,
     CLOSE_VERSION,
-    CLOSE_BAD_HELLO,
     INSTANCE_SIZE,
+    READY,
     Hello,
     Signer,
-    READY,
     check_proof,
     check_ready,
     make_proof,
@@ -87,6 +88,7 @@ class MeshConfig:
     handshake_timeout: float = 10.0
     connect_timeout: float = 10.0
     close_timeout: float = 5.0
+    max_dropped_frames: int = 64  # a peer that keeps sending garbage is cut off, not queued
 
     def __post_init__(self) -> None:
         if self.max_message_size < MIN_MESSAGE_SIZE:
@@ -117,6 +119,7 @@ class _Link:
     last_received: float = field(default_factory=time.monotonic)
     send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     local_close: tuple[int, str] | None = None
+    dropped: int = 0
 
     def info(self) -> LinkInfo:
         return LinkInfo(self.peer, self.address, self.dialed, self.established, self.last_received)
@@ -407,10 +410,11 @@ class Mesh:
                     problem = _json_object_problem(msg.data)
                     if problem is None:
                         self._emit(Received(link.peer, msg.data.encode("utf-8")))
-                    else:
-                        self._emit(FrameDropped(link.peer, problem))
+                    elif self._drop(link, problem):
+                        break
                 elif msg.type is WSMsgType.BINARY:
-                    self._emit(FrameDropped(link.peer, "binary frame (expected UTF-8 JSON text)"))
+                    if self._drop(link, "binary frame (expected UTF-8 JSON text)"):
+                        break
                 elif msg.type is WSMsgType.CLOSE:
                     code, reason = msg.data, msg.extra or "closed by peer"
                     break
@@ -435,6 +439,15 @@ class Mesh:
             if self._links.get(link.peer) is link:
                 del self._links[link.peer]
                 self._emit(LinkDown(link.peer, reason, code))
+
+    def _drop(self, link: _Link, reason: str) -> bool:
+        """Report a discarded frame; True when the peer crossed the limit and must be cut off."""
+        self._emit(FrameDropped(link.peer, reason))
+        link.dropped += 1
+        if link.dropped > self.config.max_dropped_frames:
+            link.local_close = (CLOSE_BAD_FRAMES, "too many malformed frames")
+            return True
+        return False
 
     async def _close_ws(self, ws: _WsType, code: int, reason: str) -> None:
         if ws.closed:

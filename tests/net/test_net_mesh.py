@@ -14,6 +14,7 @@ from p2ptarot.crypto.signing import Identity
 from p2ptarot.net.errors import ConnectError, HandshakeError, MessageTooLarge, NoLinkError
 from p2ptarot.net.events import FrameDropped, LinkDown, LinkRejected, LinkUp, Received
 from p2ptarot.net.handshake import (
+    CLOSE_BAD_FRAMES,
     CLOSE_BAD_HELLO,
     CLOSE_BAD_SIGNATURE,
     CLOSE_DUPLICATE,
@@ -258,9 +259,11 @@ async def test_redial_same_instance_newer_link_wins(make_mesh, wait_for) -> None
     assert await wait_for(b, received) == Received(a.public_key, msg(after="redial"))
 
 
-async def _raw_handshake(url: str, session: aiohttp.ClientSession, identity: Identity):
+async def _raw_handshake(
+    url: str, session: aiohttp.ClientSession, identity: Identity, autoping: bool = True
+):
     """A second, independent implementation of the hello handshake (interop check)."""
-    ws = await session.ws_connect(url)
+    ws = await session.ws_connect(url, autoping=autoping)
     mine = Hello.fresh(1, identity.public_bytes, os.urandom(INSTANCE_SIZE))
     await ws.send_str(mine.encode())
     theirs = parse_hello((await ws.receive()).data)
@@ -298,6 +301,32 @@ async def test_garbage_frames_from_authenticated_peer_are_dropped(make_mesh, wai
     assert mesh.peers() == []
 
 
+async def test_garbage_flood_cuts_the_peer_off(make_mesh, wait_for) -> None:
+    mesh = await make_mesh(max_dropped_frames=5)
+    identity = Identity.generate()
+    async with aiohttp.ClientSession() as session:
+        ws, _ = await _raw_handshake(mesh.url, session, identity)
+        for i in range(10):
+            await ws.send_str(f"junk {i}")
+        down = await wait_for(mesh, is_down(identity.public_bytes))
+        assert (down.code, down.reason) == (CLOSE_BAD_FRAMES, "too many malformed frames")
+        closing = await ws.receive()
+        assert (closing.type, closing.data) == (aiohttp.WSMsgType.CLOSE, CLOSE_BAD_FRAMES)
+        await ws.close()
+
+
+async def test_heartbeat_detects_a_silent_peer(make_mesh, wait_for) -> None:
+    mesh = await make_mesh(heartbeat=0.1)
+    identity = Identity.generate()
+    async with aiohttp.ClientSession() as session:
+        # A peer that completes the handshake and then never answers pings.
+        ws, _ = await _raw_handshake(mesh.url, session, identity, autoping=False)
+        down = await wait_for(mesh, is_down(identity.public_bytes))
+        assert down.reason == "heartbeat timeout"
+        assert mesh.peers() == []
+        await ws.close()
+
+
 async def test_garbage_hello_is_rejected(make_mesh, wait_for) -> None:
     mesh = await make_mesh()
     async with aiohttp.ClientSession() as session:
@@ -332,7 +361,7 @@ def test_config_refuses_a_limit_below_the_handshake() -> None:
 
 
 def test_close_codes_are_distinct() -> None:
-    codes = [CLOSE_BAD_HELLO, CLOSE_VERSION, CLOSE_BAD_SIGNATURE, CLOSE_UNEXPECTED_KEY,
+    codes = [CLOSE_BAD_FRAMES, CLOSE_BAD_HELLO, CLOSE_VERSION, CLOSE_BAD_SIGNATURE, CLOSE_UNEXPECTED_KEY,
              CLOSE_SELF, CLOSE_REPLACED, CLOSE_DUPLICATE, CLOSE_TIMEOUT]
     assert len(set(codes)) == len(codes)
     assert all(4000 <= c < 5000 for c in codes)
