@@ -7,7 +7,7 @@ Written as a mixin over the state's fields; every method that may wait for input
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from p2ptarot.engine import IllegalMove, PUBLIC, NOBODY, Reveal, Shuffle, TurnKind
 
@@ -161,11 +161,13 @@ class Pipeline:
         seat_, move = yield Ask(TurnKind.SEAT, (seat,), ctx)
         return move
 
-    def collect(self, ctx: Ctx, kind: TurnKind, seats: tuple[int, ...], flush: bool = True) -> Flow:
-        """Every listed seat answers (SIMULTANEOUS / INTERRUPT); returns seat -> move."""
+    def collect(self, ctx: Ctx, kind: TurnKind, seats: tuple[int, ...], flush: bool = True,
+                done: Callable[[dict[int, Any]], bool] | None = None) -> Flow:
+        """Every listed seat answers (SIMULTANEOUS / INTERRUPT) unless `done` says the window is
+        already decided (an INTERRUPT closes at its first decisive answer); seat -> move."""
         if flush:
             yield from self.flush()
-        while len(ctx.answers) < len(seats):
+        while len(ctx.answers) < len(seats) and not (done and done(ctx.answers)):
             seat, move = yield Ask(kind, seats, ctx)
             ctx.answers[seat] = move
         return ctx.answers

@@ -69,3 +69,60 @@ def replay_partial(omni: ArcanoidState, viewer: int | None, audit: bool = True) 
         for h, card in enumerate(omni.cards):
             part.learn(h, card)
     return part
+
+
+# ---- stacked-deck scenarios -------------------------------------------------------------------
+from p2ptarot.engine import StackedDealer  # noqa: E402
+
+
+class Table:
+    """A stacked round driven move by move: hands are dealt as given (seat 0 first), then the pile
+    in the given order, then every other card. Chance and reveals resolve automatically."""
+
+    def __init__(self, hands: list[list[str]], pile: Sequence[str] = (), **options: Any) -> None:
+        n = len(hands)
+        used = [c for h in hands for c in h] + list(pile)
+        assert len(set(used)) == len(used) and all(len(h) == 6 for h in hands)
+        rest = [c for c in ALL_CARDS if c not in used]
+        order = [hands[i % n][i // n] for i in range(6 * n)] + list(pile) + rest
+        options.setdefault("first_seat", 0)
+        self.dealer = StackedDealer(orders={("tarot-78/arcanoid", 0): order})
+        self.state: ArcanoidState = create("arcanoid", n, options=options)  # type: ignore[assignment]
+        self.advance()
+
+    def advance(self) -> None:
+        st = self.state
+        while True:
+            kind = st.turn().kind
+            if kind is TurnKind.CHANCE:
+                chance = st.turn().chance
+                st.resolve_chance(self.dealer.shuffle(st, chance))  # type: ignore[arg-type]
+            elif kind is TurnKind.REVEAL:
+                st.resolve_reveals()
+            else:
+                return
+
+    def h(self, card: str) -> int:
+        """The current handle of `card`."""
+        return max(i for i, c in enumerate(self.state.cards) if c == card)
+
+    def do(self, seat: int, move: Move) -> None:
+        self.state.apply(seat, move)
+        self.advance()
+
+    def hand(self, pid: int) -> list[str]:
+        return sorted(self.state.cards[x] or "?" for x in self.state.parts[pid].hand)
+
+    def turn(self) -> tuple[str, tuple[int, ...]]:
+        t = self.state.turn()
+        return t.kind.value, t.seats
+
+    def pile_cards(self) -> list[str]:
+        return [self.state.cards[x] or "?" for x in self.state.pile]
+
+
+def filler(n: int, exclude: Sequence[str] = ()) -> list[list[str]]:
+    """n hands of six harmless numeric cards, avoiding `exclude`."""
+    pool = [c for c in ALL_CARDS if c.split("-")[-1].isdigit() and c.split("-")[0] != "trump"
+            and c not in exclude and not c.endswith("-1")]
+    return [pool[6 * i:6 * i + 6] for i in range(n)]

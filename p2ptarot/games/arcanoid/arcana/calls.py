@@ -84,7 +84,8 @@ def one_call(g: "ArcanoidState", pid: int, called: str, zone: str):
         if respondents:
             by_seat = {g.seat_of(q): q for q in respondents}
             ctx = Ctx("give", actor=pid, data={"called": called, "by_seat": by_seat})
-            answers = yield from g.collect(ctx, TurnKind.INTERRUPT, tuple(by_seat))
+            answers = yield from g.collect(ctx, TurnKind.INTERRUPT, tuple(by_seat), done=lambda a: any(
+                isinstance(m, Give) for m in a.values()))
             for seat, ans in answers.items():
                 q = by_seat[seat]
                 if isinstance(ans, Give):

@@ -116,16 +116,30 @@ def fool_window(g: "ArcanoidState", engager: int, field: str):
         if g.seat_of(q) not in seats:
             seats.append(g.seat_of(q))
     ctx = Ctx("fool", actor=engager, data={"asked": asked, "engager": engager, "field": field})
-    answers = yield from g.collect(ctx, TurnKind.INTERRUPT, tuple(seats))
-    best: tuple[float, Fool] | None = None
-    for move in answers.values():
-        if not isinstance(move, Fool):
-            continue
-        pos: float = asked.index(move.user)
-        if move.cut >= 0 and move.cut != move.user:
-            pos = len(asked) if move.cut == engager else asked.index(move.cut) - 0.5
-        if best is None or pos < best[0]:
-            best = (pos, move)
+    may_cut = {g.seat_of(q) for q in asked
+               if any(can_cut(g, q, h, engager) for h in fool_handles(g, q, None))}
+
+    def best_of(answers: dict) -> tuple[float, Fool] | None:
+        best: tuple[float, Fool] | None = None
+        for move in answers.values():
+            if not isinstance(move, Fool):
+                continue
+            pos: float = asked.index(move.user)
+            if move.cut >= 0 and move.cut != move.user:
+                pos = len(asked) if move.cut == engager else asked.index(move.cut) - 0.5
+            if best is None or pos < best[0]:
+                best = (pos, move)
+        return best
+
+    def decided(answers: dict) -> bool:
+        best = best_of(answers)
+        if best is None or may_cut - set(answers):
+            return False
+        before = {g.seat_of(q) for q in asked if asked.index(q) < best[0]}
+        return before <= set(answers)
+
+    answers = yield from g.collect(ctx, TurnKind.INTERRUPT, tuple(seats), done=decided)
+    best = best_of(answers)
     if best is None:
         return -1
     move = best[1]
