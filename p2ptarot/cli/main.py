@@ -14,9 +14,9 @@ from typing import Sequence
 
 from p2ptarot import PROTOCOL_VERSION, __version__
 
-from . import games_cmd, simulate
+from . import demo, games_cmd, peer, simulate, verify_cmd
 
-COMMANDS: tuple[ModuleType, ...] = (games_cmd, simulate)
+COMMANDS: tuple[ModuleType, ...] = (games_cmd, simulate, peer, demo, verify_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -38,13 +38,13 @@ class Charter(BaseModel):
     game: str = Field(min_length=1, max_length=40)
     variant: str | None = Field(default=None, max_length=40)
     options: dict[str, int | str | bool] = Field(default_factory=dict)
-    seats: tuple[SeatEntry, ...] = Field(min_length=2, max_length=MAX_SEATS)
+    seats: list[SeatEntry] = Field(min_length=2, max_length=MAX_SEATS)
     nonce: str = Field(pattern=B64, min_length=43, max_length=43)
     timeout: int = Field(default=120, ge=1, le=86400, description="seconds of silence before a seat is blamed")
 
     @field_validator("seats")
     @classmethod
-    def _distinct_keys(cls, seats: tuple[SeatEntry, ...]) -> tuple[SeatEntry, ...]:
+    def _distinct_keys(cls, seats: list[SeatEntry]) -> list[SeatEntry]:
         keys = [s.key for s in seats]
         if len(set(keys)) != len(keys):
             raise ValueError("two seats share one identity key")
@@ -85,7 +85,7 @@ class SignedCharter(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
     charter: Charter
-    signatures: tuple[str, ...]
+    signatures: list[str]
 
     def verify(self) -> None:
         """Every seat signed this exact charter; raises ValueError naming the first bad seat."""

@@ -17,7 +17,7 @@ def make_charter(game: str, seats: Sequence[tuple[bytes, str, str]], variant: st
                  nonce: bytes | None = None) -> Charter:
     """A charter for `seats` = (public key, name, ws address) in seat order."""
     return Charter(protocol=PROTOCOL_VERSION, game=game, variant=variant, options=dict(options or {}),
-                   seats=tuple(SeatEntry(key=canonical.b64(k), name=n, address=a) for k, n, a in seats),
+                   seats=[SeatEntry(key=canonical.b64(k), name=n, address=a) for k, n, a in seats],
                    nonce=canonical.b64(nonce or secrets.token_bytes(32)), timeout=timeout)
 
 
@@ -28,4 +28,4 @@ def sign_charter(charter: Charter, identity: Identity) -> str:
 
 def signed_locally(charter: Charter, identities: Sequence[Identity]) -> SignedCharter:
     """Every seat's signature when all identities are at hand (tests, local demos)."""
-    return SignedCharter(charter=charter, signatures=tuple(sign_charter(charter, i) for i in identities))
+    return SignedCharter(charter=charter, signatures=[sign_charter(charter, i) for i in identities])

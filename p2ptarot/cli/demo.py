@@ -1,0 +1,98 @@
+"""`p2ptarot demo`: N peers, each its own OS process with its own identity key, find each other
+through zeroconf, play a full game with bots over websockets and mental poker, then the transcript
+is verified offline. Exit 0 only when the game completed and the transcript verified.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from p2ptarot.engine import UnknownGame
+from p2ptarot.engine import info as game_info
+from p2ptarot.transcript import read, verify_transcript
+
+from .errors import usage_error
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("demo", help="a full networked game between local bot processes",
+                              description=__doc__)
+    p.add_argument("--game", default="sinople")
+    p.add_argument("--variant", default=None)
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--seed", type=int, default=1, help="seed of the bots' choices (not of the cards)")
+    p.add_argument("--interface", default="127.0.0.1", metavar="IP",
+                   help="address for every socket and zeroconf (default 127.0.0.1)")
+    p.add_argument("--out", type=Path, default=None, help="copy the verified transcript here")
+    p.add_argument("--timeout", type=int, default=120, help="seconds of silence before blame")
+    p.add_argument("--json", action="store_true", help="print one JSON summary object")
+    p.set_defaults(run=run, prog=p.prog)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        gi = game_info(args.game)
+    except UnknownGame as exc:
+        return usage_error(args, str(exc))
+    if not gi.min_players <= args.players <= gi.max_players:
+        return usage_error(args, f"{gi.name} is played by {gi.min_players} to {gi.max_players} players")
+    say = (lambda t: None) if args.json else (lambda t: print(t, flush=True))
+    work = Path(tempfile.mkdtemp(prefix="p2ptarot-demo-"))
+    base = [sys.executable, "-m", "p2ptarot.cli.main"]
+    common = ["--bot", "heuristic", "--quiet", "--interface", args.interface, "--timeout", str(args.timeout)]
+    started = time.monotonic()
+    procs: list[subprocess.Popen] = []
+    try:
+        host_cmd = base + ["host", "--game", args.game, "--seats", str(args.players), "--name", "peer-0",
+                           "--data-dir", str(work / "peer-0"), "--seed", str(args.seed)] + common
+        if args.variant:
+            host_cmd += ["--variant", args.variant]
+        procs.append(subprocess.Popen(host_cmd, stdout=subprocess.PIPE, text=True))
+        say(f"demo: {args.players} peers ({args.game}) on {args.interface}, work dir {work}")
+        time.sleep(0.5)
+        for k in range(1, args.players):
+            cmd = base + ["join", "--game", args.game, "--name", f"peer-{k}",
+                          "--data-dir", str(work / f"peer-{k}"), "--seed", str(args.seed + k)] + common
+            procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True))
+        say("demo: peers started; discovering through zeroconf, shuffling, playing...")
+        results = []
+        for k, proc in enumerate(procs):
+            out, _ = proc.communicate(timeout=3600)
+            line = next((ln for ln in reversed(out.splitlines()) if ln.startswith("{")), "{}")
+            results.append((proc.returncode, json.loads(line)))
+            say(f"demo: peer {k} exited {proc.returncode}: {results[-1][1].get('result', 'no result')}")
+        played = time.monotonic() - started
+        host_rc, host_res = results[0]
+        if host_rc != 0 or "transcript" not in host_res:
+            say("demo: the game did not complete")
+            return 1
+        t0 = time.monotonic()
+        verdict = verify_transcript(read(Path(host_res["transcript"])))
+        verify_s = time.monotonic() - t0
+        if args.out:
+            shutil.copyfile(host_res["transcript"], args.out)
+        agree = all(res.get("scores") == host_res.get("scores") for _, res in results)
+        summary = {"game": args.game, "players": args.players, "completed": all(rc == 0 for rc, _ in results),
+                   "all_peers_agree": agree, "verified": verdict.valid, "steps": verdict.steps,
+                   "scores": host_res.get("scores"), "winners": host_res.get("winners"),
+                   "game_seconds": round(played, 2), "verify_seconds": round(verify_s, 2),
+                   "transcript": str(args.out or host_res["transcript"])}
+        if args.json:
+            print(json.dumps(summary, sort_keys=True))
+        else:
+            say(f"demo: game over in {played:.1f} s: scores {summary['scores']}, winners {summary['winners']}")
+            say(f"demo: transcript {summary['transcript']}: "
+                + (f"VERIFIED ({verdict.steps} steps, {verify_s:.1f} s)" if verdict.valid
+                   else f"INVALID at step {verdict.step}, seat {verdict.seat}: {verdict.reason}"))
+        return 0 if summary["completed"] and agree and verdict.valid else 1
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()

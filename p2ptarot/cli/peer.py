@@ -1,0 +1,182 @@
+"""`p2ptarot host`, `join` and `list`: play on the LAN (the network subcommands)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from p2ptarot.bots import make as make_bot
+from p2ptarot.engine import BadConfiguration, Move, UnknownGame
+from p2ptarot.engine import info as game_info
+from p2ptarot.net.discovery import browse_tables
+from p2ptarot.net.runner import (GameResult, PeerConfig, RunError, bot_chooser, run_host,
+                                 run_join, run_resume)
+from p2ptarot.table.effects import NeedMove
+
+from .errors import usage_error
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--name", default=os.environ.get("USER", "player"), help="your display name")
+    p.add_argument("--interface", default=None, metavar="IP",
+                   help="bind sockets and zeroconf to this address (default: all interfaces)")
+    p.add_argument("--port", type=int, default=0, help="listening port (default: any free port)")
+    p.add_argument("--data-dir", type=Path, default=Path.home() / ".p2ptarot", metavar="DIR",
+                   help="identity key, secrets and transcripts (default: ~/.p2ptarot)")
+    p.add_argument("--bot", nargs="?", const="heuristic", default=None, metavar="KIND",
+                   help="let a bot play this seat (random or heuristic; default heuristic)")
+    p.add_argument("--seed", type=int, default=None, help="seed of the bot's choices")
+    p.add_argument("--timeout", type=int, default=120, help="seconds of silence before a seat is blamed")
+    p.add_argument("--quiet", action="store_true", help="print only the result")
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    h = subparsers.add_parser("host", help="open a table on the LAN and play at seat 0",
+                              description="Advertise a table with zeroconf, wait for players, play.")
+    h.add_argument("--game", required=True)
+    h.add_argument("--variant", default=None)
+    h.add_argument("--seats", type=int, required=True, help="number of players, you included")
+    h.add_argument("--bots", type=int, default=0, help="fill this many seats with local bot processes")
+    _common(h)
+    h.set_defaults(run=run_host_cmd, prog=h.prog)
+
+    j = subparsers.add_parser("join", help="sit down at a table on the LAN",
+                              description="Join a table found by zeroconf or given as ws://host:port.")
+    j.add_argument("table", nargs="?", default=None, metavar="TABLE",
+                   help="ws://host:port of the host, or a host fingerprint from `p2ptarot list`; "
+                        "default: the first open table")
+    j.add_argument("--game", default=None, help="only join a table of this game")
+    j.add_argument("--resume", action="store_true",
+                   help="resume the unfinished game saved in --data-dir (after a crash)")
+    _common(j)
+    j.set_defaults(run=run_join_cmd, prog=j.prog)
+
+    ls = subparsers.add_parser("list", help="list the open tables on the LAN")
+    ls.add_argument("--interface", default=None, metavar="IP")
+    ls.add_argument("--timeout", type=float, default=3.0, help="seconds to listen")
+    ls.add_argument("--json", action="store_true")
+    ls.set_defaults(run=run_list, prog=ls.prog)
+
+
+# ---- the local player ---------------------------------------------------------------------------
+def _human_chooser(say):
+    async def choose(need: NeedMove) -> Move:
+        view = need.view
+        print("\n" + json.dumps(view, indent=1, sort_keys=True)[:3000])
+        for i, move in enumerate(need.legal, start=1):
+            print(f"  {i:>2}. {_describe(move)}")
+        while True:
+            text = await asyncio.to_thread(input, f"seat {need.seat}, your move [1-{len(need.legal)}]: ")
+            if text.strip().isdigit() and 1 <= int(text) <= len(need.legal):
+                return need.legal[int(text) - 1]
+            print("  please type the number of a move")
+    return choose
+
+
+def _describe(move: Move) -> str:
+    data = move.to_json()
+    kind = data.pop("kind")
+    card = data.pop("card", None)
+    data.pop("handle", None)
+    rest = " ".join(f"{k}={v}" for k, v in data.items())
+    return " ".join(x for x in (kind, card, rest) if x)
+
+
+def _chooser(args: argparse.Namespace, say):
+    if args.bot:
+        return bot_chooser(make_bot(args.bot, args.seed if args.seed is not None else os.getpid()))
+    return _human_chooser(say)
+
+
+def _config(args: argparse.Namespace) -> PeerConfig:
+    say = (lambda text: None) if args.quiet else (lambda text: print(text, flush=True))
+    return PeerConfig(data_dir=args.data_dir, name=args.name, interface=args.interface,
+                      port=args.port, timeout=args.timeout, say=say)
+
+
+def _report(result: GameResult) -> int:
+    summary: dict[str, Any] = {"table": result.table_id.hex(), "transcript": str(result.transcript)}
+    if result.outcome is not None:
+        summary["outcome"] = result.outcome.to_json()
+        print(json.dumps({"result": "finished", "scores": list(result.outcome.scores),
+                          "winners": list(result.outcome.winners), **summary}), flush=True)
+        return 0
+    a = result.aborted
+    print(json.dumps({"result": "aborted", "blame": a.blame if a else None,
+                      "reason": a.reason if a else "", **summary}), flush=True)
+    return 1
+
+
+def run_host_cmd(args: argparse.Namespace) -> int:
+    try:
+        gi = game_info(args.game)
+    except UnknownGame as exc:
+        return usage_error(args, str(exc))
+    if not gi.min_players <= args.seats <= gi.max_players:
+        return usage_error(args, f"{gi.name} is played by {gi.min_players} to {gi.max_players} players")
+    if not 0 <= args.bots < args.seats:
+        return usage_error(args, "--bots must leave at least the host's seat")
+    cfg = _config(args)
+    children: list[subprocess.Popen] = []
+
+    def spawn_bots(url: str) -> None:
+        for k in range(args.bots):
+            cmd = [sys.executable, "-m", "p2ptarot.cli.main", "join", url, "--bot", "--quiet",
+                   "--name", f"bot-{k + 1}", "--data-dir", str(args.data_dir / f"bot-{k + 1}"),
+                   "--timeout", str(args.timeout)]
+            if args.interface:
+                cmd += ["--interface", args.interface]
+            children.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL))
+
+    try:
+        result = asyncio.run(run_host(cfg, args.game, args.variant, args.seats, _chooser(args, cfg.say),
+                                      on_listening=spawn_bots))
+    except (RunError, BadConfiguration) as exc:
+        print(f"p2ptarot host: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        for child in children:
+            try:
+                child.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                child.kill()
+    return _report(result)
+
+
+def run_join_cmd(args: argparse.Namespace) -> int:
+    cfg = _config(args)
+    try:
+        if args.resume:
+            result = asyncio.run(run_resume(cfg, _chooser(args, cfg.say)))
+        else:
+            result = asyncio.run(run_join(cfg, args.table, args.game, _chooser(args, cfg.say)))
+    except RunError as exc:
+        print(f"p2ptarot join: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    return _report(result)
+
+
+def run_list(args: argparse.Namespace) -> int:
+    adverts = asyncio.run(browse_tables([args.interface] if args.interface else None, args.timeout))
+    rows = [{"game": a.table.game, "variant": a.table.variant,
+             "seats": f"{a.table.seats_taken}/{a.table.seats_total}",
+             "host": a.table.fingerprint, "table": a.table.table_id, "url": a.ws_url} for a in adverts]
+    if args.json:
+        print(json.dumps({"tables": rows}))
+        return 0
+    if not rows:
+        print("no open table seen (is a host running on this LAN, and multicast allowed?)")
+    for r in rows:
+        print(f"{r['game']:<10} {r['variant'] or '-':<8} seats {r['seats']:<6} host {r['host']}  {r['url']}")
+    return 0

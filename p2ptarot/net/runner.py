@@ -1,0 +1,344 @@
+"""The peer runner: the lobby (seat players, sign the charter) and the pump around `Session`.
+
+Everything protocol-relevant happens in the sans-I/O `p2ptarot.table.Session`; this module only
+moves bytes between it, the websocket mesh, the data directory and the local player (bot or
+human). Control frames (lobby and catch-up) are JSON objects with a "ctl" key; everything else is
+an envelope for the session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Awaitable, Callable, Sequence
+
+from p2ptarot import PROTOCOL_VERSION
+from p2ptarot.crypto.signing import Identity, fingerprint
+from p2ptarot.engine import Move, Outcome
+from p2ptarot.engine import info as game_info
+from p2ptarot.table import canonical
+from p2ptarot.table.charter import Charter, SignedCharter, charter_signing_bytes
+from p2ptarot.table.effects import (Aborted, Effect, Finished, NeedMove, Progress, Record, Send,
+                                    Warning)
+from p2ptarot.table.lobby import make_charter, sign_charter
+from p2ptarot.table.session import Session
+
+from .discovery import TableAdvertiser, browse_tables
+from .errors import MeshError
+from .events import LinkDown, LinkUp, Received
+from .store import DataDir, TableStore
+from .transport import WS_PATH, Mesh, MeshConfig
+from .txt import TableInfo
+
+logger = logging.getLogger(__name__)
+
+Chooser = Callable[[NeedMove], Awaitable[Move]]
+Say = Callable[[str], None]
+
+
+class RunError(Exception):
+    """The lobby or the game could not proceed (a clear sentence for the user)."""
+
+
+@dataclass
+class PeerConfig:
+    """Settings shared by `host` and `join`."""
+
+    data_dir: Path
+    name: str
+    interface: str | None = None  # None: all interfaces (real users); tests pass 127.0.0.1
+    port: int = 0
+    timeout: int = 120
+    linger: float = 2.0
+    say: Say = field(default=lambda text: None)
+
+
+@dataclass
+class GameResult:
+    table_id: bytes
+    transcript: Path
+    outcome: Outcome | None
+    aborted: Aborted | None
+
+
+def _mesh_config(cfg: PeerConfig) -> MeshConfig:
+    return MeshConfig(host=cfg.interface or "0.0.0.0", port=cfg.port, protocol_version=PROTOCOL_VERSION)
+
+
+def _interfaces(cfg: PeerConfig) -> list[str] | None:
+    return [cfg.interface] if cfg.interface else None
+
+
+def _ctl(obj: dict[str, Any]) -> bytes:
+    return canonical.encode(obj)
+
+
+def _parse_ctl(data: bytes) -> dict[str, Any] | None:
+    """A control frame, or None when the frame is an envelope (or garbage) for the session."""
+    try:
+        obj = json.loads(data)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return obj if isinstance(obj, dict) and isinstance(obj.get("ctl"), str) else None
+
+
+# ---- lobby ------------------------------------------------------------------------------------
+async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str, variant: str | None,
+                     seats: int, options: dict[str, Any] | None = None,
+                     on_listening: Callable[[str], None] | None = None) -> SignedCharter:
+    """Advertise the table, seat joiners in arrival order, have every seat sign the charter."""
+    gi = game_info(game)
+    info = TableInfo(game=game, variant=variant or gi.default_variant or "", seats_taken=1,
+                     seats_total=seats, fingerprint=identity.fingerprint)
+    advertiser = TableAdvertiser(info, mesh.port, interfaces=_interfaces(cfg),
+                                 addresses=[cfg.interface] if cfg.interface else None)
+    await advertiser.start()
+    cfg.say(f"table open: {game} for {seats} at {mesh.url} (fingerprint {identity.fingerprint})")
+    if on_listening:
+        on_listening(mesh.url)
+    joined: list[tuple[bytes, str, str]] = [(identity.public_bytes, cfg.name, mesh.url)]
+    try:
+        while len(joined) < seats:
+            ev = await mesh.next_event()
+            if isinstance(ev, Received):
+                msg = _parse_ctl(ev.data)
+                if msg and msg["ctl"] == "join" and all(k != ev.peer for k, _, _ in joined):
+                    name = str(msg.get("name", "player"))[:40] or "player"
+                    address = str(msg.get("address", ""))[:200]
+                    joined.append((ev.peer, name, address))
+                    cfg.say(f"seat {len(joined) - 1}: {name} ({fingerprint(ev.peer)})")
+                    await advertiser.update(seats_taken=len(joined))
+            elif isinstance(ev, LinkDown):
+                before = len(joined)
+                joined = [j for j in joined if j[0] != ev.peer or j[0] == identity.public_bytes]
+                if len(joined) != before:
+                    cfg.say("a player left the lobby")
+                    await advertiser.update(seats_taken=len(joined))
+        charter = make_charter(game, joined, variant=variant or gi.default_variant, options=options,
+                               timeout=cfg.timeout)
+        await advertiser.update(table_id=charter.table_id.hex())
+        sigs: dict[bytes, str] = {identity.public_bytes: sign_charter(charter, identity)}
+        for key, _, _ in joined[1:]:
+            await mesh.send(key, _ctl({"ctl": "charter", "charter": charter.to_json()}))
+        while len(sigs) < seats:
+            ev = await mesh.next_event()
+            if isinstance(ev, Received):
+                msg = _parse_ctl(ev.data)
+                if msg and msg["ctl"] == "sign" and any(k == ev.peer for k, _, _ in joined):
+                    sigs[ev.peer] = str(msg.get("sig", ""))
+            elif isinstance(ev, LinkDown):
+                raise RunError("a player left before signing the charter")
+        signed = SignedCharter(charter=charter, signatures=[sigs[k] for k, _, _ in joined])
+        signed.verify()
+        await mesh.broadcast(_ctl({"ctl": "signed", "signed": signed.model_dump(mode="json")}))
+        return signed
+    finally:
+        await advertiser.close()
+
+
+async def find_table(cfg: PeerConfig, game: str | None, wait: float = 30.0,
+                     fingerprint_prefix: str | None = None) -> str:
+    """Browse zeroconf until an open table (of `game`, hosted by `fingerprint_prefix`, if given)
+    appears; its ws:// URL."""
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        for advert in await browse_tables(_interfaces(cfg), timeout=1.0):
+            t = advert.table
+            if fingerprint_prefix and not (t.fingerprint.startswith(fingerprint_prefix.upper())
+                                           or t.table_id.startswith(fingerprint_prefix.lower())):
+                continue
+            if not t.is_full and (game is None or t.game == game) and t.version == PROTOCOL_VERSION:
+                cfg.say(f"found {t.game} table of {advert.table.fingerprint} at {advert.ws_url}")
+                return advert.ws_url
+    raise RunError(f"no open {game or ''} table found on the LAN within {wait:.0f} s")
+
+
+async def join_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, url: str) -> SignedCharter:
+    """Dial the host, ask for a seat, check and sign the charter it proposes."""
+    try:
+        host = await mesh.connect(url)
+    except MeshError as exc:
+        raise RunError(str(exc)) from exc
+    await mesh.send(host, _ctl({"ctl": "join", "name": cfg.name, "address": mesh.url}))
+    cfg.say(f"joined the table at {url}; waiting for the other players")
+    while True:
+        ev = await mesh.next_event()
+        if isinstance(ev, LinkDown) and ev.peer == host:
+            raise RunError(f"the host closed the connection ({ev.reason})")
+        if not isinstance(ev, Received) or ev.peer != host:
+            continue
+        msg = _parse_ctl(ev.data)
+        if msg is None:
+            continue
+        if msg["ctl"] == "charter":
+            charter = Charter.model_validate(msg["charter"])
+            charter.check_version()
+            if charter.seat_of(identity.public_bytes) is None:
+                raise RunError("the host's charter does not seat this player")
+            if charter.seat_key(0) != host:
+                raise RunError("the charter's seat 0 is not the host we dialled")
+            await mesh.send(host, _ctl({"ctl": "sign", "sig": sign_charter(charter, identity)}))
+        elif msg["ctl"] == "signed":
+            signed = SignedCharter.model_validate(msg["signed"])
+            signed.verify()
+            return signed
+
+
+# ---- the game pump ----------------------------------------------------------------------------
+async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCharter,
+               choose: Chooser, resume: bool = False) -> GameResult:
+    """Play one table to its end (or abort) over the mesh; persist everything on the way."""
+    data = DataDir(cfg.data_dir)
+    store = TableStore(data, signed)
+    charter = signed.charter
+    seat = charter.seat_of(identity.public_bytes)
+    if seat is None:
+        raise RunError("this identity has no seat at the table")
+    session = Session(signed, seat, identity, store.seed)
+    outbox = store.outbox()
+    transcript = store.fresh_transcript()
+    keys = [charter.seat_key(i) for i in range(len(charter.seats))]
+
+    async def dial_others() -> None:
+        targets = [i for i in range(len(keys)) if i != seat and (resume or i < seat)]
+        for i in targets:
+            if keys[i] in mesh.peers():
+                continue
+            address = charter.seats[i].address
+            for attempt in range(20):
+                try:
+                    await mesh.connect(address, expected_key=keys[i])
+                    break
+                except MeshError:
+                    await asyncio.sleep(0.25 * (attempt + 1))
+
+    moves: asyncio.Queue[Move] = asyncio.Queue()
+    pending_choice: list[asyncio.Task[None]] = []
+
+    async def handle(effects: list[Effect]) -> None:
+        for e in effects:
+            if isinstance(e, Send):
+                line = e.envelope.encoded()
+                outbox.append(line)  # persisted before it leaves this machine
+                await mesh.broadcast(line)
+            elif isinstance(e, Record):
+                transcript.append(e.envelope.encoded())
+            elif isinstance(e, NeedMove):
+                async def ask(need: NeedMove = e) -> None:
+                    await moves.put(await choose(need))
+                pending_choice.append(asyncio.create_task(ask()))
+            elif isinstance(e, Progress):
+                logger.debug("step %d: %s", e.step, e.text)
+            elif isinstance(e, Warning):
+                logger.info("%s", e.text)
+            elif isinstance(e, Finished):
+                cfg.say(f"game over: scores {list(e.outcome.scores)}, winners {list(e.outcome.winners)}")
+            elif isinstance(e, Aborted):
+                cfg.say(f"game aborted: seat {e.blame} is blamed at step {e.step}: {e.reason}")
+
+    await dial_others()
+    if resume:
+        saved = store.saved_messages()
+        cfg.say(f"resuming from {len(saved)} saved messages")
+        await handle(session.load(saved))
+    else:
+        await handle(session.start())
+    await mesh.broadcast(_ctl({"ctl": "sync", "step": session.step}))
+    last_step, last_change = session.step, time.monotonic()
+    while not session.finished:
+        event_task = asyncio.ensure_future(mesh.next_event())
+        move_task = asyncio.ensure_future(moves.get())
+        done, _ = await asyncio.wait({event_task, move_task}, timeout=1.0,
+                                     return_when=asyncio.FIRST_COMPLETED)
+        for t in (event_task, move_task):
+            if t not in done:
+                t.cancel()
+        if move_task in done:
+            await handle(session.act(move_task.result()))
+        if event_task in done:
+            ev = event_task.result()
+            if isinstance(ev, Received):
+                msg = _parse_ctl(ev.data)
+                if msg is None:
+                    await handle(session.receive(ev.data))
+                elif msg["ctl"] == "sync" and isinstance(msg.get("step"), int):
+                    for env in session.messages_from(msg["step"]):
+                        await mesh.send(ev.peer, env.encoded())
+            elif isinstance(ev, LinkUp):
+                await mesh.send(ev.peer, _ctl({"ctl": "sync", "step": session.step}))
+        if session.step != last_step:
+            last_step, last_change = session.step, time.monotonic()
+        elif time.monotonic() - last_change > charter.timeout and not session.finished:
+            await handle(session.blame_silence())
+    # stay a moment so slower peers can still fetch our last messages
+    end = time.monotonic() + cfg.linger
+    while time.monotonic() < end:
+        try:
+            ev = await asyncio.wait_for(mesh.next_event(), timeout=max(0.05, end - time.monotonic()))
+        except TimeoutError:
+            break
+        if isinstance(ev, Received):
+            msg = _parse_ctl(ev.data)
+            if msg and msg["ctl"] == "sync" and isinstance(msg.get("step"), int):
+                for env in session.messages_from(msg["step"]):
+                    await mesh.send(ev.peer, env.encoded())
+            elif msg is None:
+                await handle(session.receive(ev.data))
+    for task in pending_choice:
+        task.cancel()
+    outbox.close()
+    transcript.close()
+    if session.outcome is not None:
+        store.mark_done()
+    return GameResult(charter.table_id, store.transcript_path, session.outcome, session.aborted)
+
+
+# ---- entry points used by the CLI ----------------------------------------------------------------
+async def run_host(cfg: PeerConfig, game: str, variant: str | None, seats: int, choose: Chooser,
+                   options: dict[str, Any] | None = None,
+                   on_listening: Callable[[str], None] | None = None) -> GameResult:
+    identity = DataDir(cfg.data_dir).identity()
+    async with Mesh(identity, _mesh_config(cfg)) as mesh:
+        signed = await host_lobby(cfg, mesh, identity, game, variant, seats, options, on_listening)
+        return await play(cfg, mesh, identity, signed, choose)
+
+
+async def run_join(cfg: PeerConfig, target: str | None, game: str | None, choose: Chooser) -> GameResult:
+    identity = DataDir(cfg.data_dir).identity()
+    async with Mesh(identity, _mesh_config(cfg)) as mesh:
+        if target is None:
+            url = await find_table(cfg, game)
+        elif target.startswith("ws://"):
+            url = target if target.rstrip("/").endswith(WS_PATH) else target.rstrip("/") + WS_PATH
+        else:
+            url = await find_table(cfg, game, fingerprint_prefix=target)
+        signed = await join_lobby(cfg, mesh, identity, url)
+        return await play(cfg, mesh, identity, signed, choose)
+
+
+async def run_resume(cfg: PeerConfig, choose: Chooser) -> GameResult:
+    data = DataDir(cfg.data_dir)
+    unfinished = data.unfinished()
+    if not unfinished:
+        raise RunError(f"no unfinished game in {cfg.data_dir}")
+    store = TableStore.open_existing(data, unfinished[-1])
+    identity = data.identity()
+    seat = store.signed.charter.seat_of(identity.public_bytes)
+    if seat is None:
+        raise RunError("this data directory's identity has no seat at its saved table")
+    address = store.signed.charter.seats[seat].address
+    port = int(address.rsplit(":", 1)[1].split("/")[0]) if address else 0
+    config = _mesh_config(cfg)
+    config = MeshConfig(host=config.host, port=port, protocol_version=config.protocol_version)
+    async with Mesh(identity, config) as mesh:
+        return await play(cfg, mesh, identity, store.signed, choose, resume=True)
+
+
+def bot_chooser(bot: Any, seat_hint: int = 0) -> Chooser:
+    async def choose(need: NeedMove) -> Move:
+        return bot.choose(need.seat, need.view, list(need.legal))
+    return choose

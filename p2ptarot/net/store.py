@@ -1,0 +1,110 @@
+"""A peer's data directory: identity key, and per table the signed charter, the game seed, the
+outbox (own messages, written before they are sent) and the transcript.
+
+    DATA/identity.key                 32-byte Ed25519 seed (created on first use, mode 0600)
+    DATA/tables/<table-id>/charter.json, seed, outbox.jsonl, transcript.jsonl
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from p2ptarot.crypto.signing import Identity
+from p2ptarot.table.charter import SignedCharter
+from p2ptarot.table.secrets import new_seed
+from p2ptarot.transcript.file import TranscriptWriter
+
+
+def _write_private(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+class DataDir:
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        self.root.mkdir(parents=True, exist_ok=True)
+
+    def identity(self) -> Identity:
+        path = self.root / "identity.key"
+        if path.exists():
+            return Identity.from_seed(path.read_bytes())
+        ident = Identity.generate()
+        _write_private(path, ident.seed())
+        return ident
+
+    def table_dir(self, table_id: bytes) -> Path:
+        return self.root / "tables" / table_id.hex()
+
+    def unfinished(self) -> list[Path]:
+        """Tables with a charter and no final transcript marker (candidates for resume)."""
+        tables = self.root / "tables"
+        if not tables.exists():
+            return []
+        return sorted(p for p in tables.iterdir() if (p / "charter.json").exists()
+                      and not (p / "done").exists())
+
+
+class TableStore:
+    """Everything one seat persists about one table."""
+
+    def __init__(self, data: DataDir, signed: SignedCharter) -> None:
+        self.dir = data.table_dir(signed.charter.table_id)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.signed = signed
+        charter_path = self.dir / "charter.json"
+        if not charter_path.exists():
+            _write_private(charter_path, json.dumps(signed.model_dump(mode="json")).encode())
+        seed_path = self.dir / "seed"
+        if not seed_path.exists():
+            _write_private(seed_path, new_seed())
+        self.seed = seed_path.read_bytes()
+        self.transcript_path = self.dir / "transcript.jsonl"
+        self.outbox_path = self.dir / "outbox.jsonl"
+
+    @classmethod
+    def open_existing(cls, data: DataDir, table_dir: Path) -> "TableStore":
+        signed = SignedCharter.model_validate(json.loads((table_dir / "charter.json").read_text()))
+        return cls(data, signed)
+
+    def saved_messages(self) -> list[bytes]:
+        """Own sent messages and every logged one (for resuming)."""
+        out: list[bytes] = []
+        for path in (self.transcript_path, self.outbox_path):
+            if path.exists():
+                lines = path.read_bytes().splitlines()
+                if path == self.transcript_path:
+                    lines = lines[1:]
+                out.extend(line for line in lines if line.strip())
+        return out
+
+    def outbox(self) -> TranscriptWriter:
+        return _Appender(self.outbox_path)  # type: ignore[return-value]
+
+    def fresh_transcript(self) -> TranscriptWriter:
+        """Start the transcript anew (a resumed session re-records the whole log)."""
+        if self.transcript_path.exists():
+            self.transcript_path.unlink()
+        return TranscriptWriter(self.transcript_path, self.signed)
+
+    def mark_done(self) -> None:
+        (self.dir / "done").write_text("finished\n")
+
+
+class _Appender:
+    def __init__(self, path: Path) -> None:
+        self._fh = open(path, "ab")
+
+    def append(self, line: bytes) -> None:
+        self._fh.write(line + b"\n")
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+
+    def close(self) -> None:
+        self._fh.close()
