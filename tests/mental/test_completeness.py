@@ -8,7 +8,8 @@ from harness import Loopback
 from p2ptarot.mental import CardLearned, OperationCompleted
 
 # Big tables with small decks, big decks with few seats (keeps the suite fast).
-CASES = [(n, 9) for n in range(2, 13)] + [(3, 39), (2, 78), (3, 96), (2, 104)]
+CASES = [pytest.param(n, 9, marks=[pytest.mark.slow] if n >= 9 else []) for n in range(2, 13)]
+CASES += [(3, 39), (2, 78), (3, 96), (2, 104)]
 
 
 def cards(size: int) -> list[str]:
