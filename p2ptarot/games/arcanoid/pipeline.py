@@ -47,6 +47,7 @@ class Pipeline:
         self.strength_cards: list[int] = []
         self.ever_engaged: set[str] = set()
         self.renewal_refused = False
+        self.round_renewals = 0
         self.death_played = False
         self.pending: list[Reveal] = []
         self.cursor = -1  # pid of the participant whose normal turn is current/last
@@ -212,6 +213,7 @@ class Pipeline:
         self.discard = []
         self.pile = list(handles)
         self.renewals += 1
+        self.round_renewals += 1
 
     def pile_dead(self) -> None:
         """The pile is empty for good: an active Temperance ends (§6.14 (b))."""

@@ -334,6 +334,7 @@ class ArcanoidState(Pipeline, GameState):
                 "pledges": list(self.hermit.pledges)},
             "ever_engaged": sorted(self.ever_engaged),
             "renewal_refused": self.renewal_refused, "death_played": self.death_played,
+            "renewals": self.round_renewals,
             "round_winners": [dict(w) for w in self.round_winners],
             "fields_won": {str(s): sum(c.values()) for s, c in counts.items()},
         }
