@@ -46,7 +46,7 @@ class DeckEpoch:
 
     def __init__(self, table_id: bytes, n_seats: int, deck: str, epoch: int,
                  card_ids: Sequence[str], me: int | None = None,
-                 rng: RandomSource | None = None) -> None:
+                 rng: RandomSource | None = None, secret: Scalar | None = None) -> None:
         if not MIN_SEATS <= n_seats <= MAX_SEATS:
             raise MentalUsageError(f"seats must be {MIN_SEATS}..{MAX_SEATS}, got {n_seats}")
         if me is not None and not 0 <= me < n_seats:
@@ -67,8 +67,11 @@ class DeckEpoch:
         self._rng = rng
         self._card_points = [card_point(deck, c) for c in cards]
         self._card_by_point = dict(zip(self._card_points, cards))
-        self._secret: Scalar | None = random_scalar(rng) if rng is not None and me is not None \
-            else None
+        if secret is not None and (me is None or int(secret) == 0):
+            raise MentalUsageError("a restored secret needs a seat and must be nonzero")
+        self._secret: Scalar | None = None
+        if me is not None and rng is not None:
+            self._secret = secret if secret is not None else random_scalar(rng)
         self.keys: dict[int, Point] = {}
         self.joint_key: Point | None = None
         self.handles: dict[int, Handle] = {}
@@ -86,6 +89,12 @@ class DeckEpoch:
         self._activate()
 
     # ---- queries -------------------------------------------------------------------------------
+
+    @property
+    def secret(self) -> Scalar | None:
+        """This seat's x_i for the epoch: persist it (privately) before sending anything, so a
+        restarted peer can reopen the epoch with `secret=` and replay the log."""
+        return self._secret
 
     @property
     def ready(self) -> bool:

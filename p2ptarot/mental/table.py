@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from p2ptarot.crypto.group import Scalar
+
 from .epoch import DeckEpoch
 from .errors import MentalUsageError, MentalViolation, MessageDecodeError
 from .events import Event, Expectation, Transfer
@@ -34,13 +36,17 @@ class MentalTable:
 
     # ---- epochs ----------------------------------------------------------------------------
 
-    def open_deck(self, deck: str, epoch: int, card_ids: Sequence[str]) -> DeckEpoch:
-        """Start a deck epoch: key generation then a shuffle by every seat in seat order."""
+    def open_deck(self, deck: str, epoch: int, card_ids: Sequence[str],
+                  secret: Scalar | None = None) -> DeckEpoch:
+        """Start a deck epoch: key generation then a shuffle by every seat in seat order.
+
+        `secret` restores this seat's x_i after a restart (see `DeckEpoch.secret`).
+        """
         if deck in self._latest and epoch <= self._latest[deck]:
             raise MentalUsageError(f"deck {deck!r}: epoch {epoch} is not after "
                                    f"{self._latest[deck]}")
         state = DeckEpoch(self.table_id, self.n_seats, deck, epoch, card_ids, self.seat,
-                          self._rng)
+                          self._rng, secret)
         self._epochs[(deck, epoch)] = state
         self._latest[deck] = epoch
         return state

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from harness import Loopback
-from p2ptarot.mental import CardLearned, OperationCompleted
+from p2ptarot.mental import CardLearned, MentalTable, OperationCompleted, SeededRandomSource
 
 # Big tables with small decks, big decks with few seats (keeps the suite fast).
 CASES = [pytest.param(n, 9, marks=[pytest.mark.slow] if n >= 9 else []) for n in range(2, 13)]
@@ -98,3 +98,23 @@ def test_several_decks_and_epochs_like_sinople() -> None:
     k1 = lb.observer.epoch("numbers", 1).keys
     k2 = lb.observer.epoch("numbers", 2).keys
     assert all(k1[s] != k2[s] for s in range(3))
+
+
+def test_a_restarted_seat_replays_the_log_with_its_persisted_secret() -> None:
+    """Crash recovery: reopen with the saved x_i, replay every logged message, carry on."""
+    lb = Loopback(3, seed=9)
+    lb.open("d", 1, cards(9))
+    lb.each(lambda p: p.deal("d", 1, {h: h % 3 for h in range(9)}))
+    lb.run()
+    saved = lb.seats[1].epoch("d", 1).secret
+    hand = lb.seats[1].epoch("d", 1).known_cards()
+    fresh = MentalTable(lb.seats[1].table_id, 3, 1, SeededRandomSource("after-crash"))
+    fresh.open_deck("d", 1, cards(9), secret=saved)
+    fresh.deal("d", 1, {h: h % 3 for h in range(9)})
+    for m in lb.sent:
+        fresh.receive_dict(m.seat, m.to_dict())  # its own old messages are verified too
+    assert fresh.epoch("d", 1).known_cards() == hand
+    lb.seats[1] = fresh
+    lb.each(lambda p: p.audit("d", 1))
+    lb.run()
+    assert lb.observer.epoch("d", 1).closed
