@@ -6,6 +6,13 @@ untrusted input from anyone on the LAN, so parsing never raises into the browser
 is logged and ignored.  They are also only hints: the charter and the mesh handshake are what
 authenticate a table and its seats.
 
+Browsing asks multicast (QM) questions only.  A unicast-response (QU) answer is sent to port
+5353 by unicast, and when several zeroconf instances share that port on one host (several
+players on one machine, parallel tests) the kernel hands it to only one of the SO_REUSEPORT
+sockets, maybe not the asker (RFC 6762 section 15.1).  Answers may still wait up to a second:
+a responder multicasts a record at most once per second (section 6), e.g. right after its
+announcements.
+
 ``interfaces`` is a setting everywhere: ``None`` means every interface (real users); a list of
 addresses such as ``["127.0.0.1"]`` confines multicast to those (tests, demos, and machines where
 multicast on other interfaces is not allowed).
@@ -25,6 +32,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from zeroconf import (
+    DNSQuestionType,
     InterfaceChoice,
     IPVersion,
     NonUniqueNameException,
@@ -207,7 +215,10 @@ class TableBrowser:
         if self._zc is None:
             self._zc = open_zeroconf(self._interfaces)
         self._browser = AsyncServiceBrowser(
-            self._zc.zeroconf, SERVICE_TYPE, handlers=[self._on_state_change]
+            self._zc.zeroconf,
+            SERVICE_TYPE,
+            handlers=[self._on_state_change],
+            question_type=DNSQuestionType.QM,
         )
 
     async def close(self) -> None:
@@ -258,7 +269,9 @@ class TableBrowser:
     ) -> None:
         info = AsyncServiceInfo(service_type, name)
         try:
-            found = await info.async_request(zeroconf, self._resolve_ms)
+            found = await info.async_request(
+                zeroconf, self._resolve_ms, question_type=DNSQuestionType.QM
+            )
         except Exception:  # resolving is best effort: a bad responder must not hurt us
             logger.info("could not resolve %s", name, exc_info=True)
             return

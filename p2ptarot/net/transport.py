@@ -434,11 +434,12 @@ class Mesh:
         finally:
             if link.local_close is not None:
                 code, reason = link.local_close
-            # A local close() wakes this reader first; close with *its* code, not a default.
-            await self._close_ws(ws, *(link.local_close or (1000, "")))
             if self._links.get(link.peer) is link:
                 del self._links[link.peer]
                 self._emit(LinkDown(link.peer, reason, code))
+            # A local close() wakes this reader first; close with *its* code, not a default.
+            # Done after reporting: a peer that does not answer the close costs close_timeout.
+            await self._close_ws(ws, *(link.local_close or (1000, "")))
 
     def _drop(self, link: _Link, reason: str) -> bool:
         """Report a discarded frame; True when the peer crossed the limit and must be cut off."""
