@@ -35,6 +35,11 @@ def pass_window(t: Table) -> None:
         t.do(seat, Pass())
 
 
+def refuse(t: Table, seat: int, move) -> None:
+    """The pure move check (no state change)."""
+    t.state._check(seat, move, t.state._ctx())
+
+
 def engage(t: Table, seat: int, field: str, *cards: str, transmute: str | None = None) -> None:
     t.do(seat, Engage((field,), tuple(t.h(c) for c in cards), cards,
                       t.h(transmute) if transmute else -1))
@@ -99,7 +104,7 @@ def test_f4_temperance_blocks_others_and_owner_lifts_it() -> None:
     t = Table(hands)
     t.do(P1, Temperance(t.h(TEMPERANCE), TEMPERANCE, "cups"))
     with pytest.raises(IllegalMove):
-        t.state.clone().apply(P2, Engage(("cups",), (t.h("cups-9"),), ("cups-9",)))
+        refuse(t, P2, Engage(("cups",), (t.h("cups-9"),), ("cups-9",)))
     t.do(P2, Abdicate("cups"))
     t.do(P3, Discard(t.state.parts[P3].hand[0]))
     t.do(P4, Discard(t.state.parts[P4].hand[0]))
@@ -239,7 +244,7 @@ def test_f13_tower_only_on_participants_in_round() -> None:
     pass_window(t)
     t.do(P4, Discard(st.parts[P4].hand[0]))
     with pytest.raises(IllegalMove):
-        st.clone().apply(P2, Tower(t.h(TOWER), TOWER, P1, "wands"))
+        refuse(t, P2, Tower(t.h(TOWER), TOWER, P1, "wands"))
     t.do(P2, Tower(t.h(TOWER), TOWER, P3, "wands"))
     assert "wands" not in st.parts[P3].records and "wands" in st.ever_engaged
 
