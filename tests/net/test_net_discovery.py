@@ -95,7 +95,10 @@ async def test_browse_tables_one_shot() -> None:
 
 
 async def test_bad_adverts_are_ignored_and_callbacks_may_fail() -> None:
+    calls: list[TableChange] = []
+
     def exploding_callback(change: TableChange) -> None:
+        calls.append(change)
         raise RuntimeError("UI bug")
 
     zc = open_zeroconf(LOOPBACK)
@@ -109,11 +112,21 @@ async def test_bad_adverts_are_ignored_and_callbacks_may_fail() -> None:
     )
     try:
         async with TableBrowser(interfaces=LOOPBACK, on_change=exploding_callback) as browser:
-            await (await zc.async_register_service(bad))
-            async with TableAdvertiser(table(), 40125, interfaces=LOOPBACK) as good:
+            good = TableAdvertiser(table(), 40125, interfaces=LOOPBACK)
+
+            async def register_bad() -> None:
+                await (await zc.async_register_service(bad))
+
+            await asyncio.gather(register_bad(), good.start())  # probing takes ~1.6 s each
+            try:
                 change = await next_change_for(browser, good.name, "added")
                 assert change.advert is not None and change.advert.port == 40125
                 assert bad.name not in browser.tables
+                assert change in calls  # the callback ran, raised, and the browser carried on
+                await good.update(seats_taken=2)
+                await next_change_for(browser, good.name, "updated")
+            finally:
+                await good.close()
     finally:
         await (await zc.async_unregister_service(bad))
         await zc.async_close()
