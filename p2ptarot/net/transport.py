@@ -23,7 +23,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
 
 import aiohttp
@@ -141,6 +141,7 @@ class Mesh:
         self._session: aiohttp.ClientSession | None = None
         self._port: int | None = None
         self._closed = False
+        self._admitted: frozenset[PeerKey] | None = None
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -250,6 +251,13 @@ class Mesh:
             self._sockets.discard(ws)
         return link.peer
 
+    def admit_only(self, keys: Iterable[PeerKey] | None) -> None:
+        """Accept links only from ``keys`` from now on (None: anyone, e.g. before the charter).
+
+        Existing links are kept; call ``disconnect`` for those that should go.
+        """
+        self._admitted = None if keys is None else frozenset(keys)
+
     async def disconnect(self, peer: PeerKey, reason: str = "disconnected") -> None:
         """Close the link to ``peer`` (a ``LinkDown`` follows); no error if there is none."""
         link = self._links.get(peer)
@@ -354,6 +362,8 @@ class Mesh:
                         raise HandshakeError(CLOSE_SELF, "connected to itself")
                     if expected_key is not None and theirs.key != expected_key:
                         raise HandshakeError(CLOSE_UNEXPECTED_KEY, "unexpected peer key")
+                    if self._admitted is not None and theirs.key not in self._admitted:
+                        raise HandshakeError(CLOSE_UNEXPECTED_KEY, "not a member of this table")
                     await ws.send_str(make_proof(self._identity, mine, theirs))
                     check_proof(await _receive_text(ws), mine, theirs)
                     await ws.send_str(READY)

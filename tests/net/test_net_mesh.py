@@ -172,6 +172,35 @@ async def test_pinned_key_mismatch_and_self_connection_are_rejected(make_mesh) -
     assert a.peers() == [] and b.peers() == []
 
 
+async def test_admission_list_refuses_strangers_both_ways(make_mesh) -> None:
+    host = await make_mesh()
+    member = await make_mesh()
+    stranger = await make_mesh()
+    host.admit_only([member.public_key])
+    with pytest.raises(HandshakeError) as info:
+        await stranger.connect(host.url)
+    assert (info.value.code, info.value.reason) == (CLOSE_UNEXPECTED_KEY, "not a member of this table")
+    with pytest.raises(HandshakeError):
+        await host.connect(stranger.url)
+    assert await member.connect(host.url) == host.public_key
+    host.admit_only(None)
+    assert await stranger.connect(host.url) == host.public_key
+
+
+async def test_disconnect_reports_reason_to_both_sides(make_mesh, wait_for) -> None:
+    a = await make_mesh()
+    b = await make_mesh()
+    await a.connect(b.url)
+    await wait_for(b, is_up(a.public_key))
+    await a.disconnect(b.public_key, reason="seat left the table")
+    mine = await wait_for(a, is_down(b.public_key))
+    theirs = await wait_for(b, is_down(a.public_key))
+    assert mine.reason == theirs.reason == "seat left the table"
+    assert mine.code == theirs.code == CLOSE_GOING_AWAY
+    assert a.peers() == [] and b.peers() == []
+    await a.disconnect(b.public_key)  # no link: no error
+
+
 async def test_connect_errors_and_unknown_peer(make_mesh) -> None:
     a = await make_mesh()
     b = await make_mesh()
