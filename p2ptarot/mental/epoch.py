@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from p2ptarot.crypto.elgamal import Ciphertext, combine, decrypt, reencrypt
+from p2ptarot.crypto.elgamal import Ciphertext, combine, reencrypt
 from p2ptarot.crypto.errors import CryptoError
 from p2ptarot.crypto.group import G, Point, Scalar, base_mul, hash_to_point, point_sum
 from p2ptarot.crypto.proofs import (make_share, prove_key, prove_reencryption, verify_key,
@@ -22,12 +22,13 @@ from p2ptarot.crypto.proofs import (make_share, prove_key, prove_reencryption, v
 from p2ptarot.crypto.shuffle import prove_shuffle, verify_shuffle
 
 from . import binding
+from .audit import run_audit
 from .errors import MentalError, MentalUsageError, MentalViolation
 from .events import CardLearned, Event, Expectation, OperationCompleted, Transfer
 from .messages import (KeyMessage, KeyRevealMessage, MentalMessage, ReencryptionItem,
                        ReencryptionMessage, ShareItem, ShareMessage, ShuffleMessage)
 from .operations import (AuditOp, DiscloseOp, KeysOp, Operation, SharesPhase, ShuffleOp,
-                         TransferOp, VersionRef)
+                         TransferOp)
 from .randomness import RandomSource, random_permutation, random_scalar
 from .state import Handle, Plan, Version
 
@@ -492,30 +493,8 @@ class DeckEpoch:
             for t in op.transfers:
                 self.handles[t.handle].current = op.new_versions[t.handle]
         elif isinstance(op, AuditOp):
-            self._audit = self._run_audit()
-
-    # ---- audit -------------------------------------------------------------------------------
-
-    def _run_audit(self) -> dict[int, str]:
-        """Decrypt every version with the revealed keys and re-check every published share."""
-        x = Scalar.from_int(sum(int(k) for k in self._revealed.values()))
-        result: dict[int, str] = {}
-        for h in sorted(self.handles):
-            for v, version in enumerate(self.handles[h].versions):
-                ct = version.ciphertext
-                for s, d in sorted(version.shares.items()):
-                    if ct.a * self._revealed[s] != d:
-                        raise MentalViolation(s, f"share for handle {h} version {v} does not "
-                                                 f"match the revealed key")
-                card = self._card_by_point.get(decrypt(ct, x))
-                if card is None:
-                    raise MentalError(f"audit: handle {h} version {v} decrypts to no card")
-                if result.setdefault(h, card) != card:
-                    raise MentalError(f"audit: versions of handle {h} hold different cards")
-        live = sorted(result[h] for h in self.live_handles())
-        if live != sorted(self.card_ids):
-            raise MentalError("audit: the live handles are not exactly the deck")
-        return result
+            self._audit = run_audit(self.handles, self._revealed, self._card_by_point,
+                                    self.card_ids)
 
     # ---- helpers -----------------------------------------------------------------------------
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 
-from p2ptarot.mental import (Event, MentalMessage, MentalTable, SeededRandomSource,
-                             message_from_dict)
+from p2ptarot.mental import Event, MentalMessage, MentalTable, SeededRandomSource
 
 TABLE_ID = b"\x07" * 32
 
