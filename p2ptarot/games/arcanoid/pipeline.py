@@ -7,7 +7,7 @@ Written as a mixin over the state's fields; every method that may wait for input
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from p2ptarot.engine import IllegalMove, PUBLIC, NOBODY, Reveal, Shuffle, TurnKind
 
@@ -15,9 +15,6 @@ from .cardinfo import ALL_CARDS, DECK, FIELDS
 from .driver import Ask, AskChance, AskReveal, Flow
 from .model import Ctx, HermitState, Participant, TemperanceState
 from .records import Record, field_winner
-
-if TYPE_CHECKING:  # pragma: no cover
-    pass
 
 HAND = "hand"
 VISIBLE = "visible"

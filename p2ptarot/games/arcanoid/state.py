@@ -10,12 +10,12 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from p2ptarot.engine import (Claim, EngineError, GameState, IllegalMove, Move, NotYourTurn,
-                             Outcome, Pass, RandomChoice, Reveal, Turn, TurnKind, PUBLIC)
+                             Outcome, Pass, RandomChoice, Reveal, Turn, PUBLIC)
 
 from . import engage, legal
 from .arcana import (calls, chariot, death, devil, fool, hanged_man, hermit, judgement_world,
                      justice, pope, priestess, strength, temperance, tower, wheel)
-from .cardinfo import (CHARIOT, DEATH, DEVIL, FIELDS, FOOL, HANGED_MAN, HERMIT, JUDGEMENT, JUSTICE,
+from .cardinfo import (CHARIOT, DEATH, DEVIL, FIELDS, HANGED_MAN, HERMIT, JUDGEMENT, JUSTICE,
                        MOON, POPE, PRIESTESS, STAR, STRENGTH, SUN, TEMPERANCE, TOWER, WHEEL, WORLD,
                        in_category)
 from .driver import Ask, AskChance, Done, Flow, Request, turn_of
@@ -355,4 +355,4 @@ def factory(players: int, variant: str | None, options: Mapping[str, Any], viewe
     return ArcanoidState(players, variant, options, omniscient, viewer)
 
 
-__all__ = ["ArcanoidState", "factory", "FOOL"]
+__all__ = ["ArcanoidState", "factory"]

@@ -12,7 +12,7 @@ from p2ptarot.games.arcanoid.cardinfo import (CHARIOT, DEVIL, EMPEROR, EMPRESS, 
 from p2ptarot.games.arcanoid.engage import composition_error, stealable
 from p2ptarot.games.arcanoid.moves import (Abdicate, Call, CallAgain, ChariotAdd, ChariotEngage,
                                            ChariotLoad, Discard, Engage, Fool, Give, HangedMan,
-                                           HermitMove, Judgement, Play, Pope, Priestess, Show,
+                                           HermitMove, Judgement, Play, Pope, Priestess,
                                            Strength, Temperance, Tower, WheelDiscard, World)
 from p2ptarot.games.arcanoid.records import JUDGED
 
