@@ -199,6 +199,7 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
     if seat is None:
         raise RunError("this identity has no seat at the table")
     session = Session(signed, seat, identity, store.seed)
+    saved = store.saved_messages() if resume else []
     outbox = store.outbox()
     transcript = store.fresh_transcript()
     keys = [charter.seat_key(i) for i in range(len(charter.seats))]
@@ -242,7 +243,6 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
 
     await dial_others()
     if resume:
-        saved = store.saved_messages()
         cfg.say(f"resuming from {len(saved)} saved messages")
         await handle(session.load(saved))
     else:

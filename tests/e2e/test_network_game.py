@@ -1,0 +1,85 @@
+"""Real end-to-end games: separate OS processes, websockets and zeroconf on 127.0.0.1, mental
+poker, then the offline verifier; and a peer killed mid-game that resumes from its data dir."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from p2ptarot.transcript import read, verify_transcript
+
+pytestmark = [pytest.mark.network, pytest.mark.slow]
+CLI = [sys.executable, "-m", "p2ptarot.cli.main"]
+
+
+def test_demo_three_peers_through_zeroconf(tmp_path: Path) -> None:
+    out = tmp_path / "game.jsonl"
+    proc = subprocess.run(CLI + ["demo", "--game", "sinople", "--players", "3", "--interface",
+                                 "127.0.0.1", "--json", "--out", str(out)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    summary = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert summary["completed"] and summary["verified"] and summary["all_peers_agree"]
+    assert len(summary["scores"]) == 3 and sum(summary["scores"]) <= 9
+    verdict = verify_transcript(read(out))
+    assert verdict.valid and verdict.outcome["scores"] == summary["scores"]
+    # the CLI verifier agrees, and names the seat when one line is tampered with
+    ok = subprocess.run(CLI + ["verify", str(out), "--json"], capture_output=True, text=True, timeout=300)
+    assert ok.returncode == 0 and json.loads(ok.stdout)["valid"] is True
+    lines = out.read_bytes().splitlines()
+    victim = json.loads(lines[40])
+    victim["body"]["tampered"] = 1
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b"\n".join(lines[:40] + [json.dumps(victim, separators=(",", ":"), sort_keys=True).encode()]
+                               + lines[41:]) + b"\n")
+    ko = subprocess.run(CLI + ["verify", str(bad), "--json"], capture_output=True, text=True, timeout=300)
+    assert ko.returncode == 1
+    violation = json.loads(ko.stdout)["violation"]
+    assert (violation["step"], violation["seat"]) == (victim["step"], victim["seat"])
+    missing = subprocess.run(CLI + ["verify", str(tmp_path / "nope.jsonl")], capture_output=True, text=True)
+    assert missing.returncode == 2
+
+
+def _peer(args: list[str], log: Path) -> subprocess.Popen:
+    return subprocess.Popen(CLI + args, stdout=open(log, "w"), stderr=subprocess.STDOUT, text=True)
+
+
+def test_killed_peer_resumes_and_game_completes(tmp_path: Path) -> None:
+    common = ["--bot", "random", "--quiet", "--interface", "127.0.0.1", "--timeout", "120"]
+    host = _peer(["host", "--game", "sinople", "--seats", "2", "--data-dir", str(tmp_path / "a"),
+                  "--port", "0"] + common, tmp_path / "a.log")
+    time.sleep(0.8)
+    joiner_args = ["join", "--game", "sinople", "--data-dir", str(tmp_path / "b")] + common
+    joiner = _peer(joiner_args, tmp_path / "b.log")
+    # wait until the joiner has logged a good part of the game, then kill it hard
+    deadline = time.time() + 120
+    transcript = None
+    while time.time() < deadline:
+        found = list((tmp_path / "b").glob("tables/*/transcript.jsonl"))
+        if found and len(found[0].read_bytes().splitlines()) > 150:
+            transcript = found[0]
+            break
+        time.sleep(0.2)
+    assert transcript is not None, (tmp_path / "b.log").read_text()
+    os.kill(joiner.pid, signal.SIGKILL)
+    joiner.wait()
+    logged_before = len(transcript.read_bytes().splitlines())
+    time.sleep(1.0)
+    resumed = _peer(["join", "--resume", "--data-dir", str(tmp_path / "b")] + common, tmp_path / "b2.log")
+    assert resumed.wait(timeout=300) == 0, (tmp_path / "b2.log").read_text()
+    assert host.wait(timeout=300) == 0, (tmp_path / "a.log").read_text()
+    host_result = json.loads((tmp_path / "a.log").read_text().strip().splitlines()[-1])
+    joiner_result = json.loads((tmp_path / "b2.log").read_text().strip().splitlines()[-1])
+    assert host_result["scores"] == joiner_result["scores"]
+    assert len(transcript.read_bytes().splitlines()) > logged_before
+    for path in (Path(host_result["transcript"]), transcript):
+        verdict = verify_transcript(read(path))
+        assert verdict.valid, verdict.reason
+        assert verdict.outcome["scores"] == host_result["scores"]
