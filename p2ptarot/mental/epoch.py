@@ -76,11 +76,10 @@ class DeckEpoch:
         self.keys: dict[int, Point] = {}
         self.joint_key: Point | None = None
         self.handles: dict[int, Handle] = {}
-        self._plan = Plan()
+        self._plan = Plan(n_seats)
         initial = self._plan.add_handles(len(cards))
         self._ops: list[Operation] = [KeysOp(), ShuffleOp(outputs=initial)]
         self._cursor = 0
-        self._closing = False
         self._made: dict[tuple[int, str], MentalMessage] = {}
         self._known: dict[int, str] = {}
         self._public: dict[int, str] = {}
@@ -159,22 +158,8 @@ class DeckEpoch:
 
     def disclose(self, targets: Mapping[int, int | None]) -> int:
         """Open handles: to one seat (deal) or to everyone (None: public reveal). Returns op."""
-        self._check_open()
         requests = tuple(targets.items())
-        for h, r in requests:
-            self._check_live(h)
-            if r is not None:
-                self._check_seat(r)
-                if self._plan.shared[h]:
-                    raise MentalUsageError(f"handle {h} was already opened; use show/give")
-        everyone = frozenset(range(self.n))
-        for h, r in requests:
-            if r is None:
-                self._plan.shared[h] = everyone
-                self._plan.knowers[h] = everyone
-            else:
-                self._plan.shared[h] = everyone - {r}
-                self._plan.knowers[h] |= {r}
+        self._plan.disclose(requests)
         return self._queue(DiscloseOp(requests=requests))
 
     def deal(self, assignments: Mapping[int, int]) -> int:
@@ -187,28 +172,25 @@ class DeckEpoch:
 
     def show(self, transfers: Sequence[Transfer]) -> int:
         """Let each recipient see a held card; the holder keeps it."""
-        return self._transfer(transfers, give=False)
+        ts = tuple(transfers)
+        self._plan.transfer(ts, give=False)
+        return self._queue(TransferOp(name="show", transfers=ts, give=False))
 
     def give(self, transfers: Sequence[Transfer]) -> int:
         """Hand each card to its recipient: later openings use the recipient's ciphertext."""
-        return self._transfer(transfers, give=True)
+        ts = tuple(transfers)
+        self._plan.transfer(ts, give=True)
+        return self._queue(TransferOp(name="give", transfers=ts, give=True))
 
     def reshuffle(self, handles: Sequence[int]) -> tuple[int, tuple[int, ...]]:
         """Verified reshuffle of some live handles; returns (op, the new handles)."""
-        self._check_open()
         hs = tuple(handles)
-        if not hs or len(set(hs)) != len(hs):
-            raise MentalUsageError("reshuffle needs distinct handles")
-        for h in hs:
-            self._check_live(h)
-        self._plan.live -= set(hs)
-        new = self._plan.add_handles(len(hs))
+        new = self._plan.reshuffle(hs)
         return self._queue(ShuffleOp(name="reshuffle", inputs=hs, outputs=new)), new
 
     def audit(self) -> int:
         """End the epoch: every seat publishes x_i; no request may follow."""
-        self._check_open()
-        self._closing = True
+        self._plan.audit()
         return self._queue(AuditOp())
 
     # ---- producing this seat's messages ----------------------------------------------------------
@@ -509,36 +491,3 @@ class DeckEpoch:
         except KeyError:
             raise MentalUsageError(f"no handle {h} (yet) in {self.deck!r} epoch {self.epoch}") \
                 from None
-
-    def _check_open(self) -> None:
-        if self._closing:
-            raise MentalUsageError("the epoch is being audited; open a new epoch")
-
-    def _check_live(self, h: int) -> None:
-        if h not in self._plan.live:
-            raise MentalUsageError(f"handle {h} is not live")
-
-    def _check_seat(self, s: int) -> None:
-        if not 0 <= s < self.n:
-            raise MentalUsageError(f"seat {s} is not at this table")
-
-    def _transfer(self, transfers: Sequence[Transfer], give: bool) -> int:
-        self._check_open()
-        ts = tuple(transfers)
-        if not ts or len({t.handle for t in ts}) != len(ts):
-            raise MentalUsageError("transfers need distinct handles")
-        for t in ts:
-            self._check_live(t.handle)
-            self._check_seat(t.holder)
-            self._check_seat(t.recipient)
-            if t.holder == t.recipient:
-                raise MentalUsageError(f"handle {t.handle}: holder and recipient are the same")
-            if t.holder not in self._plan.knowers[t.handle]:
-                raise MentalUsageError(f"seat {t.holder} does not know handle {t.handle}: "
-                                       f"it cannot re-encrypt it without learning it")
-        everyone = frozenset(range(self.n))
-        for t in ts:
-            self._plan.knowers[t.handle] |= {t.recipient}
-            if give:
-                self._plan.shared[t.handle] = everyone - {t.recipient}
-        return self._queue(TransferOp(name="give" if give else "show", transfers=ts, give=give))

@@ -16,6 +16,9 @@ from dataclasses import dataclass, field
 from p2ptarot.crypto.elgamal import Ciphertext
 from p2ptarot.crypto.group import Point
 
+from .errors import MentalUsageError
+from .events import Transfer
+
 
 @dataclass
 class Version:
@@ -64,12 +67,15 @@ class Plan:
 
     Requests are validated against it (not against the present state), so the caller may queue
     a deal right behind the initial shuffle, or a deal of handles a queued reshuffle creates.
+    Each method checks a request, raises MentalUsageError if it is impossible, else records it.
     """
 
+    n: int
     live: set[int] = field(default_factory=set)
     next_handle: int = 0
     shared: dict[int, frozenset[int]] = field(default_factory=dict)
     knowers: dict[int, frozenset[int]] = field(default_factory=dict)
+    closing: bool = False
 
     def add_handles(self, count: int) -> tuple[int, ...]:
         new = tuple(range(self.next_handle, self.next_handle + count))
@@ -79,3 +85,67 @@ class Plan:
             self.shared[h] = frozenset()
             self.knowers[h] = frozenset()
         return new
+
+    def disclose(self, requests: tuple[tuple[int, int | None], ...]) -> None:
+        """Deal (recipient seat) needs a never-opened handle; reveal (None) any live one."""
+        self._check_open()
+        for h, r in requests:
+            self._check_live(h)
+            if r is not None:
+                self._check_seat(r)
+                if self.shared[h]:
+                    raise MentalUsageError(f"handle {h} was already opened; use show/give")
+        everyone = frozenset(range(self.n))
+        for h, r in requests:
+            if r is None:
+                self.shared[h] = everyone
+                self.knowers[h] = everyone
+            else:
+                self.shared[h] = everyone - {r}
+                self.knowers[h] |= {r}
+
+    def transfer(self, transfers: tuple[Transfer, ...], give: bool) -> None:
+        """The holder must already know the card: re-encrypting would otherwise reveal it."""
+        self._check_open()
+        if not transfers or len({t.handle for t in transfers}) != len(transfers):
+            raise MentalUsageError("transfers need distinct handles")
+        for t in transfers:
+            self._check_live(t.handle)
+            self._check_seat(t.holder)
+            self._check_seat(t.recipient)
+            if t.holder == t.recipient:
+                raise MentalUsageError(f"handle {t.handle}: holder and recipient are the same")
+            if t.holder not in self.knowers[t.handle]:
+                raise MentalUsageError(f"seat {t.holder} does not know handle {t.handle}: "
+                                       f"it cannot re-encrypt it without learning it")
+        everyone = frozenset(range(self.n))
+        for t in transfers:
+            self.knowers[t.handle] |= {t.recipient}
+            if give:
+                self.shared[t.handle] = everyone - {t.recipient}
+
+    def reshuffle(self, handles: tuple[int, ...]) -> tuple[int, ...]:
+        """Retire the handles; return the new ones the shuffled pile will occupy."""
+        self._check_open()
+        if not handles or len(set(handles)) != len(handles):
+            raise MentalUsageError("reshuffle needs distinct handles")
+        for h in handles:
+            self._check_live(h)
+        self.live -= set(handles)
+        return self.add_handles(len(handles))
+
+    def audit(self) -> None:
+        self._check_open()
+        self.closing = True
+
+    def _check_open(self) -> None:
+        if self.closing:
+            raise MentalUsageError("the epoch is being audited; open a new epoch")
+
+    def _check_live(self, h: int) -> None:
+        if h not in self.live:
+            raise MentalUsageError(f"handle {h} is not live")
+
+    def _check_seat(self, s: int) -> None:
+        if not 0 <= s < self.n:
+            raise MentalUsageError(f"seat {s} is not at this table")
