@@ -66,7 +66,10 @@ def open_zeroconf(interfaces: Sequence[str] | None) -> AsyncZeroconf:
         raise ValueError("interfaces must be None or a non-empty list of addresses")
     has_v6 = any(":" in a for a in addresses)
     has_v4 = any(":" not in a for a in addresses)
-    version = IPVersion.All if has_v4 and has_v6 else IPVersion.V6Only if has_v6 else IPVersion.V4Only
+    if has_v4 and has_v6:
+        version = IPVersion.All
+    else:
+        version = IPVersion.V6Only if has_v6 else IPVersion.V4Only
     return AsyncZeroconf(interfaces=addresses, ip_version=version)
 
 

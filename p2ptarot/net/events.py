@@ -22,7 +22,7 @@ class Received:
 
 @dataclass(frozen=True)
 class LinkUp:
-    """A link finished its handshake; ``replaced`` means an older link to the same key was closed."""
+    """A link finished its handshake; ``replaced``: an older link to that key was closed."""
 
     peer: PeerKey
     address: str

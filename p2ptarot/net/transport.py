@@ -78,7 +78,7 @@ _WsType = web.WebSocketResponse | aiohttp.ClientWebSocketResponse
 
 @dataclass(frozen=True)
 class MeshConfig:
-    """Settings of one mesh endpoint.  ``host`` defaults to loopback so nothing leaks by accident."""
+    """Settings of one mesh endpoint; ``host`` defaults to loopback so nothing leaks by accident."""
 
     host: str = "127.0.0.1"
     port: int = 0

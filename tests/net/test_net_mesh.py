@@ -179,7 +179,8 @@ async def test_admission_list_refuses_strangers_both_ways(make_mesh) -> None:
     host.admit_only([member.public_key])
     with pytest.raises(HandshakeError) as info:
         await stranger.connect(host.url)
-    assert (info.value.code, info.value.reason) == (CLOSE_UNEXPECTED_KEY, "not a member of this table")
+    assert info.value.code == CLOSE_UNEXPECTED_KEY
+    assert info.value.reason == "not a member of this table"
     with pytest.raises(HandshakeError):
         await host.connect(stranger.url)
     assert await member.connect(host.url) == host.public_key
@@ -390,7 +391,7 @@ def test_config_refuses_a_limit_below_the_handshake() -> None:
 
 
 def test_close_codes_are_distinct() -> None:
-    codes = [CLOSE_BAD_FRAMES, CLOSE_BAD_HELLO, CLOSE_VERSION, CLOSE_BAD_SIGNATURE, CLOSE_UNEXPECTED_KEY,
-             CLOSE_SELF, CLOSE_REPLACED, CLOSE_DUPLICATE, CLOSE_TIMEOUT]
+    codes = [CLOSE_BAD_FRAMES, CLOSE_BAD_HELLO, CLOSE_VERSION, CLOSE_BAD_SIGNATURE,
+             CLOSE_UNEXPECTED_KEY, CLOSE_SELF, CLOSE_REPLACED, CLOSE_DUPLICATE, CLOSE_TIMEOUT]
     assert len(set(codes)) == len(codes)
     assert all(4000 <= c < 5000 for c in codes)
