@@ -14,9 +14,9 @@ from p2ptarot.engine import Move
 
 from .arcana import calls, hanged_man, priestess, temperance, tower
 from .arcana.judgement_world import judgement_targets, world_fields
-from .cardinfo import (CHARIOT, DEATH, DEVIL, EMPEROR, EMPRESS, FIELDS, HANGED_MAN, HERMIT,
+from .cardinfo import (CHARIOT, CHARIOT_PLAYABLE, DEATH, DEVIL, EMPEROR, EMPRESS, FIELDS, HANGED_MAN, HERMIT,
                        JUDGEMENT, JUSTICE, LOVERS, MAGICIAN, MOON, POPE, POPE_CATEGORIES, PRIESTESS,
-                       STAR, STRENGTH, SUN, TEMPERANCE, TOWER, WHEEL, WORLD, court, is_ace,
+                       STAR, STRENGTH, SUN, TEMPERANCE, TOWER, WHEEL, WORLD, FOOL, court, is_ace,
                        is_numeric, suit)
 from .engage import composition_error
 from .moves import (NONE, Abdicate, Call, ChariotAdd, ChariotDiscard, ChariotEngage, ChariotLoad,
@@ -88,11 +88,15 @@ def engagement_moves(fields: Sequence[str], known: Sequence[Card]) -> list[Engag
 def _chariot_engagements(fields: Sequence[str], reserve: Sequence[Card],
                          known: Sequence[Card]) -> list[ChariotEngage]:
     out: list[ChariotEngage] = []
-    spans = [(f,) for f in fields] + list(combinations(fields, 2))
-    useful = [x for x in known if x[1] not in (CHARIOT,)]
+    if any((c.startswith("trump-") and c not in CHARIOT_PLAYABLE) or c == FOOL for _, c in reserve):
+        return out  # [7-(1,3,4,6)]: only discarding (C3) remains
+    useful = [x for x in known if is_numeric(x[1]) or court(x[1]) or x[1] in CHARIOT_PLAYABLE]
     for extra in chain([()], combinations(useful, 1), combinations(useful, 2)):
         cards = [c for _, c in reserve] + [c for _, c in extra]
         handles = [h for h, _ in reserve] + [h for h, _ in extra]
+        spans = [(f,) for f in fields]
+        if {EMPRESS, EMPEROR} & set(cards):
+            spans += list(combinations(fields, 2))
         for span in spans:
             options: list[tuple[int, str | None]] = [(NONE, None)]
             if MAGICIAN in cards:
