@@ -374,5 +374,8 @@ def test_a_message_is_built_once() -> None:
     lb = setup()
     first = lb.seats[0].outgoing()
     assert lb.seats[0].outgoing()[0] is first[0]
-    with pytest.raises(MentalUsageError):
-        lb.observer.outgoing() or lb.observer.epoch("d", 1).make(lb.observer.expected()[0])
+    assert lb.observer.outgoing() == []  # an observer has nothing to say
+    with pytest.raises(MentalUsageError, match="local seat"):
+        lb.observer.epoch("d", 1).make(lb.observer.expected()[0])
+    with pytest.raises(MentalUsageError, match="local seat"):
+        lb.seats[1].epoch("d", 1).make(lb.seats[1].expected()[0])  # seat 0's expectation
