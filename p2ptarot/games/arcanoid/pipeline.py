@@ -304,25 +304,36 @@ class Pipeline:
         return -1
 
     # ---- turn order (§2.2, §2.10 A, demon seat A48) ------------------------------------------
-    def next_participant(self) -> int:
+    def _waiting(self, p: Participant) -> bool:
+        """A demon waits until the participant seated before it took a normal turn (A48)."""
+        if not p.demon or p.ready:
+            return False
+        pred = p.ready_pred
+        return not (self.normal_turns.get(pred, 0) > p.ready_mark or (
+            not self.in_round(pred) and self.total_normal_turns > p.ready_global))
+
+    def _upcoming(self) -> list[int]:
+        """In-round participants in seat order after the current normal-turn holder."""
         order = self.order
-        start = 0 if self.cursor < 0 else order.index(self.cursor) + 1
         if self.cursor < 0:
             start = order.index(self.first_player)
-        for k in range(len(order)):
-            q = order[(start + k) % len(order)]
-            p = self.parts[q]
-            if p.finished:
-                continue
-            if p.demon and not p.ready:
-                pred = p.ready_pred
-                if self.normal_turns.get(pred, 0) > p.ready_mark or (
-                        not self.in_round(pred) and self.total_normal_turns > p.ready_global):
-                    p.ready = True
-                else:
-                    continue
-            return q
-        return -1
+        else:
+            start = order.index(self.cursor) + 1 if self.cursor in order else 0
+        seq = order[start:] + order[:start]
+        return [q for q in seq if not self.parts[q].finished]
+
+    def peek_next(self) -> int:
+        """The participant whose normal turn comes next; if only waiting demons are left, their
+        wait ends."""
+        upcoming = self._upcoming()
+        return next((q for q in upcoming if not self._waiting(self.parts[q])),
+                    upcoming[0] if upcoming else -1)
+
+    def next_participant(self) -> int:
+        q = self.peek_next()
+        if q >= 0:
+            self.parts[q].ready = True
+        return q
 
     def insert_demon(self, demon: int, master: int) -> None:
         """Before its master, or after the participant a Hermit turn follows `[9-15]`."""
@@ -406,21 +417,6 @@ class Pipeline:
             self.hermit_turn_after = -1
             if self.hermit is h and h.used >= 3:  # discarded once actually taken (A56)
                 self.discard_hermit()
-
-    def peek_next(self) -> int:
-        """The participant whose normal turn comes next (without arming a waiting demon)."""
-        order = self.order
-        start = order.index(self.cursor) + 1 if self.cursor in order else 0
-        for k in range(len(order)):
-            q = order[(start + k) % len(order)]
-            p = self.parts[q]
-            if p.finished:
-                continue
-            if p.demon and not p.ready and not (
-                    self.normal_turns.get(p.ready_pred, 0) > p.ready_mark):
-                continue
-            return q
-        return -1
 
     def _learn_all(self, result: object) -> None:
         if isinstance(result, dict):

@@ -93,3 +93,26 @@ def test_demon_plays_on_after_its_master_finishes() -> None:
     assert st.parts[P1].finished and not st.parts[2].finished
     idle(t)  # P2
     assert st._ctx().actor == 2 and st.turn().seats == (P1,)
+
+
+def test_waiting_demon_plays_when_everyone_else_has_finished() -> None:
+    """A48 corner: the World (in a Hermit move) finishes both players right after the Devil;
+    the demon, still waiting for its first turn, is the only one left and must play."""
+    from p2ptarot.engine import Pass
+    from p2ptarot.games.arcanoid.cardinfo import HERMIT, WORLD
+    from p2ptarot.games.arcanoid.moves import HermitMove, World
+
+    t = table({P1: [HERMIT, DEVIL, WORLD]}, n=2)
+    st = t.state
+    for pid in (P1, P2):
+        for f in ("swords", "wands", "cups"):
+            st.parts[pid].records[f] = Record(pid, f, "abdication", 0)
+            st.ever_engaged.add(f)
+    t.do(P1, Play(t.h(HERMIT), HERMIT))
+    t.do(P1, Pass())
+    idle(t)  # P2
+    t.do(P1, Play(t.h(DEVIL), DEVIL))
+    t.do(P1, HermitMove())
+    t.do(P1, World(t.h(WORLD), WORLD, "coins"))
+    assert st.parts[P1].finished and st.parts[P2].finished and not st.parts[2].finished
+    assert st._ctx().name == "turn" and st._ctx().actor == 2 and st.turn().seats == (P1,)
