@@ -69,6 +69,27 @@ def _mesh_config(cfg: PeerConfig) -> MeshConfig:
     return MeshConfig(host=cfg.interface or "0.0.0.0", port=cfg.port, protocol_version=PROTOCOL_VERSION)
 
 
+def _public_url(cfg: PeerConfig, mesh: Mesh) -> str:
+    """The address peers should dial: the bound interface, or this host's LAN address when bound
+    to every interface (a wildcard address cannot be dialled)."""
+    if cfg.interface and cfg.interface not in ("0.0.0.0", "::"):
+        return mesh.url
+    import socket
+    try:
+        host = socket.gethostbyname(socket.gethostname())
+    except OSError:
+        host = "127.0.0.1"
+    return f"ws://{host}:{mesh.port}{WS_PATH}"
+
+
+async def _safe_send(mesh: Mesh, peer: bytes, data: bytes) -> None:
+    """Send, tolerating a link that dropped meanwhile (catch-up repairs any loss)."""
+    try:
+        await mesh.send(peer, data)
+    except MeshError as exc:
+        logger.info("send to %s failed: %s", peer.hex()[:16], exc)
+
+
 def _interfaces(cfg: PeerConfig) -> list[str] | None:
     return [cfg.interface] if cfg.interface else None
 
@@ -100,7 +121,7 @@ async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str,
     cfg.say(f"table open: {game} for {seats} at {mesh.url} (fingerprint {identity.fingerprint})")
     if on_listening:
         on_listening(mesh.url)
-    joined: list[tuple[bytes, str, str]] = [(identity.public_bytes, cfg.name, mesh.url)]
+    joined: list[tuple[bytes, str, str]] = [(identity.public_bytes, cfg.name, _public_url(cfg, mesh))]
     try:
         while len(joined) < seats:
             ev = await mesh.next_event()
@@ -163,7 +184,7 @@ async def join_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, url: str) 
         host = await mesh.connect(url)
     except MeshError as exc:
         raise RunError(str(exc)) from exc
-    await mesh.send(host, _ctl({"ctl": "join", "name": cfg.name, "address": mesh.url}))
+    await mesh.send(host, _ctl({"ctl": "join", "name": cfg.name, "address": _public_url(cfg, mesh)}))
     cfg.say(f"joined the table at {url}; waiting for the other players")
     while True:
         ev = await mesh.next_event()
@@ -267,9 +288,9 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
                     await handle(session.receive(ev.data))
                 elif msg["ctl"] == "sync" and isinstance(msg.get("step"), int):
                     for env in session.messages_from(msg["step"]):
-                        await mesh.send(ev.peer, env.encoded())
+                        await _safe_send(mesh, ev.peer, env.encoded())
             elif isinstance(ev, LinkUp):
-                await mesh.send(ev.peer, _ctl({"ctl": "sync", "step": session.step}))
+                await _safe_send(mesh, ev.peer, _ctl({"ctl": "sync", "step": session.step}))
         if session.step != last_step:
             last_step, last_change = session.step, time.monotonic()
         elif time.monotonic() - last_change > charter.timeout and not session.finished:
@@ -285,7 +306,7 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
             msg = _parse_ctl(ev.data)
             if msg and msg["ctl"] == "sync" and isinstance(msg.get("step"), int):
                 for env in session.messages_from(msg["step"]):
-                    await mesh.send(ev.peer, env.encoded())
+                    await _safe_send(mesh, ev.peer, env.encoded())
             elif msg is None:
                 await handle(session.receive(ev.data))
     for task in pending_choice:
