@@ -2,9 +2,9 @@
 
     .venv/bin/python protocol/make_vectors.py
 
-A 2-seat sinople game is played in memory by random bots with fixed identities, charter nonce,
-game seeds and a seeded DRBG standing in for the operating system's randomness, so the output is
-reproducible. From its transcript the script derives invalid transcripts, each with the verdict a
+A 2-seat sinople game is played in memory by seeded random bots with fixed identities, charter
+nonce and game seeds (so the table id and epoch keys are fixed); shuffle and proof randomness still
+come from the operating system, so a rerun produces a different but equally valid set. From its transcript the script derives invalid transcripts, each with the verdict a
 conforming verifier must reach (valid flag, step, blamed seat, a word of the reason). Because the
 script holds every identity it can forge *correctly signed* bad messages: those test the checks
 behind the signature (chain, proofs, rules, outcome), not just the signature.
@@ -43,7 +43,7 @@ SEATS = 2
 GAME = "sinople"
 
 
-class _Drbg:
+class _Drbg:  # pins what the table layer draws; the mental layer's own draws stay fresh
     """SHAKE-256 counter stream replacing `secrets.token_bytes` while the game is generated."""
 
     def __init__(self, seed: bytes) -> None:
