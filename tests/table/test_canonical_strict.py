@@ -1,0 +1,51 @@
+"""Canonical JSON: one byte form per value, everything else refused (also at the envelope)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from p2ptarot.table import canonical
+from p2ptarot.table.envelope import EnvelopeError, parse
+
+
+@pytest.mark.parametrize("data", [b'{"a":1.5}', b'{"a":1e2}', b'{"a": 1}', b'{ "a":1}', b'{"b":1,"a":2}',
+                                  b'{"a":1,"a":2}', b'{"a":NaN}', b'{"a":Infinity}', b'{"a":"\\u00e9"}',
+                                  b'{"a":1}\n', b'\xef\xbb\xbf{}'])
+def test_non_canonical_bytes_are_refused(data: bytes) -> None:
+    with pytest.raises(canonical.CanonicalError):
+        canonical.decode(data)
+
+
+def test_floats_cannot_be_encoded() -> None:
+    with pytest.raises(canonical.CanonicalError):
+        canonical.encode({"a": 1.0})
+
+
+def test_size_limit() -> None:
+    with pytest.raises(canonical.CanonicalError):
+        canonical.decode(b'"' + b"x" * 100 + b'"', max_size=50)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
+    max_leaves=20)
+
+
+@given(json_values)
+def test_encode_decode_round_trip(value) -> None:
+    data = canonical.encode(value)
+    assert canonical.decode(data) == value
+    assert canonical.encode(canonical.decode(data)) == data
+
+
+def test_envelope_with_reordered_keys_is_dropped(game2) -> None:
+    line = game2.records[0][0]
+    parse(line)
+    text = line.decode()
+    reordered = ('{"v":1,' + text[1:]).replace(',"v":1}', "}").encode()
+    assert reordered != line
+    with pytest.raises(EnvelopeError):
+        parse(reordered)

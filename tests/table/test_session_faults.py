@@ -1,0 +1,130 @@
+"""Tampering, equivocation, illegal moves and silence are blamed on the right seat and step."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import pytest
+from conftest import Table, verify
+from helpers import cut, deep, resign, unsigned_edit
+
+from p2ptarot.table.effects import Aborted
+from p2ptarot.table.envelope import parse
+
+
+def _index(envs, kind: str, nth: int = 0) -> int:
+    return [k for k, e in enumerate(envs) if e.kind == kind][nth]
+
+
+@pytest.mark.parametrize("kind,nth", [("mental.key", 0), ("mental.shuffle", 1),
+                                      ("mental.shares", 3), ("move", 2), ("result", 1)])
+def test_tampered_body_is_blamed_on_its_step_and_seat(game3, kind: str, nth: int) -> None:
+    lines = list(game3.records[0])
+    envs = [parse(x) for x in lines]
+    i = _index(envs, kind, nth)
+    body = deep(envs[i].body)
+    body["tampered"] = 1
+    lines[i] = unsigned_edit(lines[i], body)
+    verdict = verify(game3, cut(lines, envs[i].step))
+    assert not verdict.valid
+    assert (verdict.step, verdict.seat) == (envs[i].step, envs[i].seat)
+    assert "bad signature" in verdict.reason
+
+
+def test_key_with_another_seats_proof_is_blamed_even_when_signed(game3) -> None:
+    lines = list(game3.records[0])
+    envs = [parse(x) for x in lines]
+    a, b = envs[0], envs[1]  # step 0: every seat's key for the first deck epoch
+    assert a.kind == b.kind == "mental.key" and a.step == b.step
+    lines[0] = resign(game3.ids[a.seat], a, body={**a.body, "proof": b.body["proof"]})
+    verdict = verify(game3, cut(lines, a.step))
+    assert not verdict.valid and (verdict.step, verdict.seat) == (a.step, a.seat)
+
+
+def test_result_with_another_outcome_is_blamed_on_its_signer(game3) -> None:
+    lines = list(game3.records[0])
+    envs = [parse(x) for x in lines]
+    i = _index(envs, "result", 2)
+    body = deep(envs[i].body)
+    body["outcome"]["other"] = 1
+    lines[i] = resign(game3.ids[envs[i].seat], envs[i], body=body)
+    verdict = verify(game3, lines)
+    assert not verdict.valid
+    assert (verdict.step, verdict.seat) == (envs[i].step, envs[i].seat)
+    assert "different outcome" in verdict.reason
+
+
+def test_equivocation_is_detected_and_blamed() -> None:
+    t = Table("sinople", 3, seed=5)
+    sent = []
+
+    def tamper(k, env, data):
+        if len(sent) == 1:
+            t.queue.append((0, sent[0]))  # later, seat 0 gets a second, different signed message
+            sent.append(b"")
+        if k == 2 and env.kind == "mental.key" and not sent:
+            sent.append(resign(t.ids[2], env, body={**env.body, "twin": 1}))
+        return data
+
+    t.tamper = tamper
+    t.run()
+    assert sent
+    assert t.aborted[0] is not None and t.aborted[0].blame == 2
+    assert "equivocation" in t.aborted[0].reason
+    assert t.aborted[0].step >= parse(sent[0]).step  # the step at which it was detected
+
+
+def _first_unknown_handle(session, seat: int) -> int:
+    return next(h for h, c in enumerate(session.game.cards) if c is None)
+
+
+def test_illegal_move_is_blamed_by_every_honest_seat() -> None:
+    t = Table("sinople", 3, seed=6)
+    forged = []
+
+    def tamper(k, env, data):
+        if k == 1 and env.kind == "move" and not forged:
+            h = _first_unknown_handle(t.sessions[1], 1)
+            body = {"move": {"kind": "play", "handle": h, "card": "num-a-0"}, "shares": []}
+            forged.append(resign(t.ids[1], env, body=body))
+            return forged[0]
+        return data
+
+    t.tamper = tamper
+    t.run()
+    assert forged
+    step = parse(forged[0]).step
+    for honest in (0, 2):
+        aborted = t.aborted[honest]
+        assert isinstance(aborted, Aborted) and aborted.blame == 1
+        assert step <= aborted.step <= step + 1
+        aborts = [parse(x) for x in t.records[honest] if parse(x).kind == "abort"]
+        mine = [a for a in aborts if a.seat == honest]
+        assert mine and mine[0].body["blame"] == 1
+        assert parse(canonical_evidence(mine[0])).seat == 1
+    assert t.finished == [None, None, None]
+
+
+def canonical_evidence(abort_env) -> bytes:
+    from p2ptarot.table import canonical
+    return canonical.encode(abort_env.body["evidence"][0])
+
+
+def test_silence_blames_the_missing_seat() -> None:
+    t = Table("sinople", 3, seed=7)
+    for k in (0, 1):  # seat 2 never starts and never speaks
+        t.handle(k, t.sessions[k].start())
+    queue: deque = t.queue
+    while queue:
+        j, item = queue.popleft()
+        if j == 2:
+            continue
+        if j < 0:
+            t.handle(-1 - j, t.sessions[-1 - j].act(item))
+        else:
+            t.handle(j, t.sessions[j].receive(item))
+    assert t.sessions[0].pending_seats() == (2,)
+    effects = t.sessions[0].blame_silence()
+    aborted = [e for e in effects if isinstance(e, Aborted)]
+    assert aborted and aborted[0].blame == 2 and "silent" in aborted[0].reason
+    assert t.sessions[0].blame_silence() == []  # blamed once
