@@ -83,7 +83,7 @@ def test_illegal_move_is_blamed_by_every_honest_seat() -> None:
     forged = []
 
     def tamper(k, env, data):
-        if k == 1 and env.kind == "move" and not forged:
+        if k == 1 and env.kind == "move" and env.body["move"]["kind"] == "play" and not forged:
             h = _first_unknown_handle(t.sessions[1], 1)
             body = {"move": {"kind": "play", "handle": h, "card": "num-a-0"}, "shares": []}
             forged.append(resign(t.ids[1], env, body=body))
