@@ -128,3 +128,18 @@ def test_silence_blames_the_missing_seat() -> None:
     aborted = [e for e in effects if isinstance(e, Aborted)]
     assert aborted and aborted[0].blame == 2 and "silent" in aborted[0].reason
     assert t.sessions[0].blame_silence() == []  # blamed once
+
+
+@pytest.mark.parametrize("handle", [-1, 10**6])
+def test_move_naming_a_handle_that_does_not_exist_is_blamed_not_a_crash(game2, handle: int) -> None:
+    """A signed move with an out-of-range card handle must blame its author. (Fails today:
+    Session._apply_next_move indexes self._where[r.handle] and raises KeyError, which escapes
+    Session.receive — a malicious seat can crash every honest peer and the verifier.)"""
+    lines = list(game2.records[0])
+    envs = [parse(x) for x in lines]
+    i = next(k for k, e in enumerate(envs) if e.kind == "move" and e.body["move"]["kind"] == "play")
+    move = {**envs[i].body["move"], "handle": handle}
+    lines[i] = resign(game2.ids[envs[i].seat], envs[i], body={**envs[i].body, "move": move})
+    verdict = verify(game2, cut(lines, envs[i].step))
+    assert not verdict.valid
+    assert verdict.seat == envs[i].seat
