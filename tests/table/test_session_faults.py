@@ -8,6 +8,7 @@ import pytest
 from conftest import Table, verify
 from helpers import cut, deep, resign, unsigned_edit
 
+from p2ptarot.table import canonical
 from p2ptarot.table.effects import Aborted
 from p2ptarot.table.envelope import parse
 
@@ -74,7 +75,8 @@ def test_equivocation_is_detected_and_blamed() -> None:
     assert t.aborted[0].step >= parse(sent[0]).step  # the step at which it was detected
 
 
-def _first_unknown_handle(session, seat: int) -> int:
+def _first_unknown_handle(session) -> int:
+    """A handle whose card this seat does not know, hence does not hold."""
     return next(h for h, c in enumerate(session.game.cards) if c is None)
 
 
@@ -84,7 +86,7 @@ def test_illegal_move_is_blamed_by_every_honest_seat() -> None:
 
     def tamper(k, env, data):
         if k == 1 and env.kind == "move" and env.body["move"]["kind"] == "play" and not forged:
-            h = _first_unknown_handle(t.sessions[1], 1)
+            h = _first_unknown_handle(t.sessions[1])
             body = {"move": {"kind": "play", "handle": h, "card": "num-a-0"}, "shares": []}
             forged.append(resign(t.ids[1], env, body=body))
             return forged[0]
@@ -106,7 +108,6 @@ def test_illegal_move_is_blamed_by_every_honest_seat() -> None:
 
 
 def canonical_evidence(abort_env) -> bytes:
-    from p2ptarot.table import canonical
     return canonical.encode(abort_env.body["evidence"][0])
 
 
