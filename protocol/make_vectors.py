@@ -3,8 +3,8 @@
     .venv/bin/python protocol/make_vectors.py
 
 A 2-seat sinople game is played in memory by seeded random bots with fixed identities, charter
-nonce and game seeds (so the table id and epoch keys are fixed); shuffle and proof randomness still
-come from the operating system, so a rerun produces a different but equally valid set. From its transcript the script derives invalid transcripts, each with the verdict a
+nonce and game seeds; while it is generated, every module that draws from `secrets` gets a seeded
+SHAKE-256 stream instead, so a rerun writes byte-identical files. From its transcript the script derives invalid transcripts, each with the verdict a
 conforming verifier must reach (valid flag, step, blamed seat, a word of the reason). Because the
 script holds every identity it can forge *correctly signed* bad messages: those test the checks
 behind the signature (chain, proofs, rules, outcome), not just the signature.
@@ -17,6 +17,7 @@ Invalid transcripts are cut a few lines after the fault to keep the files small.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import sys
 from collections import deque
@@ -43,8 +44,8 @@ SEATS = 2
 GAME = "sinople"
 
 
-class _Drbg:  # pins what the table layer draws; the mental layer's own draws stay fresh
-    """SHAKE-256 counter stream replacing `secrets.token_bytes` while the game is generated."""
+class _Drbg:
+    """SHAKE-256 counter stream standing in for the `secrets` module (vectors only, never play)."""
 
     def __init__(self, seed: bytes) -> None:
         self._seed = seed
@@ -53,6 +54,18 @@ class _Drbg:  # pins what the table layer draws; the mental layer's own draws st
     def token_bytes(self, n: int) -> bytes:
         self._counter += 1
         return hashlib.shake_256(self._seed + self._counter.to_bytes(8, "big")).digest(n)
+
+    def randbelow(self, n: int) -> int:
+        size = (n.bit_length() + 7) // 8 + 8
+        bound = (256 ** size // n) * n
+        while True:
+            v = int.from_bytes(self.token_bytes(size), "big")
+            if v < bound:
+                return v % n
+
+
+_SECRETS_USERS = ("p2ptarot.crypto.group", "p2ptarot.crypto.shuffle", "p2ptarot.crypto.commitment",
+                  "p2ptarot.mental.randomness")
 
 
 def identities() -> list[Identity]:
@@ -66,8 +79,13 @@ def play() -> tuple[Any, list[bytes], list[Identity]]:
     charter = make_charter(GAME, [(i.public_bytes, f"p{k}", "") for k, i in enumerate(ids)],
                            nonce=hashlib.sha256(b"p2ptarot/vector-nonce").digest())
     signed = signed_locally(charter, ids)
+    drbg = _Drbg(b"p2ptarot/vector-drbg")
     saved = table_secrets._os_random
-    table_secrets._os_random = _Drbg(b"p2ptarot/vector-drbg")  # type: ignore[assignment]
+    table_secrets._os_random = drbg  # type: ignore[assignment]
+    modules = [importlib.import_module(m) for m in _SECRETS_USERS]
+    saved_secrets = [m.secrets for m in modules]  # type: ignore[attr-defined]
+    for m in modules:
+        m.secrets = drbg  # type: ignore[attr-defined]
     try:
         seeds = [hashlib.sha256(b"p2ptarot/vector-seed/%d" % k).digest() for k in range(SEATS)]
         sessions = [Session(signed, k, ids[k], seeds[k]) for k in range(SEATS)]
@@ -97,6 +115,8 @@ def play() -> tuple[Any, list[bytes], list[Identity]]:
                 handle(j, sessions[j].receive(item))
     finally:
         table_secrets._os_random = saved
+        for m, orig in zip(modules, saved_secrets):
+            m.secrets = orig  # type: ignore[attr-defined]
     if not all(finished) or records[0] != records[1]:
         raise SystemExit("the reference game did not finish identically on both seats")
     return signed, records[0], ids
