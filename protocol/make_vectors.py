@@ -185,11 +185,11 @@ def cases(lines: list[bytes], ids: list[Identity]) -> list[Case]:
                     _cut(bad, envs[i].step), envs[i].step, envs[i].seat, "bad signature"))
 
     i = _first(envs, lambda e: e.step > 0 and len([f for f in envs if f.step == e.step]) == 2)
-    after = envs[i + 2]  # envs[i + 1] is the other seat's message of the same step
+    after = envs[i + 1]  # the other seat's message of the same step now comes first
     bad = lines[:i] + lines[i + 1:]
-    out.append(Case("message-removed", "the first message of a two-seat step deleted: the next "
-                    "step's first line is out of order", _cut(bad, envs[i].step), after.step,
-                    after.seat, "out of order"))
+    out.append(Case("message-removed", "the first message of a two-seat step deleted: the step's "
+                    "remaining line is out of order within its step", _cut(bad, envs[i].step),
+                    after.step, after.seat, "out of order"))
 
     i = _first(envs, lambda e: e.kind == "move")
     j = _first(envs, lambda e: e.step > envs[i].step, i)

@@ -362,7 +362,7 @@ class Session:
         except IllegalMove as exc:
             raise Violation(exc.seat, f"illegal: {exc.reason}" + (f" ({exc.where})" if exc.where else ""),
                             evidence) from exc
-        except EngineError as exc:
+        except (EngineError, LookupError, TypeError, ValueError) as exc:
             if blame is None:
                 raise
             raise Violation(blame, f"rejected by the rules engine: {exc}", evidence) from exc
@@ -553,6 +553,8 @@ class Session:
         if not self._revealing:
             by_epoch: dict[tuple[str, int], list[int]] = {}
             for r in self._checked_reveals(seat, move, env):
+                if r.handle not in self._where:
+                    raise Violation(seat, f"move names handle {r.handle}, which does not exist", (env,))
                 deck, epoch, mh = self._where[r.handle]
                 ep = self.mental.epoch(deck, epoch)
                 if mh in ep.public_cards():
@@ -574,6 +576,8 @@ class Session:
     def _checked_reveals(self, seat: int, move: Move, env: Envelope) -> tuple:
         try:
             return self.game.move_reveals(seat, move)
+        except (LookupError, TypeError, ValueError) as exc:
+            raise Violation(seat, f"malformed move: {exc!r}", (env,)) from exc
         except IllegalMove as exc:
             raise Violation(seat, f"illegal: {exc.reason}", (env,)) from exc
         except EngineError as exc:
@@ -583,9 +587,10 @@ class Session:
     def _abort(self, blame: int, reason: str, evidence: tuple[Envelope, ...]) -> None:
         if self.aborted is not None:
             return
-        self.aborted = Aborted(blame, reason, self.step)
+        step = evidence[0].step if evidence else self.step  # the offending message's step
+        self.aborted = Aborted(blame, reason, step)
         if self.identity is not None and self.seat is not None:
-            body = AbortBody(blame=blame, reason=reason[:500], step=self.step,
+            body = AbortBody(blame=blame, reason=reason[:500], step=step,
                              evidence=[e.model_dump(mode="json") for e in evidence[:2]])
             env = seal(self.identity, self.table_id, self.step, self.seat, self.chain, "abort",
                        body.model_dump())

@@ -58,6 +58,11 @@ def verify_transcript(t: Transcript) -> Verdict:
         if env.kind != "abort" and env.step != session.step:
             return Verdict(False, session.step, step=env.step, seat=env.seat,
                            reason=f"line {index}: out of order (expected step {session.step})")
+        pending = session.pending_seats()
+        if env.kind != "abort" and env.seat in pending and env.seat != pending[0]:
+            return Verdict(False, session.step, step=env.step, seat=env.seat,
+                           reason=f"line {index}: out of order within step {env.step} "
+                                  f"(expected seat {pending[0]} next)")
         for effect in session.receive(line):
             if isinstance(effect, Aborted):
                 return Verdict(False, session.step, step=effect.step, seat=effect.blame,

@@ -83,3 +83,15 @@ def test_killed_peer_resumes_and_game_completes(tmp_path: Path) -> None:
         verdict = verify_transcript(read(path))
         assert verdict.valid, verdict.reason
         assert verdict.outcome["scores"] == host_result["scores"]
+
+
+def test_arcanoid_demo_over_the_network(tmp_path: Path) -> None:
+    out = tmp_path / "arcanoid.jsonl"
+    proc = subprocess.run(CLI + ["demo", "--game", "arcanoid", "--players", "3", "--interface",
+                                 "127.0.0.1", "--json", "--out", str(out)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    summary = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert summary["completed"] and summary["verified"] and summary["all_peers_agree"]
+    verdict = verify_transcript(read(out))
+    assert verdict.valid and verdict.outcome["scores"] == summary["scores"]
