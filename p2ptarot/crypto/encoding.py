@@ -7,6 +7,8 @@ SHA-512 (hashlib): its 64-byte output gives an unbiased scalar after wide reduct
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 
 _LEN_BYTES = 8
@@ -26,3 +28,22 @@ def lp(*parts: bytes) -> bytes:
 def transcript_hash(domain: str, *parts: bytes) -> bytes:
     """SHA-512 over ``lp(domain_utf8, *parts)``: the domain label is always the first part."""
     return hashlib.sha512(lp(domain.encode("utf-8"), *parts)).digest()
+
+
+def b64url(data: bytes) -> str:
+    """Unpadded base64url: the wire form of bytes in every layer."""
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def unb64url(text: object) -> bytes:
+    """Strict inverse of :func:`b64url`: one canonical text per byte string, so signed JSON
+    cannot be malleated. Raises ValueError (callers wrap it in their own error type)."""
+    if not isinstance(text, str) or not text.isascii():
+        raise ValueError("expected a base64url string")
+    try:
+        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError) as exc:
+        raise ValueError("bad base64url") from exc
+    if b64url(raw) != text:
+        raise ValueError("non-canonical base64url")
+    return raw

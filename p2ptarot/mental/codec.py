@@ -7,8 +7,8 @@ signed canonical JSON cannot be malleated.
 
 from __future__ import annotations
 
-import base64
-import binascii
+from p2ptarot.crypto.encoding import b64url, unb64url
+
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -23,22 +23,15 @@ MAX_ITEMS = 4096
 MAX_DECK_ID = 64
 
 
-def b64(data: bytes) -> str:
-    """Unpadded base64url."""
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+b64 = b64url
 
 
 def unb64(value: Any, field: str) -> bytes:
     """Strict inverse of :func:`b64` (rejects padding, other alphabets, non-canonical tails)."""
-    if not isinstance(value, str):
-        raise MessageDecodeError(f"{field}: expected a base64url string")
     try:
-        raw = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
-    except (binascii.Error, ValueError) as exc:
-        raise MessageDecodeError(f"{field}: bad base64url") from exc
-    if b64(raw) != value:
-        raise MessageDecodeError(f"{field}: non-canonical base64url")
-    return raw
+        return unb64url(value)
+    except ValueError as exc:
+        raise MessageDecodeError(f"{field}: {exc}") from exc
 
 
 def decode_bytes(value: Any, field: str, decoder: Callable[[bytes], T]) -> T:

@@ -15,8 +15,8 @@ signed on its own, so the link only needs to know *who* is on the other end.
 
 from __future__ import annotations
 
-import base64
-import binascii
+from p2ptarot.crypto.encoding import b64url, unb64url
+
 import json
 import os
 import struct
@@ -62,20 +62,13 @@ def public_key_of(identity: Signer) -> bytes:
     return value
 
 
-def b64u_encode(data: bytes) -> str:
-    """Unpadded base64url, the project's wire encoding for bytes."""
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+b64u_encode = b64url
 
 
 def b64u_decode(text: Any, size: int) -> bytes:
     """Strict unpadded base64url of exactly ``size`` bytes; canonical form only."""
-    if not isinstance(text, str) or not text.isascii():
-        raise ValueError("expected base64url text")
-    try:
-        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-    except (binascii.Error, ValueError) as exc:
-        raise ValueError("malformed base64url") from exc
-    if len(raw) != size or b64u_encode(raw) != text:
+    raw = unb64url(text)
+    if len(raw) != size:
         raise ValueError(f"expected canonical base64url of {size} bytes")
     return raw
 

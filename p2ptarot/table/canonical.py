@@ -9,8 +9,8 @@ refused, so a signed record has one and only one byte form.
 
 from __future__ import annotations
 
-import base64
-import binascii
+from p2ptarot.crypto.encoding import b64url, unb64url
+
 import json
 from typing import Any
 
@@ -84,21 +84,15 @@ def decode(data: bytes, *, max_size: int | None = None) -> Any:
     return value
 
 
-def b64(data: bytes) -> str:
-    """Unpadded base64url, the wire form of bytes."""
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+b64 = b64url
 
 
 def unb64(text: Any, what: str = "bytes", size: int | None = None) -> bytes:
     """Strict inverse of `b64`; `size` checks the decoded length."""
-    if not isinstance(text, str):
-        raise CanonicalError(f"{what}: expected a base64url string")
     try:
-        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-    except (binascii.Error, ValueError) as exc:
-        raise CanonicalError(f"{what}: bad base64url") from exc
-    if b64(raw) != text:
-        raise CanonicalError(f"{what}: non-canonical base64url")
+        raw = unb64url(text)
+    except ValueError as exc:
+        raise CanonicalError(f"{what}: {exc}") from exc
     if size is not None and len(raw) != size:
         raise CanonicalError(f"{what}: expected {size} bytes, got {len(raw)}")
     return raw

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from p2ptarot.transcript import Transcript, Verdict, verify_transcript
 
 _spec = importlib.util.spec_from_file_location("table_harness", Path(__file__).with_name("harness.py"))
 assert _spec is not None and _spec.loader is not None
@@ -18,8 +17,6 @@ _spec.loader.exec_module(table_harness)
 Table = table_harness.Table
 
 
-def verify(table, lines: list[bytes]) -> Verdict:
-    return verify_transcript(Transcript(table.signed, lines))
 
 
 @pytest.fixture(scope="session")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections import deque
 
 from p2ptarot.bots import make as make_bot

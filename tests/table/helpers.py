@@ -31,3 +31,10 @@ def deep(body: dict[str, Any]) -> dict[str, Any]:
 def cut(lines: list[bytes], step: int, extra: int = 2) -> list[bytes]:
     """The verifier stops at the first fault: keep only a few steps past it (speed)."""
     return [x for x in lines if parse(x).step <= step + extra]
+
+
+def verify(table, lines: list[bytes]):
+    """Verdict of the offline verifier on `lines` under `table`'s charter."""
+    from p2ptarot.transcript import Transcript, verify_transcript
+
+    return verify_transcript(Transcript(table.signed, lines))

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import deque
 
 import pytest
-from conftest import Table, verify
+from helpers import verify
+from table_harness import Table
 from helpers import cut, deep, resign, unsigned_edit
 
 from p2ptarot.table import canonical
