@@ -57,7 +57,8 @@ class Finished:
 
 @dataclass(frozen=True)
 class Aborted:
-    """The game ended on a fault: `blame` is the seat at fault, `step` where it was detected."""
+    """The game ended on a fault: `blame` is the seat at fault; `step` is the step of the offending
+    message (a lie found at an audit names the step where it was told), else where it was found."""
 
     blame: int
     reason: str

@@ -106,6 +106,8 @@ class Session:
         self._result_due = False
         self._revealing = False
         self._move_turn: Any = None
+        self._last_move: dict[int, Envelope] = {}  # seat -> its latest applied move
+        self._claim_envs: list[Envelope | None] = []  # game.claims[i] was made by this message
         self.outcome: Outcome | None = None
         self.aborted: Aborted | None = None
         self._out: list[Effect] = []
@@ -360,6 +362,8 @@ class Session:
         try:
             fn()
         except IllegalMove as exc:
+            if evidence and evidence[0].seat != exc.seat and exc.seat in self._last_move:
+                evidence = (self._last_move[exc.seat],)  # its own answer, not the closing move
             raise Violation(exc.seat, f"illegal: {exc.reason}" + (f" ({exc.where})" if exc.where else ""),
                             evidence) from exc
         except (EngineError, LookupError, TypeError, ValueError) as exc:
@@ -524,7 +528,7 @@ class Session:
             values = self.mental.epoch(deck, epoch).audit_result()
             for h, (d, e, mh) in sorted(self._where.items()):
                 if (d, e) == (deck, epoch) and mh in values and self.game.cards[h] is None:
-                    self._engine(lambda h=h, c=values[mh]: self.game.learn(h, c), None)
+                    self._learn(h, values[mh])
             self._emit(Progress(self.step, f"audit of {deck} epoch {epoch}: every card checked"))
         self._after_mental.append(done)
 
@@ -541,7 +545,17 @@ class Session:
                                                 else ep.public_cards())
             card = known.get(mh)
             if card is not None:
-                self._engine(lambda h=h, c=card: self.game.learn(h, c), None)
+                self._learn(h, card)
+
+    def _learn(self, handle: int, card: str) -> None:
+        """Tell the engine a card value; a claim it disproves blames the seat that made it, with
+        that seat's signed message as evidence."""
+        try:
+            self.game.learn(handle, card)
+        except IllegalMove as exc:
+            evidence = tuple(env for claim, env in zip(self.game.claims, self._claim_envs)
+                             if env is not None and claim.seat == exc.seat and claim.where == exc.where)
+            raise Violation(exc.seat, f"false claim: {exc.reason}", evidence[:1]) from exc
 
     def _apply_next_move(self) -> None:
         """Apply queued moves in seat order; a move that opens cards waits for their shares."""
@@ -571,7 +585,11 @@ class Session:
                 return
         self._revealing = False
         self._moves.popleft()
+        self._last_move[seat] = env
         self._engine(lambda: self.game.apply(seat, move), seat, (env,))
+        # a claim is made by its seat's own answer, even when another seat's move closes the window
+        self._claim_envs.extend(self._last_move.get(c.seat)
+                                for c in self.game.claims[len(self._claim_envs):])
 
     def _checked_reveals(self, seat: int, move: Move, env: Envelope) -> tuple:
         try:

@@ -1,26 +1,65 @@
-"""In-memory table: several sans-I/O sessions wired together by a message queue (no sockets)."""
+"""In-memory table: several sans-I/O sessions wired together by a message queue (no sockets).
+
+Cheating seats for the audit tests: a *blind* seat's engine is never told some of its own cards,
+so it answers as if it did not hold them and signs exactly what a liar would send; a *stacked*
+first shuffle deals a chosen order under real mental poker (the first shuffler applies the
+stacking permutation, the others the identity), so a test can set up the scene it needs.
+"""
 
 from __future__ import annotations
 
+import random
 from collections import deque
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Sequence
+from unittest import mock
+
+import p2ptarot.mental.epoch as mental_epoch
 
 from p2ptarot.bots import make as make_bot
 from p2ptarot.crypto.signing import Identity
 from p2ptarot.table.effects import Aborted, Finished, NeedMove, Record, Send
 from p2ptarot.table.lobby import make_charter, signed_locally
-from p2ptarot.table.secrets import new_seed
 from p2ptarot.table.session import Session
 
 
+class BlindSession(Session):
+    """A seat that pretends not to see the cards in `blind` (until an audit opens them)."""
+
+    def __init__(self, *args: Any, blind: frozenset[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.blind = blind
+
+    def _sync_known(self) -> None:
+        learn = self.game.learn
+        self.game.learn = lambda h, c: None if c in self.blind else learn(h, c)  # type: ignore[method-assign]
+        try:
+            super()._sync_known()
+        finally:
+            del self.game.learn
+
+
+#: a scripted choice: (legal moves) -> the move to play, or None to let the bot choose
+Script = Callable[[list], Any]
+
+
 class Table:
-    def __init__(self, game: str, n: int, seed: int = 1, bot: str = "random") -> None:
+    def __init__(self, game: str, n: int, seed: int = 1, bot: str = "random",
+                 options: dict[str, Any] | None = None, blind: dict[int, set[str]] | None = None,
+                 scripts: dict[int, Script] | None = None, stack: Sequence[str] | None = None) -> None:
         self.ids = [Identity.from_seed(bytes([seed, i]) * 16) for i in range(n)]
         charter = make_charter(game, [(i.public_bytes, f"p{k}", "") for k, i in enumerate(self.ids)],
-                               nonce=bytes([seed]) * 32)
+                               options=options, nonce=bytes([seed]) * 32)
         self.signed = signed_locally(charter, self.ids)
-        self.seeds = [new_seed() for _ in range(n)]
-        self.sessions = [Session(self.signed, k, self.ids[k], self.seeds[k]) for k in range(n)]
+        # fixed game seeds: coin draws, and so the whole game flow, replay identically
+        self.seeds = [bytes([seed, k]) * 16 for k in range(n)]
+        blind = blind or {}
+        self.sessions = [BlindSession(self.signed, k, self.ids[k], self.seeds[k],
+                                      blind=frozenset(blind[k])) if k in blind
+                         else Session(self.signed, k, self.ids[k], self.seeds[k]) for k in range(n)]
         self.bots = [make_bot(bot, seed * 100 + k) for k in range(n)]
+        self.scripts = scripts or {}
+        self.stack = list(stack) if stack is not None else None
         self.queue: deque[tuple[int, bytes]] = deque()  # (recipient, data)
         self.records: list[list[bytes]] = [[] for _ in range(n)]
         self.finished: list[Finished | None] = [None] * n
@@ -39,7 +78,10 @@ class Table:
             elif isinstance(e, Record):
                 self.records[k].append(e.envelope.encoded())
             elif isinstance(e, NeedMove):
-                move = self.bots[k].choose(k, e.view, list(e.legal))
+                script = self.scripts.get(k)
+                move = script(list(e.legal)) if script is not None else None
+                if move is None:
+                    move = self.bots[k].choose(k, e.view, list(e.legal))
                 self.queue.append((-1 - k, move))
             elif isinstance(e, Finished):
                 self.finished[k] = e
@@ -47,6 +89,36 @@ class Table:
                 self.aborted[k] = e
 
     def run(self, max_messages: int = 1_000_000) -> None:
+        with self._stacked():
+            self._run(max_messages)
+
+    @contextmanager
+    def _stacked(self) -> Iterator[None]:
+        """Deal `self.stack` in the first shuffle: the engine's first Shuffle lists the cards in
+        its own order; handle i must end up holding stack[i]."""
+        if self.stack is None:
+            yield
+            return
+        first = self.sessions[0].game.turn().chance
+        cards = list(first.cards)
+        assert sorted(cards) == sorted(self.stack), "the stack must be a permutation of the deck"
+        wanted = [cards.index(c) for c in self.stack]
+        calls = {"n": 0}
+
+        def permutation(rng: Any, size: int) -> list[int]:
+            calls["n"] += 1
+            if calls["n"] == 1:
+                return list(wanted)
+            if calls["n"] <= len(self.sessions):
+                return list(range(size))
+            perm = list(range(size))  # later shuffles: seeded, so the scene replays exactly
+            random.Random(calls["n"]).shuffle(perm)
+            return perm
+
+        with mock.patch.object(mental_epoch, "random_permutation", permutation):
+            yield
+
+    def _run(self, max_messages: int) -> None:
         for k, s in enumerate(self.sessions):
             self.handle(k, s.start())
         for _ in range(max_messages):
