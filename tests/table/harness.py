@@ -43,6 +43,20 @@ class BlindSession(Session):
 Script = Callable[[list], Any]
 
 
+def once(pick: Script) -> Script:
+    """A script that plays `pick(legal)` the first time it finds a move, then leaves it to the bot."""
+    done: list[Any] = []
+
+    def script(legal: list) -> Any:
+        if done:
+            return None
+        move = pick(legal)
+        if move is not None:
+            done.append(move)
+        return move
+    return script
+
+
 class Table:
     def __init__(self, game: str, n: int, seed: int = 1, bot: str = "random",
                  options: dict[str, Any] | None = None, blind: dict[int, set[str]] | None = None,
@@ -65,6 +79,7 @@ class Table:
         self.finished: list[Finished | None] = [None] * n
         self.aborted: list[Aborted | None] = [None] * n
         self.tamper = None  # optional callable(sender, data) -> data
+        self.observe: Callable[[int, Session], None] | None = None  # after each delivery
 
     def handle(self, k: int, effects) -> None:
         for e in effects:
@@ -126,8 +141,10 @@ class Table:
                 return
             j, item = self.queue.popleft()
             if j < 0:
-                k = -1 - j
-                self.handle(k, self.sessions[k].act(item))
+                j = -1 - j
+                self.handle(j, self.sessions[j].act(item))
             else:
                 self.handle(j, self.sessions[j].receive(item))
+            if self.observe is not None:
+                self.observe(j, self.sessions[j])
         raise AssertionError("table did not settle")

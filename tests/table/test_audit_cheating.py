@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from table_harness import Table
+from table_harness import Table, once
 from helpers import verify
 
 from p2ptarot.engine import create
@@ -39,20 +39,6 @@ def _stack() -> list[str]:
     return dealt + [c for c in order if c not in dealt]
 
 
-def _once(pick) -> Any:
-    """A script that plays `pick(legal)` the first time it finds one, then leaves it to the bot."""
-    done = []
-
-    def script(legal: list) -> Any:
-        if done:
-            return None
-        move = pick(legal)
-        if move is not None:
-            done.append(move)
-        return move
-    return script
-
-
 def _star_call(legal: list) -> Any:
     return next((m for m in legal if isinstance(m, Call) and m.card == STAR and m.called == CALLED), None)
 
@@ -63,7 +49,7 @@ def _pope_cups(legal: list) -> Any:
 
 def _table(script, blind: dict[int, set[str]], rounds: int) -> Table:
     t = Table("arcanoid", SEATS, seed=9, options={"first_seat": 0, "rounds": rounds},
-              blind=blind, scripts={CALLER: _once(script)}, stack=_stack())
+              blind=blind, scripts={CALLER: once(script)}, stack=_stack())
     t.run()
     return t
 
