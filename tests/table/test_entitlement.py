@@ -13,7 +13,7 @@ from table_harness import Table, once
 
 from p2ptarot.engine import create
 from p2ptarot.games.arcanoid.cardinfo import PRIESTESS
-from p2ptarot.games.arcanoid.moves import Priestess
+from p2ptarot.games.arcanoid.moves import Priestess, Vote
 from p2ptarot.table.session import Session
 
 SEATS = 4
@@ -65,8 +65,13 @@ def played() -> tuple[Table, Ledger, list[str]]:
     def look(legal: list):
         return next((m for m in legal if isinstance(m, Priestess) and m.target == TARGET), None)
 
-    t = Table("arcanoid", SEATS, seed=21, options={"first_seat": 0, "rounds": 2},
-              scripts={LOOKER: once(look)},
+    def renew(legal: list):  # everyone votes to renew the draw pile from the discards
+        return next((m for m in legal if isinstance(m, Vote) and m.choice == "yes"), None)
+
+    first_look = once(look)
+    scripts = {k: renew for k in range(SEATS)}
+    scripts[LOOKER] = lambda legal: first_look(legal) or renew(legal)
+    t = Table("arcanoid", SEATS, seed=21, options={"first_seat": 0, "rounds": 2}, scripts=scripts,
               stack=deck)
     ledger = Ledger()
     t.observe = ledger
@@ -88,3 +93,13 @@ def test_the_papesse_shows_one_hand_to_one_seat(played) -> None:
     for k in range(SEATS):
         if k not in (LOOKER, TARGET):
             assert not ledger.history[k][looked] & set(target_hand)  # same step, nothing of it
+
+
+def test_the_renewed_pile_is_a_new_verified_shuffle_nobody_can_read(played) -> None:
+    t, _, _ = played
+    log = t.sessions[0].log
+    renewals = [e for e in log if e.kind == "mental.shuffle" and len(e.body["ciphertexts"]) < 78]
+    assert len(renewals) >= SEATS  # every seat shuffled the face-down discards, with its proof
+    assert {e.seat for e in renewals} == set(range(SEATS))
+    # the invariant above held after it: no seat could read a card of the renewed pile, not even
+    # the seats that had discarded those cards face down
