@@ -1,0 +1,288 @@
+"""The arcanoïd screen and move sentences, from one seat's view only (rules: arcanoid.md).
+
+Everything printed comes from the view dict, which already holds only what this seat may know: a
+card the seat may not see is ``None`` there and is shown only as a count. Field lines shorten
+cards of the field's own suit to their rank ("swords: seat 1 8+7"), the one place where the suit
+is obvious, to keep a 4-player screen under ~30 lines.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any, Mapping
+
+from p2ptarot.cards import ARCANOID
+
+from .cards import card_list, card_name, tarot_rank, tarot_title
+
+FIELDS = ("swords", "wands", "cups", "coins")
+WIDTH = 100
+#: glues the words of one card name so that wrapping never splits "2 of wands" across lines
+_GLUE = "\u00a0"
+
+_DECISIONS = {
+    "turn": "{actor_s} turn",
+    "hermit": "{actor} may take a Hermit move now",
+    "wheel": "{actor}: discard down to capacity after the Wheel",
+    "call-again": "{actor} may call another card",
+    "fool": "Fool window: whoever holds the Fool may steal {actor}'s engagement",
+    "pope": "Pope: holders show every card of the called category",
+    "give": "a card was called: its holder hands it over",
+    "vote": "the draw pile is empty: vote to renew it from the discard pile",
+}
+_KINDS = {"abdication": "abdicated", "judgement": "abdicated (Judgement)",
+          "forced": "forced out (World)"}
+
+
+# ---- naming participants ---------------------------------------------------------------------
+def _parts(view: Mapping[str, Any]) -> dict[int, Mapping[str, Any]]:
+    return {p["pid"]: p for p in view.get("participants", [])}
+
+
+def who(pid: int, view: Mapping[str, Any]) -> str:
+    """'you', 'seat 2', 'your demon' or 'the demon of seat 2' for a participant id."""
+    p = _parts(view).get(pid)
+    me = view.get("seat")
+    if p is None:
+        return "nobody" if pid < 0 else f"participant {pid}"
+    if p["demon"]:
+        return "your demon" if p["seat"] == me else f"the demon of seat {p['seat']}"
+    return "you" if p["seat"] == me else f"seat {p['seat']}"
+
+
+def _possessive(pid: int, view: Mapping[str, Any]) -> str:
+    """'your', 'your demon's', 'seat 2's'."""
+    name = who(pid, view)
+    return "your" if name == "you" else f"{name}'s"
+
+
+def _label(p: Mapping[str, Any], me: int | None) -> str:
+    if p["demon"]:
+        return f"demon (seat {p['seat']})"
+    return f"seat {p['seat']}" + (" (you)" if p["seat"] == me else "")
+
+
+# ---- the screen ------------------------------------------------------------------------------
+def _wrap(text: str, indent: str = "    ") -> list[str]:
+    lines = textwrap.wrap(text, WIDTH, subsequent_indent=indent, break_on_hyphens=False) or [text]
+    return [line.replace(_GLUE, " ") for line in lines]
+
+
+def _names(cards: list[str]) -> str:
+    """Card names for a wrapped line, in deck order, each glued into one word."""
+    ordered = sorted(cards, key=lambda c: ARCANOID.card(c).index)
+    return ", ".join(card_name(c).replace(" ", _GLUE) for c in ordered) if cards else "nothing"
+
+
+def _zone(cards: list[Mapping[str, Any]]) -> str:
+    """Known cards by name, unknown ones as a count: '3 of cups, 4 hidden'."""
+    known = [c["card"] for c in cards if c["card"] is not None]
+    hidden = len(cards) - len(known)
+    parts = [_names(known)] if known else []
+    if hidden:
+        parts.append(f"{hidden} hidden")
+    return ", ".join(parts) if parts else "empty"
+
+
+def _record(rec: Mapping[str, Any], fld: str) -> str:
+    if rec["kind"] in _KINDS:
+        return _KINDS[rec["kind"]]
+    names = [tarot_rank(c) if c.startswith(fld + "-") else card_name(c) for c in rec["cards"]]
+    text = "+".join(n.replace(" ", _GLUE) for n in names)
+    if rec.get("transmuted", -1) >= 0 and rec["transmuted"] in rec["handles"]:
+        moved = rec["cards"][rec["handles"].index(rec["transmuted"])]
+        text += f" ({card_name(moved).replace(' ', _GLUE)} transmuted)"
+    return text
+
+
+def _participant_lines(view: Mapping[str, Any]) -> list[str]:
+    me = view.get("seat")
+    decision = view.get("decision") or {}
+    out = []
+    for p in view.get("participants", []):
+        mark = ">" if p["pid"] == decision.get("actor") else " "
+        head = f"{mark} {_label(p, me):<17}"
+        if p["finished"]:
+            out.append(f"{head} finished")
+            continue
+        hand = "shown above" if p["seat"] == me else _zone(p["hand"])
+        bits = [f"hand {hand} [{len(p['hand'])}/{p['hand_cap']}]"]
+        if p["visible"] or p["visible_cap"]:
+            bits.append(f"face-up {_zone(p['visible'])} [{len(p['visible'])}/{p['visible_cap']}]")
+        if p["chariot"] >= 0:
+            bits.append(f"Chariot reserve {_zone(p['reserve'])}")
+        out.extend(_wrap(head + " " + " | ".join(bits), " " * 20))
+    return out
+
+
+def _field_lines(view: Mapping[str, Any]) -> list[str]:
+    temper = view.get("temperance") or {}
+    ever = set(view.get("ever_engaged", []))
+    out = []
+    for fld in FIELDS:
+        recs = []
+        for p in view.get("participants", []):
+            rec = p["records"].get(fld)
+            if rec is not None:
+                recs.append(f"{who(p['pid'], view)}: {_record(rec, fld)}")
+        notes = []
+        if temper.get("field") == fld:
+            notes.append(f"tempered by {who(temper['owner'], view)}")
+        if fld not in ever:
+            notes.append("never engaged")
+        tail = f"  [{'; '.join(notes)}]" if notes else ""
+        out.extend(_wrap(f"  {fld:<7}" + (" · ".join(recs) if recs else "-") + tail, " " * 10))
+    return out
+
+
+def _status_lines(view: Mapping[str, Any]) -> list[str]:
+    pile = f"draw pile {view.get('pile', 0)}, discard {view.get('discard', 0)}"
+    flags = [f"renewed {view['renewals']}x"] if view.get("renewals") else []
+    if view.get("renewal_refused"):
+        flags.append("renewal refused")
+    if view.get("death_played"):
+        flags.append("Death played")
+    out = [pile + (f" ({', '.join(flags)})" if flags else "")]
+    justice = view.get("justice")
+    if justice is not None:
+        out += _wrap(f"Justice [{len(justice)}/{view.get('justice_cap')}]: {_zone(justice)}")
+    hermit = view.get("hermit")
+    if hermit:
+        pledges = ", ".join(f"before {who(p, view)}" for p in hermit.get("pledges", []))
+        out.append(f"Hermit: {who(hermit['owner'], view)}, {hermit['used']}/3 moves used"
+                   + (f", pledged {pledges}" if pledges else ""))
+    return out
+
+
+def _score_lines(view: Mapping[str, Any]) -> list[str]:
+    me = view.get("seat")
+    won = view.get("fields_won", {})
+    scores = ", ".join(("you" if str(me) == s else f"seat {s}") + f": {n}" for s, n in won.items())
+    out = [f"Fields won: {scores}"]
+    for i, rw in enumerate(view.get("round_winners", []), start=1):
+        res = ", ".join(f"{f} to {'you' if w == me else f'seat {w}'}" for f, w in rw.items())
+        out.append(f"  round {i}: {res}")
+    return out
+
+
+def render(view: Mapping[str, Any]) -> str:
+    """The whole arcanoïd screen for the seat that owns `view`."""
+    me = view.get("seat")
+    decision = view.get("decision")
+    head = (f"== arcanoïd {view.get('variant', '')} — round {view.get('round')}/{view.get('rounds')}"
+            + (f" — you are seat {me}" if me is not None else "") + " ==")
+    lines = [head]
+    if decision:
+        lines.append("Now: " + _DECISIONS.get(decision["name"], decision["name"] + " ({actor})")
+                     .format(actor=who(decision["actor"], view), actor_s=_possessive(decision["actor"], view)))
+    mine = [p for p in view.get("participants", []) if p["seat"] == me and not p["finished"]]
+    for p in mine:
+        owner = "Your demon's hand" if p["demon"] else "Your hand"
+        lines += _wrap(f"{owner} [{len(p['hand'])}/{p['hand_cap']}]: {_zone(p['hand'])}")
+        if p["visible"]:
+            lines += _wrap(f"  your face-up cards: {_zone(p['visible'])}")
+        if p["chariot"] >= 0:
+            lines += _wrap(f"  your Chariot reserve: {_zone(p['reserve'])}")
+    lines += _status_lines(view)
+    lines.append("Players:")
+    lines += _participant_lines(view)
+    lines.append("Fields:")
+    lines += _field_lines(view)
+    lines += _score_lines(view)
+    return "\n".join(lines)
+
+
+# ---- move sentences --------------------------------------------------------------------------
+def _handle_cards(view: Mapping[str, Any]) -> dict[int, str | None]:
+    """handle -> card for every slot the view shows (None where this seat may not look)."""
+    out: dict[int, str | None] = {}
+    for p in view.get("participants", []):
+        for zone in ("hand", "visible", "reserve"):
+            for c in p[zone]:
+                out[c["handle"]] = c["card"]
+    for c in view.get("justice") or []:
+        out[c["handle"]] = c["card"]
+    return out
+
+
+def _fields(fields: list[str]) -> str:
+    return " and ".join(fields)
+
+
+def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+    """One sentence for an arcanoïd move (`move` is its JSON form)."""
+    kind = move["kind"]
+    card = card_name(move.get("card"))
+    title = tarot_title(move["card"]) if isinstance(move.get("card"), str) else card
+    known = _handle_cards(view)
+    decision = (view.get("decision") or {}).get("name")
+    if kind == "discard":
+        return f"Discard {card_name(known.get(move['handle']))} face down"
+    if kind == "abdicate":
+        return f"Abdicate on {move['field']}"
+    if kind in ("engage", "chariot-engage"):
+        text = f"Engage on {_fields(move['fields'])}: " + card_list(move["cards"])
+        if kind == "chariot-engage":
+            text = f"Chariot: engage the reserve on {_fields(move['fields'])}" + (
+                f" with {card_list(move['cards'])}" if move["cards"] else "")
+        if move.get("transmute", -1) >= 0:
+            text += f" (the Magician transmutes {card_name(known.get(move['transmute']))})"
+        return text
+    if kind == "chariot-load":
+        return f"Play {card}, loading {card_list(move['cards'])} into its reserve"
+    if kind == "chariot-add":
+        return f"Add {card_list(move['cards'])} to the Chariot reserve"
+    if kind == "chariot-discard":
+        return "Discard the Chariot and its reserve"
+    if kind == "play":
+        return f"Play {card}"
+    if kind == "priestess":
+        return f"Play {card}: look at {who(move['target'], view)}'s hand"
+    if kind == "pope":
+        cat = {"trumps": "the trumps", "fool": "the Fool"}.get(move["category"], move["category"])
+        return f"Play {card}: call {cat}"
+    if kind == "strength":
+        option = "two face-up cards" if move["option"] == "visible" else "one more hidden card"
+        return f"Play {card}: {option}"
+    if kind == "hanged-man":
+        target = "the Justice" if move["target"] < 0 else who(move["target"], view)
+        return f"Play {card} on {target}"
+    if kind == "temperance":
+        return f"Play {card} on {move['field']}"
+    if kind == "tower":
+        if move["target"] < 0:
+            return f"Play {card}, removing nothing"
+        return f"Play {card}: remove {who(move['target'], view)}'s engagement on {move['field']}"
+    if kind == "call":
+        return f"Call the {card_name(move['called'])} with {title}"
+    if kind == "judgement":
+        return f"Play {card}: {who(move['target'], view)} abdicates on {move['field']}"
+    if kind == "world":
+        return f"Play {card} on {move['field']}"
+    if kind == "wheel-discard":
+        text = "Discard " + ", ".join(card_name(known.get(h)) for h in move["handles"]) + " face down"
+        if move.get("cards"):
+            text += f"; put {card_list(move['cards'])} face up"
+        return text
+    if kind == "call-again":
+        return f"Call the {card_name(move['called'])}"
+    if kind == "hermit-move":
+        return "Take a Hermit move now"
+    if kind == "fool":
+        text = f"Steal the engagement with {card}"
+        if move["user"] != view.get("seat"):
+            text += f" for {who(move['user'], view)}"
+        if move.get("cut", -1) >= 0:
+            text += f", cutting in before {who(move['cut'], view)}"
+        return text
+    if kind == "show":
+        return f"Show {card_list(move['cards'])}" if move["cards"] else "Show nothing (none of that category)"
+    if kind == "give":
+        return f"Hand over {card}"
+    if kind == "vote":
+        return "Vote yes: renew the draw pile" if move["choice"] == "yes" else "Vote no: keep the pile empty"
+    if kind == "pass":
+        return {"hermit": "Pass (no Hermit move now)", "fool": "Pass (do not steal)",
+                "give": "Pass (I do not hold the called card)",
+                "call-again": "Stop calling"}.get(decision or "", "Pass")
+    return kind + " " + " ".join(f"{k}={v}" for k, v in move.items() if k != "kind")

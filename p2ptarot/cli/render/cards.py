@@ -1,0 +1,74 @@
+"""Human card names for the screens, built on the names `p2ptarot.cards` already defines.
+
+Why a layer on top: the deck tables title-case everything ("Three of Cups"), which reads badly in
+a sentence; players talk of "3 of cups", "queen of cups", "XVII The Star". Sinople cards get the
+rules' own shorthand (``B7`` = ``num-b-7``, rules §2). An id that is missing (``None``: a card this
+seat may not see) or unknown renders as "a hidden card", never as the raw id.
+"""
+
+from __future__ import annotations
+
+from p2ptarot.cards import ARCANOID, SINOPLE, UnknownCardError
+
+HIDDEN = "a hidden card"
+
+_ROMAN = ((10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
+
+
+def roman(n: int) -> str:
+    """Roman numeral of a trump number (1–21)."""
+    out = []
+    for value, sign in _ROMAN:
+        while n >= value:
+            out.append(sign)
+            n -= value
+    return "".join(out)
+
+
+def tarot_rank(card_id: str) -> str:
+    """The rank alone of a minor card ("ace", "7", "queen"): enough on a field of its own suit."""
+    c = ARCANOID.card(card_id)
+    if c.court:
+        return card_id.rsplit("-", 1)[1]
+    return "ace" if c.rank == 1 else str(c.rank)
+
+
+def tarot_title(card_id: str) -> str:
+    """A major's name without its number ("The Star"); a minor's full name otherwise."""
+    c = ARCANOID.card(card_id)
+    if c.kind == "minor":
+        return f"{tarot_rank(card_id)} of {c.suit}"
+    return c.name
+
+
+def tarot_name(card_id: str) -> str:
+    """'3 of cups', 'queen of cups', 'XVII The Star', 'The Fool'."""
+    c = ARCANOID.card(card_id)
+    if c.kind == "trump" and c.number is not None:
+        return f"{roman(c.number)} {c.name}"
+    return tarot_title(card_id)
+
+
+def sinople_name(card_id: str) -> str:
+    """'B7' for a numeric card (rules §2 shorthand), 'wife of B' for a figure."""
+    c = SINOPLE[card_id]
+    if c.kind == "numeric":
+        return f"{c.cls.upper()}{c.value}"
+    return f"{c.role} of {c.cls.upper()}"
+
+
+def card_name(card_id: object) -> str:
+    """The human name of any card id of the built games; 'a hidden card' if unknown or None."""
+    if not isinstance(card_id, str):
+        return HIDDEN
+    if card_id in SINOPLE:
+        return sinople_name(card_id)
+    try:
+        return tarot_name(card_id)
+    except UnknownCardError:
+        return HIDDEN
+
+
+def card_list(card_ids: list | tuple) -> str:
+    """Comma-separated names, or 'nothing' for an empty list."""
+    return ", ".join(card_name(c) for c in card_ids) if card_ids else "nothing"
