@@ -89,12 +89,17 @@ class MeshConfig:
     connect_timeout: float = 10.0
     close_timeout: float = 5.0
     max_dropped_frames: int = 64  # a peer that keeps sending garbage is cut off, not queued
+    #: incoming connections still in the hello handshake; more are refused with HTTP 503, so a
+    #: host on the LAN cannot pin sockets and tasks by opening connections and saying nothing
+    max_pending_handshakes: int = 32
 
     def __post_init__(self) -> None:
         if self.max_message_size < MIN_MESSAGE_SIZE:
             raise ValueError(f"max_message_size must be at least {MIN_MESSAGE_SIZE} (the hello)")
         if not 0 <= self.port <= 65535:
             raise ValueError("port must be in 0..65535")
+        if self.max_pending_handshakes < 1:
+            raise ValueError("max_pending_handshakes must be at least 1")
 
 
 @dataclass(frozen=True)
@@ -142,6 +147,7 @@ class Mesh:
         self._port: int | None = None
         self._closed = False
         self._admitted: frozenset[PeerKey] | None = None
+        self._pending_handshakes = 0
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -331,10 +337,18 @@ class Mesh:
         )
         if self._closed:
             raise web.HTTPServiceUnavailable()
-        await ws.prepare(request)
-        self._sockets.add(ws)
+        if self._pending_handshakes >= self.config.max_pending_handshakes:
+            self._emit(LinkRejected(str(request.remote), "too many pending handshakes", None))
+            raise web.HTTPServiceUnavailable(text="too many pending handshakes")
+        self._pending_handshakes += 1
         try:
-            link = await self._handshake(ws, str(request.remote), dialed=False, expected_key=None)
+            try:
+                await ws.prepare(request)
+                self._sockets.add(ws)
+                link = await self._handshake(ws, str(request.remote), dialed=False,
+                                             expected_key=None)
+            finally:
+                self._pending_handshakes -= 1
             if await self._adopt(link):
                 await self._pump(link)
         except HandshakeError:

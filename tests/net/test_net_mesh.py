@@ -385,6 +385,33 @@ async def test_silent_peer_times_out_in_handshake(make_mesh, wait_for) -> None:
         await ws.close()
 
 
+async def test_pending_handshakes_are_capped(make_mesh, wait_for) -> None:
+    mesh = await make_mesh(max_pending_handshakes=2, handshake_timeout=30)
+    identity = Identity.generate()
+    async with aiohttp.ClientSession() as session:
+        silent = [await session.ws_connect(mesh.url) for _ in range(2)]  # never say hello
+        for ws in silent:
+            await ws.receive()  # the mesh's hello: both are in the handshake
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await session.ws_connect(mesh.url)
+        assert refused.value.status == 503
+        rejected = await wait_for(mesh, lambda e: isinstance(e, LinkRejected))
+        assert rejected.reason == "too many pending handshakes"
+        for ws in silent:
+            await ws.close()
+        # the slots free up once those connections end: an honest peer gets in
+        async with asyncio.timeout(15):
+            while True:
+                try:
+                    ws, theirs = await _raw_handshake(mesh.url, session, identity)
+                    break
+                except aiohttp.WSServerHandshakeError:
+                    await asyncio.sleep(0.05)
+        assert theirs.key == mesh.public_key
+        await wait_for(mesh, is_up(identity.public_bytes))
+        await ws.close()
+
+
 def test_config_refuses_a_limit_below_the_handshake() -> None:
     with pytest.raises(ValueError):
         MeshConfig(max_message_size=100)
