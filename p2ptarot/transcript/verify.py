@@ -66,7 +66,8 @@ def verify_transcript(t: Transcript) -> Verdict:
         for effect in session.receive(line):
             if isinstance(effect, Aborted):
                 return Verdict(False, session.step, step=effect.step, seat=effect.blame,
-                               reason=effect.reason)
+                               reason=effect.reason,
+                               aborted_by_players=aborts + _signed_aborts(t, t.messages[index - 1:]))
             if isinstance(effect, Warning):
                 return Verdict(False, session.step, step=env.step, seat=env.seat,
                                reason=f"line {index}: {effect.text}")
@@ -82,6 +83,21 @@ def verify_transcript(t: Transcript) -> Verdict:
                        reason="transcript ends before the game does"
                        + (f" (waiting for seat {missing[0]})" if missing else ""))
     return Verdict(True, session.step, outcome=session.outcome.to_json())
+
+
+def _signed_aborts(t: Transcript, lines: list[bytes]) -> list[dict[str, Any]]:
+    """The players' own abort records among `lines` (correctly signed ones only), so a verdict
+    found by the verifier also says what the players concluded at the table."""
+    out = []
+    for line in lines:
+        try:
+            env = parse(line)
+            if env.kind == "abort" and env.seat < len(t.charter.charter.seats):
+                env.verify_signature(t.charter.charter.seat_key(env.seat))
+                out.append({"by": env.seat, **env.body})
+        except EnvelopeError:
+            continue
+    return out
 
 
 def verify_file(path: Path) -> Verdict:

@@ -81,6 +81,9 @@ def _assert_caught(t: Table, liar: int, lie: str, card: str) -> None:
     assert not verdict.valid
     assert verdict.seat == liar
     assert card in (verdict.reason or "")
+    assert verdict.step == t.aborted[honest[0]].step  # the step of the signed lie
+    players = verdict.aborted_by_players  # what that seat concluded at the table, signed
+    assert players and all(a["blame"] == liar for a in players)
 
 
 @pytest.fixture(scope="module")
