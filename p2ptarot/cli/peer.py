@@ -21,6 +21,7 @@ from p2ptarot.net.runner import (GameResult, PeerConfig, RunError, bot_chooser, 
 from p2ptarot.table.effects import NeedMove
 
 from .errors import usage_error
+from .render import describe_move, move_group, render_view
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -66,27 +67,57 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 # ---- the local player ---------------------------------------------------------------------------
+_HELP = ("type a move's number to play it; m = list the moves again; v = the raw JSON view; "
+         "h or ? = this help")
+#: move lists longer than this are printed under one heading per kind of move
+_GROUP_OVER = 12
+
+
+def _ordered_moves(legal: tuple[Move, ...]) -> list[tuple[str, Move]]:
+    """Legal moves grouped by kind (first appearance order), so numbers run on within a group."""
+    groups: dict[str, list[Move]] = {}
+    for move in legal:
+        groups.setdefault(move_group(move), []).append(move)
+    return [(title, move) for title, moves in groups.items() for move in moves]
+
+
+def _print_moves(ordered: list[tuple[str, Move]], view: dict[str, Any]) -> None:
+    grouped = len(ordered) > _GROUP_OVER and len({t for t, _ in ordered}) > 1
+    width = len(str(len(ordered)))
+    last = None
+    for i, (title, move) in enumerate(ordered, start=1):
+        if grouped and title != last:
+            count = sum(1 for t, _ in ordered if t == title)
+            print(f" -- {title} ({count}) --")
+            last = title
+        print(f"  {i:>{width}}. {describe_move(move, view)}")
+
+
 def _human_chooser(say):
+    """Show the seat's screen and numbered moves; read a number. Closed stdin leaves the table
+    with a RunError (a clear message, no traceback) rather than hanging or crashing."""
     async def choose(need: NeedMove) -> Move:
         view = need.view
-        print("\n" + json.dumps(view, indent=1, sort_keys=True)[:3000])
-        for i, move in enumerate(need.legal, start=1):
-            print(f"  {i:>2}. {_describe(move)}")
+        ordered = _ordered_moves(need.legal)
+        print("\n" + render_view(view))
+        _print_moves(ordered, view)
         while True:
-            text = await asyncio.to_thread(input, f"seat {need.seat}, your move [1-{len(need.legal)}]: ")
-            if text.strip().isdigit() and 1 <= int(text) <= len(need.legal):
-                return need.legal[int(text) - 1]
-            print("  please type the number of a move")
+            try:
+                text = await asyncio.to_thread(input, f"seat {need.seat}, your move [1-{len(ordered)}, h for help]: ")
+            except EOFError:
+                raise RunError("standard input closed before a move was chosen; leaving the table") from None
+            text = text.strip().lower()
+            if text.isdigit() and 1 <= int(text) <= len(ordered):
+                return ordered[int(text) - 1][1]
+            if text == "v":
+                print(json.dumps(view, indent=1, sort_keys=True))
+            elif text == "m":
+                _print_moves(ordered, view)
+            elif text in ("h", "?"):
+                print("  " + _HELP)
+            else:
+                print(f"  please type a number from 1 to {len(ordered)} (h for help)")
     return choose
-
-
-def _describe(move: Move) -> str:
-    data = move.to_json()
-    kind = data.pop("kind")
-    card = data.pop("card", None)
-    data.pop("handle", None)
-    rest = " ".join(f"{k}={v}" for k, v in data.items())
-    return " ".join(x for x in (kind, card, rest) if x)
 
 
 def _chooser(args: argparse.Namespace, say):
