@@ -37,7 +37,7 @@ from p2ptarot.table.envelope import Envelope, parse, seal  # noqa: E402
 from p2ptarot.table.lobby import make_charter, signed_locally  # noqa: E402
 from p2ptarot.table.session import Session  # noqa: E402
 from p2ptarot.transcript import Transcript, verify_transcript  # noqa: E402
-from p2ptarot.transcript.file import header_line  # noqa: E402
+from p2ptarot.transcript import header_line  # noqa: E402
 
 OUT = ROOT / "protocol" / "vectors"
 SEATS = 2

@@ -16,7 +16,8 @@ from pathlib import Path
 
 from p2ptarot.engine import UnknownGame
 from p2ptarot.engine import info as game_info
-from p2ptarot.transcript import read, verify_transcript
+from p2ptarot.net.store import read_transcript
+from p2ptarot.transcript import verify_transcript
 
 from .errors import usage_error
 
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
             say("demo: the game did not complete")
             return 1
         t0 = time.monotonic()
-        verdict = verify_transcript(read(Path(host_res["transcript"])))
+        verdict = verify_transcript(read_transcript(Path(host_res["transcript"])))
         verify_s = time.monotonic() - t0
         if args.out:
             shutil.copyfile(host_res["transcript"], args.out)

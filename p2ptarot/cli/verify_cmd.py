@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 from p2ptarot.table.envelope import parse
-from p2ptarot.transcript import TranscriptError, read, verify_transcript
+from p2ptarot.net.store import read_transcript
+from p2ptarot.transcript import TranscriptError, verify_transcript
 
 EXIT_INVALID = 1
 EXIT_UNREADABLE = 2
@@ -29,7 +30,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run_verify(args: argparse.Namespace) -> int:
     try:
-        transcript = read(args.file)
+        transcript = read_transcript(args.file)
     except TranscriptError as exc:
         print(f"p2ptarot verify: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
@@ -49,7 +50,7 @@ def run_verify(args: argparse.Namespace) -> int:
 def run_replay(args: argparse.Namespace) -> int:
     """Replay for people: every move with its card, after the audit opened everything."""
     try:
-        transcript = read(args.file)
+        transcript = read_transcript(args.file)
     except TranscriptError as exc:
         print(f"p2ptarot replay: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE

@@ -14,7 +14,7 @@ from pathlib import Path
 from p2ptarot.crypto.signing import Identity
 from p2ptarot.table.charter import SignedCharter
 from p2ptarot.table.secrets import new_seed
-from p2ptarot.transcript.file import TranscriptWriter
+from p2ptarot.transcript.format import Transcript, TranscriptError, header_line, parse_transcript
 
 
 def _write_private(path: Path, data: bytes) -> None:
@@ -84,20 +84,24 @@ class TableStore:
                 out.extend(line for line in lines if line.strip())
         return out
 
-    def outbox(self) -> TranscriptWriter:
-        return _Appender(self.outbox_path)  # type: ignore[return-value]
+    def outbox(self) -> LineAppender:
+        return LineAppender(self.outbox_path)
 
-    def fresh_transcript(self) -> TranscriptWriter:
+    def fresh_transcript(self) -> LineAppender:
         """Start the transcript anew (a resumed session re-records the whole log)."""
         if self.transcript_path.exists():
             self.transcript_path.unlink()
-        return TranscriptWriter(self.transcript_path, self.signed)
+        writer = LineAppender(self.transcript_path)
+        writer.append(header_line(self.signed))
+        return writer
 
     def mark_done(self) -> None:
         (self.dir / "done").write_text("finished\n")
 
 
-class _Appender:
+class LineAppender:
+    """Appends lines, flushing and fsyncing each one: a crash loses nothing already accepted."""
+
     def __init__(self, path: Path) -> None:
         self._fh = open(path, "ab")
 
@@ -108,3 +112,12 @@ class _Appender:
 
     def close(self) -> None:
         self._fh.close()
+
+
+def read_transcript(path: Path) -> Transcript:
+    """Read a transcript file; raises TranscriptError when it cannot be read or is not one."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise TranscriptError(f"cannot read {path}: {exc.strerror}") from exc
+    return parse_transcript(data, str(path))

@@ -6,16 +6,12 @@ hand-written `to_dict`); the models here mirror those dict forms field for field
 and the patterns below pin their exact canonical length (the last character of a 32-byte value
 carries 2 zero bits, of a 64-byte value 4), so a schema-valid body has one byte form.
 
-`python -m p2ptarot.table.schemas --write protocol/schemas` regenerates the checked-in files;
-`--check DIR` exits 1 when they drifted from the models.
+`protocol/make_schemas.py` writes the checked-in files (pure here: no file I/O in the core).
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
-from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -35,7 +31,7 @@ POINT_DOC = "edwards25519 prime-order-subgroup point, 32 bytes, base64url"
 PROOF_DOC = "two scalars (challenge-response), 64 bytes, base64url"
 CIPHERTEXT_DOC = "ElGamal ciphertext a||b (two points), 64 bytes, base64url"
 
-HEADER_KIND = "p2ptarot-transcript"  # same literal as p2ptarot.transcript.file.HEADER_KIND
+HEADER_KIND = "p2ptarot-transcript"  # same literal as p2ptarot.transcript.format.HEADER_KIND
 
 
 class _MentalHeader(BaseModel):
@@ -151,26 +147,3 @@ def wire_schemas() -> dict[str, dict[str, Any]]:
 def render(schema: dict[str, Any]) -> str:
     """The checked-in text of a schema file (stable: sorted keys, 2-space indent)."""
     return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-
-
-def _main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m p2ptarot.table.schemas")
-    group = parser.add_mutually_exclusive_group(required=True)
-    group.add_argument("--write", type=Path, metavar="DIR", help="write one <name>.json per schema")
-    group.add_argument("--check", type=Path, metavar="DIR", help="exit 1 if DIR differs")
-    args = parser.parse_args(argv)
-    schemas = {f"{name}.json": render(s) for name, s in wire_schemas().items()}
-    if args.write is not None:
-        args.write.mkdir(parents=True, exist_ok=True)
-        for fname, text in schemas.items():
-            (args.write / fname).write_text(text, encoding="utf-8")
-        return 0
-    on_disk = {p.name: p.read_text(encoding="utf-8") for p in args.check.glob("*.json")}
-    if on_disk != schemas:
-        print("protocol schemas drifted from the models; regenerate with --write", file=sys.stderr)
-        return 1
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(_main())

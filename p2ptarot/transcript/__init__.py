@@ -1,7 +1,8 @@
-"""Transcript files (JSON lines) and the offline verifier."""
+"""The transcript format and the offline verifier (pure; files are read and written by
+`p2ptarot.net.store`)."""
 
-from .file import Transcript, TranscriptError, TranscriptWriter, header_line, read
-from .verify import Verdict, verify_file, verify_transcript
+from .format import Transcript, TranscriptError, header_line, parse_transcript
+from .verify import Verdict, verify_transcript
 
-__all__ = ["Transcript", "TranscriptError", "TranscriptWriter", "Verdict", "header_line", "read",
-           "verify_file", "verify_transcript"]
+__all__ = ["Transcript", "TranscriptError", "Verdict", "header_line", "parse_transcript",
+           "verify_transcript"]

@@ -8,15 +8,13 @@ valid (with the outcome every seat signed) or the first violation (step, seat, r
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from p2ptarot.table import canonical
 from p2ptarot.table.effects import Aborted, Warning
 from p2ptarot.table.envelope import EnvelopeError, parse
 from p2ptarot.table.session import Session
 
-from .file import Transcript, TranscriptError, read
+from .format import Transcript
 
 
 @dataclass
@@ -100,9 +98,4 @@ def _signed_aborts(t: Transcript, lines: list[bytes]) -> list[dict[str, Any]]:
     return out
 
 
-def verify_file(path: Path) -> Verdict:
-    """Read and verify; raises TranscriptError when the file is not a transcript at all."""
-    return verify_transcript(read(path))
-
-
-__all__ = ["Verdict", "verify_transcript", "verify_file", "TranscriptError", "canonical"]
+__all__ = ["Verdict", "verify_transcript"]

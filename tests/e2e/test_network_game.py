@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from p2ptarot.transcript import read, verify_transcript
+from p2ptarot.net.store import read_transcript
+from p2ptarot.transcript import verify_transcript
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 CLI = [sys.executable, "-m", "p2ptarot.cli.main"]
@@ -28,7 +29,7 @@ def test_demo_three_peers_through_zeroconf(tmp_path: Path) -> None:
     summary = json.loads(proc.stdout.strip().splitlines()[-1])
     assert summary["completed"] and summary["verified"] and summary["all_peers_agree"]
     assert len(summary["scores"]) == 3 and sum(summary["scores"]) <= 9
-    verdict = verify_transcript(read(out))
+    verdict = verify_transcript(read_transcript(out))
     assert verdict.valid and verdict.outcome["scores"] == summary["scores"]
     # the CLI verifier agrees, and names the seat when one line is tampered with
     ok = subprocess.run(CLI + ["verify", str(out), "--json"], capture_output=True, text=True, timeout=300)
@@ -80,7 +81,7 @@ def test_killed_peer_resumes_and_game_completes(tmp_path: Path) -> None:
     assert host_result["scores"] == joiner_result["scores"]
     assert len(transcript.read_bytes().splitlines()) > logged_before
     for path in (Path(host_result["transcript"]), transcript):
-        verdict = verify_transcript(read(path))
+        verdict = verify_transcript(read_transcript(path))
         assert verdict.valid, verdict.reason
         assert verdict.outcome["scores"] == host_result["scores"]
 
@@ -93,5 +94,5 @@ def test_arcanoid_demo_over_the_network(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr[-2000:]
     summary = json.loads(proc.stdout.strip().splitlines()[-1])
     assert summary["completed"] and summary["verified"] and summary["all_peers_agree"]
-    verdict = verify_transcript(read(out))
+    verdict = verify_transcript(read_transcript(out))
     assert verdict.valid and verdict.outcome["scores"] == summary["scores"]

@@ -26,7 +26,7 @@ def lines() -> list[bytes]:
 def test_checked_in_schemas_are_exactly_what_the_models_generate() -> None:
     expected = {f"{name}.json": render(schema) for name, schema in wire_schemas().items()}
     on_disk = {p.name: p.read_text(encoding="utf-8") for p in SCHEMAS.glob("*.json")}
-    assert on_disk == expected, "regenerate: python -m p2ptarot.table.schemas --write protocol/schemas"
+    assert on_disk == expected, "regenerate: python protocol/make_schemas.py"
 
 
 def test_every_body_kind_has_a_schema() -> None:

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from p2ptarot.table import canonical
-from p2ptarot.transcript import verify_file
+from p2ptarot.net.store import read_transcript
+from p2ptarot.transcript import verify_transcript
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 INDEX = json.loads((VECTORS / "transcripts.json").read_text())
@@ -22,7 +23,7 @@ def test_index_covers_every_vector_file() -> None:
 
 @pytest.mark.parametrize("entry", INDEX, ids=[e["file"] for e in INDEX])
 def test_transcript_vector_verdict(entry: dict) -> None:
-    verdict = verify_file(VECTORS / entry["file"])
+    verdict = verify_transcript(read_transcript(VECTORS / entry["file"]))
     expect = entry["expect"]
     assert verdict.valid is expect["valid"], verdict.reason
     if expect["valid"]:
