@@ -43,7 +43,15 @@ def run_verify(args: argparse.Namespace) -> int:
               f"{len(transcript.charter.charter.seats)}; scores {verdict.outcome['scores']}, "
               f"winners {verdict.outcome['winners']}")
     else:
-        print(f"INVALID at step {verdict.step}, seat {verdict.seat}: {verdict.reason}")
+        seats = transcript.charter.charter.seats
+        who = (f"seat {verdict.seat} ({seats[verdict.seat].name})"
+               if verdict.seat is not None and 0 <= verdict.seat < len(seats) else "no seat")
+        print(f"INVALID at step {verdict.step}, {who}: {verdict.reason}")
+        if verdict.step is not None and verdict.steps > verdict.step:
+            print(f"  detected while replaying step {verdict.steps}")
+        for record in verdict.aborted_by_players:
+            print(f"  seat {record.get('by')} aborted the game at the table, blaming seat "
+                  f"{record.get('blame')}: {record.get('reason')}")
     return 0 if verdict.valid else EXIT_INVALID
 
 

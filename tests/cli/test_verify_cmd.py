@@ -1,0 +1,46 @@
+"""`p2ptarot verify` on the conformance vectors: exit codes and what a person reads."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from p2ptarot.cli.main import main
+
+VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
+EXPECTED = {e["file"]: e["expect"] for e in json.loads((VECTORS / "transcripts.json").read_text())}
+
+
+def test_valid_transcript_exits_0_with_the_scores(capsys) -> None:
+    assert main(["verify", str(VECTORS / "valid.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("valid:") and "scores" in out
+
+
+@pytest.mark.parametrize("name", sorted(f for f in EXPECTED if f.startswith("invalid-")))
+def test_invalid_transcript_names_the_seat_by_number_and_name(name: str, capsys) -> None:
+    expect = EXPECTED[name]
+    assert main(["verify", str(VECTORS / name)]) == 1
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith(f"INVALID at step {expect['step']}, ")
+    if expect["seat"] is not None:
+        assert f"seat {expect['seat']} (p{expect['seat']})" in first
+    assert expect["reason_contains"] in first
+
+
+def test_json_verdict_matches_the_vector(capsys) -> None:
+    name = "invalid-illegal-move.jsonl"
+    assert main(["verify", "--json", str(VECTORS / name)]) == 1
+    verdict = json.loads(capsys.readouterr().out)
+    assert not verdict["valid"]
+    assert verdict["violation"]["seat"] == EXPECTED[name]["seat"]
+
+
+def test_a_file_that_is_not_a_transcript_exits_2(tmp_path: Path, capsys) -> None:
+    junk = tmp_path / "junk.jsonl"
+    junk.write_text("hello\n")
+    assert main(["verify", str(junk)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("p2ptarot verify: ") and "junk.jsonl" in err and "transcript" in err
