@@ -74,13 +74,14 @@ def _names(cards: list[str]) -> str:
     return ", ".join(card_name(c).replace(" ", _GLUE) for c in ordered) if cards else "nothing"
 
 
-def _zone(cards: list[Mapping[str, Any]]) -> str:
-    """Known cards by name, unknown ones as a count: '3 of cups, 4 hidden'."""
+def _zone(cards: list[Mapping[str, Any]], own: bool = False) -> str:
+    """Known cards by name, unknown ones as a count: '3 of cups, 4 hidden'. In one's own zone
+    an unknown card is one drawn but not yet revealed (a renewal vote comes first, rules §2.7)."""
     known = [c["card"] for c in cards if c["card"] is not None]
     hidden = len(cards) - len(known)
     parts = [_names(known)] if known else []
     if hidden:
-        parts.append(f"{hidden} hidden")
+        parts.append(f"{hidden} not yet seen" if own else f"{hidden} hidden")
     return ", ".join(parts) if parts else "empty"
 
 
@@ -178,11 +179,11 @@ def render(view: Mapping[str, Any]) -> str:
     mine = [p for p in view.get("participants", []) if p["seat"] == me and not p["finished"]]
     for p in mine:
         owner = "Your demon's hand" if p["demon"] else "Your hand"
-        lines += _wrap(f"{owner} [{len(p['hand'])}/{p['hand_cap']}]: {_zone(p['hand'])}")
+        lines += _wrap(f"{owner} [{len(p['hand'])}/{p['hand_cap']}]: {_zone(p['hand'], True)}")
         if p["visible"]:
-            lines += _wrap(f"  your face-up cards: {_zone(p['visible'])}")
+            lines += _wrap(f"  your face-up cards: {_zone(p['visible'], True)}")
         if p["chariot"] >= 0:
-            lines += _wrap(f"  your Chariot reserve: {_zone(p['reserve'])}")
+            lines += _wrap(f"  your Chariot reserve: {_zone(p['reserve'], True)}")
     lines += _status_lines(view)
     lines.append("Players:")
     lines += _participant_lines(view)
