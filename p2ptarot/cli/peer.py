@@ -5,9 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import logging
 import os
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -94,17 +92,6 @@ def _print_moves(ordered: list[tuple[str, Move]], view: dict[str, Any]) -> None:
         print(f"  {i:>{width}}. {describe_move(move, view)}")
 
 
-async def _leave_on_closed_input() -> Move:
-    """Closed stdin: nobody can choose for this seat any more. The runner swallows a chooser's
-    exceptions (the seat would just fall silent until blamed), so stop the way Ctrl-C does: the
-    command unwinds, closes its sockets and exits non-zero, with a message and no traceback."""
-    print("\np2ptarot: standard input closed before a move was chosen; leaving the table",
-          file=sys.stderr, flush=True)
-    signal.raise_signal(signal.SIGINT)
-    await asyncio.Event().wait()  # cancelled as the command unwinds
-    raise RunError("standard input closed")
-
-
 def _human_chooser(say):
     """Show the seat's screen and numbered moves; read a number, `v`, `m` or `h`."""
     async def choose(need: NeedMove) -> Move:
@@ -115,8 +102,8 @@ def _human_chooser(say):
         while True:
             try:
                 text = await asyncio.to_thread(input, f"seat {need.seat}, your move [1-{len(ordered)}, h for help]: ")
-            except EOFError:
-                return await _leave_on_closed_input()
+            except EOFError:  # the runner ends the game loop with this as a RunError
+                raise RunError("standard input closed before a move was chosen; leaving the table") from None
             text = text.strip().lower()
             if text.isdigit() and 1 <= int(text) <= len(ordered):
                 return ordered[int(text) - 1][1]

@@ -18,7 +18,7 @@ from typing import Any, Awaitable, Callable, Sequence
 
 from p2ptarot import PROTOCOL_VERSION
 from p2ptarot.crypto.signing import Identity, fingerprint
-from p2ptarot.engine import Move, Outcome
+from p2ptarot.engine import EngineError, Move, Outcome
 from p2ptarot.engine import info as game_info
 from p2ptarot.table import canonical
 from p2ptarot.table.charter import Charter, SignedCharter, charter_signing_bytes
@@ -238,7 +238,7 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
                 except MeshError:
                     await asyncio.sleep(0.25 * (attempt + 1))
 
-    moves: asyncio.Queue[Move] = asyncio.Queue()
+    moves: asyncio.Queue[Move | Exception] = asyncio.Queue()
     pending_choice: list[asyncio.Task[None]] = []
 
     async def handle(effects: list[Effect]) -> None:
@@ -251,7 +251,11 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
                 transcript.append(e.envelope.encoded())
             elif isinstance(e, NeedMove):
                 async def ask(need: NeedMove = e) -> None:
-                    await moves.put(await choose(need))
+                    try:
+                        choice: Move | Exception = await choose(need)
+                    except Exception as exc:  # surfaced by the game loop, never swallowed
+                        choice = exc
+                    await moves.put(choice)
                 pending_choice.append(asyncio.create_task(ask()))
             elif isinstance(e, Progress):
                 logger.debug("step %d: %s", e.step, e.text)
@@ -262,8 +266,27 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
             elif isinstance(e, Aborted):
                 cfg.say(f"game aborted: seat {e.blame} is blamed at step {e.step}: {e.reason}")
 
+    try:
+        await _pump(cfg, mesh, session, handle, dial_others, moves, saved if resume else None,
+                    charter.timeout)
+    finally:
+        for task in pending_choice:
+            task.cancel()
+        outbox.close()
+        transcript.close()
+    if session.outcome is not None:
+        store.mark_done()
+    return GameResult(charter.table_id, store.transcript_path, session.outcome, session.aborted)
+
+
+async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
+                handle: Callable[[list[Effect]], Awaitable[None]],
+                dial_others: Callable[[], Awaitable[None]],
+                moves: "asyncio.Queue[Move | Exception]", saved: list[bytes] | None,
+                timeout: float) -> None:
+    """Feed the session from the mesh and the local chooser until the game ends, then linger."""
     await dial_others()
-    if resume:
+    if saved is not None:
         cfg.say(f"resuming from {len(saved)} saved messages")
         await handle(session.load(saved))
     else:
@@ -279,7 +302,14 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
             if t not in done:
                 t.cancel()
         if move_task in done:
-            await handle(session.act(move_task.result()))
+            choice = move_task.result()
+            if isinstance(choice, Exception):
+                raise RunError(f"no move for seat {session.seat}: {choice}") from choice
+            try:
+                effects = session.act(choice)
+            except EngineError as exc:  # the local chooser broke the rules: a bug, not a fault
+                raise RunError(f"the move chosen for seat {session.seat} was refused: {exc}") from exc
+            await handle(effects)
         if event_task in done:
             ev = event_task.result()
             if isinstance(ev, Received):
@@ -293,7 +323,7 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
                 await _safe_send(mesh, ev.peer, _ctl({"ctl": "sync", "step": session.step}))
         if session.step != last_step:
             last_step, last_change = session.step, time.monotonic()
-        elif time.monotonic() - last_change > charter.timeout and not session.finished:
+        elif time.monotonic() - last_change > timeout and not session.finished:
             await handle(session.blame_silence())
     # stay a moment so slower peers can still fetch our last messages
     end = time.monotonic() + cfg.linger
@@ -309,13 +339,6 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
                     await _safe_send(mesh, ev.peer, env.encoded())
             elif msg is None:
                 await handle(session.receive(ev.data))
-    for task in pending_choice:
-        task.cancel()
-    outbox.close()
-    transcript.close()
-    if session.outcome is not None:
-        store.mark_done()
-    return GameResult(charter.table_id, store.transcript_path, session.outcome, session.aborted)
 
 
 # ---- entry points used by the CLI ----------------------------------------------------------------
