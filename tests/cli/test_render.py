@@ -141,3 +141,34 @@ def test_arcanoid_screens(players: int, seed: int) -> None:
     assert stats["screens"] > 50 and stats["moves"] > 200 and stats["hidden"] > 100
     if players <= 4:
         assert stats["lines"] <= 32, stats
+
+
+def test_announced_decisions_are_on_the_screen() -> None:
+    """A called card and a Pope's category are public: every seat's screen says what they are."""
+    met: dict[str, str] = {}
+    for seed in range(40):
+        state = create("arcanoid", 4)
+        dealer, rng = RandomDealer(random.Random(seed)), random.Random(seed)
+        while not state.is_over() and len(met) < 2:
+            turn = state.turn()
+            if turn.chance is not None:
+                state.resolve_chance(dealer.shuffle(state, turn.chance) if hasattr(turn.chance, "deck")
+                                     else dealer.choice(turn.chance))
+                continue
+            if turn.kind.value == "reveal":
+                state.resolve_reveals()
+                continue
+            seat = next(s for s in turn.seats if state.legal_moves(s))
+            decision = state.view(seat)["decision"]
+            if decision["name"] in ("give", "pope") and decision["name"] not in met:
+                screen = render_view(state.view(seat))
+                now = next(line for line in screen.splitlines() if line.startswith("Now: "))
+                want = (card_name(decision["called"]) if decision["name"] == "give"
+                        else {"trumps": "every trump", "fool": "the Fool"}.get(decision["category"],
+                                                                              decision["category"]))
+                assert want in now, now
+                met[decision["name"]] = now
+            state.apply(seat, rng.choice(state.legal_moves(seat)))
+        if len(met) == 2:
+            break
+    assert set(met) == {"give", "pope"}

@@ -24,10 +24,10 @@ _DECISIONS = {
     "turn": "{actor_s} turn",
     "hermit": "{actor} may take a Hermit move now",
     "wheel": "{actor}: discard down to capacity after the Wheel",
-    "call-again": "{actor} may call another card",
-    "fool": "Fool window: whoever holds the Fool may steal {actor}'s engagement",
-    "pope": "Pope: holders show every card of the called category",
-    "give": "a card was called: its holder hands it over",
+    "call-again": "{actor} may call another card (already called: {tried})",
+    "fool": "Fool window: whoever holds the Fool may steal {actor_s} engagement on {field}",
+    "pope": "Pope played by {actor}: show {category}",
+    "give": "{actor} called {called}: its holder hands it over",
     "vote": "the draw pile is empty: vote to renew it from the discard pile",
 }
 _KINDS = {"abdication": "abdicated", "judgement": "abdicated (Judgement)",
@@ -166,6 +166,20 @@ def _score_lines(view: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def _decision_line(decision: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+    """What the table waits for, with what was announced (called card, Pope category...)."""
+    category = decision.get("category", "")
+    fields = {
+        "actor": who(decision["actor"], view), "actor_s": _possessive(decision["actor"], view),
+        "called": card_name(decision["called"]) if decision.get("called") else "a card",
+        "tried": ", ".join(card_name(c) for c in decision.get("tried", [])) or "none",
+        "category": {"trumps": "every trump you hold", "fool": "the Fool if you hold it"}.get(
+            category, f"every card of {category} you hold"),
+        "field": decision.get("field", "a field"),
+    }
+    return _DECISIONS.get(decision["name"], decision["name"] + " ({actor})").format(**fields)
+
+
 def render(view: Mapping[str, Any]) -> str:
     """The whole arcanoïd screen for the seat that owns `view`."""
     me = view.get("seat")
@@ -174,8 +188,7 @@ def render(view: Mapping[str, Any]) -> str:
             + (f" — you are seat {me}" if me is not None else "") + " ==")
     lines = [head]
     if decision:
-        lines.append("Now: " + _DECISIONS.get(decision["name"], decision["name"] + " ({actor})")
-                     .format(actor=who(decision["actor"], view), actor_s=_possessive(decision["actor"], view)))
+        lines.append("Now: " + _decision_line(decision, view))
     mine = [p for p in view.get("participants", []) if p["seat"] == me and not p["finished"]]
     for p in mine:
         owner = "Your demon's hand" if p["demon"] else "Your hand"

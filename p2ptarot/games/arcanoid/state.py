@@ -30,6 +30,8 @@ from .winner import field_counts, game_winner
 
 PLAY_EFFECTS = {JUSTICE: justice.play, HERMIT: hermit.play, WHEEL: wheel.play, DEATH: death.play,
                 DEVIL: devil.play}
+#: what a pending decision announced to the whole table (the called card, the Pope's category...)
+PUBLIC_DECISION_DATA = ("called", "category", "arcanum", "tried", "field")
 #: which card each arcanum move must carry
 ARCANUM_OF = {Priestess: (PRIESTESS,), Pope: (POPE,), Strength: (STRENGTH,),
               HangedMan: (HANGED_MAN,), Temperance: (TEMPERANCE,), Tower: (TOWER,),
@@ -321,7 +323,9 @@ class ArcanoidState(Pipeline, GameState):
         return {
             "game": self.NAME, "variant": self.variant, "seat": seat,
             "round": self.round_index + 1, "rounds": self.rounds,
-            "decision": None if ctx is None else {"name": ctx.name, "actor": ctx.actor},
+            "decision": None if ctx is None else {
+                "name": ctx.name, "actor": ctx.actor,
+                **{k: ctx.data[k] for k in PUBLIC_DECISION_DATA if k in ctx.data}},
             "wheel_new": list(ctx.data.get("new", [])) if ctx is not None else [],
             "order": list(self.order), "participants": parts,
             "pile": len(self.pile), "discard": len(self.discard),
