@@ -40,8 +40,8 @@ def _common(p: argparse.ArgumentParser) -> None:
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     h = subparsers.add_parser("host", help="open a table on the LAN and play at seat 0",
                               description="Advertise a table with zeroconf, wait for players, play.")
-    h.add_argument("--game", required=True)
-    h.add_argument("--variant", default=None)
+    h.add_argument("--game", required=True, help="the game to play (see `p2ptarot games`)")
+    h.add_argument("--variant", default=None, help="a variant of the game (default: its base rules)")
     h.add_argument("--seats", type=int, required=True, help="number of players, you included")
     h.add_argument("--bots", type=int, default=0, help="fill this many seats with local bot processes")
     _common(h)
