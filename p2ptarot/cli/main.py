@@ -8,6 +8,7 @@ add a subcommand.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from types import ModuleType
 from typing import Sequence
@@ -38,7 +39,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_usage(sys.stderr)
         print("p2ptarot: error: a command is required", file=sys.stderr)
         return 2
-    return int(run(args))
+    try:
+        return int(run(args))
+    except BrokenPipeError:  # e.g. `p2ptarot replay FILE | head`: the reader left early
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no error at exit flush
+        return 128 + 13  # the shell's convention for a process ended by SIGPIPE
 
 
 if __name__ == "__main__":

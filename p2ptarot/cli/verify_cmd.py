@@ -7,9 +7,11 @@ import json
 import sys
 from pathlib import Path
 
-from p2ptarot.table.envelope import parse
 from p2ptarot.net.store import read_transcript
+from p2ptarot.table.envelope import parse
 from p2ptarot.transcript import TranscriptError, verify_transcript
+
+from .render import describe_move
 
 EXIT_INVALID = 1
 EXIT_UNREADABLE = 2
@@ -73,9 +75,11 @@ def run_replay(args: argparse.Namespace) -> int:
     for line in transcript.messages:
         env = parse(line)
         if env.kind == "move":
-            move = env.body["move"]
-            detail = " ".join(f"{k}={v}" for k, v in move.items() if k not in ("kind", "handle"))
-            print(f"  step {env.step:>5}  {names[env.seat]:<12} {move['kind']:<6} {detail}")
+            try:
+                said = describe_move(env.body["move"], session.game.view(None))
+            except (KeyError, TypeError, ValueError):  # a malformed move: the verdict says why
+                said = json.dumps(env.body.get("move"), sort_keys=True)
+            print(f"  step {env.step:>5}  {names[env.seat]:<12} {said}")
             shown += 1
         elif env.kind == "coin.open" and env.seat == 0:
             print(f"  step {env.step:>5}  joint draw opened ({env.body['purpose']})")
@@ -84,9 +88,12 @@ def run_replay(args: argparse.Namespace) -> int:
         session.receive(line)
     if verdict.valid and verdict.outcome:
         detail = verdict.outcome.get("detail", {})
-        for rnd in detail.get("rounds", []):
-            print(f"  round {rnd.get('round')}: figure {rnd.get('figure')}, points {rnd.get('points')}, "
-                  f"winner {rnd.get('winner')}")
+        for i, rnd in enumerate(detail.get("rounds", []), start=1):
+            if "figure" in rnd:  # sinople
+                print(f"  round {rnd.get('round')}: figure {rnd.get('figure')}, points "
+                      f"{rnd.get('points')}, winner {rnd.get('winner')}")
+            else:  # arcanoid: field -> winning seat
+                print(f"  round {i}: " + ", ".join(f"{f} to {names[w]}" for f, w in rnd.items()))
         print(f"final scores {verdict.outcome['scores']}, winners "
               f"{[names[w] for w in verdict.outcome['winners']]}")
         return 0

@@ -44,3 +44,17 @@ def test_a_file_that_is_not_a_transcript_exits_2(tmp_path: Path, capsys) -> None
     assert main(["verify", str(junk)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("p2ptarot verify: ") and "junk.jsonl" in err and "transcript" in err
+
+
+def test_replay_tells_the_game_move_by_move(capsys) -> None:
+    assert main(["replay", str(VECTORS / "valid.jsonl")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("sinople — seat 0: p0, seat 1: p1")
+    moves = [x for x in lines if x.startswith("  step ") and (" p0 " in x or " p1 " in x)]
+    assert len(moves) > 50 and not any("=" in x for x in moves)  # sentences, not key=value
+    assert lines[-1].startswith("final scores ")
+
+
+def test_replay_of_an_invalid_transcript_exits_1(capsys) -> None:
+    assert main(["replay", str(VECTORS / "invalid-illegal-move.jsonl")]) == 1
+    assert "transcript INVALID at step 12" in capsys.readouterr().out
