@@ -14,12 +14,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from p2ptarot.engine import UnknownGame
-from p2ptarot.engine import info as game_info
 from p2ptarot.net.store import read_transcript
 from p2ptarot.transcript import verify_transcript
 
-from .errors import usage_error
+from .errors import check_table
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -38,12 +36,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        gi = game_info(args.game)
-    except UnknownGame as exc:
-        return usage_error(args, str(exc))
-    if not gi.min_players <= args.players <= gi.max_players:
-        return usage_error(args, f"{gi.name} is played by {gi.min_players} to {gi.max_players} players")
+    bad = check_table(args, args.game, args.players)
+    if bad is not None:
+        return bad
     say = (lambda t: None) if args.json else (lambda t: print(t, flush=True))
     work = Path(tempfile.mkdtemp(prefix="p2ptarot-demo-"))
     base = [sys.executable, "-m", "p2ptarot.cli.main"]

@@ -12,14 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from p2ptarot.bots import make as make_bot
-from p2ptarot.engine import BadConfiguration, Move, UnknownGame
-from p2ptarot.engine import info as game_info
+from p2ptarot.engine import BadConfiguration, Move
 from p2ptarot.net.discovery import browse_tables
 from p2ptarot.net.runner import (GameResult, PeerConfig, RunError, bot_chooser, run_host,
                                  run_join, run_resume)
 from p2ptarot.table.effects import NeedMove
 
-from .errors import usage_error
+from .errors import check_table, usage_error
 from .render import describe_move, move_group, render_view
 
 
@@ -144,12 +143,9 @@ def _report(result: GameResult) -> int:
 
 
 def run_host_cmd(args: argparse.Namespace) -> int:
-    try:
-        gi = game_info(args.game)
-    except UnknownGame as exc:
-        return usage_error(args, str(exc))
-    if not gi.min_players <= args.seats <= gi.max_players:
-        return usage_error(args, f"{gi.name} is played by {gi.min_players} to {gi.max_players} players")
+    bad = check_table(args, args.game, args.seats)
+    if bad is not None:
+        return bad
     if not 0 <= args.bots < args.seats:
         return usage_error(args, "--bots must leave at least the host's seat")
     cfg = _config(args)

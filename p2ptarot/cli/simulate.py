@@ -14,9 +14,9 @@ import time
 from typing import Any
 
 from p2ptarot import bots
-from p2ptarot.engine import BadConfiguration, RandomDealer, UnknownGame, create, info, play
+from p2ptarot.engine import BadConfiguration, RandomDealer, create, info, play
 
-from .errors import usage_error
+from .errors import check_table, usage_error
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -55,13 +55,10 @@ def play_one(game: str, players: int, variant: str | None, seat_bots: list[str],
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        gi = info(args.game)
-    except UnknownGame as exc:
-        return usage_error(args, str(exc))
-    if not gi.min_players <= args.players <= gi.max_players:
-        return usage_error(args, f"{gi.name} is played by {gi.min_players} to {gi.max_players} "
-                                 f"players, not {args.players}")
+    bad = check_table(args, args.game, args.players)
+    if bad is not None:
+        return bad
+    gi = info(args.game)
     if args.games < 1:
         return usage_error(args, f"--games must be at least 1, not {args.games}")
     seat_bots = _seat_bots(args)

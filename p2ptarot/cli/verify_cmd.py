@@ -9,7 +9,7 @@ from pathlib import Path
 
 from p2ptarot.net.store import read_transcript
 from p2ptarot.table.envelope import parse
-from p2ptarot.transcript import TranscriptError, verify_transcript
+from p2ptarot.transcript import Transcript, TranscriptError, verify_transcript
 
 from .render import describe_move
 
@@ -30,11 +30,18 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     r.set_defaults(run=run_replay, prog=r.prog)
 
 
-def run_verify(args: argparse.Namespace) -> int:
+def _load(args: argparse.Namespace) -> Transcript | None:
+    """The transcript named on the command line, or None after saying why it cannot be read."""
     try:
-        transcript = read_transcript(args.file)
+        return read_transcript(args.file)
     except TranscriptError as exc:
-        print(f"p2ptarot verify: {exc}", file=sys.stderr)
+        print(f"{args.prog}: {exc}", file=sys.stderr)
+        return None
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    transcript = _load(args)
+    if transcript is None:
         return EXIT_UNREADABLE
     verdict = verify_transcript(transcript)
     if args.json:
@@ -59,10 +66,8 @@ def run_verify(args: argparse.Namespace) -> int:
 
 def run_replay(args: argparse.Namespace) -> int:
     """Replay for people: every move with its card, after the audit opened everything."""
-    try:
-        transcript = read_transcript(args.file)
-    except TranscriptError as exc:
-        print(f"p2ptarot replay: {exc}", file=sys.stderr)
+    transcript = _load(args)
+    if transcript is None:
         return EXIT_UNREADABLE
     verdict = verify_transcript(transcript)
     charter = transcript.charter.charter
