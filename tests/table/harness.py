@@ -79,6 +79,7 @@ class Table:
         self.finished: list[Finished | None] = [None] * n
         self.aborted: list[Aborted | None] = [None] * n
         self.tamper = None  # optional callable(sender, data) -> data
+        self.split = None  # optional callable(sender, env, data, recipient) -> data (split views)
         self.relay = True  # honest peers relay what they receive (PROTOCOL §8); off: no relays
         self.observe: Callable[[int, Session], None] | None = None  # after each delivery
 
@@ -90,7 +91,8 @@ class Table:
                     data = self.tamper(k, e.envelope, data)
                 for j in range(len(self.sessions)):
                     if j != k:
-                        self.queue.append((j, data))
+                        self.queue.append((j, data if self.split is None
+                                           else self.split(k, e.envelope, data, j)))
             elif isinstance(e, Forward) and self.relay:
                 data = e.envelope.encoded()
                 for j in range(len(self.sessions)):
