@@ -234,3 +234,32 @@ def test_a_truncated_transcript_is_incomplete_not_a_conviction(game3) -> None:
     verdict = verify(game3, lines[:i + 1])
     assert (verdict.valid, verdict.seat) == (False, None)
     assert "incomplete" in verdict.reason and "seat(s) 1, 2" in verdict.reason
+
+
+def test_sinople_search_denied_by_colluding_liars_convicts_a_liar_at_the_audit() -> None:
+    """Defect 4: two colluding seats deny every card of the round class; the honest dealer passes
+    last at value 9. The old engine blamed it; now the audit names a liar (and the other one),
+    live and in the verifier, citing the liar's own signed pass."""
+    from p2ptarot.games.sinople.tables import NUMERIC_IDS
+    from p2ptarot.table import coin
+
+    probe = Table("sinople", 3, seed=26)
+    openings = [s._coin_secret(0)[0] for s in probe.sessions]
+    dealer = coin.draw(openings, 3, probe.signed.charter.table_id + b"first-dealer")
+    liars = [s for s in range(3) if s != dealer]
+    class_a = [c for c in NUMERIC_IDS if c.startswith("num-a-")]
+    rest = [c for c in NUMERIC_IDS if c not in class_a]
+    hands = {dealer: rest[:10], liars[0]: class_a[0::2] + rest[10:15],
+             liars[1]: class_a[1::2] + rest[15:20]}
+    order = [hands[(dealer + 1 + i) % 3][i // 3] for i in range(30)]
+    t = Table("sinople", 3, seed=26, blind={k: set(class_a) for k in liars},
+              stack=order, stack_shuffle=1, stack_cards=NUMERIC_IDS)
+    t.run()
+    aborted = t.aborted[dealer]
+    assert isinstance(aborted, Aborted) and aborted.blame in liars, aborted
+    other = (set(liars) - {aborted.blame}).pop()
+    assert "denied holding num-a-" in aborted.reason and f"seat(s) {other} also" in aborted.reason
+    assert len(aborted.evidence) == 1 and aborted.evidence[0].seat == aborted.blame
+    assert aborted.evidence[0].body["move"] == {"kind": "pass"}
+    verdict = verify(t, t.records[dealer])
+    assert (verdict.valid, verdict.seat, verdict.step) == (False, aborted.blame, aborted.step)

@@ -51,8 +51,10 @@ class ClaimBook:
         for h in p.watched:
             self._by_handle.setdefault(h, []).append(p)
 
-    def learnt(self, handle: int, value: int) -> None:
-        """Check every claim watching `handle`, now known to hold card index `value`."""
+    def learnt(self, handle: int, value: int, proven_false: list[IllegalMove] | None = None) -> None:
+        """Check every claim watching `handle`, now known to hold card index `value`. A false
+        claim raises IllegalMove — or, given `proven_false`, is added there and dropped (to name
+        every liar once all claims are decided)."""
         watching = self._by_handle.pop(handle, None)
         if not watching:
             return
@@ -61,8 +63,22 @@ class ClaimBook:
                 c = p.claim
                 what = (f"denied holding {ID[p.card]}" if p.card >= 0
                         else f"claimed to hold no class-{CLASS_NAMES[p.cls].upper()} card")
-                raise IllegalMove(c.seat, f"false {c.kind} claim: {what} but held {ID[value]}",
+                exc = IllegalMove(c.seat, f"false {c.kind} claim: {what} but held {ID[value]}",
                                   where=c.where)
+                if proven_false is None:
+                    raise exc
+                proven_false.append(exc)
+                self._drop(p, handle)
+                continue
             p.watched.discard(handle)
             if not p.watched:
                 self.pending.remove(p.claim)
+
+    def _drop(self, p: _Pending, learnt: int) -> None:
+        """Forget a decided claim everywhere it still watches."""
+        p.watched.discard(learnt)
+        for h in p.watched:
+            if h in self._by_handle:
+                self._by_handle[h] = [x for x in self._by_handle[h] if x is not p]
+        p.watched.clear()
+        self.pending.remove(p.claim)
