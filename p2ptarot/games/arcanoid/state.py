@@ -156,6 +156,10 @@ class ArcanoidState(Pipeline, GameState):
         self._send(None)
 
     def move_reveals(self, seat: int, move: Move) -> tuple[Reveal, ...]:
+        # checked before any card is opened: a seat may open only cards it holds (PROTOCOL §5),
+        # never one it was merely shown (the High Priestess) — else its move forces them public
+        if isinstance(self._req, Ask):
+            self._check(seat, move, self._req.ctx)
         pairs: list[int] = []
         if hasattr(move, "handle") and hasattr(move, "card"):
             pairs.append(move.handle)  # type: ignore[attr-defined]

@@ -154,6 +154,9 @@ class SinopleState(GameState):
 
     def move_reveals(self, seat: int, move: Move) -> tuple[Reveal, ...]:
         if isinstance(move, (Play, Show)):
+            if not 0 <= move.handle < len(self._holder) or self._holder[move.handle] != seat:
+                # checked before the card is opened: only its holder may open it
+                raise IllegalMove(seat, f"does not hold handle {move.handle}", self._where())
             return (Reveal(move.handle, PUBLIC, seat),)
         return ()
 
