@@ -58,9 +58,15 @@ def run_verify(args: argparse.Namespace) -> int:
         print(f"INVALID at step {verdict.step}, {who}: {verdict.reason}")
         if verdict.step is not None and verdict.steps > verdict.step:
             print(f"  detected while replaying step {verdict.steps}")
+        for item in verdict.evidence:
+            print(f"  evidence: seat {item['seat']}'s signed {item['kind']} message of step "
+                  f"{item['step']} (digest {item['digest']}), re-checked by this replay")
         for record in verdict.aborted_by_players:
-            print(f"  seat {record.get('by')} aborted the game at the table, blaming seat "
-                  f"{record.get('blame')}: {record.get('reason')}")
+            blame = record.get("blame")
+            accused = "accusing nobody" if blame is None else f"accusing seat {blame}"
+            print(f"  seat {record.get('by')} stopped the game at the table (step "
+                  f"{record.get('at')}), {accused}: {record.get('reason')} "
+                  f"[{len(record.get('evidence') or [])} piece(s) of evidence]")
     return 0 if verdict.valid else EXIT_INVALID
 
 
