@@ -107,7 +107,7 @@ class Session:
         self._revealing = False
         self._move_turn: Any = None
         self._last_move: dict[int, Envelope] = {}  # seat -> its latest applied move
-        self._claim_envs: list[Envelope | None] = []  # game.claims[i] was made by this message
+        self._claim_envs: list[Envelope | None] = []  # claim id i was made by this message
         self.outcome: Outcome | None = None
         self.aborted: Aborted | None = None
         self._out: list[Effect] = []
@@ -149,8 +149,7 @@ class Session:
             raise EngineError("it is not this seat's turn to move")
         if self.seat in self._inbox.get(self.step, {}):
             raise EngineError("this seat already moved in this step")
-        if move not in self.game.legal_moves(self.seat):
-            raise IllegalMove(self.seat, f"{move.to_json()} is not a legal move now")
+        self.game.check(self.seat, move)  # IllegalMove with the engine's reason
         self._run(lambda: self._send("move", MoveBody(move=move.to_json()).model_dump()))
         return self._flush()
 
@@ -553,8 +552,9 @@ class Session:
         try:
             self.game.learn(handle, card)
         except IllegalMove as exc:
-            evidence = tuple(env for claim, env in zip(self.game.claims, self._claim_envs)
-                             if env is not None and claim.seat == exc.seat and claim.where == exc.where)
+            env = (self._claim_envs[exc.claim]
+                   if exc.claim is not None and 0 <= exc.claim < len(self._claim_envs) else None)
+            evidence = (env,) if env is not None else ()
             raise Violation(exc.seat, f"false claim: {exc.reason}", evidence[:1]) from exc
 
     def _apply_next_move(self) -> None:
@@ -589,7 +589,7 @@ class Session:
         self._engine(lambda: self.game.apply(seat, move), seat, (env,))
         # a claim is made by its seat's own answer, even when another seat's move closes the window
         self._claim_envs.extend(self._last_move.get(c.seat)
-                                for c in self.game.claims[len(self._claim_envs):])
+                                for c in self.game.claim_log[len(self._claim_envs):])
 
     def _checked_reveals(self, seat: int, move: Move, env: Envelope) -> tuple:
         try:

@@ -1,7 +1,7 @@
 """`ArcanoidState`: the arcanoïd DRESDEN engine behind the shared GameState contract.
 
 The pipeline (pipeline.py) and the arcana (arcana/) are generators; this class pumps them: the
-pending request is the current `turn()`, `_apply` checks a move (pure) and sends it in. Inputs
+pending request is the current `turn()`, `_check` checks a move (pure), `_apply` sends it in. Inputs
 are logged so `clone()` can rebuild the state by replay (generators cannot be deep-copied).
 """
 
@@ -141,12 +141,6 @@ class ArcanoidState(Pipeline, GameState):
         super().learn(handle, card)
 
     def _apply(self, seat: int, move: Move) -> None:
-        req = self._req
-        assert isinstance(req, Ask)
-        ctx = req.ctx
-        if seat in ctx.answers:
-            raise NotYourTurn(seat, "this seat has already answered", self.where())
-        self._check(seat, move, ctx)
         self._send((seat, move))
 
     def _resolve_chance(self, result: Any) -> None:
@@ -182,8 +176,10 @@ class ArcanoidState(Pipeline, GameState):
         return self.clone()
 
     # ---- claims ------------------------------------------------------------------------------
-    def add_claim(self, claim: Claim) -> None:
-        self.claims.append(claim)
+    def add_claim(self, seat: int, kind: str, detail: tuple[tuple[str, Any], ...], where: str) -> None:
+        """A claim about `detail["handles"]`, the claimant's cards unknown here (decided as they
+        open; at once for those already known)."""
+        claim = self._claim(seat, kind, detail, where)
         detail = dict(claim.detail)
         for h in detail["handles"]:
             self._claims_by_handle.setdefault(h, []).append(claim)
@@ -193,17 +189,24 @@ class ArcanoidState(Pipeline, GameState):
     def _check_claim(self, claim: Claim, card: str) -> None:
         detail = dict(claim.detail)
         if claim.kind == "not-held" and card == detail["card"]:
-            raise IllegalMove(claim.seat, f"claimed not to hold {card}, but held it", claim.where)
+            raise self._false_claim(claim, f"claimed not to hold {card}, but held it")
         if claim.kind == "pope-all" and in_category(card, detail["category"]):
-            raise IllegalMove(claim.seat, f"Pope: withheld {card} ({detail['category']})",
-                              claim.where)
+            raise self._false_claim(claim, f"Pope: withheld {card} ({detail['category']})")
 
     def _on_learn(self, handle: int, card: str) -> None:
         for claim in self._claims_by_handle.get(handle, ()):
             self._check_claim(claim, card)
 
     # ---- checking moves (pure) ---------------------------------------------------------------
-    def _check(self, seat: int, move: Move, ctx: Ctx) -> None:
+    def _check(self, seat: int, move: Move) -> None:
+        req = self._req
+        assert isinstance(req, Ask)
+        ctx = req.ctx
+        if seat in ctx.answers:
+            raise NotYourTurn(seat, "this seat has already answered", self.where())
+        self._check_answer(seat, move, ctx)
+
+    def _check_answer(self, seat: int, move: Move, ctx: Ctx) -> None:
         name = ctx.name
         if name in ("turn", "wheel", "call-again", "hermit") and seat != self.seat_of(ctx.actor):
             raise NotYourTurn(seat, "another seat decides here", self.where())
