@@ -26,6 +26,7 @@ from .moves import (MOVES, Abdicate, Call, CallAgain, ChariotAdd, ChariotDiscard
                     World)
 from .pipeline import Pipeline
 from .records import ABDICATION, Record
+from .rules import DRESDEN, Rules, rules_for
 from .winner import field_counts, game_winner
 
 PLAY_EFFECTS = {JUSTICE: justice.play, HERMIT: hermit.play, WHEEL: wheel.play, DEATH: death.play,
@@ -46,10 +47,13 @@ class ArcanoidState(Pipeline, GameState):
     def __init__(self, players: int, variant: str | None = "DRESDEN",
                  options: Mapping[str, Any] | None = None, omniscient: bool = True,
                  viewer: int | None = None) -> None:
-        super().__init__(players, variant or "DRESDEN", options or {}, omniscient, viewer)
-        if self.variant != "DRESDEN":
-            raise EngineError(f"arcanoid variant {self.variant!r} is not built")
-        self.rounds = int(self.options.get("rounds", 5))
+        super().__init__(players, variant or DRESDEN.name, options or {}, omniscient, viewer)
+        #: the variant's rules object: every number, switch and hook that varies (rules.py)
+        self.rules: Rules = rules_for(self.variant)
+        self._extra = {e.move: e for e in self.rules.extra_moves}
+        if self._extra:  # a variant's own moves join the vocabulary of this state only
+            self.MOVES = {**MOVES, **{e.move.KIND: e.move for e in self.rules.extra_moves}}
+        self.rounds = int(self.options.get("rounds", self.rules.rounds))
         fs = self.options.get("first_seat")
         self.first_seat: int = -1 if fs is None else int(fs) % players
         self.round_index = 0
@@ -266,6 +270,8 @@ class ArcanoidState(Pipeline, GameState):
             chariot.check_add(self, pid, move)
         elif isinstance(move, ChariotDiscard):
             chariot.check_discard(self, pid, move)
+        elif type(move) in self._extra:
+            self._extra[type(move)].check(self, pid, move)
         elif type(move) in ARCANUM_OF:
             self._check_card(pid, move.handle, move.card, ARCANUM_OF[type(move)])  # type: ignore
             checker = {Priestess: priestess.check, Pope: pope.check, Strength: strength.check,
@@ -298,6 +304,8 @@ class ArcanoidState(Pipeline, GameState):
             return (yield from chariot.play_add(self, pid, move))
         if isinstance(move, ChariotDiscard):
             return (yield from chariot.play_discard(self, pid, move))
+        if type(move) in self._extra:
+            return (yield from self._extra[type(move)].perform(self, pid, move))
         handle, card = move.handle, move.card  # type: ignore[attr-defined]
         self.declare(self.seat_of(pid), [(handle, card)])
         zone = self.take(pid, handle)
