@@ -112,7 +112,7 @@ class Session:
         self._revealing = False
         self._move_turn: Any = None
         self._last_move: dict[int, Envelope] = {}  # seat -> its latest applied move
-        self._claim_envs: dict[Any, Envelope] = {}  # claim -> the signed message that made it
+        self._claim_envs: list[Envelope | None] = []  # claim id i was made by this message
         self.outcome: Outcome | None = None
         self.aborted: Aborted | None = None
         self._out: list[Effect] = []
@@ -159,8 +159,7 @@ class Session:
             raise EngineError("it is not this seat's turn to move")
         if self.seat in self._inbox.get(self.step, {}):
             raise EngineError("this seat already moved in this step")
-        if move not in self.game.legal_moves(self.seat):
-            raise IllegalMove(self.seat, f"{move.to_json()} is not a legal move now")
+        self.game.check(self.seat, move)  # IllegalMove with the engine's reason
         self._run(lambda: self._send("move", MoveBody(move=move.to_json(), shares=[]).model_dump()))
         return self._flush()
 
@@ -445,7 +444,7 @@ class Session:
         except IllegalMove as exc:
             if not evidence or evidence[0].seat != exc.seat:
                 # another seat's lie came to light: cite its own signed answer, not this move
-                evidence = self._claim_evidence(exc.seat, exc.where) or (
+                evidence = self._claim_evidence(exc.claim) or (
                     (self._last_move[exc.seat],) if exc.seat in self._last_move else ())
             raise Violation(exc.seat, f"illegal: {exc.reason}" + (f" ({exc.where})" if exc.where else ""),
                             evidence) from exc
@@ -641,14 +640,14 @@ class Session:
             self.game.learn(handle, card)
         except IllegalMove as exc:
             raise Violation(exc.seat, f"false claim: {exc.reason}",
-                            self._claim_evidence(exc.seat, exc.where)) from exc
+                            self._claim_evidence(exc.claim)) from exc
 
-    def _claim_evidence(self, seat: int, where: str | None) -> tuple[Envelope, ...]:
-        """The signed message by which `seat` made the claim located at `where`, if any."""
-        for claim, env in self._claim_envs.items():
-            if claim.seat == seat == env.seat and claim.where == where:
-                return (env,)
-        return ()
+    def _claim_evidence(self, claim: int | None) -> tuple[Envelope, ...]:
+        """The signed message by which claim number `claim` was made, if it is known."""
+        if claim is None or not 0 <= claim < len(self._claim_envs):
+            return ()
+        env = self._claim_envs[claim]
+        return (env,) if env is not None else ()
 
     def _apply_next_move(self) -> None:
         """Apply queued moves in seat order; a move that opens cards waits for their shares."""
@@ -681,12 +680,16 @@ class Session:
         self._last_move[seat] = env
         self._engine(lambda: self.game.apply(seat, move), seat, (env,))
         # a claim is made by its seat's own answer, even when another seat's move closes the window
-        for claim in self.game.claims:  # (a game may drop confirmed claims from this list)
-            if claim not in self._claim_envs and claim.seat in self._last_move:
-                self._claim_envs[claim] = self._last_move[claim.seat]
+        self._claim_envs.extend(self._last_move.get(c.seat)
+                                for c in self.game.claim_log[len(self._claim_envs):])
 
     def _checked_reveals(self, seat: int, move: Move, env: Envelope) -> tuple:
+        """The reveals a move obliges — asked only after the engine's pure check passed, so no
+        share is ever published for a move the rules refuse: a seat may open only a card it
+        holds, never one it was merely shown (High Priestess), or the honest holder would publish
+        the last share of its own hidden card (PROTOCOL §5)."""
         try:
+            self.game.check(seat, move)
             return self.game.move_reveals(seat, move)
         except (LookupError, TypeError, ValueError) as exc:
             raise Violation(seat, f"malformed move: {exc!r}", (env,)) from exc
