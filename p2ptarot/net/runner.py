@@ -39,6 +39,7 @@ logger = logging.getLogger(__name__)
 
 Chooser = Callable[[NeedMove], Awaitable[Move]]
 SILENCE_GRACE = 3.0  # seconds between the last catch-up request and a silence verdict
+SYNC_BACK = 8  # steps of history a pre-verdict catch-up asks for
 Say = Callable[[str], None]
 
 
@@ -332,7 +333,9 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
             # unread in the sockets): a seat waiting on someone else must never be blamed
             if asked is None:
                 asked = time.monotonic()
-                await mesh.broadcast(_ctl({"ctl": "sync", "step": session.step}))
+                # from a few steps back: a split view's other version precedes the stall
+                back = max(0, session.step - SYNC_BACK)
+                await mesh.broadcast(_ctl({"ctl": "sync", "step": back}))
             elif time.monotonic() - asked > SILENCE_GRACE:
                 await handle(session.blame_silence())
     # stay a moment so slower peers can still fetch our last messages

@@ -713,8 +713,15 @@ class Session:
         if self.identity is not None and self.seat is not None:
             body = AbortBody(blame=blame, reason=reason[:500], step=step,
                              evidence=[e.model_dump(mode="json") for e in evidence[:2]])
-            env = seal(self.identity, self.table_id, self.step, self.seat, self.chain, "abort",
-                       body.model_dump())
+            try:
+                env = seal(self.identity, self.table_id, self.step, self.seat, self.chain, "abort",
+                           body.model_dump())
+            except (ValueError, RecursionError):  # CanonicalError is a ValueError
+                # evidence too deep to quote: the record still says who stopped, and why
+                body = AbortBody(blame=blame, reason=reason[:440] + " (evidence too deep to quote)",
+                                 step=step, evidence=[])
+                env = seal(self.identity, self.table_id, self.step, self.seat, self.chain, "abort",
+                           body.model_dump())
             self._ledger.add(env, blame, reason[:500])
             self._emit(Send(env))
             self._emit(Record(env))
