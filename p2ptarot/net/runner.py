@@ -336,6 +336,13 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
                 # from a few steps back: a split view's other version precedes the stall
                 back = max(0, session.step - SYNC_BACK)
                 await mesh.broadcast(_ctl({"ctl": "sync", "step": back}))
+                # and push the same to the seats we wait for: one that missed a message is
+                # waiting on us, not silent
+                recent = session.messages_from(back)
+                for seat in session.pending_seats():
+                    if seat != session.seat:
+                        for env in recent:
+                            await _safe_send(mesh, session.charter.seat_key(seat), env.encoded())
             elif time.monotonic() - asked > SILENCE_GRACE:
                 await handle(session.blame_silence())
     # stay a moment so slower peers can still fetch our last messages
