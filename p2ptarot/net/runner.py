@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable, Sequence
 
 from p2ptarot import PROTOCOL_VERSION
-from p2ptarot.crypto.signing import Identity, fingerprint
+from p2ptarot.crypto.errors import CryptoError
+from p2ptarot.crypto.signing import Identity, fingerprint, verify_signature
 from p2ptarot.engine import EngineError, Move, Outcome
 from p2ptarot.engine import info as game_info
 from p2ptarot.table import canonical
@@ -25,7 +26,9 @@ from p2ptarot.table.charter import Charter, SignedCharter, charter_signing_bytes
 from p2ptarot.table.effects import (Aborted, Effect, Finished, NeedMove, Progress, Record, Send,
                                     Warning)
 from p2ptarot.table.lobby import make_charter, sign_charter
+from p2ptarot.table.names import clean_name, printable
 from p2ptarot.table.session import Session
+from pydantic import ValidationError
 
 from .discovery import TableAdvertiser, browse_tables
 from .errors import MeshError
@@ -102,9 +105,23 @@ def _parse_ctl(data: bytes) -> dict[str, Any] | None:
     """A control frame, or None when the frame is an envelope (or garbage) for the session."""
     try:
         obj = json.loads(data)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # UnicodeDecodeError and huge integers included
         return None
     return obj if isinstance(obj, dict) and isinstance(obj.get("ctl"), str) else None
+
+
+def _clean_address(raw: object) -> str:
+    """A joiner's ws:// address for the charter: printable, at most 200 characters."""
+    return printable(raw, 200) if isinstance(raw, str) else ""
+
+
+def _charter_signature_ok(charter: Charter, key: bytes, sig: object) -> bool:
+    """True when `sig` is `key`'s valid signature of this charter (checked before it is kept)."""
+    try:
+        verify_signature(key, charter_signing_bytes(charter.table_id), canonical.unb64(sig, "sig", 64))
+    except (CryptoError, canonical.CanonicalError):
+        return False
+    return True
 
 
 # ---- lobby ------------------------------------------------------------------------------------
@@ -128,8 +145,8 @@ async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str,
             if isinstance(ev, Received):
                 msg = _parse_ctl(ev.data)
                 if msg and msg["ctl"] == "join" and all(k != ev.peer for k, _, _ in joined):
-                    name = str(msg.get("name", "player"))[:40] or "player"
-                    address = str(msg.get("address", ""))[:200]
+                    name = clean_name(msg.get("name"))
+                    address = _clean_address(msg.get("address"))
                     joined.append((ev.peer, name, address))
                     cfg.say(f"seat {len(joined) - 1}: {name} ({fingerprint(ev.peer)})")
                     await advertiser.update(seats_taken=len(joined))
@@ -141,6 +158,7 @@ async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str,
                     await advertiser.update(seats_taken=len(joined))
         charter = make_charter(game, joined, variant=variant or gi.default_variant, options=options,
                                timeout=cfg.timeout)
+        mesh.admit_only([k for k, _, _ in joined])  # from now on only the seated keys may talk
         await advertiser.update(table_id=charter.table_id.hex())
         sigs: dict[bytes, str] = {identity.public_bytes: sign_charter(charter, identity)}
         for key, _, _ in joined[1:]:
@@ -149,8 +167,13 @@ async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str,
             ev = await mesh.next_event()
             if isinstance(ev, Received):
                 msg = _parse_ctl(ev.data)
-                if msg and msg["ctl"] == "sign" and any(k == ev.peer for k, _, _ in joined):
-                    sigs[ev.peer] = str(msg.get("sig", ""))
+                seat = next((i for i, (k, _, _) in enumerate(joined) if k == ev.peer), None)
+                if msg and msg["ctl"] == "sign" and seat is not None:
+                    if _charter_signature_ok(charter, ev.peer, msg.get("sig")):
+                        sigs[ev.peer] = msg["sig"]
+                    else:
+                        cfg.say(f"seat {seat} ({joined[seat][1]}) sent an invalid charter "
+                                f"signature; waiting for a valid one")
             elif isinstance(ev, LinkDown):
                 raise RunError("a player left before signing the charter")
         signed = SignedCharter(charter=charter, signatures=[sigs[k] for k, _, _ in joined])
@@ -196,16 +219,23 @@ async def join_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, url: str) 
         if msg is None:
             continue
         if msg["ctl"] == "charter":
-            charter = Charter.model_validate(msg["charter"])
-            charter.check_version()
+            try:
+                charter = Charter.model_validate(msg.get("charter"))
+                charter.check_version()
+            except (ValidationError, ValueError) as exc:
+                raise RunError(f"the host proposed an invalid charter: {printable(exc, 300)}") from exc
             if charter.seat_of(identity.public_bytes) is None:
                 raise RunError("the host's charter does not seat this player")
             if charter.seat_key(0) != host:
                 raise RunError("the charter's seat 0 is not the host we dialled")
             await mesh.send(host, _ctl({"ctl": "sign", "sig": sign_charter(charter, identity)}))
         elif msg["ctl"] == "signed":
-            signed = SignedCharter.model_validate(msg["signed"])
-            signed.verify()
+            try:
+                signed = SignedCharter.model_validate(msg.get("signed"))
+                signed.verify()
+            except (ValidationError, ValueError) as exc:
+                raise RunError(f"the host sent an invalid signed charter: {printable(exc, 300)}") from exc
+            mesh.admit_only([signed.charter.seat_key(i) for i in range(len(signed.charter.seats))])
             return signed
 
 
@@ -224,6 +254,7 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
     outbox = store.outbox()
     transcript = store.fresh_transcript()
     keys = [charter.seat_key(i) for i in range(len(charter.seats))]
+    mesh.admit_only(keys)  # a running game talks to its seats only (strangers are cut off)
 
     async def dial_others() -> None:
         targets = [i for i in range(len(keys)) if i != seat and (resume or i < seat)]

@@ -608,8 +608,7 @@ class Session:
         step = evidence[0].step if evidence else self.step  # the offending message's step
         self.aborted = Aborted(blame, reason, step)
         if self.identity is not None and self.seat is not None:
-            body = AbortBody(blame=blame, reason=reason[:500], step=step,
-                             evidence=[e.model_dump(mode="json") for e in evidence[:2]])
+            body = AbortBody.quoting(blame, reason, step, evidence)
             env = seal(self.identity, self.table_id, self.step, self.seat, self.chain, "abort",
                        body.model_dump())
             self.aborts.append(env)
