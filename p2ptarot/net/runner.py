@@ -30,6 +30,7 @@ from p2ptarot.table.names import clean_name, printable
 from p2ptarot.table.session import Session
 from pydantic import ValidationError
 
+from .catchup import RESYNC_AFTER, SyncServer, sync_step
 from .discovery import TableAdvertiser, browse_tables
 from .errors import MeshError
 from .events import LinkDown, LinkUp, Received
@@ -174,7 +175,7 @@ async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str,
                     else:
                         cfg.say(f"seat {seat} ({joined[seat][1]}) sent an invalid charter "
                                 f"signature; waiting for a valid one")
-            elif isinstance(ev, LinkDown):
+            elif isinstance(ev, LinkDown) and any(k == ev.peer for k, _, _ in joined):
                 raise RunError("a player left before signing the charter")
         signed = SignedCharter(charter=charter, signatures=[sigs[k] for k, _, _ in joined])
         signed.verify()
@@ -323,7 +324,9 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
     else:
         await handle(session.start())
     await mesh.broadcast(_ctl({"ctl": "sync", "step": session.step}))
+    syncs = SyncServer()
     last_step, last_change = session.step, time.monotonic()
+    last_sync = last_change
     while not session.finished:
         event_task = asyncio.ensure_future(mesh.next_event())
         move_task = asyncio.ensure_future(moves.get())
@@ -347,15 +350,18 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
                 msg = _parse_ctl(ev.data)
                 if msg is None:
                     await handle(session.receive(ev.data))
-                elif msg["ctl"] == "sync" and isinstance(msg.get("step"), int):
-                    for env in session.messages_from(msg["step"]):
-                        await _safe_send(mesh, ev.peer, env.encoded())
+                else:
+                    await _answer_sync(mesh, syncs, session, ev.peer, msg)
             elif isinstance(ev, LinkUp):
                 await _safe_send(mesh, ev.peer, _ctl({"ctl": "sync", "step": session.step}))
+        now = time.monotonic()
         if session.step != last_step:
-            last_step, last_change = session.step, time.monotonic()
-        elif time.monotonic() - last_change > timeout and not session.finished:
+            last_step, last_change = session.step, now
+        elif now - last_change > timeout and not session.finished:
             await handle(session.blame_silence())
+        elif now - max(last_change, last_sync) > RESYNC_AFTER and not session.finished:
+            last_sync = now  # stalled: ask again (an answer may have been cut or lost)
+            await mesh.broadcast(_ctl({"ctl": "sync", "step": session.step}))
     # stay a moment so slower peers can still fetch our last messages
     end = time.monotonic() + cfg.linger
     while time.monotonic() < end:
@@ -365,11 +371,20 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
             break
         if isinstance(ev, Received):
             msg = _parse_ctl(ev.data)
-            if msg and msg["ctl"] == "sync" and isinstance(msg.get("step"), int):
-                for env in session.messages_from(msg["step"]):
-                    await _safe_send(mesh, ev.peer, env.encoded())
-            elif msg is None:
+            if msg is not None:
+                await _answer_sync(mesh, syncs, session, ev.peer, msg)
+            else:
                 await handle(session.receive(ev.data))
+
+
+async def _answer_sync(mesh: Mesh, syncs: SyncServer, session: Session, peer: bytes,
+                       msg: dict[str, Any]) -> None:
+    """Serve a catch-up request: rate-limited per peer, size-bounded (see `catchup`)."""
+    step = sync_step(msg)
+    if step is None:
+        return
+    for data in syncs.answer(peer, lambda: session.messages_from(step)):
+        await _safe_send(mesh, peer, data)
 
 
 # ---- entry points used by the CLI ----------------------------------------------------------------

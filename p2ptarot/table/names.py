@@ -26,6 +26,8 @@ def is_clean_name(text: str) -> bool:
 
 
 def printable(text: object, limit: int = 500) -> str:
-    """Any text (a signed reason, a peer's error) for a terminal: non-printables become '?'."""
+    """Any text (a signed reason, a peer's error) for a terminal: line breaks become spaces, other
+    non-printables '?'."""
     raw = text if isinstance(text, str) else str(text)
-    return "".join(ch if ch.isprintable() else "?" for ch in raw[:limit])
+    return "".join(ch if ch.isprintable() else " " if ch in "\n\t\r" else "?"
+                   for ch in raw[:limit])
