@@ -111,6 +111,7 @@ class Session:
         self.outcome: Outcome | None = None
         self.aborted: Aborted | None = None
         self._out: list[Effect] = []
+        self._advancing = False  # inside `_advance`: a completed step returns to its loop
 
     # ---- public API ---------------------------------------------------------------------------
     @property
@@ -280,6 +281,8 @@ class Session:
             del self._inbox[self.step]
             self.step += 1
             self._spec = None
+            if self._advancing:
+                return  # the `_advance` loop below us goes on (no recursion per step)
             self._advance()
 
     def _process(self, envs: list[Envelope]) -> None:
@@ -373,15 +376,23 @@ class Session:
 
     # ---- advancing ----------------------------------------------------------------------------
     def _advance(self) -> None:
-        """Move the engine/deck forward until some seat must speak; emit own messages."""
-        while not self.finished and self._spec is None:
-            spec = self._next_spec()
-            if spec is None:
-                return
-            self._spec = spec
-            self._emit(Progress(self.step, spec.label))
-            self._speak_if_due()
-            self._try_complete()
+        """Move the engine/deck forward until some seat must speak; emit own messages.
+
+        Iterative: a resumed log of thousands of steps must not recurse once per step."""
+        outer = not self._advancing
+        self._advancing = True
+        try:
+            while not self.finished and self._spec is None:
+                spec = self._next_spec()
+                if spec is None:
+                    return
+                self._spec = spec
+                self._emit(Progress(self.step, spec.label))
+                self._speak_if_due()
+                self._try_complete()
+        finally:
+            if outer:
+                self._advancing = False
 
     def _speak_if_due(self) -> None:
         spec = self._spec

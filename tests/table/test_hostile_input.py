@@ -4,6 +4,8 @@ must quote a message nested just under the decoder's depth limit."""
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 from table_harness import Table
 
@@ -11,6 +13,7 @@ from p2ptarot.table import canonical
 from p2ptarot.table.bodies import AbortBody, envelope_of
 from p2ptarot.table.effects import Aborted, Send, Warning
 from p2ptarot.table.envelope import MAX_MESSAGE_BYTES, EnvelopeError, parse, seal
+from p2ptarot.table.session import Session
 
 
 @pytest.mark.parametrize("data", [
@@ -95,3 +98,17 @@ def test_abort_body_always_builds() -> None:
     body = AbortBody.quoting(1, "x\ud800" * 400, 3, ())
     assert len(body.reason) == 500 and "\ud800" not in body.reason
     canonical.encode(body.model_dump())
+
+
+def test_resuming_a_whole_game_does_not_recurse_per_step(game2) -> None:
+    """`load` of a finished game's log completed every step one recursion level deeper (a game
+    of 330 steps hit Python's recursion limit: a resumed peer crashed)."""
+    lines = game2.records[0]
+    session = Session(game2.signed, 0, game2.ids[0], game2.seeds[0])
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(250)  # far below two frames per step of this game
+    try:
+        session.load(lines)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert session.outcome is not None and session.step > 250
