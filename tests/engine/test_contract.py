@@ -103,7 +103,7 @@ def _json_native(value: Any) -> bool:
 
 def _mutations(move: Move) -> Iterator[Move]:
     """Variants of `move` no rules can accept: each field of the wrong type, then impossible values."""
-    for name, _ in move_fields(type(move)):
+    for name, _, _ in move_fields(type(move)):
         value = getattr(move, name)
         if isinstance(value, bool):
             yield replace(move, **{name: "yes"})
