@@ -12,7 +12,7 @@ from p2ptarot.table.envelope import EnvelopeError, parse
 from p2ptarot.table.names import printable
 from p2ptarot.transcript import Transcript, TranscriptError, Verdict, verify_transcript
 
-from .render import describe_move
+from p2ptarot.present import describe_move
 
 EXIT_INVALID = 1
 EXIT_UNREADABLE = 2

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from . import canonical
 from .charter import B64
 from .envelope import MAX_MESSAGE_BYTES, Envelope, EnvelopeError, parse
+from .evidence import MAX_EVIDENCE_CHARS
 
 _STRICT = ConfigDict(extra="forbid", frozen=True, strict=True)
 
@@ -23,7 +24,8 @@ class MoveBody(BaseModel):
 
     model_config = _STRICT
     move: dict[str, Any]
-    shares: list[dict[str, Any]] = Field(default_factory=list, max_length=200)
+    shares: list[dict[str, Any]] = Field(max_length=0, description="always empty: the shares a "
+                                         "move obliges travel in the deck steps that follow it")
 
 
 class CommitBody(BaseModel):
@@ -50,13 +52,11 @@ class ResultBody(BaseModel):
     outcome: dict[str, Any]
 
 
-#: one quoted envelope: base64url of its canonical bytes (a step message is at most 1 MiB)
-_EVIDENCE_CHARS = (MAX_MESSAGE_BYTES * 4 + 2) // 3
 MAX_REASON = 500
 
 
 class AbortBody(BaseModel):
-    """An honest seat's signed statement that the game ended on a fault.
+    """A seat's signed statement that it stopped playing, and why (PROTOCOL §8).
 
     Evidence is carried as the offending envelopes' exact signed bytes, base64url: a string, so
     an abort record is sealable whatever the quoted message holds (a message nested just under
@@ -65,15 +65,18 @@ class AbortBody(BaseModel):
     object (`envelope_of`)."""
 
     model_config = _STRICT
-    blame: int = Field(ge=0, le=11)
+    blame: int | None = Field(ge=0, le=11, description="the seat the signer found at fault, or "
+                              "null when it stopped without convicting anyone; never adopted by "
+                              "others as such: they re-check the evidence")
     reason: str = Field(max_length=MAX_REASON)
-    step: int = Field(ge=0, description="the step at which the fault was detected")
+    step: int = Field(ge=0, description="the step of the offending message, or where the fault "
+                      "was detected when there is none")
     evidence: list[str | dict[str, Any]] = Field(
-        default_factory=list, max_length=2,
-        description="the offending signed envelope(s), if any: base64url of the canonical bytes")
+        max_length=2, description="the offending signed envelope(s) (two for an equivocation), "
+        "or none: base64url of each one's canonical bytes (a JSON object in the first form)")
 
     @classmethod
-    def quoting(cls, blame: int, reason: str, step: int,
+    def quoting(cls, blame: int | None, reason: str, step: int,
                 evidence: Sequence[Envelope]) -> "AbortBody":
         """The body of an abort record: never fails, whatever the evidence and reason hold."""
         quoted = []
@@ -95,7 +98,7 @@ class AbortBody(BaseModel):
 def envelope_of(item: str | dict[str, Any]) -> Envelope:
     """One evidence item as an envelope: base64url of its bytes (or, first form, the object)."""
     if isinstance(item, str):
-        if len(item) > _EVIDENCE_CHARS:
+        if len(item) > MAX_EVIDENCE_CHARS:
             raise EnvelopeError("evidence larger than any step message")
         try:
             data = canonical.unb64(item, "evidence")
