@@ -112,3 +112,12 @@ def test_resuming_a_whole_game_does_not_recurse_per_step(game2) -> None:
     finally:
         sys.setrecursionlimit(limit)
     assert session.outcome is not None and session.step > 250
+
+
+def test_evidence_lines_read_both_forms(game2) -> None:
+    from p2ptarot.table.evidence import MAX_EVIDENCE_CHARS, evidence_lines
+
+    env = parse(game2.records[0][3])
+    lines = evidence_lines([canonical.b64(env.encoded()), env.model_dump(mode="json"),
+                            "!!", "A" * (MAX_EVIDENCE_CHARS + 4), {"a": "\ud800"}])
+    assert lines == [env.encoded(), env.encoded()]
