@@ -65,6 +65,7 @@ from p2ptarot.net.handshake import (
     public_key_of,
 )
 from p2ptarot.net.limits import ConnectionGuard, ResourceErrorFilter, TokenBucket
+from p2ptarot.table.names import printable
 
 logger = logging.getLogger(__name__)
 
@@ -517,7 +518,7 @@ class Mesh:
                     if self._drop(link, "binary frame (expected UTF-8 JSON text)"):
                         break
                 elif msg.type is WSMsgType.CLOSE:
-                    code, reason = msg.data, msg.extra or "closed by peer"
+                    code, reason = msg.data, _peer_text(msg.extra) or "closed by peer"
                     break
                 elif msg.type is WSMsgType.ERROR:
                     code = _error_code(msg.data) or ws.close_code
@@ -575,12 +576,17 @@ async def _receive_text(ws: _WsType) -> str:
     if msg.type is WSMsgType.TEXT:
         return str(msg.data)
     if msg.type is WSMsgType.CLOSE:
-        raise HandshakeError(msg.data, msg.extra or "closed by peer")
+        raise HandshakeError(msg.data, _peer_text(msg.extra) or "closed by peer")
     if msg.type is WSMsgType.BINARY:
         raise HandshakeError(CLOSE_BAD_HELLO, "binary frame in handshake")
     if msg.type is WSMsgType.ERROR:
         raise HandshakeError(ws.close_code, _describe_error(msg.data))
     raise HandshakeError(ws.close_code, "connection closed in handshake")
+
+
+def _peer_text(text: object) -> str:
+    """A close reason chosen by the peer, safe to log and print (no terminal escapes)."""
+    return printable(text, _MAX_REASON_BYTES) if text else ""
 
 
 def _error_code(exc: object) -> int | None:

@@ -126,3 +126,14 @@ async def test_plain_http_request_does_not_keep_a_socket(make_mesh) -> None:
     async with asyncio.timeout(10):
         while mesh._guard.pending:
             await asyncio.sleep(0.05)
+
+
+async def test_peer_close_reasons_are_made_printable(make_mesh, wait_for) -> None:
+    """A peer chooses its close reason: it reaches logs and terminals without escapes."""
+    mesh = await make_mesh()
+    peer = await make_mesh()
+    await peer.connect(mesh.url)
+    await wait_for(mesh, is_up(peer.public_key))
+    await peer.disconnect(mesh.public_key, reason="bye\x1b[2J\x07")
+    down = await wait_for(mesh, lambda e: isinstance(e, LinkDown))
+    assert down.reason == "bye?[2J?"
