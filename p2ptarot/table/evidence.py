@@ -18,6 +18,9 @@ from typing import Any
 from . import canonical
 from .envelope import MAX_MESSAGE_BYTES, Envelope
 
+#: abort records kept (relayed, written to the transcript) per seat: an honest seat signs one, a
+#: cheater signing thousands of different ones must not fill its peers' disks and links
+MAX_RECORDS_PER_SEAT = 2
 #: base64url of the largest step message an abort record can quote
 MAX_EVIDENCE_CHARS = (MAX_MESSAGE_BYTES * 4 + 2) // 3
 
@@ -50,6 +53,8 @@ class AbortLedger:
         digest = env.digest()
         if digest in self._digests:
             return False
+        if sum(1 for r in self.records if r.seat == env.seat) >= MAX_RECORDS_PER_SEAT:
+            return False  # an honest seat signs one; more would only be relayed and stored
         self._digests.add(digest)
         self.records.append(env)
         known = self.stopped.get(env.seat)
