@@ -72,6 +72,7 @@ logger = logging.getLogger(__name__)
 WS_PATH = "/p2ptarot"
 DEFAULT_MAX_MESSAGE_SIZE = 4 * 1024 * 1024
 MIN_MESSAGE_SIZE = 1024  # room for the handshake frames
+MAX_HANDSHAKE_FRAME = 1024  # a hello is ~170 bytes, a proof ~100
 CLOSE_GOING_AWAY = 1001
 CLOSE_MESSAGE_TOO_BIG = 1009
 _MAX_REASON_BYTES = 123  # RFC 6455: control frame payload <= 125, minus the 2-byte code
@@ -574,6 +575,8 @@ async def _receive_text(ws: _WsType) -> str:
     """Next handshake frame as text, or ``HandshakeError`` carrying the peer's close reason."""
     msg = await ws.receive()
     if msg.type is WSMsgType.TEXT:
+        if len(msg.data) > MAX_HANDSHAKE_FRAME:  # before any parsing: the peer is not known yet
+            raise HandshakeError(CLOSE_BAD_HELLO, "handshake frame too large")
         return str(msg.data)
     if msg.type is WSMsgType.CLOSE:
         raise HandshakeError(msg.data, _peer_text(msg.extra) or "closed by peer")

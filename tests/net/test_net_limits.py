@@ -137,3 +137,15 @@ async def test_peer_close_reasons_are_made_printable(make_mesh, wait_for) -> Non
     await peer.disconnect(mesh.public_key, reason="bye\x1b[2J\x07")
     down = await wait_for(mesh, lambda e: isinstance(e, LinkDown))
     assert down.reason == "bye?[2J?"
+
+
+async def test_oversize_hello_is_refused_before_parsing(make_mesh, wait_for) -> None:
+    mesh = await make_mesh()
+    async with aiohttp.ClientSession() as session:
+        ws = await session.ws_connect(mesh.url)
+        await ws.receive()
+        await ws.send_str('{"hello":1,"pad":"' + "x" * 100_000 + '"}')
+        closing = await ws.receive()
+        assert closing.type is aiohttp.WSMsgType.CLOSE
+        rejected = await wait_for(mesh, lambda e: isinstance(e, LinkRejected))
+        assert rejected.reason == "handshake frame too large"
