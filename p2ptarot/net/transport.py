@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 import aiohttp
 from aiohttp import WSMsgType, web
 
+from p2ptarot import PROTOCOL_VERSION
 from p2ptarot.net.errors import (
     ConnectError,
     HandshakeError,
@@ -86,7 +87,7 @@ class MeshConfig:
 
     host: str = "127.0.0.1"
     port: int = 0
-    protocol_version: int = 1
+    protocol_version: int = PROTOCOL_VERSION
     max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE
     heartbeat: float | None = 15.0
     handshake_timeout: float = 10.0

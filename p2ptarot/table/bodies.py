@@ -58,6 +58,9 @@ MAX_REASON = 500
 class AbortBody(BaseModel):
     """A seat's signed statement that it stopped playing, and why (PROTOCOL §8).
 
+    `blame` is the seat the signer found at fault, or null when it stopped without convicting
+    anyone; others never adopt it as such: they re-check the evidence.
+
     Evidence is carried as the offending envelopes' exact signed bytes, base64url: a string, so
     an abort record is sealable whatever the quoted message holds (a message nested just under
     the decoder's depth limit would exceed it once re-nested inside the record), and the bytes
@@ -65,15 +68,13 @@ class AbortBody(BaseModel):
     object (`envelope_of`)."""
 
     model_config = _STRICT
-    blame: int | None = Field(ge=0, le=11, description="the seat the signer found at fault, or "
-                              "null when it stopped without convicting anyone; never adopted by "
-                              "others as such: they re-check the evidence")
+    blame: int | None = Field(ge=0, le=11)
     reason: str = Field(max_length=MAX_REASON)
     step: int = Field(ge=0, description="the step of the offending message, or where the fault "
                       "was detected when there is none")
     evidence: list[str | dict[str, Any]] = Field(
-        max_length=2, description="the offending signed envelope(s) (two for an equivocation), "
-        "or none: base64url of each one's canonical bytes (a JSON object in the first form)")
+        default_factory=list, max_length=2,
+        description="the offending signed envelope(s), if any: base64url of the canonical bytes")
 
     @classmethod
     def quoting(cls, blame: int | None, reason: str, step: int,

@@ -14,6 +14,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from p2ptarot import PROTOCOL_VERSION
 from p2ptarot.bots import make as make_bot
 from p2ptarot.crypto.signing import Identity
 from p2ptarot.net.errors import HandshakeError
@@ -32,7 +33,7 @@ WAIT = 120.0  # safety net against a hang, never asserted on
 async def _authenticated_ws(url: str, session: aiohttp.ClientSession, identity: Identity):
     """A raw websocket through the hello handshake (so it can send what a Mesh would refuse)."""
     ws = await session.ws_connect(url, max_msg_size=0)
-    mine = Hello.fresh(1, identity.public_bytes, os.urandom(INSTANCE_SIZE))
+    mine = Hello.fresh(PROTOCOL_VERSION, identity.public_bytes, os.urandom(INSTANCE_SIZE))
     await ws.send_str(mine.encode())
     theirs = parse_hello((await ws.receive()).data)
     await ws.send_str(make_proof(identity, mine, theirs))

@@ -10,6 +10,7 @@ import os
 import aiohttp
 import pytest
 
+from p2ptarot import PROTOCOL_VERSION
 from p2ptarot.crypto.signing import Identity
 from p2ptarot.net.errors import ConnectError, HandshakeError, MessageTooLarge, NoLinkError
 from p2ptarot.net.events import FrameDropped, LinkDown, LinkRejected, LinkUp, Received
@@ -294,7 +295,7 @@ async def _raw_handshake(
 ):
     """A second, independent implementation of the hello handshake (interop check)."""
     ws = await session.ws_connect(url, autoping=autoping)
-    mine = Hello.fresh(1, identity.public_bytes, os.urandom(INSTANCE_SIZE))
+    mine = Hello.fresh(PROTOCOL_VERSION, identity.public_bytes, os.urandom(INSTANCE_SIZE))
     await ws.send_str(mine.encode())
     theirs = parse_hello((await ws.receive()).data)
     await ws.send_str(make_proof(identity, mine, theirs))
