@@ -149,3 +149,16 @@ async def test_oversize_hello_is_refused_before_parsing(make_mesh, wait_for) -> 
         assert closing.type is aiohttp.WSMsgType.CLOSE
         rejected = await wait_for(mesh, lambda e: isinstance(e, LinkRejected))
         assert rejected.reason == "handshake frame too large"
+
+
+async def test_authenticated_links_outlive_the_handshake_deadline(make_mesh, wait_for) -> None:
+    """The guard's deadline applies until the handshake succeeds, never to a link."""
+    host = await make_mesh(handshake_timeout=0.2, close_timeout=0.1)
+    peer = await make_mesh()
+    await peer.connect(host.url)
+    await wait_for(host, is_up(peer.public_key))
+    await asyncio.sleep(1.0)  # well past the 0.3 s deadline
+    assert host._guard.pending == 0 and host.peers() == [peer.public_key]
+    await peer.send(host.public_key, b'{"still":1}')
+    got = await wait_for(host, lambda e: isinstance(e, Received))
+    assert got.data == b'{"still":1}'
