@@ -210,7 +210,7 @@ async def join_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, url: str,
     while True:
         ev = await mesh.next_event()
         if isinstance(ev, LinkDown) and ev.peer == host:
-            raise RunError(f"the host closed the connection ({ev.reason})")
+            raise RunError(f"the host closed the connection ({printable(ev.reason, 200)})")
         if not isinstance(ev, Received) or ev.peer != host:
             continue
         msg = _parse_ctl(ev.data)
@@ -292,14 +292,15 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
                     await moves.put(choice)
                 pending_choice.append(asyncio.create_task(ask()))
             elif isinstance(e, Progress):
-                logger.debug("step %d: %s", e.step, e.text)
+                logger.debug("step %d: %s", e.step, printable(e.text))
             elif isinstance(e, Warning):
-                logger.info("%s", e.text)
+                logger.info("%s", printable(e.text))
             elif isinstance(e, Finished):
                 cfg.say(f"game over: scores {list(e.outcome.scores)}, winners {list(e.outcome.winners)}")
             elif isinstance(e, Aborted):
                 who = "nobody is blamed" if e.blame is None else f"seat {e.blame} is blamed"
-                cfg.say(f"game aborted: {who} at step {e.step}: {e.reason}")
+                cfg.say(f"game aborted: {who} at step {e.step}: "
+                        f"{printable(e.reason)}")  # a reason may quote a cheater's text
 
     try:
         await _pump(cfg, mesh, session, handle, dial_others, moves, saved if resume else None,
