@@ -236,13 +236,20 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
     pending_choice: list[asyncio.Task[None]] = []
 
     async def handle(effects: list[Effect]) -> None:
+        # one durable write per batch: own messages are fsynced before any of them is sent
+        sends = [e.envelope.encoded() for e in effects if isinstance(e, Send)]
+        for e in effects:
+            if isinstance(e, Record):
+                transcript.append(e.envelope.encoded())
+        for line in sends:
+            outbox.append(line)
+        if sends:
+            outbox.sync()
+            transcript.sync()
+        lines = iter(sends)
         for e in effects:
             if isinstance(e, Send):
-                line = e.envelope.encoded()
-                outbox.append(line)  # persisted before it leaves this machine
-                await mesh.broadcast(line)
-            elif isinstance(e, Record):
-                transcript.append(e.envelope.encoded())
+                await mesh.broadcast(next(lines))
             elif isinstance(e, NeedMove):
                 async def ask(need: NeedMove = e) -> None:
                     try:
@@ -287,6 +294,7 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
         await handle(session.start())
     await mesh.broadcast(_ctl({"ctl": "sync", "step": session.step}))
     last_step, last_change = session.step, time.monotonic()
+    done: set[bytes] = set()  # peers that said they finished: they hold all our messages
     while not session.finished:
         event_task = asyncio.ensure_future(mesh.next_event())
         move_task = asyncio.ensure_future(moves.get())
@@ -313,15 +321,18 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
                 elif msg["ctl"] == "sync" and isinstance(msg.get("step"), int):
                     for env in session.messages_from(msg["step"]):
                         await _safe_send(mesh, ev.peer, env.encoded())
+                elif msg["ctl"] == "done":
+                    done.add(ev.peer)
             elif isinstance(ev, LinkUp):
                 await _safe_send(mesh, ev.peer, _ctl({"ctl": "sync", "step": session.step}))
         if session.step != last_step:
             last_step, last_change = session.step, time.monotonic()
         elif time.monotonic() - last_change > timeout and not session.finished:
             await handle(session.blame_silence())
-    # stay a moment so slower peers can still fetch our last messages
+    # stay while some connected peer may still lack our last messages (at most `linger` s)
+    await mesh.broadcast(_ctl({"ctl": "done", "step": session.step}))
     end = time.monotonic() + cfg.linger
-    while time.monotonic() < end:
+    while set(mesh.peers()) - done and time.monotonic() < end:
         try:
             ev = await asyncio.wait_for(mesh.next_event(), timeout=max(0.05, end - time.monotonic()))
         except TimeoutError:
@@ -331,6 +342,8 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
             if msg and msg["ctl"] == "sync" and isinstance(msg.get("step"), int):
                 for env in session.messages_from(msg["step"]):
                     await _safe_send(mesh, ev.peer, env.encoded())
+            elif msg and msg["ctl"] == "done":
+                done.add(ev.peer)
             elif msg is None:
                 await handle(session.receive(ev.data))
 
