@@ -1,7 +1,7 @@
 """The prime-order group: ristretto255 (RFC 9496), through libsodium (the ``rbcl`` binding).
 
 This is the only module that calls libsodium, so the group can be swapped without touching the
-protocol code (it was the order-l subgroup of edwards25519 up to protocol version 1; see
+protocol code (it was the order-l subgroup of edwards25519 up to protocol version 2; see
 spec/PROTOCOL.md, "Group choice", for the measurements behind the switch).
 
 Design choices, each for a reason:
