@@ -100,6 +100,10 @@ class TableStore:
         (self.dir / "done").write_text("finished\n")
 
 
+def _datasync(fd: int) -> None:
+    (getattr(os, "fdatasync", None) or os.fsync)(fd)
+
+
 class LineAppender:
     """Appends lines: each is handed to the OS at once (a killed process loses nothing already
     appended); :meth:`sync` makes everything appended so far durable with one fsync.
@@ -119,9 +123,11 @@ class LineAppender:
         self._dirty = True
 
     def sync(self) -> None:
-        """fsync what was appended since the last sync (nothing to do when nothing was)."""
+        """Make what was appended since the last sync durable (nothing to do when nothing was).
+
+        fdatasync where the OS has it: the data and the file size, without the access times."""
         if self._dirty:
-            os.fsync(self._fh.fileno())
+            _datasync(self._fh.fileno())
             self._dirty = False
 
     def close(self) -> None:

@@ -26,7 +26,7 @@ def test_sync_fsyncs_once_per_batch_and_only_when_dirty(tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[int] = []
     real = os.fsync
-    monkeypatch.setattr(store.os, "fsync", lambda fd: (calls.append(fd), real(fd)))
+    monkeypatch.setattr(store, "_datasync", lambda fd: (calls.append(fd), real(fd)))
     writer = LineAppender(tmp_path / "t.jsonl")
     for i in range(5):
         writer.append(b"line %d" % i)
