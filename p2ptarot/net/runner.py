@@ -245,8 +245,7 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
         for line in sends:
             outbox.append(line)
         if sends:
-            outbox.sync()
-            transcript.sync()
+            outbox.sync()  # the transcript is synced at close: lost lines come back from peers
         lines = iter(sends)
         for e in effects:
             if isinstance(e, Send):

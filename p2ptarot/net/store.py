@@ -110,7 +110,8 @@ class LineAppender:
 
     One fsync per batch instead of one per line: the runner syncs the outbox once before it sends
     a batch of its own messages (they must survive a crash before anyone sees them), and the
-    transcript with it and at close (lost transcript lines are fetched again from the peers).
+    transcript at close (every line of it is some seat's outbox line: a peer that lost the tail
+    of its transcript in a crash fetches it again from the peers when it resumes).
     """
 
     def __init__(self, path: Path) -> None:
