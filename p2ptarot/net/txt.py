@@ -34,7 +34,7 @@ class TableInfo:
     seats_total: int
     fingerprint: str
     table_id: str = ""
-    version: int = PROTOCOL_VERSION
+    version: int = PROTOCOL_VERSION  # what this build speaks; joiners skip other versions
 
     def __post_init__(self) -> None:
         _check_text("game", self.game, allow_empty=False)

@@ -23,6 +23,7 @@ from p2ptarot.net.discovery import (
     browse_tables,
     open_zeroconf,
 )
+from p2ptarot import PROTOCOL_VERSION
 from p2ptarot.net.txt import TableInfo
 
 pytestmark = pytest.mark.network
