@@ -43,7 +43,9 @@ def test_demo_three_peers_through_zeroconf(tmp_path: Path) -> None:
     ko = subprocess.run(CLI + ["verify", str(bad), "--json"], capture_output=True, text=True, timeout=300)
     assert ko.returncode == 1
     violation = json.loads(ko.stdout)["violation"]
-    assert (violation["step"], violation["seat"]) == (victim["step"], victim["seat"])
+    # a tampered line no longer carries its seat's signature: it implicates nobody (PROTOCOL §4)
+    assert (violation["step"], violation["seat"]) == (victim["step"], None)
+    assert "signature" in violation["reason"]
     missing = subprocess.run(CLI + ["verify", str(tmp_path / "nope.jsonl")], capture_output=True, text=True)
     assert missing.returncode == 2
 
