@@ -252,18 +252,21 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
     keys = [charter.seat_key(i) for i in range(len(charter.seats))]
     mesh.admit_only(keys)  # a running game talks to its seats only (strangers are cut off)
 
+    async def dial(i: int) -> None:
+        if keys[i] in mesh.peers():
+            return
+        address = charter.seats[i].address
+        for attempt in range(20):
+            try:
+                await mesh.connect(address, expected_key=keys[i])
+                return
+            except MeshError:
+                await asyncio.sleep(0.25 * (attempt + 1))
+
     async def dial_others() -> None:
+        """Dial the seats this one links to, all at once (not one handshake after another)."""
         targets = [i for i in range(len(keys)) if i != seat and (resume or i < seat)]
-        for i in targets:
-            if keys[i] in mesh.peers():
-                continue
-            address = charter.seats[i].address
-            for attempt in range(20):
-                try:
-                    await mesh.connect(address, expected_key=keys[i])
-                    break
-                except MeshError:
-                    await asyncio.sleep(0.25 * (attempt + 1))
+        await asyncio.gather(*(dial(i) for i in targets))
 
     moves: asyncio.Queue[Move | Exception] = asyncio.Queue()
     pending_choice: list[asyncio.Task[None]] = []
