@@ -20,7 +20,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from table_run import run_table, verify_seconds  # noqa: E402
 
 HERE = Path(__file__).resolve().parent.parent
-KEYS = ("wall", "game", "setup", "cpu", "verify", "steps", "wire_bytes", "cpu_per_step_ms")
+KEYS = ("wall", "game", "setup", "cpu", "verify", "steps", "wire_bytes", "cpu_per_step_ms",
+        "game_per_step_ms")
+#: games differ in length (the deal is random): per-step figures compare builds fairly
+RATIOS = ("wall", "game", "setup", "cpu", "verify", "cpu_per_step_ms", "game_per_step_ms")
 
 
 def measure(root: Path, game: str, players: int, seed: int) -> dict[str, float | None]:
@@ -31,7 +34,8 @@ def measure(root: Path, game: str, players: int, seed: int) -> dict[str, float |
     return {"wall": run.end, "game": game_s, "setup": run.first_move, "cpu": run.cpu,
             "verify": verify_seconds(root, run.transcript), "steps": run.steps,
             "wire_bytes": run.wire_bytes,
-            "cpu_per_step_ms": round(1000 * run.cpu / run.steps, 2) if run.cpu and run.steps else None}
+            "cpu_per_step_ms": round(1000 * run.cpu / run.steps, 2) if run.cpu and run.steps else None,
+            "game_per_step_ms": round(1000 * game_s / run.steps, 2) if game_s and run.steps else None}
 
 
 def _median(xs: list[float | None]) -> float | None:
@@ -62,8 +66,7 @@ def main() -> int:
     if "previous" in builds:
         prev, this = result["previous"], result["this"]
         result["speedup"] = {k: round(prev[k] / this[k], 2)  # type: ignore[index,operator]
-                             for k in ("wall", "game", "setup", "cpu", "verify", "cpu_per_step_ms")
-                             if prev[k] and this[k]}  # type: ignore[index]
+                             for k in RATIOS if prev[k] and this[k]}  # type: ignore[index]
     text = json.dumps(result, sort_keys=True)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
