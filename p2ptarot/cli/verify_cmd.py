@@ -79,11 +79,9 @@ def run_verify(args: argparse.Namespace) -> int:
                   f"{item['step']} (digest {item['digest']}), re-checked by this replay")
         for record in verdict.aborted_by_players:
             blame = record.get("blame")
-            accused = ("accusing nobody" if blame is None
-                       else f"accusing seat {printable(blame, 20)}")
+            accused = "accusing nobody" if blame is None else f"accusing seat {printable(blame, 20)}"
             print(f"  seat {printable(record.get('by'), 20)} stopped the game at the table (step "
-                  f"{printable(record.get('at'), 20)}), {accused}: "
-                  f"{printable(record.get('reason'))} "
+                  f"{printable(record.get('at'), 20)}), {accused}: {printable(record.get('reason'))} "
                   f"[{len(record.get('evidence') or [])} piece(s) of evidence]")
     return 0 if verdict.valid else EXIT_INVALID
 

@@ -210,7 +210,7 @@ async def join_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, url: str,
     while True:
         ev = await mesh.next_event()
         if isinstance(ev, LinkDown) and ev.peer == host:
-            raise RunError(f"the host closed the connection ({ev.reason})")
+            raise RunError(f"the host closed the connection ({printable(ev.reason, 200)})")
         if not isinstance(ev, Received) or ev.peer != host:
             continue
         msg = _parse_ctl(ev.data)
@@ -254,35 +254,44 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
     keys = [charter.seat_key(i) for i in range(len(charter.seats))]
     mesh.admit_only(keys)  # a running game talks to its seats only (strangers are cut off)
 
+    async def dial(i: int) -> None:
+        if keys[i] in mesh.peers():
+            return
+        address = charter.seats[i].address
+        for attempt in range(20):
+            try:
+                await mesh.connect(address, expected_key=keys[i])
+                return
+            except MeshError:
+                await asyncio.sleep(0.25 * (attempt + 1))
+
     async def dial_others() -> None:
+        """Dial the seats this one links to, all at once (not one handshake after another)."""
         targets = [i for i in range(len(keys)) if i != seat and (resume or i < seat)]
-        for i in targets:
-            if keys[i] in mesh.peers():
-                continue
-            address = charter.seats[i].address
-            for attempt in range(20):
-                try:
-                    await mesh.connect(address, expected_key=keys[i])
-                    break
-                except MeshError:
-                    await asyncio.sleep(0.25 * (attempt + 1))
+        await asyncio.gather(*(dial(i) for i in targets))
 
     moves: asyncio.Queue[Move | Exception] = asyncio.Queue()
     pending_choice: list[asyncio.Task[None]] = []
 
     async def handle(effects: list[Effect]) -> None:
+        # one durable write per batch: own messages are fsynced before any of them is sent
+        sends = [e.envelope.encoded() for e in effects if isinstance(e, Send)]
+        for e in effects:
+            if isinstance(e, Record):
+                transcript.append(e.envelope.encoded())
+        for line in sends:
+            outbox.append(line)
+        if sends:
+            outbox.sync()  # the transcript is synced at close: lost lines come back from peers
+        lines = iter(sends)
         for e in effects:
             if isinstance(e, Send):
-                line = e.envelope.encoded()
-                outbox.append(line)  # persisted before it leaves this machine
-                await mesh.broadcast(line)
+                await mesh.broadcast(next(lines))
             elif isinstance(e, Forward):  # relayed before anything is chained on it
                 try:
                     await mesh.broadcast(e.envelope.encoded())
                 except MeshError as exc:
                     logger.info("relay failed: %s", exc)
-            elif isinstance(e, Record):
-                transcript.append(e.envelope.encoded())
             elif isinstance(e, NeedMove):
                 async def ask(need: NeedMove = e) -> None:
                     try:
@@ -292,14 +301,15 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
                     await moves.put(choice)
                 pending_choice.append(asyncio.create_task(ask()))
             elif isinstance(e, Progress):
-                logger.debug("step %d: %s", e.step, e.text)
+                logger.debug("step %d: %s", e.step, printable(e.text))
             elif isinstance(e, Warning):
-                logger.info("%s", e.text)
+                logger.info("%s", printable(e.text))
             elif isinstance(e, Finished):
                 cfg.say(f"game over: scores {list(e.outcome.scores)}, winners {list(e.outcome.winners)}")
             elif isinstance(e, Aborted):
                 who = "nobody is blamed" if e.blame is None else f"seat {e.blame} is blamed"
-                cfg.say(f"game aborted: {who} at step {e.step}: {e.reason}")
+                cfg.say(f"game aborted: {who} at step {e.step}: "
+                        f"{printable(e.reason)}")  # a reason may quote a cheater's text
 
     try:
         await _pump(cfg, mesh, session, handle, dial_others, moves, saved if resume else None,
@@ -329,8 +339,9 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
     await mesh.broadcast(_ctl({"ctl": "sync", "step": session.step}))
     syncs = SyncServer()
     last_step, last_change = session.step, time.monotonic()
-    asked: float | None = None  # when the catch-up before a silence verdict was requested
     last_sync = last_change
+    asked: float | None = None  # when the catch-up before a silence verdict was requested
+    done: set[bytes] = set()  # peers that said they finished: they hold all our messages
     while not session.finished:
         event_task = asyncio.ensure_future(mesh.next_event())
         move_task = asyncio.ensure_future(moves.get())
@@ -354,6 +365,8 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
                 msg = _parse_ctl(ev.data)
                 if msg is None:
                     await handle(session.receive(ev.data))
+                elif msg["ctl"] == "done":
+                    done.add(ev.peer)
                 else:
                     await _answer_sync(mesh, syncs, session, ev.peer, msg)
             elif isinstance(ev, LinkUp):
@@ -381,16 +394,19 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
             last_sync = now  # stalled: ask again (an answer may have been cut or lost)
             step = session.step if asked is None else max(0, session.step - SYNC_BACK)
             await mesh.broadcast(_ctl({"ctl": "sync", "step": step}))
-    # stay a moment so slower peers can still fetch our last messages
+    # stay while some connected peer may still lack our last messages (at most `linger` s)
+    await mesh.broadcast(_ctl({"ctl": "done", "step": session.step}))
     end = time.monotonic() + cfg.linger
-    while time.monotonic() < end:
+    while set(mesh.peers()) - done and time.monotonic() < end:
         try:
             ev = await asyncio.wait_for(mesh.next_event(), timeout=max(0.05, end - time.monotonic()))
         except TimeoutError:
             break
         if isinstance(ev, Received):
             msg = _parse_ctl(ev.data)
-            if msg is not None:
+            if msg is not None and msg["ctl"] == "done":
+                done.add(ev.peer)
+            elif msg is not None:
                 await _answer_sync(mesh, syncs, session, ev.peer, msg)
             else:
                 await handle(session.receive(ev.data))

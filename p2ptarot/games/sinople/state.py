@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from p2ptarot.engine.errors import BadConfiguration, EngineError, IllegalMove, NotYourTurn
 from p2ptarot.engine.state import GameState
-from p2ptarot.engine.types import (NOBODY, PUBLIC, Claim, Move, Outcome, Pass, RandomChoice, Reveal,
+from p2ptarot.engine.types import (NOBODY, PUBLIC, Move, Outcome, Pass, RandomChoice, Reveal,
                                    Shuffle, Turn, TurnKind)
 
 from . import scoring
