@@ -212,7 +212,10 @@ class Session:
             label = rounds.move_label(self.table_id, self.step, self.seat)
             plain = canonical.encode(body)
             digest, _ = commit(label, plain, self._secrets.salt(label))
-            sealed = self._secrets.seal(label, plain)
+            try:
+                sealed = self._secrets.seal(label, plain)
+            except ValueError as exc:
+                raise EngineError(f"this move is too large to commit: {exc}") from exc
             commitment = SealedCommitment(digest=canonical.b64(digest), sealed=canonical.b64(sealed))
             self._run(lambda: self._send("move.commit", commitment.model_dump()))
         return self._flush()
