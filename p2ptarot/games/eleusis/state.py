@@ -856,3 +856,6 @@ class EleusisState(GameState):
 
     def facts_of(self, handle: int) -> tuple[int, int]:
         return facts(self.card_of(handle))
+
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self.phase]
