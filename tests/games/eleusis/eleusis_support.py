@@ -8,8 +8,7 @@ import random
 from typing import Any, Sequence
 
 from p2ptarot.cards.standard52 import STANDARD_52X2
-from p2ptarot.engine import (PUBLIC, Move, Pass, RandomChoice, RandomDealer, Shuffle, StackedDealer,
-                             TurnKind, create)
+from p2ptarot.engine import PUBLIC, Move, Pass, RandomChoice, Shuffle, TurnKind, create
 from p2ptarot.games.eleusis.moves import Commit, Hint, Judge, NoPlay, Open, Play
 from p2ptarot.games.eleusis.state import BASE_DECK
 
@@ -38,29 +37,43 @@ def stacked_order(players: int, dealer: int, hands: dict[int, Sequence[str]], st
     return deal + [starter] + list(stock) + rest
 
 
-class DealOnce(StackedDealer):
-    """A stacked deal; reshuffles of a "no play" hand (same deck epoch) are random."""
-
-    def shuffle(self, state, request: Shuffle) -> dict[int, str]:
-        if request.source:
-            return self.fallback.shuffle(state, request)
-        return StackedDealer.shuffle(self, state, request)
-
-
 class Tables:
     """Every knowledge mode of one game, kept in lockstep."""
 
     def __init__(self, players: int, options: dict[str, Any] | None = None,
-                 dealer: StackedDealer | RandomDealer | None = None) -> None:
+                 orders: dict[tuple[str, int], list[str]] | None = None, seed: int = 0) -> None:
         opts = {"first_dealer": 0, **(options or {})}
         self.players = players
         self.omni = create("eleusis", players, options=opts)
         self.views = [create("eleusis", players, options=opts, viewer=s) for s in range(players)]
         self.observer = create("eleusis", players, options=opts, omniscient=False)
-        self.dealer = dealer or RandomDealer(random.Random(0))
-        #: the omniscient state is not told the rule (it then records claims like a peer)
-        self.blind_omniscient = False
+        self.orders = dict(orders or {})
+        self.rng = random.Random(seed)
+        #: every card value dealt so far, kept by the harness (it plays the mental layer's part)
+        self.values: dict[int, str] = {}
         self.dropped: list = []
+
+    @property
+    def ref(self):
+        """The state whose turn drives the lockstep (the omniscient one while it takes part)."""
+        return self.all()[0]
+
+    def drop(self, state) -> None:
+        self.dropped.append(state)
+
+    def _shuffle(self, chance: Shuffle) -> dict[int, str]:
+        if chance.cards:
+            order = self.orders.pop((chance.deck, chance.epoch), None)
+            if order is None:
+                order = list(chance.cards)
+                self.rng.shuffle(order)
+            assert sorted(order) == sorted(chance.cards)
+        else:
+            order = [self.values[h] for h in chance.source]
+            self.rng.shuffle(order)
+        result = dict(zip(chance.handles, order))
+        self.values.update(result)
+        return result
 
     def all(self) -> list:
         return [st for st in (self.omni, *self.views, self.observer) if st not in self.dropped]
@@ -71,27 +84,23 @@ class Tables:
     def auto(self) -> None:
         """Resolve chance and reveals until a seat must move (or the game is over)."""
         while True:
-            turn = self.omni.turn()
+            turn = self.ref.turn()
             if turn.kind is TurnKind.CHANCE:
                 chance = turn.chance
                 if isinstance(chance, RandomChoice):
-                    value = self.dealer.choice(chance)
+                    value = self.rng.randrange(chance.n)
                     for st in self.all():
                         st.resolve_chance(value)
                 else:
                     assert isinstance(chance, Shuffle)
-                    self.omni.resolve_chance(self.dealer.shuffle(self.omni, chance))
-                    for st in self.partial():
-                        st.resolve_chance({})
+                    result = self._shuffle(chance)
+                    for st in self.all():
+                        st.resolve_chance(result if st.omniscient else {})
             elif turn.kind is TurnKind.REVEAL:
-                self.omni.resolve_reveals()
-                for s, st in enumerate(self.views):
-                    if st in self.dropped:
-                        continue
-                    st.resolve_reveals({r.handle: self.omni.cards[r.handle] for r in turn.reveals
-                                        if r.to in (PUBLIC, s)})
-                self.observer.resolve_reveals({r.handle: self.omni.cards[r.handle]
-                                               for r in turn.reveals if r.to == PUBLIC})
+                for st in self.all():
+                    seat = st.viewer
+                    st.resolve_reveals({r.handle: self.values[r.handle] for r in turn.reveals
+                                        if st.omniscient or r.to == PUBLIC or r.to == seat})
             else:
                 return
 
@@ -99,18 +108,18 @@ class Tables:
         """Apply `seat`'s move to every state (a commitment's value only where it is known)."""
         for st in states if states is not None else self.all():
             m = move
-            if isinstance(move, Commit) and st.viewer != seat and (
-                    st is not self.omni or self.blind_omniscient):
+            if isinstance(move, Commit) and st.viewer != seat and not st.omniscient:
                 m = Commit(move.name, "")
             st.apply(seat, m)
         self.auto()
 
     def seat(self) -> int:
-        return self.omni.turn().seats[0]
+        return self.ref.turn().seats[0]
 
     def truthful(self) -> Move:
-        """The dealer's (or anyone's) first legal move in the omniscient state."""
-        return self.omni.legal_moves(self.seat())[0]
+        """The seat's first legal move in its own peer's state (the dealer's: the true one)."""
+        seat = self.seat()
+        return self.views[seat].legal_moves(seat)[0]
 
     def start(self, rule: str, hints: tuple[str, ...] = ()) -> None:
         self.auto()
@@ -119,33 +128,33 @@ class Tables:
         self.move(dealer, Hint(hints, ""))
 
     def start_blind(self, rule: str) -> None:
-        """Start with a rule no state but the dealer's own knows; the dealer's own peer (which
-        would refuse a lie) leaves the lockstep."""
-        self.blind_omniscient = True
+        """Start with only the states that do not know the rule: the omniscient state and the
+        dealer's own peer (both would refuse a lie at once) leave the lockstep."""
+        self.drop(self.omni)
+        self.drop(self.views[self.omni.dealer])
         self.start(rule)
-        self.dropped.append(self.views[self.omni.dealer])
 
     def play_first(self) -> None:
         """The current player plays the first card of his hand."""
         seat = self.seat()
-        h = self.omni.hands[seat][0]
-        self.move(seat, Play((h,), (self.omni.cards[h],)))
+        h = self.ref.hands[seat][0]
+        self.move(seat, Play((h,), (self.values[h],)))
 
     def play(self, *shorts: str) -> None:
         """The current player plays these cards (by short name, found in his hand)."""
         seat = self.seat()
         handles = tuple(self.handle(seat, s) for s in shorts)
-        self.move(seat, Play(handles, tuple(self.omni.cards[h] for h in handles)))
+        self.move(seat, Play(handles, tuple(self.values[h] for h in handles)))
 
     def no_play(self) -> None:
         seat = self.seat()
-        hand = tuple(self.omni.hands[seat])
-        self.move(seat, NoPlay(hand, tuple(self.omni.cards[h] for h in hand)))
+        hand = tuple(self.ref.hands[seat])
+        self.move(seat, NoPlay(hand, tuple(self.values[h] for h in hand)))
 
     def handle(self, seat: int, short: str) -> int:
         base = cid(short).split("#")[0]
-        for h in self.omni.hands[seat]:
-            if self.omni.cards[h].split("#")[0] == base:
+        for h in self.ref.hands[seat]:
+            if self.values[h].split("#")[0] == base:
                 return h
         raise AssertionError(f"seat {seat} does not hold {short}")
 
@@ -155,7 +164,7 @@ class Tables:
 
     def decline(self) -> None:
         """The player who just played does not declare himself Sage (if asked)."""
-        if self.omni.phase_name() == "sage-window":
+        if self.ref.phase_name() == "sage-window":
             self.move(self.seat(), Pass())
 
     def open(self) -> None:
@@ -183,11 +192,11 @@ def oracle_move(t: Tables, rule: str) -> Move:
 def finish_round(t: Tables, rule: str, seed: int = 0) -> None:
     """Play on until the rule must open: random plays, truthful dealer, nobody declares."""
     rng = random.Random(seed)
-    while t.omni.phase_name() != "open":
-        phase = t.omni.phase_name()
+    while t.ref.phase_name() != "open":
+        phase = t.ref.phase_name()
         seat = t.seat()
         if phase == "play":
-            legal = t.omni.legal_moves(seat)
+            legal = t.views[seat].legal_moves(seat)  # the player's own peer
             singles = [m for m in legal if isinstance(m, Play) and len(m.handles) == 1]
             t.move(seat, rng.choice(singles))
         elif phase == "sage-window":

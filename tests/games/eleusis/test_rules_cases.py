@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from eleusis_support import DealOnce, Tables, cid, stacked_order
+from eleusis_support import Tables, cid, stacked_order
 
 from p2ptarot.engine import IllegalMove
 from p2ptarot.games.eleusis import scoring
@@ -21,7 +21,7 @@ FACES = [f"{s}{r}#{k}" for k in (1, 2) for r in (10, 11, 12, 13) for s in "CDHS"
 
 def tables(hands: dict[int, list[str]], starter: str, players: int = 5, **options) -> Tables:
     order = stacked_order(players, 0, {s: [cid(c) for c in cs] for s, cs in hands.items()}, cid(starter))
-    return Tables(players, options, DealOnce(orders={(BASE_DECK, 0): order}))
+    return Tables(players, options, orders={(BASE_DECK, 0): order})
 
 
 def hand_size(t: Tables, seat: int) -> int:
@@ -339,7 +339,7 @@ def test_t9_a_lie_is_caught_when_the_rule_opens():
     t.move(0, Judge(WRONG))  # accepted by every state that does not know the rule: a claim
     assert t.observer.pending_claims()[0].seat == 0
     finish_round(t, BEGINNER_1)
-    for st in [t.omni, *t.views[1:], t.observer]:
+    for st in [*t.views[1:], t.observer]:
         with pytest.raises(IllegalMove) as exc:
             st.apply(0, Open("rule-1", BEGINNER_1))
         assert exc.value.seat == 0
@@ -355,4 +355,3 @@ def test_an_honest_round_opens_cleanly_in_every_mode():
     t.move(0, Open("rule-1", BEGINNER_1))
     assert all(st.records[0].scores for st in t.all())
     assert len({tuple(st.records[0].scores) for st in t.all()}) == 1
-    t.agree()
