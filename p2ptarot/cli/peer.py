@@ -19,7 +19,7 @@ from p2ptarot.net.runner import (GameResult, PeerConfig, RunError, bot_chooser, 
 from p2ptarot.table.effects import NeedMove
 
 from .errors import check_table, usage_error
-from .render import describe_move, move_group, render_view
+from .render import COMPOSERS, describe_move, move_group, render_view
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -66,7 +66,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 # ---- the local player ---------------------------------------------------------------------------
 _HELP = ("type a move's number to play it; m = list the moves again; v = the raw JSON view; "
-         "h or ? = this help")
+         "w = write your own move where the game allows it (an Eleusis rule); h or ? = this help")
 #: move lists longer than this are printed under one heading per kind of move
 _GROUP_OVER = 12
 
@@ -106,7 +106,13 @@ def _human_chooser(say):
             text = text.strip().lower()
             if text.isdigit() and 1 <= int(text) <= len(ordered):
                 return ordered[int(text) - 1][1]
-            if text == "v":
+            composer = COMPOSERS.get(str(view.get("game")))
+            if text == "w" and composer is not None:
+                written = await asyncio.to_thread(composer, view, need.legal, input)
+                if written is not None:
+                    return written
+                _print_moves(ordered, view)
+            elif text == "v":
                 print(json.dumps(view, indent=1, sort_keys=True))
             elif text == "m":
                 _print_moves(ordered, view)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Mapping
 
+from p2ptarot.present import eleusis
+
 from . import arcanoid, sinople
 from .cards import card_list, card_name
 
@@ -19,7 +21,10 @@ Describer = Callable[[Mapping[str, Any], Mapping[str, Any]], str]
 SCREENS: dict[str, tuple[Renderer, Describer]] = {
     "arcanoid": (arcanoid.render, arcanoid.describe),
     "sinople": (sinople.render, sinople.describe),
+    "eleusis": (eleusis.render, eleusis.describe),
 }
+#: games whose presenter lets a human type a move the list cannot hold (an Eleusis rule)
+COMPOSERS = {"eleusis": eleusis.compose}
 
 #: headings for grouping long move lists by kind (unknown kinds use the kind itself)
 GROUPS: dict[str, str] = {
@@ -31,6 +36,7 @@ GROUPS: dict[str, str] = {
     "hermit-move": "Hermit", "fool": "Fool", "show": "show", "give": "give", "vote": "vote",
     "pass": "pass",
 }
+GROUPS.update({k: v for k, v in eleusis.GROUPS.items() if k not in GROUPS})
 
 
 def _json(move: Any) -> dict[str, Any]:
@@ -61,5 +67,5 @@ def move_group(move: Any) -> str:
     return GROUPS.get(kind, kind)
 
 
-__all__ = ["GROUPS", "SCREENS", "card_list", "card_name", "describe_move", "move_group",
+__all__ = ["COMPOSERS", "GROUPS", "SCREENS", "card_list", "card_name", "describe_move", "move_group",
            "render_view"]

@@ -1,0 +1,210 @@
+"""The Eleusis screen, move sentences and the dealer's rule editor, from one seat's view only.
+
+The layout is drawn as the rules describe it (§2.3): the main line left to right, and under each
+main-line card the column of wrong plays made while it was the last one (a wrong run stays one
+block, in brackets). Placement numbers are printed where they matter: the Sage marker's card and
+the side-line columns.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, Sequence
+
+from p2ptarot.games.eleusis.erl import ErlError, compile_rule
+
+#: headings for grouping long move lists by kind
+GROUPS: dict[str, str] = {
+    "play": "play", "no-play": "no play", "judge": "judgment", "call": "Sage's call",
+    "answer": "dealer's answer", "pick": "name a correct card", "sage": "Sage",
+    "pass": "Sage", "commit": "choose the rule", "hint": "hint", "open": "open the rule",
+}
+_RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
+_SUITS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
+_PHASES = {
+    "first-dealer": "drawing the first dealer", "rule": "the dealer writes his rule",
+    "hint": "the dealer may give a hint", "shuffle": "shuffling", "deal": "dealing",
+    "play": "playing", "judge": "the dealer judges", "sage-call": "the Sage calls",
+    "dealer-answer": "the dealer answers the Sage", "dealer-pick": "the dealer names a correct card",
+    "sage-pick": "the Sage names a correct card", "dealer-answer-pick": "the dealer answers the Sage",
+    "sage-window": "the player may declare himself Sage", "effects": "dealing cards",
+    "open": "the dealer opens his rule", "over": "game over",
+}
+WIDTH = 78
+
+
+def card_name(card: str | None) -> str:
+    """'hearts-12#2' -> 'Q♥' (the copy is irrelevant in play); a hidden card -> '??'."""
+    if not card:
+        return "??"
+    try:
+        suit, rest = card.split("-", 1)
+        rank = int(rest.split("#", 1)[0])
+    except ValueError:
+        return "??"
+    return f"{_RANKS.get(rank, str(rank))}{_SUITS.get(suit, '?')}"
+
+
+def cards_text(cards: Sequence[str | None]) -> str:
+    return " ".join(card_name(c) for c in cards) or "-"
+
+
+def _who(seat: int | None, view: Mapping[str, Any]) -> str:
+    if seat is None or seat < 0:
+        return "nobody"
+    return "you" if seat == view.get("seat") else f"seat {seat}"
+
+
+def _wrap(prefix: str, items: list[str]) -> list[str]:
+    lines, line = [], prefix
+    for item in items:
+        if len(line) + len(item) + 1 > WIDTH and line.strip():
+            lines.append(line)
+            line = " " * len(prefix)
+        line += item + " "
+    lines.append(line.rstrip())
+    return lines
+
+
+def _layout_lines(view: Mapping[str, Any]) -> list[str]:
+    layout = view["layout"]
+    marker = layout.get("marker", 0)
+    items = []
+    for p in layout["main"]:
+        mark = "*" if p["n"] == marker else ""
+        items.append(f"{card_name(p['card'])}{mark}")
+    lines = _wrap("main line: ", items)
+    for i, column in enumerate(layout["side"]):
+        if not column:
+            continue
+        blocks = []
+        for block in column:
+            names = [card_name(p["card"]) + ("*" if p["n"] == marker else "") for p in block]
+            blocks.append(names[0] if len(names) == 1 else "[" + " ".join(names) + "]")
+        head = layout["main"][i]
+        lines.extend(_wrap(f"  under {card_name(head['card'])} (#{i + 1}): ", blocks))
+    if marker:
+        lines.append(f"Sage marker (*) on placement {marker}: "
+                     f"{layout['size'] - marker} cards placed after it")
+    return lines
+
+
+def render(view: Mapping[str, Any]) -> str:
+    """The screen of one seat."""
+    out = []
+    dealer = view.get("dealer", -1)
+    out.append(f"Eleusis — round {view.get('round')} of {view.get('rounds')}, dealer "
+               f"{_who(dealer, view)} — {_PHASES.get(view.get('phase', ''), view.get('phase'))}")
+    layout = view["layout"]
+    sudden = "SUDDEN DEATH" if view.get("sudden_death") else "no sudden death yet"
+    out.append(f"layout {layout['size']} cards, stock {view.get('stock')}, {sudden}")
+    hints = list(view.get("hints") or [])
+    if view.get("hint_text"):
+        hints.append(f'"{view["hint_text"]}"')
+    if hints:
+        out.append("hints: " + "; ".join(hints))
+    if view.get("rule"):
+        out.append("rule: " + " ".join(str(view["rule"]).split()))
+    out.extend(_layout_lines(view))
+    pending = view.get("pending")
+    if pending:
+        what = ("declares \"no play\" showing " if pending["no_play"] else "plays ") + cards_text(
+            pending["cards"])
+        line = f"waiting: {_who(pending['seat'], view)} {what}"
+        if pending.get("call"):
+            line += f"; the Sage calls {pending['call']}"
+        if pending.get("proposal"):
+            line += f"; the Sage names {card_name(pending['proposal'])}"
+        out.append(line)
+    if view.get("last_event"):
+        out.append(f"last: {view['last_event']}")
+    for p in view["players"]:
+        if p["dealer"]:
+            status = "dealer"
+        else:
+            flags = [f for f, on in (("SAGE", p["sage"]), ("false prophet", p["false_prophet"]),
+                                     ("eliminated", p["eliminated"])) if on]
+            status = f"{p['cards']:>2} cards" + (" — " + ", ".join(flags) if flags else "")
+            if p["shown"]:
+                status += f" (shown: {cards_text([s['card'] for s in p['shown']])})"
+        mark = ">" if view.get("turn", {}).get("seats") == [p["seat"]] else " "
+        total = (view.get("totals") or [0] * len(view["players"]))[p["seat"]]
+        out.append(f"{mark} {_who(p['seat'], view):<8} {status}  (total {total})")
+    if view.get("hand") is not None:
+        out.append("your hand: " + cards_text([h["card"] for h in view["hand"]]))
+    return "\n".join(out)
+
+
+def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+    """A sentence for one move (its JSON form)."""
+    kind = move.get("kind")
+    if kind == "commit":
+        text = " ".join(str(move.get("value") or "").split())
+        return f"commit the rule: {text}" if text else "commit the rule"
+    if kind == "hint":
+        parts = list(move.get("hints") or []) + ([f'"{move["text"]}"'] if move.get("text") else [])
+        return "give the hint " + "; ".join(parts) if parts else "give no hint"
+    if kind == "play":
+        cards = list(move.get("cards") or [])
+        return f"play {cards_text(cards)}" if len(cards) == 1 else f"play the run {cards_text(cards)}"
+    if kind == "no-play":
+        return "declare \"no play\" (your whole hand is shown)"
+    if kind in ("judge", "call"):
+        who = "judge" if kind == "judge" else "call"
+        return f"{who}: {move.get('verdict')}"
+    if kind == "answer":
+        return f"answer the Sage: {move.get('answer')}"
+    if kind == "pick":
+        return f"name {card_name(move.get('card'))} as a correct card"
+    if kind == "sage":
+        return "declare yourself Sage"
+    if kind == "pass":
+        return "do not declare yourself Sage"
+    if kind == "open":
+        return "open the rule"
+    return str(kind)
+
+
+# ---- the dealer writes his own rule ---------------------------------------------------------------
+def error_lines(text: str, error: ErlError) -> list[str]:
+    """The error, with the offending line and a caret under its column."""
+    out = [f"  invalid rule: {error}"]
+    if error.line:
+        lines = text.split("\n")
+        if 0 < error.line <= len(lines):
+            out.append("    " + lines[error.line - 1])
+            out.append("    " + " " * (error.column - 1) + "^")
+    return out
+
+
+def compose(view: Mapping[str, Any], legal: Sequence[Any], ask: Callable[[str], str],
+            say: Callable[[str], None] = print) -> Any | None:
+    """Let a human dealer type a rule in ERL; validated (positions shown) before it is committed.
+
+    Returns the Commit move, or None if the dealer gives up (a line with a single '.').
+    """
+    commits = [m for m in legal if getattr(m, "KIND", "") == "commit"]
+    if not commits:
+        return None
+    say("Type your rule in ERL (spec/ERL.md), e.g. `accept c.color != p1.color`;")
+    say("end it with an empty line; a line with a single '.' gives up.")
+    while True:
+        lines: list[str] = []
+        while True:
+            line = ask("rule> " if not lines else "....> ")
+            if line.strip() == "." and not lines:
+                return None
+            if not line.strip():
+                break
+            lines.append(line.rstrip("\r"))
+        if not lines:
+            continue
+        text = "\n".join(lines) + "\n"
+        try:
+            compile_rule(text)
+        except ErlError as exc:
+            for out in error_lines(text, exc):
+                say(out)
+            continue
+        move = type(commits[0])(commits[0].name, text)
+        say("  valid rule; it is committed now and opened at the end of the round.")
+        return move

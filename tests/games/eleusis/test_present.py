@@ -1,0 +1,92 @@
+"""The Eleusis screen (main and side lines), move sentences and the human dealer's rule editor."""
+
+from __future__ import annotations
+
+import random
+
+from eleusis_support import Tables, cid, stacked_order
+
+from p2ptarot.bots import make
+from p2ptarot.engine import RandomDealer, create, play
+from p2ptarot.games.eleusis.moves import (Answer, Call, Commit, DeclareSage, Hint, Judge, NoPlay,
+                                          Open, Pass, Pick, Play)
+from p2ptarot.present.eleusis import card_name, compose, describe, render
+
+BEGINNER_3 = "accept c.suit == p1.suit or c.rank == p1.rank"
+
+
+def test_card_names():
+    assert card_name("hearts-12#2") == "Q♥"
+    assert card_name("clubs-1#1") == "A♣"
+    assert card_name("spades-10#3") == "10♠"
+    assert card_name(None) == "??" and card_name("nonsense") == "??"
+
+
+def test_screen_shows_main_and_side_lines_and_the_marker():
+    order = stacked_order(5, 0, {1: [cid(c) for c in ("S2", "H2", "D7")],
+                                 2: [cid(c) for c in ("H2#2", "S2#2", "S13")]}, cid("H9"))
+    t = Tables(5, orders={("standard-52x2", 0): order})
+    t.start(BEGINNER_3, hints=("ignores position",))
+    t.play("S2", "H2")
+    t.judge()
+    t.decline()
+    t.play("H2#2", "S2#2", "S13")
+    t.judge()
+    t.move(2, DeclareSage())
+    screen = render(t.views[3].view(3))
+    assert "main line: 9♥ 2♥ 2♠ K♠*" in screen
+    assert "under 9♥ (#1): [2♠ 2♥]" in screen
+    assert "Sage marker (*) on placement 6" in screen
+    assert "hints: ignores position" in screen
+    assert "SAGE" in screen and "your hand:" in screen
+    assert BEGINNER_3 not in screen  # the rule is the dealer's secret
+    assert "rule: " + BEGINNER_3 in render(t.views[0].view(0))
+
+
+def test_screens_over_whole_games_for_every_seat():
+    for players in (4, 8):
+        state = create("eleusis", players, options={"rounds": 1})
+        seen = []
+        play(state, [make("heuristic", f"p{s}") for s in range(players)],
+             RandomDealer(random.Random(players)),
+             on_move=lambda st, seat, move: seen.append(
+                 (render(st.view(seat)), describe(move.to_json(), st.view(seat)))))
+        assert seen and all(screen.startswith("Eleusis — round 1 of 1") for screen, _ in seen)
+        assert all(sentence for _, sentence in seen)
+        assert any("main line:" in screen for screen, _ in seen)
+
+
+def test_move_sentences():
+    view = {"game": "eleusis"}
+    assert describe(Play((1,), ("hearts-3#1",)).to_json(), view) == "play 3♥"
+    assert describe(Play((1, 2), ("hearts-3#1", "spades-3#1")).to_json(), view) == "play the run 3♥ 3♠"
+    assert "no play" in describe(NoPlay((1,), ("hearts-3#1",)).to_json(), view)
+    assert describe(Judge("right").to_json(), view) == "judge: right"
+    assert describe(Call("wrong").to_json(), view) == "call: wrong"
+    assert describe(Answer("no").to_json(), view) == "answer the Sage: no"
+    assert describe(Pick(4, "clubs-13#2").to_json(), view) == "name K♣ as a correct card"
+    assert describe(DeclareSage().to_json(), view) == "declare yourself Sage"
+    assert describe(Pass().to_json(), view) == "do not declare yourself Sage"
+    assert describe(Commit("rule-1", "accept\n  c.odd").to_json(), view) == "commit the rule: accept c.odd"
+    assert describe(Hint(("history 1",), "think colours").to_json(), view) == (
+        'give the hint history 1; "think colours"')
+    assert describe(Hint((), "").to_json(), view) == "give no hint"
+    assert describe(Open("rule-1", "").to_json(), view) == "open the rule"
+
+
+def test_a_human_dealer_types_a_rule_and_sees_positioned_errors():
+    lines = iter(["accept c.rank > p2.rank", "", "accept c.rank >", "  p1.rank", ""])
+    said: list[str] = []
+    legal = [Commit("rule-3", "accept c.odd")]
+    move = compose({"game": "eleusis"}, legal, lambda prompt: next(lines), said.append)
+    assert move == Commit("rule-3", "accept c.rank >\n  p1.rank\n")
+    error = next(i for i, s in enumerate(said) if "invalid rule" in s)
+    assert "line 1, column 17" in said[error] and "p2 may not exist" in said[error]
+    assert said[error + 1] == "    accept c.rank > p2.rank"
+    assert said[error + 2] == "    " + " " * 16 + "^"
+
+
+def test_the_rule_editor_can_give_up():
+    lines = iter(["."])
+    assert compose({}, [Commit("rule-1", "accept true")], lambda p: next(lines), lambda s: None) is None
+    assert compose({}, [Pass()], lambda p: "", lambda s: None) is None
