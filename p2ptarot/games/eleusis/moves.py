@@ -10,9 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from p2ptarot.engine.types import Move, Pass
-
-from .secrets import Commit, Open
+from p2ptarot.engine.types import Commit, Move, Open, Pass
 
 RIGHT, WRONG = "right", "wrong"
 YES, NO = "yes", "no"

@@ -123,7 +123,7 @@ class EleusisState(GameState):
         self.dealt = [False] * players
         self.records: list[RoundRecord] = []
         self._holder: list[int] = []
-        self._claim_seq = 0
+        self._pending: dict[int, Claim] = {}
         self._start_round_state()
         if first is None:
             self._enter(FIRST_DEALER)
@@ -139,7 +139,6 @@ class EleusisState(GameState):
         self.hints: tuple[str, ...] = ()
         self.hint_text = ""
         self.dealer_claims: list[DealerClaim] = []
-        self.claims = []
         self.order: tuple[int, ...] = ()
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.stock: list[int] = []
@@ -275,9 +274,6 @@ class EleusisState(GameState):
                          if isinstance(h, int) and 0 <= h < len(self.seen) and PUBLIC not in self.seen[h])
         return ()
 
-    def pending_claims(self) -> list[Claim]:
-        return list(self.claims)
-
     def _on_learn(self, handle: int, card: str) -> None:
         try:
             standard_card(card)
@@ -371,6 +367,7 @@ class EleusisState(GameState):
                                    "step")
         if isinstance(move, Commit):
             self._check_commit(seat, move)
+            self._check_rule_commit(seat, move)
         elif isinstance(move, Hint):
             self._check_hint(seat, move)
         elif isinstance(move, (Play, NoPlay)):
@@ -384,13 +381,14 @@ class EleusisState(GameState):
         elif isinstance(move, Pick):
             self._check_pick(seat, move)
         elif isinstance(move, Open):
+            self._check_rule_open(seat, move)
             self._check_open(seat, move)
         if seat == self.dealer and isinstance(move, (Judge, Answer, Pick)) and phase != SAGE_PICK:
             question, expected, statement = self._statement(move)
             if self.rule is not None and self._truth(question) != expected:
                 raise IllegalMove(seat, inconsistency(statement), self.where())
 
-    def _check_commit(self, seat: int, move: Commit) -> None:
+    def _check_rule_commit(self, seat: int, move: Commit) -> None:
         if move.name != self.secret_name():
             raise self._fail(seat, f"the rule of this round is committed as {self.secret_name()!r}, "
                                    f"not {move.name!r}")
@@ -461,7 +459,7 @@ class EleusisState(GameState):
             raise self._fail(seat, f"{move.card!r} at handle {move.handle} is not a card of the "
                                    "shown hand")
 
-    def _check_open(self, seat: int, move: Open) -> None:
+    def _check_rule_open(self, seat: int, move: Open) -> None:
         if move.name != self.secret_name():
             raise self._fail(seat, f"the round's rule is {self.secret_name()!r}, not {move.name!r}")
         if not isinstance(move.value, str):
@@ -499,31 +497,36 @@ class EleusisState(GameState):
         assert self.rule is not None and self.rule_text is not None
         return question.truth(self.rule, self.layout.main_facts, self.rule_text)
 
-    def _claim(self, seat: int, question: Question, expected: bool, statement: str) -> None:
-        """Record the dealer's statement; decide it at once when this state knows the rule."""
-        self._claim_seq += 1
-        claim = DealerClaim(self._claim_seq, seat, statement, question, expected, self.where())
+    def _state_claim(self, seat: int, question: Question, expected: bool, statement: str) -> None:
+        """Record the dealer's statement as a numbered claim; decide it at once when this state
+        knows the rule (the same numbers are allocated in every state)."""
+        where = self.where()
+        draft = DealerClaim(len(self.claim_log), seat, statement, question, expected, where)
+        claim = self._claim(seat, question.kind, draft.detail(), where)
+        record = DealerClaim(claim.id, seat, statement, question, expected, where)
         if self.rule is not None:
-            if self._truth(question) != expected:
-                raise IllegalMove(seat, claim.reason(), claim.where)
+            self._decide(claim, record)
             return
-        self.dealer_claims.append(claim)
-        self.claims.append(Claim(seat, question.kind, claim.detail(), claim.where))
+        self.dealer_claims.append(record)
+        self._pending[claim.id] = claim
+
+    def _decide(self, claim: Claim, record: DealerClaim) -> None:
+        if self._truth(record.question) != record.expected:
+            raise self._false_claim(claim, record.reason())
+        self._settle_claim(claim)
 
     # ---- moves ---------------------------------------------------------------------------------
     def _apply(self, seat: int, move: Move) -> None:
-        self._check(seat, move)  # engine v2: GameState.apply calls check() first
         if isinstance(move, Commit):
             self.committed = True
-            if move.value:
-                self._learn_rule(move.value)
+            self._record_commit(seat, move)  # learns the rule where the value is known
             self.dealt[seat] = True
             self._enter(HINT)
         elif isinstance(move, Hint):
             self.hints, self.hint_text = move.hints, move.text
             self.records[-1].hints = move.hints
             if move.hints:
-                self._claim(seat, Question(HINTS_HOLD, 0, move.hints), True,
+                self._state_claim(seat, Question(HINTS_HOLD, 0, move.hints), True,
                             hint_statement(move.hints))
             self._shuffle_round()
         elif isinstance(move, (Play, NoPlay)):
@@ -549,6 +552,19 @@ class EleusisState(GameState):
     def _learn_rule(self, text: str) -> None:
         self.rule = compile_rule(text)
         self.rule_text = text
+
+    def _on_learn_secret(self, name: str, value: str) -> None:
+        """The rule became known: at its commitment (the dealer's own state, an omniscient one)
+        or at its opening, when every pending statement is decided in the order made (§7.6)."""
+        if name != self.secret_name():
+            return
+        try:
+            self._learn_rule(value)
+        except ErlError as exc:
+            raise IllegalMove(self.dealer, f"the rule is not valid ERL: {exc}", self.where()) from None
+        for record in self.dealer_claims:
+            self._decide(self._pending.pop(record.id), record)
+        self.dealer_claims = []
 
     def _sudden(self) -> bool:
         """Sudden death for a play made now (§4.13, R20)."""
@@ -576,7 +592,7 @@ class EleusisState(GameState):
         p = self.pending
         assert p is not None
         question, expected, statement = self._statement(move)
-        self._claim(seat, question, expected, statement)
+        self._state_claim(seat, question, expected, statement)
         right = move.verdict == RIGHT
         self.last_event = f"the dealer says {move.verdict}"
         if not p.no_play:
@@ -590,7 +606,7 @@ class EleusisState(GameState):
         p = self.pending
         assert p is not None
         question, expected, statement = self._statement(move)
-        self._claim(seat, question, expected, statement)
+        self._state_claim(seat, question, expected, statement)
         yes = move.answer == YES
         self.last_event = f"the dealer answers {move.answer}"
         if self.phase == ANSWER_PICK:
@@ -621,7 +637,7 @@ class EleusisState(GameState):
             self._enter(ANSWER_PICK)
             return
         question, expected, statement = self._statement(move)
-        self._claim(seat, question, expected, statement)
+        self._state_claim(seat, question, expected, statement)
         self._take_from_hand(move.handle)
 
     def _depose(self) -> None:
@@ -804,16 +820,7 @@ class EleusisState(GameState):
         self._enter(OPEN)
 
     def _apply_open(self, seat: int, move: Open) -> None:
-        if self.rule is None:
-            try:
-                self._learn_rule(move.value)
-            except ErlError as exc:
-                raise IllegalMove(seat, f"the opened rule is invalid: {exc}", self.where()) from None
-            for claim in self.dealer_claims:  # in the order made: the first false one is the fault
-                if self._truth(claim.question) != claim.expected:
-                    raise IllegalMove(seat, claim.reason(), claim.where)
-            self.dealer_claims = []
-            self.claims = []
+        self._record_open(seat, move)  # decides every pending claim (_on_learn_secret)
         self._score_round()
 
     def _score_round(self) -> None:

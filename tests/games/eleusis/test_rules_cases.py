@@ -342,7 +342,7 @@ def test_t9_a_lie_is_caught_when_the_rule_opens():
     for st in [*t.views[1:], t.observer]:
         with pytest.raises(IllegalMove) as exc:
             st.apply(0, Open("rule-1", BEGINNER_1))
-        assert exc.value.seat == 0
+        assert exc.value.seat == 0 and exc.value.claim == 0
         assert exc.value.where == "round 1, play 1"
         assert "spades-5#1" in exc.value.reason
 
