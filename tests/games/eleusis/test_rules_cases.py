@@ -7,7 +7,7 @@ from eleusis_support import Tables, cid, stacked_order
 
 from p2ptarot.engine import IllegalMove
 from p2ptarot.games.eleusis import scoring
-from p2ptarot.games.eleusis.moves import (NO, RIGHT, WRONG, YES, Answer, Call, DeclareSage, Judge,
+from p2ptarot.games.eleusis.moves import (NO, RIGHT, WRONG, Answer, Call, DeclareSage, Judge,
                                           Open)
 from p2ptarot.games.eleusis.rules import STANDARD, Rules
 from p2ptarot.games.eleusis.state import BASE_DECK
