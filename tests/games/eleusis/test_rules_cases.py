@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from eleusis_support import Tables, cid, stacked_order
 
+from p2ptarot.cards import standard_52_copy
 from p2ptarot.engine import IllegalMove
 from p2ptarot.games.eleusis import scoring
 from p2ptarot.games.eleusis.moves import (NO, RIGHT, WRONG, Answer, Call, DeclareSage, Judge,
@@ -355,3 +356,39 @@ def test_an_honest_round_opens_cleanly_in_every_mode():
     t.move(0, Open("rule-1", BEGINNER_1))
     assert all(st.records[0].scores for st in t.all())
     assert len({tuple(st.records[0].scores) for st in t.all()}) == 1
+
+
+# ---- R12 and R11 together: an added deck, then a returned hand from two decks ---------------------
+def test_added_deck_and_a_returned_hand_from_two_decks():
+    """Eight participants leave 5 cards in the stock: a wrong run of 4 (8 cards) empties it, deck
+    #3 is shuffled in; a right "no play" then returns cards of both decks, each reshuffled into its
+    own part of the stock (L6, L7)."""
+    highs = [f"{s}{r}#{k}" for k in (1, 2) for r in (10, 11, 12, 13) for s in "CDHS"]
+    order = stacked_order(8, 0, {1: [cid(c) for c in highs[:14]]}, cid("H1"),
+                          stock=[cid(c) for c in highs[14:19]])
+    top = ["clubs-10#3", "clubs-11#3", "clubs-12#3"]
+    copy3 = top + [c for c in standard_52_copy(3).ids if c not in top]
+    t = Tables(8, orders={(BASE_DECK, 0): order, ("standard-52#3", 0): copy3})
+    t.start(LOW)
+    assert t.seat() == 1
+    t.play(*highs[:4])
+    t.judge()
+    assert hand_size(t, 1) == 18 and t.omni.next_copy == 4
+    assert len(t.omni.stock) == 49
+    t.decline()
+    for seat in range(2, 8):
+        t.play_first()
+        t.judge()
+        t.decline()
+    assert t.seat() == 1
+    groups = {t.omni._group[h][0] for h in t.omni.hands[1]}
+    assert groups == {BASE_DECK, "standard-52#3"}
+    before = len(t.omni.cards)
+    t.no_play()
+    t.judge()
+    assert hand_size(t, 1) == 14
+    new = len(t.omni.cards) - before
+    assert new >= 15 + 3  # both parts were reshuffled into fresh handles
+    assert [t.omni._group[h][0] for h in t.omni.stock] == sorted(
+        (t.omni._group[h][0] for h in t.omni.stock), key=lambda d: 0 if d == BASE_DECK else 1)
+    t.agree()
