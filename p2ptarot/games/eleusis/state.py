@@ -14,11 +14,10 @@ handles from one or more deck epochs (R12 adds decks), dealt from the front.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from p2ptarot.cards.errors import UnknownCardError
-from p2ptarot.cards.standard52 import STANDARD_52X2, standard_52_copy, standard_card
+from p2ptarot.cards.standard52 import STANDARD_52X2, standard_card
 from p2ptarot.engine.errors import BadConfiguration, EngineError, IllegalMove
 from p2ptarot.engine.state import GameState
 from p2ptarot.engine.types import (NOBODY, PUBLIC, Claim, Move, Outcome, Pass, RandomChoice, Reveal,
@@ -26,69 +25,24 @@ from p2ptarot.engine.types import (NOBODY, PUBLIC, Claim, Move, Outcome, Pass, R
 
 from . import sage as sage_rules
 from . import scoring
-from .claims import (CARD_CORRECT, HAND_HAS_NONE, HINTS_HOLD, RUN_RIGHT, DealerClaim, Question,
-                     hint_statement, inconsistency)
-from .erl import ErlError, Rule, check_hint_syntax, compile_rule, facts, true_hints
+from .checks import MoveChecks
+from .claims import HINTS_HOLD, DealerClaim, Question, hint_statement
+from .erl import ErlError, Rule, compile_rule, facts, true_hints
 from .layout import Layout
 from .library import LIBRARY
 from .moves import (MOVES, NO, RIGHT, WRONG, YES, Answer, Call, Commit, DeclareSage, Hint, Judge,
                     NoPlay, Open, Pick, Play)
+from .phases import (ANSWER, ANSWER_PICK, CALL, DEAL, DEALER_PICK, FIRST_DEALER, HINT,
+                     JUDGE, OPEN, OVER, PHASE_NAMES, PLAY, RULE, SAGE_PICK, SHUFFLE, WINDOW)
+from .records import Effect, Pending, RoundRecord
 from .rules import STANDARD, Rules
+from .stock import StockEffects
 
 BASE_DECK = STANDARD_52X2.name
-MAX_HINT_TEXT = 200
-
-# phases
-(FIRST_DEALER, RULE, HINT, SHUFFLE, DEAL, PLAY, JUDGE, CALL, ANSWER, DEALER_PICK, SAGE_PICK,
- ANSWER_PICK, WINDOW, EFFECTS, OPEN, OVER) = range(16)
-PHASE_NAMES = ("first-dealer", "rule", "hint", "shuffle", "deal", "play", "judge", "sage-call",
-               "dealer-answer", "dealer-pick", "sage-pick", "dealer-answer-pick", "sage-window",
-               "effects", "open", "over")
 _OVER = Turn(TurnKind.OVER)
 
 
-@dataclass
-class Pending:
-    """The play waiting for judgment (cards are public and out of the hand; `no_play`: the shown
-    hand is still in it)."""
-
-    seat: int
-    handles: tuple[int, ...]
-    cards: tuple[str, ...]
-    no_play: bool
-    sudden: bool  # sudden death applies to this play (decided before placement, R20)
-    main_len: int
-    call: str = ""
-    proposal: int = NOBODY
-    penalise: bool = True  # false once the play deposed the Sage (R19)
-    eliminate: bool = False
-    marker_at: int = 0  # where the player's Sage marker would go (R14)
-
-
-@dataclass
-class Effect:
-    kind: str  # "deal", "reshuffle", "finish"
-    seat: int = NOBODY
-    count: int = 0
-    group: tuple[str, int] = ("", 0)
-    returned: tuple[int, ...] = ()
-
-
-@dataclass
-class RoundRecord:
-    dealer: int
-    scores: list[int] = field(default_factory=list)
-    rule: str = ""
-    hints: tuple[str, ...] = ()
-    sage: int = NOBODY
-    layout: int = 0
-
-    def to_json(self) -> dict[str, Any]:
-        return {"dealer": self.dealer, "scores": list(self.scores), "rule": self.rule,
-                "hints": list(self.hints), "sage": self.sage, "layout": self.layout}
-
-
-class EleusisState(GameState):
+class EleusisState(MoveChecks, StockEffects, GameState):
     """A game of Eleusis: 4–8 participants, one round per dealer (R27)."""
 
     NAME = "eleusis"
@@ -350,171 +304,6 @@ class EleusisState(GameState):
         self.turn_no = 1
         self._enter(PLAY)
 
-    # ---- the checks (pure) ---------------------------------------------------------------------
-    def _fail(self, seat: int, reason: str) -> IllegalMove:
-        return IllegalMove(seat, reason, self.where())
-
-    def _check(self, seat: int, move: Move) -> None:
-        """Whether `seat` may make `move` now, judged from this state's knowledge (pure)."""
-        phase = self.phase
-        expected_kind = {
-            RULE: Commit, HINT: Hint, PLAY: (Play, NoPlay), JUDGE: Judge, CALL: Call, ANSWER: Answer,
-            DEALER_PICK: Pick, SAGE_PICK: Pick, ANSWER_PICK: Answer, WINDOW: (DeclareSage, Pass),
-            OPEN: Open,
-        }.get(phase)
-        if expected_kind is None or not isinstance(move, expected_kind):
-            raise self._fail(seat, f"a {move.KIND} move is not expected in the {PHASE_NAMES[phase]} "
-                                   "step")
-        if isinstance(move, Commit):
-            self._check_commit(seat, move)
-            self._check_rule_commit(seat, move)
-        elif isinstance(move, Hint):
-            self._check_hint(seat, move)
-        elif isinstance(move, (Play, NoPlay)):
-            self._check_play(seat, move)
-        elif isinstance(move, (Judge, Call)):
-            if move.verdict not in (RIGHT, WRONG):
-                raise self._fail(seat, f"a verdict is 'right' or 'wrong', not {move.verdict!r}")
-        elif isinstance(move, Answer):
-            if move.answer not in (YES, NO):
-                raise self._fail(seat, f"an answer is 'yes' or 'no', not {move.answer!r}")
-        elif isinstance(move, Pick):
-            self._check_pick(seat, move)
-        elif isinstance(move, Open):
-            self._check_rule_open(seat, move)
-            self._check_open(seat, move)
-        if seat == self.dealer and isinstance(move, (Judge, Answer, Pick)) and phase != SAGE_PICK:
-            question, expected, statement = self._statement(move)
-            if self.rule is not None and self._truth(question) != expected:
-                raise IllegalMove(seat, inconsistency(statement), self.where())
-
-    def _check_rule_commit(self, seat: int, move: Commit) -> None:
-        if move.name != self.secret_name():
-            raise self._fail(seat, f"the rule of this round is committed as {self.secret_name()!r}, "
-                                   f"not {move.name!r}")
-        if not isinstance(move.value, str):
-            raise self._fail(seat, "a committed value is a text")
-        if move.value:
-            try:
-                compile_rule(move.value)
-            except ErlError as exc:
-                raise self._fail(seat, f"invalid rule: {exc}") from None
-
-    def _check_hint(self, seat: int, move: Hint) -> None:
-        if not isinstance(move.hints, tuple) or not all(isinstance(h, str) for h in move.hints):
-            raise self._fail(seat, "structured hints are a list of texts")
-        if not isinstance(move.text, str) or len(move.text) > MAX_HINT_TEXT or not all(
-                ch.isprintable() for ch in move.text):
-            raise self._fail(seat, f"a free-text hint is at most {MAX_HINT_TEXT} printable characters")
-        for h in move.hints:
-            try:
-                check_hint_syntax(h)
-            except ErlError as exc:
-                raise self._fail(seat, str(exc)) from None
-        if len(set(move.hints)) != len(move.hints):
-            raise self._fail(seat, "a structured hint is given twice")
-        if move.hints and self.rule is not None:
-            question = Question(HINTS_HOLD, 0, move.hints)
-            if not self._truth(question):
-                raise IllegalMove(seat, inconsistency(hint_statement(move.hints)), self.where())
-
-    def _check_cards(self, seat: int, handles: Any, cards: Any, owner: int) -> None:
-        """`handles` are distinct handles of `owner`'s hand and `cards` their values."""
-        if not isinstance(handles, tuple) or not isinstance(cards, tuple) or len(handles) != len(cards):
-            raise self._fail(seat, "handles and cards are two lists of one length")
-        if not all(isinstance(h, int) and not isinstance(h, bool) for h in handles):
-            raise self._fail(seat, "handles are integers")
-        if not all(isinstance(c, str) for c in cards):
-            raise self._fail(seat, "cards are card ids")
-        if len(set(handles)) != len(handles) or len(set(cards)) != len(cards):
-            raise self._fail(seat, "a card is named twice")
-        for h, c in zip(handles, cards):
-            if not 0 <= h < len(self._holder) or self._holder[h] != owner:
-                raise self._fail(seat, f"handle {h} is not in the hand")
-            try:
-                standard_card(c)
-            except UnknownCardError:
-                raise self._fail(seat, f"{c!r} is not a standard card") from None
-            known = self.cards[h]
-            if known is not None and known != c:
-                raise self._fail(seat, f"handle {h} holds {known}, not {c}")
-            if known is None and self._known_card.get(c, h) != h:
-                raise self._fail(seat, f"{c} is already known at another handle")
-
-    def _check_play(self, seat: int, move: Play | NoPlay) -> None:
-        self._check_cards(seat, move.handles, move.cards, seat)
-        if isinstance(move, Play):
-            if not 1 <= len(move.handles) <= self.rules.max_run:
-                raise self._fail(seat, f"a play is one card or a run of 2 to {self.rules.max_run}")
-        elif set(move.handles) != set(self.hands[seat]):
-            raise self._fail(seat, "\"no play\" shows the whole hand")
-
-    def _check_pick(self, seat: int, move: Pick) -> None:
-        assert self.pending is not None
-        if not isinstance(move.handle, int) or isinstance(move.handle, bool) or not isinstance(
-                move.card, str):
-            raise self._fail(seat, "a pick names a handle and its card")
-        owner = self.pending.seat
-        if move.handle not in self.hands[owner] or self.cards[move.handle] != move.card:
-            raise self._fail(seat, f"{move.card!r} at handle {move.handle} is not a card of the "
-                                   "shown hand")
-
-    def _check_rule_open(self, seat: int, move: Open) -> None:
-        if move.name != self.secret_name():
-            raise self._fail(seat, f"the round's rule is {self.secret_name()!r}, not {move.name!r}")
-        if not isinstance(move.value, str):
-            raise self._fail(seat, "an opened value is a text")
-        if self.rule_text is not None and move.value != self.rule_text:
-            raise self._fail(seat, "the opened rule is not the committed one")
-
-    # ---- the dealer's statements ---------------------------------------------------------------
-    def _statement(self, move: Move) -> tuple[Question, bool, str]:
-        """The question a dealer's judge/answer/pick answers, the answer given, and in words."""
-        p = self.pending
-        assert p is not None
-        main_len = len(self.layout.main)
-        if isinstance(move, Pick):
-            return (Question(CARD_CORRECT, main_len, (move.card,)), True,
-                    f"named {move.card} a correct card")
-        if self.phase == ANSWER_PICK:
-            card = self.cards[p.proposal] or ""
-            yes = isinstance(move, Answer) and move.answer == YES
-            return (Question(CARD_CORRECT, main_len, (card,)), yes,
-                    f"answered {'yes' if yes else 'no'} to the Sage's pick {card}")
-        if isinstance(move, Judge):
-            right = move.verdict == RIGHT
-            said = f"judged {'right' if right else 'wrong'}"
-        else:
-            assert isinstance(move, Answer)
-            right = (p.call == RIGHT) == (move.answer == YES)
-            said = f"answered {move.answer} to the Sage's call {p.call!r}"
-        if p.no_play:
-            return (Question(HAND_HAS_NONE, main_len, p.cards), right,
-                    f"{said} on the \"no play\" of {' '.join(p.cards)}")
-        return (Question(RUN_RIGHT, main_len, p.cards), right, f"{said} on {' '.join(p.cards)}")
-
-    def _truth(self, question: Question) -> bool:
-        assert self.rule is not None and self.rule_text is not None
-        return question.truth(self.rule, self.layout.main_facts, self.rule_text)
-
-    def _state_claim(self, seat: int, question: Question, expected: bool, statement: str) -> None:
-        """Record the dealer's statement as a numbered claim; decide it at once when this state
-        knows the rule (the same numbers are allocated in every state)."""
-        where = self.where()
-        draft = DealerClaim(len(self.claim_log), seat, statement, question, expected, where)
-        claim = self._claim(seat, question.kind, draft.detail(), where)
-        record = DealerClaim(claim.id, seat, statement, question, expected, where)
-        if self.rule is not None:
-            self._decide(claim, record)
-            return
-        self.dealer_claims.append(record)
-        self._pending[claim.id] = claim
-
-    def _decide(self, claim: Claim, record: DealerClaim) -> None:
-        if self._truth(record.question) != record.expected:
-            raise self._false_claim(claim, record.reason())
-        self._settle_claim(claim)
-
     # ---- moves ---------------------------------------------------------------------------------
     def _apply(self, seat: int, move: Move) -> None:
         if isinstance(move, Commit):
@@ -699,70 +488,6 @@ class EleusisState(GameState):
             self.effects.append(Effect("deal", p.seat, k - self.rules.no_play_shrink))
         p.marker_at = -1  # on the most recently placed card (R14), known only at the window
         self.effects.append(Effect("finish"))
-        self._run_effects()
-
-    def _group_key(self, group: tuple[str, int]) -> int:
-        """Stock order: the base deck first, then added decks by copy index (R12)."""
-        return self._deck_order[group[0]]
-
-    # ---- automatic effects: deals, added decks, reshuffles -------------------------------------
-    def _run_effects(self) -> None:
-        """Carry out queued effects until one needs a chance or reveal, or a seat must decide."""
-        while self.effects:
-            e = self.effects[0]
-            if e.kind == "deal":
-                if e.count == 0:
-                    self.effects.pop(0)
-                    continue
-                if not self.stock:
-                    self._add_deck()
-                    return
-                dealt = self.stock[:e.count]
-                del self.stock[:len(dealt)]
-                e.count -= len(dealt)
-                for h in dealt:
-                    self._holder[h] = e.seat
-                    self.hands[e.seat].append(h)
-                self.phase = EFFECTS
-                self._turn = Turn(TurnKind.REVEAL, reveals=tuple(Reveal(h, e.seat, NOBODY) for h in dealt))
-                return
-            if e.kind == "reshuffle":
-                deck, epoch = e.group
-                part = [h for h in self.stock if self._group[h] == e.group]
-                source = tuple(part) + e.returned
-                new = self._alloc(len(source), e.group)
-                self.phase = EFFECTS
-                self._turn = Turn(TurnKind.CHANCE, chance=Shuffle(deck, epoch, new, source=source))
-                return
-            self.effects.pop(0)
-            self._finish()
-            return
-
-    def _add_deck(self) -> None:
-        """R12: the stock is empty, a fresh deck with the next copy index becomes the stock."""
-        copy = self.next_copy
-        self.next_copy += 1
-        deck = standard_52_copy(copy)
-        self._deck_order[deck.name] = copy
-        handles = self._alloc(len(deck), (deck.name, self.round))
-        self.phase = EFFECTS
-        self._turn = Turn(TurnKind.CHANCE, chance=Shuffle(deck.name, self.round, handles, deck.ids))
-
-    def _after_effect_chance(self, chance: Shuffle) -> None:
-        if chance.cards:
-            self.stock.extend(chance.handles)
-        else:
-            e = self.effects.pop(0)
-            assert e.kind == "reshuffle"
-            old = set(chance.source)
-            for h in old:  # those cards now lie somewhere among the new handles
-                card = self.cards[h]
-                if card is not None and self._known_card.get(card) == h:
-                    del self._known_card[card]
-            rest = [h for h in self.stock if h not in old]
-            key = self._group_key(e.group)
-            position = sum(1 for h in rest if self._group_key(self._group[h]) < key)
-            self.stock = rest[:position] + list(chance.handles) + rest[position:]
         self._run_effects()
 
     # ---- after a play is resolved ----------------------------------------------------------------
