@@ -27,7 +27,7 @@ from . import sage as sage_rules
 from . import scoring
 from .checks import MoveChecks
 from .claims import HINTS_HOLD, DealerClaim, Question, hint_statement
-from .erl import ErlError, Rule, compile_rule, facts, true_hints
+from .erl import ErlError, Rule, compile_rule, true_hints
 from .layout import Layout
 from .library import LIBRARY
 from .moves import (MOVES, NO, RIGHT, WRONG, YES, Answer, Call, Commit, DeclareSage, Hint, Judge,
@@ -160,12 +160,6 @@ class EleusisState(MoveChecks, StockEffects, GameState):
     # ---- contract ------------------------------------------------------------------------------
     def turn(self) -> Turn:
         return self._turn
-
-    def rule_known(self) -> bool:
-        return self.rule is not None
-
-    def _knows(self, handle: int) -> str | None:
-        return self.cards[handle]
 
     def legal_moves(self, seat: int) -> list[Move]:
         turn = self._turn
@@ -585,9 +579,6 @@ class EleusisState(MoveChecks, StockEffects, GameState):
     def card_of(self, handle: int) -> str:
         card = self.cards[handle]
         return card if card is not None else ""
-
-    def facts_of(self, handle: int) -> tuple[int, int]:
-        return facts(self.card_of(handle))
 
     def phase_name(self) -> str:
         return PHASE_NAMES[self.phase]
