@@ -37,3 +37,42 @@ def test_a_round_with_sages_and_runs_over_mental_poker() -> None:
     verdict = helpers.verify(t, t.records[0])
     assert verdict.valid, verdict
     assert verdict.outcome == outcomes[0]
+
+
+def test_a_lying_dealer_is_blamed_by_every_peer_and_by_the_verifier() -> None:
+    """The dealer's peer, blind to its own rule (as a cheater's would be), commits `accept true`
+    and then judges a play "wrong": a lie. The honest peers refuse it (their engines know the
+    rule as soon as they can: today the rule text travels in the move, so at once; with the
+    table's hash commitment, at the opening) and blame the dealer with his signed statement."""
+    harness = _load("table_harness", "harness.py")
+    helpers = _load("table_helpers_eleusis", "helpers.py")
+    from p2ptarot.engine import Commit
+    from p2ptarot.games.eleusis.moves import Judge
+    from p2ptarot.table.envelope import parse
+
+    dealer = 0
+
+    def script(legal: list):
+        first = legal[0]
+        if isinstance(first, Commit):
+            return Commit(first.name, "accept true")
+        if isinstance(first, Judge):
+            return Judge("wrong")
+        return None
+
+    t = harness.Table("eleusis", 4, seed=9, bot="random", options={"rounds": 1, "first_dealer": dealer},
+                      scripts={dealer: script})
+    game = t.sessions[dealer].game
+    learn_secret = game._on_learn_secret
+    game._on_learn_secret = lambda name, value: None  # the cheater's engine does not hold the rule
+    t.run()
+    game._on_learn_secret = learn_secret
+    for k in (1, 2, 3):
+        abort = t.aborted[k]
+        assert t.finished[k] is None and abort is not None and abort.blame == dealer, abort
+        assert "contradicts his rule" in abort.reason
+    lie = [parse(x) for x in t.records[1] if parse(x).kind == "move" and parse(x).seat == dealer
+           and parse(x).body["move"]["kind"] == "judge"]
+    assert lie and lie[0].body["move"]["verdict"] == "wrong"
+    verdict = helpers.verify(t, t.records[1])
+    assert not verdict.valid and verdict.seat == dealer
