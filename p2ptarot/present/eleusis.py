@@ -176,6 +176,18 @@ def error_lines(text: str, error: ErlError) -> list[str]:
     return out
 
 
+def degenerate_rule(rule: Any) -> str:
+    """"accepts every card" / "accepts no card" when it does so on a sample of main lines, else ""."""
+    deck = [(rank, suit) for suit in (1, 2, 3, 4) for rank in range(1, 14)]
+    lines = [[card] for card in deck] + [[a, b, c] for a, b, c in zip(deck, deck[5:], deck[11:])]
+    verdicts = {rule.accepts(line, card) for line in lines for card in deck}
+    if verdicts == {True}:
+        return "accepts every card"
+    if verdicts == {False}:
+        return "accepts no card"
+    return ""
+
+
 def compose(view: Mapping[str, Any], legal: Sequence[Any], ask: Callable[[str], str],
             say: Callable[[str], None] = print) -> Any | None:
     """Let a human dealer type a rule in ERL; validated (positions shown) before it is committed.
@@ -200,11 +212,14 @@ def compose(view: Mapping[str, Any], legal: Sequence[Any], ask: Callable[[str], 
             continue
         text = "\n".join(lines) + "\n"
         try:
-            compile_rule(text)
+            rule = compile_rule(text)
         except ErlError as exc:
             for out in error_lines(text, exc):
                 say(out)
             continue
+        degenerate = degenerate_rule(rule)
+        if degenerate:
+            say(f"  warning: this rule {degenerate} (R30: allowed, but the scoring punishes it)")
         move = type(commits[0])(commits[0].name, text)
         say("  valid rule; it is committed now and opened at the end of the round.")
         return move

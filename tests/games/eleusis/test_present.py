@@ -86,6 +86,19 @@ def test_a_human_dealer_types_a_rule_and_sees_positioned_errors():
     assert said[error + 2] == "    " + " " * 16 + "^"
 
 
+def test_the_rule_editor_warns_about_degenerate_rules():
+    for text, warning in (("accept true", "accepts every card"), ("accept c.rank > 13", "accepts no card")):
+        lines = iter([text, ""])
+        said: list[str] = []
+        move = compose({}, [Commit("rule-1", "accept c.odd")], lambda p: next(lines), said.append)
+        assert move == Commit("rule-1", text + "\n")
+        assert any(warning in s and "R30" in s for s in said)
+    lines = iter(["accept c.odd", ""])
+    said = []
+    compose({}, [Commit("rule-1", "accept c.odd")], lambda p: next(lines), said.append)
+    assert not any("warning" in s for s in said)
+
+
 def test_the_rule_editor_can_give_up():
     lines = iter(["."])
     assert compose({}, [Commit("rule-1", "accept true")], lambda p: next(lines), lambda s: None) is None
