@@ -8,7 +8,7 @@ from eleusis_support import Tables, cid, stacked_order
 from p2ptarot.cards import standard_52_copy
 from p2ptarot.engine import IllegalMove
 from p2ptarot.games.eleusis import scoring
-from p2ptarot.games.eleusis.moves import (NO, RIGHT, WRONG, Answer, Call, DeclareSage, Judge,
+from p2ptarot.games.eleusis.moves import (NO, RIGHT, WRONG, YES, Answer, Call, DeclareSage, Judge,
                                           Open)
 from p2ptarot.games.eleusis.rules import STANDARD, Rules
 from p2ptarot.games.eleusis.state import BASE_DECK
@@ -391,4 +391,85 @@ def test_added_deck_and_a_returned_hand_from_two_decks():
     assert new >= 15 + 3  # both parts were reshuffled into fresh handles
     assert [t.omni._group[h][0] for h in t.omni.stock] == sorted(
         (t.omni._group[h][0] for h in t.omni.stock), key=lambda d: 0 if d == BASE_DECK else 1)
+    t.agree()
+
+
+# ---- §4.11: "no play" with a Sage, the four cases -------------------------------------------------
+HIGHS = [f"{s}{r}#{k}" for k in (1, 2) for r in (10, 11, 12, 13) for s in "CDHS"]
+
+
+def _sage_then_no_play(low_card: bool) -> Tables:
+    """Seat 1 plays 4 right cards and becomes Sage; seat 2 (13 high cards, plus a low one or not)
+    declares "no play"."""
+    seat2 = HIGHS[:13] + (["C9#2"] if low_card else [HIGHS[13]])
+    t = tables({1: LOWS[:4], 2: seat2}, "C5#2")
+    t.start(LOW)
+    t.play(*LOWS[:4])
+    t.judge()
+    t.move(1, DeclareSage())
+    assert t.seat() == 2
+    t.no_play()
+    return t
+
+
+def test_no_play_with_a_sage_case_1_right_yes():
+    t = _sage_then_no_play(low_card=False)
+    t.move(1, Call(RIGHT))
+    assert t.omni.legal_moves(0) == [Answer(YES)]
+    t.judge()
+    assert hand_size(t, 2) == 10 and t.omni.sage == 1 and hand_size(t, 1) == 10
+    t.agree()
+
+
+def test_no_play_with_a_sage_case_2_right_no():
+    t = _sage_then_no_play(low_card=True)
+    t.move(1, Call(RIGHT))
+    assert t.omni.legal_moves(0) == [Answer(NO)]
+    t.judge()
+    assert t.omni.sage == -1 and t.ref.phase_name() == "dealer-pick"
+    assert [m.card for m in t.omni.legal_moves(0)] == [cid("C9#2")]
+    t.judge()
+    assert hand_size(t, 2) == 13  # the correct card taken, no penalty (R17)
+    assert hand_size(t, 1) == 10 + 5  # the false prophet
+    assert t.omni.layout.main[-1].card == cid("C9#2")
+    t.agree()
+
+
+def test_no_play_with_a_sage_case_3_wrong_no():
+    t = _sage_then_no_play(low_card=False)
+    t.move(1, Call(WRONG))
+    assert t.omni.legal_moves(0) == [Answer(NO)]
+    t.judge()
+    assert t.omni.sage == -1 and hand_size(t, 1) == 15
+    assert hand_size(t, 2) == 10  # the player was right: a new hand of 14 - 4
+    t.agree()
+
+
+def test_no_play_with_a_sage_case_4_the_sages_pick_accepted():
+    t = _sage_then_no_play(low_card=True)
+    t.move(1, Call(WRONG))
+    assert t.omni.legal_moves(0) == [Answer(YES)]
+    t.judge()
+    assert t.ref.phase_name() == "sage-pick" and t.seat() == 1
+    t.move(1, next(m for m in t.omni.legal_moves(1) if m.card == cid("C9#2")))
+    assert t.omni.legal_moves(0) == [Answer(YES)]
+    t.judge()
+    assert t.omni.sage == 1 and t.omni.layout.main[-1].card == cid("C9#2")
+    assert hand_size(t, 2) == 13 + 5
+    t.agree()
+
+
+def test_no_play_with_a_sage_case_4_the_sages_pick_rejected():
+    t = _sage_then_no_play(low_card=True)
+    t.move(1, Call(WRONG))
+    t.judge()
+    high = next(m for m in t.omni.legal_moves(1) if m.card != cid("C9#2"))
+    t.move(1, high)
+    assert t.omni.legal_moves(0) == [Answer(NO)]
+    t.judge()
+    assert t.omni.sage == -1 and t.ref.phase_name() == "dealer-pick"
+    t.judge()
+    assert t.omni.layout.main[-1].card == cid("C9#2")
+    assert hand_size(t, 2) == 13 and hand_size(t, 1) == 15  # the pick went back; no penalty
+    assert high.handle in t.omni.hands[2]
     t.agree()
