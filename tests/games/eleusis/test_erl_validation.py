@@ -203,3 +203,10 @@ def test_structured_hints():
         "ignores colour", "ignores position", "history 2", "history 3")
     with pytest.raises(ErlError, match="unknown structured hint"):
         hint_holds(beginner1, "history 4")
+
+
+def test_leading_zeros_are_the_same_integer():
+    rule = compile_rule("accept c.rank == 00000007")
+    assert rule.accepts([(1, 1)], (7, 2)) and not rule.accepts([(1, 1)], (8, 2))
+    with pytest.raises(ErlError, match="larger than 9999"):
+        validate("accept c.rank == " + "9" * 3000)

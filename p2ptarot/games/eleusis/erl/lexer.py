@@ -81,7 +81,7 @@ def tokenize(text: str) -> list[Token]:
             if j < end and _is_name_char(text[j]):
                 raise ErlError(f"a number may not run into a name: {text[i:j + 1]!r}", line, column)
             digits = text[i:j]
-            if len(digits) > 4 or int(digits) > MAX_INT:
+            if int(digits) > MAX_INT:  # at most 4096 digits: well within int()'s limit
                 raise ErlError(f"integer {digits} is larger than {MAX_INT}", line, column)
             tokens.append(Token(INT, digits, line, column))
             i = j
