@@ -147,7 +147,7 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
         cards = list(move.get("cards") or [])
         return f"play {cards_text(cards)}" if len(cards) == 1 else f"play the run {cards_text(cards)}"
     if kind == "no-play":
-        return "declare \"no play\" (your whole hand is shown)"
+        return "declare \"no play\", showing the whole hand"
     if kind in ("judge", "call"):
         who = "judge" if kind == "judge" else "call"
         return f"{who}: {move.get('verdict')}"
@@ -156,9 +156,9 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     if kind == "pick":
         return f"name {card_name(move.get('card'))} as a correct card"
     if kind == "sage":
-        return "declare yourself Sage"
+        return "declare Sage"
     if kind == "pass":
-        return "do not declare yourself Sage"
+        return "do not declare Sage"
     if kind == "open":
         return "open the rule"
     return str(kind)

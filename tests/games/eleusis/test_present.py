@@ -65,8 +65,8 @@ def test_move_sentences():
     assert describe(Call("wrong").to_json(), view) == "call: wrong"
     assert describe(Answer("no").to_json(), view) == "answer the Sage: no"
     assert describe(Pick(4, "clubs-13#2").to_json(), view) == "name K♣ as a correct card"
-    assert describe(DeclareSage().to_json(), view) == "declare yourself Sage"
-    assert describe(Pass().to_json(), view) == "do not declare yourself Sage"
+    assert describe(DeclareSage().to_json(), view) == "declare Sage"
+    assert describe(Pass().to_json(), view) == "do not declare Sage"
     assert describe(Commit("rule-1", "accept\n  c.odd").to_json(), view) == "commit the rule: accept c.odd"
     assert describe(Hint(("history 1",), "think colours").to_json(), view) == (
         'give the hint history 1; "think colours"')
