@@ -72,7 +72,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 # ---- the local player ---------------------------------------------------------------------------
 _HELP = ("type a move's number to play it; m = list the moves again; v = the raw JSON view; "
-         "w = write your own move where the game allows it (an Eleusis rule); h or ? = this help")
+         "w = write your own move where the game allows it (an Eleusis rule or run); h or ? = this help")
 #: move lists longer than this are printed under one heading per kind of move
 _GROUP_OVER = 12
 

@@ -190,13 +190,69 @@ def degenerate_rule(rule: Any) -> str:
 
 def compose(view: Mapping[str, Any], legal: Sequence[Any], ask: Callable[[str], str],
             say: Callable[[str], None] = print) -> Any | None:
+    """A move the list cannot hold, typed by a human (`w` at the move prompt): the dealer's own
+    rule, or a player's run. None when there is nothing to write here or he gives up."""
+    if any(getattr(m, "KIND", "") == "commit" for m in legal):
+        return compose_rule(view, legal, ask, say)
+    if any(getattr(m, "KIND", "") == "play" for m in legal):
+        return compose_run(view, legal, ask, say)
+    return None
+
+
+_RANK_WORDS = {"A": 1, "J": 11, "Q": 12, "K": 13, **{str(r): r for r in range(1, 14)}}
+_SUIT_WORDS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades",
+               **{v: k for k, v in _SUITS.items()}}
+
+
+def parse_card(word: str) -> str | None:
+    """'7H', '7♥', 'qs', '10d' -> 'hearts-7', 'spades-12', 'diamonds-10' (no copy); else None."""
+    word = word.strip().upper()
+    if len(word) < 2:
+        return None
+    rank, suit = _RANK_WORDS.get(word[:-1]), _SUIT_WORDS.get(word[-1])
+    return f"{suit}-{rank}" if rank is not None and suit is not None else None
+
+
+def compose_run(view: Mapping[str, Any], legal: Sequence[Any], ask: Callable[[str], str],
+                say: Callable[[str], None] = print) -> Any | None:
+    """Let a player type a run of 1–4 cards of his hand, in order (e.g. `7H 8H 9S`)."""
+    play = next(m for m in legal if getattr(m, "KIND", "") == "play")
+    hand = [(h["handle"], h["card"]) for h in view.get("hand") or [] if h.get("card")]
+    say("Type the cards of your run in order, e.g. `7H 8H 9S` (A, 2–10, J, Q, K and C, D, H, S);"
+        " an empty line gives up.")
+    while True:
+        words = ask("run> ").split()
+        if not words:
+            return None
+        chosen: list[tuple[int, str]] = []
+        problem = ""
+        for word in words:
+            base = parse_card(word)
+            match = next(((h, c) for h, c in hand if c.split("#")[0] == base
+                          and (h, c) not in chosen), None)
+            if base is None:
+                problem = f"{word!r} is not a card (write it like 7H or QS)"
+            elif match is None:
+                problem = f"you hold no (further) {word}"
+            else:
+                chosen.append(match)
+            if problem:
+                break
+        if not problem and not 1 <= len(chosen) <= 4:
+            problem = "a run has 1 to 4 cards"
+        if problem:
+            say(f"  {problem}")
+            continue
+        return type(play)(tuple(h for h, _ in chosen), tuple(c for _, c in chosen))
+
+
+def compose_rule(view: Mapping[str, Any], legal: Sequence[Any], ask: Callable[[str], str],
+                 say: Callable[[str], None] = print) -> Any | None:
     """Let a human dealer type a rule in ERL; validated (positions shown) before it is committed.
 
     Returns the Commit move, or None if the dealer gives up (a line with a single '.').
     """
     commits = [m for m in legal if getattr(m, "KIND", "") == "commit"]
-    if not commits:
-        return None
     say("Type your rule in ERL (spec/ERL.md), e.g. `accept c.color != p1.color`;")
     say("end it with an empty line; a line with a single '.' gives up.")
     while True:

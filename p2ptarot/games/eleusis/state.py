@@ -206,12 +206,11 @@ class EleusisState(MoveChecks, StockEffects, GameState):
         return out
 
     def _play_moves(self, seat: int) -> list[Move]:
-        """Singles, ordered pairs and "no play", from the cards this state knows (the part of the
-        move space listed; runs of 3 and 4 are legal through check() but not enumerated)."""
+        """Every single card and "no play", from the cards this state knows: the listed part of
+        the move space (runs of 2–4 are legal through check(); bots and the terminal compose them)."""
         hand = [(h, self.cards[h]) for h in self.hands[seat]]
         known = [(h, c) for h, c in hand if c is not None]
         moves: list[Move] = [Play((h,), (c,)) for h, c in known]
-        moves.extend(Play((h1, h2), (c1, c2)) for h1, c1 in known for h2, c2 in known if h1 != h2)
         if len(known) == len(hand):
             moves.append(NoPlay(tuple(h for h, _ in hand), tuple(c for _, c in known)))
         return moves

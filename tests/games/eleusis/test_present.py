@@ -99,6 +99,22 @@ def test_the_rule_editor_warns_about_degenerate_rules():
     assert not any("warning" in s for s in said)
 
 
+def test_a_player_types_a_run():
+    view = {"hand": [{"handle": 4, "card": "hearts-7#1"}, {"handle": 9, "card": "hearts-8#2"},
+                     {"handle": 2, "card": "spades-12#1"}, {"handle": 5, "card": "hearts-7#2"}]}
+    legal = [Play((4,), ("hearts-7#1",)), NoPlay((4, 9, 2, 5), ("hearts-7#1", "hearts-8#2",
+                                                                "spades-12#1", "hearts-7#2"))]
+    lines = iter(["7H 9H", "7x", "7H 8♥ qs 7h", ""])
+    said: list[str] = []
+    move = compose(view, legal, lambda p: next(lines), said.append)
+    assert move == Play((4, 9, 2, 5), ("hearts-7#1", "hearts-8#2", "spades-12#1", "hearts-7#2"))
+    assert any("no (further) 9H" in s for s in said) and any("'7x' is not a card" in s for s in said)
+    lines = iter(["7H 7H 7H", ""])
+    said = []
+    assert compose(view, legal, lambda p: next(lines), said.append) is None
+    assert any("no (further) 7H" in s for s in said)
+
+
 def test_the_rule_editor_can_give_up():
     lines = iter(["."])
     assert compose({}, [Commit("rule-1", "accept true")], lambda p: next(lines), lambda s: None) is None

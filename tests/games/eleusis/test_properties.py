@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from p2ptarot.engine import PUBLIC, TurnKind
-from p2ptarot.games.eleusis.moves import DeclareSage, Pass
+from p2ptarot.games.eleusis.moves import DeclareSage, Pass, Play
 
 
 def live_cards(state) -> list[str]:
@@ -40,6 +40,12 @@ def entitled(t: Tables) -> None:
             assert PUBLIC in t.observer.seen[h]
 
 
+def random_run(state, seat: int, rng: random.Random) -> Play:
+    hand = list(state.hands[seat])
+    chosen = rng.sample(hand, min(len(hand), rng.randint(2, 4)))
+    return Play(tuple(chosen), tuple(state.cards[h] for h in chosen))
+
+
 def play_random(players: int, seed: int, rounds: int, sage_rate: float = 0.3,
                 check_every: int = 15) -> Tables:
     t = Tables(players, {"rounds": rounds}, seed=seed)
@@ -52,6 +58,9 @@ def play_random(players: int, seed: int, rounds: int, sage_rate: float = 0.3,
         assert legal, (t.ref.phase_name(), seat)
         if t.ref.phase_name() == "sage-window":
             move = DeclareSage() if rng.random() < sage_rate else Pass()
+        elif t.ref.phase_name() == "play" and rng.random() < 0.4:
+            move = random_run(t.views[seat], seat, rng)  # runs are legal but not listed
+            t.views[seat].check(seat, move)
         else:
             move = rng.choice(legal)
         assert t.ref.move_from_json(json.loads(json.dumps(move.to_json()))) == move
