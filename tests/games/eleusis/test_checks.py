@@ -132,3 +132,19 @@ def test_the_sage_window_and_open_are_for_their_seats_only():
         t.omni.check(4, DeclareSage())
     t.omni.check(3, Pass())
     refused(t.omni, 3, Play((t.handle(3, "H7"),), (cid("H7"),)), "not expected")
+
+
+def test_an_invalid_rule_opened_blames_the_dealer():
+    t = Tables(5)
+    t.drop(t.omni)
+    t.drop(t.views[0])
+    t.auto()
+    t.move(0, Commit("rule-1", BEGINNER_1))
+    t.move(0, Hint((), ""))
+    finish_round(t, BEGINNER_1)
+    for st in t.all():
+        with pytest.raises(IllegalMove) as exc:
+            st.apply(0, Open("rule-1", "accept c.rank"))
+        assert exc.value.seat == 0 and "not valid ERL" in exc.value.reason
+    with pytest.raises(IllegalMove):  # and only the dealer opens his rule
+        t.views[1].check(1, Open("rule-1", BEGINNER_1))

@@ -119,3 +119,21 @@ def test_the_rule_editor_can_give_up():
     lines = iter(["."])
     assert compose({}, [Commit("rule-1", "accept true")], lambda p: next(lines), lambda s: None) is None
     assert compose({}, [Pass()], lambda p: "", lambda s: None) is None
+
+
+def test_the_terminal_chooser_offers_w_to_write_a_rule(monkeypatch, capsys):
+    import asyncio
+    import builtins
+
+    from p2ptarot.cli.peer import _human_chooser
+    from p2ptarot.table.effects import NeedMove
+
+    state = create("eleusis", 4, options={"first_dealer": 1}, viewer=1)
+    need = NeedMove(1, tuple(state.legal_moves(1)), state.view(1))
+    typed = iter(["w", "accept c.rank >> 1", "", "accept c.rank > p1.rank", ""])
+    monkeypatch.setattr(builtins, "input", lambda prompt="": next(typed))
+    move = asyncio.run(_human_chooser(print)(need))
+    assert move == Commit("rule-1", "accept c.rank > p1.rank\n")
+    out = capsys.readouterr().out
+    assert "invalid rule: line 1, column 16" in out and "^" in out
+    state.check(1, move)
