@@ -102,6 +102,11 @@ def _human_chooser(say):
     async def choose(need: NeedMove) -> Move:
         view = need.view
         ordered = _ordered_moves(need.legal)
+        screen = presenter(str(view.get("game")))
+        automatic = getattr(screen, "automatic", None)
+        if automatic is not None and automatic(view, need.legal):  # e.g. an Eleusis judgment (R34)
+            print(f"  your peer: {describe_move(need.legal[0], view)}")
+            return need.legal[0]
         print("\n" + render_view(view))
         _print_moves(ordered, view)
         while True:
@@ -112,7 +117,7 @@ def _human_chooser(say):
             text = text.strip().lower()
             if text.isdigit() and 1 <= int(text) <= len(ordered):
                 return ordered[int(text) - 1][1]
-            composer = getattr(presenter(str(view.get("game"))), "compose", None)
+            composer = getattr(screen, "compose", None)
             if text == "w" and composer is not None:
                 written = await asyncio.to_thread(composer, view, need.legal, input)
                 if written is not None:

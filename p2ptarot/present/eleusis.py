@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
-from p2ptarot.games.eleusis.erl import ErlError, compile_rule
+from p2ptarot.games.eleusis.erl import HINTS, ErlError, compile_rule, hint_holds
 
 #: headings for grouping long move lists by kind
 GROUPS: dict[str, str] = {
@@ -194,9 +194,48 @@ def compose(view: Mapping[str, Any], legal: Sequence[Any], ask: Callable[[str], 
     rule, or a player's run. None when there is nothing to write here or he gives up."""
     if any(getattr(m, "KIND", "") == "commit" for m in legal):
         return compose_rule(view, legal, ask, say)
+    if any(getattr(m, "KIND", "") == "hint" for m in legal):
+        return compose_hint(view, legal, ask, say)
     if any(getattr(m, "KIND", "") == "play" for m in legal):
         return compose_run(view, legal, ask, say)
     return None
+
+
+#: the dealer's statements his peer computes from the rule (R34): no human typing
+_AUTOMATIC_PHASES = ("judge", "dealer-answer", "dealer-answer-pick", "open")
+
+
+def automatic(view: Mapping[str, Any], legal: Sequence[Any]) -> bool:
+    """Whether the terminal plays the only legal move for the human: the dealer's judgments and
+    answers are computed by his peer from the rule (R34); a choice among correct cards is his."""
+    return (len(legal) == 1 and view.get("seat") == view.get("dealer")
+            and view.get("phase") in _AUTOMATIC_PHASES)
+
+
+def compose_hint(view: Mapping[str, Any], legal: Sequence[Any], ask: Callable[[str], str],
+                 say: Callable[[str], None] = print) -> Any | None:
+    """The dealer writes his hints: structured ones (checked true of his rule now, since a false
+    one is a fault at the opening) and free text."""
+    hint = next(m for m in legal if getattr(m, "KIND", "") == "hint")
+    rule = view.get("rule") or ""
+    say(f"Structured hints, comma-separated ({', '.join(HINTS)}), or nothing:")
+    while True:
+        chosen = [h.strip() for h in ask("hints> ").split(",") if h.strip()]
+        bad = [h for h in chosen if h not in HINTS]
+        false = [h for h in chosen if h in HINTS and rule and not hint_holds(rule, h)]
+        if bad:
+            say(f"  not a structured hint: {', '.join(bad)}")
+        elif false:
+            say(f"  false of your rule: {', '.join(false)}")
+        elif len(set(chosen)) != len(chosen):
+            say("  a hint is given once")
+        else:
+            break
+    while True:
+        text = ask("free-text hint (or nothing)> ").strip()
+        if len(text) <= 200 and all(ch.isprintable() for ch in text):
+            return type(hint)(tuple(chosen), text)
+        say("  at most 200 printable characters")
 
 
 _RANK_WORDS = {"A": 1, "J": 11, "Q": 12, "K": 13, **{str(r): r for r in range(1, 14)}}

@@ -137,3 +137,39 @@ def test_the_terminal_chooser_offers_w_to_write_a_rule(monkeypatch, capsys):
     out = capsys.readouterr().out
     assert "invalid rule: line 1, column 16" in out and "^" in out
     state.check(1, move)
+
+
+def test_the_dealers_hints_are_checked_before_they_are_sent():
+    from p2ptarot.present.eleusis import compose
+    view = {"rule": "accept if p1.odd then c.color == black else c.color == red"}
+    legal = [Hint((), "")]
+    typed = iter(["history 4", "ignores colour", "history 1, ignores position", "x" * 201,
+                  "think of parity"])
+    said: list[str] = []
+    move = compose(view, legal, lambda p: next(typed), said.append)
+    assert move == Hint(("history 1", "ignores position"), "think of parity")
+    assert any("not a structured hint: history 4" in s for s in said)
+    assert any("false of your rule: ignores colour" in s for s in said)
+    assert any("200 printable" in s for s in said)
+
+
+def test_the_dealers_judgments_need_no_typing(monkeypatch, capsys):
+    import asyncio
+    import builtins
+
+    from p2ptarot.cli.peer import _human_chooser
+    from p2ptarot.present.eleusis import automatic
+    from p2ptarot.table.effects import NeedMove
+
+    t = Tables(5)
+    t.start("accept c.color != p1.color")
+    t.play_first()
+    view = t.views[0].view(0)
+    legal = t.views[0].legal_moves(0)
+    assert automatic(view, legal) and len(legal) == 1
+    monkeypatch.setattr(builtins, "input", lambda prompt="": (_ for _ in ()).throw(EOFError))
+    move = asyncio.run(_human_chooser(print)(NeedMove(0, tuple(legal), view)))
+    assert move == legal[0] and "your peer: judge:" in capsys.readouterr().out
+    t.move(0, move)
+    seat = t.seat()
+    assert seat != 0 and not automatic(t.views[seat].view(seat), t.views[seat].legal_moves(seat)[:1])
