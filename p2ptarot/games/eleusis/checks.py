@@ -16,7 +16,7 @@ from p2ptarot.engine.types import Claim, Move, Pass
 
 from .claims import (CARD_CORRECT, HAND_HAS_NONE, HINTS_HOLD, RUN_RIGHT, DealerClaim, Question,
                      hint_statement, inconsistency)
-from .erl import ErlError, check_hint_syntax, compile_rule
+from .erl import HINTS, ErlError, check_hint_syntax, compile_rule
 from .moves import (NO, RIGHT, WRONG, YES, Answer, Call, Commit, DeclareSage, Hint, Judge, NoPlay,
                     Open, Pick, Play)
 from .phases import (ANSWER, ANSWER_PICK, CALL, DEALER_PICK, HINT, JUDGE, OPEN, PHASE_NAMES, PLAY,
@@ -79,8 +79,9 @@ class MoveChecks:
                 raise self._fail(seat, f"invalid rule: {exc}") from None
 
     def _check_hint(self, seat: int, move: Hint) -> None:
-        if not isinstance(move.hints, tuple) or not all(isinstance(h, str) for h in move.hints):
-            raise self._fail(seat, "structured hints are a list of texts")
+        if not isinstance(move.hints, tuple) or len(move.hints) > len(HINTS) or not all(
+                isinstance(h, str) for h in move.hints):
+            raise self._fail(seat, f"structured hints are a list of at most {len(HINTS)} texts")
         if not isinstance(move.text, str) or len(move.text) > MAX_HINT_TEXT or not all(
                 ch.isprintable() for ch in move.text):
             raise self._fail(seat, f"a free-text hint is at most {MAX_HINT_TEXT} printable characters")
@@ -120,11 +121,13 @@ class MoveChecks:
                 raise self._fail(seat, f"{c} is already known at another handle")
 
     def _check_play(self, seat: int, move: Play | NoPlay) -> None:
+        size = len(move.handles) if isinstance(move.handles, tuple) else -1
+        if isinstance(move, Play) and not 1 <= size <= self.rules.max_run:
+            raise self._fail(seat, f"a play is one card or a run of 2 to {self.rules.max_run}")
+        if isinstance(move, NoPlay) and size != len(self.hands[seat]):
+            raise self._fail(seat, "\"no play\" shows the whole hand")
         self._check_cards(seat, move.handles, move.cards, seat)
-        if isinstance(move, Play):
-            if not 1 <= len(move.handles) <= self.rules.max_run:
-                raise self._fail(seat, f"a play is one card or a run of 2 to {self.rules.max_run}")
-        elif set(move.handles) != set(self.hands[seat]):
+        if isinstance(move, NoPlay) and set(move.handles) != set(self.hands[seat]):
             raise self._fail(seat, "\"no play\" shows the whole hand")
 
     def _check_pick(self, seat: int, move: Pick) -> None:

@@ -148,3 +148,14 @@ def test_an_invalid_rule_opened_blames_the_dealer():
         assert exc.value.seat == 0 and "not valid ERL" in exc.value.reason
     with pytest.raises(IllegalMove):  # and only the dealer opens his rule
         t.views[1].check(1, Open("rule-1", BEGINNER_1))
+
+
+def test_oversized_moves_are_refused_before_any_work():
+    t = started()
+    st = t.omni
+    refused(st, 3, Play(tuple(range(10**5)), ("x",) * 10**5), "run of 2 to 4")
+    refused(st, 3, NoPlay(tuple(range(10**5)), ("x",) * 10**5), "whole hand")
+    state = create("eleusis", 4, options={"first_dealer": 0})
+    refused(state, 0, Commit("rule-1", "accept true " + "#" * 10**6), "longer than 4096")
+    state.apply(0, Commit("rule-1", BEGINNER_1))
+    refused(state, 0, Hint(("history 1",) * 10**5, ""), "at most 6")

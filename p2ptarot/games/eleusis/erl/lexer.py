@@ -51,6 +51,8 @@ def tokenize(text: str) -> list[Token]:
     """The tokens of `text` followed by an `end` token; ErlError with a position otherwise."""
     if not isinstance(text, str):
         raise ErlError("a rule is a text")
+    if len(text) > MAX_TEXT_BYTES:  # before any work on a hostile megabyte
+        raise ErlError(f"the rule text is longer than {MAX_TEXT_BYTES} bytes")
     try:
         size = len(text.encode("ascii"))
     except UnicodeEncodeError:
