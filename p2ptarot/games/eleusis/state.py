@@ -14,6 +14,7 @@ handles from one or more deck epochs (R12 adds decks), dealt from the front.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping
 
 from p2ptarot.cards.errors import UnknownCardError
@@ -70,7 +71,8 @@ class EleusisState(MoveChecks, StockEffects, GameState):
                                   or not 0 <= first < players):
             raise BadConfiguration(f"first_dealer must be a seat in 0..{players - 1}")
         super().__init__(players, variant or STANDARD.name, options, omniscient, viewer)
-        self.rules: Rules = Rules(dealer_cap_basis=basis)
+        #: the game's numbers (not to be confused with `rule`, the dealer's secret rule)
+        self.rules: Rules = replace(STANDARD, dealer_cap_basis=basis)
         self.rounds = rounds
         self.round = -1
         self.dealer = NOBODY
