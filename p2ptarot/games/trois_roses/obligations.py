@@ -1,0 +1,101 @@
+"""§2.5 Playing to a trick: the demand, and what a play says about the rest of the hand.
+
+A play is legal when the rest of the player's hand holds no card that a *denial* rules out. With
+the hand known (the player's own state, an omniscient state) that is checked at once; otherwise
+each denial becomes a claim checked when the hidden cards open (§2.10 "claims checkable later").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from p2ptarot.games.roses_common.tables import (CATEGORY, DIVINE, FAMILY, FAMILY_NAMES, MAJOR, MINOR,
+                                                TRICK_VALUE, WORLD_INDEX, is_numbered_major)
+
+NO_DEMAND, MINOR_DEMAND, MAJOR_DEMAND = 0, 1, 2
+
+VOID_IN_FAMILY = "void-in-family"
+NO_MAJOR = "no-major"
+NO_MAJOR_ABOVE = "no-major-above"
+
+
+@dataclass(frozen=True, slots=True)
+class Denial:
+    """"I hold no card of this kind": `kind` is one of the three claims of §2.10; `arg` is the
+    family index (void-in-family) or the threshold h (no-major-above)."""
+
+    kind: str
+    arg: int = 0
+
+    def ruled_out(self, card: int) -> bool:
+        """Whether holding `card` makes this denial false."""
+        if self.kind == VOID_IN_FAMILY:
+            return CATEGORY[card] == MINOR and FAMILY[card] == self.arg
+        if self.kind == NO_MAJOR:
+            return CATEGORY[card] == MAJOR
+        return is_numbered_major(card) and TRICK_VALUE[card] > self.arg
+
+    def detail(self) -> tuple[tuple[str, object], ...]:
+        if self.kind == VOID_IN_FAMILY:
+            return (("family", FAMILY_NAMES[self.arg]),)
+        if self.kind == NO_MAJOR_ABOVE:
+            return (("above", self.arg),)
+        return ()
+
+    def sentence(self) -> str:
+        if self.kind == VOID_IN_FAMILY:
+            return f"no card of family {FAMILY_NAMES[self.arg]}"
+        if self.kind == NO_MAJOR:
+            return "no major"
+        return f"no numbered major above {self.arg}"
+
+
+def demand(trick: Sequence[int]) -> tuple[int, int]:
+    """(kind, family) set by the first non-divine card (TR9); family is -1 unless a minor demand."""
+    for card in trick:
+        cat = CATEGORY[card]
+        if cat == MINOR:
+            return MINOR_DEMAND, FAMILY[card]
+        if cat == MAJOR:
+            return MAJOR_DEMAND, -1
+    return NO_DEMAND, -1
+
+
+def threshold(trick: Iterable[int]) -> int:
+    """h: the highest numbered major in the trick, 0 when none (the World never counts, TR10b)."""
+    return max((TRICK_VALUE[c] for c in trick if is_numbered_major(c)), default=0)
+
+
+def denials(trick: Sequence[int], card: int) -> tuple[Denial, ...]:
+    """What playing `card` on `trick` says about the rest of the hand (empty: always legal)."""
+    cat = CATEGORY[card]
+    if cat == DIVINE:  # TR8: always legal, never a claim
+        return ()
+    kind, family = demand(trick)
+    if kind == NO_DEMAND:
+        return ()
+    out: list[Denial] = []
+    if kind == MINOR_DEMAND:
+        if cat == MINOR and FAMILY[card] == family:
+            return ()
+        out.append(Denial(VOID_IN_FAMILY, family))
+        if cat == MINOR:  # a discard: must trump when possible (TR10a)
+            out.append(Denial(NO_MAJOR))
+    elif cat == MINOR:  # major demand
+        out.append(Denial(NO_MAJOR))
+    if cat == MAJOR and card != WORLD_INDEX:  # overtrump duty; the World is exempt (TR10c)
+        h = threshold(trick)
+        if h and TRICK_VALUE[card] <= h:
+            out.append(Denial(NO_MAJOR_ABOVE, h))
+    return tuple(out)
+
+
+def legal_cards(trick: Sequence[int], hand: Sequence[int]) -> list[int]:
+    """The cards of a fully known `hand` that may be played on `trick` (never empty)."""
+    legal = []
+    for i, card in enumerate(hand):
+        ds = denials(trick, card)
+        if not any(d.ruled_out(other) for d in ds for j, other in enumerate(hand) if j != i):
+            legal.append(card)
+    return legal
