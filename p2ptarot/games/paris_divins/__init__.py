@@ -1,0 +1,25 @@
+"""Les paris divins: simultaneous card-and-bet rounds for 2–12 players on the Tarot des Roses
+(roses.md §3)."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from p2ptarot.engine.registry import GameInfo, register
+from p2ptarot.games.roses_common.tables import DECK
+
+from .moves import BETS, MOVES, Wager
+from .rules import PARIS_DIVINS, VARIANTS
+from .state import ParisDivinsState
+
+
+def _factory(players: int, variant: str | None, options: Mapping[str, Any], viewer: int | None,
+             omniscient: bool) -> ParisDivinsState:
+    return ParisDivinsState(players, variant, options, omniscient=omniscient, viewer=viewer)
+
+
+register(GameInfo(name="paris-divins", title="Les paris divins (Tarot des Roses)", min_players=2,
+                  max_players=12, variants=tuple(VARIANTS), default_variant=PARIS_DIVINS.name,
+                  decks=(DECK,), factory=_factory))
+
+__all__ = ["BETS", "MOVES", "ParisDivinsState", "Wager"]
