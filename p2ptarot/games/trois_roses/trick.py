@@ -27,7 +27,7 @@ def winner(cards: Sequence[int]) -> int:
     majors = [i for i, c in enumerate(cards) if CATEGORY[c] == MAJOR]
     divines = [i for i, c in enumerate(cards) if CATEGORY[c] == DIVINE]
     has_minor = any(CATEGORY[c] == MINOR for c in cards)
-    if len(divines) >= 2 and (majors or not has_minor):
+    if (len(divines) >= 2 and majors) or (divines and not majors and not has_minor):  # TR9, TR12
         return max(divines, key=lambda i: TRICK_VALUE[cards[i]])
     if len(divines) <= 1 and majors:
         numbered = [i for i in majors if cards[i] != WORLD_INDEX]
