@@ -22,11 +22,9 @@ SAMPLES = 16
 def choose(view: Mapping[str, Any], seat: int, legal: Sequence[Move], rng: random.Random) -> Move:
     wagers = [m for m in legal if getattr(m, "KIND", "") == "wager"]
     hand = view.get("hand") or []
-    if not wagers or len(hand) != view["hand_sizes"][seat]:
+    if not wagers or any(m.handle not in view["hand_handles"] for m in wagers):  # type: ignore[attr-defined]
         return legal[rng.randrange(len(legal))]
-    # the view lists the hand in handle order, the legal moves in the same order (handle × bet)
-    handles = sorted({m.handle for m in wagers})  # type: ignore[attr-defined]
-    card_of = {h: INDEX[c] for h, c in zip(handles, hand)}
+    card_of = {h: INDEX[c] for h, c in zip(view["hand_handles"], hand)}
     seen = set(hand) | {c for r in view["history"] for c in r.get("cards", {}).values()}
     unseen = [INDEX[c] for c in DECK_IDS if c not in seen]
     others = [s for s in view["active"] if s != seat]

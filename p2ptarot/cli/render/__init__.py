@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Mapping
 
-from . import arcanoid, sinople
+from . import arcanoid, paris_divins, sinople, trois_roses
 from .cards import card_list, card_name
 
 Renderer = Callable[[Mapping[str, Any]], str]
@@ -19,6 +19,8 @@ Describer = Callable[[Mapping[str, Any], Mapping[str, Any]], str]
 SCREENS: dict[str, tuple[Renderer, Describer]] = {
     "arcanoid": (arcanoid.render, arcanoid.describe),
     "sinople": (sinople.render, sinople.describe),
+    "trois-roses": (trois_roses.render, trois_roses.describe),
+    "paris-divins": (paris_divins.render, paris_divins.describe),
 }
 
 #: headings for grouping long move lists by kind (unknown kinds use the kind itself)
@@ -29,7 +31,7 @@ GROUPS: dict[str, str] = {
     "hanged-man": "arcana", "temperance": "arcana", "tower": "arcana", "call": "call a card",
     "judgement": "arcana", "world": "arcana", "wheel-discard": "Wheel", "call-again": "call a card",
     "hermit-move": "Hermit", "fool": "Fool", "show": "show", "give": "give", "vote": "vote",
-    "pass": "pass",
+    "pass": "pass", "wager": "play a card and bet",
 }
 
 

@@ -36,6 +36,8 @@ def build_view(state: "ParisDivinsState", seat: int | None) -> dict[str, Any]:
     if seat is not None:
         hand = [state.card_for(h, seat) for h in state.hands[seat]]
         view["hand"] = [c for c in hand if c is not None]
+        #: the handle of each hand card, in the same order (a wager names its card by handle)
+        view["hand_handles"] = [h for h, c in zip(state.hands[seat], hand) if c is not None]
         mine = state.chosen.get(seat)
         view["my_choice"] = (None if mine is None else
                              {"card": state.card_for(mine.handle, seat), "bet": mine.bet})

@@ -63,3 +63,53 @@ def replay(events: Sequence[tuple], state: GameState, truth: GameState | None = 
 
 def moves_of(events: Sequence[tuple]) -> list[tuple[int, Any]]:
     return [(ev[1], ev[2]) for ev in events if ev[0] == "move"]
+
+
+def check_screens(game: str, players: int, seed: int, every: int = 1) -> dict[str, int]:
+    """Play a game between bots; at every `every`-th move, each seat's screen names every card of
+    its own hand and no card it may not see; every legal move has a sentence."""
+    import random
+    import re
+
+    from p2ptarot import bots
+    from p2ptarot.cli.render import describe_move, render_view
+    from p2ptarot.cli.render.cards import HIDDEN, card_name
+    from p2ptarot.engine import RandomDealer, create, play
+
+    def mentions(text: str, card: str) -> bool:
+        return re.search(rf"(?<![\w(]){re.escape(card_name(card))}(?![\w)])", text) is not None
+
+    state = create(game, players)
+    kind = "heuristic" if seed % 2 else "random"
+    agents = [bots.make(kind, f"{seed}:{s}") for s in range(players)]
+    stats = {"screens": 0, "moves": 0, "hidden": 0}
+    step = [0]
+
+    def on_move(st: Any, mover: int, move: Any) -> None:
+        step[0] += 1
+        view = st.view(mover)
+        for legal in st.legal_moves(mover):
+            sentence = describe_move(legal, view)
+            assert sentence and "=" not in sentence and HIDDEN not in sentence, sentence
+            stats["moves"] += 1
+        if step[0] % every:
+            return
+        for seat in range(players):
+            view = st.view(seat)
+            text = render_view(view)
+            for card in view["hand"]:
+                assert mentions(text, card), f"{card} of seat {seat}'s hand is not shown:\n{text}"
+            # (the same card may sit at a known handle of a later deal: then it is no secret)
+            known = {st.cards[h] for h in range(len(st.cards)) if st.known_to(h, seat)}
+            hidden = [st.cards[h] for h in range(len(st.cards))
+                      if not st.known_to(h, seat) and st.cards[h] not in known]
+            stats["hidden"] += len(hidden)
+            for card in hidden:
+                assert card is not None
+                assert not mentions(text, card), f"hidden {card} leaked to seat {seat}:\n{text}"
+            assert "None" not in text and "{" not in text
+            stats["screens"] += 1
+
+    play(state, agents, RandomDealer(random.Random(f"deal:{seed}")), on_move=on_move)
+    assert render_view(state.view(0)).startswith("==")
+    return stats
