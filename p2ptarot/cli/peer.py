@@ -15,12 +15,12 @@ from p2ptarot.bots import make as make_bot
 from p2ptarot.engine import BadConfiguration, Move
 from p2ptarot.net.discovery import TableAdvert, browse_tables
 from p2ptarot.net.finder import describe as describe_table
+from p2ptarot.present import describe_move, move_group, render_view
 from p2ptarot.net.runner import (GameResult, PeerConfig, RunError, bot_chooser, run_host,
                                  run_join, run_resume)
 from p2ptarot.table.effects import NeedMove
 
 from .errors import check_table, usage_error
-from .render import describe_move, move_group, render_view
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -149,7 +149,7 @@ def _report(result: GameResult) -> int:
 
 
 def run_host_cmd(args: argparse.Namespace) -> int:
-    bad = check_table(args, args.game, args.seats)
+    bad = check_table(args, args.game, args.seats, args.variant)
     if bad is not None:
         return bad
     if not 0 <= args.bots < args.seats:

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from p2ptarot.engine.errors import BadConfiguration, EngineError, IllegalMove, NotYourTurn
 from p2ptarot.engine.state import GameState
-from p2ptarot.engine.types import (NOBODY, PUBLIC, Claim, Move, Outcome, RandomChoice, Reveal, Shuffle,
+from p2ptarot.engine.types import (NOBODY, PUBLIC, Move, Outcome, RandomChoice, Reveal, Shuffle,
                                    Turn, TurnKind)
 from p2ptarot.games.roses_common.tables import DECK, DECK_IDS, ID, INDEX, IS_ROSE, POINTS
 
@@ -55,7 +55,7 @@ class TroisRosesState(GameState):
         self._val: list[int] = []  # handle -> card index, -1 unknown here
         self._holder: list[int] = []  # handle -> seat whose hand holds it, NOBODY otherwise
         self._handle_of: dict[int, int] = {}  # card index -> handle, this deal's known values
-        self._book = ClaimBook(self._disproved)
+        self._book = ClaimBook(self)
         self._seat_turns = tuple(Turn(TurnKind.SEAT, (s,)) for s in range(n))
         self._plays: dict[int, Play] = {}
         # match state
@@ -94,16 +94,6 @@ class TroisRosesState(GameState):
     def _where(self) -> str:
         return f"deal {self.deal_no + 1}, trick {self.trick_no + 1}"
 
-    def _new_claim(self, seat: int, denial: Denial) -> Claim:
-        """Record the claim a play makes (the table matches its evidence by position/id)."""
-        claim = Claim(seat, denial.kind, denial.detail(), self._where())
-        self.claims.append(claim)
-        return claim
-
-    @staticmethod
-    def _disproved(claim: Claim, reason: str) -> IllegalMove:
-        return IllegalMove(claim.seat, reason, claim.where)
-
     # ---- contract ------------------------------------------------------------------------------
     def turn(self) -> Turn:
         return self._turn
@@ -141,9 +131,6 @@ class TroisRosesState(GameState):
             self._handle_of[idx] = handle
         self._val[handle] = idx
         self._book.learnt(handle, idx)
-
-    def pending_claims(self) -> list[Claim]:
-        return list(self._book.pending)
 
     # ---- chance and reveals --------------------------------------------------------------------
     def _resolve_chance(self, result: Any) -> None:
@@ -245,7 +232,7 @@ class TroisRosesState(GameState):
             self.learn(handle, ID[idx])
         self.seen[handle] = {PUBLIC}
         for denial, unknown in checks:
-            self._book.add(self._new_claim(seat, denial), denial, unknown)
+            self._book.add(self._claim(seat, denial.kind, denial.detail(), self._where()), denial, unknown)
         self.hands[seat].remove(handle)
         self._holder[handle] = NOBODY
         self.trick.append((seat, handle, idx))

@@ -72,8 +72,8 @@ def check_screens(game: str, players: int, seed: int, every: int = 1) -> dict[st
     import re
 
     from p2ptarot import bots
-    from p2ptarot.cli.render import describe_move, render_view
-    from p2ptarot.cli.render.cards import HIDDEN, card_name
+    from p2ptarot.present import describe_move, render_view
+    from p2ptarot.present.cards import HIDDEN, card_name
     from p2ptarot.engine import RandomDealer, create, play
 
     def mentions(text: str, card: str) -> bool:

@@ -70,6 +70,7 @@ def test_a_renege_is_caught_when_the_denied_card_opens(kind, fixed, avoid, lie, 
         assert exc.value.seat == liar
         assert exc.value.where == "deal 1, trick 1"
         assert "false claim" in exc.value.reason
+        assert exc.value.claim is not None and st.claim_log[exc.value.claim].kind == kind
 
 
 def test_an_honest_void_play_leaves_a_claim_that_the_deal_settles() -> None:
@@ -81,7 +82,7 @@ def test_an_honest_void_play_leaves_a_claim_that_the_deal_settles() -> None:
     while d.truth.turn().kind.value == "seat":
         d.play(d.legal()[0])
     for st in d.states:
-        assert st.pending_claims() == [] and len(st.claims) >= 1
+        assert st.pending_claims() == [] and len(st.claim_log) >= 1
         assert st.outcome() == d.truth.outcome()
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from roses_support import check_screens
 
-from p2ptarot.cli.render import describe_move
-from p2ptarot.cli.render.cards import card_name
+from p2ptarot.present import describe_move
+from p2ptarot.present.cards import card_name
 from p2ptarot.games.trois_roses import Play
 
 

@@ -10,6 +10,8 @@ from typing import Any, Mapping
 
 from .cards import card_list, card_name
 
+GROUPS: dict[str, str] = {"play": "play a card"}
+
 _PHASES = {"first-dealer": "drawing the first dealer", "shuffle": "shuffling", "deal": "dealing",
            "play": "playing", "over": "match over"}
 

@@ -6,6 +6,8 @@ from typing import Any, Mapping
 
 from .cards import card_list, card_name
 
+GROUPS: dict[str, str] = {"wager": "play a card and bet"}
+
 _PHASES = {"shuffle": "shuffling", "deal": "dealing", "choose": "choosing a card and a bet",
            "open": "opening the chosen cards", "over": "game over"}
 
