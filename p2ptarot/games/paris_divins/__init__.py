@@ -19,7 +19,7 @@ def _factory(players: int, variant: str | None, options: Mapping[str, Any], view
 
 
 register(GameInfo(
-    name="paris-divins", title="Les paris divins (Tarot des Roses)", min_players=2, max_players=12,
+    name="paris-divins", title="Les paris divins", min_players=2, max_players=12,
     variants=(VariantInfo(PARIS_DIVINS.name, summary="8 cards, supply 6, stakes 1/2/3 (roses.md §3)"),),
     default_variant=PARIS_DIVINS.name, decks=(DECK,), factory=_factory,
     presenter="p2ptarot.present.paris_divins", bots="p2ptarot.bots.paris_divins"))

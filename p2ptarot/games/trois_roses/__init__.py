@@ -18,7 +18,7 @@ def _factory(players: int, variant: str | None, options: Mapping[str, Any], view
 
 
 register(GameInfo(
-    name="trois-roses", title="Le jeu des trois roses (Tarot des Roses)", min_players=3, max_players=5,
+    name="trois-roses", title="Le jeu des trois roses", min_players=3, max_players=5,
     variants=(VariantInfo(TROIS_ROSES.name, summary="a match of one deal per player as dealer (TR3)"),
               VariantInfo(SINGLE_DEAL.name, parent=TROIS_ROSES.name, summary="one scored deal (TR3)")),
     default_variant=TROIS_ROSES.name, decks=(DECK,), factory=_factory,
