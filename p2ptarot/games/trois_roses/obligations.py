@@ -69,11 +69,13 @@ def threshold(trick: Iterable[int]) -> int:
 
 def denials(trick: Sequence[int], card: int) -> tuple[Denial, ...]:
     """What playing `card` on `trick` says about the rest of the hand (empty: always legal)."""
-    cat = CATEGORY[card]
-    if cat == DIVINE:  # TR8: always legal, never a claim
-        return ()
     kind, family = demand(trick)
-    if kind == NO_DEMAND:
+    return _denials(card, kind, family, threshold(trick) if kind != NO_DEMAND else 0)
+
+
+def _denials(card: int, kind: int, family: int, h: int) -> tuple[Denial, ...]:
+    cat = CATEGORY[card]
+    if cat == DIVINE or kind == NO_DEMAND:  # TR8: a divine is always legal, never a claim; TR9
         return ()
     out: list[Denial] = []
     if kind == MINOR_DEMAND:
@@ -84,18 +86,32 @@ def denials(trick: Sequence[int], card: int) -> tuple[Denial, ...]:
             out.append(Denial(NO_MAJOR))
     elif cat == MINOR:  # major demand
         out.append(Denial(NO_MAJOR))
-    if cat == MAJOR and card != WORLD_INDEX:  # overtrump duty; the World is exempt (TR10c)
-        h = threshold(trick)
-        if h and TRICK_VALUE[card] <= h:
-            out.append(Denial(NO_MAJOR_ABOVE, h))
+    if cat == MAJOR and card != WORLD_INDEX and h and TRICK_VALUE[card] <= h:
+        out.append(Denial(NO_MAJOR_ABOVE, h))  # overtrump duty; the World is exempt (TR10c)
     return tuple(out)
 
 
 def legal_cards(trick: Sequence[int], hand: Sequence[int]) -> list[int]:
-    """The cards of a fully known `hand` that may be played on `trick` (never empty)."""
+    """The cards of a fully known `hand` that may be played on `trick` (never empty).
+
+    A card is legal when no other card of the hand is ruled out by its denials; each distinct
+    denial's count over the hand is computed once (at most three per trick), so this is linear.
+    """
+    kind, family = demand(trick)
+    if kind == NO_DEMAND:
+        return list(hand)
+    h = threshold(trick)
+    held: dict[Denial, int] = {}
     legal = []
-    for i, card in enumerate(hand):
-        ds = denials(trick, card)
-        if not any(d.ruled_out(other) for d in ds for j, other in enumerate(hand) if j != i):
+    for card in hand:
+        ok = True
+        for d in _denials(card, kind, family, h):
+            count = held.get(d)
+            if count is None:
+                count = held[d] = sum(1 for other in hand if d.ruled_out(other))
+            if count - d.ruled_out(card) > 0:
+                ok = False
+                break
+        if ok:
             legal.append(card)
     return legal
