@@ -102,11 +102,10 @@ class TroisRosesState(GameState):
         if self.phase != PLAY or seat != self.to_play:
             return []
         val = self._val
+        # the known cards only (RR5): exact for a fully known hand; with hidden cards, those a
+        # known card already forbids are left out, the others may still turn out to be reneges
         known = [h for h in self.hands[seat] if val[h] >= 0]
-        if len(known) < len(self.hands[seat]):  # a hand this state cannot see: no obligations known
-            return [self._play(h) for h in known]
-        cards = [val[h] for h in known]
-        allowed = set(legal_cards([c for _, _, c in self.trick], cards))
+        allowed = set(legal_cards([c for _, _, c in self.trick], [val[h] for h in known]))
         return [self._play(h) for h in known if val[h] in allowed]
 
     def _play(self, handle: int) -> Play:
