@@ -91,3 +91,13 @@ def test_same_seed_same_game() -> None:
     a, ea = random_game(4, 99, "single-deal")
     b, eb = random_game(4, 99, "single-deal")
     assert a.outcome() == b.outcome() and moves_of(ea) == moves_of(eb)
+
+
+def test_a_full_five_player_match_replays_in_every_mode() -> None:
+    state, events = random_game(5, 11)
+    assert len(state.history) == 5
+    for mode in all_modes(5):
+        other = replay(events, create("trois-roses", 5, **mode))
+        assert other.outcome() == state.outcome() and other.view(None) == state.view(None)
+        if not other.omniscient:  # the five set-aside cards, one per deal, were never opened
+            assert sum(c is None for c in other.cards) == 5
