@@ -9,16 +9,14 @@ reaches the same verdict from the transcript.
 
 from __future__ import annotations
 
-import random
 from typing import Any
-from unittest import mock
 
 import pytest
 from roses_support.table import Table, once, verify
 
-import p2ptarot.mental.epoch as mental_epoch
 from p2ptarot.games.roses_common.tables import DECK_IDS
 from p2ptarot.games.trois_roses import Play
+from p2ptarot.table.bodies import AbortBody
 from p2ptarot.table.envelope import parse
 
 from .helpers import deal_order, fill_hands
@@ -48,26 +46,6 @@ def _card(name: str):
     return lambda legal: next((m for m in legal if m.card == name), None)
 
 
-def _run_stacked(t: Table, order: list[str]) -> None:
-    """Deal `order` in the first shuffle (seat 0 applies the stacking permutation, the others the
-    identity), as the table harness does for games that open with a shuffle."""
-    wanted = [DECK_IDS.index(c) for c in order]
-    calls = {"n": 0}
-
-    def permutation(rng: Any, size: int) -> list[int]:
-        calls["n"] += 1
-        if calls["n"] == 1:
-            return list(wanted)
-        if calls["n"] <= len(t.sessions):
-            return list(range(size))
-        perm = list(range(size))
-        random.Random(calls["n"]).shuffle(perm)
-        return perm
-
-    with mock.patch.object(mental_epoch, "random_permutation", permutation):
-        t._run(1_000_000)
-
-
 @pytest.fixture(scope="module")
 def renege() -> tuple[Table, int]:
     dealer = _first_dealer()
@@ -86,10 +64,11 @@ def renege() -> tuple[Table, int]:
             return Play(god_handle, GOD)
         return None
 
+    # the deal opens after the first-dealer draw, so the stack names the shuffle's open order
     t = Table("trois-roses", 3, seed=SEED, variant="single-deal", blind={liar: {GOD}},
               scripts={leader: once(_card("minor-cup-3")), third: once(_card("minor-cup-1")),
-                       liar: liar_script})
-    _run_stacked(t, order)
+                       liar: liar_script}, stack=order, stack_cards=DECK_IDS)
+    t.run()
     return t, liar
 
 
@@ -105,11 +84,12 @@ def test_the_lie_is_a_claim_then_caught_when_the_card_opens(renege) -> None:
         claim = next(c for c in session.game.claim_log if c.seat == liar)
         assert claim.kind == "void-in-family" and dict(claim.detail) == {"family": "cup"}
         assert claim.where == "deal 1, trick 1"
-        evidence = parse(session.aborts[0].encoded()).body["evidence"]
-        assert len(evidence) == 1 and evidence[0]["seat"] == liar
-        assert evidence[0]["body"]["move"] == {"kind": "play", "handle": evidence[0]["body"]["move"]["handle"],
-                                               "card": TRUMP}
-        assert abort.step == evidence[0]["step"] < session.step  # the step of the lie, found later
+        record = parse(session.aborts[0].encoded())
+        evidence = AbortBody.model_validate(record.body).envelopes()
+        assert len(evidence) == 1 and evidence[0].seat == liar
+        move = evidence[0].body["move"]
+        assert move["kind"] == "play" and move["card"] == TRUMP  # the liar's own signed trump
+        assert abort.step == evidence[0].step < session.step  # the step of the lie, found later
     verdict = verify(t, t.records[honest[0]])
     assert not verdict.valid and verdict.seat == liar
     assert GOD in (verdict.reason or "")
