@@ -15,36 +15,36 @@ from p2ptarot.games.roses_common.tables import (CATEGORY, DIVINE, FAMILY, FAMILY
 
 NO_DEMAND, MINOR_DEMAND, MAJOR_DEMAND = 0, 1, 2
 
-VOID_IN_FAMILY = "void-in-family"
+NO_FAMILY = "no-family"
 NO_MAJOR = "no-major"
-NO_MAJOR_ABOVE = "no-major-above"
+NO_HIGHER_MAJOR = "no-higher-major"
 
 
 @dataclass(frozen=True, slots=True)
 class Denial:
     """"I hold no card of this kind": `kind` is one of the three claims of §2.10; `arg` is the
-    family index (void-in-family) or the threshold h (no-major-above)."""
+    family index (no-family) or the threshold h (no-higher-major)."""
 
     kind: str
     arg: int = 0
 
     def ruled_out(self, card: int) -> bool:
         """Whether holding `card` makes this denial false."""
-        if self.kind == VOID_IN_FAMILY:
+        if self.kind == NO_FAMILY:
             return CATEGORY[card] == MINOR and FAMILY[card] == self.arg
         if self.kind == NO_MAJOR:
             return CATEGORY[card] == MAJOR
         return is_numbered_major(card) and TRICK_VALUE[card] > self.arg
 
     def detail(self) -> tuple[tuple[str, object], ...]:
-        if self.kind == VOID_IN_FAMILY:
+        if self.kind == NO_FAMILY:
             return (("family", FAMILY_NAMES[self.arg]),)
-        if self.kind == NO_MAJOR_ABOVE:
+        if self.kind == NO_HIGHER_MAJOR:
             return (("above", self.arg),)
         return ()
 
     def sentence(self) -> str:
-        if self.kind == VOID_IN_FAMILY:
+        if self.kind == NO_FAMILY:
             return f"no card of family {FAMILY_NAMES[self.arg]}"
         if self.kind == NO_MAJOR:
             return "no major"
@@ -81,13 +81,13 @@ def _denials(card: int, kind: int, family: int, h: int) -> tuple[Denial, ...]:
     if kind == MINOR_DEMAND:
         if cat == MINOR and FAMILY[card] == family:
             return ()
-        out.append(Denial(VOID_IN_FAMILY, family))
+        out.append(Denial(NO_FAMILY, family))
         if cat == MINOR:  # a discard: must trump when possible (TR10a)
             out.append(Denial(NO_MAJOR))
     elif cat == MINOR:  # major demand
         out.append(Denial(NO_MAJOR))
     if cat == MAJOR and card != WORLD_INDEX and h and TRICK_VALUE[card] <= h:
-        out.append(Denial(NO_MAJOR_ABOVE, h))  # overtrump duty; the World is exempt (TR10c)
+        out.append(Denial(NO_HIGHER_MAJOR, h))  # overtrump duty; the World is exempt (TR10c)
     return tuple(out)
 
 

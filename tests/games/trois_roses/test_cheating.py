@@ -13,13 +13,13 @@ from .helpers import Deal, fill_hands
 
 # (claim kind, fixed hands, avoid, the lying trick, the liar, the next trick up to the caught card)
 CASES = [
-    ("void-in-family",
+    ("no-family",
      {0: ["minor-cup-3"], 1: ["minor-cup-god", "major-role-2"], 2: ["minor-cup-1"]}, {},
      ["minor-cup-3", "major-role-2", "minor-cup-1"], 1, ["minor-cup-god"]),
     ("no-major",
      {0: ["minor-cup-3", "divine-1"], 1: ["minor-star-5", "major-role-2"], 2: ["minor-cup-1"]}, {1: {"cup"}},
      ["minor-cup-3", "minor-star-5", "minor-cup-1"], 1, ["divine-1", "major-role-2"]),
-    ("no-major-above",
+    ("no-higher-major",
      {0: ["minor-cup-3"], 1: ["major-role-5", "divine-1"], 2: ["major-nature-2", "major-concept-1"]},
      {1: {"cup"}, 2: {"cup"}},
      ["minor-cup-3", "major-role-5", "major-nature-2"], 2, ["divine-1", "major-concept-1"]),
@@ -78,7 +78,7 @@ def test_an_honest_void_play_leaves_a_claim_that_the_deal_settles() -> None:
     d = Deal(hands, dealer=2, modes=[{"viewer": 0}, {"viewer": None, "omniscient": False}])
     d.play("minor-cup-3", "major-role-2", "minor-cup-1")
     for st in d.states:
-        assert [c.kind for c in st.pending_claims()] == ["void-in-family"]
+        assert [c.kind for c in st.pending_claims()] == ["no-family"]
     while d.truth.turn().kind.value == "seat":
         d.play(d.legal()[0])
     for st in d.states:

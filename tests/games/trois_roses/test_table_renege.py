@@ -82,7 +82,7 @@ def test_the_lie_is_a_claim_then_caught_when_the_card_opens(renege) -> None:
         assert "false claim" in abort.reason and GOD in abort.reason
         session = t.sessions[k]
         claim = next(c for c in session.game.claim_log if c.seat == liar)
-        assert claim.kind == "void-in-family" and dict(claim.detail) == {"family": "cup"}
+        assert claim.kind == "no-family" and dict(claim.detail) == {"family": "cup"}
         assert claim.where == "deal 1, trick 1"
         record = parse(session.aborts[0].encoded())
         evidence = AbortBody.model_validate(record.body).envelopes()
