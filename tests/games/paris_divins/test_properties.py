@@ -96,3 +96,41 @@ def test_heuristic_bots_finish_games_at_every_count() -> None:
     for players in range(2, 13):
         state, _ = random_game(players, players, bot=HeuristicBot)
         assert state.outcome() is not None
+
+
+#: §3.4 as printed: the categories present -> the winning category
+_TABLE = {frozenset({"minor"}): "minor", frozenset({"major"}): "major", frozenset({"divine"}): "divine",
+          frozenset({"minor", "major"}): "major", frozenset({"major", "divine"}): "divine",
+          frozenset({"minor", "divine"}): "minor", frozenset({"minor", "major", "divine"}): "minor"}
+
+
+@settings(max_examples=25, deadline=None)
+@given(players=st.integers(2, 12), seed=st.integers(0, 2**32))
+def test_every_round_matches_the_printed_rules(players: int, seed: int) -> None:
+    """Each recorded round re-derived from §3.3–§3.6 with the card table of p2ptarot.cards."""
+    from p2ptarot.cards import ROSES
+
+    state, _ = random_game(players, seed)
+    supply, reserve, won = [6] * players, [0] * players, [0] * players
+    for r in state.history:
+        assert all(supply[s] < (1, 2, 3)[min(won[s], 2)] for s in r["out"])  # PD5
+        if not r["played"]:  # PD6: one or no player left
+            assert len(state.active) <= 1
+            continue
+        stakes = {int(s): a for s, a in r["stakes"].items()}
+        assert all(a == (1, 2, 3)[min(won[s], 2)] and a <= supply[s] for s, a in stakes.items())
+        cards = {int(s): ROSES[c] for s, c in r["cards"].items()}
+        category = _TABLE[frozenset(c.category for c in cards.values())]
+        assert r["category"] == category
+        eligible = [s for s in cards if r["bets"][str(s)] == category]
+        winner = max(eligible, key=lambda s: cards[s].strength) if eligible else None
+        assert r["winner"] == winner
+        if winner is not None:
+            won[winner] += 1
+            for s, a in stakes.items():
+                if s != winner:
+                    supply[s] -= a
+                    reserve[winner] += a
+        assert r["supply"] == supply and r["reserve"] == reserve
+    final = [supply[s] + reserve[s] for s in range(players)]
+    assert list(state.outcome().scores) == final
