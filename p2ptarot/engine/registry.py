@@ -31,7 +31,7 @@ class GameInfo:
 
 _REGISTRY: dict[str, GameInfo] = {}
 #: game packages imported lazily on first use, so `import p2ptarot.engine` stays cheap
-_KNOWN_PACKAGES = ("p2ptarot.games.sinople", "p2ptarot.games.arcanoid")
+_KNOWN_PACKAGES = ("p2ptarot.games.sinople", "p2ptarot.games.arcanoid", "p2ptarot.games.arcanum")
 
 
 def register(info: GameInfo) -> None:
