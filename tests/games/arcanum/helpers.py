@@ -126,6 +126,14 @@ class Table:
         self.g.apply(seat, move)
         self.settle()
 
+    def step_random(self, rng: random.Random) -> None:
+        """One random legal move by the first seat the pending turn still waits for."""
+        ctx = self.g.ctx()
+        assert ctx is not None
+        seat = next(s for s in self.g.turn().seats if s not in ctx.answers)
+        self.g.apply(seat, rng.choice(self.g.legal_moves(seat)))
+        self.settle()
+
     def decision(self) -> str:
         ctx = self.g.ctx()
         assert ctx is not None
