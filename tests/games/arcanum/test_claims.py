@@ -1,0 +1,93 @@
+"""§9–§10 hidden information: kinds public by default; under wheelHidesKind a lie about a
+Wheel-passed card is caught at once by an omniscient state and at the opening by the others."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from p2ptarot.engine import IllegalMove, Move
+from p2ptarot.games.arcanum.moves import Give, Hide, PlayMajor
+
+from .helpers import Table, replay_partial, scenario
+
+HANDS = [["swords-1", "swords-2", "cups-9", "wands-10", "major-10"],
+         ["coins-1", "coins-2", "coins-3", "coins-4", "major-5"],
+         ["cups-1", "cups-2", "cups-3", "cups-4", "major-6"]]
+
+
+def _wheel(variant: str | None) -> tuple[Table, int]:
+    t = scenario(HANDS, variant=variant, figures={"fig-swords-knave": 3})
+    t.do(0, PlayMajor(t.hand(0)["major-10"], "major-10"))
+    major5 = t.hand(1)["major-5"]
+    t.g.apply(0, Give((t.hand(0)["swords-1"], t.hand(0)["swords-2"])))
+    t.g.apply(1, Give((t.hand(1)["coins-1"], major5)))
+    t.g.apply(2, Give((t.hand(2)["cups-1"], t.hand(2)["cups-2"])))
+    t.settle()
+    assert major5 in t.g.z.hands[2]
+    return t, major5
+
+
+def _avoiding(t: Table, handle: int, until) -> None:
+    """Random legal play that never touches `handle`, until `until(state)` holds."""
+    rng = random.Random(7)
+    while not until(t.g):
+        ctx = t.g.ctx()
+        assert ctx is not None
+        seat = next(s for s in t.g.turn().seats if s not in ctx.answers)
+        moves = [m for m in t.g.legal_moves(seat) if handle not in _handles(m)]
+        t.g.apply(seat, rng.choice(moves))
+        t.settle()
+
+
+def _handles(m: Move) -> set[int]:
+    out: set[int] = set()
+    for name in ("handle", "handles", "give", "take"):
+        v = getattr(m, name, None)
+        if isinstance(v, int):
+            out.add(v)
+        elif isinstance(v, tuple):
+            out.update(v)
+    return out
+
+
+def test_default_kinds_stay_public_after_a_wheel() -> None:
+    t, major5 = _wheel(None)
+    assert t.g.kind[major5] == "major"
+    assert t.g.public_has_minor(2) is True
+    part = replay_partial(t.g, 0, audit=False)
+    with pytest.raises(IllegalMove):
+        part.check(0, PlayMajor(major5, "major-5"))  # not seat 0's card anyway
+
+
+def test_hidden_wheel_lie_is_caught_at_once_by_the_omniscient_state_and_later_by_others() -> None:
+    t, major5 = _wheel("HIDDEN-WHEEL")
+    assert t.g.kind[major5] is None
+    _avoiding(t, major5, lambda g: g.turn_no == 2 and g.phase == "hide")
+    lie = Hide((major5,))
+    with pytest.raises(IllegalMove) as caught:
+        t.g.check(2, lie)
+    assert caught.value.seat == 2
+    observer = replay_partial(t.g, 0, audit=False)
+    observer.check(2, lie)  # seat 0 cannot tell: the move passes and becomes a claim
+    observer.apply(2, lie)
+    for seat in (0, 1):  # the others' blind hides complete the round
+        if seat in t.g.turn().seats:
+            observer.apply(seat, t.g.legal_moves(seat)[-1])
+    assert observer.phase == "play"
+    assert [(c.seat, c.kind) for c in observer.claims][-1] == (2, "minor")
+    with pytest.raises(IllegalMove) as audit:
+        observer.learn(major5, "major-5")  # the opening (scoring, Sun, World or the audit)
+    assert audit.value.seat == 2
+
+
+def test_hidden_wheel_honest_hide_of_a_passed_minor_passes_the_audit() -> None:
+    t, major5 = _wheel("HIDDEN-WHEEL")
+    coins1 = next(h for h in t.g.z.hands[2] if t.g.cards[h] == "coins-1")
+    assert t.g.kind[coins1] is None
+    _avoiding(t, coins1, lambda g: g.turn_no == 2 and g.phase == "hide")
+    t.g.apply(2, Hide((coins1,)))
+    _avoiding(t, coins1, lambda g: g.phase != "hide")
+    observer = replay_partial(t.g, 0, audit=True)  # learning every value decides every claim
+    assert any(c.kind == "minor" and c.seat == 2 for c in observer.claims)
