@@ -7,11 +7,12 @@ from typing import Any, Callable, Mapping, Sequence
 
 from p2ptarot.engine.types import Move
 
-from . import arcanoid, sinople
+from . import arcanoid, arcanum, sinople
 
 Strategy = Callable[[Mapping[str, Any], int, Sequence[Move], random.Random], Move]
 #: game name (the view's "game" field) -> strategy; games without one fall back to random play
-STRATEGIES: dict[str, Strategy] = {"sinople": sinople.choose, "arcanoid": arcanoid.choose}
+STRATEGIES: dict[str, Strategy] = {"sinople": sinople.choose, "arcanoid": arcanoid.choose,
+                                   "arcanum": arcanum.choose}
 
 
 class HeuristicBot:
