@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Mapping
 
-from . import arcanoid, sinople
+from . import arcanoid, arcanum, sinople
 from .cards import card_list, card_name
 
 Renderer = Callable[[Mapping[str, Any]], str]
@@ -18,6 +18,7 @@ Describer = Callable[[Mapping[str, Any], Mapping[str, Any]], str]
 
 SCREENS: dict[str, tuple[Renderer, Describer]] = {
     "arcanoid": (arcanoid.render, arcanoid.describe),
+    "arcanum": (arcanum.render, arcanum.describe),
     "sinople": (sinople.render, sinople.describe),
 }
 
@@ -30,6 +31,10 @@ GROUPS: dict[str, str] = {
     "judgement": "arcana", "world": "arcana", "wheel-discard": "Wheel", "call-again": "call a card",
     "hermit-move": "Hermit", "fool": "Fool", "show": "show", "give": "give", "vote": "vote",
     "pass": "pass",
+    "play-minor": "play a minor", "play-major": "play a major", "choose": "choose",
+    "hide": "hide", "relocate": "move a figure", "house": "choose a House", "empress": "Empress",
+    "fields": "Fields", "expose": "Sun", "swap": "Temperance", "remove": "Judgement",
+    "return": "Judgement",
 }
 
 
