@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from p2ptarot.net.store import read_transcript
+from p2ptarot.net.store import DataDir, read_transcript
 from p2ptarot.transcript import verify_transcript
 
 from .errors import check_table
@@ -31,30 +31,34 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                    help="address for every socket and zeroconf (default 127.0.0.1)")
     p.add_argument("--out", type=Path, default=None, help="copy the verified transcript here")
     p.add_argument("--timeout", type=int, default=120, help="seconds of silence before blame")
+    p.add_argument("--lobby-timeout", type=float, default=120.0, metavar="SECONDS",
+                   help="the peers give up if the table has not started after this long")
     p.add_argument("--json", action="store_true", help="print one JSON summary object")
     p.set_defaults(run=run, prog=p.prog)
 
 
 def run(args: argparse.Namespace) -> int:
-    bad = check_table(args, args.game, args.players)
+    bad = check_table(args, args.game, args.players, args.variant)
     if bad is not None:
         return bad
     say = (lambda t: None) if args.json else (lambda t: print(t, flush=True))
     work = Path(tempfile.mkdtemp(prefix="p2ptarot-demo-"))
     base = [sys.executable, "-m", "p2ptarot.cli.main"]
-    common = ["--bot", "heuristic", "--quiet", "--interface", args.interface, "--timeout", str(args.timeout)]
+    common = ["--bot", "heuristic", "--quiet", "--interface", args.interface, "--timeout", str(args.timeout),
+              "--lobby-timeout", str(args.lobby_timeout)]
     started = time.monotonic()
     procs: list[subprocess.Popen] = []
     try:
+        # the joiners name the host's fingerprint: they never sit at another table on the LAN
+        host_fp = DataDir(work / "peer-0").identity().fingerprint
         host_cmd = base + ["host", "--game", args.game, "--seats", str(args.players), "--name", "peer-0",
                            "--data-dir", str(work / "peer-0"), "--seed", str(args.seed)] + common
         if args.variant:
             host_cmd += ["--variant", args.variant]
         procs.append(subprocess.Popen(host_cmd, stdout=subprocess.PIPE, text=True))
         say(f"demo: {args.players} peers ({args.game}) on {args.interface}, work dir {work}")
-        time.sleep(0.5)
         for k in range(1, args.players):
-            cmd = base + ["join", "--game", args.game, "--name", f"peer-{k}",
+            cmd = base + ["join", host_fp, "--game", args.game, "--name", f"peer-{k}",
                           "--data-dir", str(work / f"peer-{k}"), "--seed", str(args.seed + k)] + common
             procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True))
         say("demo: peers started; discovering through zeroconf, shuffling, playing...")

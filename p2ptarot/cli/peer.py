@@ -13,13 +13,14 @@ from typing import Any
 
 from p2ptarot.bots import make as make_bot
 from p2ptarot.engine import BadConfiguration, Move
-from p2ptarot.net.discovery import browse_tables
+from p2ptarot.net.discovery import TableAdvert, browse_tables
+from p2ptarot.net.finder import describe as describe_table
+from p2ptarot.present import describe_move, move_group, render_view
 from p2ptarot.net.runner import (GameResult, PeerConfig, RunError, bot_chooser, run_host,
                                  run_join, run_resume)
 from p2ptarot.table.effects import NeedMove
 
 from .errors import check_table, usage_error
-from .render import describe_move, move_group, render_view
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -34,6 +35,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=None, help="seed of the bot's choices")
     p.add_argument("--timeout", type=int, default=120, help="seconds of silence before a seat is blamed")
     p.add_argument("--quiet", action="store_true", help="print only the result")
+    p.add_argument("--lobby-timeout", type=float, default=600.0, metavar="SECONDS",
+                   help="give up if the table has not started after this long (default 600)")
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -49,9 +52,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     j = subparsers.add_parser("join", help="sit down at a table on the LAN",
                               description="Join a table found by zeroconf or given as ws://host:port.")
     j.add_argument("table", nargs="?", default=None, metavar="TABLE",
-                   help="ws://host:port of the host, or a host fingerprint from `p2ptarot list`; "
-                        "default: the first open table")
+                   help="ws://host:port (or host:port) of the host, or a host fingerprint from "
+                        "`p2ptarot list`; default: the only open table (asks, or refuses with "
+                        "the list, when there are several)")
     j.add_argument("--game", default=None, help="only join a table of this game")
+    j.add_argument("--find-timeout", type=float, default=30.0, metavar="SECONDS",
+                   help="how long to look for the table on the LAN (default 30)")
     j.add_argument("--resume", action="store_true",
                    help="resume the unfinished game saved in --data-dir (after a crash)")
     _common(j)
@@ -126,7 +132,7 @@ def _chooser(args: argparse.Namespace, say):
 def _config(args: argparse.Namespace) -> PeerConfig:
     say = (lambda text: None) if args.quiet else (lambda text: print(text, flush=True))
     return PeerConfig(data_dir=args.data_dir, name=args.name, interface=args.interface,
-                      port=args.port, timeout=args.timeout, say=say)
+                      port=args.port, timeout=args.timeout, lobby_timeout=args.lobby_timeout, say=say)
 
 
 def _report(result: GameResult) -> int:
@@ -143,7 +149,7 @@ def _report(result: GameResult) -> int:
 
 
 def run_host_cmd(args: argparse.Namespace) -> int:
-    bad = check_table(args, args.game, args.seats)
+    bad = check_table(args, args.game, args.seats, args.variant)
     if bad is not None:
         return bad
     if not 0 <= args.bots < args.seats:
@@ -177,13 +183,33 @@ def run_host_cmd(args: argparse.Namespace) -> int:
     return _report(result)
 
 
+async def _ask_which_table(candidates: list[TableAdvert]) -> TableAdvert | None:
+    """Several open tables: the user picks one by number (empty answer: none)."""
+    print("Several open tables:")
+    for i, advert in enumerate(candidates, start=1):
+        print(f"  {i}. {describe_table(advert)}")
+    while True:
+        try:
+            text = await asyncio.to_thread(input, f"which table [1-{len(candidates)}, Enter to quit]: ")
+        except EOFError:
+            return None
+        text = text.strip()
+        if not text:
+            return None
+        if text.isdigit() and 1 <= int(text) <= len(candidates):
+            return candidates[int(text) - 1]
+        print(f"  please type a number from 1 to {len(candidates)}")
+
+
 def run_join_cmd(args: argparse.Namespace) -> int:
     cfg = _config(args)
     try:
         if args.resume:
             result = asyncio.run(run_resume(cfg, _chooser(args, cfg.say)))
         else:
-            result = asyncio.run(run_join(cfg, args.table, args.game, _chooser(args, cfg.say)))
+            pick = _ask_which_table if (sys.stdin.isatty() and not args.bot) else None
+            result = asyncio.run(run_join(cfg, args.table, args.game, _chooser(args, cfg.say), pick=pick,
+                                          find_wait=args.find_timeout))
     except RunError as exc:
         print(f"p2ptarot join: {exc}", file=sys.stderr)
         return 1
@@ -193,15 +219,24 @@ def run_join_cmd(args: argparse.Namespace) -> int:
 
 
 def run_list(args: argparse.Namespace) -> int:
+    if not args.json:
+        where = args.interface or "every interface"
+        print(f"looking for tables on {where} for {args.timeout:g} s...", file=sys.stderr, flush=True)
     adverts = asyncio.run(browse_tables([args.interface] if args.interface else None, args.timeout))
     rows = [{"game": a.table.game, "variant": a.table.variant,
              "seats": f"{a.table.seats_taken}/{a.table.seats_total}",
+             "state": "full" if a.table.is_full else "open",
              "host": a.table.fingerprint, "table": a.table.table_id, "url": a.ws_url} for a in adverts]
     if args.json:
         print(json.dumps({"tables": rows}))
         return 0
     if not rows:
-        print("no open table seen (is a host running on this LAN, and multicast allowed?)")
+        print("no table seen (is a host running on this network, and is multicast allowed?)")
+        return 0
+    header = f"{'GAME':<12} {'VARIANT':<10} {'SEATS':<6} {'STATE':<5} {'HOST':<20} ADDRESS"
+    print(header)
     for r in rows:
-        print(f"{r['game']:<10} {r['variant'] or '-':<8} seats {r['seats']:<6} host {r['host']}  {r['url']}")
+        print(f"{r['game']:<12} {r['variant'] or '-':<10} {r['seats']:<6} {r['state']:<5} "
+              f"{r['host']:<20} {r['url']}")
+    print("join one with: p2ptarot join HOST   (or p2ptarot join ADDRESS)")
     return 0

@@ -27,8 +27,9 @@ from p2ptarot.table.effects import (Aborted, Effect, Finished, NeedMove, Progres
 from p2ptarot.table.lobby import make_charter, sign_charter
 from p2ptarot.table.session import Session
 
-from .discovery import TableAdvertiser, browse_tables
+from .discovery import TableAdvertiser
 from .errors import MeshError
+from .finder import FindError, Pick, find_table, matches_table_id_only, parse_target
 from .events import LinkDown, LinkUp, Received
 from .store import DataDir, TableStore
 from .transport import WS_PATH, Mesh, MeshConfig
@@ -54,6 +55,8 @@ class PeerConfig:
     port: int = 0
     timeout: int = 120
     linger: float = 2.0
+    #: seconds a lobby (host: waiting for joiners; joiner: waiting for the table to fill) may take
+    lobby_timeout: float = 600.0
     say: Say = field(default=lambda text: None)
 
 
@@ -113,7 +116,8 @@ async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str,
                      on_listening: Callable[[str], None] | None = None) -> SignedCharter:
     """Advertise the table, seat joiners in arrival order, have every seat sign the charter."""
     gi = game_info(game)
-    info = TableInfo(game=game, variant=variant or gi.default_variant or "", seats_taken=1,
+    variant = gi.resolve_variant(variant)  # BadConfiguration before anything is advertised
+    info = TableInfo(game=game, variant=variant or "", seats_taken=1,
                      seats_total=seats, fingerprint=identity.fingerprint)
     advertiser = TableAdvertiser(info, mesh.port, interfaces=_interfaces(cfg),
                                  addresses=[cfg.interface] if cfg.interface else None)
@@ -139,7 +143,7 @@ async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str,
                 if len(joined) != before:
                     cfg.say("a player left the lobby")
                     await advertiser.update(seats_taken=len(joined))
-        charter = make_charter(game, joined, variant=variant or gi.default_variant, options=options,
+        charter = make_charter(game, joined, variant=variant, options=options,
                                timeout=cfg.timeout)
         await advertiser.update(table_id=charter.table_id.hex())
         sigs: dict[bytes, str] = {identity.public_bytes: sign_charter(charter, identity)}
@@ -161,29 +165,20 @@ async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str,
         await advertiser.close()
 
 
-async def find_table(cfg: PeerConfig, game: str | None, wait: float = 30.0,
-                     fingerprint_prefix: str | None = None) -> str:
-    """Browse zeroconf until an open table (of `game`, hosted by `fingerprint_prefix`, if given)
-    appears; its ws:// URL."""
-    deadline = time.monotonic() + wait
-    while time.monotonic() < deadline:
-        for advert in await browse_tables(_interfaces(cfg), timeout=1.0):
-            t = advert.table
-            if fingerprint_prefix and not (t.fingerprint.startswith(fingerprint_prefix.upper())
-                                           or t.table_id.startswith(fingerprint_prefix.lower())):
-                continue
-            if not t.is_full and (game is None or t.game == game) and t.version == PROTOCOL_VERSION:
-                cfg.say(f"found {t.game} table of {advert.table.fingerprint} at {advert.ws_url}")
-                return advert.ws_url
-    raise RunError(f"no open {game or ''} table found on the LAN within {wait:.0f} s")
+async def join_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, url: str,
+                     host_prefix: str | None = None) -> SignedCharter:
+    """Dial the host, ask for a seat, check and sign the charter it proposes.
 
-
-async def join_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, url: str) -> SignedCharter:
-    """Dial the host, ask for a seat, check and sign the charter it proposes."""
+    `host_prefix` (the fingerprint the user named) is checked against the key the host proved in
+    the handshake: a zeroconf advert is only a hint, anyone can copy another host's fingerprint.
+    """
     try:
         host = await mesh.connect(url)
     except MeshError as exc:
         raise RunError(str(exc)) from exc
+    if host_prefix is not None and not fingerprint(host).startswith(host_prefix.upper()) \
+            and not matches_table_id_only(host_prefix):
+        raise RunError(f"the host at {url} is {fingerprint(host)}, not the {host_prefix} you named")
     await mesh.send(host, _ctl({"ctl": "join", "name": cfg.name, "address": _public_url(cfg, mesh)}))
     cfg.say(f"joined the table at {url}; waiting for the other players")
     while True:
@@ -347,20 +342,36 @@ async def run_host(cfg: PeerConfig, game: str, variant: str | None, seats: int, 
                    on_listening: Callable[[str], None] | None = None) -> GameResult:
     identity = DataDir(cfg.data_dir).identity()
     async with Mesh(identity, _mesh_config(cfg)) as mesh:
-        signed = await host_lobby(cfg, mesh, identity, game, variant, seats, options, on_listening)
+        try:
+            async with asyncio.timeout(cfg.lobby_timeout):
+                signed = await host_lobby(cfg, mesh, identity, game, variant, seats, options,
+                                          on_listening)
+        except TimeoutError:
+            raise RunError(f"the table was not filled and signed within {cfg.lobby_timeout:.0f} s; "
+                           "closing it (--lobby-timeout sets how long to wait)") from None
         return await play(cfg, mesh, identity, signed, choose)
 
 
-async def run_join(cfg: PeerConfig, target: str | None, game: str | None, choose: Chooser) -> GameResult:
+async def run_join(cfg: PeerConfig, target: str | None, game: str | None, choose: Chooser,
+                   pick: Pick | None = None, find_wait: float = 30.0) -> GameResult:
+    """Join the table the user named (or the only open one; `pick` chooses among several)."""
     identity = DataDir(cfg.data_dir).identity()
-    async with Mesh(identity, _mesh_config(cfg)) as mesh:
-        if target is None:
-            url = await find_table(cfg, game)
-        elif target.startswith("ws://"):
-            url = target if target.rstrip("/").endswith(WS_PATH) else target.rstrip("/") + WS_PATH
+    try:
+        wanted = parse_target(target)
+        if wanted.url is not None:
+            url = wanted.url
         else:
-            url = await find_table(cfg, game, fingerprint_prefix=target)
-        signed = await join_lobby(cfg, mesh, identity, url)
+            url = await find_table(_interfaces(cfg), game, wanted.prefix, wait=find_wait, pick=pick)
+            cfg.say(f"found the table at {url}")
+    except FindError as exc:
+        raise RunError(str(exc)) from None
+    async with Mesh(identity, _mesh_config(cfg)) as mesh:
+        try:
+            async with asyncio.timeout(cfg.lobby_timeout):
+                signed = await join_lobby(cfg, mesh, identity, url, host_prefix=wanted.prefix)
+        except TimeoutError:
+            raise RunError(f"the table did not start within {cfg.lobby_timeout:.0f} s; leaving it "
+                           "(--lobby-timeout sets how long to wait)") from None
         return await play(cfg, mesh, identity, signed, choose)
 
 

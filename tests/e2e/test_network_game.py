@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from p2ptarot.net.store import read_transcript
+from p2ptarot.net.store import DataDir, read_transcript
 from p2ptarot.transcript import verify_transcript
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
@@ -54,10 +54,12 @@ def _peer(args: list[str], log: Path) -> subprocess.Popen:
 
 def test_killed_peer_resumes_and_game_completes(tmp_path: Path) -> None:
     common = ["--bot", "random", "--quiet", "--interface", "127.0.0.1", "--timeout", "120"]
+    # the joiner names this host: another table on the machine (a parallel test, a demo) must
+    # never catch it (issue 17)
+    host_fp = DataDir(tmp_path / "a").identity().fingerprint
     host = _peer(["host", "--game", "sinople", "--seats", "2", "--data-dir", str(tmp_path / "a"),
                   "--port", "0"] + common, tmp_path / "a.log")
-    time.sleep(0.8)
-    joiner_args = ["join", "--game", "sinople", "--data-dir", str(tmp_path / "b")] + common
+    joiner_args = ["join", host_fp, "--game", "sinople", "--data-dir", str(tmp_path / "b")] + common
     joiner = _peer(joiner_args, tmp_path / "b.log")
     # wait until the joiner has logged a good part of the game, then kill it hard
     deadline = time.time() + 120

@@ -7,11 +7,12 @@ scoring (§7), majors (§8), view (§9), state claims (§10). Importing it regis
 
 from p2ptarot.engine import GameInfo, register
 
-from .rules import VARIANTS
+from .rules import STANDARD, catalogue
 from .state import ArcanumState, factory
 
 register(GameInfo(name="arcanum", title="Arcanum", min_players=3, max_players=5,
-                  variants=tuple(VARIANTS), default_variant="STANDARD",
-                  decks=("tarot-78/arcanum",), factory=factory))
+                  variants=catalogue(), default_variant=STANDARD.name,
+                  decks=("tarot-78/arcanum",), factory=factory,
+                  presenter="p2ptarot.present.arcanum", bots="p2ptarot.bots.arcanum"))
 
 __all__ = ["ArcanumState", "factory"]

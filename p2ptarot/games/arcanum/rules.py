@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
-from p2ptarot.engine import BadConfiguration
+from p2ptarot.engine import BadConfiguration, VariantInfo
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,3 +84,9 @@ def rules_for(variant: str | None, options: Mapping[str, Any], players: int) -> 
     if rules.length == "short" and players != 3 or rules.length == "long" and players == 3:
         raise BadConfiguration(f"arcanum: no {rules.length} game with {players} players (R3)")
     return rules
+
+
+def catalogue() -> tuple[VariantInfo, ...]:
+    """Every variant for the registry (all playable)."""
+    return tuple(VariantInfo(name, parent, summary=summary)
+                 for name, (_, parent, summary) in VARIANTS.items())

@@ -9,15 +9,14 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from p2ptarot.engine import (PUBLIC, Claim, GameState, IllegalMove, Move, NotYourTurn, Outcome,
-                             Reveal, Turn, TurnKind)
+from p2ptarot.engine import (PUBLIC, Claim, GameState, IllegalMove, Move, Outcome, Reveal, Turn)
 
 from . import legal
 from .board import load_board
 from .components import FOOL, MINOR, kind_of
 from .core import Core
 from .driver import Ask, Ctx, Done, Request, turn_of
-from .moves import MOVES
+from .moves import MOVES, Swap
 from .rules import rules_for
 from .turn import game
 from .view import public_view
@@ -65,18 +64,8 @@ class ArcanumState(Core, GameState):
             out.append(move)
         return out
 
-    def check(self, seat: int, move: Move) -> None:
-        """Pure: raise NotYourTurn / IllegalMove when `seat` may not make `move` now."""
-        turn = self.turn()
-        if turn.kind not in (TurnKind.SEAT, TurnKind.SIMULTANEOUS, TurnKind.INTERRUPT):
-            raise NotYourTurn(seat, f"the game waits for {turn.kind.value}, not for a move")
-        if seat not in turn.seats:
-            raise NotYourTurn(seat, "it is not this seat's turn")
-        if type(move).KIND not in self.MOVES or self.MOVES[type(move).KIND] is not type(move):
-            raise IllegalMove(seat, f"{type(move).__name__} is not a move of {self.NAME}")
-        self._check(seat, move)
-
     def _check(self, seat: int, move: Move) -> None:
+        """Pure: judged from this state's knowledge (a card it does not know passes, §10)."""
         req = self._req
         assert isinstance(req, Ask)
         legal.check(self, seat, move, req.ctx)
@@ -90,7 +79,6 @@ class ArcanumState(Core, GameState):
             self._busy -= 1
 
     def _apply(self, seat: int, move: Move) -> None:
-        self._check(seat, move)
         self._send((seat, move))
 
     def resolve_chance(self, result: Any) -> None:
@@ -125,7 +113,7 @@ class ArcanumState(Core, GameState):
         if hasattr(move, "card"):
             pairs = [(move.handle, move.card)]  # type: ignore[attr-defined]
         elif hasattr(move, "cards"):
-            handles = getattr(move, "give", None) or getattr(move, "handles")
+            handles = move.give if isinstance(move, Swap) else move.handles  # type: ignore[attr-defined]
             pairs = list(zip(handles, move.cards))  # type: ignore[attr-defined]
         else:
             pairs = []
@@ -153,9 +141,9 @@ class ArcanumState(Core, GameState):
     def face_down(self, seat: int) -> list[int]:
         return [h for h in self.z.hidden[seat] if h not in self.face_up]
 
-    def _claim(self, seat: int, kind: str, handle: int) -> None:
-        claim = Claim(seat, kind, (("handle", handle),), self.where())
-        self.claims.append(claim)
+    def _claim_card(self, seat: int, kind: str, handle: int) -> None:
+        """§10: a claim about one card, decided when its value is learnt (at once if known)."""
+        claim = self._claim(seat, kind, (("handle", handle),), self.where())
         self._claims_by_handle.setdefault(handle, []).append(claim)
         if self.cards[handle] is not None:
             self._judge(claim, self.cards[handle])  # type: ignore[arg-type]
@@ -165,8 +153,9 @@ class ArcanumState(Core, GameState):
         false = {"minor": not minor, "minor-or-fool": not (minor or card == FOOL),
                  "not-minor": minor}[claim.kind]
         if false:
-            raise IllegalMove(claim.seat, f"claim {claim.kind!r} about card {dict(claim.detail)['handle']} "
-                                          f"was false: it is {card}", claim.where)
+            raise self._false_claim(claim, f"claim {claim.kind!r} about card "
+                                           f"{dict(claim.detail)['handle']} was false: it is {card}")
+        self._settle_claim(claim)
 
     def _on_learn(self, handle: int, card: str) -> None:
         for claim in self._claims_by_handle.get(handle, ()):
@@ -174,12 +163,12 @@ class ArcanumState(Core, GameState):
 
     def on_hidden(self, seat: int, handle: int) -> None:
         if self.kind[handle] is None:
-            self._claim(seat, "minor", handle)
+            self._claim_card(seat, "minor", handle)
             self.kind[handle] = MINOR
 
     def on_swapped_in(self, seat: int, handle: int) -> None:
         if self.kind[handle] is None and PUBLIC not in self.seen[handle]:
-            self._claim(seat, "minor-or-fool", handle)
+            self._claim_card(seat, "minor-or-fool", handle)
 
     def on_wheel(self, giver: int, receiver: int, handle: int) -> None:
         if self.rules.wheel_hides_kind and PUBLIC not in self.seen[handle]:
@@ -193,7 +182,7 @@ class ArcanumState(Core, GameState):
     def claim_no_minor(self, seat: int, why: str) -> None:
         for h in self.z.hands[seat]:
             if self.kind[h] is None:
-                self._claim(seat, "not-minor", h)
+                self._claim_card(seat, "not-minor", h)
 
     # ---- views and outcome -------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:

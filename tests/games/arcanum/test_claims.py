@@ -90,4 +90,5 @@ def test_hidden_wheel_honest_hide_of_a_passed_minor_passes_the_audit() -> None:
     t.g.apply(2, Hide((coins1,)))
     _avoiding(t, coins1, lambda g: g.phase != "hide")
     observer = replay_partial(t.g, 0, audit=True)  # learning every value decides every claim
-    assert any(c.kind == "minor" and c.seat == 2 for c in observer.claims)
+    assert any(c.kind == "minor" and c.seat == 2 for c in observer.claim_log)
+    assert not observer.claims  # every claim decided (true) by the audit

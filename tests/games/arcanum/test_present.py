@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from p2ptarot import bots
-from p2ptarot.cli.render import describe_move, render_view
-from p2ptarot.cli.render.arcanum import card_name
+from p2ptarot.present import describe_move, render_view
+from p2ptarot.present.arcanum import card_name
 from p2ptarot.engine import PUBLIC, RandomDealer, create, play
 
 

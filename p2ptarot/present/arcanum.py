@@ -29,6 +29,15 @@ _DECISIONS = {
     "sun": "Sun: turn 3 hidden cards face up", "forced-draw": "no minor? draw one"}
 
 
+#: move kind -> heading when a long move list is grouped
+GROUPS = {
+    "play-minor": "play a minor", "play-major": "play a major", "choose": "choose",
+    "discard": "discard", "hide": "hide", "relocate": "move a figure", "house": "choose a House",
+    "empress": "Empress", "fields": "Fields", "give": "Wheel", "expose": "Sun",
+    "swap": "Temperance", "tower": "Tower", "remove": "Judgement", "return": "Judgement",
+    "pass": "pass"}
+
+
 def roman(n: int) -> str:
     out = []
     for value, sign in _ROMAN:
