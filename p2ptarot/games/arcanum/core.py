@@ -164,7 +164,9 @@ class Core:
         return loc is not None and not self.frozen(loc)
 
     def open_locations(self) -> list[int]:
-        return [loc for loc in range(1, 11) if not self.frozen(loc)]
+        if self.tower is None:
+            return list(range(1, 11))
+        return [loc for loc in range(1, 11) if loc not in self.tower.locations]
 
     # ---- decks (R7) --------------------------------------------------------------------------
     def majors_in_play(self) -> bool:

@@ -151,7 +151,8 @@ def _relocate(g: "ArcanumState", seat: int, move: Move, ctx: Ctx) -> None:
     if isinstance(move, Pass):
         if not ctx.data["optional"]:
             raise _bad(g, seat, "the Fool's joker must move a figure")
-    elif (move.figure, move.dest) not in relocations(g):  # type: ignore[attr-defined]
+    elif not (g.movable(move.figure) and 1 <= move.dest <= 10  # type: ignore[attr-defined]
+              and not g.frozen(move.dest) and g.figures[move.figure] != move.dest):  # type: ignore[attr-defined]
         raise _bad(g, seat, "move a figure outside frozen locations to another unfrozen one")
 
 
