@@ -93,7 +93,7 @@ def check(g: "ArcanumState", seat: int, move: Move, ctx: Ctx) -> None:
         raise _bad(g, seat, f"{move.KIND} does not answer {name}")
     if isinstance(move, Choose):
         options = OPTIONS[name]
-        if move.option not in options and not (name == "cathedral" and move.option == "draw"):
+        if move.option not in options:
             raise _bad(g, seat, f"choose one of {', '.join(options)}")
     CHECKS[name](g, seat, move, ctx)
 

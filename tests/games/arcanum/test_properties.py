@@ -55,6 +55,9 @@ def test_replay_is_deterministic(players: int, seed: int) -> None:
     assert a._log == b._log and a.outcome() == b.outcome()
     c = a.clone()
     assert c.outcome() == a.outcome() and c.view(0) == a.view(0)
+    for viewer in (None, players - 1):
+        x, y = replay_partial(a, viewer, audit=False), replay_partial(b, viewer, audit=False)
+        assert x.view(viewer) == y.view(viewer) and x.claim_log == y.claim_log
 
 
 def test_a_seat_view_never_shows_a_value_it_was_not_shown() -> None:
@@ -71,3 +74,19 @@ def test_a_seat_view_never_shows_a_value_it_was_not_shown() -> None:
         if s != 1:
             for c in p["hand"]:
                 assert c["card"] is None or PUBLIC in omni.seen[c["handle"]] or 1 in omni.seen[c["handle"]]
+
+
+def test_r42_winner_most_vp_then_most_cards_in_hand_then_shared() -> None:
+    g = random_game(4, 3)
+    g.vp[:] = [30, 40, 40, 40]
+    hands = g.z.hands
+    pool = [h for hand in hands for h in hand]
+    for hand in hands:
+        hand.clear()
+    hands[1].extend(pool[:2])
+    hands[2].extend(pool[2:4])
+    hands[3].extend(pool[4:5])
+    out = g.outcome()
+    assert out is not None and out.winners == (1, 2) and out.scores == (30, 40, 40, 40)
+    hands[2].pop()
+    assert g.outcome().winners == (1,)
