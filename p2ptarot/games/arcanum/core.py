@@ -9,7 +9,7 @@ known only to those who know its value (`kind_for`), and the flow never depends 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
 from p2ptarot.engine import NOBODY, PUBLIC, Reveal, Shuffle, TurnKind
 
@@ -258,5 +258,3 @@ class Core:
         for seat in sorted(answers):
             self.discard_from_hand(seat, answers[seat])
 
-
-Checker = Callable[..., None]

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from p2ptarot.engine import Pass
-
 from .components import HOUSES, MAJOR, MINOR
 from .driver import Ctx, Flow
-from .moves import Choose, Discard, Hide
+from .moves import Discard, Hide
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import ArcanumState
@@ -103,5 +101,3 @@ EFFECTS: dict[int, Callable[["ArcanumState", int], Flow]] = {
 def location_effect(g: "ArcanumState", seat: int, loc: int) -> Flow:
     yield from EFFECTS[loc](g, seat)
 
-
-__all__ = ["EFFECTS", "location_effect", "Pass", "Choose"]
