@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from p2ptarot.engine import PUBLIC, Reveal
+from p2ptarot.engine import PUBLIC, EngineError, Reveal
 
 from .components import MAJOR, MINOR, major_number
 from .core import TowerState
@@ -235,6 +235,9 @@ def house_scoring(g: "ArcanumState", world: bool) -> Flow:
     for s in range(g.players):
         for h in g.z.hidden[s]:
             g.on_opened(s, h)
+    missing = [h for s in range(g.players) for h in g.z.hidden[s] if g.cards[h] is None]
+    if missing:
+        raise EngineError(f"scoring: opened hidden cards {missing} have no value in this state")
     hidden = [[g.cards[h] for h in g.z.hidden[s]] for s in range(g.players)]
     fool_suit: dict[int, str] = {}
     for s in range(g.players):

@@ -6,7 +6,9 @@ permutation) so the scene is fixed: seat 0 opens with the Wheel, seat 1 passes a
   their receivers by proven re-encryption;
 * under wheelHidesKind, seat 2 (blind to the major it received, so its own engine signs the lie)
   hides that major as a minor: the giver, who knows the card, convicts it at once; the third seat
-  only records a claim, decided when the card opens.
+  only records a claim;
+* with a colluding giver (blind as well), the lie stands until the scoring opens the card: then
+  the third seat and the offline verifier convict seat 2 at the step of its signed hide.
 """
 
 from __future__ import annotations
@@ -70,12 +72,15 @@ def _stacked_decks() -> Iterator[None]:
 
 
 def _handle_of(t: Any, card: str) -> int:
-    game = t.sessions[1].game  # seat 1 dealt (and passes) the major: it knows the handle
-    return next(h for h, c in enumerate(game.cards) if c == card)
+    """The handle dealt `card` (the first major dealt to seat 1, whoever was told its value)."""
+    game = t.sessions[0].game
+    known = next((h for h, c in enumerate(game.cards) if c == card), None)
+    return known if known is not None else t.passed[0]
 
 
 def _scripts(t: Any, lie: bool) -> dict[int, Any]:
     done: set[str] = set()
+    t.passed = []
 
     def seat0(legal: list) -> Any:
         wheel = next((m for m in legal if isinstance(m, PlayMajor) and m.card == "major-10"), None)
@@ -86,7 +91,9 @@ def _scripts(t: Any, lie: bool) -> dict[int, Any]:
 
     def seat1(legal: list) -> Any:
         if legal and isinstance(legal[0], Give):
-            h = _handle_of(t, PASSED)
+            game = t.sessions[1].game
+            h = next(h for h in game.z.hands[1] if game.kind[h] == "major" or game.cards[h] == PASSED)
+            t.passed.append(h)
             return next(m for m in legal if h in m.handles)
         return None
 
@@ -99,11 +106,37 @@ def _scripts(t: Any, lie: bool) -> dict[int, Any]:
     return {0: seat0, 1: seat1, 2: seat2}
 
 
-def _table(lie: bool) -> Any:
+def _until_public(harness: Any) -> type:
+    """A blind seat that stops pretending once a card is opened to everyone (a liar's engine
+    would otherwise be unable to score, and the in-memory table runs every seat in one process)."""
+    from p2ptarot.engine import PUBLIC
+    from p2ptarot.table.session import Session
+
+    class UntilPublic(harness.BlindSession):
+        def _sync_known(self) -> None:
+            learn = self.game.learn
+
+            def filtered(h: int, c: str) -> None:
+                opening = any(r.handle == h and r.to == PUBLIC for r in self.game.turn().reveals)
+                if c not in self.blind or opening or PUBLIC in self.game.seen[h]:
+                    learn(h, c)
+
+            self.game.learn = filtered  # type: ignore[method-assign]
+            try:
+                Session._sync_known(self)
+            finally:
+                del self.game.learn
+
+    return UntilPublic
+
+
+def _table(lie: bool, blind: dict[int, set[str]] | None = None) -> Any:
     harness = _harness()
     options = {"first_seat": 0, "wheelHidesKind": True} if lie else {"first_seat": 0}
-    t = harness.Table("arcanum", SEATS, seed=7, bot="random", options=options,
-                      blind={2: {PASSED}} if lie else None)
+    t = harness.Table("arcanum", SEATS, seed=7, bot="random", options=options, blind=blind)
+    cls = _until_public(harness)
+    for k, cards in (blind or {}).items():
+        t.sessions[k] = cls(t.signed, k, t.ids[k], t.seeds[k], blind=frozenset(cards))
     t.scripts = _scripts(t, lie)
     with _stacked_decks():
         t.run()
@@ -117,7 +150,13 @@ def honest():
 
 @pytest.fixture(scope="module")
 def liar():
-    return _table(lie=True)
+    return _table(lie=True, blind={2: {PASSED}})
+
+
+@pytest.fixture(scope="module")
+def colluders():
+    """The giver is in the plot (blind too): only the card's opening can convict the liar."""
+    return _table(lie=True, blind={1: {PASSED}, 2: {PASSED}})
 
 
 def _moves(t: Any) -> list[tuple[int, dict]]:
@@ -154,7 +193,7 @@ def test_the_verifier_accepts_the_log(honest) -> None:
 
 def test_a_major_hidden_as_a_minor_is_convicted(liar) -> None:
     hides = [m for s, m in _moves(liar) if s == 2 and m["kind"] == "hide"]
-    h = _handle_of(liar, PASSED)
+    h = liar.passed[0]
     assert [h] in [m["handles"] for m in hides], "seat 2 signed the lie"
     giver = liar.aborted[1]
     assert giver is not None and giver.blame == 2, giver  # the giver knows the card: at once
@@ -175,3 +214,20 @@ def test_the_third_seat_and_the_verifier_blame_nobody_wrongly(liar) -> None:
     verdict = verify_transcript(Transcript(liar.signed, liar.records[1]))
     assert not verdict.valid and verdict.seat is None
 
+
+
+def test_with_a_colluding_giver_the_lie_is_caught_when_the_card_opens(colluders) -> None:
+    t = colluders
+    h = t.passed[0]
+    lie = [e for e in map(parse, t.records[0]) if e.kind == "move" and e.seat == 2
+           and e.body["move"] == {"kind": "hide", "handles": [h]}]
+    assert len(lie) == 1
+    honest = t.aborted[0]
+    assert honest is not None and honest.blame == 2, honest
+    assert honest.step == lie[0].step  # the abort names the step of the signed lie...
+    assert t.sessions[0].step > honest.step + 5  # ...found later, when the scoring opened it
+    assert "major-5" in honest.reason
+    from p2ptarot.transcript import Transcript, verify_transcript
+
+    verdict = verify_transcript(Transcript(t.signed, t.records[0]))
+    assert not verdict.valid and verdict.seat == 2 and verdict.step == lie[0].step
