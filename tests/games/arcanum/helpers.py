@@ -57,13 +57,18 @@ def random_game(players: int, seed: int, variant: str | None = None, check: bool
     return state
 
 
-def replay_partial(omni: ArcanumState, viewer: int | None, audit: bool = True) -> ArcanumState:
+def replay_partial(omni: ArcanumState, viewer: int | None, audit: bool = True,
+                   edits: dict[int, Any] | None = None) -> ArcanumState:
     """Replay an omniscient game into `viewer`'s partial state (None: a public observer), feeding
-    only what that seat is shown; the turn sequence must match; the audit opens everything."""
+    only what that seat is shown; the turn sequence must match; the audit opens everything.
+    `edits[i](state)` re-applies a test's direct edit before log entry i (to both replicas)."""
     shadow = create("arcanum", omni.players, omni.variant, options=omni.options)
     part = create("arcanum", omni.players, omni.variant, options=omni.options, viewer=viewer,
                   omniscient=False)
-    for entry in omni._log:
+    for i, entry in enumerate(omni._log):
+        if edits and i in edits:
+            edits[i](part)
+            edits[i](shadow)
         assert part.turn() == shadow.turn()
         tag = entry[0]
         if tag == "m":

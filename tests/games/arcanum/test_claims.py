@@ -8,7 +8,7 @@ import random
 import pytest
 
 from p2ptarot.engine import IllegalMove, Move
-from p2ptarot.games.arcanum.moves import Give, Hide, PlayMajor
+from p2ptarot.games.arcanum.moves import Choose, Give, Hide, PlayMajor
 
 from .helpers import Table, replay_partial, scenario
 
@@ -92,3 +92,46 @@ def test_hidden_wheel_honest_hide_of_a_passed_minor_passes_the_audit() -> None:
     observer = replay_partial(t.g, 0, audit=True)  # learning every value decides every claim
     assert any(c.kind == "minor" and c.seat == 2 for c in observer.claim_log)
     assert not observer.claims  # every claim decided (true) by the audit
+
+
+def _drop_public_minors(seat: int):
+    """A direct edit: `seat`'s minors of public kind leave its hand for the discard pile."""
+    def edit(g) -> None:
+        for h in [h for h in g.z.hands[seat] if g.kind[h] == "minor"]:
+            g.z.hands[seat].remove(h)
+            g.z.discard["minor"].append(h)
+    return edit
+
+
+def test_hidden_wheel_false_no_minor_claim_is_caught_when_the_card_opens() -> None:
+    t, major5 = _wheel("HIDDEN-WHEEL")
+    coins1 = next(h for h in t.g.z.hands[2] if t.g.cards[h] == "coins-1")
+    _avoiding(t, coins1, lambda g: g.active == 1)
+    at = len(t.g._log)
+    edit = _drop_public_minors(2)
+    edit(t.g)
+    _avoiding(t, coins1, lambda g: g.active == 2)
+    assert t.decision() == "forced-draw"  # the public cannot tell whether seat 2 holds a minor
+    assert t.g.legal_moves(2) == [Choose("keep")]
+    with pytest.raises(IllegalMove):
+        t.g.check(2, Choose("draw"))  # the omniscient state knows coins-1 is a minor
+    observer = replay_partial(t.g, 0, audit=False, edits={at: edit})
+    observer.apply(2, Choose("draw"))
+    claims = [c for c in observer.claims if c.kind == "not-minor" and c.seat == 2]
+    assert {dict(c.detail)["handle"] for c in claims} == {coins1, major5}
+    observer.learn(major5, "major-5")  # true for the Hierophant: settled
+    with pytest.raises(IllegalMove) as caught:
+        observer.learn(coins1, "coins-1")
+    assert caught.value.seat == 2 and caught.value.claim is not None
+
+
+def test_hidden_wheel_temperance_claim_minor_or_fool() -> None:
+    t = scenario(HANDS, variant="HIDDEN-WHEEL", figures={"fig-swords-knave": 3})
+    g = t.g
+    h = t.hand(1)["coins-1"]
+    g.kind[h] = None  # as after a Wheel
+    g.on_swapped_in(1, h)
+    assert [c.kind for c in g.claim_log] == ["minor-or-fool"] and not g.claims  # true, settled
+    g.kind[t.hand(1)["major-5"]] = None
+    with pytest.raises(IllegalMove):
+        g.on_swapped_in(1, t.hand(1)["major-5"])
