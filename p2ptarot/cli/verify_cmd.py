@@ -8,8 +8,9 @@ import sys
 from pathlib import Path
 
 from p2ptarot.net.store import read_transcript
-from p2ptarot.table.envelope import parse
-from p2ptarot.transcript import Transcript, TranscriptError, verify_transcript
+from p2ptarot.table.envelope import EnvelopeError, parse
+from p2ptarot.table.names import printable
+from p2ptarot.transcript import Transcript, TranscriptError, Verdict, verify_transcript
 
 from p2ptarot.present import describe_move
 
@@ -35,7 +36,20 @@ def _load(args: argparse.Namespace) -> Transcript | None:
     try:
         return read_transcript(args.file)
     except TranscriptError as exc:
-        print(f"{args.prog}: {exc}", file=sys.stderr)
+        print(f"{args.prog}: {printable(exc, 1000)}", file=sys.stderr)
+        return None
+
+
+def _verdict(args: argparse.Namespace, transcript: Transcript) -> Verdict | None:
+    """The verifier's verdict; None (after one line on stderr) if it failed on this input.
+
+    Every hostile input the verifier knows of is a verdict; this is the last line of defence, so
+    a file that trips an unknown bug gets a sentence and exit 2, not a traceback."""
+    try:
+        return verify_transcript(transcript)
+    except (Exception, RecursionError) as exc:  # noqa: BLE001 - the user gets a sentence
+        print(f"{args.prog}: {args.file}: cannot be verified (verifier failure: "
+              f"{type(exc).__name__}: {printable(exc, 300)})", file=sys.stderr)
         return None
 
 
@@ -43,7 +57,9 @@ def run_verify(args: argparse.Namespace) -> int:
     transcript = _load(args)
     if transcript is None:
         return EXIT_UNREADABLE
-    verdict = verify_transcript(transcript)
+    verdict = _verdict(args, transcript)
+    if verdict is None:
+        return EXIT_UNREADABLE
     if args.json:
         print(json.dumps(verdict.to_json(), sort_keys=True))
     elif verdict.valid:
@@ -53,14 +69,15 @@ def run_verify(args: argparse.Namespace) -> int:
               f"winners {verdict.outcome['winners']}")
     else:
         seats = transcript.charter.charter.seats
-        who = (f"seat {verdict.seat} ({seats[verdict.seat].name})"
+        who = (f"seat {verdict.seat} ({printable(seats[verdict.seat].name, 40)})"
                if verdict.seat is not None and 0 <= verdict.seat < len(seats) else "no seat")
-        print(f"INVALID at step {verdict.step}, {who}: {verdict.reason}")
+        print(f"INVALID at step {verdict.step}, {who}: {printable(verdict.reason)}")
         if verdict.step is not None and verdict.steps > verdict.step:
             print(f"  detected while replaying step {verdict.steps}")
         for record in verdict.aborted_by_players:
-            print(f"  seat {record.get('by')} aborted the game at the table, blaming seat "
-                  f"{record.get('blame')}: {record.get('reason')}")
+            print(f"  seat {printable(record.get('by'), 20)} aborted the game at the table, "
+                  f"blaming seat {printable(record.get('blame'), 20)}: "
+                  f"{printable(record.get('reason'))}")
     return 0 if verdict.valid else EXIT_INVALID
 
 
@@ -69,28 +86,40 @@ def run_replay(args: argparse.Namespace) -> int:
     transcript = _load(args)
     if transcript is None:
         return EXIT_UNREADABLE
-    verdict = verify_transcript(transcript)
+    verdict = _verdict(args, transcript)
+    if verdict is None:
+        return EXIT_UNREADABLE
     charter = transcript.charter.charter
-    names = [s.name for s in charter.seats]
+    names = [printable(s.name, 40) for s in charter.seats]
     print(f"{charter.game} — {', '.join(f'seat {i}: {n}' for i, n in enumerate(names))}")
     from p2ptarot.table.session import Session  # local: only replay needs a second pass
     session = Session(transcript.charter, seat=None)
     session.start()
     shown = 0
     for line in transcript.messages:
-        env = parse(line)
+        try:
+            env = parse(line)
+        except EnvelopeError:
+            break  # the verdict below says what is wrong with this line
+        if env.seat >= len(names):
+            break
         if env.kind == "move":
             try:
                 said = describe_move(env.body["move"], session.game.view(None))
-            except (KeyError, TypeError, ValueError):  # a malformed move: the verdict says why
+            except Exception:  # noqa: BLE001 - a malformed move: the verdict says why
                 said = json.dumps(env.body.get("move"), sort_keys=True)
-            print(f"  step {env.step:>5}  {names[env.seat]:<12} {said}")
+            print(f"  step {env.step:>5}  {names[env.seat]:<12} {printable(said)}")
             shown += 1
         elif env.kind == "coin.open" and env.seat == 0:
-            print(f"  step {env.step:>5}  joint draw opened ({env.body['purpose']})")
+            print(f"  step {env.step:>5}  joint draw opened "
+                  f"({printable(env.body.get('purpose'), 60)})")
         elif env.kind == "abort":
-            print(f"  abort by {names[env.seat]}: seat {env.body['blame']} blamed: {env.body['reason']}")
-        session.receive(line)
+            print(f"  abort by {names[env.seat]}: seat {printable(env.body.get('blame'), 20)} "
+                  f"blamed: {printable(env.body.get('reason'))}")
+        try:
+            session.receive(line)
+        except Exception:  # noqa: BLE001 - the verdict (computed above) already covers it
+            break
     if verdict.valid and verdict.outcome:
         detail = verdict.outcome.get("detail", {})
         for i, rnd in enumerate(detail.get("rounds", []), start=1):
@@ -102,5 +131,6 @@ def run_replay(args: argparse.Namespace) -> int:
         print(f"final scores {verdict.outcome['scores']}, winners "
               f"{[names[w] for w in verdict.outcome['winners']]}")
         return 0
-    print(f"transcript INVALID at step {verdict.step}, seat {verdict.seat}: {verdict.reason}")
+    print(f"transcript INVALID at step {verdict.step}, seat {verdict.seat}: "
+          f"{printable(verdict.reason)}")
     return EXIT_INVALID

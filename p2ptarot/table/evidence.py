@@ -66,13 +66,15 @@ class AbortLedger:
         return min(self.stopped.values(), key=lambda s: (s.step, s.seat), default=None)
 
 
-def evidence_lines(evidence: list[dict[str, Any]]) -> list[bytes]:
-    """The evidence envelopes of an abort body as bytes to re-check like any received message
-    (items that cannot even be encoded are skipped: they prove nothing)."""
+def evidence_lines(evidence: list[str | dict[str, Any]]) -> list[bytes]:
+    """The evidence envelopes of an abort body as bytes to re-check like any received message:
+    base64url of the signed bytes (or, first form, the envelope object). Items that cannot even
+    be decoded are skipped: they prove nothing."""
     out = []
     for item in evidence:
         try:
-            out.append(canonical.encode(item))
+            out.append(canonical.unb64(item, "evidence") if isinstance(item, str)
+                       else canonical.encode(item))
         except (canonical.CanonicalError, ValueError, TypeError, RecursionError):
             continue
     return out

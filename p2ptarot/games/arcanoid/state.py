@@ -157,8 +157,10 @@ class ArcanoidState(Pipeline, GameState):
         pairs: list[int] = []
         if hasattr(move, "handle") and hasattr(move, "card"):
             pairs.append(move.handle)  # type: ignore[attr-defined]
-        if hasattr(move, "cards"):
-            pairs.extend(getattr(move, "promote", None) or getattr(move, "handles"))
+        if isinstance(move, WheelDiscard):
+            pairs.extend(move.promote)  # the discards stay face down, promoted or not
+        elif hasattr(move, "cards"):
+            pairs.extend(getattr(move, "handles"))
         return tuple(Reveal(h, PUBLIC, seat) for h in pairs
                      if 0 <= h < len(self.seen) and PUBLIC not in self.seen[h])
 
