@@ -135,9 +135,13 @@ def _handle_name(view: Mapping[str, Any], handle: int) -> str:
     return "a card"
 
 
+_PASS = {"act": "end the activation", "market": "no trade", "relocate": "move no figure"}
+
+
 def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     """A sentence for a move in JSON form."""
     kind = move.get("kind")
+    decision = view.get("decision") or {}
     if kind == "play-minor":
         where = (f", moving the {_figure(move['figure'])} to {view['locations'][str(move['dest'])]}"
                  if move["figure"] else " (no figure can move)")
@@ -145,6 +149,8 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     if kind == "play-major":
         return f"play {card_name(move['card'])}"
     if kind == "choose":
+        if decision.get("name") == "cathedral" and move["option"] == "draw":
+            return "draw 2 minors"
         return {"minors": "draw minors", "major": "draw a major", "draw": "draw",
                 "pass": "do not draw", "joker": "use the Fool as a joker move",
                 "hide": "hide the Fool", "keep": "keep (you hold a minor)"}.get(move["option"], move["option"])
@@ -158,7 +164,11 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     if kind == "relocate":
         return f"move the {_figure(move['figure'])} to {view['locations'][str(move['dest'])]}"
     if kind == "house":
-        return f"{move['house']}"
+        if decision.get("name") == "declare":
+            return f"declare the Fool a card of {move['house']}"
+        if decision.get("amount"):
+            return f"{decision.get('why', '')}: {move['house']} +{decision['amount']} prestige".lstrip(": ")
+        return str(move["house"])
     if kind == "empress":
         return f"{move['up']} +1, {move['down']} -1"
     if kind == "fields":
@@ -174,5 +184,5 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
         figs = (view.get("decision") or {}).get("figures", [])
         return "; ".join(f"{_figure(f)} to {view['locations'][str(d)]}" for f, d in zip(figs, move["dests"]))
     if kind == "pass":
-        return "pass"
+        return _PASS.get(decision.get("name", ""), "pass")
     return str(kind)
