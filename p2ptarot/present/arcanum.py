@@ -24,8 +24,8 @@ _DECISIONS = {
     "judgement": "Judgement: discard 1 card", "house": "choose a House",
     "empress": "Empress: one House +1, another -1", "wheel": "Wheel: give 2 cards to your left",
     "death": "Death: discard 1 or 2 minors", "swap": "Temperance: swap up to 2 cards",
-    "tower": "Tower: freeze locations", "remove": "Judgement: remove 3 figures",
-    "return": "Judgement: put the figures back", "declare": "declare the Fool's suit",
+    "tower": "Tower: freeze locations", "remove": "Judgement: remove a figure (3 in all)",
+    "return": "Judgement: put a figure back", "declare": "declare the Fool's suit",
     "sun": "Sun: turn 3 hidden cards face up", "forced-draw": "no minor? draw one"}
 
 
@@ -179,10 +179,11 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     if kind == "tower":
         return "freeze " + " and ".join(view["locations"][str(x)] for x in move["locations"])
     if kind == "remove":
-        return "remove the " + ", ".join(_figure(f) for f in move["figures"])
+        return f"remove the {_figure(move['figure'])} from the board"
     if kind == "return":
-        figs = (view.get("decision") or {}).get("figures", [])
-        return "; ".join(f"{_figure(f)} to {view['locations'][str(d)]}" for f, d in zip(figs, move["dests"]))
+        fig = decision.get("figure")
+        who = f"the {_figure(fig)}" if fig else "the figure"
+        return f"put {who} back in {view['locations'][str(move['dest'])]}"
     if kind == "pass":
         return _PASS.get(decision.get("name", ""), "pass")
     return str(kind)

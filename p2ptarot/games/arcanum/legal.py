@@ -244,17 +244,13 @@ def _tower(g: "ArcanumState", seat: int, move: Tower, ctx: Ctx) -> None:
 
 
 def _remove(g: "ArcanumState", seat: int, move: Remove, ctx: Ctx) -> None:
-    movable = [f for f in g.figures if g.movable(f)]
-    want = min(3, len(movable))
-    if len(move.figures) != want or len(set(move.figures)) != want or not set(move.figures) <= set(movable):
-        raise _bad(g, seat, f"remove {want} different figures outside frozen locations (R23)")
+    if not g.movable(move.figure):
+        raise _bad(g, seat, "remove a figure on the board outside frozen locations (R23)")
 
 
 def _return(g: "ArcanumState", seat: int, move: Return, ctx: Ctx) -> None:
-    dests = move.dests
-    if (len(dests) != len(ctx.data["figures"]) or len(set(dests)) != len(dests)
-            or not set(dests) <= set(g.open_locations())):
-        raise _bad(g, seat, "one different unfrozen location per held figure (R23)")
+    if move.dest not in g.open_locations() or move.dest in ctx.data["taken"]:
+        raise _bad(g, seat, "an unfrozen location no other returned figure went to (R23)")
 
 
 def _sun(g: "ArcanumState", seat: int, move: Expose, ctx: Ctx) -> None:
@@ -358,12 +354,11 @@ def candidates(g: "ArcanumState", seat: int, ctx: Ctx) -> Iterator[Move]:
         for pair in sorted(tuple(sorted(p)) for p in g.board.tower_pairs):
             yield Tower(pair)
     elif name == "remove":
-        movable = sorted(f for f in g.figures if g.movable(f))
-        for combo in combinations(movable, min(3, len(movable))):
-            yield Remove(combo)
+        for fig in sorted(f for f in g.figures if g.movable(f)):
+            yield Remove(fig)
     elif name == "return":
-        for dests in permutations(g.open_locations(), len(ctx.data["figures"])):
-            yield Return(dests)
+        for loc in g.open_locations():
+            yield Return(loc)
     elif name == "sun":
         down = [(h, g.card_for(h, seat)) for h in g.face_down(seat)]
         known = [(h, c) for h, c in down if c is not None]

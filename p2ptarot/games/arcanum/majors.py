@@ -212,11 +212,13 @@ def sun(g: "ArcanumState", seat: int, handle: int) -> Flow:
 def judgement(g: "ArcanumState", seat: int, handle: int) -> Flow:
     """R23: the others discard first, then 3 figures leave the board until your next upkeep."""
     yield from g.discard_round("judgement", g.seats_from(seat, include=False))
-    if any(g.movable(f) for f in g.figures):
-        move = yield from g.decide(Ctx("remove", seat), seat)
-        for fig in move.figures:
-            del g.figures[fig]
-        g.held[seat] = list(move.figures)
+    removed = 0
+    while removed < 3 and any(g.movable(f) for f in g.figures):
+        ctx = Ctx("remove", seat, {"removed": list(g.held.get(seat, []))})
+        move = yield from g.decide(ctx, seat)
+        del g.figures[move.figure]
+        g.held.setdefault(seat, []).append(move.figure)
+        removed += 1
 
 
 def world(g: "ArcanumState", seat: int, handle: int) -> Flow:

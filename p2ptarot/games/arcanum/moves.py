@@ -120,16 +120,17 @@ class Tower(Move):
 
 @dataclass(frozen=True, slots=True)
 class Remove(Move):
-    """XX: three figures (fewer only if fewer are removable) held off the board."""
+    """XX: one figure held off the board (asked three times, fewer only if fewer are removable)."""
     KIND: ClassVar[str] = "remove"
-    figures: tuple[str, ...]
+    figure: str
 
 
 @dataclass(frozen=True, slots=True)
 class Return(Move):
-    """XX, next upkeep: `dests[i]` is the location of the i-th held figure, all different."""
+    """XX, next upkeep: the location of the next held figure (asked once per held figure; all
+    different)."""
     KIND: ClassVar[str] = "return"
-    dests: tuple[int, ...]
+    dest: int
 
 
 MOVES: dict[str, type[Move]] = {m.KIND: m for m in (

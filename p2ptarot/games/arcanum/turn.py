@@ -86,10 +86,16 @@ def activation(g: "ArcanumState", seat: int) -> Flow:
     if g.tower is not None and g.tower.owner == seat:  # R10: the Tower's freeze ends
         g.to_discard(g.tower.handle)
         g.tower = None
-    if g.held.get(seat):
-        move = yield from g.decide(Ctx("return", seat, {"figures": list(g.held[seat])}), seat)
-        for fig, loc in zip(g.held.pop(seat), move.dests):
-            g.figures[fig] = loc
+    taken: list[int] = []
+    while g.held.get(seat):  # R23: each into a different unfrozen location, no effects
+        fig = g.held[seat][0]
+        ctx = Ctx("return", seat, {"figure": fig, "taken": list(taken)})
+        move = yield from g.decide(ctx, seat)
+        g.held[seat].pop(0)
+        g.figures[fig] = move.dest
+        taken.append(move.dest)
+        if not g.held[seat]:
+            del g.held[seat]
     while not (g.minor_done and g.major_done):
         if not g.minor_done:
             yield from ensure_minor(g, seat)

@@ -12,7 +12,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .state import ArcanumState
 
 #: decision data every seat may read
-PUBLIC_DATA = ("min", "max", "why", "optional", "joker", "amount", "count", "figures", "for", "world")
+PUBLIC_DATA = ("min", "max", "why", "optional", "joker", "amount", "count", "figure", "taken",
+               "removed", "for", "world")
 
 
 def _card(g: "ArcanumState", h: int, seat: int | None) -> dict[str, Any]:

@@ -253,14 +253,24 @@ def test_20_judgement_discards_then_removes_three_figures_returned_next_activati
     t.g.apply(2, Discard((t.hand(2)["cups-1"],), ("cups-1",)))
     t.settle()
     assert t.decision() == "remove"
-    t.do(0, Remove(("fig-coins-king", "fig-cups-king", "fig-swords-queen")))
-    assert "fig-cups-king" not in t.g.figures and t.g.held[0]
+    assert len(t.g.legal_moves(0)) == 16
+    t.do(0, Remove("fig-coins-king"))
+    with pytest.raises(IllegalMove):
+        t.g.check(0, Remove("fig-coins-king"))  # already off the board
+    t.do(0, Remove("fig-cups-king"))
+    t.do(0, Remove("fig-swords-queen"))
+    assert "fig-cups-king" not in t.g.figures and t.g.held[0] == [
+        "fig-coins-king", "fig-cups-king", "fig-swords-queen"]
     check_invariants(t.g)
     # the rest of the turn: seat 0's minor, then seats 1 and 2 play until seat 0's next upkeep
     rng = random.Random(5)
     while t.decision() != "return":
         t.step_random(rng)
-    t.do(0, Return((1, 2, 3)))
+    t.do(0, Return(1))
+    with pytest.raises(IllegalMove):
+        t.g.check(0, Return(1))  # a different location for each figure
+    t.do(0, Return(2))
+    t.do(0, Return(3))
     assert {t.g.figures[f] for f in ("fig-coins-king", "fig-cups-king", "fig-swords-queen")} == {1, 2, 3}
     check_invariants(t.g)
 
