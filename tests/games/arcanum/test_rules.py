@@ -145,6 +145,16 @@ def test_t14_setup_placement_is_legal_and_covers_every_location() -> None:
         seen_locations.update(per)
     assert set(seen_locations) == set(range(1, 11))
     assert placement(42) == placement(42)
+    pairs = set()
+    for seed in range(300):
+        place = placement(seed)
+        for loc in range(1, 11):
+            here = sorted(f for f, l in place.items() if l == loc)
+            if len(here) == 2:
+                pairs.add(tuple(here))
+    legal_pairs = {(a, b) for a in FIGURES for b in FIGURES
+                   if a < b and figure_house(a) != figure_house(b)}
+    assert pairs == legal_pairs  # every legal pair occurs, no illegal one
 
 
 def _pump(g, flow, dealer):
@@ -290,3 +300,24 @@ def test_first_game_variant_deals_the_major_at_turn_three() -> None:
             1 for hs in g.z.hands for h in hs if g.kind[h] == "major"))
     assert majors_at[1] == 0 and majors_at[3] >= 1
     check_invariants(g)
+
+
+def test_t4_in_play_the_fools_holder_declares_after_everything_is_open() -> None:
+    from p2ptarot.games.arcanum.moves import House
+    t = scenario([["swords-1", "swords-2", "cups-9", "wands-10", "major-21"]] + OTHERS,
+                 major_draws=("major-0",))
+    fool = t.g.z.deck["major"][0]
+    t.g.z.deck["major"].remove(fool)
+    t.g.z.hidden[1].append(fool)  # as if seat 1 had hidden the Fool by playing it
+    t.g.seen[fool] = {-1}
+    t.g.prestige.update({"swords": 9, "wands": 9, "cups": 12, "coins": 9})
+    t.do(0, PlayMajor(t.hand(0)["major-21"], "major-21"))
+    t.do(0, Hide(()))
+    assert t.decision() == "declare" and t.g.turn().seats == (1,)
+    assert t.g.ctx().data["world"] is True
+    assert all(-1 in t.g.seen[h] for s in range(3) for h in t.g.z.hidden[s])  # all open first
+    # hidden: seat 0 wands-10, seat 1 coins-4 + the Fool, seat 2 cups-4; cups rank 1
+    t.do(1, House("cups"))
+    # World table: cups (rank 1) 8/4, wands and coins (rank 2) 6/3. Seat 1: coins 6 + cups 4
+    # (the Fool, value 0, behind cups-4); declaring coins would have paid it only 6
+    assert t.g.vp == [6, 10, 8]
