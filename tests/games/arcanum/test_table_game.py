@@ -48,11 +48,11 @@ def _harness():
 
 
 @contextmanager
-def _stacked_decks() -> Iterator[None]:
-    """The minor deck deals HANDS, the major deck MAJORS (then canonical order, then seeded)."""
-    minors = [c for h in HANDS for c in h]
+def _stacked_decks(hands: list[list[str]] = HANDS, majors: list[str] = MAJORS) -> Iterator[None]:
+    """The minor deck deals `hands`, the major deck `majors` (then canonical order, then seeded)."""
+    minors = [c for h in hands for c in h]
     minor_stack = minors + [c for c in MINOR_CARDS if c not in minors]
-    major_stack = MAJORS + [c for c in MAJOR_CARDS if c not in MAJORS]
+    major_stack = majors + [c for c in MAJOR_CARDS if c not in majors]
     wanted = {1: [list(MINOR_CARDS).index(c) for c in minor_stack],
               SEATS + 1: [list(MAJOR_CARDS).index(c) for c in major_stack]}
     calls = {"n": 0}
