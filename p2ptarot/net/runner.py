@@ -23,8 +23,8 @@ from p2ptarot.engine import EngineError, Move, Outcome
 from p2ptarot.engine import info as game_info
 from p2ptarot.table import canonical
 from p2ptarot.table.charter import Charter, SignedCharter, charter_signing_bytes
-from p2ptarot.table.effects import (Aborted, Effect, Finished, NeedMove, Progress, Record, Send,
-                                    Warning)
+from p2ptarot.table.effects import (Aborted, Effect, Finished, Forward, NeedMove, Progress, Record,
+                                    Send, Warning)
 from p2ptarot.table.lobby import make_charter, sign_charter
 from p2ptarot.table.names import clean_name, printable
 from p2ptarot.table.session import Session
@@ -42,6 +42,8 @@ from .txt import TableInfo
 logger = logging.getLogger(__name__)
 
 Chooser = Callable[[NeedMove], Awaitable[Move]]
+SILENCE_GRACE = 3.0  # seconds between the last catch-up request and a silence verdict
+SYNC_BACK = 8  # steps of history a pre-verdict catch-up asks for
 Say = Callable[[str], None]
 
 
@@ -208,7 +210,7 @@ async def join_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, url: str,
     while True:
         ev = await mesh.next_event()
         if isinstance(ev, LinkDown) and ev.peer == host:
-            raise RunError(f"the host closed the connection ({ev.reason})")
+            raise RunError(f"the host closed the connection ({printable(ev.reason, 200)})")
         if not isinstance(ev, Received) or ev.peer != host:
             continue
         msg = _parse_ctl(ev.data)
@@ -274,6 +276,11 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
                 line = e.envelope.encoded()
                 outbox.append(line)  # persisted before it leaves this machine
                 await mesh.broadcast(line)
+            elif isinstance(e, Forward):  # relayed before anything is chained on it
+                try:
+                    await mesh.broadcast(e.envelope.encoded())
+                except MeshError as exc:
+                    logger.info("relay failed: %s", exc)
             elif isinstance(e, Record):
                 transcript.append(e.envelope.encoded())
             elif isinstance(e, NeedMove):
@@ -285,13 +292,15 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
                     await moves.put(choice)
                 pending_choice.append(asyncio.create_task(ask()))
             elif isinstance(e, Progress):
-                logger.debug("step %d: %s", e.step, e.text)
+                logger.debug("step %d: %s", e.step, printable(e.text))
             elif isinstance(e, Warning):
-                logger.info("%s", e.text)
+                logger.info("%s", printable(e.text))
             elif isinstance(e, Finished):
                 cfg.say(f"game over: scores {list(e.outcome.scores)}, winners {list(e.outcome.winners)}")
             elif isinstance(e, Aborted):
-                cfg.say(f"game aborted: seat {e.blame} is blamed at step {e.step}: {e.reason}")
+                who = "nobody is blamed" if e.blame is None else f"seat {e.blame} is blamed"
+                cfg.say(f"game aborted: {who} at step {e.step}: "
+                        f"{printable(e.reason)}")  # a reason may quote a cheater's text
 
     try:
         await _pump(cfg, mesh, session, handle, dial_others, moves, saved if resume else None,
@@ -322,6 +331,7 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
     syncs = SyncServer()
     last_step, last_change = session.step, time.monotonic()
     last_sync = last_change
+    asked: float | None = None  # when the last catch-up before a silence verdict was requested
     while not session.finished:
         event_task = asyncio.ensure_future(mesh.next_event())
         move_task = asyncio.ensure_future(moves.get())
@@ -351,9 +361,25 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
                 await _safe_send(mesh, ev.peer, _ctl({"ctl": "sync", "step": session.step}))
         now = time.monotonic()
         if session.step != last_step:
-            last_step, last_change = session.step, now
+            last_step, last_change, asked = session.step, now, None
         elif now - last_change > timeout and not session.finished:
-            await handle(session.blame_silence())
+            # before calling anyone silent, ask every peer for what this seat may have missed and
+            # read what already arrived (after a SIGSTOP the clock jumps while abort records sit
+            # unread in the sockets): a seat waiting on someone else must never be blamed
+            if asked is None:
+                asked = now
+                # from a few steps back: a split view's other version precedes the stall
+                back = max(0, session.step - SYNC_BACK)
+                await mesh.broadcast(_ctl({"ctl": "sync", "step": back}))
+                # and push the same to the seats we wait for: one that missed a message is
+                # waiting on us, not silent
+                recent = session.messages_from(back)
+                for seat in session.pending_seats():
+                    if seat != session.seat:
+                        for env in recent:
+                            await _safe_send(mesh, session.charter.seat_key(seat), env.encoded())
+            elif now - asked > SILENCE_GRACE:
+                await handle(session.blame_silence())
         elif now - max(last_change, last_sync) > RESYNC_AFTER and not session.finished:
             last_sync = now  # stalled: ask again (an answer may have been cut or lost)
             await mesh.broadcast(_ctl({"ctl": "sync", "step": session.step}))

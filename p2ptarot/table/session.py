@@ -695,7 +695,12 @@ class Session:
                                 for c in self.game.claim_log[len(self._claim_envs):])
 
     def _checked_reveals(self, seat: int, move: Move, env: Envelope) -> tuple:
+        """The reveals a move obliges — asked only after the engine's pure check passed, so no
+        share is ever published for a move the rules refuse: a seat may open only a card it
+        holds, never one it was merely shown (High Priestess), or the honest holder would publish
+        the last share of its own hidden card (PROTOCOL §5)."""
         try:
+            self.game.check(seat, move)
             return self.game.move_reveals(seat, move)
         except (LookupError, TypeError, ValueError) as exc:
             raise Violation(seat, f"malformed move: {exc!r}", (env,)) from exc
