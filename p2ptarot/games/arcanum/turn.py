@@ -105,8 +105,8 @@ def activation(g: "ArcanumState", seat: int) -> Flow:
         if isinstance(move, Pass):
             break
         if isinstance(move, PlayMinor):
-            yield from play_minor(g, seat, move.handle, move.card, move.figure, move.dest)
             g.minor_done = True
+            yield from play_minor(g, seat, move.handle, move.card, move.figure, move.dest)
         else:
             assert isinstance(move, PlayMajor)
             g.major_done = True
