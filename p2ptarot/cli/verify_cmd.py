@@ -108,7 +108,7 @@ def run_replay(args: argparse.Namespace) -> int:
             break  # the verdict below says what is wrong with this line
         if env.seat >= len(names):
             break
-        if env.kind == "move":
+        if env.kind in ("move", "move.open"):  # a blind move is shown when it is opened
             try:
                 said = describe_move(env.body["move"], session.game.view(None))
             except Exception:  # noqa: BLE001 - a malformed move: the verdict says why

@@ -220,10 +220,9 @@ def test_a_blind_move_that_fails_check_blames_its_seat(secret_vote: str) -> None
     assert (verdict.valid, verdict.seat, verdict.step) == (False, 1, abort.evidence[0].step)
 
 
-def test_a_restarted_seat_opens_the_blind_move_it_committed(secret_vote: str) -> None:
-    """Seat 1 stops right after signing its commitment; a new session with the same seed loads
-    what was said and opens exactly the committed vote, read back from its own sealed message."""
-    t = _table(secret_vote)
+def _run_restarting(t: Table, seat: int, when) -> bool:
+    """Run `t`; the first time `when(session)` holds for `seat`, replace its session by a fresh
+    one (same identity and seed) that loads everything it logged and sent, as after a crash."""
     sent: list[bytes] = []
     for k, s in enumerate(t.sessions):
         t.handle(k, s.start())
@@ -234,21 +233,44 @@ def test_a_restarted_seat_opens_the_blind_move_it_committed(secret_vote: str) ->
         k = -1 - j if j < 0 else j
         s = t.sessions[k]
         effects = s.act(item) if j < 0 else s.receive(item)
-        if k == 1:
+        if k == seat:
             sent.extend(e.envelope.encoded() for e in effects if type(e).__name__ == "Send")
         t.handle(k, effects)
-        if not restarted and s is t.sessions[1] and s.spec is not None and s.spec.kind == "move.open":
+        if not restarted and k == seat and when(t.sessions[seat]):
             restarted = True
-            fresh = Session(t.signed, 1, t.ids[1], t.seeds[1])
-            effects = fresh.load(list(t.records[1]) + sent)
-            t.sessions[1] = fresh
-            t.records[1] = []
-            t.handle(1, effects)
-    assert restarted
+            lost = [x for x in queue if x[0] == -1 - seat]  # choices the crashed process held
+            for x in lost:
+                queue.remove(x)
+            fresh = Session(t.signed, seat, t.ids[seat], t.seeds[seat])
+            effects = fresh.load(list(t.records[seat]) + sent)
+            t.sessions[seat] = fresh
+            t.records[seat] = []
+            t.handle(seat, effects)
+    return restarted
+
+
+def _assert_valid_game(t: Table) -> None:
     outcomes = [f.outcome.to_json() for f in t.finished if f is not None]
     assert len(outcomes) == SEATS and all(o == outcomes[0] for o in outcomes)
     verdict = verify(t, t.records[0])
-    assert verdict.valid
+    assert verdict.valid and verdict.outcome == outcomes[0]
+
+
+def test_a_restarted_seat_opens_the_blind_move_it_committed(secret_vote: str) -> None:
+    """Seat 1 stops right after signing its commitment; a new session with the same seed loads
+    what was said and opens exactly the committed vote, read back from its own sealed message."""
+    t = _table(secret_vote)
+    assert _run_restarting(t, 1, lambda s: s.spec is not None and s.spec.kind == "move.open")
+    _assert_valid_game(t)
+
+
+def test_a_restarted_owner_still_knows_and_opens_its_secret(secret_vote: str) -> None:
+    """Seat 0 stops after committing its word (during the blind votes); restarted, its engine
+    re-learns the word from its own sealed commitment and the opening matches."""
+    t = _table(secret_vote)
+    assert _run_restarting(t, 0, lambda s: s.spec is not None and s.spec.kind == "move.commit")
+    assert t.sessions[0].game.secrets["word"].value in ("apple", "tarot", "oak")
+    _assert_valid_game(t)
 
 
 def test_sealed_values_hide_their_length_and_open_only_for_their_seat() -> None:
