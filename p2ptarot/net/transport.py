@@ -167,6 +167,7 @@ class Mesh:
         self._room = asyncio.Event()  # set while the event queue is below its bound
         self._room.set()
         self.dropped_notices = 0
+        self.throttled = 0  # reads paused by the per-link rate limit
         self._guard = ConnectionGuard(self.config.max_pending_handshakes,
                                       self.config.handshake_timeout + self.config.close_timeout,
                                       self._guard_dropped)
@@ -552,6 +553,7 @@ class Mesh:
             link.octets = TokenBucket(self.config.byte_rate, self.config.byte_burst)
         wait = max(link.frames.take(1), link.octets.take(size))
         if wait > 0:
+            self.throttled += 1
             await asyncio.sleep(wait)
 
     def _drop(self, link: _Link, reason: str) -> bool:
