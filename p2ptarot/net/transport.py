@@ -8,6 +8,11 @@ opaque UTF-8 JSON objects sent as text frames.  Delivery is best effort; the tab
 already re-requests missing log entries from any peer, so a message lost while a link is
 replaced costs a catch-up, not correctness.
 
+Every resource a stranger or a flooding peer can make it spend is bounded (``limits.py``,
+SECURITY.md §6): pending connections (oldest closed first) and their deadline from TCP accept,
+handshake frame size, links, frames and bytes read per second per link (the reader pauses), the
+event queue (readers wait), and once ``admit_only`` names the seats nobody else is linked.
+
 Link replacement rule (both ends reach the same answer without talking):
 - a new link to a key whose existing link is closed, or whose peer presents a different
   ``instance`` id (the peer restarted), replaces the old link;
