@@ -177,7 +177,6 @@ class Mesh:
                                       self.config.handshake_timeout + self.config.close_timeout,
                                       self._guard_dropped)
         self._server: asyncio.AbstractServer | None = None
-        self._loop_handler: tuple[asyncio.AbstractEventLoop, object] | None = None
         self._runner: web.AppRunner | None = None
         self._session: aiohttp.ClientSession | None = None
         self._port: int | None = None
@@ -201,8 +200,11 @@ class Mesh:
         self._server = await loop.create_server(self._guard.factory(server), self.config.host,
                                                 self.config.port, reuse_address=True)
         self._port = int(self._server.sockets[0].getsockname()[1])
-        self._loop_handler = (loop, loop.get_exception_handler())
-        loop.set_exception_handler(ResourceErrorFilter(loop.get_exception_handler()))
+        current = loop.get_exception_handler()
+        if not isinstance(current, ResourceErrorFilter):
+            # kept for the loop's life: it passes every other error to the handler it wraps, and
+            # several meshes in one loop share it
+            loop.set_exception_handler(ResourceErrorFilter(current))
         self._session = aiohttp.ClientSession()
 
     async def close(self) -> None:
@@ -227,10 +229,7 @@ class Mesh:
             await self._session.close()
         if self._runner is not None:
             await self._runner.cleanup()
-        if self._loop_handler is not None:
-            loop, previous = self._loop_handler
-            if isinstance(loop.get_exception_handler(), ResourceErrorFilter):
-                loop.set_exception_handler(previous)  # type: ignore[arg-type]
+
 
     async def __aenter__(self) -> Mesh:
         await self.start()
