@@ -230,7 +230,6 @@ class Mesh:
         if self._runner is not None:
             await self._runner.cleanup()
 
-
     async def __aenter__(self) -> Mesh:
         await self.start()
         return self
