@@ -15,7 +15,7 @@ from p2ptarot.bots import make as make_bot
 from p2ptarot.engine import BadConfiguration, Move
 from p2ptarot.net.discovery import TableAdvert, browse_tables
 from p2ptarot.net.finder import describe as describe_table
-from p2ptarot.present import describe_move, move_group, render_view
+from p2ptarot.present import describe_move, move_group, presenter, render_view
 from p2ptarot.net.runner import (GameResult, PeerConfig, RunError, bot_chooser, run_host,
                                  run_join, run_resume)
 from p2ptarot.table.effects import NeedMove
@@ -72,7 +72,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 # ---- the local player ---------------------------------------------------------------------------
 _HELP = ("type a move's number to play it; m = list the moves again; v = the raw JSON view; "
-         "h or ? = this help")
+         "w = write your own move where the game allows it (an Eleusis rule or run); h or ? = this help")
 #: move lists longer than this are printed under one heading per kind of move
 _GROUP_OVER = 12
 
@@ -102,6 +102,11 @@ def _human_chooser(say):
     async def choose(need: NeedMove) -> Move:
         view = need.view
         ordered = _ordered_moves(need.legal)
+        screen = presenter(str(view.get("game")))
+        automatic = getattr(screen, "automatic", None)
+        if automatic is not None and automatic(view, need.legal):  # e.g. an Eleusis judgment (R34)
+            print(f"  your peer: {describe_move(need.legal[0], view)}")
+            return need.legal[0]
         print("\n" + render_view(view))
         _print_moves(ordered, view)
         while True:
@@ -112,7 +117,13 @@ def _human_chooser(say):
             text = text.strip().lower()
             if text.isdigit() and 1 <= int(text) <= len(ordered):
                 return ordered[int(text) - 1][1]
-            if text == "v":
+            composer = getattr(screen, "compose", None)
+            if text == "w" and composer is not None:
+                written = await asyncio.to_thread(composer, view, need.legal, input)
+                if written is not None:
+                    return written
+                _print_moves(ordered, view)
+            elif text == "v":
                 print(json.dumps(view, indent=1, sort_keys=True))
             elif text == "m":
                 _print_moves(ordered, view)

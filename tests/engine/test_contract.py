@@ -177,6 +177,7 @@ def play_checked(peers: Peers, seed: int) -> None:
             decisions += 1
             for move in legal:
                 assert _json_native(move.to_json())
+            assert _json_native(omni.view(seat)), f"seat {seat}'s view is not plain JSON"
             chosen.append((seat, rng.choice(legal)))
         for seat, move in chosen:
             if kind is not TurnKind.SEAT and omni.turn() != turn:

@@ -13,6 +13,7 @@ import socket
 import pytest
 from zeroconf import ServiceInfo
 
+from p2ptarot import PROTOCOL_VERSION
 from p2ptarot.net.discovery import (
     SERVICE_TYPE,
     TableAdvertiser,
