@@ -124,7 +124,7 @@ def resigned_phase(game: Any, rng: random.Random, sessions: int, found: Findings
                 found.crash("session", name, exc)
                 break
             if session.aborted is not None:
-                if session.aborted.blame not in cheaters:
+                if session.aborted.blame is not None and session.aborted.blame not in cheaters:
                     found.honest_blamed.append(f"{name}: {session.aborted.reason[:200]}")
                 break
         try:

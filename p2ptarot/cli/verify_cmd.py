@@ -74,10 +74,15 @@ def run_verify(args: argparse.Namespace) -> int:
         print(f"INVALID at step {verdict.step}, {who}: {printable(verdict.reason)}")
         if verdict.step is not None and verdict.steps > verdict.step:
             print(f"  detected while replaying step {verdict.steps}")
+        for item in verdict.evidence:
+            print(f"  evidence: seat {item['seat']}'s signed {item['kind']} message of step "
+                  f"{item['step']} (digest {item['digest']}), re-checked by this replay")
         for record in verdict.aborted_by_players:
-            print(f"  seat {printable(record.get('by'), 20)} aborted the game at the table, "
-                  f"blaming seat {printable(record.get('blame'), 20)}: "
-                  f"{printable(record.get('reason'))}")
+            blame = record.get("blame")
+            accused = "accusing nobody" if blame is None else f"accusing seat {printable(blame, 20)}"
+            print(f"  seat {printable(record.get('by'), 20)} stopped the game at the table (step "
+                  f"{printable(record.get('at'), 20)}), {accused}: {printable(record.get('reason'))} "
+                  f"[{len(record.get('evidence') or [])} piece(s) of evidence]")
     return 0 if verdict.valid else EXIT_INVALID
 
 

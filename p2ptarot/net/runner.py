@@ -23,8 +23,8 @@ from p2ptarot.engine import EngineError, Move, Outcome
 from p2ptarot.engine import info as game_info
 from p2ptarot.table import canonical
 from p2ptarot.table.charter import Charter, SignedCharter, charter_signing_bytes
-from p2ptarot.table.effects import (Aborted, Effect, Finished, NeedMove, Progress, Record, Send,
-                                    Warning)
+from p2ptarot.table.effects import (Aborted, Effect, Finished, Forward, NeedMove, Progress, Record,
+                                    Send, Warning)
 from p2ptarot.table.lobby import make_charter, sign_charter
 from p2ptarot.table.names import clean_name, printable
 from p2ptarot.table.session import Session
@@ -42,6 +42,8 @@ from .txt import TableInfo
 logger = logging.getLogger(__name__)
 
 Chooser = Callable[[NeedMove], Awaitable[Move]]
+SILENCE_GRACE = 3.0  # seconds between the last catch-up request and a silence verdict
+SYNC_BACK = 8  # steps of history a pre-verdict catch-up asks for
 Say = Callable[[str], None]
 
 
@@ -208,7 +210,7 @@ async def join_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, url: str,
     while True:
         ev = await mesh.next_event()
         if isinstance(ev, LinkDown) and ev.peer == host:
-            raise RunError(f"the host closed the connection ({ev.reason})")
+            raise RunError(f"the host closed the connection ({printable(ev.reason, 200)})")
         if not isinstance(ev, Received) or ev.peer != host:
             continue
         msg = _parse_ctl(ev.data)
@@ -285,6 +287,11 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
         for e in effects:
             if isinstance(e, Send):
                 await mesh.broadcast(next(lines))
+            elif isinstance(e, Forward):  # relayed before anything is chained on it
+                try:
+                    await mesh.broadcast(e.envelope.encoded())
+                except MeshError as exc:
+                    logger.info("relay failed: %s", exc)
             elif isinstance(e, NeedMove):
                 async def ask(need: NeedMove = e) -> None:
                     try:
@@ -294,13 +301,15 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
                     await moves.put(choice)
                 pending_choice.append(asyncio.create_task(ask()))
             elif isinstance(e, Progress):
-                logger.debug("step %d: %s", e.step, e.text)
+                logger.debug("step %d: %s", e.step, printable(e.text))
             elif isinstance(e, Warning):
-                logger.info("%s", e.text)
+                logger.info("%s", printable(e.text))
             elif isinstance(e, Finished):
                 cfg.say(f"game over: scores {list(e.outcome.scores)}, winners {list(e.outcome.winners)}")
             elif isinstance(e, Aborted):
-                cfg.say(f"game aborted: seat {e.blame} is blamed at step {e.step}: {e.reason}")
+                who = "nobody is blamed" if e.blame is None else f"seat {e.blame} is blamed"
+                cfg.say(f"game aborted: {who} at step {e.step}: "
+                        f"{printable(e.reason)}")  # a reason may quote a cheater's text
 
     try:
         await _pump(cfg, mesh, session, handle, dial_others, moves, saved if resume else None,
@@ -331,6 +340,7 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
     syncs = SyncServer()
     last_step, last_change = session.step, time.monotonic()
     last_sync = last_change
+    asked: float | None = None  # when the catch-up before a silence verdict was requested
     done: set[bytes] = set()  # peers that said they finished: they hold all our messages
     while not session.finished:
         event_task = asyncio.ensure_future(mesh.next_event())
@@ -363,12 +373,27 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
                 await _safe_send(mesh, ev.peer, _ctl({"ctl": "sync", "step": session.step}))
         now = time.monotonic()
         if session.step != last_step:
-            last_step, last_change = session.step, now
-        elif now - last_change > timeout and not session.finished:
+            last_step, last_change, asked = session.step, now, None
+        elif now - last_change > timeout and asked is None and not session.finished:
+            # before calling anyone silent, ask every peer for what this seat may have missed
+            # (from a few steps back: a split view's other version precedes the stall), push the
+            # same to the seats it waits for (one that missed a message is waiting on us, not
+            # silent), and read what already arrived (after a SIGSTOP the clock jumps while abort
+            # records sit unread in the sockets): a seat waiting on someone else is never blamed
+            asked = last_sync = now
+            back = max(0, session.step - SYNC_BACK)
+            await mesh.broadcast(_ctl({"ctl": "sync", "step": back}))
+            recent = session.messages_from(back)
+            for seat in session.pending_seats():
+                if seat != session.seat:
+                    for env in recent:
+                        await _safe_send(mesh, session.charter.seat_key(seat), env.encoded())
+        elif asked is not None and now - asked > SILENCE_GRACE and not session.finished:
             await handle(session.blame_silence())
         elif now - max(last_change, last_sync) > RESYNC_AFTER and not session.finished:
             last_sync = now  # stalled: ask again (an answer may have been cut or lost)
-            await mesh.broadcast(_ctl({"ctl": "sync", "step": session.step}))
+            step = session.step if asked is None else max(0, session.step - SYNC_BACK)
+            await mesh.broadcast(_ctl({"ctl": "sync", "step": step}))
     # stay while some connected peer may still lack our last messages (at most `linger` s)
     await mesh.broadcast(_ctl({"ctl": "done", "step": session.step}))
     end = time.monotonic() + cfg.linger

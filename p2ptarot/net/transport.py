@@ -66,12 +66,14 @@ from p2ptarot.net.handshake import (
     public_key_of,
 )
 from p2ptarot.net.limits import ConnectionGuard, ResourceErrorFilter, TokenBucket
+from p2ptarot.table.names import printable
 
 logger = logging.getLogger(__name__)
 
 WS_PATH = "/p2ptarot"
 DEFAULT_MAX_MESSAGE_SIZE = 4 * 1024 * 1024
 MIN_MESSAGE_SIZE = 1024  # room for the handshake frames
+MAX_HANDSHAKE_FRAME = 1024  # a hello is ~170 bytes, a proof ~100
 CLOSE_GOING_AWAY = 1001
 CLOSE_MESSAGE_TOO_BIG = 1009
 _MAX_REASON_BYTES = 123  # RFC 6455: control frame payload <= 125, minus the 2-byte code
@@ -518,7 +520,7 @@ class Mesh:
                     if self._drop(link, "binary frame (expected UTF-8 JSON text)"):
                         break
                 elif msg.type is WSMsgType.CLOSE:
-                    code, reason = msg.data, msg.extra or "closed by peer"
+                    code, reason = msg.data, _peer_text(msg.extra) or "closed by peer"
                     break
                 elif msg.type is WSMsgType.ERROR:
                     code = _error_code(msg.data) or ws.close_code
@@ -574,14 +576,21 @@ async def _receive_text(ws: _WsType) -> str:
     """Next handshake frame as text, or ``HandshakeError`` carrying the peer's close reason."""
     msg = await ws.receive()
     if msg.type is WSMsgType.TEXT:
+        if len(msg.data) > MAX_HANDSHAKE_FRAME:  # before any parsing: the peer is not known yet
+            raise HandshakeError(CLOSE_BAD_HELLO, "handshake frame too large")
         return str(msg.data)
     if msg.type is WSMsgType.CLOSE:
-        raise HandshakeError(msg.data, msg.extra or "closed by peer")
+        raise HandshakeError(msg.data, _peer_text(msg.extra) or "closed by peer")
     if msg.type is WSMsgType.BINARY:
         raise HandshakeError(CLOSE_BAD_HELLO, "binary frame in handshake")
     if msg.type is WSMsgType.ERROR:
         raise HandshakeError(ws.close_code, _describe_error(msg.data))
     raise HandshakeError(ws.close_code, "connection closed in handshake")
+
+
+def _peer_text(text: object) -> str:
+    """A close reason chosen by the peer, safe to log and print (no terminal escapes)."""
+    return printable(text, _MAX_REASON_BYTES) if text else ""
 
 
 def _error_code(exc: object) -> int | None:

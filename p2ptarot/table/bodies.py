@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from . import canonical
 from .charter import B64
 from .envelope import MAX_MESSAGE_BYTES, Envelope, EnvelopeError, parse
+from .evidence import MAX_EVIDENCE_CHARS
 
 _STRICT = ConfigDict(extra="forbid", frozen=True, strict=True)
 
@@ -51,8 +52,6 @@ class ResultBody(BaseModel):
     outcome: dict[str, Any]
 
 
-#: one quoted envelope: base64url of its canonical bytes (a step message is at most 1 MiB)
-_EVIDENCE_CHARS = (MAX_MESSAGE_BYTES * 4 + 2) // 3
 MAX_REASON = 500
 
 
@@ -100,7 +99,7 @@ class AbortBody(BaseModel):
 def envelope_of(item: str | dict[str, Any]) -> Envelope:
     """One evidence item as an envelope: base64url of its bytes (or, first form, the object)."""
     if isinstance(item, str):
-        if len(item) > _EVIDENCE_CHARS:
+        if len(item) > MAX_EVIDENCE_CHARS:
             raise EnvelopeError("evidence larger than any step message")
         try:
             data = canonical.unb64(item, "evidence")

@@ -2,7 +2,7 @@
 truncations, wrong types, huge integers, deep nesting, lone surrogates, garbage, and messages a
 seated cheater re-signs with its own key. Zero uncaught exceptions; unsigned mutants change
 nothing (the game still ends with the same outcome); a re-signed mutant can only get its own
-signer blamed. `benchmarks/fuzz.py` runs the same mutators for 10^5+ messages."""
+signer blamed (or nobody: an abort record proving nothing ends the game without a conviction). `benchmarks/fuzz.py` runs the same mutators for 10^5+ messages."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def test_unsigned_mutants_change_nothing(arcanoid3) -> None:
     session, rest = seated_at(arcanoid3, cut)
     mutator = Mutator(rng, lines[max(0, cut - 10):cut + 20], {})
     seen = set()
-    for _ in range(1500):
+    for _ in range(1000):
         name, data = mutator.unsigned()
         seen.add(name)
         effects = session.receive(data)
@@ -57,8 +57,8 @@ def test_resigned_mutants_blame_only_their_signer(arcanoid3) -> None:
     lines = arcanoid3.records[SEAT]
     cheaters = {1: arcanoid3.ids[1], 2: arcanoid3.ids[2]}
     blamed = 0
-    for _ in range(8):
-        cut = rng.randrange(0, 160)
+    for _ in range(6):
+        cut = rng.randrange(0, 120)
         session, rest = seated_at(arcanoid3, cut)
         mutator = Mutator(rng, lines[max(0, cut - 6):cut + 12], cheaters)
         for _ in range(40):
@@ -66,24 +66,20 @@ def test_resigned_mutants_blame_only_their_signer(arcanoid3) -> None:
             assert made is not None
             session.receive(made[1])
             if session.aborted is not None:
-                # a re-signed mutant convicts its signer or nobody (an unproven accusation), never
-                # an honest seat
-                assert session.aborted.blame is None or session.aborted.blame in cheaters, \
-                    (made[0], session.aborted)
+                assert session.aborted.blame in (*cheaters, None), (made[0], session.aborted)
                 blamed += 1
                 break
         for line in rest[:30]:  # the peer goes on taking input without raising
             session.receive(line)
-        assert session.aborted is None or session.aborted.blame is None \
-            or session.aborted.blame in cheaters
-    assert blamed >= 4  # the mutants do reach the checks behind the signature
+        assert session.aborted is None or session.aborted.blame in (*cheaters, None)
+    assert blamed >= 3  # the mutants do reach the checks behind the signature
 
 
 def test_verifier_gives_a_verdict_for_every_mutant(arcanoid3, tmp_path: Path, capsys) -> None:
     rng = random.Random(3)
     lines = arcanoid3.records[SEAT]
     mutator = Mutator(rng, lines, {1: arcanoid3.ids[1], 2: arcanoid3.ids[2]})
-    for trial in range(10):
+    for trial in range(8):
         cut = rng.randrange(1, 70)
         if trial % 2:
             made = mutator.resigned()

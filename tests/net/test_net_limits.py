@@ -126,3 +126,39 @@ async def test_plain_http_request_does_not_keep_a_socket(make_mesh) -> None:
     async with asyncio.timeout(10):
         while mesh._guard.pending:
             await asyncio.sleep(0.05)
+
+
+async def test_peer_close_reasons_are_made_printable(make_mesh, wait_for) -> None:
+    """A peer chooses its close reason: it reaches logs and terminals without escapes."""
+    mesh = await make_mesh()
+    peer = await make_mesh()
+    await peer.connect(mesh.url)
+    await wait_for(mesh, is_up(peer.public_key))
+    await peer.disconnect(mesh.public_key, reason="bye\x1b[2J\x07")
+    down = await wait_for(mesh, lambda e: isinstance(e, LinkDown))
+    assert down.reason == "bye?[2J?"
+
+
+async def test_oversize_hello_is_refused_before_parsing(make_mesh, wait_for) -> None:
+    mesh = await make_mesh()
+    async with aiohttp.ClientSession() as session:
+        ws = await session.ws_connect(mesh.url)
+        await ws.receive()
+        await ws.send_str('{"hello":1,"pad":"' + "x" * 100_000 + '"}')
+        closing = await ws.receive()
+        assert closing.type is aiohttp.WSMsgType.CLOSE
+        rejected = await wait_for(mesh, lambda e: isinstance(e, LinkRejected))
+        assert rejected.reason == "handshake frame too large"
+
+
+async def test_authenticated_links_outlive_the_handshake_deadline(make_mesh, wait_for) -> None:
+    """The guard's deadline applies until the handshake succeeds, never to a link."""
+    host = await make_mesh(handshake_timeout=0.2, close_timeout=0.1)
+    peer = await make_mesh()
+    await peer.connect(host.url)
+    await wait_for(host, is_up(peer.public_key))
+    await asyncio.sleep(1.0)  # well past the 0.3 s deadline
+    assert host._guard.pending == 0 and host.peers() == [peer.public_key]
+    await peer.send(host.public_key, b'{"still":1}')
+    got = await wait_for(host, lambda e: isinstance(e, Received))
+    assert got.data == b'{"still":1}'

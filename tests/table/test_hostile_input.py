@@ -11,7 +11,7 @@ from table_harness import Table
 
 from p2ptarot.table import canonical
 from p2ptarot.table.bodies import AbortBody, envelope_of
-from p2ptarot.table.effects import Aborted, Send, Warning
+from p2ptarot.table.effects import Aborted, Record, Send, Warning
 from p2ptarot.table.envelope import MAX_MESSAGE_BYTES, EnvelopeError, parse, seal
 from p2ptarot.table.session import Session
 
@@ -112,3 +112,27 @@ def test_resuming_a_whole_game_does_not_recurse_per_step(game2) -> None:
     finally:
         sys.setrecursionlimit(limit)
     assert session.outcome is not None and session.step > 250
+
+
+def test_evidence_lines_read_both_forms(game2) -> None:
+    from p2ptarot.table.evidence import MAX_EVIDENCE_CHARS, evidence_lines
+
+    env = parse(game2.records[0][3])
+    lines = evidence_lines([canonical.b64(env.encoded()), env.model_dump(mode="json"),
+                            "!!", "A" * (MAX_EVIDENCE_CHARS + 4), {"a": "\ud800"}])
+    assert lines == [env.encoded(), env.encoded()]
+
+
+def test_a_seat_cannot_flood_its_peers_with_abort_records() -> None:
+    """Every distinct signed abort record was kept, relayed and written to the transcript: a
+    seated cheater signing records for a later step (so that nobody stops yet) could make every
+    peer store and forward without limit."""
+    t = _started(23)
+    honest = t.sessions[0]
+    kept = 0
+    for i in range(50):
+        record = seal(t.ids[1], honest.table_id, honest.step + 10, 1, honest.chain, "abort",
+                      AbortBody.quoting(None, f"stopping #{i}", 0, ()).model_dump())
+        effects = honest.receive(record.encoded())
+        kept += any(isinstance(e, Record) for e in effects)
+    assert kept == 2

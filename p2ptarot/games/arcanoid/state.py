@@ -186,11 +186,19 @@ class ArcanoidState(Pipeline, GameState):
         """A claim about `detail["handles"]`, the claimant's cards unknown here (decided as they
         open; at once for those already known)."""
         claim = self._claim(seat, kind, detail, where)
-        detail = dict(claim.detail)
-        for h in detail["handles"]:
-            self._claims_by_handle.setdefault(h, []).append(claim)
-            if self.cards[h] is not None:
-                self._check_claim(claim, self.cards[h])
+        handles = dict(claim.detail)["handles"]
+        for h in handles:
+            known = self.cards[h]
+            if known is None:
+                self._claims_by_handle.setdefault(h, []).append(claim)
+            else:
+                self._check_claim(claim, known)
+        self._settle_if_decided(claim)
+
+    def _settle_if_decided(self, claim: Claim) -> None:
+        """A claim whose every handle is known and none contradicts it is settled."""
+        if all(self.cards[h] is not None for h in dict(claim.detail)["handles"]):
+            self._settle_claim(claim)
 
     def _check_claim(self, claim: Claim, card: str) -> None:
         detail = dict(claim.detail)
@@ -200,8 +208,9 @@ class ArcanoidState(Pipeline, GameState):
             raise self._false_claim(claim, f"Pope: withheld {card} ({detail['category']})")
 
     def _on_learn(self, handle: int, card: str) -> None:
-        for claim in self._claims_by_handle.get(handle, ()):
+        for claim in self._claims_by_handle.pop(handle, ()):
             self._check_claim(claim, card)
+            self._settle_if_decided(claim)
 
     # ---- checking moves (pure) ---------------------------------------------------------------
     def _check(self, seat: int, move: Move) -> None:
