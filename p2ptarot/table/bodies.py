@@ -50,7 +50,10 @@ class MoveBody(BaseModel):
 
     def wire(self) -> dict[str, Any]:
         """The body as sent: an absent `secret` is left out, never null."""
-        return self.model_dump(exclude_none=True)
+        body: dict[str, Any] = {"move": dict(self.move), "shares": list(self.shares)}
+        if self.secret is not None:
+            body["secret"] = self.secret.model_dump()
+        return body
 
 
 class MoveOpenBody(MoveBody):
