@@ -57,7 +57,8 @@ def test_replay_tells_the_game_move_by_move(capsys) -> None:
 
 def test_replay_of_an_invalid_transcript_exits_1(capsys) -> None:
     assert main(["replay", str(VECTORS / "invalid-illegal-move.jsonl")]) == 1
-    assert "transcript INVALID at step 12" in capsys.readouterr().out
+    step = EXPECTED["invalid-illegal-move.jsonl"]["step"]
+    assert f"transcript INVALID at step {step}" in capsys.readouterr().out
 
 
 def test_a_conviction_quotes_the_evidence_it_rechecked(capsys) -> None:
