@@ -345,12 +345,12 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
     while not session.finished:
         event_task = asyncio.ensure_future(mesh.next_event())
         move_task = asyncio.ensure_future(moves.get())
-        done, _ = await asyncio.wait({event_task, move_task}, timeout=1.0,
-                                     return_when=asyncio.FIRST_COMPLETED)
+        ready, _ = await asyncio.wait({event_task, move_task}, timeout=1.0,
+                                      return_when=asyncio.FIRST_COMPLETED)
         for t in (event_task, move_task):
-            if t not in done:
+            if t not in ready:
                 t.cancel()
-        if move_task in done:
+        if move_task in ready:
             choice = move_task.result()
             if isinstance(choice, Exception):
                 raise RunError(f"no move for seat {session.seat}: {choice}") from choice
@@ -359,7 +359,7 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
             except EngineError as exc:  # the local chooser broke the rules: a bug, not a fault
                 raise RunError(f"the move chosen for seat {session.seat} was refused: {exc}") from exc
             await handle(effects)
-        if event_task in done:
+        if event_task in ready:
             ev = event_task.result()
             if isinstance(ev, Received):
                 msg = _parse_ctl(ev.data)
