@@ -607,9 +607,10 @@ class Session:
         try:
             fn()
         except IllegalMove as exc:
-            claimed = self.bridge.claim_evidence(exc.claim)
-            if claimed:
-                evidence = claimed
+            if exc.claim is not None:
+                # a claim proven false (even by its author's own later move, e.g. an Eleusis
+                # dealer opening his rule): cite the signed message that made it
+                evidence = self.bridge.claim_evidence(exc.claim) or evidence
             elif not evidence or evidence[0].seat != exc.seat:
                 # another seat's lie came to light: cite its own signed answer, not this move
                 evidence = self.bridge.evidence_against(exc.seat, exc.claim)
