@@ -286,3 +286,41 @@ def test_sealed_values_hide_their_length_and_open_only_for_their_seat() -> None:
     with pytest.raises(ValueError):
         mine.seal("l3", bytes(rounds.MAX_SEALED_PLAINTEXT))
     assert mine.salt("a") != mine.salt("b") and mine.salt("a") != other.salt("a")
+
+
+@pytest.fixture
+def honest_log(secret_vote: str) -> Table:
+    t = _table(secret_vote)
+    t.run()
+    assert all(f is not None for f in t.finished)
+    return t
+
+
+def _bad_tail(text: str) -> str:
+    """A 32-byte value's base64url with non-zero trailing bits ("B" carries one): not canonical."""
+    return text[:-1] + "B"
+
+
+@pytest.mark.parametrize("kind,change,words", [
+    ("move.commit", lambda b: {**b, "extra": 1}, "malformed"),
+    ("move.commit", lambda b: {**b, "digest": _bad_tail(b["digest"])}, "malformed"),
+    ("move.commit", lambda b: {k: v for k, v in b.items() if k != "sealed"}, "malformed"),
+    ("move.open", lambda b: {**b, "salt": _bad_tail(b["salt"])}, ""),
+    ("move.open", lambda b: {k: v for k, v in b.items() if k != "salt"}, "malformed"),
+    ("move.open", lambda b: {**b, "secret": None}, ""),
+    ("move.open", lambda b: {**b, "secret": {"salt": b["salt"]}}, ""),
+    ("move", lambda b: {**b, "secret": {"salt": "A" * 43}} if b["move"]["kind"] == "hint" else None,
+     "carries a secret"),
+    ("move", lambda b: {**b, "secret": None} if b["move"]["kind"] == "open" else None, ""),
+])
+def test_malformed_commit_and_open_bodies_blame_their_signer(honest_log: Table, kind: str, change,
+                                                             words: str) -> None:
+    """Re-signed by their seat, malformed bodies of the commit/open machinery convict that seat
+    (in the verifier, which runs every check a live peer runs) and never crash it."""
+    lines = list(honest_log.records[0])
+    envs = [parse(x) for x in lines]
+    i = next(k for k, e in enumerate(envs) if e.kind == kind and change(e.body) is not None)
+    lines[i] = resign(honest_log.ids[envs[i].seat], envs[i], body=change(envs[i].body))
+    verdict = verify(honest_log, lines)
+    assert (verdict.valid, verdict.seat, verdict.step) == (False, envs[i].seat, envs[i].step), verdict
+    assert words in verdict.reason
