@@ -91,7 +91,7 @@ class Rules:
 
 DRESDEN = Rules()
 
-#: the variants built so far, by name (the other §8 variants derive from these)
+#: the variants built so far, by name, in lineage order (filled from `variants/` below)
 VARIANTS: dict[str, Rules] = {DRESDEN.name: DRESDEN}
 
 #: the §8 lineage not built yet: listed by `p2ptarot games`, refused by `create` and `host`
@@ -103,6 +103,16 @@ PLANNED_VARIANTS: tuple[VariantInfo, ...] = (
     VariantInfo("WORMS", "MAINZ", PLANNED, "a lone ace may be reinforced once"),
     VariantInfo("GAZA", "MAINZ", PLANNED, "MAINZ plus the automatic USA participant"),
 )
+
+
+def _load_built() -> None:
+    from .variants import BUILT
+
+    for rules in BUILT:
+        VARIANTS[rules.name] = rules
+
+
+_load_built()
 
 
 def catalogue() -> tuple[VariantInfo, ...]:

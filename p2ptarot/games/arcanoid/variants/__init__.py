@@ -1,0 +1,14 @@
+"""The §8 variants, each its parent plus a diff (rules.py holds DRESDEN and the registry).
+
+Imported by rules.py once DRESDEN exists; each module defines one variant and its own moves.
+"""
+
+from __future__ import annotations
+
+from .mainz import MAINZ
+from .nassau import NASSAU
+
+#: the built variants in lineage order (DRESDEN is rules.DRESDEN)
+BUILT = (NASSAU, MAINZ)
+
+__all__ = ["BUILT", "MAINZ", "NASSAU"]
