@@ -54,6 +54,7 @@ class Pipeline:
         self.normal_turns: dict[int, int] = {}
         self.total_normal_turns = 0
         self.hermit_turn_after = -1  # >=0 while a Hermit turn runs: the participant it follows
+        self.secret_used: set[int] = set()  # participants whose secret right is spent (K1, K5)
 
     # ---- small queries -----------------------------------------------------------------------
     def seat_of(self, pid: int) -> int:
@@ -372,13 +373,33 @@ class Pipeline:
             self.total_normal_turns += 1
             yield from self.take_turn(pid)
             yield from self.gap()
+        self.reveal_secrets()  # K3/T3: every face-down engagement opens before the battles
         yield from self.flush()
+        self.score_secrets()
         won: dict[str, int] = {}
         for f in FIELDS:
             best = field_winner([p.records[f] for p in self.parts])
             won[f] = self.parts[best.owner].seat  # a demon's win goes to its master (§5)
         self.round_winners.append(won)
         self.round_records.append({f: [p.records[f].to_json() for p in self.parts] for f in FIELDS})
+
+    def secret_records(self) -> list[Record]:
+        return [r for p in self.parts for r in p.records.values() if r.secret]
+
+    def reveal_secrets(self) -> None:
+        """K3: the end-of-round reveal of every secret engagement still on a field, opened by the
+        seat that engaged it (`Reveal(h, PUBLIC, holder=engager)`)."""
+        for rec in self.secret_records():
+            for h in rec.handles:
+                self.show_public(h, self.seat_of(rec.engager))
+
+    def score_secrets(self) -> None:
+        """Once opened, a secret record scores as its cards (the transmuted card inferred)."""
+        from .secret import inferred_transmute
+
+        for rec in self.secret_records():
+            rec.cards = tuple(self.cards[h] or "" for h in rec.handles)
+            rec.transmuted = inferred_transmute(rec.field, rec.handles, rec.cards)
 
     def take_turn(self, pid: int) -> Flow:
         """§2.10 B: one move plus its compulsory replays."""

@@ -78,6 +78,8 @@ class Rules:
     stealable: StealRule = field(default=engage.stealable)
     temp_blocks: TemperanceRule = field(default=engage.dresden_temp_blocks)
     extra_moves: tuple[ExtraMove, ...] = ()
+    #: answer moves (out of turn) a variant adds to the vocabulary (KOBLENZ's FoolOutcome)
+    extra_answers: tuple[type[Move], ...] = ()
 
     @property
     def dresden_compositions(self) -> bool:

@@ -108,8 +108,9 @@ def legal(g: "ArcanoidState", seat: int, ctx: Ctx) -> list:
     return out
 
 
-def fool_window(g: "ArcanoidState", engager: int, field: str):
-    """Run the window; returns the thief's pid or -1. Generator."""
+def fool_window(g: "ArcanoidState", engager: int, field: str, secret: bool = False):
+    """Run the window; returns the Fool's user (the thief, or for a `secret` engagement whose
+    attempt failed the loser of the Fool: it refills all the same, K4) or -1. Generator."""
     asked, _ = asked_order(g, engager, field)
     if not asked:
         return -1
@@ -156,6 +157,11 @@ def fool_window(g: "ArcanoidState", engager: int, field: str):
     if move.cut >= 0 and move.cut != user and g.hermit is not None:
         # [0-8-9]: due at the gap before `cut`'s next turn; before the first asked = "first" (A57)
         g.hermit.pledges.append(first_gap if move.cut == asked[0] else move.cut)
+    if secret:  # K4/T4: committed and shown first, then the private look and the outcome (A85)
+        from ..secret import fool_attempt
+
+        if not (yield from fool_attempt(g, engager, user, field)):
+            return user
     rec = g.parts[engager].records.pop(field)
     rec.owner = user
     g.parts[user].records[field] = rec

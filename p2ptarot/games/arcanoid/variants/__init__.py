@@ -5,10 +5,11 @@ Imported by rules.py once DRESDEN exists; each module defines one variant and it
 
 from __future__ import annotations
 
+from .koblenz import KOBLENZ
 from .mainz import MAINZ
 from .nassau import NASSAU
 
 #: the built variants in lineage order (DRESDEN is rules.DRESDEN)
-BUILT = (NASSAU, MAINZ)
+BUILT = (NASSAU, KOBLENZ, MAINZ)
 
-__all__ = ["BUILT", "MAINZ", "NASSAU"]
+__all__ = ["BUILT", "KOBLENZ", "MAINZ", "NASSAU"]

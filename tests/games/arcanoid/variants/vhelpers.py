@@ -32,14 +32,14 @@ class VTable(Table):
 
 
 def vtable(variant: str, special: dict[int, list[str]], n: int = 4, pile: tuple[str, ...] = (),
-           usa: Sequence[Sequence[str]] = ()) -> VTable:
+           usa: Sequence[Sequence[str]] = (), **options: Any) -> VTable:
     taken = [c for cs in special.values() for c in cs] + list(pile) + [c for u in usa for c in u]
     base = filler(n + len(usa), exclude=taken)
     hands = []
     for i in range(n):
         extra = special.get(i, [])
         hands.append(extra + [c for c in base[i] if c not in extra][: 6 - len(extra)])
-    return VTable(variant, hands, pile=pile, usa=usa)
+    return VTable(variant, hands, pile=pile, usa=usa, **options)
 
 
 def pass_windows(t: Table) -> None:
@@ -59,6 +59,25 @@ def idle(t: Table) -> int:
     t.do(st.seat_of(pid), Discard(st.available(pid)[-1]))
     pass_windows(t)
     return pid
+
+
+def abdicate_to_the_end(t: Table) -> None:
+    """Every participant abdicates on its free fields (renewals refused) until the game ends."""
+    from p2ptarot.games.arcanoid.moves import Abdicate, Vote
+
+    st = t.state
+    while st.turn().kind is not TurnKind.OVER:
+        pass_windows(t)
+        ctx = st._ctx()
+        if ctx is None:
+            continue
+        if ctx.name == "vote":
+            for s in st.turn().seats:
+                t.do(s, Vote("no"))
+            continue
+        pid = ctx.actor
+        free = [f for f in ("swords", "wands", "cups", "coins") if f not in st.parts[pid].records]
+        t.do(st.seat_of(pid), Abdicate(free[0]))
 
 
 def refused(t: Table, seat: int, move) -> str:
