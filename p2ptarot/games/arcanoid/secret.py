@@ -70,7 +70,7 @@ def check_public(g: "ArcanoidState", pid: int, field: str, handles: Sequence[int
     """What everyone can check of a secret engagement (K1, K2, E-common)."""
     seat = g.seat_of(pid)
     p = g.parts[pid]
-    if pid in g.secret_used:
+    if g.rules.secret_engagements and pid in g.secret_used:
         raise IllegalMove(seat, "one secret engagement per round", g.where())
     if field not in FIELDS or field in p.records:
         raise IllegalMove(seat, "a secret engagement goes on a field where you have no record",
@@ -115,25 +115,32 @@ def perform(g: "ArcanoidState", pid: int, field: str, handles: Sequence[int], fi
     return False
 
 
-def candidates(g: "ArcanoidState", pid: int, seat: int) -> list[Move]:
-    """Secret versions of the listed single-field face-up engagements (bots and UIs)."""
+def options(g: "ArcanoidState", pid: int, seat: int, exclude: Sequence[int] = ()
+            ) -> list[tuple[str, tuple[int, ...]]]:
+    """(field, handles) of the listed single-field engagements `seat` knows to be legal as
+    secret ones (bots and UIs), from A(p) without `exclude`."""
     from .legal import engagement_moves
 
-    if pid in g.secret_used:
-        return []
     p = g.parts[pid]
-    known = [(h, c) for h in g.available(pid) for c in [g.card_for(h, seat)] if c is not None]
-    if len(known) != len(g.available(pid)):
+    avail = [h for h in g.available(pid) if h not in exclude]
+    known = [(h, c) for h in avail for c in [g.card_for(h, seat)] if c is not None]
+    if len(known) != len(avail):
         return []  # a seat lists only what it knows to be legal
     open_fields = [f for f in FIELDS if f not in p.records and not g.temp_blocks(pid, f)]
-    out: list[Move] = []
+    out: list[tuple[str, tuple[int, ...]]] = []
     for m in engagement_moves(open_fields, known):
-        if len(m.fields) != 1:
+        if len(m.fields) != 1 or (m.fields[0], m.handles) in out:
             continue
-        move = SecretEngage(m.fields[0], m.handles)
-        if move not in out and composition_error(g, m.fields[0], m.handles, m.cards) is None:
-            out.append(move)
+        if composition_error(g, m.fields[0], m.handles, m.cards) is None:
+            out.append((m.fields[0], m.handles))
     return out
+
+
+def candidates(g: "ArcanoidState", pid: int, seat: int) -> list[Move]:
+    """KOBLENZ: the secret engagements listed while the right is unspent."""
+    if pid in g.secret_used:
+        return []
+    return [SecretEngage(f, hs) for f, hs in options(g, pid, seat)]
 
 
 # ---- the Fool's attempt (K4, T4) ---------------------------------------------------------------

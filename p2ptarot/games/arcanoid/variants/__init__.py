@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from .koblenz import KOBLENZ
 from .mainz import MAINZ
+from .malta import MALTA
 from .nassau import NASSAU
 
 #: the built variants in lineage order (DRESDEN is rules.DRESDEN)
-BUILT = (NASSAU, KOBLENZ, MAINZ)
+BUILT = (NASSAU, KOBLENZ, MAINZ, MALTA)
 
-__all__ = ["BUILT", "KOBLENZ", "MAINZ", "NASSAU"]
+__all__ = ["BUILT", "KOBLENZ", "MAINZ", "MALTA", "NASSAU"]
