@@ -14,7 +14,7 @@ after the current turn, before the next participant's normal turn, asked or not 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from p2ptarot.engine import IllegalMove, TurnKind
 
@@ -108,9 +108,11 @@ def legal(g: "ArcanoidState", seat: int, ctx: Ctx) -> list:
     return out
 
 
-def fool_window(g: "ArcanoidState", engager: int, field: str, secret: bool = False):
+def fool_window(g: "ArcanoidState", engager: int, field: str, secret: bool = False,
+                steal: "Callable[[int], None] | None" = None):
     """Run the window; returns the Fool's user (the thief, or for a `secret` engagement whose
-    attempt failed the loser of the Fool: it refills all the same, K4) or -1. Generator."""
+    attempt failed the loser of the Fool: it refills all the same, K4) or -1. `steal(user)`
+    replaces the default transfer of the whole record (WORMS: only the reinforcement). Generator."""
     asked, _ = asked_order(g, engager, field)
     if not asked:
         return -1
@@ -162,8 +164,11 @@ def fool_window(g: "ArcanoidState", engager: int, field: str, secret: bool = Fal
 
         if not (yield from fool_attempt(g, engager, user, field)):
             return user
+    g.steals += 1
+    if steal is not None:
+        steal(user)
+        return user
     rec = g.parts[engager].records.pop(field)
     rec.owner = user
     g.parts[user].records[field] = rec
-    g.steals += 1
     return user

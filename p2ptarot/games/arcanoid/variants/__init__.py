@@ -9,8 +9,9 @@ from .koblenz import KOBLENZ
 from .mainz import MAINZ
 from .malta import MALTA
 from .nassau import NASSAU
+from .worms import WORMS
 
 #: the built variants in lineage order (DRESDEN is rules.DRESDEN)
-BUILT = (NASSAU, KOBLENZ, MAINZ, MALTA)
+BUILT = (NASSAU, KOBLENZ, MAINZ, MALTA, WORMS)
 
-__all__ = ["BUILT", "KOBLENZ", "MAINZ", "MALTA", "NASSAU"]
+__all__ = ["BUILT", "KOBLENZ", "MAINZ", "MALTA", "NASSAU", "WORMS"]
