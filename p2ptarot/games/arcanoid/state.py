@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from p2ptarot.engine import (Claim, EngineError, GameState, IllegalMove, Move, NotYourTurn,
-                             Outcome, Pass, RandomChoice, Reveal, Turn, PUBLIC)
+                             Outcome, Pass, RandomChoice, Reveal, Turn, NOBODY, PUBLIC)
 
 from . import engage, legal, secret
 from .secret import SECRET_CLAIMS, FoolOutcome
@@ -387,12 +387,17 @@ class ArcanoidState(Pipeline, GameState):
     def outcome(self) -> Outcome | None:
         if not isinstance(self._req, Done):
             return None
-        counts = field_counts(self.round_winners, range(self.players))
+        # G8: the USA (credited as NOBODY, all USA seats together) ranks with the players; if
+        # it comes first, no seat wins (ruling 16)
+        ranked = list(range(self.players)) + ([NOBODY] if self.rules.usa_seats else [])
+        counts = field_counts(self.round_winners, ranked)
         scores = tuple(sum(counts[s].values()) for s in range(self.players))
-        w = game_winner(self.round_winners, range(self.players))
-        return Outcome(scores, () if w is None else (w,),
-                       {"rounds": [dict(r) for r in self.round_winners],
-                        "by_suit": {str(s): counts[s] for s in range(self.players)}})
+        w = game_winner(self.round_winners, ranked)
+        detail = {"rounds": [dict(r) for r in self.round_winners],
+                  "by_suit": {str(s): counts[s] for s in range(self.players)}}
+        if self.rules.usa_seats:
+            detail["usa_fields"] = sum(counts[NOBODY].values())
+        return Outcome(scores, () if w is None or w == NOBODY else (w,), detail)
 
 
 def factory(players: int, variant: str | None, options: Mapping[str, Any], viewer: int | None,

@@ -49,7 +49,8 @@ def asked_order(g: "ArcanoidState", engager: int, field: str) -> tuple[list[int]
     where, owner = _fool_location(g)
     seq = g.turn_order_from(g.cursor, include_self=False) + (
         [g.cursor] if g.in_round(g.cursor) else [])
-    eligible = [q for q in seq if q != engager and field not in g.parts[q].records]
+    eligible = [q for q in seq if q != engager and field not in g.parts[q].records
+                and not g.parts[q].usa]  # GAZA G5: the USA never uses the Fool
     if where == "justice":
         return eligible, where
     if where == "owner":
