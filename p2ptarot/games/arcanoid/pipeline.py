@@ -412,7 +412,11 @@ class Pipeline:
         from .secret import inferred_transmute
 
         for rec in self.secret_records():
-            rec.cards = tuple(self.cards[h] or "" for h in rec.handles)
+            # after the reveal every value is known; a seat that refused to learn one (a
+            # cheater's own engine) scores what it knows rather than crash
+            known = [(h, c) for h in rec.handles for c in [self.cards[h]] if c is not None]
+            rec.handles = tuple(h for h, _ in known)
+            rec.cards = tuple(c for _, c in known)
             rec.transmuted = inferred_transmute(rec.field, rec.handles, rec.cards)
 
     def take_turn(self, pid: int) -> Flow:
