@@ -355,7 +355,7 @@ class ArcanoidState(Pipeline, GameState):
                                            if c is not None]
                     records[f]["count"] = len(r.handles)
             parts.append({
-                "pid": p.pid, "seat": p.seat, "demon": p.demon, "finished": p.finished,
+                "pid": p.pid, "seat": p.seat, "demon": p.demon, "usa": p.usa, "finished": p.finished,
                 "hand": self._cards_json(p.hand, seat), "hand_cap": p.hand_cap,
                 "visible": self._cards_json(p.visible, seat), "visible_cap": p.vis_cap,
                 "chariot": p.chariot, "reserve": self._cards_json(p.reserve, seat),
