@@ -91,3 +91,16 @@ def test_the_network_package_loads_its_names_on_first_use() -> None:
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                          timeout=120, check=True).stdout.split()
     assert out == ["False", "True", "False"]
+
+
+def test_the_demo_makes_the_host_key_before_loading_the_table_stack(tmp_path: Path) -> None:
+    """`p2ptarot demo` starts its peers right after creating the host's key: that step must not
+    wait for libsodium, pydantic or the verifier (they are loaded after the game, to verify)."""
+    code = ("import sys; from pathlib import Path; from p2ptarot.cli.main import build_parser; "
+            "build_parser(['demo']); from p2ptarot.net.store import DataDir; "
+            "fp = DataDir(Path(sys.argv[1])).identity().fingerprint; "
+            "heavy = ['rbcl', 'pydantic', 'p2ptarot.transcript', 'p2ptarot.table.session', 'aiohttp']; "
+            "print(len(fp) > 0, [m for m in heavy if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "host")], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120, check=True).stdout.strip()
+    assert out == "True []"
