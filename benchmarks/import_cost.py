@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -41,8 +42,17 @@ def commands(work: Path) -> dict[str, list[str]]:
     }
 
 
+def cpu_ms(root: Path, args: list[str]) -> float:
+    """User + system CPU milliseconds of one run of the command (no -X importtime)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([str(root / ".venv/bin/python"), "-m", "p2ptarot.cli.main", *args], cwd=root,
+                   capture_output=True, timeout=120)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return round(1000 * ((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)), 1)
+
+
 def measure(root: Path, args: list[str]) -> dict[str, object]:
-    """One process: total import milliseconds, and which watched packages it loaded."""
+    """One process: total import milliseconds, which watched packages it loaded, CPU of a run."""
     proc = subprocess.run([str(root / ".venv/bin/python"), "-X", "importtime", "-m",
                            "p2ptarot.cli.main", *args], cwd=root, capture_output=True, text=True,
                           timeout=120)
@@ -57,7 +67,8 @@ def measure(root: Path, args: list[str]) -> dict[str, object]:
             total_us += int(m.group(2))
         if name.startswith("p2ptarot.games.") and name.count(".") >= 2:
             games.add(name.split(".")[2])  # (-X importtime may omit a package's own line)
-    return {"imports_ms": round(total_us / 1000, 1), "game_packages": sorted(games),
+    return {"imports_ms": round(total_us / 1000, 1), "cpu_ms": cpu_ms(root, args),
+            "game_packages": sorted(games),
             **{f"loads_{w}": w in names for w in WATCHED}}
 
 
@@ -69,7 +80,7 @@ def main() -> int:
     args = ap.parse_args()
     builds = {"this": HERE} | ({"previous": args.compare.resolve()} if args.compare else {})
     result: dict[str, object] = {"benchmark": "import_cost", "runs": args.runs,
-                                 "unit": "milliseconds (sum of top-level -X importtime)",
+                                 "unit": "milliseconds (imports: sum of top-level -X importtime; cpu: user+sys of a run)",
                                  "by_command": {}}
     work = Path(tempfile.mkdtemp(prefix="p2ptarot-imports-"))
     try:
@@ -81,14 +92,15 @@ def main() -> int:
             row: dict[str, object] = {}
             for name in builds:
                 runs = samples[name]
-                row[name] = {"imports_ms": round(statistics.median(
-                    float(s["imports_ms"]) for s in runs), 1),  # type: ignore[arg-type]
-                    **{k: v for k, v in runs[0].items() if k != "imports_ms"}}
-                row[name + "_samples_ms"] = [s["imports_ms"] for s in runs]
+                row[name] = {**{k: v for k, v in runs[0].items()},
+                             **{k: round(statistics.median(float(s[k]) for s in runs), 1)  # type: ignore[arg-type]
+                                for k in ("imports_ms", "cpu_ms")}}
+                row[name + "_samples"] = [{k: s[k] for k in ("imports_ms", "cpu_ms")} for s in runs]
             if "previous" in builds:
-                a = row["previous"]["imports_ms"]  # type: ignore[index]
-                b = row["this"]["imports_ms"]  # type: ignore[index]
-                row["speedup"] = round(a / b, 2) if b else None
+                for key in ("imports_ms", "cpu_ms"):
+                    a = row["previous"][key]  # type: ignore[index]
+                    b = row["this"][key]  # type: ignore[index]
+                    row[f"speedup_{key}"] = round(a / b, 2) if b else None
             result["by_command"][cmd] = row  # type: ignore[index]
             print(f"{cmd}: {json.dumps({k: v for k, v in row.items() if 'samples' not in k})}",
                   file=sys.stderr)
