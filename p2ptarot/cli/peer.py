@@ -9,11 +9,10 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from p2ptarot.bots import make as make_bot
 from p2ptarot.engine import BadConfiguration, Move
-from p2ptarot.net.discovery import TableAdvert, browse_tables
 from p2ptarot.net.finder import describe as describe_table
 from p2ptarot.present import describe_move, move_group, presenter, render_view
 from p2ptarot.net.runner import (GameResult, PeerConfig, RunError, bot_chooser, run_host,
@@ -21,6 +20,9 @@ from p2ptarot.net.runner import (GameResult, PeerConfig, RunError, bot_chooser, 
 from p2ptarot.table.effects import NeedMove
 
 from .errors import check_table, usage_error
+
+if TYPE_CHECKING:  # zeroconf is imported only by the commands that browse (not `join ws://`)
+    from p2ptarot.net.discovery import TableAdvert
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -230,6 +232,8 @@ def run_join_cmd(args: argparse.Namespace) -> int:
 
 
 def run_list(args: argparse.Namespace) -> int:
+    from p2ptarot.net.discovery import browse_tables
+
     if not args.json:
         where = args.interface or "every interface"
         print(f"looking for tables on {where} for {args.timeout:g} s...", file=sys.stderr, flush=True)

@@ -31,7 +31,6 @@ from p2ptarot.table.session import Session
 from pydantic import ValidationError
 
 from .catchup import RESYNC_AFTER, SyncServer, sync_step
-from .discovery import TableAdvertiser
 from .errors import MeshError
 from .finder import FindError, Pick, find_table, matches_table_id_only, parse_target
 from .events import LinkDown, LinkUp, Received
@@ -135,6 +134,8 @@ async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str,
                      seats: int, options: dict[str, Any] | None = None,
                      on_listening: Callable[[str], None] | None = None) -> SignedCharter:
     """Advertise the table, seat joiners in arrival order, have every seat sign the charter."""
+    from .discovery import TableAdvertiser  # local: a joiner dialling ws:// needs no zeroconf
+
     gi = game_info(game)
     variant = gi.resolve_variant(variant)  # BadConfiguration before anything is advertised
     info = TableInfo(game=game, variant=variant or "", seats_taken=1,
