@@ -54,10 +54,15 @@ class PeerConfig:
     interface: str | None = None  # None: all interfaces (real users); tests pass 127.0.0.1
     port: int = 0
     timeout: int = 120
+    #: seconds a seat may think over its own move (agreed in the charter; humans need minutes);
+    #: `timeout` stays the limit for the automatic (cryptographic) steps
+    move_timeout: int = 300
     linger: float = 2.0
     #: seconds a lobby (host: waiting for joiners; joiner: waiting for the table to fill) may take
     lobby_timeout: float = 600.0
     say: Say = field(default=lambda text: None)
+    #: the peer application layer (`p2ptarot.app.Hub`) the front ends listen to, if any
+    hub: Any = None
 
 
 @dataclass
@@ -134,7 +139,7 @@ async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str,
                     name = str(msg.get("name", "player"))[:40] or "player"
                     address = str(msg.get("address", ""))[:200]
                     joined.append((ev.peer, name, address))
-                    cfg.say(f"seat {len(joined) - 1}: {name} ({fingerprint(ev.peer)})")
+                    cfg.say(f"seat {len(joined)}: {name} ({fingerprint(ev.peer)})")
                     await advertiser.update(seats_taken=len(joined))
             elif isinstance(ev, LinkDown):
                 before = len(joined)
@@ -143,7 +148,7 @@ async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str,
                     cfg.say("a player left the lobby")
                     await advertiser.update(seats_taken=len(joined))
         charter = make_charter(game, joined, variant=variant or gi.default_variant, options=options,
-                               timeout=cfg.timeout)
+                               timeout=cfg.move_timeout)
         await advertiser.update(table_id=charter.table_id.hex())
         sigs: dict[bytes, str] = {identity.public_bytes: sign_charter(charter, identity)}
         for key, _, _ in joined[1:]:
@@ -234,9 +239,12 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
 
     moves: asyncio.Queue[Move | Exception] = asyncio.Queue()
     pending_choice: list[asyncio.Task[None]] = []
+    names = [s.name for s in charter.seats]
+    watch = _Watcher(cfg.hub, session, charter, seat, store.transcript_path)
 
     async def handle(effects: list[Effect]) -> None:
         for e in effects:
+            watch.effect(e)
             if isinstance(e, Send):
                 line = e.envelope.encoded()
                 outbox.append(line)  # persisted before it leaves this machine
@@ -256,13 +264,17 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
             elif isinstance(e, Warning):
                 logger.info("%s", e.text)
             elif isinstance(e, Finished):
-                cfg.say(f"game over: scores {list(e.outcome.scores)}, winners {list(e.outcome.winners)}")
+                cfg.say("game over: " + ", ".join(f"{names[i]} {score}" for i, score
+                                                  in enumerate(e.outcome.scores))
+                        + "; won by " + (", ".join(names[w] for w in e.outcome.winners) or "nobody"))
             elif isinstance(e, Aborted):
-                cfg.say(f"game aborted: seat {e.blame} is blamed at step {e.step}: {e.reason}")
+                cfg.say(f"game aborted: {names[e.blame]} (seat {e.blame + 1}) is blamed at step "
+                        f"{e.step}: {e.reason}")
+        watch.settle()
 
     try:
         await _pump(cfg, mesh, session, handle, dial_others, moves, saved if resume else None,
-                    charter.timeout)
+                    watch.timeout_for(cfg.timeout), on_link=watch.link)
     finally:
         for task in pending_choice:
             task.cancel()
@@ -277,8 +289,10 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
                 handle: Callable[[list[Effect]], Awaitable[None]],
                 dial_others: Callable[[], Awaitable[None]],
                 moves: "asyncio.Queue[Move | Exception]", saved: list[bytes] | None,
-                timeout: float) -> None:
-    """Feed the session from the mesh and the local chooser until the game ends, then linger."""
+                timeout: float | Callable[[], float],
+                on_link: Callable[[bytes, bool], None] | None = None) -> None:
+    """Feed the session from the mesh and the local chooser until the game ends, then linger.
+    `timeout` may depend on the step (a human's move gets longer than a cryptographic step)."""
     await dial_others()
     if saved is not None:
         cfg.say(f"resuming from {len(saved)} saved messages")
@@ -315,9 +329,12 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
                         await _safe_send(mesh, ev.peer, env.encoded())
             elif isinstance(ev, LinkUp):
                 await _safe_send(mesh, ev.peer, _ctl({"ctl": "sync", "step": session.step}))
+            if on_link is not None and isinstance(ev, (LinkUp, LinkDown)):
+                on_link(ev.peer, isinstance(ev, LinkUp))
+        limit = timeout() if callable(timeout) else timeout
         if session.step != last_step:
             last_step, last_change = session.step, time.monotonic()
-        elif time.monotonic() - last_change > timeout and not session.finished:
+        elif time.monotonic() - last_change > limit and not session.finished:
             await handle(session.blame_silence())
     # stay a moment so slower peers can still fetch our last messages
     end = time.monotonic() + cfg.linger
@@ -333,6 +350,82 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
                     await _safe_send(mesh, ev.peer, env.encoded())
             elif msg is None:
                 await handle(session.receive(ev.data))
+
+
+class _Watcher:
+    """Feeds the peer application layer (`p2ptarot.app`) from the pump: moves with their
+    sentences, the view, what the table waits for and until when, presence. A no-op without a
+    hub, so bots and tests without a front end pay nothing."""
+
+    def __init__(self, hub: Any, session: Session, charter: Charter, seat: int,
+                 transcript: Path) -> None:
+        self.hub, self.session, self.charter, self.seat = hub, session, charter, seat
+        self.transcript = transcript
+        self.step, self.step_start = -1, time.monotonic()
+        self._limit = float(charter.timeout)
+        self._protocol_timeout = float(charter.timeout)
+        self.app = None
+        self._view: dict[str, Any] | None = None
+        if hub is not None:
+            from p2ptarot.app.table import TableApp
+            self.app = TableApp(charter.game, charter.variant, [s.name for s in charter.seats], seat,
+                                charter.timeout)
+            hub.app = self.app
+            hub.publish(self.app.opened())
+            self._view = session.game.view(seat)
+
+    def timeout_for(self, protocol_timeout: float) -> Callable[[], float]:
+        """A move step may last the charter's move timeout; other steps the protocol timeout."""
+        self._protocol_timeout = protocol_timeout
+
+        def limit() -> float:
+            spec = self.session.spec
+            if spec is not None and spec.kind == "move":
+                self._limit = float(self.charter.timeout)
+            else:
+                self._limit = float(min(self._protocol_timeout, self.charter.timeout))
+            return self._limit
+        return limit
+
+    def effect(self, e: Effect) -> None:
+        if self.app is None:
+            return
+        if isinstance(e, Record) and e.envelope.kind == "move" and isinstance(e.envelope.body.get("move"), dict):
+            self.hub.publish(self.app.move_recorded(e.envelope.step, e.envelope.seat,
+                                                    e.envelope.body["move"], self._view or {}))
+        elif isinstance(e, Finished):
+            view = self.session.game.view(self.seat)
+            self.hub.publish(self.app.view_changed(view))
+            self.hub.publish(self.app.finished(e.outcome.scores, e.outcome.winners,
+                                               str(self.transcript), view))
+        elif isinstance(e, Aborted):
+            self.hub.publish(self.app.aborted(e.blame, e.reason, e.step))
+
+    def settle(self) -> None:
+        """After a batch of effects: the new view and what the table now waits for."""
+        if self.app is None or self.session.finished:
+            return
+        if self.session.step != self.step:
+            self.step, self.step_start = self.session.step, time.monotonic()
+        self._view = self.session.game.view(self.seat)
+        self.hub.publish(self.app.view_changed(self._view))
+        for ev in self.app.rounds_over(self._view):
+            self.hub.publish(ev)
+        spec = self.session.spec
+        pending = self.session.pending_seats()
+        if spec is None or not pending:
+            return
+        self.timeout_for(self._protocol_timeout)()
+        what = "move" if spec.kind == "move" else spec.label
+        deadline = time.time() + self._limit - (time.monotonic() - self.step_start)
+        self.hub.publish(self.app.waiting(pending, what, deadline))
+
+    def link(self, peer: bytes, up: bool) -> None:
+        if self.app is None:
+            return
+        seat = self.charter.seat_of(peer)
+        if seat is not None:
+            self.hub.publish(self.app.link(seat, up))
 
 
 # ---- entry points used by the CLI ----------------------------------------------------------------

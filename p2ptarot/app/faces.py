@@ -1,0 +1,110 @@
+"""Card faces for the screens: what to draw for a card id, from the deck tables alone.
+
+A face is plain JSON (`corner`, `name`, `suit`, `colour`, `kind`); the browser page draws it with
+CSS (no images, nothing fetched from elsewhere) and the terminal uses `name`. Any id of any deck
+in `p2ptarot.cards` gets a face, so a new game's cards are drawn without new code; an unknown or
+hidden card (None) gets the face of a card back.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from p2ptarot import cards
+
+_ROMAN = ((10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
+_SUIT_SIGNS = {"swords": "⚔", "wands": "⚚", "cups": "🜄", "coins": "⛀",
+               "spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣",
+               "a": "▲", "b": "●", "c": "■"}
+_COLOURS = {"swords": "steel", "wands": "green", "cups": "red", "coins": "gold",
+            "spades": "black", "clubs": "black", "hearts": "red", "diamonds": "red",
+            "a": "red", "b": "green", "c": "blue"}
+_COURTS = {"page": "P", "knave": "J", "knight": "C", "queen": "Q", "king": "K"}
+BACK: dict[str, Any] = {"id": None, "corner": "?", "name": "a hidden card", "suit": "",
+                        "sign": "", "colour": "back", "kind": "back", "order": 10_000}
+
+
+def roman(n: int) -> str:
+    out = []
+    for value, sign in _ROMAN:
+        while n >= value:
+            out.append(sign)
+            n -= value
+    return "".join(out) or "0"
+
+
+def _attrs(card: Any) -> dict[str, Any]:
+    return {k: getattr(card, k) for k in getattr(card, "__slots__", ()) if not k.startswith("_")}
+
+
+@lru_cache(maxsize=4096)
+def _face(card_id: str) -> dict[str, Any] | None:
+    if card_id in cards.SINOPLE:
+        c = cards.SINOPLE[card_id]
+        if c.kind == "numeric":
+            return {"corner": f"{c.cls.upper()}{c.value}", "name": f"{c.cls.upper()}{c.value}",
+                    "suit": c.cls, "kind": "numeric", "big": str(c.value), "order": c.index}
+        return {"corner": f"{c.cls.upper()}", "name": f"{c.role} of {c.cls.upper()}", "suit": c.cls,
+                "kind": "figure", "big": (c.role or "?")[0].upper(), "order": c.index}
+    for table in (cards.ARCANOID, cards.ARCANUM):
+        try:
+            c = table.card(card_id)
+        except (cards.UnknownCardError, AttributeError, KeyError, TypeError):
+            continue
+        a = _attrs(c)
+        kind = a.get("kind", "")
+        if kind == "minor":
+            rank = int(a.get("rank") or 0)
+            court = card_id.rsplit("-", 1)[-1] if a.get("court") else None
+            short = _COURTS.get(court, court[:1].upper()) if court else ("A" if rank == 1 else str(rank))
+            name = f"{court or ('ace' if rank == 1 else rank)} of {a.get('suit')}"
+            return {"corner": short, "name": name, "suit": a.get("suit", ""), "kind": "minor",
+                    "big": short, "order": int(a.get("index", 0))}
+        number = a.get("number")
+        title = str(a.get("name", card_id))
+        corner = roman(number) if isinstance(number, int) and number > 0 else "0"
+        name = f"{roman(number)} {title}" if isinstance(number, int) and number > 0 else title
+        return {"corner": corner, "name": name, "suit": "trumps", "kind": "trump", "big": corner,
+                "title": title, "order": int(a.get("index", 0))}
+    for getter in ("roses_card", "standard_card"):
+        fn = getattr(cards, getter, None)
+        if fn is None:
+            continue
+        try:
+            c = fn(card_id)
+        except (cards.CardError, KeyError, TypeError, ValueError):
+            continue
+        a = _attrs(c)
+        name = str(a.get("name") or card_id)
+        suit = str(a.get("suit") or a.get("colour") or a.get("color") or "")
+        rank = a.get("rank", a.get("value", ""))
+        return {"corner": str(rank)[:3], "name": name, "suit": suit, "kind": getter.split("_")[0],
+                "big": str(rank)[:3], "order": int(a.get("index", 0) or 0)}
+    return None
+
+
+def face(card_id: object) -> dict[str, Any]:
+    """The face of a card id (a card back when hidden or unknown)."""
+    if not isinstance(card_id, str):
+        return dict(BACK)
+    f = _face(card_id)
+    if f is None:
+        return dict(BACK)
+    suit = f.get("suit", "")
+    return {"id": card_id, "sign": _SUIT_SIGNS.get(suit, "★" if f["kind"] == "trump" else "•"),
+            "colour": _COLOURS.get(suit, "violet" if f["kind"] == "trump" else "grey"), **f}
+
+
+def is_card(value: object) -> bool:
+    return isinstance(value, str) and _face(value) is not None
+
+
+def card_name(card_id: object) -> str:
+    return str(face(card_id)["name"])
+
+
+def sort_key(card_id: object) -> tuple[int, str]:
+    """Hand order: the deck's canonical order (hidden cards last)."""
+    f = face(card_id)
+    return int(f.get("order", 10_000)), str(card_id)

@@ -1,0 +1,47 @@
+"""A human seat: the chooser the runner calls, answered by whichever front end (terminal or
+browser page) sends a `PlayMove` first.
+
+A forced move (the only legal one) plays itself and is announced: nobody should be called a
+cheater for not pressing a key to pass. `Leave` ends the seat's game loop with `LeftTable`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Awaitable, Callable
+
+from .events import Chat, ChatLine, Leave, Notice, PlayMove
+from .screen import describe
+from .table import Hub, option_for
+
+
+class LeftTable(Exception):
+    """The player chose to leave; the game can be resumed later (`join --resume`)."""
+
+
+def human_chooser(hub: Hub, name: str = "you") -> Callable[[Any], Awaitable[Any]]:
+    async def choose(need: Any) -> Any:
+        app = hub.app
+        names = app.names if app is not None else ()
+        if len(need.legal) == 1:
+            sentence = describe(need.legal[0], need.view, names)
+            hub.publish(Notice(f"only one move possible: {sentence} (played for you)"))
+            return need.legal[0]
+        if app is None:  # no table app (cannot happen with the runner): first legal move
+            return need.legal[0]
+        turn = app.turn(need.legal, need.view, hub.deadline)
+        hub.publish(turn)
+        while True:
+            cmd = await hub.commands.get()
+            if isinstance(cmd, PlayMove):
+                option = option_for(turn, cmd.index) if cmd.turn == turn.turn else None
+                if option is not None:
+                    return need.legal[option.index]
+                hub.publish(Notice(f"that choice is not on offer now (turn {turn.turn})"))
+            elif isinstance(cmd, Leave):
+                raise LeftTable(cmd.reason)
+            elif isinstance(cmd, Chat):
+                hub.publish(ChatLine(name, cmd.text))
+    return choose
+
+
+__all__ = ["LeftTable", "human_chooser"]
