@@ -7,11 +7,15 @@ cheater for not pressing a key to pass. `Leave` ends the seat's game loop with `
 
 from __future__ import annotations
 
-from typing import Any, Awaitable, Callable
+import asyncio
+from typing import Any, Awaitable, Callable, TypeVar
 
 from .events import Chat, ChatLine, Leave, Notice, PlayMove
 from .screen import describe
 from .table import Hub, option_for
+
+
+T = TypeVar("T")
 
 
 class LeftTable(Exception):
@@ -44,4 +48,23 @@ def human_chooser(hub: Hub, name: str = "you") -> Callable[[Any], Awaitable[Any]
     return choose
 
 
-__all__ = ["LeftTable", "human_chooser"]
+async def until_left(hub: Hub, game: Awaitable[T]) -> T:
+    """Run `game` until it ends or a front end asks to leave (then it is cancelled at once, its
+    links close so the other players are told, and LeftTable is raised)."""
+    play = asyncio.ensure_future(game)
+    leave = asyncio.ensure_future(hub.leaving.wait())
+    try:
+        await asyncio.wait({play, leave}, return_when=asyncio.FIRST_COMPLETED)
+        if not play.done():
+            play.cancel()
+            try:
+                await play
+            except (asyncio.CancelledError, Exception):  # whatever it died of, we left
+                pass
+            raise LeftTable("you left the table")
+        return play.result()
+    finally:
+        leave.cancel()
+
+
+__all__ = ["LeftTable", "human_chooser", "until_left"]

@@ -42,6 +42,12 @@ def _word(key: str, value: Any, names: Sequence[str], seats_by_default: bool) ->
     return value
 
 
+def _leaves(value: Any) -> int:
+    if isinstance(value, list):
+        return sum(_leaves(v) for v in value)
+    return 1
+
+
 def round_rows(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
     """Each finished round of `view` as {column: words}: seats become names, cards card names.
     A record whose values are all integers (arcanoïd: field -> winning seat) maps to names."""
@@ -52,7 +58,7 @@ def round_rows(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any
             for r in records:
                 all_seats = all(isinstance(v, int) and not isinstance(v, bool) for v in r.values())
                 out.append({str(k): _word(str(k), v, names, all_seats) for k, v in r.items()
-                            if k != "round" and not (isinstance(v, list) and len(v) > _MAX_LISTED)})
+                            if k != "round" and _leaves(v) <= _MAX_LISTED})
             return out
     return []
 

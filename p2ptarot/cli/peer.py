@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-from p2ptarot.app.human import LeftTable, human_chooser
+from p2ptarot.app.human import LeftTable, human_chooser, until_left
 from p2ptarot.app.table import Hub
 from p2ptarot.bots import make as make_bot
 from p2ptarot.engine import BadConfiguration, Move
@@ -115,20 +115,9 @@ async def _with_fronts(args: argparse.Namespace, cfg: PeerConfig, hub: Hub | Non
         server = WebServer(hub, host=args.web_interface, port=args.web_port)
         url = await server.start()
         print(f"your table in the browser: {url}", flush=True)
-    play = asyncio.create_task(game())
-    leave = asyncio.create_task(hub.leaving.wait())
     try:
-        await asyncio.wait({play, leave}, return_when=asyncio.FIRST_COMPLETED)
-        if not play.done():
-            play.cancel()
-            try:
-                await play
-            except (asyncio.CancelledError, RunError):
-                pass
-            raise LeftTable("you left the table")
-        return play.result()
+        return await until_left(hub, game())
     finally:
-        leave.cancel()
         for task in helpers:
             task.cancel()
         if server is not None:
