@@ -14,7 +14,7 @@ from typing import Any
 from p2ptarot import cards
 
 _ROMAN = ((10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
-_SUIT_SIGNS = {"swords": "⚔", "wands": "⚚", "cups": "🜄", "coins": "⛀",
+_SUIT_SIGNS = {"swords": "⚔", "wands": "⚚", "cups": "♥", "coins": "⛀",
                "spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣",
                "a": "▲", "b": "●", "c": "■"}
 _COLOURS = {"swords": "steel", "wands": "green", "cups": "red", "coins": "gold",

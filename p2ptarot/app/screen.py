@@ -171,15 +171,15 @@ def _label(path: list[str]) -> str:
 
 
 def _piles(view: Any, names: Sequence[str], path: list[str], out: list[dict[str, Any]],
-           owner: int | None = None) -> None:
+           owner: int | None = None, demon: bool = False) -> None:
     """Collect every list of cards in `view` (history excluded) as a labelled pile."""
     if isinstance(view, Mapping):
         if "pid" in view and isinstance(view.get("seat"), int):
-            owner = view["seat"]
+            owner, demon = view["seat"], bool(view.get("demon"))
         for key, value in view.items():
             if (not path and key in _SKIP_KEYS) or key in _HISTORY_KEYS:
                 continue
-            _piles(value, names, path + [str(key)], out, owner)
+            _piles(value, names, path + [str(key)], out, owner, demon)
     elif isinstance(view, list) and view:
         found = [_card_of(item) for item in view]
         if all(f is not None for f in found):
@@ -191,12 +191,13 @@ def _piles(view: Any, names: Sequence[str], path: list[str], out: list[dict[str,
                 cards.append(f)
             label = _label(path)
             if owner is not None and 0 <= owner < len(names):
-                label = f"{names[owner]}: {label}"
+                whose = f"{names[owner]}'s demon" if demon else names[owner]
+                label = f"{whose}: {label}"
             out.append({"label": label, "cards": cards})
             return
         per_player = len(view) == len(names) and all(isinstance(v, list) for v in view)
         for i, item in enumerate(view):
-            _piles(item, names, path + [f"[{i}]"], out, i if per_player else owner)
+            _piles(item, names, path + [f"[{i}]"], out, i if per_player else owner, demon)
 
 
 def screen(view: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:

@@ -92,6 +92,8 @@ class Browser:
         await page.call("Emulation.setDeviceMetricsOverride",
                         {"width": 1300, "height": 950, "deviceScaleFactor": 1, "mobile": False})
         await page.call("Page.navigate", {"url": url})
+        if url.startswith("http"):
+            await page.wait_for("document.readyState === 'complete' && location.href !== 'about:blank'")
         return page
 
     async def close(self) -> None:

@@ -18,7 +18,7 @@ from p2ptarot.web.server import WebServer
 
 #: clicks the page's first playable card, else its first move button; says which
 CLICK = """(() => {
-  const c = document.querySelector('#hand .card.playable');
+  const c = document.querySelector('#hand .card.playable[data-option]');
   if (c) { c.click(); return 'card'; }
   const b = document.querySelector('button.move');
   if (b) { b.click(); return 'button'; }

@@ -82,11 +82,13 @@ function drawScreen() {
   document.title = (S.turn && !S.answered ? "★ your move — " : "") + sc.title;
   const byCard = optionsByCard();
   const hand = $("hand"); clear(hand);
-  $("handbox").hidden = S.seat === null;
+  $("handbox").hidden = S.seat === null || (S.finished && !(sc.hand || []).length);
   (sc.hand || []).forEach((f) => {
     const opts = byCard.get(f.id) || [];
     const click = opts.length === 1 ? () => play(opts[0]) : opts.length > 1 ? () => highlight(opts) : null;
-    hand.appendChild(cardEl(f, click));
+    const c = cardEl(f, click);
+    if (opts.length === 1) c.dataset.option = opts[0];
+    hand.appendChild(c);
   });
   const piles = $("piles"); clear(piles);
   (sc.piles || []).forEach((p) => {
