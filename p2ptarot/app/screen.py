@@ -12,7 +12,6 @@ by kind, long groups split by suit, cards in hand order, each with its sentence.
 
 from __future__ import annotations
 
-import importlib
 import re
 from types import ModuleType
 from typing import Any, Mapping, Sequence
@@ -31,18 +30,9 @@ _HISTORY_KEYS = {"history", "round_winners", "rounds_played"}
 
 
 def presenter(game: str) -> ModuleType | None:
-    """The game's presenter module (render/describe), found through the registry."""
-    try:
-        path = getattr(game_info(game), "presenter", None)
-    except Exception:  # an unknown game: no presenter, the generic screen still works
-        path = None
-    for candidate in ([path] if path else []) + [f"p2ptarot.present.{game}",
-                                                 f"p2ptarot.cli.render.{game}"]:
-        try:
-            return importlib.import_module(candidate)
-        except ModuleNotFoundError:
-            continue
-    return None
+    """The game's presenter module (render/describe/GROUPS), found through the registry."""
+    from p2ptarot.present import presenter as registered
+    return registered(game)
 
 
 def name_seats(text: str, names: Sequence[str]) -> str:
@@ -106,12 +96,7 @@ def move_card(move: Mapping[str, Any], view: Mapping[str, Any]) -> str | None:
 
 def _group_title(kind: str, mod: ModuleType | None) -> str:
     groups = getattr(mod, "GROUPS", None) if mod is not None else None
-    if groups is None:
-        try:
-            from p2ptarot.cli.render import GROUPS as groups  # before the presenters moved
-        except ImportError:
-            groups = {}
-    return str(groups.get(kind, kind))
+    return str((groups or {}).get(kind, kind))
 
 
 def move_options(legal: Sequence[Any], view: Mapping[str, Any],

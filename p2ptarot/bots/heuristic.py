@@ -1,17 +1,26 @@
-"""A bot that plays each game by a per-game heuristic over its own seat's view."""
+"""A bot that plays each game by the strategy its registration names (`GameInfo.bots`: a module
+with `choose(view, seat, legal, rng) -> Move`) over its own seat's view; random play otherwise."""
 
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Any, Callable, Mapping, Sequence
 
+from p2ptarot.engine import UnknownGame, info
 from p2ptarot.engine.types import Move
 
-from . import arcanoid, sinople
-
 Strategy = Callable[[Mapping[str, Any], int, Sequence[Move], random.Random], Move]
-#: game name (the view's "game" field) -> strategy; games without one fall back to random play
-STRATEGIES: dict[str, Strategy] = {"sinople": sinople.choose, "arcanoid": arcanoid.choose}
+
+
+@lru_cache(maxsize=None)
+def strategy(game: str) -> Strategy | None:
+    """The registered strategy of `game` (the view's "game" field), or None."""
+    try:
+        module = info(game).load_bots()
+    except UnknownGame:
+        return None
+    return getattr(module, "choose", None) if module is not None else None
 
 
 class HeuristicBot:
@@ -25,7 +34,7 @@ class HeuristicBot:
     def choose(self, seat: int, view: Mapping[str, Any] | None, legal: Sequence[Move]) -> Move:
         if len(legal) == 1:
             return legal[0]
-        strategy = STRATEGIES.get(view.get("game", "")) if view else None
-        if strategy is None:
+        chosen = strategy(str(view.get("game", ""))) if view else None
+        if chosen is None:
             return legal[self.rng.randrange(len(legal))]
-        return strategy(view, seat, legal, self.rng)  # type: ignore[arg-type]
+        return chosen(view, seat, legal, self.rng)  # type: ignore[arg-type]

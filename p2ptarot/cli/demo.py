@@ -38,7 +38,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    bad = check_table(args, args.game, args.players)
+    bad = check_table(args, args.game, args.players, args.variant)
     if bad is not None:
         return bad
     say = (lambda t: None) if args.json else (lambda t: print(t, flush=True))

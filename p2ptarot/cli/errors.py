@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from p2ptarot.engine import UnknownGame
+from p2ptarot.engine import BadConfiguration, UnknownGame
 from p2ptarot.engine import info as game_info
 
 USAGE_ERROR = 2
@@ -18,13 +18,14 @@ def usage_error(args: argparse.Namespace, message: str) -> int:
     return USAGE_ERROR
 
 
-def check_table(args: argparse.Namespace, game: str, players: int) -> int | None:
-    """The usage-error status when `game` is unknown or not played by `players`, else None."""
+def check_table(args: argparse.Namespace, game: str, players: int,
+                variant: str | None = None) -> int | None:
+    """The usage-error status when `game` is unknown, not played by `players`, or has no playable
+    variant `variant` (None: its default), else None. Checked before anything is advertised."""
     try:
         gi = game_info(game)
-    except UnknownGame as exc:
+        gi.check_players(players)
+        gi.resolve_variant(variant)
+    except (UnknownGame, BadConfiguration) as exc:
         return usage_error(args, str(exc))
-    if not gi.min_players <= players <= gi.max_players:
-        return usage_error(args, f"{gi.name} is played by {gi.min_players} to {gi.max_players} "
-                                 f"players, not {players}")
     return None

@@ -21,8 +21,9 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({"games": [g.to_json() for g in catalogue]}, sort_keys=True))
         return 0
     for g in catalogue:
-        variants = ", ".join(g.variants) if g.variants else "-"
-        default = f" (default {g.default_variant})" if g.default_variant else ""
-        print(f"{g.name:<12} {g.title:<28} players {g.min_players}-{g.max_players}  "
-              f"variants: {variants}{default}")
+        print(f"{g.name:<12} {g.title:<28} players {g.min_players}-{g.max_players}")
+        for v in g.variants:
+            default = " (default)" if v.name == g.default_variant else ""
+            origin = f"from {v.parent}: " if v.parent else ""
+            print(f"    {v.name:<10} {v.status + default:<20} {origin}{v.summary}".rstrip())
     return 0

@@ -164,7 +164,7 @@ def _report(result: GameResult, args: argparse.Namespace) -> int:
 
 
 def run_host_cmd(args: argparse.Namespace) -> int:
-    bad = check_table(args, args.game, args.seats)
+    bad = check_table(args, args.game, args.seats, args.variant)
     if bad is not None:
         return bad
     if not 0 <= args.bots < args.seats:

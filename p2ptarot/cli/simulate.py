@@ -55,7 +55,7 @@ def play_one(game: str, players: int, variant: str | None, seat_bots: list[str],
 
 
 def run(args: argparse.Namespace) -> int:
-    bad = check_table(args, args.game, args.players)
+    bad = check_table(args, args.game, args.players, args.variant)
     if bad is not None:
         return bad
     gi = info(args.game)

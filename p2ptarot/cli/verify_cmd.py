@@ -11,7 +11,7 @@ from p2ptarot.net.store import read_transcript
 from p2ptarot.table.envelope import parse
 from p2ptarot.transcript import Transcript, TranscriptError, verify_transcript
 
-from .render import describe_move
+from p2ptarot.present import describe_move
 
 EXIT_INVALID = 1
 EXIT_UNREADABLE = 2

@@ -6,14 +6,15 @@ a game only through this contract.
 
 from .errors import BadConfiguration, EngineError, IllegalMove, NotYourTurn, UnknownGame
 from .local import Agent, Dealer, RandomDealer, StackedDealer, play
-from .registry import GameInfo, create, games, info, register
+from .registry import PLANNED, PLAYABLE, GameInfo, VariantInfo, create, games, info, register
 from .state import GameState
-from .types import (NOBODY, PUBLIC, Claim, Move, Outcome, Pass, RandomChoice, Reveal, Shuffle,
-                    Turn, TurnKind, move_from_json)
+from .types import (NOBODY, PUBLIC, Claim, Commit, Move, Open, Outcome, Pass, RandomChoice, Reveal,
+                    Secret, Shuffle, Turn, TurnKind, move_from_json)
 
 __all__ = [
-    "Agent", "BadConfiguration", "Claim", "Dealer", "EngineError", "GameInfo", "GameState",
-    "IllegalMove", "Move", "NOBODY", "NotYourTurn", "Outcome", "PUBLIC", "Pass", "RandomChoice",
-    "RandomDealer", "Reveal", "Shuffle", "StackedDealer", "Turn", "TurnKind", "UnknownGame",
-    "create", "games", "info", "move_from_json", "play", "register",
+    "Agent", "BadConfiguration", "Claim", "Commit", "Dealer", "EngineError", "GameInfo",
+    "GameState", "IllegalMove", "Move", "NOBODY", "NotYourTurn", "Open", "Outcome", "PLANNED",
+    "PLAYABLE", "PUBLIC", "Pass", "RandomChoice", "RandomDealer", "Reveal", "Secret", "Shuffle",
+    "StackedDealer", "Turn", "TurnKind", "UnknownGame", "VariantInfo", "create", "games", "info",
+    "move_from_json", "play", "register",
 ]

@@ -26,13 +26,15 @@ class IllegalMove(EngineError):
     """A move the rules forbid, or a claim proven false later on.
 
     `seat` is the seat to blame; `where` locates the offence in the game ("round 3, trick 2")
-    so a transcript verifier can print it.
+    so a transcript verifier can print it; `claim` is the id of the `Claim` proven false (None
+    when the move itself is illegal), by which the table finds the claimant's signed message.
     """
 
-    def __init__(self, seat: int, reason: str, where: str = "") -> None:
+    def __init__(self, seat: int, reason: str, where: str = "", claim: int | None = None) -> None:
         self.seat = seat
         self.reason = reason
         self.where = where
+        self.claim = claim
         text = f"seat {seat}: {reason}" + (f" ({where})" if where else "")
         super().__init__(text)
 

@@ -17,7 +17,11 @@ from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Iterable, Mapping
 
 from .errors import EngineError, IllegalMove, NotYourTurn
-from .types import PUBLIC, Claim, Move, Outcome, Reveal, Turn, TurnKind, move_from_json
+from .types import (PUBLIC, Claim, Commit, Move, Open, Outcome, Reveal, Secret, Turn, TurnKind,
+                    bad_field, move_from_json)
+
+#: the turn kinds in which a seat makes a move
+MOVE_KINDS = (TurnKind.SEAT, TurnKind.SIMULTANEOUS, TurnKind.INTERRUPT)
 
 
 class GameState(ABC):
@@ -25,7 +29,9 @@ class GameState(ABC):
 
     Subclasses set `NAME` and `MOVES` and implement the abstract methods. Values of handles live
     in `self.cards` (handle -> card id, or None when unknown to this state); `self.seen` records,
-    per handle, which seats have been shown the card (PUBLIC when everyone has).
+    per handle, which seats have been shown the card (PUBLIC when everyone has). Secrets that are
+    not cards live in `self.secrets` (name -> Secret), filled by `Commit`/`Open` moves. Claims are
+    numbered by `_claim`: `claim_log[id]` is every claim ever made, `claims` the pending ones.
     """
 
     NAME: ClassVar[str] = ""
@@ -41,7 +47,11 @@ class GameState(ABC):
         self.viewer = viewer
         self.cards: list[str | None] = []
         self.seen: list[set[int]] = []
+        #: claims not yet decided (games drop the ones they confirm)
         self.claims: list[Claim] = []
+        #: every claim made in this game, in order: claim_log[c.id] is c
+        self.claim_log: list[Claim] = []
+        self.secrets: dict[str, Secret] = {}
 
     # ---- the contract -------------------------------------------------------------------------
     @abstractmethod
@@ -54,7 +64,19 @@ class GameState(ABC):
 
     @abstractmethod
     def _apply(self, seat: int, move: Move) -> None:
-        """Apply a move already checked to come from an expected seat; raise IllegalMove."""
+        """Apply a move that passed `check`. May still raise IllegalMove (a claim made by the
+        move and decided at once, e.g. in omniscient mode); callers abort the game then."""
+
+    def _check(self, seat: int, move: Move) -> None:
+        """Game-specific legality, pure; raise IllegalMove(seat, reason). Called by `check` once
+        the turn kind, the seat and the move class are known to be right.
+
+        Default: the move must be one of `legal_moves(seat)`. That is right only for games whose
+        moves can all be enumerated from the state's knowledge; a game with hidden hands (another
+        seat's card values unknown here) or unbounded moves overrides this.
+        """
+        if move not in self.legal_moves(seat):
+            raise IllegalMove(seat, f"{move.to_json()} is not a legal move now")
 
     @abstractmethod
     def _resolve_chance(self, result: Any) -> None:
@@ -77,21 +99,106 @@ class GameState(ABC):
         return ()
 
     def _on_learn(self, handle: int, card: str) -> None:
-        """Hook: a value became known; games check pending claims here."""
+        """Hook: a card value became known; games decide pending claims here."""
 
-    # ---- shared machinery ---------------------------------------------------------------------
-    def apply(self, seat: int, move: Move) -> None:
-        """Apply `seat`'s move, or raise `IllegalMove` (blaming `seat`) and leave state unchanged
-        in the sense that the game must be aborted: callers never continue after an IllegalMove.
+    def _on_learn_secret(self, name: str, value: str) -> None:
+        """Hook: the value of secret `name` became known (its Open, or the owner's own Commit);
+        games decide the claims that depended on it here."""
+
+    # ---- legality and moves -------------------------------------------------------------------
+    def check(self, seat: int, move: Move) -> None:
+        """Raise NotYourTurn / IllegalMove(seat, reason) unless `seat` may make `move` now, as far
+        as this state knows. Pure: never changes the state. A move whose legality depends on a
+        value this state does not know passes; applying it records a Claim.
         """
         turn = self.turn()
-        if turn.kind not in (TurnKind.SEAT, TurnKind.SIMULTANEOUS, TurnKind.INTERRUPT):
+        if turn.kind not in MOVE_KINDS:
             raise NotYourTurn(seat, f"the game waits for {turn.kind.value}, not for a move")
         if seat not in turn.seats:
             raise NotYourTurn(seat, "it is not this seat's turn")
         if type(move).KIND not in self.MOVES or self.MOVES[type(move).KIND] is not type(move):
             raise IllegalMove(seat, f"{type(move).__name__} is not a move of {self.NAME}")
+        wrong = bad_field(move)
+        if wrong is not None:
+            raise IllegalMove(seat, f"{move.KIND} field {wrong!r} has a value of the wrong type")
+        self._check(seat, move)
+
+    def apply(self, seat: int, move: Move) -> None:
+        """`check` then apply `seat`'s move. After an `IllegalMove` (blaming the seat it names)
+        the game must be aborted: callers never continue with this state.
+        """
+        self.check(seat, move)
         self._apply(seat, move)
+
+    # ---- claims -------------------------------------------------------------------------------
+    def _claim(self, seat: int, kind: str, detail: tuple[tuple[str, Any], ...] | Mapping[str, Any],
+               where: str) -> Claim:
+        """Allocate a numbered claim made by `seat`, pending until the game decides it (then the
+        game removes it from `claims`, or raises `self._false_claim(claim, reason)`)."""
+        items = tuple(detail.items()) if isinstance(detail, Mapping) else tuple(detail)
+        claim = Claim(seat, kind, items, where, len(self.claim_log))
+        self.claim_log.append(claim)
+        self.claims.append(claim)
+        return claim
+
+    @staticmethod
+    def _false_claim(claim: Claim, reason: str) -> IllegalMove:
+        """The error that blames a claim proven false (raise it)."""
+        return IllegalMove(claim.seat, reason, claim.where, claim=claim.id)
+
+    def _settle_claim(self, claim: Claim) -> None:
+        """A claim proven true: no longer pending."""
+        if claim in self.claims:
+            self.claims.remove(claim)
+
+    # ---- secrets (values that are not cards) ---------------------------------------------------
+    def _check_commit(self, seat: int, move: Commit) -> None:
+        """Pure checks every Commit passes: a fresh name; an omniscient state knows the value."""
+        if not move.name:
+            raise IllegalMove(seat, "a secret needs a name")
+        if move.name in self.secrets:
+            raise IllegalMove(seat, f"secret {move.name!r} is already committed")
+        if self.omniscient and not move.value:
+            raise IllegalMove(seat, f"secret {move.name!r} committed without its value")
+
+    def _check_open(self, seat: int, move: Open) -> None:
+        """Pure checks every Open passes: the seat's own, unopened secret, opened to the value
+        this state knows (the table already checked the commitment; this catches local play)."""
+        secret = self.secrets.get(move.name)
+        if secret is None:
+            raise IllegalMove(seat, f"no secret {move.name!r} was committed")
+        if secret.owner != seat:
+            raise IllegalMove(seat, f"secret {move.name!r} belongs to seat {secret.owner}")
+        if secret.opened:
+            raise IllegalMove(seat, f"secret {move.name!r} is already open")
+        if secret.value is not None and secret.value != move.value:
+            raise IllegalMove(seat, f"opened secret {move.name!r} to a value it did not commit")
+
+    def _record_commit(self, seat: int, move: Commit) -> None:
+        """Bookkeeping for a Commit, to call from `_apply`: the value is known here iff the move
+        carries it (the owner's own state, an omniscient state)."""
+        self._check_commit(seat, move)
+        value = move.value or None
+        self.secrets[move.name] = Secret(seat, value)
+        if value is not None:
+            self._on_learn_secret(move.name, value)
+
+    def _record_open(self, seat: int, move: Open) -> None:
+        """Bookkeeping for an Open, to call from `_apply`: everyone now knows the value."""
+        self._check_open(seat, move)
+        learnt = self.secrets[move.name].value is None
+        self.secrets[move.name] = Secret(seat, move.value, opened=True)
+        if learnt:
+            self._on_learn_secret(move.name, move.value)
+
+    def secret_for(self, name: str, seat: int | None) -> str | None:
+        """Secret `name` as `seat` (None = public) sees it: its owner and, once opened, everyone."""
+        secret = self.secrets.get(name)
+        if secret is None or not (secret.opened or (seat is not None and seat == secret.owner)):
+            return None
+        return secret.value
+
+    # ---- shared machinery ---------------------------------------------------------------------
 
     def resolve_chance(self, result: Any) -> None:
         """Feed the pending chance: for a Shuffle, a mapping handle -> card of the values this

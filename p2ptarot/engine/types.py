@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from enum import Enum
-from typing import Any, ClassVar, Mapping
+from functools import lru_cache
+from typing import Any, Callable, ClassVar, Mapping, get_args, get_origin, get_type_hints
 
 #: Reveal target meaning "every seat" (a public reveal).
 PUBLIC = -1
@@ -100,19 +101,41 @@ class Turn:
 
 @dataclass(frozen=True, slots=True)
 class Claim:
-    """A statement a seat made implicitly that can only be checked when hidden cards open.
+    """A statement a seat made implicitly that can only be checked when hidden values open.
 
-    Engines record claims when made and check them whenever a value is learnt (at the latest at
-    the audit); a claim proven false raises `IllegalMove` blaming `seat` at `where`.
+    Engines allocate claims with `GameState._claim` (which numbers them: `id`), and decide them
+    when a card is learnt (`_on_learn`) or a secret is opened (`_on_learn_secret`), at the latest
+    at the audit; a claim proven false raises `IllegalMove(seat, reason, where, claim=id)` so the
+    table can produce the claimant's signed message as evidence.
     """
 
     seat: int
     kind: str
     detail: tuple[tuple[str, Any], ...]
     where: str
+    id: int = -1
 
     def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "kind": self.kind, "detail": dict(self.detail), "where": self.where}
+        return {"id": self.id, "seat": self.seat, "kind": self.kind, "detail": dict(self.detail),
+                "where": self.where}
+
+
+@dataclass(frozen=True, slots=True)
+class Secret:
+    """A committed value that is not a card (a rule text, a bet, a choice).
+
+    `owner` committed it; `value` is None while this state does not know it (another seat's
+    secret before its `Open`), the text once known. Secret values are never empty: "" on the
+    wire means "not sent".
+    """
+
+    owner: int
+    value: str | None
+    #: whether the owner opened it (then every seat is entitled to the value)
+    opened: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"owner": self.owner, "value": self.value, "opened": self.opened}
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,8 +156,55 @@ class Move:
         return out
 
 
+FieldCheck = Callable[[Any], bool]
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_str(v: Any) -> bool:
+    return isinstance(v, str)
+
+
+def _is_bool(v: Any) -> bool:
+    return isinstance(v, bool)
+
+
+_SCALARS: dict[Any, FieldCheck] = {int: _is_int, str: _is_str, bool: _is_bool}
+
+
+def _checker(annotation: Any, where: str) -> FieldCheck:
+    """A predicate for one declared field type: int, str, bool or a homogeneous tuple of them."""
+    if annotation in _SCALARS:
+        return _SCALARS[annotation]
+    if get_origin(annotation) is tuple:
+        args = get_args(annotation)
+        if len(args) == 2 and args[1] is Ellipsis and args[0] in _SCALARS:
+            item = _SCALARS[args[0]]
+            return lambda v: isinstance(v, tuple) and all(item(x) for x in v)
+    raise TypeError(f"{where}: move fields are int, str, bool or tuple[T, ...], not {annotation!r}")
+
+
+@lru_cache(maxsize=None)
+def move_fields(cls: type[Move]) -> tuple[tuple[str, FieldCheck], ...]:
+    """The declared fields of a move class with a strict type predicate for each (cached)."""
+    hints = get_type_hints(cls)
+    return tuple((f.name, _checker(hints[f.name], f"{cls.__name__}.{f.name}")) for f in fields(cls))
+
+
+def bad_field(move: Move) -> str | None:
+    """The name of the first field of `move` whose value does not have its declared type."""
+    for name, ok in move_fields(type(move)):
+        if not ok(getattr(move, name)):
+            return name
+    return None
+
+
 def move_from_json(kinds: Mapping[str, type[Move]], data: Mapping[str, Any]) -> Move:
-    """Decode a move of one game from JSON, strictly: known kind, exactly the declared fields."""
+    """Decode a move of one game from JSON, strictly: known kind, exactly the declared fields,
+    each of its declared type (an `int` is an int, never a bool or a string; a `tuple[int, ...]`
+    is a list of ints)."""
     from .errors import EngineError
 
     if not isinstance(data, Mapping) or not isinstance(data.get("kind"), str):
@@ -142,21 +212,20 @@ def move_from_json(kinds: Mapping[str, type[Move]], data: Mapping[str, Any]) -> 
     cls = kinds.get(data["kind"])
     if cls is None:
         raise EngineError(f"unknown move kind {data['kind']!r}")
-    names = [f.name for f in fields(cls)]
-    extra = set(data) - set(names) - {"kind"}
+    spec = move_fields(cls)
+    extra = set(data) - {name for name, _ in spec} - {"kind"}
     if extra:
         raise EngineError(f"move {cls.KIND!r} has unexpected fields {sorted(extra)}")
     args = {}
-    for f in fields(cls):
-        if f.name not in data:
-            raise EngineError(f"move {cls.KIND!r} lacks field {f.name!r}")
-        value = data[f.name]
+    for name, ok in spec:
+        if name not in data:
+            raise EngineError(f"move {cls.KIND!r} lacks field {name!r}")
+        value = data[name]
         if isinstance(value, list):
             value = tuple(value)
-        if not isinstance(value, (int, str, tuple)) or (isinstance(value, tuple) and not all(
-                isinstance(v, (int, str)) and not isinstance(v, bool) for v in value)):
-            raise EngineError(f"move {cls.KIND!r} field {f.name!r} has a bad value")
-        args[f.name] = value
+        if not ok(value):
+            raise EngineError(f"move {cls.KIND!r} field {name!r} has a bad value")
+        args[name] = value
     return cls(**args)
 
 
@@ -165,6 +234,29 @@ class Pass(Move):
     """Decline to act in an interrupt window or a vote."""
 
     KIND: ClassVar[str] = "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Commit(Move):
+    """Commit to the secret `name` without showing it (spec/ENGINE.md §Secrets).
+
+    The owner's chooser fills `value`; over the network the table sends `value=""` plus a hash
+    commitment, so every other peer's engine sees `Commit(name, "")` ("value unknown here").
+    """
+
+    KIND: ClassVar[str] = "commit"
+    name: str
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class Open(Move):
+    """Open the secret `name` committed earlier. The table checks `value` against the commitment
+    before the engine sees the move; the engine then learns the value (`_on_learn_secret`)."""
+
+    KIND: ClassVar[str] = "open"
+    name: str
+    value: str
 
 
 @dataclass(frozen=True)

@@ -121,7 +121,8 @@ async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str,
                      on_listening: Callable[[str], None] | None = None) -> SignedCharter:
     """Advertise the table, seat joiners in arrival order, have every seat sign the charter."""
     gi = game_info(game)
-    info = TableInfo(game=game, variant=variant or gi.default_variant or "", seats_taken=1,
+    variant = gi.resolve_variant(variant)  # BadConfiguration before anything is advertised
+    info = TableInfo(game=game, variant=variant or "", seats_taken=1,
                      seats_total=seats, fingerprint=identity.fingerprint)
     advertiser = TableAdvertiser(info, mesh.port, interfaces=_interfaces(cfg),
                                  addresses=[cfg.interface] if cfg.interface else None)
@@ -147,7 +148,7 @@ async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str,
                 if len(joined) != before:
                     cfg.say("a player left the lobby")
                     await advertiser.update(seats_taken=len(joined))
-        charter = make_charter(game, joined, variant=variant or gi.default_variant, options=options,
+        charter = make_charter(game, joined, variant=variant, options=options,
                                timeout=cfg.move_timeout)
         await advertiser.update(table_id=charter.table_id.hex())
         sigs: dict[bytes, str] = {identity.public_bytes: sign_charter(charter, identity)}

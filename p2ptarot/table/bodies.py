@@ -21,7 +21,8 @@ class MoveBody(BaseModel):
 
     model_config = _STRICT
     move: dict[str, Any]
-    shares: list[dict[str, Any]] = Field(default_factory=list, max_length=200)
+    shares: list[dict[str, Any]] = Field(max_length=0, description="always empty: the shares a "
+                                         "move obliges travel in the deck steps that follow it")
 
 
 class CommitBody(BaseModel):
@@ -49,11 +50,14 @@ class ResultBody(BaseModel):
 
 
 class AbortBody(BaseModel):
-    """An honest seat's signed statement that the game ended on a fault."""
+    """A seat's signed statement that it stopped playing, and why (PROTOCOL §8)."""
 
     model_config = _STRICT
-    blame: int = Field(ge=0, le=11)
+    blame: int | None = Field(ge=0, le=11, description="the seat the signer found at fault, or "
+                              "null when it stopped without convicting anyone; never adopted by "
+                              "others as such: they re-check the evidence")
     reason: str = Field(max_length=500)
-    step: int = Field(ge=0, description="the step at which the fault was detected")
-    evidence: list[dict[str, Any]] = Field(default_factory=list, max_length=2,
-                                           description="the offending signed envelope(s), if any")
+    step: int = Field(ge=0, description="the step of the offending message, or where the fault "
+                      "was detected when there is none")
+    evidence: list[dict[str, Any]] = Field(max_length=2, description="the offending signed "
+                                           "envelope(s) (two for an equivocation), or none")

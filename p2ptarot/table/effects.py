@@ -18,6 +18,15 @@ class Send:
 
 
 @dataclass(frozen=True)
+class Forward:
+    """Relay this envelope, received from another seat, to every peer (once, before this seat acts
+    on it): what one peer saw for a step every peer sees, so a seat that signs two versions of one
+    step message is caught by every honest peer (PROTOCOL §8, split view)."""
+
+    envelope: Envelope
+
+
+@dataclass(frozen=True)
 class Record:
     """Append this accepted envelope to the transcript (emitted in log order)."""
 
@@ -57,12 +66,16 @@ class Finished:
 
 @dataclass(frozen=True)
 class Aborted:
-    """The game ended on a fault: `blame` is the seat at fault; `step` is the step of the offending
-    message (a lie found at an audit names the step where it was told), else where it was found."""
+    """The game ended on a fault: `blame` is the seat at fault, proven by this peer's own checks of
+    `evidence` (its signed envelopes), or None when nobody can be convicted (silence is blamed on
+    the silent seat, but proves nothing offline; a game another seat stopped without proof blames
+    nobody); `step` is the step of the offending message (a lie found at an audit names the step
+    where it was told), else where it was found."""
 
-    blame: int
+    blame: int | None
     reason: str
     step: int
+    evidence: tuple[Envelope, ...] = ()
 
 
-Effect = Send | Record | NeedMove | Progress | Warning | Finished | Aborted
+Effect = Send | Forward | Record | NeedMove | Progress | Warning | Finished | Aborted

@@ -13,6 +13,7 @@ has spoken; its messages are then processed in seat order, so every honest peer 
 
 from __future__ import annotations
 
+import hashlib
 from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -30,8 +31,10 @@ from pydantic import ValidationError
 from . import canonical, coin
 from .bodies import AbortBody, CommitBody, MoveBody, OpenBody, ResultBody
 from .charter import SignedCharter
-from .effects import Aborted, Effect, Finished, NeedMove, Progress, Record, Send, Warning
+from .effects import (Aborted, Effect, Finished, Forward, NeedMove, Progress, Record, Send,
+                      Warning)
 from .envelope import Envelope, EnvelopeError, chain_next, chain_start, parse, seal
+from .evidence import AbortLedger, StoppedSeat, evidence_lines, is_equivocation
 from .secrets import EpochKeySource
 
 MAX_STEPS_AHEAD = 64
@@ -94,7 +97,9 @@ class Session:
         self.step = 0
         self.chain = chain_start(self.table_id)
         self.log: list[Envelope] = []
-        self.aborts: list[Envelope] = []
+        self._ledger = AbortLedger()
+        self._seen: set[bytes] = set()  # hashes of every frame taken in (duplicates cost nothing)
+        self._other_history: set[tuple[int, int]] = set()  # (step, seat) already warned about
         self._inbox: dict[int, dict[int, Envelope]] = {}
         self._spec: StepSpec | None = None
         self._after_mental: deque[Callable[[], None]] = deque()
@@ -107,7 +112,7 @@ class Session:
         self._revealing = False
         self._move_turn: Any = None
         self._last_move: dict[int, Envelope] = {}  # seat -> its latest applied move
-        self._claim_envs: list[Envelope | None] = []  # game.claims[i] was made by this message
+        self._claim_envs: list[Envelope | None] = []  # claim id i was made by this message
         self.outcome: Outcome | None = None
         self.aborted: Aborted | None = None
         self._out: list[Effect] = []
@@ -116,6 +121,11 @@ class Session:
     @property
     def finished(self) -> bool:
         return self.outcome is not None or self.aborted is not None
+
+    @property
+    def aborts(self) -> list[Envelope]:
+        """Every correctly signed abort record this peer holds (its own included)."""
+        return self._ledger.records
 
     @property
     def spec(self) -> StepSpec | None:
@@ -149,24 +159,45 @@ class Session:
             raise EngineError("it is not this seat's turn to move")
         if self.seat in self._inbox.get(self.step, {}):
             raise EngineError("this seat already moved in this step")
-        if move not in self.game.legal_moves(self.seat):
-            raise IllegalMove(self.seat, f"{move.to_json()} is not a legal move now")
-        self._run(lambda: self._send("move", MoveBody(move=move.to_json()).model_dump()))
+        self.game.check(self.seat, move)  # IllegalMove with the engine's reason
+        self._run(lambda: self._send("move", MoveBody(move=move.to_json(), shares=[]).model_dump()))
         return self._flush()
 
     def pending_seats(self) -> tuple[int, ...]:
-        """Seats the current step still waits for (what a silence timeout would blame)."""
+        """Seats the current step still waits for: no message, or one chained to another history."""
         if self._spec is None or self.finished:
             return ()
         have = self._inbox.get(self.step, {})
-        return tuple(s for s in self._spec.seats if s not in have)
+        chain = canonical.b64(self.chain)
+        return tuple(s for s in self._spec.seats if s not in have or have[s].prev != chain)
 
     def blame_silence(self) -> list[Effect]:
-        """The runner's timeout expired: blame the first seat the step still waits for."""
-        missing = self.pending_seats()
-        if missing:
+        """The runner's timeout expired. Blame the first other seat the step still waits for —
+        unless that silence is explained: a seat that signed an abort record has stopped (anyone
+        may be waiting on it), and a seat whose message chains to another history is not silent
+        (someone showed us different messages; without both versions nobody can be blamed).
+        This seat's own pending move is its runner's business, never a fault of another seat."""
+        def go() -> None:
+            if self.finished:
+                return
+            stop = self._ledger.first()
+            if stop is not None:
+                self._abandon(stop)
+                return
+            missing = [s for s in self.pending_seats() if s != self.seat]
+            if not missing:
+                return
+            have = self._inbox.get(self.step, {})
+            split = [s for s in missing if s in have]
+            if split:
+                self._abort(None, f"step {self.step} cannot complete: seat {split[0]}'s message "
+                                  f"chains to another history than this seat's (some seat showed "
+                                  f"peers different messages, and both versions never reached "
+                                  f"this seat); nobody can be convicted without them", ())
+                return
             self._abort(missing[0], f"silent past the table timeout in step {self.step} "
                                     f"({self._spec.label if self._spec else ''})", ())
+        self._run(go)
         return self._flush()
 
     def messages_from(self, step: int) -> list[Envelope]:
@@ -175,7 +206,7 @@ class Session:
         for s in sorted(self._inbox):
             if s >= step:
                 out.extend(self._inbox[s][k] for k in sorted(self._inbox[s]))
-        return out + self.aborts
+        return out + list(self.aborts)
 
     # ---- plumbing -----------------------------------------------------------------------------
     def _flush(self) -> list[Effect]:
@@ -183,13 +214,24 @@ class Session:
         return out
 
     def _run(self, fn: Callable[[], None]) -> None:
-        if self.finished:
-            if self.aborted is not None:
-                return
+        if self.aborted is not None:
+            return
         try:
             fn()
         except Violation as v:
             self._abort(v.seat, v.reason, v.evidence)
+        self._settle()
+
+    def _settle(self) -> None:
+        """A live seat honours the abort records it holds: once the game needs a seat that
+        signed it stopped, the game is over for this seat too — without blaming anyone's silence
+        (they may all be waiting on the stopped seat). Convictions come only from own checks,
+        which ran first on the record's evidence. The verifier has no clock and simply replays."""
+        if self.seat is None or self.finished:
+            return
+        stop = self._ledger.blocking(self.step, self.pending_seats())
+        if stop is not None:
+            self._abandon(stop)
 
     def _emit(self, effect: Effect) -> None:
         self._out.append(effect)
@@ -198,11 +240,16 @@ class Session:
         assert self.identity is not None and self.seat is not None
         env = seal(self.identity, self.table_id, self.step, self.seat, self.chain, kind, body)
         self._inbox.setdefault(self.step, {})[self.seat] = env
+        self._seen.add(hashlib.sha256(env.encoded()).digest())
         self._emit(Send(env))
         self._try_complete()
 
     # ---- receiving ----------------------------------------------------------------------------
     def _accept(self, data: bytes, advance: bool = True, trusted: bool = False) -> None:
+        frame = hashlib.sha256(data).digest()
+        if frame in self._seen:
+            return  # the very same bytes again (a relay, a catch-up): nothing new
+        self._seen.add(frame)
         try:
             env = parse(data)
         except EnvelopeError as exc:
@@ -219,12 +266,15 @@ class Session:
         except EnvelopeError as exc:
             self._emit(Warning(f"dropped a message: {exc}"))
             return
+        if env.v != self.charter.protocol:
+            raise Violation(env.seat, f"signed a message of protocol version {env.v} at a table "
+                                      f"of version {self.charter.protocol}", (env,))
         if env.kind == "abort":
-            self._on_abort_record(env)
+            self._on_abort_record(env, advance, trusted)
             return
         if env.step < self.step:
             logged = next((e for e in self.log if e.step == env.step and e.seat == env.seat), None)
-            if logged is not None and logged.digest() != env.digest():
+            if logged is not None and is_equivocation(logged, env):
                 raise Violation(env.seat, f"equivocation: two signed messages for step {env.step}",
                                 (logged, env))
             return  # a duplicate of something already processed
@@ -234,30 +284,40 @@ class Session:
         slot = self._inbox.setdefault(env.step, {})
         known = slot.get(env.seat)
         if known is not None:
-            if known.digest() != env.digest():
+            if is_equivocation(known, env):
                 raise Violation(env.seat, f"equivocation: two signed messages for step {env.step}",
                                 (known, env))
             return
         slot[env.seat] = env
+        if not trusted and env.seat != self.seat:
+            self._emit(Forward(env))  # before anything is chained on it (PROTOCOL §8)
         if advance and not self.finished:
             self._try_complete()
 
-    def _on_abort_record(self, env: Envelope) -> None:
-        if any(a.digest() == env.digest() for a in self.aborts):
-            return
+    def _on_abort_record(self, env: Envelope, advance: bool, trusted: bool) -> None:
+        """Keep and relay a signed abort record, then re-check its evidence as received messages
+        (the record's own `blame` is never adopted: see `p2ptarot.table.evidence`)."""
         try:
             body = AbortBody.model_validate(env.body)
         except ValidationError:
             self._emit(Warning(f"dropped a malformed abort record from seat {env.seat}"))
             return
-        self.aborts.append(env)
+        if not self._ledger.add(env, body.blame, body.reason):
+            return
+        if not trusted and env.seat != self.seat:
+            self._emit(Forward(env))
         self._emit(Record(env))
-        self._emit(Progress(env.step, f"seat {env.seat} reports a fault of seat {body.blame}: "
+        accused = "nobody" if body.blame is None else f"seat {body.blame}"
+        self._emit(Progress(env.step, f"seat {env.seat} stopped the game, accusing {accused}: "
                                       f"{body.reason}"))
+        for line in evidence_lines(body.evidence):
+            self._accept(line, advance=advance, trusted=trusted)
 
     def _try_complete(self) -> None:
         while self._spec is not None and not self.finished:
-            have = self._inbox.get(self.step, {})
+            chain = canonical.b64(self.chain)
+            have = {s: e for s, e in self._inbox.get(self.step, {}).items() if e.prev == chain}
+            self._note_other_history()
             if not all(s in have for s in self._spec.seats):
                 return
             extra = [s for s in have if s not in self._spec.seats]
@@ -266,9 +326,6 @@ class Session:
                                 (have[extra[0]],))
             envs = [have[s] for s in self._spec.seats]
             for env in envs:
-                if env.prev != canonical.b64(self.chain):
-                    raise Violation(env.seat, f"step {self.step}: message chained to another history",
-                                    (env,))
                 if env.kind != self._spec.kind:
                     raise Violation(env.seat, f"step {self.step}: sent {env.kind!r}, expected "
                                               f"{self._spec.kind!r}", (env,))
@@ -282,10 +339,22 @@ class Session:
             self._spec = None
             self._advance()
 
+    def _note_other_history(self) -> None:
+        """A message chained to another history than ours convicts nobody by itself: its author
+        saw different messages for an earlier step (someone equivocated, and the relayed twin
+        will convict that seat) or signed a wrong hash (then it never completes the step)."""
+        chain = canonical.b64(self.chain)
+        for seat, env in self._inbox.get(self.step, {}).items():
+            if env.prev != chain and (self.step, seat) not in self._other_history:
+                self._other_history.add((self.step, seat))
+                self._emit(Warning(f"seat {seat}'s message for step {self.step} chains to another "
+                                   f"history: waiting for the messages that explain it"))
+
     def _process(self, envs: list[Envelope]) -> None:
         kind = self._spec.kind if self._spec else ""
         if kind in MENTAL_KINDS:
             for env in envs:
+                self._check_deck_header(env)
                 try:
                     self.mental.receive_dict(env.seat, env.body)
                 except MentalViolation as exc:
@@ -342,6 +411,17 @@ class Session:
             return
         raise Violation(envs[0].seat, f"unknown message kind {kind!r}", (envs[0],))
 
+    def _check_deck_header(self, env: Envelope) -> None:
+        """A deck message must be for the very operation the step expects (the deck layer would
+        otherwise route it by its own header, to another open epoch or operation)."""
+        spec = self._spec
+        assert spec is not None and spec.deck_op is not None
+        header = (env.body.get("kind"), env.body.get("deck"), env.body.get("epoch"),
+                  env.body.get("op"), env.body.get("seat"))
+        if header != (env.kind, *spec.deck_op, env.seat):
+            raise Violation(env.seat, f"step {self.step}: a {env.kind} message for another "
+                                      f"operation than {spec.label}", (env,))
+
     def _body(self, model: type, env: Envelope) -> Any:
         try:
             return model.model_validate(env.body)
@@ -362,8 +442,10 @@ class Session:
         try:
             fn()
         except IllegalMove as exc:
-            if evidence and evidence[0].seat != exc.seat and exc.seat in self._last_move:
-                evidence = (self._last_move[exc.seat],)  # its own answer, not the closing move
+            if not evidence or evidence[0].seat != exc.seat:
+                # another seat's lie came to light: cite its own signed answer, not this move
+                evidence = self._claim_evidence(exc.claim) or (
+                    (self._last_move[exc.seat],) if exc.seat in self._last_move else ())
             raise Violation(exc.seat, f"illegal: {exc.reason}" + (f" ({exc.where})" if exc.where else ""),
                             evidence) from exc
         except (EngineError, LookupError, TypeError, ValueError) as exc:
@@ -465,6 +547,10 @@ class Session:
                 for ep in open_epochs:
                     self._audit(ep.deck, ep.epoch)
                 continue
+            if self.game.outcome() is None:  # a void game whose audit proved nobody at fault
+                self._abort(None, "the game ended void (no outcome) and its audit proved no seat "
+                                  "at fault", ())
+                return None
             self._result_due = True
 
     # ---- engine requests mapped onto the deck protocol -----------------------------------------
@@ -553,9 +639,15 @@ class Session:
         try:
             self.game.learn(handle, card)
         except IllegalMove as exc:
-            evidence = tuple(env for claim, env in zip(self.game.claims, self._claim_envs)
-                             if env is not None and claim.seat == exc.seat and claim.where == exc.where)
-            raise Violation(exc.seat, f"false claim: {exc.reason}", evidence[:1]) from exc
+            raise Violation(exc.seat, f"false claim: {exc.reason}",
+                            self._claim_evidence(exc.claim)) from exc
+
+    def _claim_evidence(self, claim: int | None) -> tuple[Envelope, ...]:
+        """The signed message by which claim number `claim` was made, if it is known."""
+        if claim is None or not 0 <= claim < len(self._claim_envs):
+            return ()
+        env = self._claim_envs[claim]
+        return (env,) if env is not None else ()
 
     def _apply_next_move(self) -> None:
         """Apply queued moves in seat order; a move that opens cards waits for their shares."""
@@ -589,7 +681,7 @@ class Session:
         self._engine(lambda: self.game.apply(seat, move), seat, (env,))
         # a claim is made by its seat's own answer, even when another seat's move closes the window
         self._claim_envs.extend(self._last_move.get(c.seat)
-                                for c in self.game.claims[len(self._claim_envs):])
+                                for c in self.game.claim_log[len(self._claim_envs):])
 
     def _checked_reveals(self, seat: int, move: Move, env: Envelope) -> tuple:
         try:
@@ -602,17 +694,36 @@ class Session:
             raise Violation(seat, f"rejected by the rules engine: {exc}", (env,)) from exc
 
     # ---- faults -------------------------------------------------------------------------------
-    def _abort(self, blame: int, reason: str, evidence: tuple[Envelope, ...]) -> None:
+    def _abandon(self, stop: StoppedSeat) -> None:
+        """The game needs a seat that signed it stopped: end it, convicting nobody."""
+        self._abort(None, f"{stop.describe()}; the evidence it carried proves nothing to this "
+                          f"seat's own checks, so nobody is convicted", ())
+
+    def _abort(self, blame: int | None, reason: str, evidence: tuple[Envelope, ...]) -> None:
         if self.aborted is not None:
             return
         step = evidence[0].step if evidence else self.step  # the offending message's step
-        self.aborted = Aborted(blame, reason, step)
+        self._record_step_in_progress()
+        self.aborted = Aborted(blame, reason, step, tuple(evidence[:2]))
         if self.identity is not None and self.seat is not None:
             body = AbortBody(blame=blame, reason=reason[:500], step=step,
                              evidence=[e.model_dump(mode="json") for e in evidence[:2]])
             env = seal(self.identity, self.table_id, self.step, self.seat, self.chain, "abort",
                        body.model_dump())
-            self.aborts.append(env)
+            self._ledger.add(env, blame, reason[:500])
             self._emit(Send(env))
             self._emit(Record(env))
         self._emit(self.aborted)
+
+    def _record_step_in_progress(self) -> None:
+        """A fault found while a complete step is processed: put that step's messages in the
+        transcript (seat order) before the abort record, so the verifier re-checks the very step
+        and reaches the verdict itself."""
+        spec = self._spec
+        chain = canonical.b64(self.chain)
+        have = {s: e for s, e in self._inbox.get(self.step, {}).items() if e.prev == chain}
+        if spec is None or not all(s in have for s in spec.seats):
+            return
+        order = list(spec.seats) + sorted(s for s in have if s not in spec.seats)
+        for s in order:
+            self._emit(Record(have[s]))

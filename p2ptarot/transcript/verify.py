@@ -1,8 +1,12 @@
 """The offline verifier: replay a transcript with the engine and every cryptographic check.
 
 It is a `Session` with no seat and no secret, fed the file line by line: every signature, chain
-hash, schema, proof, audit and rule is checked exactly as a live peer checks it. The verdict is
-valid (with the outcome every seat signed) or the first violation (step, seat, reason).
+hash, schema, proof, audit and rule is checked exactly as a live peer checks it. The evidence of
+every abort record in the file is re-checked the same way (fed to the replay as messages). The
+verdict is valid (with the outcome every seat signed), a conviction (the fault the replay itself
+found, quoting the signed evidence), or incomplete/inconsistent with no seat named: only a valid
+signature on a message the replay proves wrong implicates a seat — never a players' accusation,
+an unsigned or misplaced line, or a file that simply stops.
 """
 
 from __future__ import annotations
@@ -11,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from p2ptarot.table.effects import Aborted, Warning
-from p2ptarot.table.envelope import EnvelopeError, parse
+from p2ptarot.table.envelope import Envelope, EnvelopeError, parse
+from p2ptarot.table.evidence import cite
 from p2ptarot.table.session import Session
 
 from .format import Transcript
@@ -26,11 +31,13 @@ class Verdict:
     seat: int | None = None
     reason: str | None = None
     aborted_by_players: list[dict[str, Any]] = field(default_factory=list)
+    evidence: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {"valid": self.valid, "steps": self.steps, "outcome": self.outcome,
                 "violation": None if self.valid else
-                {"step": self.step, "seat": self.seat, "reason": self.reason},
+                {"step": self.step, "seat": self.seat, "reason": self.reason,
+                 "evidence": self.evidence},
                 "aborted_by_players": self.aborted_by_players}
 
 
@@ -41,59 +48,94 @@ def verify_transcript(t: Transcript) -> Verdict:
     except ValueError as exc:
         return Verdict(False, 0, step=0, seat=None, reason=f"charter: {exc}")
     session.start()
-    aborts: list[dict[str, Any]] = []
+    aborts = _signed_aborts(t)
     for index, line in enumerate(t.messages, start=2):
         try:
             env = parse(line)
         except EnvelopeError as exc:
-            return Verdict(False, session.step, step=session.step, seat=None,
-                           reason=f"line {index}: {exc}")
-        if env.kind == "abort":
-            aborts.append({"by": env.seat, **env.body})
-        if env.kind != "abort" and session.finished:
-            return Verdict(False, session.step, step=env.step, seat=env.seat,
-                           reason=f"line {index}: message after the end of the game")
-        if env.kind != "abort" and env.step != session.step:
-            return Verdict(False, session.step, step=env.step, seat=env.seat,
-                           reason=f"line {index}: out of order (expected step {session.step})")
-        pending = session.pending_seats()
-        if env.kind != "abort" and env.seat in pending and env.seat != pending[0]:
-            return Verdict(False, session.step, step=env.step, seat=env.seat,
-                           reason=f"line {index}: out of order within step {env.step} "
-                                  f"(expected seat {pending[0]} next)")
+            return _broken(session, aborts, f"line {index}: {exc}")
+        if env.kind != "abort":
+            problem = _misplaced(session, env)
+            if problem:
+                return _broken(session, aborts, f"line {index}: {problem}")
         for effect in session.receive(line):
             if isinstance(effect, Aborted):
-                return Verdict(False, session.step, step=effect.step, seat=effect.blame,
-                               reason=effect.reason,
-                               aborted_by_players=aborts + _signed_aborts(t, t.messages[index - 1:]))
-            if isinstance(effect, Warning):
-                return Verdict(False, session.step, step=env.step, seat=env.seat,
-                               reason=f"line {index}: {effect.text}")
-    if session.outcome is None:
-        if aborts:
-            first = aborts[0]
-            return Verdict(False, session.step, step=first.get("step"), seat=first.get("blame"),
-                           reason=f"game aborted by the players: {first.get('reason')}",
-                           aborted_by_players=aborts)
-        missing = session.pending_seats()
-        return Verdict(False, session.step, step=session.step,
-                       seat=missing[0] if missing else None,
-                       reason="transcript ends before the game does"
-                       + (f" (waiting for seat {missing[0]})" if missing else ""))
-    return Verdict(True, session.step, outcome=session.outcome.to_json())
+                return _ended(session, effect, aborts)
+            if isinstance(effect, Warning) and env.kind != "abort":
+                # an unsigned, foreign or unchained line: the file is wrong, nobody is implicated
+                return _broken(session, aborts, f"line {index}: {effect.text}")
+    if session.outcome is not None:
+        return Verdict(True, session.step, outcome=session.outcome.to_json(),
+                       aborted_by_players=aborts)
+    if aborts:
+        first = aborts[0]
+        accused = "nobody" if first.get("blame") is None else f"seat {first.get('blame')}"
+        return Verdict(False, session.step, step=session.step, seat=None,
+                       reason=f"incomplete: the players stopped the game (seat {first['by']} "
+                              f"accused {accused}: {first.get('reason')!r}), and replaying every "
+                              f"message and every piece of evidence in the file proves no seat at "
+                              f"fault", aborted_by_players=aborts)
+    missing = session.pending_seats()
+    return Verdict(False, session.step, step=session.step, seat=None,
+                   reason="incomplete: the transcript ends before the game does"
+                   + (f" (step {session.step} waits for seat(s) "
+                      f"{', '.join(str(s) for s in missing)})" if missing else ""))
 
 
-def _signed_aborts(t: Transcript, lines: list[bytes]) -> list[dict[str, Any]]:
-    """The players' own abort records among `lines` (correctly signed ones only), so a verdict
-    found by the verifier also says what the players concluded at the table."""
+def _misplaced(session: Session, env: Envelope) -> str | None:
+    """Why a log line cannot stand where it is (order is the file's, not the signer's, doing)."""
+    if session.finished:
+        return "message after the end of the game"
+    if env.step != session.step:
+        return f"out of order: seat {env.seat}'s message for step {env.step} where step " \
+               f"{session.step} is due"
+    pending = session.pending_seats()
+    if env.seat in pending and env.seat != pending[0]:
+        return f"out of order within step {env.step} (expected seat {pending[0]} next)"
+    return None
+
+
+def _broken(session: Session, aborts: list[dict[str, Any]], reason: str) -> Verdict:
+    return Verdict(False, session.step, step=session.step, seat=None,
+                   reason=f"{reason} (the file is not a consistent log; no seat is implicated)",
+                   aborted_by_players=aborts)
+
+
+def _ended(session: Session, effect: Aborted, aborts: list[dict[str, Any]]) -> Verdict:
+    """The replay itself stopped: a conviction (with the evidence it re-checked) or a void end."""
+    cited = [cite(e) for e in effect.evidence]
+    why = effect.reason
+    if cited:
+        quoted = "; ".join(f"seat {c['seat']}'s signed {c['kind']} of step {c['step']} "
+                           f"(digest {c['digest']})" for c in cited)
+        why = f"{why} — evidence: {quoted}"
+    return Verdict(False, session.step, step=effect.step, seat=effect.blame, reason=why,
+                   aborted_by_players=aborts, evidence=cited)
+
+
+def _signed_aborts(t: Transcript) -> list[dict[str, Any]]:
+    """The players' own abort records in the file (correctly signed ones only): what they
+    concluded at the table, listed with every verdict but never adopted as one."""
     out = []
-    for line in lines:
+    for line in t.messages:
         try:
             env = parse(line)
             if env.kind == "abort" and env.seat < len(t.charter.charter.seats):
                 env.verify_signature(t.charter.charter.seat_key(env.seat))
-                out.append({"by": env.seat, **env.body})
+                record = {"by": env.seat, "at": env.step, **env.body}
+                record["evidence"] = [cite(e) for e in _envelopes(env.body.get("evidence"))]
+                out.append(record)
         except EnvelopeError:
+            continue
+    return out
+
+
+def _envelopes(items: Any) -> list[Envelope]:
+    out = []
+    for item in items if isinstance(items, list) else []:
+        try:
+            out.append(Envelope.model_validate(item))
+        except ValueError:
             continue
     return out
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from p2ptarot import bots
-from p2ptarot.cli.render import describe_move, move_group, render_view
-from p2ptarot.cli.render.cards import HIDDEN, card_name
+from p2ptarot.present import describe_move, move_group, render_view
+from p2ptarot.present.cards import HIDDEN, card_name
 from p2ptarot.engine import RandomDealer, create
 from p2ptarot.engine.local import play
 from p2ptarot.engine.types import Pass

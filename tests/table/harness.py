@@ -18,7 +18,7 @@ import p2ptarot.mental.epoch as mental_epoch
 
 from p2ptarot.bots import make as make_bot
 from p2ptarot.crypto.signing import Identity
-from p2ptarot.table.effects import Aborted, Finished, NeedMove, Record, Send
+from p2ptarot.table.effects import Aborted, Finished, Forward, NeedMove, Record, Send
 from p2ptarot.table.lobby import make_charter, signed_locally
 from p2ptarot.table.session import Session
 
@@ -79,6 +79,8 @@ class Table:
         self.finished: list[Finished | None] = [None] * n
         self.aborted: list[Aborted | None] = [None] * n
         self.tamper = None  # optional callable(sender, data) -> data
+        self.split = None  # optional callable(sender, env, data, recipient) -> data (split views)
+        self.relay = True  # honest peers relay what they receive (PROTOCOL §8); off: no relays
         self.observe: Callable[[int, Session], None] | None = None  # after each delivery
 
     def handle(self, k: int, effects) -> None:
@@ -89,6 +91,12 @@ class Table:
                     data = self.tamper(k, e.envelope, data)
                 for j in range(len(self.sessions)):
                     if j != k:
+                        self.queue.append((j, data if self.split is None
+                                           else self.split(k, e.envelope, data, j)))
+            elif isinstance(e, Forward) and self.relay:
+                data = e.envelope.encoded()
+                for j in range(len(self.sessions)):
+                    if j not in (k, e.envelope.seat):
                         self.queue.append((j, data))
             elif isinstance(e, Record):
                 self.records[k].append(e.envelope.encoded())

@@ -5,10 +5,13 @@ Importing this package registers the game with the engine registry.
 
 from p2ptarot.engine import GameInfo, register
 
+from .cardinfo import DECK
+from .rules import DRESDEN, catalogue
 from .state import ArcanoidState, factory
 
 register(GameInfo(name="arcanoid", title="Arcanoïd", min_players=2, max_players=10,
-                  variants=("DRESDEN",), default_variant="DRESDEN", decks=("tarot-78/arcanoid",),
-                  factory=factory))
+                  variants=catalogue(), default_variant=DRESDEN.name, decks=(DECK,),
+                  factory=factory, presenter="p2ptarot.present.arcanoid",
+                  bots="p2ptarot.bots.arcanoid"))
 
 __all__ = ["ArcanoidState", "factory"]

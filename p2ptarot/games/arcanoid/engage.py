@@ -1,6 +1,7 @@
 """Engagements (rules §3.2 E1–E8, §3.3 C4, E8 = the Magician, §6.1/3/4/6).
 
-`composition_error` is the pure rule for which cards may stand together on a field;
+`composition_error` is the pure rule for which cards may stand together on a field (DRESDEN's,
+with the MAINZ switches of `Rules`; a variant may replace it through `Rules.composition_error`);
 `check_engage` adds E-common (not engaged there, Temperance, cards available) and
 `perform_engage` lays the record(s) down, removes a DRESDEN Temperance (§2.10 C2, A65), opens the
 Fool window (§3.5 O1), then finish checks and refills.
@@ -17,14 +18,20 @@ from .cardinfo import (EMPEROR, EMPRESS, FIELDS, FOOL, LOVERS, MAGICIAN, court, 
 from .records import CARDS, Record, composition_class, VALUE
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .rules import Rules
     from .state import ArcanoidState
 
 COUPLE_MAJORS = frozenset({EMPRESS, EMPEROR, LOVERS})
 
 
-def composition_error(fields: Sequence[str], cards: Sequence[str], transmuted: str | None) -> str | None:
+def composition_error(fields: Sequence[str], cards: Sequence[str], transmuted: str | None,
+                      rules: "Rules | None" = None) -> str | None:
     """Why `cards` (with `transmuted` the Magician's transmuted card) cannot be engaged on
-    `fields`, or None when they can (E2–E8, A19–A24)."""
+    `fields`, or None when they can (E2–E8, A19–A24). `rules` None means DRESDEN;
+    `rules.illegitimate_couples` and `rules.aces_special` switch off E7b and the ace's role
+    (MAINZ Z1/Z3)."""
+    illegitimate = rules.illegitimate_couples if rules is not None else True
+    aces = rules.aces_special if rules is not None else True
     if not cards:
         return "an engagement needs at least one card"
     if len(fields) not in (1, 2) or len(set(fields)) != len(fields) or any(f not in FIELDS for f in fields):
@@ -36,7 +43,7 @@ def composition_error(fields: Sequence[str], cards: Sequence[str], transmuted: s
     if s & COUPLE_MAJORS:
         if transmuted is not None:
             return "nothing is transmuted in a couple"
-        if s in ({EMPRESS, EMPEROR}, {LOVERS, EMPRESS}, {LOVERS, EMPEROR}):
+        if s == {EMPRESS, EMPEROR} or (illegitimate and s in ({LOVERS, EMPRESS}, {LOVERS, EMPEROR})):
             return None  # E6, E7b: one or two fields
         if len(fields) == 1 and len(s) == 2 and LOVERS in s:
             other = next(iter(s - {LOVERS}))
@@ -59,6 +66,8 @@ def composition_error(fields: Sequence[str], cards: Sequence[str], transmuted: s
         if len(courts) != 1 or court(courts[0]) not in ("page", "knight") or suit(courts[0]) != f:
             return "a page or knight of the field's suit, alone or with one ace"
         rest = [c for c in others if c != courts[0]]
+        if not aces and (rest or mag):
+            return "a page or knight is engaged alone"
         if not rest:
             return "the Magician joins a page or knight only with an ace" if mag else None
         if len(rest) != 1 or not is_ace(rest[0]):
@@ -76,9 +85,17 @@ def composition_error(fields: Sequence[str], cards: Sequence[str], transmuted: s
     return None
 
 
-def stealable(cards: Sequence[str]) -> bool:
-    """§6.0 Pre: a card engagement that is no couple and no World and (DRESDEN) holds no ace."""
-    return composition_class(cards) == VALUE and not any(is_ace(c) for c in cards)
+def stealable(cards: Sequence[str], rules: "Rules | None" = None) -> bool:
+    """§6.0 Pre: a card engagement that is no couple and no World and (DRESDEN, unless
+    `rules.aces_special` is off) holds no ace."""
+    aces = rules.aces_special if rules is not None else True
+    return composition_class(cards) == VALUE and not (aces and any(is_ace(c) for c in cards))
+
+
+def dresden_temp_blocks(g: "ArcanoidState", pid: int, field: str) -> bool:
+    """DRESDEN `tempBlocks` (§3.0): the field is tempered and the engager is not the owner."""
+    t = g.temperance
+    return t is not None and t.field == field and t.owner != pid
 
 
 def check_engage(g: "ArcanoidState", pid: int, fields: Sequence[str], handles: Sequence[int],
@@ -107,7 +124,7 @@ def check_engage(g: "ArcanoidState", pid: int, fields: Sequence[str], handles: S
         if g.temp_blocks(pid, f):
             raise IllegalMove(seat, f"{f} is tempered", g.where())
     tcard = all_cards[all_handles.index(transmute)] if transmute >= 0 else None
-    err = composition_error(fields, all_cards, tcard)
+    err = g.rules.composition_error(fields, all_cards, tcard, g.rules)
     if err:
         raise IllegalMove(seat, err, g.where())
 
@@ -129,12 +146,12 @@ def perform_engage(g: "ArcanoidState", pid: int, fields: Sequence[str], handles:
         g.discard.append(p.chariot)
         p.chariot, p.reserve = -1, []
     t = g.temperance
-    if t is not None and t.owner == pid and t.field in fields:
+    if t is not None and t.owner == pid and t.field in fields and g.rules.owner_engagement_ends_temperance:
         g.remove_temperance()  # DRESDEN: at the attempt, before the Fool window (A65)
     for f in fields:
         g.add_record(Record(pid, f, CARDS, g.clock, all_handles, all_cards, transmute))
     user = -1
-    if len(fields) == 1 and stealable(all_cards):
+    if len(fields) == 1 and g.rules.stealable(all_cards, g.rules):
         user = yield from fool_window(g, pid, fields[0])
     g.finish_checks(pid)
     first = [pid] + ([user] if user >= 0 else [])

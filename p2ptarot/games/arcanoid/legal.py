@@ -18,7 +18,6 @@ from .cardinfo import (CHARIOT, CHARIOT_PLAYABLE, DEATH, DEVIL, EMPEROR, EMPRESS
                        JUDGEMENT, JUSTICE, LOVERS, MAGICIAN, MOON, POPE, POPE_CATEGORIES, PRIESTESS,
                        STAR, STRENGTH, SUN, TEMPERANCE, TOWER, WHEEL, WORLD, FOOL, court, is_ace,
                        is_numeric, suit)
-from .engage import composition_error
 from .moves import (NONE, Abdicate, Call, ChariotAdd, ChariotDiscard, ChariotEngage, ChariotLoad,
                     Discard, Engage, HangedMan, Judgement, Play, Pope, Priestess, Strength,
                     Temperance, Tower, World)
@@ -85,7 +84,7 @@ def engagement_moves(fields: Sequence[str], known: Sequence[Card]) -> list[Engag
     return out
 
 
-def _chariot_engagements(fields: Sequence[str], reserve: Sequence[Card],
+def _chariot_engagements(g: "ArcanoidState", fields: Sequence[str], reserve: Sequence[Card],
                          known: Sequence[Card]) -> list[ChariotEngage]:
     out: list[ChariotEngage] = []
     if any((c.startswith("trump-") and c not in CHARIOT_PLAYABLE) or c == FOOL for _, c in reserve):
@@ -103,10 +102,14 @@ def _chariot_engagements(fields: Sequence[str], reserve: Sequence[Card],
                 options += [(h, c) for h, c in zip(handles, cards)
                             if is_numeric(c) and suit(c) != span[0]]
             for th, tc in options:
-                if composition_error(span, cards, tc) is None:
+                if g.rules.composition_error(span, cards, tc, g.rules) is None:
                     out.append(ChariotEngage(span, tuple(h for h, _ in extra),
                                              tuple(c for _, c in extra), th))
     return out
+
+
+def _transmuted(m: Engage) -> str | None:
+    return m.cards[m.handles.index(m.transmute)] if m.transmute >= 0 else None
 
 
 def turn_moves(g: "ArcanoidState", pid: int, seat: int) -> list[Move]:
@@ -117,14 +120,20 @@ def turn_moves(g: "ArcanoidState", pid: int, seat: int) -> list[Move]:
     free = [f for f in FIELDS if f not in p.records]
     moves += [Abdicate(f) for f in free]
     open_fields = [f for f in free if not g.temp_blocks(pid, f)]
-    moves += engagement_moves(open_fields, known)
+    rules = g.rules
+    candidates = engagement_moves(open_fields, known)  # DRESDEN's compositions
+    if not rules.dresden_compositions:
+        candidates = [m for m in candidates
+                      if rules.composition_error(m.fields, m.cards, _transmuted(m), rules) is None]
+    moves += candidates
+    listed = min(2, rules.chariot_add_max or 2)  # a bounded sample: `check` accepts the rest
     if p.chariot >= 0:
         moves.append(ChariotDiscard())
-        for k in (1, 2):
+        for k in range(1, listed + 1):
             for sub in combinations(known, k):
                 moves.append(ChariotAdd(tuple(h for h, _ in sub), tuple(c for _, c in sub)))
         reserve = [(h, g.card_for(h, seat) or "") for h in p.reserve]
-        moves += _chariot_engagements(open_fields, reserve, known)
+        moves += _chariot_engagements(g, open_fields, reserve, known)
     for h, c in known:
         if c == CHARIOT and p.chariot < 0:
             others = [x for x in known if x[0] != h]
@@ -152,4 +161,6 @@ def turn_moves(g: "ArcanoidState", pid: int, seat: int) -> list[Move]:
             moves += [Judgement(h, c, q, f) for q, f in judgement_targets(g, pid)]
         elif c == WORLD:
             moves += [World(h, c, f) for f in world_fields(g, pid)]
+    for extra in rules.extra_moves:
+        moves += extra.candidates(g, pid, seat)
     return moves

@@ -45,12 +45,13 @@ class HermitState:
 
     owner: int
     handle: int
+    moves: int = 3  # Rules.hermit_moves
     used: int = 0
     pledges: list[int] = field(default_factory=list)
 
     @property
     def free(self) -> int:
-        return 3 - self.used - len(self.pledges)
+        return self.moves - self.used - len(self.pledges)
 
 
 @dataclass

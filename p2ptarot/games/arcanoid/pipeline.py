@@ -15,6 +15,7 @@ from .cardinfo import ALL_CARDS, DECK, FIELDS
 from .driver import Ask, AskChance, AskReveal, Flow
 from .model import Ctx, HermitState, Participant, TemperanceState
 from .records import Record, field_winner
+from .rules import Rules
 
 HAND = "hand"
 VISIBLE = "visible"
@@ -27,18 +28,20 @@ class Pipeline:
 
     # fields set by the state class
     players: int
+    rules: Rules
     cards: list[str | None]
     seen: list[set[int]]
 
     # ---- round bookkeeping -------------------------------------------------------------------
     def _reset_round(self) -> None:
-        self.parts: list[Participant] = [Participant(pid=s, seat=s) for s in range(self.players)]
+        self.parts: list[Participant] = [Participant(pid=s, seat=s, hand_cap=self.rules.hand_size)
+                                         for s in range(self.players)]
         self.order: list[int] = list(range(self.players))
         self.pile: list[int] = []
         self.discard: list[int] = []
         self.justice_card = -1
         self.justice: list[int] = []
-        self.justice_cap = 6
+        self.justice_cap = self.rules.justice_size
         self.hermit: HermitState | None = None
         self.temperance: TemperanceState | None = None
         self.strength_cards: list[int] = []
@@ -293,9 +296,9 @@ class Pipeline:
         self.temperance = None
 
     def temp_blocks(self, pid: int, field: str) -> bool:
-        """DRESDEN `tempBlocks`: tempered and the engager is not the owner (§3.0)."""
-        t = self.temperance
-        return t is not None and t.field == field and t.owner != pid
+        """`tempBlocks` (§3.0): whether a Temperance forbids pid's card engagement on `field`
+        (the variant's hook; DRESDEN: tempered and the engager is not the owner)."""
+        return self.rules.temp_blocks(self, pid, field)  # type: ignore[arg-type]
 
     def active_demon(self) -> int:
         for p in self.parts:
@@ -359,7 +362,7 @@ class Pipeline:
         self._learn_all(result)
         self.pile = list(handles)
         deal_order = self.turn_order_from(self.first_player)
-        for _ in range(6):  # A1: one card at a time from the first player
+        for _ in range(self.rules.hand_size):  # A1: one card at a time from the first player
             for pid in deal_order:
                 yield from self.draw_into(self.parts[pid].hand, pid, pid)
         while self.anyone_in_round():
@@ -415,7 +418,7 @@ class Pipeline:
             self.hermit_turn_after = self.cursor
             yield from self.take_turn(h.owner)
             self.hermit_turn_after = -1
-            if self.hermit is h and h.used >= 3:  # discarded once actually taken (A56)
+            if self.hermit is h and h.used >= h.moves:  # discarded once actually taken (A56)
                 self.discard_hermit()
 
     def _learn_all(self, result: object) -> None:

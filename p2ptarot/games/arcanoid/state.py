@@ -1,7 +1,7 @@
 """`ArcanoidState`: the arcanoïd DRESDEN engine behind the shared GameState contract.
 
 The pipeline (pipeline.py) and the arcana (arcana/) are generators; this class pumps them: the
-pending request is the current `turn()`, `_apply` checks a move (pure) and sends it in. Inputs
+pending request is the current `turn()`, `_check` checks a move (pure), `_apply` sends it in. Inputs
 are logged so `clone()` can rebuild the state by replay (generators cannot be deep-copied).
 """
 
@@ -26,6 +26,7 @@ from .moves import (MOVES, Abdicate, Call, CallAgain, ChariotAdd, ChariotDiscard
                     World)
 from .pipeline import Pipeline
 from .records import ABDICATION, Record
+from .rules import DRESDEN, Rules, rules_for
 from .winner import field_counts, game_winner
 
 PLAY_EFFECTS = {JUSTICE: justice.play, HERMIT: hermit.play, WHEEL: wheel.play, DEATH: death.play,
@@ -46,10 +47,13 @@ class ArcanoidState(Pipeline, GameState):
     def __init__(self, players: int, variant: str | None = "DRESDEN",
                  options: Mapping[str, Any] | None = None, omniscient: bool = True,
                  viewer: int | None = None) -> None:
-        super().__init__(players, variant or "DRESDEN", options or {}, omniscient, viewer)
-        if self.variant != "DRESDEN":
-            raise EngineError(f"arcanoid variant {self.variant!r} is not built")
-        self.rounds = int(self.options.get("rounds", 5))
+        super().__init__(players, variant or DRESDEN.name, options or {}, omniscient, viewer)
+        #: the variant's rules object: every number, switch and hook that varies (rules.py)
+        self.rules: Rules = rules_for(self.variant)
+        self._extra = {e.move: e for e in self.rules.extra_moves}
+        if self._extra:  # a variant's own moves join the vocabulary of this state only
+            self.MOVES = {**MOVES, **{e.move.KIND: e.move for e in self.rules.extra_moves}}
+        self.rounds = int(self.options.get("rounds", self.rules.rounds))
         fs = self.options.get("first_seat")
         self.first_seat: int = -1 if fs is None else int(fs) % players
         self.round_index = 0
@@ -141,12 +145,6 @@ class ArcanoidState(Pipeline, GameState):
         super().learn(handle, card)
 
     def _apply(self, seat: int, move: Move) -> None:
-        req = self._req
-        assert isinstance(req, Ask)
-        ctx = req.ctx
-        if seat in ctx.answers:
-            raise NotYourTurn(seat, "this seat has already answered", self.where())
-        self._check(seat, move, ctx)
         self._send((seat, move))
 
     def _resolve_chance(self, result: Any) -> None:
@@ -182,8 +180,10 @@ class ArcanoidState(Pipeline, GameState):
         return self.clone()
 
     # ---- claims ------------------------------------------------------------------------------
-    def add_claim(self, claim: Claim) -> None:
-        self.claims.append(claim)
+    def add_claim(self, seat: int, kind: str, detail: tuple[tuple[str, Any], ...], where: str) -> None:
+        """A claim about `detail["handles"]`, the claimant's cards unknown here (decided as they
+        open; at once for those already known)."""
+        claim = self._claim(seat, kind, detail, where)
         detail = dict(claim.detail)
         for h in detail["handles"]:
             self._claims_by_handle.setdefault(h, []).append(claim)
@@ -193,17 +193,24 @@ class ArcanoidState(Pipeline, GameState):
     def _check_claim(self, claim: Claim, card: str) -> None:
         detail = dict(claim.detail)
         if claim.kind == "not-held" and card == detail["card"]:
-            raise IllegalMove(claim.seat, f"claimed not to hold {card}, but held it", claim.where)
+            raise self._false_claim(claim, f"claimed not to hold {card}, but held it")
         if claim.kind == "pope-all" and in_category(card, detail["category"]):
-            raise IllegalMove(claim.seat, f"Pope: withheld {card} ({detail['category']})",
-                              claim.where)
+            raise self._false_claim(claim, f"Pope: withheld {card} ({detail['category']})")
 
     def _on_learn(self, handle: int, card: str) -> None:
         for claim in self._claims_by_handle.get(handle, ()):
             self._check_claim(claim, card)
 
     # ---- checking moves (pure) ---------------------------------------------------------------
-    def _check(self, seat: int, move: Move, ctx: Ctx) -> None:
+    def _check(self, seat: int, move: Move) -> None:
+        req = self._req
+        assert isinstance(req, Ask)
+        ctx = req.ctx
+        if seat in ctx.answers:
+            raise NotYourTurn(seat, "this seat has already answered", self.where())
+        self._check_answer(seat, move, ctx)
+
+    def _check_answer(self, seat: int, move: Move, ctx: Ctx) -> None:
         name = ctx.name
         if name in ("turn", "wheel", "call-again", "hermit") and seat != self.seat_of(ctx.actor):
             raise NotYourTurn(seat, "another seat decides here", self.where())
@@ -263,6 +270,8 @@ class ArcanoidState(Pipeline, GameState):
             chariot.check_add(self, pid, move)
         elif isinstance(move, ChariotDiscard):
             chariot.check_discard(self, pid, move)
+        elif type(move) in self._extra:
+            self._extra[type(move)].check(self, pid, move)
         elif type(move) in ARCANUM_OF:
             self._check_card(pid, move.handle, move.card, ARCANUM_OF[type(move)])  # type: ignore
             checker = {Priestess: priestess.check, Pope: pope.check, Strength: strength.check,
@@ -295,6 +304,8 @@ class ArcanoidState(Pipeline, GameState):
             return (yield from chariot.play_add(self, pid, move))
         if isinstance(move, ChariotDiscard):
             return (yield from chariot.play_discard(self, pid, move))
+        if type(move) in self._extra:
+            return (yield from self._extra[type(move)].perform(self, pid, move))
         handle, card = move.handle, move.card  # type: ignore[attr-defined]
         self.declare(self.seat_of(pid), [(handle, card)])
         zone = self.take(pid, handle)

@@ -17,6 +17,7 @@ def _factory(players: int, variant: str | None, options: Mapping[str, Any], view
 
 
 register(GameInfo(name="sinople", title="Sinople tarot", min_players=2, max_players=5,
-                  decks=(FIGURE_DECK, NUMERIC_DECK), factory=_factory))
+                  decks=(FIGURE_DECK, NUMERIC_DECK), factory=_factory,
+                  presenter="p2ptarot.present.sinople", bots="p2ptarot.bots.sinople"))
 
 __all__ = ["MOVES", "Play", "Show", "SinopleState"]

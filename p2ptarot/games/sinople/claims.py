@@ -9,8 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from typing import TYPE_CHECKING
+
 from p2ptarot.engine.errors import IllegalMove
 from p2ptarot.engine.types import Claim
+
+if TYPE_CHECKING:
+    from p2ptarot.engine.state import GameState
 
 from .tables import CLASS_NAMES, CLS, ID
 
@@ -27,27 +32,24 @@ class _Pending:
 
 
 class ClaimBook:
-    """Pending claims indexed by the handles they watch."""
+    """Pending claims (numbered by the state's `_claim`) indexed by the handles they watch."""
 
-    def __init__(self) -> None:
+    def __init__(self, state: GameState) -> None:
+        self._state = state
         self._by_handle: dict[int, list[_Pending]] = {}
-        self.pending: list[Claim] = []
 
     @staticmethod
     def violates(card: int, cls: int, value: int) -> bool:
         """Whether a hand card `value` contradicts a claim on (`card`, `cls`)."""
         return value == card if card >= 0 else CLS[value] == cls
 
-    def add_not_holding(self, seat: int, card: int, unknown: list[int], where: str) -> None:
-        claim = Claim(seat, NOT_HOLDING, (("card", ID[card]),), where)
+    def add_not_holding(self, claim: Claim, card: int, unknown: list[int]) -> None:
         self._add(_Pending(claim, card, -1, set(unknown)))
 
-    def add_void_in(self, seat: int, cls: int, unknown: list[int], where: str) -> None:
-        claim = Claim(seat, VOID_IN, (("class", CLASS_NAMES[cls]),), where)
+    def add_void_in(self, claim: Claim, cls: int, unknown: list[int]) -> None:
         self._add(_Pending(claim, -1, cls, set(unknown)))
 
     def _add(self, p: _Pending) -> None:
-        self.pending.append(p.claim)
         for h in p.watched:
             self._by_handle.setdefault(h, []).append(p)
 
@@ -62,7 +64,7 @@ class ClaimBook:
                 what = (f"denied holding {ID[p.card]}" if p.card >= 0
                         else f"claimed to hold no class-{CLASS_NAMES[p.cls].upper()} card")
                 raise IllegalMove(c.seat, f"false {c.kind} claim: {what} but held {ID[value]}",
-                                  where=c.where)
+                                  where=c.where, claim=c.id)
             p.watched.discard(handle)
             if not p.watched:
-                self.pending.remove(p.claim)
+                self._state._settle_claim(p.claim)

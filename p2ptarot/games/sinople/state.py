@@ -17,9 +17,9 @@ from p2ptarot.engine.types import (NOBODY, PUBLIC, Claim, Move, Outcome, Pass, R
                                    Shuffle, Turn, TurnKind)
 
 from . import scoring
-from .claims import ClaimBook
+from .claims import NOT_HOLDING, VOID_IN, ClaimBook
 from .moves import MOVES, Play, Show
-from .tables import (CLS, FIGURE_DECK, FIGURE_IDS, HAND_SIZE, ID, INDEX, MAX_OPENER_VALUE,
+from .tables import (CLASS_NAMES, CLS, FIGURE_DECK, FIGURE_IDS, HAND_SIZE, ID, INDEX, MAX_OPENER_VALUE,
                      NUMERIC_DECK, NUMERIC_IDS, ROLE, ROUNDS, VAL, numeric)
 
 # phases, in game order
@@ -49,8 +49,7 @@ class SinopleState(GameState):
         self.hand_size = HAND_SIZE[n]
         self._val: list[int] = []  # handle -> card index, -1 unknown here
         self._holder: list[int] = []  # handle -> seat whose hand holds it, NOBODY otherwise
-        self._book = ClaimBook()
-        self.claims = self._book.pending
+        self._book = ClaimBook(self)
         self._plays: dict[int, Play] = {}
         self._seat_turns = tuple(Turn(TurnKind.SEAT, (s,)) for s in range(n))
         # game-long state
@@ -165,9 +164,6 @@ class SinopleState(GameState):
             self._known_at[idx] = handle
         self._book.learnt(handle, idx)
 
-    def pending_claims(self) -> list[Claim]:
-        return list(self._book.pending)
-
     # ---- chance and reveals --------------------------------------------------------------------
     def _resolve_chance(self, result: Any) -> None:
         phase = self.phase
@@ -235,19 +231,54 @@ class SinopleState(GameState):
         self._enter(NUM_SHUFFLE)
 
     # ---- moves ---------------------------------------------------------------------------------
-    def _apply(self, seat: int, move: Move) -> None:
+    def _check(self, seat: int, move: Move) -> None:
+        """Pure legality from this state's knowledge; unknown hand cards are left to claims."""
         if self.phase == PLAY:
             if type(move) is not Play:
                 raise IllegalMove(seat, f"only a card may be played now, not {move.KIND}", self._where())
+            self._check_play(seat, move)
+            return
+        if type(move) not in (Pass, Show):
+            raise IllegalMove(seat, "the opener search takes only show or pass", self._where())
+        if seat not in self._order[self._pos:]:
+            raise NotYourTurn(seat, "this seat already answered in this opener search",
+                              self._where())
+        target = self._target()
+        if type(move) is Pass:
+            if any(self._val[h] == target for h in self.hands[seat]):
+                raise IllegalMove(seat, f"passed while holding {ID[target]} (false not-holding claim)",
+                                  self._where())
+            return
+        assert isinstance(move, Show)
+        if move.card != ID[target]:
+            raise IllegalMove(seat, f"showed {move.card!r}; the search asks for {ID[target]}", self._where())
+        self._check_public(seat, move.handle, target)
+
+    def _check_play(self, seat: int, move: Play) -> None:
+        idx = INDEX.get(move.card, 99)
+        if idx >= 30:
+            raise IllegalMove(seat, f"{move.card!r} is not a numeric sinople card", self._where())
+        self._check_public(seat, move.handle, idx)
+        led = self.led
+        if led >= 0 and CLS[idx] != led:
+            for h in self.hands[seat]:
+                v = self._val[h]
+                if v >= 0 and CLS[v] == led and h != move.handle:
+                    raise IllegalMove(seat, f"must follow class {'abc'[led].upper()}: holds {ID[v]}",
+                                      self._where())
+
+    def _apply(self, seat: int, move: Move) -> None:
+        if type(move) is Play:
             self._apply_play(seat, move)
         elif type(move) is Pass:
             self._apply_search_pass(seat)
-        elif type(move) is Show:
-            self._apply_show(seat, move)
         else:
-            raise IllegalMove(seat, "the opener search takes only show or pass", self._where())
+            assert isinstance(move, Show)
+            self._apply_show(seat, move)
 
     def _check_search_seat(self, seat: int) -> None:
+        """Answers in one search window are decided together (INTERRUPT) but applied in seat
+        order: the order is enforced when applying."""
         expected = self._order[self._pos]
         if seat != expected:
             raise NotYourTurn(seat, f"the opener search waits for seat {expected}", self._where())
@@ -255,16 +286,10 @@ class SinopleState(GameState):
     def _apply_search_pass(self, seat: int) -> None:
         self._check_search_seat(seat)
         target = self._target()
-        unknown = []
-        for h in self.hands[seat]:
-            v = self._val[h]
-            if v == target:
-                raise IllegalMove(seat, f"passed while holding {ID[target]} (false not-holding claim)",
-                                  self._where())
-            if v < 0:
-                unknown.append(h)
+        unknown = [h for h in self.hands[seat] if self._val[h] < 0]
         if unknown:
-            self._book.add_not_holding(seat, target, unknown, self._where())
+            self._book.add_not_holding(self._claim(seat, NOT_HOLDING, (("card", ID[target]),),
+                                                   self._where()), target, unknown)
         self._pos += 1
         if self._pos == self.players:
             self._pos = 0
@@ -276,15 +301,13 @@ class SinopleState(GameState):
     def _apply_show(self, seat: int, move: Show) -> None:
         self._check_search_seat(seat)
         target = self._target()
-        if move.card != ID[target]:
-            raise IllegalMove(seat, f"showed {move.card!r}; the search asks for {ID[target]}", self._where())
-        self._take_public(seat, move.handle, target)
+        self._take_public(move.handle, target)
         self.opener = self.leader = self.to_play = seat
         self.shown = move.handle
         self._enter(PLAY)
 
-    def _take_public(self, seat: int, handle: int, idx: int) -> None:
-        """A card of `seat`'s hand goes face up: check ownership and value, learn it."""
+    def _check_public(self, seat: int, handle: int, idx: int) -> None:
+        """A card of `seat`'s hand may go face up as card `idx`: ownership and known value."""
         if not 0 <= handle < len(self._holder) or self._holder[handle] != seat:
             raise IllegalMove(seat, f"does not hold handle {handle}", self._where())
         known = self._val[handle]
@@ -292,29 +315,25 @@ class SinopleState(GameState):
             other = self._known_at.get(idx)
             if other is not None and other != handle:
                 raise IllegalMove(seat, f"{ID[idx]} is already known at handle {other}", self._where())
-            self.learn(handle, ID[idx])
         elif known != idx:
             raise IllegalMove(seat, f"handle {handle} holds {ID[known]}, not {ID[idx]}", self._where())
+
+    def _take_public(self, handle: int, idx: int) -> None:
+        """A checked card goes face up: learn it."""
+        if self._val[handle] < 0:
+            self.learn(handle, ID[idx])
         self.seen[handle] = {PUBLIC}
 
     def _apply_play(self, seat: int, move: Play) -> None:
-        idx = INDEX.get(move.card, 99) if isinstance(move.card, str) else 99
-        if idx >= 30:
-            raise IllegalMove(seat, f"{move.card!r} is not a numeric sinople card", self._where())
-        self._take_public(seat, move.handle, idx)
+        idx = INDEX[move.card]
+        self._take_public(move.handle, idx)
         hand = self.hands[seat]
         led = self.led
         if led >= 0 and CLS[idx] != led:
-            unknown = []
-            for h in hand:
-                v = self._val[h]
-                if v < 0:
-                    unknown.append(h)
-                elif CLS[v] == led and h != move.handle:
-                    raise IllegalMove(seat, f"must follow class {'abc'[led].upper()}: holds {ID[v]}",
-                                      self._where())
+            unknown = [h for h in hand if self._val[h] < 0]
             if unknown:
-                self._book.add_void_in(seat, led, unknown, self._where())
+                self._book.add_void_in(self._claim(seat, VOID_IN, (("class", CLASS_NAMES[led]),),
+                                                   self._where()), led, unknown)
         hand.remove(move.handle)
         self._holder[move.handle] = NOBODY
         self.played[seat].append(idx)

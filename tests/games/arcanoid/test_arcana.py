@@ -52,7 +52,7 @@ def idle(t: Table) -> int:
 
 def refuse(t: Table, seat: int, move) -> None:
     """The pure move check (no state change)."""
-    t.state._check(seat, move, t.state._ctx())
+    t.state.check(seat, move)
 
 
 def eng(t: Table, seat: int, fields: tuple[str, ...], *cards: str, transmute: str | None = None) -> None:

@@ -16,7 +16,8 @@ from .helpers import RandomAgent
 
 def test_registry_entry() -> None:
     gi = info("arcanoid")
-    assert (gi.min_players, gi.max_players, gi.variants) == (2, 10, ("DRESDEN",))
+    assert (gi.min_players, gi.max_players, gi.default_variant) == (2, 10, "DRESDEN")
+    assert gi.variant_names[0] == "DRESDEN" and gi.playable_variants() == ("DRESDEN",)
     assert gi.decks == ("tarot-78/arcanoid",) and gi.title == "Arcanoïd"
     state = create("arcanoid", 5, options={"first_seat": 2})
     assert isinstance(state, ArcanoidState) and state.first_seat == 2

@@ -37,7 +37,7 @@ def pass_window(t: Table) -> None:
 
 def refuse(t: Table, seat: int, move) -> None:
     """The pure move check (no state change)."""
-    t.state._check(seat, move, t.state._ctx())
+    t.state.check(seat, move)
 
 
 def engage(t: Table, seat: int, field: str, *cards: str, transmute: str | None = None) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from p2ptarot.engine import Claim, IllegalMove, Pass, TurnKind
+from p2ptarot.engine import IllegalMove, Pass, TurnKind
 
 from ..cardinfo import MINORS, MOON, STAR, SUN, SUN_MAJORS
 from ..model import Ctx
@@ -92,8 +92,8 @@ def one_call(g: "ArcanoidState", pid: int, called: str, zone: str):
                     found = (q, ans.handle)
                 else:
                     hidden = tuple(h for h in g.parts[q].hand if g.public_card(h) is None)
-                    g.add_claim(Claim(seat, "not-held", (("card", called), ("handles", hidden)),
-                                      g.where()))
+                    g.add_claim(seat, "not-held", (("card", called), ("handles", hidden)),
+                                g.where())
     if found is None:
         return -1
     giver, handle = found

@@ -39,8 +39,10 @@ def check_load(g: "ArcanoidState", pid: int, move: ChariotLoad) -> None:
 def check_add(g: "ArcanoidState", pid: int, move: ChariotAdd) -> None:
     if g.parts[pid].chariot < 0:
         raise IllegalMove(g.seat_of(pid), "no active Chariot", g.where())
-    if not 1 <= len(move.handles) <= 2:
-        raise IllegalMove(g.seat_of(pid), "add one or two cards to the Chariot", g.where())
+    most = g.rules.chariot_add_max
+    if not move.handles or (most and len(move.handles) > most):
+        raise IllegalMove(g.seat_of(pid), f"add 1 to {most or 'any number of'} cards to the Chariot",
+                          g.where())
     _check_cards(g, pid, move.handles, move.cards)
 
 

@@ -24,7 +24,7 @@ def play(g: "ArcanoidState", pid: int, move: Play, zone: str):
     if g.justice_card >= 0:
         demon.hand = list(g.justice)
         demon.hand_cap = g.justice_cap
-        demon.strength_bonus = g.justice_cap - 6
+        demon.strength_bonus = g.justice_cap - g.rules.justice_size
         g.justice = []
         g.discard.append(g.justice_card)
         g.justice_card = -1

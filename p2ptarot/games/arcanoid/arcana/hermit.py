@@ -16,6 +16,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def play(g: "ArcanoidState", pid: int, move: Play, zone: str):
-    g.hermit = HermitState(pid, move.handle)
+    g.hermit = HermitState(pid, move.handle, g.rules.hermit_moves)
     yield from g.refill(pid)
     return False

@@ -22,10 +22,10 @@ def play(g: "ArcanoidState", pid: int, move: Play, zone: str):
     if demon >= 0:
         d = g.parts[demon]
         g.justice = g.justice + d.hand
-        g.justice_cap = 6 + d.strength_bonus
+        g.justice_cap = g.rules.justice_size + d.strength_bonus
         d.hand, d.hand_cap = [], 0
         yield from g.refill(pid)
         return False
-    g.justice_cap = 6
+    g.justice_cap = g.rules.justice_size
     yield from g.refill(pid)
     return True

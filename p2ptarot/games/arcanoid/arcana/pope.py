@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from p2ptarot.engine import Claim, IllegalMove, TurnKind
+from p2ptarot.engine import IllegalMove, TurnKind
 
 from ..cardinfo import POPE_CATEGORIES, in_category
 from ..model import Ctx
@@ -60,7 +60,7 @@ def play(g: "ArcanoidState", pid: int, move: Pope, zone: str):
             g.declare(seat, zip(show.handles, show.cards))
             rest = tuple(h for h in g.parts[by_seat[seat]].hand if h not in show.handles)
             if rest:
-                g.add_claim(Claim(seat, "pope-all", (("category", move.category), ("handles", rest)),
-                                  g.where()))
+                g.add_claim(seat, "pope-all", (("category", move.category), ("handles", rest)),
+                            g.where())
     yield from g.refill(pid)
     return True

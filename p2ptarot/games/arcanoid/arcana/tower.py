@@ -29,6 +29,8 @@ def targets(g: "ArcanoidState") -> list[tuple[int, str]]:
 
 
 def check(g: "ArcanoidState", pid: int, move: Tower) -> None:
+    if move.target == NONE and move.field:
+        raise IllegalMove(g.seat_of(pid), "a Tower without a target names no field", g.where())
     if move.target != NONE and (move.target, move.field) not in targets(g):
         raise IllegalMove(g.seat_of(pid), "the Tower removes a card engagement of a participant "
                                           "in the round", g.where())

@@ -10,6 +10,9 @@ from typing import Any, Mapping
 
 from .cards import card_list, card_name
 
+#: headings for grouping long move lists by kind
+GROUPS: dict[str, str] = {"play": "play a card", "show": "show", "pass": "pass"}
+
 _GOALS = {
     "husband": "fewest {k} points",
     "wife": "most {k} points",

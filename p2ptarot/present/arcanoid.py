@@ -17,6 +17,16 @@ from .cards import card_list, card_name, tarot_rank, tarot_title
 
 FIELDS = ("swords", "wands", "cups", "coins")
 WIDTH = 100
+#: headings for grouping long move lists by kind
+GROUPS: dict[str, str] = {
+    "discard": "discard", "abdicate": "abdicate", "engage": "engage", "chariot-engage": "Chariot",
+    "chariot-load": "Chariot", "chariot-add": "Chariot", "chariot-discard": "Chariot",
+    "play": "play a card", "priestess": "arcana", "pope": "arcana", "strength": "arcana",
+    "hanged-man": "arcana", "temperance": "arcana", "tower": "arcana", "call": "call a card",
+    "judgement": "arcana", "world": "arcana", "wheel-discard": "Wheel", "call-again": "call a card",
+    "hermit-move": "Hermit", "fool": "Fool", "show": "show", "give": "give", "vote": "vote",
+    "pass": "pass",
+}
 #: glues the words of one card name so that wrapping never splits "2 of wands" across lines
 _GLUE = "\u00a0"
 

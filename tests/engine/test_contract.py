@@ -1,0 +1,225 @@
+"""The generic engine contract test (ENGINE.md §"Contract test"), run over every registered game,
+every playable variant and every player count, in the spirit of OpenSpiel's `random_sim_test`.
+
+One seeded random game per case, played on an omniscient state while a partial-knowledge state
+per seat and a public observer's state follow it exactly as network peers would (fed only the
+values each is shown; another seat's `Commit` reaches them without its value). At every decision:
+- `check` accepts every listed legal move (a seeded sample) and refuses the same move from a seat
+  the turn does not expect, a move of a foreign class, and mutations of it (a field of the wrong
+  type, an impossible handle or value);
+- moves round-trip through JSON; views are JSON-native;
+- each seat's partial state agrees with the omniscient state on the turn, that seat's legal moves
+  and that seat's view (so the omniscient view shows a seat nothing it was not shown);
+At the end: every partial state, audited (every value learnt), reaches the same outcome with no
+claim found false; replaying the log into a fresh state is deterministic.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, Iterator, Mapping
+
+import pytest
+
+from p2ptarot.engine import (PUBLIC, Commit, EngineError, GameState, IllegalMove, Move, NotYourTurn,
+                             RandomChoice, RandomDealer, Shuffle, TurnKind, create, games)
+from p2ptarot.engine.types import move_fields
+
+#: decisions per game whose legal moves are all `check`ed (the rest: a sample of SAMPLE)
+SAMPLE = 4
+#: a bound on one game's decisions, so a non-terminating engine fails instead of hanging
+MAX_STEPS = 20_000
+#: seeds per case (each game takes well under a second for a few players)
+SEEDS = (1, 2)
+
+
+def _cases() -> Iterator[Any]:
+    for gi in games():
+        variants = gi.playable_variants() or (None,)
+        for variant in variants:
+            for players in range(gi.min_players, gi.max_players + 1):
+                for seed in SEEDS:
+                    yield pytest.param(gi.name, variant, players, seed,
+                                       id=f"{gi.name}-{variant or 'base'}-{players}p-s{seed}")
+
+
+@dataclass(frozen=True, slots=True)
+class Stranger(Move):
+    """A move no game declares."""
+
+    KIND: ClassVar[str] = "contract-test-stranger"
+
+
+class Peers:
+    """The omniscient state plus what each network peer (and an observer) would hold."""
+
+    def __init__(self, game: str, variant: str | None, players: int) -> None:
+        self.game, self.variant, self.players = game, variant, players
+        self.omni = create(game, players, variant)
+        self.partial = {seat: create(game, players, variant, viewer=seat, omniscient=False)
+                        for seat in range(players)}
+        self.partial[None] = create(game, players, variant, viewer=None, omniscient=False)  # type: ignore[index]
+        self.log: list[tuple[Any, ...]] = []
+
+    def chance(self, result: Any) -> None:
+        self.log.append(("c", result))
+        self.omni.resolve_chance(result)
+        for p in self.partial.values():
+            p.resolve_chance({} if isinstance(result, Mapping) else result)
+
+    def reveal(self) -> None:
+        turn = self.omni.turn()
+        self.log.append(("r",))
+        for viewer, p in self.partial.items():
+            p.resolve_reveals({r.handle: self.omni.cards[r.handle] for r in turn.reveals
+                               if r.to == PUBLIC or (viewer is not None and r.to == viewer)})
+        self.omni.resolve_reveals()
+
+    def move(self, seat: int, move: Move) -> None:
+        self.log.append(("m", seat, move))
+        shown = [r for r in self.omni.move_reveals(seat, move)]
+        self.omni.apply(seat, move)
+        for viewer, p in self.partial.items():
+            for r in shown:  # the table opens the move's cards before the engine sees the move
+                if r.to == PUBLIC or r.to == viewer:
+                    p.learn(r.handle, self.omni.cards[r.handle])  # type: ignore[arg-type]
+            p.apply(seat, move if viewer == seat or not isinstance(move, Commit)
+                    else replace(move, value=""))
+
+    def agree(self, seats: tuple[int, ...]) -> None:
+        turn = self.omni.turn()
+        for viewer, p in self.partial.items():
+            assert p.turn() == turn, f"seat {viewer}'s state expects {p.turn()}, not {turn}"
+            assert p.view(viewer) == self.omni.view(viewer), f"view of {viewer} differs"
+            if viewer in seats:
+                assert p.legal_moves(viewer) == self.omni.legal_moves(viewer)
+
+
+def _json_native(value: Any) -> bool:
+    return json.loads(json.dumps(value)) == value
+
+
+def _mutations(move: Move) -> Iterator[Move]:
+    """Variants of `move` no rules can accept: each field of the wrong type, then impossible values."""
+    for name, _ in move_fields(type(move)):
+        value = getattr(move, name)
+        if isinstance(value, bool):
+            yield replace(move, **{name: "yes"})
+        elif isinstance(value, int):
+            yield replace(move, **{name: str(value)})
+            yield replace(move, **{name: True})
+            yield replace(move, **{name: 10**6})
+        elif isinstance(value, str):
+            yield replace(move, **{name: 7})
+            if not isinstance(move, Commit):  # a commitment's value is free text
+                yield replace(move, **{name: "\x00no-such-value"})
+        elif isinstance(value, tuple):
+            yield replace(move, **{name: value[0] if value else 0})
+            yield replace(move, **{name: tuple(str(v) for v in value) or ("x",)})
+            if value and isinstance(value[0], int):
+                yield replace(move, **{name: (10**6,) + value[1:]})
+
+
+def _check_decision(state: GameState, seat: int, legal: list[Move], rng: random.Random,
+                    everything: bool) -> None:
+    assert legal, f"seat {seat} must act but has no legal move"
+    turn = state.turn()
+    before = (turn, state.view(None))
+    sample = legal if everything or len(legal) <= SAMPLE else rng.sample(legal, SAMPLE)
+    for move in sample:
+        state.check(seat, move)
+        data = json.loads(json.dumps(move.to_json()))
+        assert state.move_from_json(data) == move
+        for other in range(state.players):
+            if other not in turn.seats:
+                with pytest.raises(NotYourTurn):
+                    state.check(other, move)
+    probe = rng.choice(legal)
+    with pytest.raises(IllegalMove):
+        state.check(seat, Stranger())
+    for bad in _mutations(probe):
+        if bad in legal:
+            continue
+        with pytest.raises(IllegalMove):
+            state.check(seat, bad)
+        with pytest.raises(EngineError):  # the wire form is refused as well (or is refused by check)
+            parsed = state.move_from_json(json.loads(json.dumps(bad.to_json())))
+            state.check(seat, parsed)
+    assert (state.turn(), state.view(None)) == before, "check changed the state"
+
+
+def play_checked(peers: Peers, seed: int) -> None:
+    rng = random.Random(seed)
+    dealer = RandomDealer(random.Random(seed + 1))
+    omni = peers.omni
+    decisions = 0
+    for _ in range(MAX_STEPS):
+        turn = omni.turn()
+        peers.agree(turn.seats)
+        kind = turn.kind
+        if kind is TurnKind.OVER:
+            return
+        if kind is TurnKind.CHANCE:
+            chance = turn.chance
+            peers.chance(dealer.shuffle(omni, chance) if isinstance(chance, Shuffle)
+                         else dealer.choice(chance))  # type: ignore[arg-type]
+            assert isinstance(chance, (Shuffle, RandomChoice))
+            continue
+        if kind is TurnKind.REVEAL:
+            peers.reveal()
+            continue
+        chosen = []
+        for seat in turn.seats:
+            legal = omni.legal_moves(seat)
+            _check_decision(omni, seat, legal, rng, everything=decisions < 25)
+            decisions += 1
+            for move in legal:
+                assert _json_native(move.to_json())
+            chosen.append((seat, rng.choice(legal)))
+        for seat, move in chosen:
+            if kind is not TurnKind.SEAT and omni.turn() != turn:
+                break  # an interrupt window closed before this answer
+            peers.move(seat, move)
+    raise AssertionError(f"no end within {MAX_STEPS} steps")
+
+
+def _replay(peers: Peers) -> GameState:
+    fresh = create(peers.game, peers.players, peers.variant)
+    for entry in peers.log:
+        if entry[0] == "c":
+            fresh.resolve_chance(entry[1])
+        elif entry[0] == "r":
+            fresh.resolve_reveals()
+        else:
+            fresh.apply(entry[1], entry[2])
+    return fresh
+
+
+@pytest.mark.parametrize("game, variant, players, seed", list(_cases()))
+def test_random_play_keeps_the_contract(game: str, variant: str | None, players: int,
+                                        seed: int) -> None:
+    peers = Peers(game, variant, players)
+    play_checked(peers, seed * 1000 + players)
+    outcome = peers.omni.outcome()
+    assert outcome is not None and len(outcome.scores) == players
+    assert set(outcome.winners) <= set(range(players))
+    assert _json_native(outcome.to_json()) and _json_native(peers.omni.view(None))
+    for viewer, p in peers.partial.items():  # the audit: every value becomes known
+        for handle, card in enumerate(peers.omni.cards):
+            if card is not None:
+                p.learn(handle, card)
+        assert p.outcome() == outcome, f"seat {viewer}'s state ends differently"
+    replayed = _replay(peers)
+    assert replayed.outcome() == outcome and replayed.view(None) == peers.omni.view(None)
+    assert replayed.cards == peers.omni.cards
+
+
+def test_every_registered_game_has_a_case_and_its_pieces() -> None:
+    cases = list(_cases())
+    for gi in games():
+        assert any(c.values[0] == gi.name for c in cases)
+        assert gi.factory is not None
+        for loader in (gi.load_presenter, gi.load_bots, gi.load_view_schema):
+            loader()  # a registered import path must import

@@ -1,0 +1,236 @@
+"""Blame and verdicts (issue #9): a cheater can never get an honest seat convicted.
+
+Each test plays a cheating scene on an in-memory table of real sessions (real crypto, signed and
+chained messages) and checks the verdict of every honest peer and of the offline verifier.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from helpers import resign, verify
+from table_harness import Table
+
+from p2ptarot.table import canonical
+from p2ptarot.table.effects import Aborted
+from p2ptarot.table.envelope import SIGN_LABEL, Envelope, parse, seal
+
+CHEAT = 2
+HONEST = (0, 1)
+
+
+def _abort(t: Table, by: int, at: Envelope, blame: int, reason: str,
+           evidence: list[Envelope]) -> bytes:
+    body = {"blame": blame, "reason": reason, "step": at.step,
+            "evidence": [e.model_dump(mode="json") for e in evidence]}
+    return seal(t.ids[by], canonical.unb64(at.table), at.step, by, canonical.unb64(at.prev),
+                "abort", body).encoded()
+
+
+def _first_play_with_alternative(t: Table, k: int, env: Envelope) -> dict[str, Any] | None:
+    """Another legal play for seat k's move `env`, if it has one."""
+    if env.kind != "move" or env.body["move"]["kind"] != "play":
+        return None
+    session = t.sessions[k]
+    for move in session.game.legal_moves(k):
+        if move.to_json() != env.body["move"]:
+            return move.to_json()
+    return None
+
+
+def test_an_abort_record_blaming_an_honest_seat_without_proof_convicts_nobody() -> None:
+    """Defect 1: seat 2 withholds its audit key and signs an abort blaming seat 0, citing one of
+    seat 0's honest messages. Nobody is convicted — live or in `verify` (the old verifier took
+    the record's `blame` as its verdict and convicted seat 0)."""
+    t = Table("sinople", 3, seed=21)
+    forged: list[bytes] = []
+
+    def tamper(k: int, env: Envelope, data: bytes) -> bytes:
+        if k == CHEAT and env.kind == "mental.reveal-key" and not forged:
+            honest = next(e for e in reversed(t.sessions[CHEAT].log) if e.seat == 0)
+            forged.append(_abort(t, CHEAT, env, 0, "seat 0 sent a forged share", [honest]))
+            return forged[0]
+        return data
+
+    t.tamper = tamper
+    t.run()
+    assert forged
+    for k in HONEST:
+        aborted = t.aborted[k]
+        assert isinstance(aborted, Aborted) and aborted.blame is None, aborted
+        assert f"seat {CHEAT} stopped the game" in aborted.reason
+        verdict = verify(t, t.records[k])
+        assert not verdict.valid and verdict.seat is None, verdict
+        assert "incomplete" in verdict.reason
+        assert any(a["by"] == CHEAT and a["blame"] == 0 for a in verdict.aborted_by_players)
+
+
+def test_split_view_equivocation_convicts_the_equivocator_everywhere() -> None:
+    """Defect 2: seat 2 plays one card to seat 0 and another to seat 1 (both signed, both legal).
+    The honest peers relay what they receive, so both see both versions and convict seat 2, and
+    so does the verifier on either transcript (the old peers blamed each other: "chained to
+    another history")."""
+    t = Table("sinople", 3, seed=22)
+    twins: list[bytes] = []
+
+    def split(k: int, env: Envelope, data: bytes, to: int) -> bytes:
+        if k == CHEAT and to == 1 and (twins and parse(twins[0]).step == env.step or not twins):
+            if not twins:
+                other = _first_play_with_alternative(t, k, env)
+                if other is None:
+                    return data
+                twins.append(resign(t.ids[k], env, body={**env.body, "move": other}))
+            return twins[0]
+        return data
+
+    t.split = split
+    t.run()
+    assert twins
+    step = parse(twins[0]).step
+    for k in HONEST:
+        aborted = t.aborted[k]
+        assert isinstance(aborted, Aborted) and aborted.blame == CHEAT, aborted
+        assert "equivocation" in aborted.reason and aborted.step == step
+        verdict = verify(t, t.records[k])
+        assert (verdict.valid, verdict.seat, verdict.step) == (False, CHEAT, step), verdict
+        assert "equivocation" in verdict.reason and f"step {step}" in verdict.reason
+        assert {e["seat"] for e in verdict.evidence} == {CHEAT} and len(verdict.evidence) == 2
+
+
+def test_equivocation_evidence_in_an_abort_record_convicts_on_peers_that_saw_one_version() -> None:
+    """Defect 3: seat 2 sends seat 0 one version of its key and seat 1 both (no relaying, so seat
+    0 never sees the second). Seat 1's abort record carries both: seat 0 re-checks them and
+    convicts seat 2 (the old seat 0 ignored the record and waited for seat 1 forever)."""
+    t = Table("sinople", 3, seed=23)
+    t.relay = False
+    twins: list[bytes] = []
+
+    def tamper(k: int, env: Envelope, data: bytes) -> bytes:
+        if k == CHEAT and env.kind == "mental.key" and not twins:
+            twins.append(resign(t.ids[k], env, body={**env.body, "twin": 1}))
+        return data
+
+    def observe(j: int, session: Any) -> None:
+        if j == 1 and twins and session.step > 0 and len(twins) == 1:
+            twins.append(b"sent")
+            t.queue.append((1, twins[0]))  # seat 1 alone later gets a second version
+
+    t.tamper = tamper
+    t.observe = observe
+    t.run()
+    assert len(twins) == 2
+    for k in HONEST:
+        aborted = t.aborted[k]
+        assert isinstance(aborted, Aborted) and aborted.blame == CHEAT, (k, aborted)
+        assert "equivocation" in aborted.reason
+    verdict = verify(t, t.records[0])
+    assert (verdict.valid, verdict.seat) == (False, CHEAT) and "equivocation" in verdict.reason
+
+
+def _freeze(t: Table, frozen: int, until: Any) -> list[tuple[int, Any]]:
+    """Run the table, holding back everything addressed to or sent by `frozen` from the moment
+    `until(session)` is true for it; returns what it missed, in order."""
+    held: list[tuple[int, Any]] = []
+    for k, s in enumerate(t.sessions):
+        t.handle(k, s.start())
+    stopped = False
+    while t.queue:
+        j, item = t.queue.popleft()
+        target = -1 - j if j < 0 else j
+        stopped = stopped or until(t.sessions[frozen])
+        if stopped and target == frozen:
+            held.append((j, item))
+            continue
+        if j < 0:
+            t.handle(target, t.sessions[target].act(item))
+        else:
+            t.handle(target, t.sessions[target].receive(item))
+    return held
+
+
+def test_a_resumed_seat_honours_the_abort_records_it_received() -> None:
+    """Defect 5: seat 2 is stopped (SIGSTOP) while it must move; seats 0 and 1 time out and blame
+    it. Resumed, seat 2 reads their abort records and ends the game without blaming anyone (the
+    old seat 2 later timed out and blamed honest seat 0 for silence)."""
+    t = Table("sinople", 3, seed=24)
+    held = _freeze(t, 2, lambda s: s.spec is not None and s.spec.kind == "move"
+                   and s.spec.seats == (2,) and s.step > 40)
+    assert held
+    for k in HONEST:
+        t.handle(k, t.sessions[k].blame_silence())
+        assert t.aborted[k] is not None and t.aborted[k].blame == 2
+    # SIGCONT: seat 2 takes what it missed (its own move first), then its clock says "timeout"
+    for j, item in held:
+        t.handle(2, t.sessions[2].act(item) if j < 0 else t.sessions[2].receive(item))
+    while t.queue:
+        j, item = t.queue.popleft()
+        if j == 2:
+            t.handle(2, t.sessions[2].receive(item))
+    t.handle(2, t.sessions[2].blame_silence())
+    aborted = t.aborted[2]
+    assert isinstance(aborted, Aborted) and aborted.blame is None, aborted
+    assert "stopped the game" in aborted.reason
+
+
+def test_silence_is_never_blamed_on_the_own_seat_or_a_seat_waiting_on_a_stopped_one() -> None:
+    t = Table("sinople", 3, seed=25)
+    held = _freeze(t, 0, lambda s: s.spec is not None and s.spec.kind == "move"
+                   and s.spec.seats == (0,))
+    assert any(j == -1 for j, _ in held)  # seat 0's own move is what the table waits for
+    assert t.sessions[0].pending_seats() == (0,)
+    assert t.sessions[0].blame_silence() == []  # its own slowness blames nobody
+
+
+def _signed_with_version(t: Table, env: Envelope, v: int) -> bytes:
+    d = {**env.unsigned(), "v": v}
+    sig = t.ids[env.seat].sign(SIGN_LABEL + canonical.encode(d))
+    return canonical.encode({**d, "sig": canonical.b64(sig)})
+
+
+def test_a_message_signed_for_another_protocol_version_is_blamed_on_its_signer(game2) -> None:
+    """Defect 14: `v` was never checked (a transcript with v=99 verified)."""
+    lines = list(game2.records[0])
+    envs = [parse(x) for x in lines]
+    i = next(k for k, e in enumerate(envs) if e.kind == "move")
+    lines[i] = _signed_with_version(game2, envs[i], 99)
+    verdict = verify(game2, lines)
+    assert (verdict.valid, verdict.seat, verdict.step) == (False, envs[i].seat, envs[i].step)
+    assert "protocol version 99" in verdict.reason
+
+
+def test_a_move_body_must_carry_exactly_no_shares(game2) -> None:
+    """Defect 14: a move body without `shares`, or with 200 arbitrary objects in it, was accepted."""
+    lines = list(game2.records[0])
+    envs = [parse(x) for x in lines]
+    i = next(k for k, e in enumerate(envs) if e.kind == "move")
+    for body in ({"move": envs[i].body["move"]},
+                 {"move": envs[i].body["move"], "shares": [{"junk": n} for n in range(200)]}):
+        bad = list(lines)
+        bad[i] = resign(game2.ids[envs[i].seat], envs[i], body=body)
+        verdict = verify(game2, bad)
+        assert (verdict.valid, verdict.seat, verdict.step) == (False, envs[i].seat, envs[i].step)
+        assert "malformed move body" in verdict.reason
+
+
+def test_a_deck_message_for_another_operation_is_blamed_on_its_signer(game2) -> None:
+    """Defect 14: a deck message was routed by its own header, never compared with the step's
+    operation."""
+    lines = list(game2.records[0])
+    envs = [parse(x) for x in lines]
+    i = next(k for k, e in enumerate(envs) if e.kind == "mental.shares")
+    bad = list(lines)
+    bad[i] = resign(game2.ids[envs[i].seat], envs[i], body={**envs[i].body, "op": 999})
+    verdict = verify(game2, bad)
+    assert (verdict.valid, verdict.seat, verdict.step) == (False, envs[i].seat, envs[i].step)
+    assert "another operation" in verdict.reason
+
+
+def test_a_truncated_transcript_is_incomplete_not_a_conviction(game3) -> None:
+    """Defect 14: the verifier blamed whoever was due next in a transcript that simply stops."""
+    lines = list(game3.records[0])
+    envs = [parse(x) for x in lines]
+    i = next(k for k, e in enumerate(envs) if e.step > 3 and e.seat == 0
+             and sum(f.step == e.step for f in envs) == 3)
+    verdict = verify(game3, lines[:i + 1])
+    assert (verdict.valid, verdict.seat) == (False, None)
+    assert "incomplete" in verdict.reason and "seat(s) 1, 2" in verdict.reason
