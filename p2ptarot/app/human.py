@@ -61,7 +61,8 @@ async def until_left(hub: Hub, game: Awaitable[T]) -> T:
                 await play
             except (asyncio.CancelledError, Exception):  # whatever it died of, we left
                 pass
-            raise LeftTable("you left the table")
+            why = f" ({hub.leave_reason})" if hub.leave_reason else ""
+            raise LeftTable(f"you left the table{why}")
         return play.result()
     finally:
         leave.cancel()

@@ -170,7 +170,8 @@ class TableApp:
         return GameFinished(standings, transcript, tuple(round_rows(view or {}, self.names)))
 
     def aborted(self, blame: int | None, reason: str, step: int | None) -> GameAborted:
-        return GameAborted(blame, self.name(blame) if blame is not None else "", reason, step)
+        return GameAborted(blame, self.name(blame) if blame is not None else "",
+                           screens.name_seats(reason, self.names), step)
 
 
 class Hub:
@@ -183,6 +184,7 @@ class Hub:
         self.commands: asyncio.Queue[Command] = asyncio.Queue()
         #: set when a front end asks to leave: the CLI ends the game at once, whatever it waits for
         self.leaving = asyncio.Event()
+        self.leave_reason = ""
         self.turn: TurnStarted | None = None
         #: the table being played (set by the runner once the charter is signed)
         self.app: TableApp | None = None
@@ -221,6 +223,7 @@ class Hub:
     def send(self, command: Command) -> None:
         from .events import Leave
         if isinstance(command, Leave):
+            self.leave_reason = command.reason
             self.leaving.set()
         self.commands.put_nowait(command)
 

@@ -184,7 +184,7 @@ class Terminal:
             if turn is None or self.answered or deadline is None:
                 continue
             left = deadline - time.time()
-            for mark in (60, 10):
-                if left <= mark and (turn.turn, mark) not in warned and left > 0:
-                    warned.add((turn.turn, mark))
-                    self.say(f"  {int(left)} s left to move, or the table blames your seat")
+            marks = [m for m in (60, 10) if 0 < left <= m and (turn.turn, m) not in warned]
+            if marks:
+                warned.update((turn.turn, m) for m in (60, 10) if m >= min(marks))
+                self.say(f"  {int(left)} s left to move, or the table blames your seat")

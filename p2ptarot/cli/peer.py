@@ -187,8 +187,10 @@ def run_host_cmd(args: argparse.Namespace) -> int:
         return await _with_fronts(args, cfg, hub, lambda: run_host(
             cfg, args.game, args.variant, args.seats, _chooser(args, hub), on_listening=spawn_bots))
 
+    finished = False
     try:
         result = asyncio.run(go())
+        finished = True
     except LeftTable as exc:
         _left_message(args, f"p2ptarot host: {exc}")
         return 1
@@ -200,6 +202,8 @@ def run_host_cmd(args: argparse.Namespace) -> int:
         return 130
     finally:
         for child in children:
+            if not finished:  # the host left or failed: its own bots have no table any more
+                child.terminate()
             try:
                 child.wait(timeout=30)
             except subprocess.TimeoutExpired:

@@ -269,8 +269,9 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
                                                   in enumerate(e.outcome.scores))
                         + "; won by " + (", ".join(names[w] for w in e.outcome.winners) or "nobody"))
             elif isinstance(e, Aborted):
-                cfg.say(f"game aborted: {names[e.blame]} (seat {e.blame + 1}) is blamed at step "
-                        f"{e.step}: {e.reason}")
+                who = (f"{names[e.blame]} (seat {e.blame + 1}) is blamed" if e.blame is not None
+                       else "nobody is blamed")
+                cfg.say(f"game aborted at step {e.step}: {who}: {e.reason}")
         watch.settle()
 
     try:
