@@ -30,6 +30,8 @@ _MAX_LISTED = 6
 
 
 def _word(key: str, value: Any, names: Sequence[str], seats_by_default: bool) -> Any:
+    if value is None:
+        return "nobody" if key in _SEAT_KEYS else "-"
     if is_card(value):
         return card_name(value)
     if isinstance(value, list) and len(value) == len(names) and len(names) > 1 \
@@ -185,6 +187,8 @@ class Hub:
         #: set when a front end asks to leave: the CLI ends the game at once, whatever it waits for
         self.leaving = asyncio.Event()
         self.leave_reason = ""
+        #: show the public view (a spectator, a watched bot) rather than the seat's own
+        self.public = False
         self.turn: TurnStarted | None = None
         #: the table being played (set by the runner once the charter is signed)
         self.app: TableApp | None = None

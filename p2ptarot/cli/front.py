@@ -91,6 +91,8 @@ class Terminal:
             self.me = ev.names[ev.seat] if ev.seat is not None else None
             who = ", ".join(f"{n} (seat {i + 1}{', you' if i == ev.seat else ''})"
                             for i, n in enumerate(ev.names))
+            if self.spectator:
+                return [f"== {ev.title} — {who} =="]
             return [f"== {ev.title} — {who} ==",
                     f"a move may take up to {ev.move_timeout // 60} min {ev.move_timeout % 60} s; "
                     "Ctrl-D leaves the table"]
@@ -103,7 +105,7 @@ class Terminal:
         if isinstance(ev, Waiting):
             if ev.what != "move" or ev.yours:
                 return []
-            text = ev.sentence + (f" ({_left(ev.deadline)})" if ev.deadline else "")
+            text = ev.sentence + (f" ({_left(ev.deadline)})" if ev.deadline and not self.spectator else "")
             if text == self.waiting_for:
                 return []
             self.waiting_for = text

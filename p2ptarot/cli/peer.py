@@ -41,6 +41,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--move-timeout", type=int, default=300, metavar="SECONDS",
                    help="host: seconds a player may think over a move before the seat is blamed "
                         "(default 300; written in the table's charter)")
+    p.add_argument("--watch", action="store_true",
+                   help="print the public table as it is played (e.g. for a bot seat)")
     p.add_argument("--web", action="store_true",
                    help="also show the table in your browser (a local page; the URL is printed)")
     p.add_argument("--web-port", type=int, default=0, metavar="PORT",
@@ -94,7 +96,11 @@ def _chooser(args: argparse.Namespace, hub: Hub | None):
 
 def _hub(args: argparse.Namespace) -> Hub | None:
     """A human seat (or a watched bot with --web) gets the application layer's hub."""
-    return Hub() if (not args.bot or args.web) else None
+    if args.bot and not (args.web or args.watch):
+        return None
+    hub = Hub()
+    hub.public = bool(args.bot and args.watch)  # a watched bot shows what the table shows
+    return hub
 
 
 async def _with_fronts(args: argparse.Namespace, cfg: PeerConfig, hub: Hub | None,
@@ -105,7 +111,7 @@ async def _with_fronts(args: argparse.Namespace, cfg: PeerConfig, hub: Hub | Non
         return await game()
     helpers: list[asyncio.Task[Any]] = []
     server = None
-    if not args.quiet or not args.bot:
+    if not args.bot or args.watch:
         term = Terminal(hub, say=lambda text: print(text, flush=True), spectator=bool(args.bot))
         if not args.bot:
             helpers.append(asyncio.create_task(term.read_commands(Console())))

@@ -361,7 +361,8 @@ class _Watcher:
 
     def __init__(self, hub: Any, session: Session, charter: Charter, seat: int,
                  transcript: Path) -> None:
-        self.hub, self.session, self.charter, self.seat = hub, session, charter, seat
+        self.hub, self.session, self.charter = hub, session, charter
+        self.seat: int | None = None if getattr(hub, "public", False) else seat
         self.transcript = transcript
         self.step, self.step_start = -1, time.monotonic()
         self._limit = float(charter.timeout)
@@ -370,8 +371,8 @@ class _Watcher:
         self._view: dict[str, Any] | None = None
         if hub is not None:
             from p2ptarot.app.table import TableApp
-            self.app = TableApp(charter.game, charter.variant, [s.name for s in charter.seats], seat,
-                                charter.timeout)
+            self.app = TableApp(charter.game, charter.variant, [s.name for s in charter.seats],
+                                self.seat, charter.timeout)
             hub.app = self.app
             hub.publish(self.app.opened())
             self._view = session.game.view(seat)

@@ -11,6 +11,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from p2ptarot import PROTOCOL_VERSION
+
 MAX_SEATS = 12
 _MAX_TEXT = 64
 _DIGITS = re.compile(r"[0-9]{1,9}")
@@ -32,7 +34,7 @@ class TableInfo:
     seats_total: int
     fingerprint: str
     table_id: str = ""
-    version: int = 1
+    version: int = PROTOCOL_VERSION  # the finder skips tables of another protocol version
 
     def __post_init__(self) -> None:
         _check_text("game", self.game, allow_empty=False)
