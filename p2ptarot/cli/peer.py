@@ -269,17 +269,19 @@ def run_list(args: argparse.Namespace) -> int:
     rows = [{"game": a.table.game, "variant": a.table.variant,
              "seats": f"{a.table.seats_taken}/{a.table.seats_total}",
              "state": "full" if a.table.is_full else "open",
-             "host": a.table.fingerprint, "table": a.table.table_id, "url": a.ws_url} for a in adverts]
+             "host": a.table.fingerprint, "name": a.table.host_name, "table": a.table.table_id,
+             "url": a.ws_url} for a in adverts]
     if args.json:
         print(json.dumps({"tables": rows}))
         return 0
     if not rows:
         print("no table seen (is a host running on this network, and is multicast allowed?)")
         return 0
-    header = f"{'GAME':<12} {'VARIANT':<10} {'SEATS':<6} {'STATE':<5} {'HOST':<20} ADDRESS"
+    header = (f"{'GAME':<12} {'VARIANT':<10} {'SEATS':<6} {'STATE':<5} {'HOSTED BY':<16} "
+              f"{'HOST':<20} ADDRESS")
     print(header)
     for r in rows:
         print(f"{r['game']:<12} {r['variant'] or '-':<10} {r['seats']:<6} {r['state']:<5} "
-              f"{r['host']:<20} {r['url']}")
+              f"{(r['name'] or '-')[:16]:<16} {r['host']:<20} {r['url']}")
     print("join one with: p2ptarot join HOST   (or p2ptarot join ADDRESS)")
     return 0

@@ -123,7 +123,8 @@ async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str,
     gi = game_info(game)
     variant = gi.resolve_variant(variant)  # BadConfiguration before anything is advertised
     info = TableInfo(game=game, variant=variant or "", seats_taken=1,
-                     seats_total=seats, fingerprint=identity.fingerprint)
+                     seats_total=seats, fingerprint=identity.fingerprint,
+                     host_name=cfg.name[:40])
     advertiser = TableAdvertiser(info, mesh.port, interfaces=_interfaces(cfg),
                                  addresses=[cfg.interface] if cfg.interface else None)
     await advertiser.start()
