@@ -183,6 +183,26 @@ class ChatLine(Event):
     text: str
 
 
+@dataclass(frozen=True)
+class TablesSeen(Event):
+    """The open tables a lobby sees on the LAN (each: game, variant, host name and fingerprint,
+    seats taken and free, the target to join it by)."""
+
+    TYPE: ClassVar[str] = "tables"
+    tables: tuple[dict[str, Any], ...]
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class ReplayLoaded(Event):
+    """A transcript to step through: the players' names, one frame per move, the verdict."""
+
+    TYPE: ClassVar[str] = "replay"
+    names: tuple[str, ...]
+    frames: tuple[dict[str, Any], ...]
+    verdict: str
+
+
 # ---- commands (front end -> table) ---------------------------------------------------------------
 @dataclass(frozen=True)
 class Command:
@@ -258,5 +278,5 @@ def _and(names: tuple[str, ...] | list[str]) -> str:
 
 __all__ = ["Chat", "ChatLine", "Command", "Event", "GameAborted", "GameFinished", "Leave",
            "LobbyState", "MoveOption", "MovePlayed", "Notice", "PlayMove", "Presence", "Ready",
-           "RoundOver", "Sit", "Standing", "TableOpened", "TurnStarted", "ViewChanged", "Waiting",
+           "ReplayLoaded", "RoundOver", "Sit", "TablesSeen", "Standing", "TableOpened", "TurnStarted", "ViewChanged", "Waiting",
            "command_from_json", "seat_label"]

@@ -15,9 +15,9 @@ from typing import Sequence
 
 from p2ptarot import PROTOCOL_VERSION, __version__
 
-from . import demo, games_cmd, peer, simulate, verify_cmd
+from . import demo, games_cmd, peer, simulate, verify_cmd, web_cmd
 
-COMMANDS: tuple[ModuleType, ...] = (games_cmd, simulate, peer, demo, verify_cmd)
+COMMANDS: tuple[ModuleType, ...] = (games_cmd, simulate, peer, demo, verify_cmd, web_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

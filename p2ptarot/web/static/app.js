@@ -55,8 +55,13 @@ setInterval(clock, 500);
 function drawStatus() {
   const st = $("status"); clear(st);
   st.className = "status";
+  if (S.replay) {
+    const f = S.replay.frames[S.replay.pos];
+    st.textContent = "Replay, move " + (S.replay.pos + 1) + " of " + S.replay.frames.length + " — " + f.name + ": " + f.sentence;
+    return;
+  }
   if (S.finished) { st.textContent = "Game over"; return; }
-  let text = "Connecting…";
+  let text = S.lobby ? "Choose a table to join" : "Connecting…";
   if (S.turn && !S.answered) { text = "Your move: choose below"; st.classList.add("yours"); }
   else if (S.waiting) {
     const who = S.waiting.names.join(", ");
@@ -77,7 +82,8 @@ function optionsByCard() {
 }
 
 function drawScreen() {
-  const sc = S.screen; if (!sc) return;
+  const sc = S.screen;
+  if (!sc) { $("handbox").hidden = true; return; }
   $("title").textContent = sc.title + (sc.round ? " — " + sc.round : "");
   document.title = (S.turn && !S.answered ? "★ your move — " : "") + sc.title;
   const byCard = optionsByCard();
@@ -154,7 +160,7 @@ function send(obj) { if (sock && sock.readyState === 1) sock.send(JSON.stringify
 
 const handlers = {
   table(e) {
-    S.names = e.names; S.seat = e.seat; S.away = new Set();
+    S.names = e.names; S.seat = e.seat; S.away = new Set(); $("lobby").hidden = true;
     addLog("Table: " + e.title + " — " + e.names.map((n, i) => n + " (seat " + (i + 1) + ")").join(", "), "notice");
   },
   lobby(e) { drawLobby(e); },
@@ -210,7 +216,10 @@ const handlers = {
 
 // ---- lobby (p2ptarot web) ---------------------------------------------------------------------
 function drawTables(e) {
+  if (S.names.length) return;  // already seated
+  const typed = $("myname") ? $("myname").value : null;
   const box = $("lobby"); box.hidden = false; clear(box);
+  S.lobby = true;
   box.appendChild(el("h2", null, "Open tables on your network"));
   if (!e.tables.length) box.appendChild(el("p", null, "No table seen yet (looking…)"));
   else {
@@ -227,7 +236,8 @@ function drawTables(e) {
     box.appendChild(t);
   }
   const form = el("div"); form.appendChild(el("span", null, "Your name: "));
-  const inp = el("input"); inp.id = "myname"; inp.value = e.name || ""; form.appendChild(inp);
+  const inp = el("input"); inp.id = "myname"; inp.maxLength = 40;
+  inp.value = typed !== null ? typed : (e.name || ""); form.appendChild(inp);
   box.appendChild(form);
 }
 function drawLobby(e) {
@@ -239,8 +249,14 @@ function replayStep(k) {
   const R = S.replay; if (!R) return;
   R.pos = Math.max(0, Math.min(R.frames.length - 1, k));
   const f = R.frames[R.pos];
-  S.screen = f.screen; S.log = R.frames.slice(0, R.pos + 1).filter((x) => x.sentence).map((x) => ({ text: x.sentence, cls: "" }));
-  $("rpos").textContent = "step " + (R.pos + 1) + " / " + R.frames.length;
+  S.screen = f.screen;
+  S.log = [{ text: R.verdict, cls: "notice" }];
+  R.frames.slice(0, R.pos + 1).forEach((x) => {
+    S.log.push({ text: x.name + ": " + x.sentence, cls: "" });
+    (x.marks || []).forEach((m) => S.log.push({ text: m, cls: "notice" }));
+  });
+  S.since = [f.name + ": " + f.sentence];
+  $("rpos").textContent = "move " + (R.pos + 1) + " / " + R.frames.length;
   drawAll();
 }
 
@@ -249,8 +265,10 @@ function connect() {
   sock.onmessage = (m) => {
     let e; try { e = JSON.parse(m.data); } catch (err) { return; }
     if (e.type === "replay") {
-      S.replay = { frames: e.frames, pos: 0 }; S.names = e.names; S.seat = null; S.away = new Set();
-      $("replaybar").hidden = false; replayStep(0); return;
+      S.replay = { frames: e.frames, pos: 0, verdict: e.verdict }; S.names = e.names; S.seat = null; S.away = new Set();
+      if (!e.frames.length) { $("status").textContent = e.verdict; return; }
+      $("replaybar").hidden = false; $("chat").hidden = true; $("leave").hidden = true;
+      replayStep(0); return;
     }
     const h = handlers[e.type]; if (h) h(e);
     drawAll();
