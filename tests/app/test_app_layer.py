@@ -170,3 +170,13 @@ async def test_leaving_ends_the_game_task_at_once() -> None:
     with pytest.raises(LeftTable, match="standard input closed"):
         await asyncio.wait_for(task, 1)
     assert never.cancelled()
+
+
+def test_arcanoid_fields_show_each_records_total() -> None:
+    def has_value_record(view: Any, legal: Any) -> bool:
+        return any(r["kind"] not in ("abdication", "judgement", "forced")
+                   for p in view["participants"] for r in p["records"].values())
+    seat, view, legal = _states("arcanoid", 3, has_value_record, seed=2, limit=1)[0]
+    text = screen(view, NAMES)["text"]
+    fields = text.split("Fields:")[1]
+    assert "[total " in fields or "[royal]" in fields or "[knight" in fields or "[page" in fields
