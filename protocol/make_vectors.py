@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 from p2ptarot.bots import make as make_bot  # noqa: E402
 from p2ptarot.crypto.signing import Identity  # noqa: E402
 from p2ptarot.table import canonical  # noqa: E402
+from p2ptarot.table.bodies import AbortBody  # noqa: E402
 from p2ptarot.table import secrets as table_secrets  # noqa: E402
 from p2ptarot.table.effects import Finished, NeedMove, Record, Send  # noqa: E402
 from p2ptarot.table.envelope import Envelope, parse, seal  # noqa: E402
@@ -259,8 +260,7 @@ def cases(lines: list[bytes], ids: list[Identity]) -> list[Case]:
 def _abort(ids: list[Identity], at: Envelope, by: int, blame: int, reason: str,
            evidence: list[Envelope]) -> bytes:
     """Seat `by`'s signed abort record, made at `at`'s step and chain position."""
-    body = {"blame": blame, "reason": reason, "step": at.step,
-            "evidence": [e.model_dump(mode="json") for e in evidence]}
+    body = AbortBody.quoting(blame, reason, at.step, evidence).model_dump()  # evidence: base64url
     return seal(ids[by], canonical.unb64(at.table), at.step, by, canonical.unb64(at.prev), "abort",
                 body).encoded()
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from p2ptarot.table.envelope import EnvelopeError, parse
+from p2ptarot.table.names import printable
 
 from . import screen as screens
 from .table import round_rows
@@ -52,7 +53,7 @@ def frames(transcript: Any) -> tuple[list[str], list[Frame]]:
     from p2ptarot.table.session import Session  # local: the table package is heavy
 
     charter = transcript.charter.charter
-    names = [s.name for s in charter.seats]
+    names = [printable(s.name, 40) for s in charter.seats]
     session = Session(transcript.charter, seat=None)
     session.start()
     out: list[Frame] = []
@@ -62,21 +63,25 @@ def frames(transcript: Any) -> tuple[list[str], list[Frame]]:
         try:
             env = parse(line)
         except EnvelopeError:
+            break  # the verdict says what is wrong with this line
+        if env.seat >= len(names):
             break
         if env.kind == "move":
             try:
                 said = screens.describe(env.body["move"], view, names)
-            except (KeyError, TypeError, ValueError):  # a malformed move: the verdict says why
+            except Exception:  # noqa: BLE001 - a malformed move: the verdict says why
                 said = json.dumps(env.body.get("move"), sort_keys=True)
-            name = names[env.seat] if 0 <= env.seat < len(names) else f"seat {env.seat + 1}"
-            out.append(Frame(env.step, env.seat, name, said, {}))
+            out.append(Frame(env.step, env.seat, names[env.seat], printable(said), {}))
         elif env.kind == "abort":
             blame = env.body.get("blame")
             who = names[blame] if isinstance(blame, int) and 0 <= blame < len(names) else "nobody"
-            pending.append(f"{names[env.seat] if 0 <= env.seat < len(names) else '?'} stopped the "
-                           f"game, blaming {who}: {screens.name_seats(str(env.body.get('reason')), names)}")
-        session.receive(line)
-        after = session.game.view(None)
+            reason = printable(screens.name_seats(str(env.body.get("reason")), names))
+            pending.append(f"{names[env.seat]} stopped the game, blaming {who}: {reason}")
+        try:
+            session.receive(line)
+            after = session.game.view(None)
+        except Exception:  # noqa: BLE001 - the verdict (computed separately) covers it
+            break
         marks = _marks(view, after, names) + pending
         pending = []
         if out and (marks or env.kind == "move"):

@@ -10,7 +10,8 @@ from pathlib import Path
 from p2ptarot.app.replay import frames
 from p2ptarot.app.screen import name_seats
 from p2ptarot.net.store import read_transcript
-from p2ptarot.transcript import Transcript, TranscriptError, verify_transcript
+from p2ptarot.table.names import printable
+from p2ptarot.transcript import Transcript, TranscriptError, Verdict, verify_transcript
 
 from .front import table
 
@@ -36,7 +37,20 @@ def _load(args: argparse.Namespace) -> Transcript | None:
     try:
         return read_transcript(args.file)
     except TranscriptError as exc:
-        print(f"{args.prog}: {exc}", file=sys.stderr)
+        print(f"{args.prog}: {printable(exc, 1000)}", file=sys.stderr)
+        return None
+
+
+def _verdict(args: argparse.Namespace, transcript: Transcript) -> Verdict | None:
+    """The verifier's verdict; None (after one line on stderr) if it failed on this input.
+
+    Every hostile input the verifier knows of is a verdict; this is the last line of defence, so
+    a file that trips an unknown bug gets a sentence and exit 2, not a traceback."""
+    try:
+        return verify_transcript(transcript)
+    except (Exception, RecursionError) as exc:  # noqa: BLE001 - the user gets a sentence
+        print(f"{args.prog}: {args.file}: cannot be verified (verifier failure: "
+              f"{type(exc).__name__}: {printable(exc, 300)})", file=sys.stderr)
         return None
 
 
@@ -44,7 +58,9 @@ def run_verify(args: argparse.Namespace) -> int:
     transcript = _load(args)
     if transcript is None:
         return EXIT_UNREADABLE
-    verdict = verify_transcript(transcript)
+    verdict = _verdict(args, transcript)
+    if verdict is None:
+        return EXIT_UNREADABLE
     if args.json:
         print(json.dumps(verdict.to_json(), sort_keys=True))
     elif verdict.valid:
@@ -54,14 +70,20 @@ def run_verify(args: argparse.Namespace) -> int:
               f"winners {verdict.outcome['winners']}")
     else:
         seats = transcript.charter.charter.seats
-        who = (f"seat {verdict.seat} ({seats[verdict.seat].name})"
+        who = (f"seat {verdict.seat} ({printable(seats[verdict.seat].name, 40)})"
                if verdict.seat is not None and 0 <= verdict.seat < len(seats) else "no seat")
-        print(f"INVALID at step {verdict.step}, {who}: {verdict.reason}")
+        print(f"INVALID at step {verdict.step}, {who}: {printable(verdict.reason)}")
         if verdict.step is not None and verdict.steps > verdict.step:
             print(f"  detected while replaying step {verdict.steps}")
+        for item in verdict.evidence:
+            print(f"  evidence: seat {item['seat']}'s signed {item['kind']} message of step "
+                  f"{item['step']} (digest {item['digest']}), re-checked by this replay")
         for record in verdict.aborted_by_players:
-            print(f"  seat {record.get('by')} aborted the game at the table, blaming seat "
-                  f"{record.get('blame')}: {record.get('reason')}")
+            blame = record.get("blame")
+            accused = "accusing nobody" if blame is None else f"accusing seat {printable(blame, 20)}"
+            print(f"  seat {printable(record.get('by'), 20)} stopped the game at the table (step "
+                  f"{printable(record.get('at'), 20)}), {accused}: {printable(record.get('reason'))} "
+                  f"[{len(record.get('evidence') or [])} piece(s) of evidence]")
     return 0 if verdict.valid else EXIT_INVALID
 
 
@@ -72,7 +94,9 @@ def run_replay(args: argparse.Namespace) -> int:
     transcript = _load(args)
     if transcript is None:
         return EXIT_UNREADABLE
-    verdict = verify_transcript(transcript)
+    verdict = _verdict(args, transcript)
+    if verdict is None:
+        return EXIT_UNREADABLE
     charter = transcript.charter.charter
     names, moves = frames(transcript)
     print(f"{charter.game} — " + ", ".join(f"{n} (seat {i + 1})" for i, n in enumerate(names)))
@@ -90,5 +114,6 @@ def run_replay(args: argparse.Namespace) -> int:
         return 0
     who = (f"{names[verdict.seat]} (seat {verdict.seat + 1})"
            if verdict.seat is not None and 0 <= verdict.seat < len(names) else "no seat")
-    print(f"transcript INVALID at step {verdict.step}, {who}: {name_seats(verdict.reason, names)}")
+    print(f"transcript INVALID at step {verdict.step}, {who}: "
+          f"{printable(name_seats(verdict.reason, names))}")
     return EXIT_INVALID

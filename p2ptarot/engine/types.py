@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from enum import Enum
-from functools import lru_cache
-from typing import Any, Callable, ClassVar, Mapping, get_args, get_origin, get_type_hints
+from typing import Any, ClassVar, Mapping, get_args, get_origin, get_type_hints
 
 #: Reveal target meaning "every seat" (a public reveal).
 PUBLIC = -1
@@ -156,47 +155,49 @@ class Move:
         return out
 
 
-FieldCheck = Callable[[Any], bool]
+#: one declared field: (name, exact type of the value, exact type of its items for a tuple or None)
+FieldSpec = tuple[str, type, "type | None"]
+
+_SCALARS = (int, str, bool)
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _is_str(v: Any) -> bool:
-    return isinstance(v, str)
-
-
-def _is_bool(v: Any) -> bool:
-    return isinstance(v, bool)
-
-
-_SCALARS: dict[Any, FieldCheck] = {int: _is_int, str: _is_str, bool: _is_bool}
-
-
-def _checker(annotation: Any, where: str) -> FieldCheck:
-    """A predicate for one declared field type: int, str, bool or a homogeneous tuple of them."""
+def _spec(annotation: Any, where: str) -> tuple[type, type | None]:
+    """(value type, item type) for a field declared int, str, bool or tuple[T, ...] of those.
+    Types are matched exactly, so a bool is never an int and no subclass slips through."""
     if annotation in _SCALARS:
-        return _SCALARS[annotation]
+        return annotation, None
     if get_origin(annotation) is tuple:
         args = get_args(annotation)
         if len(args) == 2 and args[1] is Ellipsis and args[0] in _SCALARS:
-            item = _SCALARS[args[0]]
-            return lambda v: isinstance(v, tuple) and all(item(x) for x in v)
+            return tuple, args[0]
     raise TypeError(f"{where}: move fields are int, str, bool or tuple[T, ...], not {annotation!r}")
 
 
-@lru_cache(maxsize=None)
-def move_fields(cls: type[Move]) -> tuple[tuple[str, FieldCheck], ...]:
-    """The declared fields of a move class with a strict type predicate for each (cached)."""
-    hints = get_type_hints(cls)
-    return tuple((f.name, _checker(hints[f.name], f"{cls.__name__}.{f.name}")) for f in fields(cls))
+_FIELDS: dict[type, tuple[FieldSpec, ...]] = {}
+
+
+def move_fields(cls: type[Move]) -> tuple[FieldSpec, ...]:
+    """The declared fields of a move class with their exact types (cached: this runs for every
+    move checked)."""
+    spec = _FIELDS.get(cls)
+    if spec is None:
+        hints = get_type_hints(cls)
+        spec = _FIELDS[cls] = tuple((f.name, *_spec(hints[f.name], f"{cls.__name__}.{f.name}"))
+                                    for f in fields(cls))
+    return spec
+
+
+def _fits(value: Any, kind: type, item: type | None) -> bool:
+    if type(value) is not kind:
+        return False
+    return item is None or all(type(x) is item for x in value)
 
 
 def bad_field(move: Move) -> str | None:
     """The name of the first field of `move` whose value does not have its declared type."""
-    for name, ok in move_fields(type(move)):
-        if not ok(getattr(move, name)):
+    for name, kind, item in move_fields(type(move)):
+        value = getattr(move, name)
+        if type(value) is not kind or (item is not None and not all(type(x) is item for x in value)):
             return name
     return None
 
@@ -213,17 +214,17 @@ def move_from_json(kinds: Mapping[str, type[Move]], data: Mapping[str, Any]) -> 
     if cls is None:
         raise EngineError(f"unknown move kind {data['kind']!r}")
     spec = move_fields(cls)
-    extra = set(data) - {name for name, _ in spec} - {"kind"}
+    extra = set(data) - {name for name, _, _ in spec} - {"kind"}
     if extra:
         raise EngineError(f"move {cls.KIND!r} has unexpected fields {sorted(extra)}")
     args = {}
-    for name, ok in spec:
+    for name, kind, item in spec:
         if name not in data:
             raise EngineError(f"move {cls.KIND!r} lacks field {name!r}")
         value = data[name]
         if isinstance(value, list):
             value = tuple(value)
-        if not ok(value):
+        if not _fits(value, kind, item):
             raise EngineError(f"move {cls.KIND!r} field {name!r} has a bad value")
         args[name] = value
     return cls(**args)

@@ -17,16 +17,20 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable, Sequence
 
 from p2ptarot import PROTOCOL_VERSION
-from p2ptarot.crypto.signing import Identity, fingerprint
+from p2ptarot.crypto.errors import CryptoError
+from p2ptarot.crypto.signing import Identity, fingerprint, verify_signature
 from p2ptarot.engine import EngineError, Move, Outcome
 from p2ptarot.engine import info as game_info
 from p2ptarot.table import canonical
 from p2ptarot.table.charter import Charter, SignedCharter, charter_signing_bytes
-from p2ptarot.table.effects import (Aborted, Effect, Finished, NeedMove, Progress, Record, Send,
-                                    Warning)
+from p2ptarot.table.effects import (Aborted, Effect, Finished, Forward, NeedMove, Progress, Record,
+                                    Send, Warning)
 from p2ptarot.table.lobby import make_charter, sign_charter
+from p2ptarot.table.names import clean_name, printable
 from p2ptarot.table.session import Session
+from pydantic import ValidationError
 
+from .catchup import RESYNC_AFTER, SyncServer, sync_step
 from .discovery import TableAdvertiser
 from .errors import MeshError
 from .finder import FindError, Pick, find_table, matches_table_id_only, parse_target
@@ -38,6 +42,8 @@ from .txt import TableInfo
 logger = logging.getLogger(__name__)
 
 Chooser = Callable[[NeedMove], Awaitable[Move]]
+SILENCE_GRACE = 3.0  # seconds between the last catch-up request and a silence verdict
+SYNC_BACK = 8  # steps of history a pre-verdict catch-up asks for
 Say = Callable[[str], None]
 
 
@@ -110,9 +116,23 @@ def _parse_ctl(data: bytes) -> dict[str, Any] | None:
     """A control frame, or None when the frame is an envelope (or garbage) for the session."""
     try:
         obj = json.loads(data)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # UnicodeDecodeError and huge integers included
         return None
     return obj if isinstance(obj, dict) and isinstance(obj.get("ctl"), str) else None
+
+
+def _clean_address(raw: object) -> str:
+    """A joiner's ws:// address for the charter: printable, at most 200 characters."""
+    return printable(raw, 200) if isinstance(raw, str) else ""
+
+
+def _charter_signature_ok(charter: Charter, key: bytes, sig: object) -> bool:
+    """True when `sig` is `key`'s valid signature of this charter (checked before it is kept)."""
+    try:
+        verify_signature(key, charter_signing_bytes(charter.table_id), canonical.unb64(sig, "sig", 64))
+    except (CryptoError, canonical.CanonicalError):
+        return False
+    return True
 
 
 # ---- lobby ------------------------------------------------------------------------------------
@@ -138,8 +158,8 @@ async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str,
             if isinstance(ev, Received):
                 msg = _parse_ctl(ev.data)
                 if msg and msg["ctl"] == "join" and all(k != ev.peer for k, _, _ in joined):
-                    name = str(msg.get("name", "player"))[:40] or "player"
-                    address = str(msg.get("address", ""))[:200]
+                    name = clean_name(msg.get("name"))
+                    address = _clean_address(msg.get("address"))
                     joined.append((ev.peer, name, address))
                     cfg.say(f"seat {len(joined)}: {name} ({fingerprint(ev.peer)})")
                     await advertiser.update(seats_taken=len(joined))
@@ -151,6 +171,7 @@ async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str,
                     await advertiser.update(seats_taken=len(joined))
         charter = make_charter(game, joined, variant=variant, options=options,
                                timeout=cfg.move_timeout)
+        mesh.admit_only([k for k, _, _ in joined])  # from now on only the seated keys may talk
         await advertiser.update(table_id=charter.table_id.hex())
         sigs: dict[bytes, str] = {identity.public_bytes: sign_charter(charter, identity)}
         for key, _, _ in joined[1:]:
@@ -159,9 +180,14 @@ async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str,
             ev = await mesh.next_event()
             if isinstance(ev, Received):
                 msg = _parse_ctl(ev.data)
-                if msg and msg["ctl"] == "sign" and any(k == ev.peer for k, _, _ in joined):
-                    sigs[ev.peer] = str(msg.get("sig", ""))
-            elif isinstance(ev, LinkDown):
+                seat = next((i for i, (k, _, _) in enumerate(joined) if k == ev.peer), None)
+                if msg and msg["ctl"] == "sign" and seat is not None:
+                    if _charter_signature_ok(charter, ev.peer, msg.get("sig")):
+                        sigs[ev.peer] = msg["sig"]
+                    else:
+                        cfg.say(f"seat {seat} ({joined[seat][1]}) sent an invalid charter "
+                                f"signature; waiting for a valid one")
+            elif isinstance(ev, LinkDown) and any(k == ev.peer for k, _, _ in joined):
                 raise RunError("a player left before signing the charter")
         signed = SignedCharter(charter=charter, signatures=[sigs[k] for k, _, _ in joined])
         signed.verify()
@@ -190,23 +216,30 @@ async def join_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, url: str,
     while True:
         ev = await mesh.next_event()
         if isinstance(ev, LinkDown) and ev.peer == host:
-            raise RunError(f"the host closed the connection ({ev.reason})")
+            raise RunError(f"the host closed the connection ({printable(ev.reason, 200)})")
         if not isinstance(ev, Received) or ev.peer != host:
             continue
         msg = _parse_ctl(ev.data)
         if msg is None:
             continue
         if msg["ctl"] == "charter":
-            charter = Charter.model_validate(msg["charter"])
-            charter.check_version()
+            try:
+                charter = Charter.model_validate(msg.get("charter"))
+                charter.check_version()
+            except (ValidationError, ValueError) as exc:
+                raise RunError(f"the host proposed an invalid charter: {printable(exc, 300)}") from exc
             if charter.seat_of(identity.public_bytes) is None:
                 raise RunError("the host's charter does not seat this player")
             if charter.seat_key(0) != host:
                 raise RunError("the charter's seat 0 is not the host we dialled")
             await mesh.send(host, _ctl({"ctl": "sign", "sig": sign_charter(charter, identity)}))
         elif msg["ctl"] == "signed":
-            signed = SignedCharter.model_validate(msg["signed"])
-            signed.verify()
+            try:
+                signed = SignedCharter.model_validate(msg.get("signed"))
+                signed.verify()
+            except (ValidationError, ValueError) as exc:
+                raise RunError(f"the host sent an invalid signed charter: {printable(exc, 300)}") from exc
+            mesh.admit_only([signed.charter.seat_key(i) for i in range(len(signed.charter.seats))])
             return signed
 
 
@@ -225,6 +258,7 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
     outbox = store.outbox()
     transcript = store.fresh_transcript()
     keys = [charter.seat_key(i) for i in range(len(charter.seats))]
+    mesh.admit_only(keys)  # a running game talks to its seats only (strangers are cut off)
 
     async def dial_others() -> None:
         targets = [i for i in range(len(keys)) if i != seat and (resume or i < seat)]
@@ -251,6 +285,11 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
                 line = e.envelope.encoded()
                 outbox.append(line)  # persisted before it leaves this machine
                 await mesh.broadcast(line)
+            elif isinstance(e, Forward):  # relayed before anything is chained on it
+                try:
+                    await mesh.broadcast(e.envelope.encoded())
+                except MeshError as exc:
+                    logger.info("relay failed: %s", exc)
             elif isinstance(e, Record):
                 transcript.append(e.envelope.encoded())
             elif isinstance(e, NeedMove):
@@ -262,9 +301,9 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
                     await moves.put(choice)
                 pending_choice.append(asyncio.create_task(ask()))
             elif isinstance(e, Progress):
-                logger.debug("step %d: %s", e.step, e.text)
+                logger.debug("step %d: %s", e.step, printable(e.text))
             elif isinstance(e, Warning):
-                logger.info("%s", e.text)
+                logger.info("%s", printable(e.text))
             elif isinstance(e, Finished):
                 cfg.say("game over: " + ", ".join(f"{names[i]} {score}" for i, score
                                                   in enumerate(e.outcome.scores))
@@ -272,7 +311,8 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
             elif isinstance(e, Aborted):
                 who = (f"{names[e.blame]} (seat {e.blame + 1}) is blamed" if e.blame is not None
                        else "nobody is blamed")
-                cfg.say(f"game aborted at step {e.step}: {who}: {e.reason}")
+                cfg.say(f"game aborted at step {e.step}: {who}: "
+                        f"{printable(e.reason)}")  # a reason may quote a cheater's text
         watch.settle()
 
     try:
@@ -303,7 +343,10 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
     else:
         await handle(session.start())
     await mesh.broadcast(_ctl({"ctl": "sync", "step": session.step}))
+    syncs = SyncServer()
     last_step, last_change = session.step, time.monotonic()
+    last_sync = last_change
+    asked: float | None = None  # when the last catch-up before a silence verdict was requested
     while not session.finished:
         event_task = asyncio.ensure_future(mesh.next_event())
         move_task = asyncio.ensure_future(moves.get())
@@ -327,18 +370,37 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
                 msg = _parse_ctl(ev.data)
                 if msg is None:
                     await handle(session.receive(ev.data))
-                elif msg["ctl"] == "sync" and isinstance(msg.get("step"), int):
-                    for env in session.messages_from(msg["step"]):
-                        await _safe_send(mesh, ev.peer, env.encoded())
+                else:
+                    await _answer_sync(mesh, syncs, session, ev.peer, msg)
             elif isinstance(ev, LinkUp):
                 await _safe_send(mesh, ev.peer, _ctl({"ctl": "sync", "step": session.step}))
             if on_link is not None and isinstance(ev, (LinkUp, LinkDown)):
                 on_link(ev.peer, isinstance(ev, LinkUp))
         limit = timeout() if callable(timeout) else timeout
+        now = time.monotonic()
         if session.step != last_step:
-            last_step, last_change = session.step, time.monotonic()
-        elif time.monotonic() - last_change > limit and not session.finished:
-            await handle(session.blame_silence())
+            last_step, last_change, asked = session.step, now, None
+        elif now - last_change > limit and not session.finished:
+            # before calling anyone silent, ask every peer for what this seat may have missed and
+            # read what already arrived (after a SIGSTOP the clock jumps while abort records sit
+            # unread in the sockets): a seat waiting on someone else must never be blamed
+            if asked is None:
+                asked = now
+                # from a few steps back: a split view's other version precedes the stall
+                back = max(0, session.step - SYNC_BACK)
+                await mesh.broadcast(_ctl({"ctl": "sync", "step": back}))
+                # and push the same to the seats we wait for: one that missed a message is
+                # waiting on us, not silent
+                recent = session.messages_from(back)
+                for seat in session.pending_seats():
+                    if seat != session.seat:
+                        for env in recent:
+                            await _safe_send(mesh, session.charter.seat_key(seat), env.encoded())
+            elif now - asked > SILENCE_GRACE:
+                await handle(session.blame_silence())
+        elif now - max(last_change, last_sync) > RESYNC_AFTER and not session.finished:
+            last_sync = now  # stalled: ask again (an answer may have been cut or lost)
+            await mesh.broadcast(_ctl({"ctl": "sync", "step": session.step}))
     # stay a moment so slower peers can still fetch our last messages
     end = time.monotonic() + cfg.linger
     while time.monotonic() < end:
@@ -348,10 +410,9 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
             break
         if isinstance(ev, Received):
             msg = _parse_ctl(ev.data)
-            if msg and msg["ctl"] == "sync" and isinstance(msg.get("step"), int):
-                for env in session.messages_from(msg["step"]):
-                    await _safe_send(mesh, ev.peer, env.encoded())
-            elif msg is None:
+            if msg is not None:
+                await _answer_sync(mesh, syncs, session, ev.peer, msg)
+            else:
                 await handle(session.receive(ev.data))
 
 
@@ -430,6 +491,16 @@ class _Watcher:
         seat = self.charter.seat_of(peer)
         if seat is not None:
             self.hub.publish(self.app.link(seat, up))
+
+
+async def _answer_sync(mesh: Mesh, syncs: SyncServer, session: Session, peer: bytes,
+                       msg: dict[str, Any]) -> None:
+    """Serve a catch-up request: rate-limited per peer, size-bounded (see `catchup`)."""
+    step = sync_step(msg)
+    if step is None:
+        return
+    for data in syncs.answer(peer, lambda: session.messages_from(step)):
+        await _safe_send(mesh, peer, data)
 
 
 # ---- entry points used by the CLI ----------------------------------------------------------------

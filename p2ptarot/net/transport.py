@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 import aiohttp
 from aiohttp import WSMsgType, web
 
+from p2ptarot import PROTOCOL_VERSION
 from p2ptarot.net.errors import (
     ConnectError,
     HandshakeError,
@@ -48,6 +49,7 @@ from p2ptarot.net.handshake import (
     CLOSE_BAD_FRAMES,
     CLOSE_BAD_HELLO,
     CLOSE_DUPLICATE,
+    CLOSE_FULL,
     CLOSE_REPLACED,
     CLOSE_SELF,
     CLOSE_TIMEOUT,
@@ -63,12 +65,15 @@ from p2ptarot.net.handshake import (
     parse_hello,
     public_key_of,
 )
+from p2ptarot.net.limits import ConnectionGuard, ResourceErrorFilter, TokenBucket
+from p2ptarot.table.names import printable
 
 logger = logging.getLogger(__name__)
 
 WS_PATH = "/p2ptarot"
 DEFAULT_MAX_MESSAGE_SIZE = 4 * 1024 * 1024
 MIN_MESSAGE_SIZE = 1024  # room for the handshake frames
+MAX_HANDSHAKE_FRAME = 1024  # a hello is ~170 bytes, a proof ~100
 CLOSE_GOING_AWAY = 1001
 CLOSE_MESSAGE_TOO_BIG = 1009
 _MAX_REASON_BYTES = 123  # RFC 6455: control frame payload <= 125, minus the 2-byte code
@@ -82,16 +87,27 @@ class MeshConfig:
 
     host: str = "127.0.0.1"
     port: int = 0
-    protocol_version: int = 1
+    protocol_version: int = PROTOCOL_VERSION
     max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE
     heartbeat: float | None = 15.0
     handshake_timeout: float = 10.0
     connect_timeout: float = 10.0
     close_timeout: float = 5.0
     max_dropped_frames: int = 64  # a peer that keeps sending garbage is cut off, not queued
-    #: incoming connections still in the hello handshake; more are refused with HTTP 503, so a
-    #: host on the LAN cannot pin sockets and tasks by opening connections and saying nothing
+    #: incoming connections not yet authenticated (TCP, HTTP upgrade or hello under way); a
+    #: newcomer beyond this closes the oldest one, and each is closed ``handshake_timeout`` +
+    #: ``close_timeout`` after it was accepted, so silent or slow sockets cannot pin the host
     max_pending_handshakes: int = 32
+    #: authenticated links (a table has at most 11 peers; the rest is room for lobby visitors)
+    max_links: int = 64
+    #: per-link reading rate: frames and bytes per second, and the burst saved up; past it the
+    #: reader pauses (TCP pushes back on the sender), nothing is dropped
+    frame_rate: float = 200.0
+    frame_burst: int = 2000
+    byte_rate: float = 4 * 1024 * 1024
+    byte_burst: int = 16 * 1024 * 1024
+    #: events waiting for the runner; when full, readers pause and notices are dropped
+    max_queued_events: int = 1024
 
     def __post_init__(self) -> None:
         if self.max_message_size < MIN_MESSAGE_SIZE:
@@ -100,6 +116,10 @@ class MeshConfig:
             raise ValueError("port must be in 0..65535")
         if self.max_pending_handshakes < 1:
             raise ValueError("max_pending_handshakes must be at least 1")
+        if self.max_links < 1 or self.max_queued_events < 1:
+            raise ValueError("max_links and max_queued_events must be at least 1")
+        if min(self.frame_rate, self.frame_burst, self.byte_rate, self.byte_burst) <= 0:
+            raise ValueError("rate limits must be positive")
 
 
 @dataclass(frozen=True)
@@ -125,6 +145,8 @@ class _Link:
     send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     local_close: tuple[int, str] | None = None
     dropped: int = 0
+    frames: TokenBucket | None = None
+    octets: TokenBucket | None = None
 
     def info(self) -> LinkInfo:
         return LinkInfo(self.peer, self.address, self.dialed, self.established, self.last_received)
@@ -142,12 +164,19 @@ class Mesh:
         self._sockets: set[_WsType] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._events: asyncio.Queue[MeshEvent] = asyncio.Queue()
+        self._room = asyncio.Event()  # set while the event queue is below its bound
+        self._room.set()
+        self.dropped_notices = 0
+        self._guard = ConnectionGuard(self.config.max_pending_handshakes,
+                                      self.config.handshake_timeout + self.config.close_timeout,
+                                      self._guard_dropped)
+        self._server: asyncio.AbstractServer | None = None
+        self._loop_handler: tuple[asyncio.AbstractEventLoop, object] | None = None
         self._runner: web.AppRunner | None = None
         self._session: aiohttp.ClientSession | None = None
         self._port: int | None = None
         self._closed = False
         self._admitted: frozenset[PeerKey] | None = None
-        self._pending_handshakes = 0
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -159,9 +188,15 @@ class Mesh:
         app.router.add_get(WS_PATH, self._serve)
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.config.host, self.config.port)
-        await site.start()
-        self._port = int(self._runner.addresses[0][1])
+        server = self._runner.server
+        assert server is not None
+        loop = asyncio.get_running_loop()
+        # our own listener instead of web.TCPSite: the guard sees every TCP connection
+        self._server = await loop.create_server(self._guard.factory(server), self.config.host,
+                                                self.config.port, reuse_address=True)
+        self._port = int(self._server.sockets[0].getsockname()[1])
+        self._loop_handler = (loop, loop.get_exception_handler())
+        loop.set_exception_handler(ResourceErrorFilter(loop.get_exception_handler()))
         self._session = aiohttp.ClientSession()
 
     async def close(self) -> None:
@@ -179,10 +214,17 @@ class Mesh:
             await asyncio.wait(list(self._tasks), timeout=self.config.close_timeout)
         for task in list(self._tasks):
             task.cancel()
+        if self._server is not None:
+            self._server.close()
+        self._guard.close_all()
         if self._session is not None:
             await self._session.close()
         if self._runner is not None:
             await self._runner.cleanup()
+        if self._loop_handler is not None:
+            loop, previous = self._loop_handler
+            if isinstance(loop.get_exception_handler(), ResourceErrorFilter):
+                loop.set_exception_handler(previous)  # type: ignore[arg-type]
 
     async def __aenter__(self) -> Mesh:
         await self.start()
@@ -212,19 +254,26 @@ class Mesh:
         return {key: link.info() for key, link in self._links.items()}
 
     async def next_event(self) -> MeshEvent:
-        return await self._events.get()
+        event = await self._events.get()
+        self._made_room()
+        return event
 
     def drain_events(self) -> list[MeshEvent]:
         """Every event already queued, without waiting."""
         drained: list[MeshEvent] = []
         while not self._events.empty():
             drained.append(self._events.get_nowait())
+        self._made_room()
         return drained
 
     async def events(self) -> AsyncIterator[MeshEvent]:
         """Endless stream of events, in the order they happened."""
         while True:
-            yield await self._events.get()
+            yield await self.next_event()
+
+    def _made_room(self) -> None:
+        if self._events.qsize() < self.config.max_queued_events:
+            self._room.set()
 
     # ----------------------------------------------------------------- dialling
 
@@ -260,9 +309,20 @@ class Mesh:
     def admit_only(self, keys: Iterable[PeerKey] | None) -> None:
         """Accept links only from ``keys`` from now on (None: anyone, e.g. before the charter).
 
-        Existing links are kept; call ``disconnect`` for those that should go.
+        Existing links from other keys are closed now, and nothing they still send is delivered,
+        nor is anything broadcast to them.
         """
         self._admitted = None if keys is None else frozenset(keys)
+        if self._admitted is None:
+            return
+        for key, link in list(self._links.items()):
+            if key not in self._admitted and not link.ws.closed:
+                link.local_close = (CLOSE_UNEXPECTED_KEY, "not a member of this table")
+                self._spawn(self._close_ws(link.ws, CLOSE_UNEXPECTED_KEY,
+                                           "not a member of this table"))
+
+    def _is_admitted(self, key: PeerKey) -> bool:
+        return self._admitted is None or key in self._admitted
 
     async def disconnect(self, peer: PeerKey, reason: str = "disconnected") -> None:
         """Close the link to ``peer`` (a ``LinkDown`` follows); no error if there is none."""
@@ -289,7 +349,8 @@ class Mesh:
         hash chain is what detects that.
         """
         text = self._as_text(data)
-        links = [link for link in self._links.values() if not link.ws.closed]
+        links = [link for link in self._links.values()
+                 if not link.ws.closed and self._is_admitted(link.peer)]
         results = await asyncio.gather(*(self._send_text(link, text) for link in links))
         return [link.peer for link, ok in zip(links, results, strict=True) if ok]
 
@@ -322,7 +383,24 @@ class Mesh:
         return self._session
 
     def _emit(self, event: MeshEvent) -> None:
+        """Queue an event; notices (rejections, dropped frames) are dropped when the queue is full,
+        link changes never are (there are at most ``max_links`` of them pending per link)."""
+        if (isinstance(event, (LinkRejected, FrameDropped))
+                and self._events.qsize() >= self.config.max_queued_events):
+            self.dropped_notices += 1
+            return
         self._events.put_nowait(event)
+
+    async def _deliver(self, event: Received) -> None:
+        """Queue a frame, waiting while the queue is full (the link stops being read meanwhile)."""
+        while self._events.qsize() >= self.config.max_queued_events:
+            self._room.clear()
+            await self._room.wait()
+        self._events.put_nowait(event)
+
+    def _guard_dropped(self, address: str, reason: str) -> None:
+        logger.debug("connection from %s closed: %s", address, reason)
+        self._emit(LinkRejected(address, reason, None))
 
     def _spawn(self, coro: object) -> None:
         task = asyncio.ensure_future(coro)  # type: ignore[arg-type]
@@ -337,18 +415,12 @@ class Mesh:
         )
         if self._closed:
             raise web.HTTPServiceUnavailable()
-        if self._pending_handshakes >= self.config.max_pending_handshakes:
-            self._emit(LinkRejected(str(request.remote), "too many pending handshakes", None))
-            raise web.HTTPServiceUnavailable(text="too many pending handshakes")
-        self._pending_handshakes += 1
         try:
-            try:
-                await ws.prepare(request)
-                self._sockets.add(ws)
-                link = await self._handshake(ws, str(request.remote), dialed=False,
-                                             expected_key=None)
-            finally:
-                self._pending_handshakes -= 1
+            await ws.prepare(request)
+            self._sockets.add(ws)
+            link = await self._handshake(ws, str(request.remote), dialed=False,
+                                         expected_key=None)
+            self._guard.authenticated(request.protocol)
             if await self._adopt(link):
                 await self._pump(link)
         except HandshakeError:
@@ -404,6 +476,10 @@ class Mesh:
             return False
         old = self._links.get(link.peer)
         replaced = old is not None
+        if old is None and len(self._links) >= self.config.max_links:
+            await self._close_ws(link.ws, CLOSE_FULL, "too many links")
+            self._emit(LinkRejected(link.address, "too many links", CLOSE_FULL))
+            return False
         if old is not None and not old.ws.closed and old.peer_instance == link.peer_instance:
             if self._dialer(old) < self._dialer(link):
                 await self._close_ws(link.ws, CLOSE_DUPLICATE, "duplicate link")
@@ -431,16 +507,20 @@ class Mesh:
                 msg = await ws.receive()
                 if msg.type is WSMsgType.TEXT:
                     link.last_received = time.monotonic()
+                    await self._throttle(link, len(msg.data))
+                    if not self._is_admitted(link.peer):
+                        continue  # cut off by admit_only: its close is under way
                     problem = _json_object_problem(msg.data)
                     if problem is None:
-                        self._emit(Received(link.peer, msg.data.encode("utf-8")))
+                        await self._deliver(Received(link.peer, msg.data.encode("utf-8")))
                     elif self._drop(link, problem):
                         break
                 elif msg.type is WSMsgType.BINARY:
+                    await self._throttle(link, len(msg.data))
                     if self._drop(link, "binary frame (expected UTF-8 JSON text)"):
                         break
                 elif msg.type is WSMsgType.CLOSE:
-                    code, reason = msg.data, msg.extra or "closed by peer"
+                    code, reason = msg.data, _peer_text(msg.extra) or "closed by peer"
                     break
                 elif msg.type is WSMsgType.ERROR:
                     code = _error_code(msg.data) or ws.close_code
@@ -465,6 +545,15 @@ class Mesh:
             # Done after reporting: a peer that does not answer the close costs close_timeout.
             await self._close_ws(ws, *(link.local_close or (1000, "")))
 
+    async def _throttle(self, link: _Link, size: int) -> None:
+        """The per-link rate limit: pause reading until this frame is paid for."""
+        if link.frames is None or link.octets is None:
+            link.frames = TokenBucket(self.config.frame_rate, self.config.frame_burst)
+            link.octets = TokenBucket(self.config.byte_rate, self.config.byte_burst)
+        wait = max(link.frames.take(1), link.octets.take(size))
+        if wait > 0:
+            await asyncio.sleep(wait)
+
     def _drop(self, link: _Link, reason: str) -> bool:
         """Report a discarded frame; True when the peer crossed the limit and must be cut off."""
         self._emit(FrameDropped(link.peer, reason))
@@ -487,14 +576,21 @@ async def _receive_text(ws: _WsType) -> str:
     """Next handshake frame as text, or ``HandshakeError`` carrying the peer's close reason."""
     msg = await ws.receive()
     if msg.type is WSMsgType.TEXT:
+        if len(msg.data) > MAX_HANDSHAKE_FRAME:  # before any parsing: the peer is not known yet
+            raise HandshakeError(CLOSE_BAD_HELLO, "handshake frame too large")
         return str(msg.data)
     if msg.type is WSMsgType.CLOSE:
-        raise HandshakeError(msg.data, msg.extra or "closed by peer")
+        raise HandshakeError(msg.data, _peer_text(msg.extra) or "closed by peer")
     if msg.type is WSMsgType.BINARY:
         raise HandshakeError(CLOSE_BAD_HELLO, "binary frame in handshake")
     if msg.type is WSMsgType.ERROR:
         raise HandshakeError(ws.close_code, _describe_error(msg.data))
     raise HandshakeError(ws.close_code, "connection closed in handshake")
+
+
+def _peer_text(text: object) -> str:
+    """A close reason chosen by the peer, safe to log and print (no terminal escapes)."""
+    return printable(text, _MAX_REASON_BYTES) if text else ""
 
 
 def _error_code(exc: object) -> int | None:

@@ -35,7 +35,7 @@ class TableInfo:
     seats_total: int
     fingerprint: str
     table_id: str = ""
-    version: int = PROTOCOL_VERSION  # the finder skips tables of another protocol version
+    version: int = PROTOCOL_VERSION  # what this build speaks; joiners skip other versions
     host_name: str = ""
 
     def __post_init__(self) -> None:

@@ -7,11 +7,14 @@ the wire boundary: every received body is validated against its model before any
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from . import canonical
 from .charter import B64
+from .envelope import MAX_MESSAGE_BYTES, Envelope, EnvelopeError, parse
+from .evidence import MAX_EVIDENCE_CHARS
 
 _STRICT = ConfigDict(extra="forbid", frozen=True, strict=True)
 
@@ -49,15 +52,61 @@ class ResultBody(BaseModel):
     outcome: dict[str, Any]
 
 
+MAX_REASON = 500
+
+
 class AbortBody(BaseModel):
-    """A seat's signed statement that it stopped playing, and why (PROTOCOL §8)."""
+    """A seat's signed statement that it stopped playing, and why (PROTOCOL §8).
+
+    `blame` is the seat the signer found at fault, or null when it stopped without convicting
+    anyone; others never adopt it as such: they re-check the evidence.
+
+    Evidence is carried as the offending envelopes' exact signed bytes, base64url: a string, so
+    an abort record is sealable whatever the quoted message holds (a message nested just under
+    the decoder's depth limit would exceed it once re-nested inside the record), and the bytes
+    are the ones that were signed. Readers also accept the first form, the envelope as a JSON
+    object (`envelope_of`)."""
 
     model_config = _STRICT
-    blame: int | None = Field(ge=0, le=11, description="the seat the signer found at fault, or "
-                              "null when it stopped without convicting anyone; never adopted by "
-                              "others as such: they re-check the evidence")
-    reason: str = Field(max_length=500)
+    blame: int | None = Field(ge=0, le=11)
+    reason: str = Field(max_length=MAX_REASON)
     step: int = Field(ge=0, description="the step of the offending message, or where the fault "
                       "was detected when there is none")
-    evidence: list[dict[str, Any]] = Field(max_length=2, description="the offending signed "
-                                           "envelope(s) (two for an equivocation), or none")
+    evidence: list[str | dict[str, Any]] = Field(
+        default_factory=list, max_length=2,
+        description="the offending signed envelope(s), if any: base64url of the canonical bytes")
+
+    @classmethod
+    def quoting(cls, blame: int | None, reason: str, step: int,
+                evidence: Sequence[Envelope]) -> "AbortBody":
+        """The body of an abort record: never fails, whatever the evidence and reason hold."""
+        quoted = []
+        for env in evidence[:2]:
+            try:
+                data = env.encoded()
+            except canonical.CanonicalError:
+                continue  # cannot happen for a parsed envelope; an abort must still be sealable
+            if len(data) <= MAX_MESSAGE_BYTES:
+                quoted.append(canonical.b64(data))
+        text = reason.encode("utf-8", "replace").decode("utf-8")[:MAX_REASON]
+        return cls(blame=blame, reason=text, step=step, evidence=quoted)
+
+    def envelopes(self) -> list[Envelope]:
+        """The quoted envelopes (signatures not checked); raises EnvelopeError if unreadable."""
+        return [envelope_of(item) for item in self.evidence]
+
+
+def envelope_of(item: str | dict[str, Any]) -> Envelope:
+    """One evidence item as an envelope: base64url of its bytes (or, first form, the object)."""
+    if isinstance(item, str):
+        if len(item) > MAX_EVIDENCE_CHARS:
+            raise EnvelopeError("evidence larger than any step message")
+        try:
+            data = canonical.unb64(item, "evidence")
+        except canonical.CanonicalError as exc:
+            raise EnvelopeError(f"unreadable evidence: {exc}") from exc
+        return parse(data)
+    try:
+        return parse(canonical.encode(item))
+    except canonical.CanonicalError as exc:
+        raise EnvelopeError(f"unreadable evidence: {exc}") from exc

@@ -15,6 +15,9 @@ import json
 from typing import Any
 
 MAX_DEPTH = 32
+#: integers longer than this (sign excluded) are refused: no wire field needs more, and Python
+#: refuses to convert more than 4,300 digits anyway (a ValueError that must not escape)
+MAX_INT_DIGITS = 100
 
 
 class CanonicalError(ValueError):
@@ -24,9 +27,18 @@ class CanonicalError(ValueError):
 def _check(value: Any, depth: int = 0) -> None:
     if depth > MAX_DEPTH:
         raise CanonicalError("nesting too deep")
-    if value is None or isinstance(value, (bool, str)):
+    if value is None or isinstance(value, bool):
+        return
+    if isinstance(value, str):
+        if not value.isascii():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as exc:  # a lone surrogate has no UTF-8 form
+                raise CanonicalError("string holds a lone UTF-16 surrogate (not Unicode text)") from exc
         return
     if isinstance(value, int):
+        if abs(value) >= _INT_BOUND:
+            raise CanonicalError(f"integer of more than {MAX_INT_DIGITS} digits")
         return
     if isinstance(value, float):
         raise CanonicalError("floats are not allowed in canonical JSON (integers only)")
@@ -38,6 +50,7 @@ def _check(value: Any, depth: int = 0) -> None:
         for key, item in value.items():
             if not isinstance(key, str):
                 raise CanonicalError("object keys must be strings")
+            _check(key, depth + 1)
             _check(item, depth + 1)
         return
     raise CanonicalError(f"cannot encode {type(value).__name__} canonically")
@@ -48,6 +61,15 @@ def encode(value: Any) -> bytes:
     _check(value)
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
                       allow_nan=False).encode("utf-8")
+
+
+_INT_BOUND = 10 ** MAX_INT_DIGITS
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise CanonicalError(f"integer of more than {MAX_INT_DIGITS} digits")
+    return int(text)
 
 
 def _no_floats(text: str) -> float:
@@ -68,17 +90,21 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def decode(data: bytes, *, max_size: int | None = None) -> Any:
-    """Parse canonical JSON strictly (size, UTF-8, floats, duplicate keys, exact re-encoding)."""
+    """Parse canonical JSON strictly (size, UTF-8, floats, integer size, duplicate keys, lone
+    surrogates, nesting, exact re-encoding). Anything else raises `CanonicalError`, never another
+    exception: these bytes come from strangers."""
+    if not isinstance(data, (bytes, bytearray)):
+        raise CanonicalError("a record is bytes")
     if max_size is not None and len(data) > max_size:
         raise CanonicalError(f"record of {len(data)} bytes exceeds the limit of {max_size}")
     try:
         text = data.decode("utf-8")
-        value = json.loads(text, parse_float=_no_floats, parse_constant=_no_constants,
-                           object_pairs_hook=_unique_keys)
+        value = json.loads(text, parse_float=_no_floats, parse_int=_bounded_int,
+                           parse_constant=_no_constants, object_pairs_hook=_unique_keys)
     except CanonicalError:
         raise
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        raise CanonicalError(f"not JSON: {exc}") from exc
+    except (ValueError, RecursionError) as exc:  # UnicodeDecodeError and JSONDecodeError too
+        raise CanonicalError(f"not JSON: {str(exc)[:200]}") from exc
     if encode(value) != data:
         raise CanonicalError("not in canonical form (key order, whitespace or escapes)")
     return value

@@ -16,6 +16,7 @@ from p2ptarot.crypto.errors import CryptoError
 from p2ptarot.crypto.signing import verify_signature
 
 from . import canonical
+from .names import is_clean_name, printable
 
 B64 = r"^[A-Za-z0-9_-]*$"
 MAX_SEATS = 12
@@ -28,6 +29,20 @@ class SeatEntry(BaseModel):
     key: str = Field(pattern=B64, min_length=43, max_length=43, description="Ed25519 public key, base64url")
     name: str = Field(min_length=1, max_length=40)
     address: str = Field(max_length=200, description="ws://host:port of the peer, '' if unknown")
+
+    @field_validator("name")
+    @classmethod
+    def _printable_name(cls, name: str) -> str:
+        if not is_clean_name(name):
+            raise ValueError("a seat name is printable text, single-spaced, 1 to 40 characters")
+        return name
+
+    @field_validator("address")
+    @classmethod
+    def _printable_address(cls, address: str) -> str:
+        if printable(address) != address:
+            raise ValueError("a seat address is printable text")
+        return address
 
 
 class Charter(BaseModel):

@@ -20,7 +20,11 @@ from p2ptarot.crypto.signing import Identity, verify_signature
 from . import canonical
 from .charter import B64
 
-MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+#: largest step message (a real one is < 100 KB: a 104-card shuffle with its proof is ~45 KB)
+MAX_MESSAGE_BYTES = 1024 * 1024
+#: an abort record quotes up to two step messages as base64 (4/3 of their size) plus its reason:
+#: it always fits, and stays under the transport's 4 MiB frame limit
+MAX_ABORT_BYTES = 3 * 1024 * 1024
 SIGN_LABEL = b"p2ptarot/envelope\x00"
 
 
@@ -72,17 +76,24 @@ def seal(identity: Identity, table_id: bytes, step: int, seat: int, prev: bytes,
 
 
 def parse(data: bytes, max_size: int = MAX_MESSAGE_BYTES) -> Envelope:
-    """Strictly decode an envelope from its canonical bytes (signature not yet checked)."""
+    """Strictly decode an envelope from its canonical bytes (signature not yet checked).
+
+    Every malformation raises `EnvelopeError` and nothing else. `max_size` bounds step messages;
+    abort records may be up to `MAX_ABORT_BYTES` (they quote step messages as evidence)."""
     try:
-        raw = canonical.decode(data, max_size=max_size)
+        raw = canonical.decode(data, max_size=max(max_size, MAX_ABORT_BYTES))
     except canonical.CanonicalError as exc:
         raise EnvelopeError(f"unreadable message: {exc}") from exc
     if not isinstance(raw, dict):
         raise EnvelopeError("a message is a JSON object")
+    if len(data) > max_size and raw.get("kind") != "abort":
+        raise EnvelopeError(f"message of {len(data)} bytes exceeds the limit of {max_size}")
     try:
         return Envelope.model_validate(raw)
     except ValidationError as exc:
-        raise EnvelopeError(f"bad envelope: {exc.errors()[0]['loc']}: {exc.errors()[0]['msg']}") from exc
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])[:100]
+        raise EnvelopeError(f"bad envelope: {where}: {first['msg'][:200]}") from exc
 
 
 def chain_start(table_id: bytes) -> bytes:

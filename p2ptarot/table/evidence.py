@@ -16,7 +16,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import canonical
-from .envelope import Envelope
+from .envelope import MAX_MESSAGE_BYTES, Envelope
+
+#: abort records kept (relayed, written to the transcript) per seat: an honest seat signs one, a
+#: cheater signing thousands of different ones must not fill its peers' disks and links
+MAX_RECORDS_PER_SEAT = 2
+#: base64url of the largest step message an abort record can quote
+MAX_EVIDENCE_CHARS = (MAX_MESSAGE_BYTES * 4 + 2) // 3
 
 
 @dataclass(frozen=True)
@@ -47,6 +53,8 @@ class AbortLedger:
         digest = env.digest()
         if digest in self._digests:
             return False
+        if sum(1 for r in self.records if r.seat == env.seat) >= MAX_RECORDS_PER_SEAT:
+            return False  # an honest seat signs one; more would only be relayed and stored
         self._digests.add(digest)
         self.records.append(env)
         known = self.stopped.get(env.seat)
@@ -66,13 +74,19 @@ class AbortLedger:
         return min(self.stopped.values(), key=lambda s: (s.step, s.seat), default=None)
 
 
-def evidence_lines(evidence: list[dict[str, Any]]) -> list[bytes]:
-    """The evidence envelopes of an abort body as bytes to re-check like any received message
-    (items that cannot even be encoded are skipped: they prove nothing)."""
+def evidence_lines(evidence: list[str | dict[str, Any]]) -> list[bytes]:
+    """The evidence envelopes of an abort body as bytes to re-check like any received message:
+    base64url of the signed bytes, or (first form) the envelope as a JSON object. Items that
+    cannot even be decoded or encoded are skipped: they prove nothing."""
     out = []
     for item in evidence:
         try:
-            out.append(canonical.encode(item))
+            if isinstance(item, str):
+                if len(item) > MAX_EVIDENCE_CHARS:
+                    continue
+                out.append(canonical.unb64(item, "evidence"))
+            else:
+                out.append(canonical.encode(item))
         except (canonical.CanonicalError, ValueError, TypeError, RecursionError):
             continue
     return out

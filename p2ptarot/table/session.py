@@ -116,6 +116,7 @@ class Session:
         self.outcome: Outcome | None = None
         self.aborted: Aborted | None = None
         self._out: list[Effect] = []
+        self._advancing = False  # inside `_advance`: a completed step returns to its loop
 
     # ---- public API ---------------------------------------------------------------------------
     @property
@@ -337,6 +338,8 @@ class Session:
             del self._inbox[self.step]
             self.step += 1
             self._spec = None
+            if self._advancing:
+                return  # the `_advance` loop below us goes on (no recursion per step)
             self._advance()
 
     def _note_other_history(self) -> None:
@@ -455,15 +458,23 @@ class Session:
 
     # ---- advancing ----------------------------------------------------------------------------
     def _advance(self) -> None:
-        """Move the engine/deck forward until some seat must speak; emit own messages."""
-        while not self.finished and self._spec is None:
-            spec = self._next_spec()
-            if spec is None:
-                return
-            self._spec = spec
-            self._emit(Progress(self.step, spec.label))
-            self._speak_if_due()
-            self._try_complete()
+        """Move the engine/deck forward until some seat must speak; emit own messages.
+
+        Iterative: a resumed log of thousands of steps must not recurse once per step."""
+        outer = not self._advancing
+        self._advancing = True
+        try:
+            while not self.finished and self._spec is None:
+                spec = self._next_spec()
+                if spec is None:
+                    return
+                self._spec = spec
+                self._emit(Progress(self.step, spec.label))
+                self._speak_if_due()
+                self._try_complete()
+        finally:
+            if outer:
+                self._advancing = False
 
     def _speak_if_due(self) -> None:
         spec = self._spec
@@ -684,7 +695,12 @@ class Session:
                                 for c in self.game.claim_log[len(self._claim_envs):])
 
     def _checked_reveals(self, seat: int, move: Move, env: Envelope) -> tuple:
+        """The reveals a move obliges — asked only after the engine's pure check passed, so no
+        share is ever published for a move the rules refuse: a seat may open only a card it
+        holds, never one it was merely shown (High Priestess), or the honest holder would publish
+        the last share of its own hidden card (PROTOCOL §5)."""
         try:
+            self.game.check(seat, move)
             return self.game.move_reveals(seat, move)
         except (LookupError, TypeError, ValueError) as exc:
             raise Violation(seat, f"malformed move: {exc!r}", (env,)) from exc
@@ -706,8 +722,7 @@ class Session:
         self._record_step_in_progress()
         self.aborted = Aborted(blame, reason, step, tuple(evidence[:2]))
         if self.identity is not None and self.seat is not None:
-            body = AbortBody(blame=blame, reason=reason[:500], step=step,
-                             evidence=[e.model_dump(mode="json") for e in evidence[:2]])
+            body = AbortBody.quoting(blame, reason, step, evidence)
             env = seal(self.identity, self.table_id, self.step, self.seat, self.chain, "abort",
                        body.model_dump())
             self._ledger.add(env, blame, reason[:500])

@@ -16,6 +16,7 @@ from typing import Any
 
 from p2ptarot.table.effects import Aborted, Warning
 from p2ptarot.table.envelope import Envelope, EnvelopeError, parse
+from p2ptarot.table.bodies import envelope_of
 from p2ptarot.table.evidence import cite
 from p2ptarot.table.session import Session
 
@@ -131,11 +132,12 @@ def _signed_aborts(t: Transcript) -> list[dict[str, Any]]:
 
 
 def _envelopes(items: Any) -> list[Envelope]:
+    """The readable envelopes among an abort record's evidence items (others prove nothing)."""
     out = []
     for item in items if isinstance(items, list) else []:
         try:
-            out.append(Envelope.model_validate(item))
-        except ValueError:
+            out.append(envelope_of(item))
+        except (EnvelopeError, ValueError, TypeError, RecursionError):
             continue
     return out
 

@@ -70,3 +70,23 @@ def test_replay_of_an_invalid_transcript_exits_1(capsys) -> None:
 @pytest.mark.parametrize("name", sorted(f for f in EXPECTED if f.startswith("invalid-")))
 def test_replay_never_exits_0_on_a_tampered_transcript(name: str, capsys) -> None:
     assert main(["replay", str(VECTORS / name)]) in (1, 2)
+
+
+def test_a_conviction_quotes_the_evidence_it_rechecked(capsys) -> None:
+    name = "invalid-abort-evidence-equivocation.jsonl"
+    expect = EXPECTED[name]
+    assert main(["verify", str(VECTORS / name)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    evidence = [x for x in lines if x.strip().startswith("evidence:")]
+    assert len(evidence) == 2  # both signed versions of the step
+    assert all(f"seat {expect['seat']}'s signed" in x and f"step {expect['step']}" in x
+               for x in evidence)
+    assert any("stopped the game at the table" in x and f"accusing seat {expect['seat']}" in x
+               for x in lines)
+
+
+def test_an_unproven_accusation_names_nobody(capsys) -> None:
+    assert main(["verify", str(VECTORS / "invalid-abort-framing.jsonl")]) == 1
+    out = capsys.readouterr().out
+    assert "no seat: incomplete: the players stopped the game" in out.splitlines()[0]
+    assert "accusing seat 0" in out  # listed as what the players said, not as the verdict

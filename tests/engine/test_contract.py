@@ -10,8 +10,8 @@ values each is shown; another seat's `Commit` reaches them without its value). A
 - moves round-trip through JSON; views are JSON-native;
 - each seat's partial state agrees with the omniscient state on the turn, that seat's legal moves
   and that seat's view (so the omniscient view shows a seat nothing it was not shown);
-At the end: every partial state, audited (every value learnt), reaches the same outcome with no
-claim found false; replaying the log into a fresh state is deterministic.
+At the end: every partial state, audited (every value learnt), reaches the same outcome with every
+claim decided and none found false; replaying the log into a fresh state is deterministic.
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ def _json_native(value: Any) -> bool:
 
 def _mutations(move: Move) -> Iterator[Move]:
     """Variants of `move` no rules can accept: each field of the wrong type, then impossible values."""
-    for name, _ in move_fields(type(move)):
+    for name, _, _ in move_fields(type(move)):
         value = getattr(move, name)
         if isinstance(value, bool):
             yield replace(move, **{name: "yes"})
@@ -177,6 +177,7 @@ def play_checked(peers: Peers, seed: int) -> None:
             decisions += 1
             for move in legal:
                 assert _json_native(move.to_json())
+            assert _json_native(omni.view(seat)), f"seat {seat}'s view is not plain JSON"
             chosen.append((seat, rng.choice(legal)))
         for seat, move in chosen:
             if kind is not TurnKind.SEAT and omni.turn() != turn:
@@ -211,6 +212,8 @@ def test_random_play_keeps_the_contract(game: str, variant: str | None, players:
             if card is not None:
                 p.learn(handle, card)
         assert p.outcome() == outcome, f"seat {viewer}'s state ends differently"
+        assert p.claims == [], f"claims still pending for seat {viewer} after the audit"
+        assert [c.id for c in p.claim_log] == list(range(len(p.claim_log)))
     replayed = _replay(peers)
     assert replayed.outcome() == outcome and replayed.view(None) == peers.omni.view(None)
     assert replayed.cards == peers.omni.cards

@@ -22,6 +22,7 @@ from p2ptarot.net.discovery import (
     browse_tables,
     open_zeroconf,
 )
+from p2ptarot import PROTOCOL_VERSION
 from p2ptarot.net.txt import TableInfo
 
 pytestmark = pytest.mark.network
@@ -58,7 +59,7 @@ async def test_advertise_browse_update_unregister(make_mesh) -> None:
             assert advert is not None
             assert advert.instance == advertiser.instance
             assert advert.table == table()
-            assert advert.table.table_id == "" and advert.table.version == 1
+            assert advert.table.table_id == "" and advert.table.version == PROTOCOL_VERSION
             assert advert.addresses == ("127.0.0.1",)
             assert advert.ws_url == mesh.url
             assert browser.tables[advertiser.name] == advert

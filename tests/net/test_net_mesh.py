@@ -10,6 +10,7 @@ import os
 import aiohttp
 import pytest
 
+from p2ptarot import PROTOCOL_VERSION
 from p2ptarot.crypto.signing import Identity
 from p2ptarot.net.errors import ConnectError, HandshakeError, MessageTooLarge, NoLinkError
 from p2ptarot.net.events import FrameDropped, LinkDown, LinkRejected, LinkUp, Received
@@ -294,7 +295,7 @@ async def _raw_handshake(
 ):
     """A second, independent implementation of the hello handshake (interop check)."""
     ws = await session.ws_connect(url, autoping=autoping)
-    mine = Hello.fresh(1, identity.public_bytes, os.urandom(INSTANCE_SIZE))
+    mine = Hello.fresh(PROTOCOL_VERSION, identity.public_bytes, os.urandom(INSTANCE_SIZE))
     await ws.send_str(mine.encode())
     theirs = parse_hello((await ws.receive()).data)
     await ws.send_str(make_proof(identity, mine, theirs))
@@ -385,31 +386,39 @@ async def test_silent_peer_times_out_in_handshake(make_mesh, wait_for) -> None:
         await ws.close()
 
 
-async def test_pending_handshakes_are_capped(make_mesh, wait_for) -> None:
+async def test_pending_connections_are_capped_oldest_first(make_mesh, wait_for) -> None:
+    """Silent half-open upgrades cannot lock an honest peer out: a newcomer over the cap closes
+    the oldest pending connection (the old build answered 503 until the silent ones timed out)."""
     mesh = await make_mesh(max_pending_handshakes=2, handshake_timeout=30)
     identity = Identity.generate()
     async with aiohttp.ClientSession() as session:
         silent = [await session.ws_connect(mesh.url) for _ in range(2)]  # never say hello
         for ws in silent:
             await ws.receive()  # the mesh's hello: both are in the handshake
-        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
-            await session.ws_connect(mesh.url)
-        assert refused.value.status == 503
-        rejected = await wait_for(mesh, lambda e: isinstance(e, LinkRejected))
-        assert rejected.reason == "too many pending handshakes"
-        for ws in silent:
-            await ws.close()
-        # the slots free up once those connections end: an honest peer gets in
-        async with asyncio.timeout(15):
-            while True:
-                try:
-                    ws, theirs = await _raw_handshake(mesh.url, session, identity)
-                    break
-                except aiohttp.WSServerHandshakeError:
-                    await asyncio.sleep(0.05)
+        ws, theirs = await _raw_handshake(mesh.url, session, identity)  # at once, no retry
         assert theirs.key == mesh.public_key
+        rejected = await wait_for(mesh, lambda e: isinstance(e, LinkRejected))
+        assert rejected.reason == "too many pending connections (oldest closed)"
         await wait_for(mesh, is_up(identity.public_bytes))
+        first = await silent[0].receive()
+        assert first.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED,
+                              aiohttp.WSMsgType.ERROR)
         await ws.close()
+        for old in silent:
+            await old.close()
+
+
+async def test_connection_that_never_upgrades_is_closed(make_mesh) -> None:
+    """A plain TCP connection that sends nothing (or half a request line) is closed at the
+    deadline: the old build kept it open forever (slowloris)."""
+    mesh = await make_mesh(handshake_timeout=0.2, close_timeout=0.2)
+    for payload in (b"", b"GET /p2ptarot HTTP/1.1\r\nHost: x\r\n"):
+        reader, writer = await asyncio.open_connection("127.0.0.1", mesh.port)
+        writer.write(payload)
+        async with asyncio.timeout(10):
+            rest = await reader.read()  # returns at EOF or raises on reset
+        assert rest == b""
+        writer.close()
 
 
 def test_config_refuses_a_limit_below_the_handshake() -> None:

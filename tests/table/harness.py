@@ -60,7 +60,8 @@ def once(pick: Script) -> Script:
 class Table:
     def __init__(self, game: str, n: int, seed: int = 1, bot: str = "random",
                  options: dict[str, Any] | None = None, blind: dict[int, set[str]] | None = None,
-                 scripts: dict[int, Script] | None = None, stack: Sequence[str] | None = None) -> None:
+                 scripts: dict[int, Script] | None = None, stack: Sequence[str] | None = None,
+                 stack_shuffle: int = 0, stack_cards: Sequence[str] | None = None) -> None:
         self.ids = [Identity.from_seed(bytes([seed, i]) * 16) for i in range(n)]
         charter = make_charter(game, [(i.public_bytes, f"p{k}", "") for k, i in enumerate(self.ids)],
                                options=options, nonce=bytes([seed]) * 32)
@@ -74,6 +75,10 @@ class Table:
         self.bots = [make_bot(bot, seed * 100 + k) for k in range(n)]
         self.scripts = scripts or {}
         self.stack = list(stack) if stack is not None else None
+        # which deck shuffle gets the stack (0: the first one; earlier ones keep the open order),
+        # and that shuffle's open card order (default: the first shuffle's)
+        self.stack_shuffle = stack_shuffle
+        self.stack_cards = list(stack_cards) if stack_cards is not None else None
         self.queue: deque[tuple[int, bytes]] = deque()  # (recipient, data)
         self.records: list[list[bytes]] = [[] for _ in range(n)]
         self.finished: list[Finished | None] = [None] * n
@@ -122,17 +127,17 @@ class Table:
         if self.stack is None:
             yield
             return
-        first = self.sessions[0].game.turn().chance
-        cards = list(first.cards)
+        cards = self.stack_cards or list(self.sessions[0].game.turn().chance.cards)
         assert sorted(cards) == sorted(self.stack), "the stack must be a permutation of the deck"
         wanted = [cards.index(c) for c in self.stack]
         calls = {"n": 0}
+        first = self.stack_shuffle * len(self.sessions) + 1  # the call that applies the stack
 
         def permutation(rng: Any, size: int) -> list[int]:
             calls["n"] += 1
-            if calls["n"] == 1:
+            if calls["n"] == first:
                 return list(wanted)
-            if calls["n"] <= len(self.sessions):
+            if calls["n"] < first + len(self.sessions):
                 return list(range(size))
             perm = list(range(size))  # later shuffles: seeded, so the scene replays exactly
             random.Random(calls["n"]).shuffle(perm)

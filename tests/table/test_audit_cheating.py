@@ -17,6 +17,7 @@ from helpers import verify
 from p2ptarot.engine import create
 from p2ptarot.games.arcanoid.cardinfo import ALL_CARDS, POPE, STAR
 from p2ptarot.games.arcanoid.moves import Call, Pope
+from p2ptarot.table.bodies import AbortBody
 from p2ptarot.table.envelope import parse
 
 SEATS = 4
@@ -72,10 +73,10 @@ def _assert_caught(t: Table, liar: int, lie: str, card: str) -> None:
         # caught by the audit of the first deal (epoch 0), not earlier
         assert session.mental.epoch("tarot-78/arcanoid", 0).closed
         record = parse(session.aborts[0].encoded())
-        evidence = record.body["evidence"]
-        assert len(evidence) == 1 and evidence[0]["seat"] == liar
-        assert evidence[0]["body"]["move"]["kind"] == lie
-        assert abort.step == evidence[0]["step"]  # the abort names the step of the lie
+        evidence = AbortBody.model_validate(record.body).envelopes()
+        assert len(evidence) == 1 and evidence[0].seat == liar
+        assert evidence[0].body["move"]["kind"] == lie
+        assert abort.step == evidence[0].step  # the abort names the step of the lie
         assert session.step > abort.step  # ...though it was found later, at the audit
     verdict = verify(t, t.records[honest[0]])
     assert not verdict.valid

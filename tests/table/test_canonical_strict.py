@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from p2ptarot import PROTOCOL_VERSION
 from p2ptarot.table import canonical
 from p2ptarot.table.envelope import EnvelopeError, parse
 
@@ -45,7 +46,9 @@ def test_envelope_with_reordered_keys_is_dropped(game2) -> None:
     line = game2.records[0][0]
     parse(line)
     text = line.decode()
-    reordered = ('{"v":1,' + text[1:]).replace(',"v":1}', "}").encode()
+    v = f'"v":{PROTOCOL_VERSION}'
+    assert f",{v}}}" in text
+    reordered = ("{" + v + "," + text[1:]).replace(f",{v}}}", "}").encode()
     assert reordered != line
     with pytest.raises(EnvelopeError):
         parse(reordered)

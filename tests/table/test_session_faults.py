@@ -110,7 +110,7 @@ def test_illegal_move_is_blamed_by_every_honest_seat() -> None:
 
 
 def canonical_evidence(abort_env) -> bytes:
-    return canonical.encode(abort_env.body["evidence"][0])
+    return canonical.unb64(abort_env.body["evidence"][0])  # the quoted envelope's signed bytes
 
 
 def test_silence_blames_the_missing_seat() -> None:

@@ -38,6 +38,21 @@ def _first_play_with_alternative(t: Table, k: int, env: Envelope) -> dict[str, A
     return None
 
 
+def _play_another_card_to_seat_1(t: Table, twins: list[bytes]) -> Any:
+    """A split view: seat 2 signs its first play that has an alternative twice, and sends seat 1
+    the other version (collected in `twins`)."""
+    def split(k: int, env: Envelope, data: bytes, to: int) -> bytes:
+        if k == CHEAT and to == 1 and (not twins or parse(twins[0]).step == env.step):
+            if not twins:
+                other = _first_play_with_alternative(t, k, env)
+                if other is None:
+                    return data
+                twins.append(resign(t.ids[k], env, body={**env.body, "move": other}))
+            return twins[0]
+        return data
+    return split
+
+
 def test_an_abort_record_blaming_an_honest_seat_without_proof_convicts_nobody() -> None:
     """Defect 1: seat 2 withholds its audit key and signs an abort blaming seat 0, citing one of
     seat 0's honest messages. Nobody is convicted — live or in `verify` (the old verifier took
@@ -72,18 +87,7 @@ def test_split_view_equivocation_convicts_the_equivocator_everywhere() -> None:
     another history")."""
     t = Table("sinople", 3, seed=22)
     twins: list[bytes] = []
-
-    def split(k: int, env: Envelope, data: bytes, to: int) -> bytes:
-        if k == CHEAT and to == 1 and (twins and parse(twins[0]).step == env.step or not twins):
-            if not twins:
-                other = _first_play_with_alternative(t, k, env)
-                if other is None:
-                    return data
-                twins.append(resign(t.ids[k], env, body={**env.body, "move": other}))
-            return twins[0]
-        return data
-
-    t.split = split
+    t.split = _play_another_card_to_seat_1(t, twins)
     t.run()
     assert twins
     step = parse(twins[0]).step
@@ -95,6 +99,56 @@ def test_split_view_equivocation_convicts_the_equivocator_everywhere() -> None:
         assert (verdict.valid, verdict.seat, verdict.step) == (False, CHEAT, step), verdict
         assert "equivocation" in verdict.reason and f"step {step}" in verdict.reason
         assert {e["seat"] for e in verdict.evidence} == {CHEAT} and len(verdict.evidence) == 2
+
+
+def _catch_up(t: Table, k: int, back: int = 8) -> None:
+    """What the runner does before any silence verdict: ask every peer for the messages from a
+    few steps back (`ctl: sync`) and take them in."""
+    since = max(0, t.sessions[k].step - back)
+    for j, other in enumerate(t.sessions):
+        if j != k:
+            for env in other.messages_from(since):
+                t.handle(k, t.sessions[k].receive(env.encoded()))
+    while t.queue:
+        j, item = t.queue.popleft()
+        if j >= 0:
+            t.handle(j, t.sessions[j].receive(item))
+
+
+def test_a_split_view_whose_relays_were_lost_is_resolved_by_the_catch_up() -> None:
+    """The same split view with the relays lost: seat 1 holds seat 2's messages chained to another
+    history and stalls; seat 0 goes on with seat 2 until it needs seat 1. No peer blames another at
+    once (the old seat 1 blamed its neighbour: "chained to another history"), and the catch-up the
+    runner makes before any silence verdict brings both versions together: seat 2 is convicted."""
+    t = Table("sinople", 3, seed=22)
+    t.relay = False
+    twins: list[bytes] = []
+    t.split = _play_another_card_to_seat_1(t, twins)
+    t.run()
+    assert twins and t.aborted == [None, None, None]  # nobody blamed anybody on a hash
+    stalled = t.sessions[1]
+    assert stalled.pending_seats() == (CHEAT,) and CHEAT in stalled._inbox[stalled.step]
+    _catch_up(t, 1)
+    for k in HONEST:
+        aborted = t.aborted[k]
+        assert isinstance(aborted, Aborted) and aborted.blame == CHEAT, aborted
+        assert "equivocation" in aborted.reason
+
+
+def test_a_split_view_that_cannot_be_resolved_convicts_nobody() -> None:
+    """Without relays and without catch-up, the stalled seat's silence verdict names nobody: the
+    seat it waits for did speak, on another history."""
+    t = Table("sinople", 3, seed=22)
+    t.relay = False
+    twins: list[bytes] = []
+    t.split = _play_another_card_to_seat_1(t, twins)
+    t.run()
+    t.handle(1, t.sessions[1].blame_silence())
+    aborted = t.aborted[1]
+    assert isinstance(aborted, Aborted) and aborted.blame is None, aborted
+    assert "another history" in aborted.reason
+    t.handle(0, t.sessions[0].receive(t.sessions[1].aborts[-1].encoded()))
+    assert t.aborted[0] is not None and t.aborted[0].blame is None  # seat 1 stopped: abandoned
 
 
 def test_equivocation_evidence_in_an_abort_record_convicts_on_peers_that_saw_one_version() -> None:
@@ -234,3 +288,32 @@ def test_a_truncated_transcript_is_incomplete_not_a_conviction(game3) -> None:
     verdict = verify(game3, lines[:i + 1])
     assert (verdict.valid, verdict.seat) == (False, None)
     assert "incomplete" in verdict.reason and "seat(s) 1, 2" in verdict.reason
+
+
+def test_sinople_search_denied_by_colluding_liars_convicts_a_liar_at_the_audit() -> None:
+    """Defect 4: two colluding seats deny every card of the round class; the honest dealer passes
+    last at value 9. The old engine blamed it; now the audit names a liar (and the other one),
+    live and in the verifier, citing the liar's own signed pass."""
+    from p2ptarot.games.sinople.tables import NUMERIC_IDS
+    from p2ptarot.table import coin
+
+    probe = Table("sinople", 3, seed=26)
+    openings = [s._coin_secret(0)[0] for s in probe.sessions]
+    dealer = coin.draw(openings, 3, probe.signed.charter.table_id + b"first-dealer")
+    liars = [s for s in range(3) if s != dealer]
+    class_a = [c for c in NUMERIC_IDS if c.startswith("num-a-")]
+    rest = [c for c in NUMERIC_IDS if c not in class_a]
+    hands = {dealer: rest[:10], liars[0]: class_a[0::2] + rest[10:15],
+             liars[1]: class_a[1::2] + rest[15:20]}
+    order = [hands[(dealer + 1 + i) % 3][i // 3] for i in range(30)]
+    t = Table("sinople", 3, seed=26, blind={k: set(class_a) for k in liars},
+              stack=order, stack_shuffle=1, stack_cards=NUMERIC_IDS)
+    t.run()
+    aborted = t.aborted[dealer]
+    assert isinstance(aborted, Aborted) and aborted.blame in liars, aborted
+    other = (set(liars) - {aborted.blame}).pop()
+    assert "denied holding num-a-" in aborted.reason and f"seat(s) {other} also" in aborted.reason
+    assert len(aborted.evidence) == 1 and aborted.evidence[0].seat == aborted.blame
+    assert aborted.evidence[0].body["move"] == {"kind": "pass"}
+    verdict = verify(t, t.records[dealer])
+    assert (verdict.valid, verdict.seat, verdict.step) == (False, aborted.blame, aborted.step)

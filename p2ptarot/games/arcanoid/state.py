@@ -157,8 +157,10 @@ class ArcanoidState(Pipeline, GameState):
         pairs: list[int] = []
         if hasattr(move, "handle") and hasattr(move, "card"):
             pairs.append(move.handle)  # type: ignore[attr-defined]
-        if hasattr(move, "cards"):
-            pairs.extend(getattr(move, "promote", None) or getattr(move, "handles"))
+        if isinstance(move, WheelDiscard):
+            pairs.extend(move.promote)  # the discards stay face down, promoted or not
+        elif hasattr(move, "cards"):
+            pairs.extend(getattr(move, "handles"))
         return tuple(Reveal(h, PUBLIC, seat) for h in pairs
                      if 0 <= h < len(self.seen) and PUBLIC not in self.seen[h])
 
@@ -184,11 +186,19 @@ class ArcanoidState(Pipeline, GameState):
         """A claim about `detail["handles"]`, the claimant's cards unknown here (decided as they
         open; at once for those already known)."""
         claim = self._claim(seat, kind, detail, where)
-        detail = dict(claim.detail)
-        for h in detail["handles"]:
-            self._claims_by_handle.setdefault(h, []).append(claim)
-            if self.cards[h] is not None:
-                self._check_claim(claim, self.cards[h])
+        handles = dict(claim.detail)["handles"]
+        for h in handles:
+            known = self.cards[h]
+            if known is None:
+                self._claims_by_handle.setdefault(h, []).append(claim)
+            else:
+                self._check_claim(claim, known)
+        self._settle_if_decided(claim)
+
+    def _settle_if_decided(self, claim: Claim) -> None:
+        """A claim whose every handle is known and none contradicts it is settled."""
+        if all(self.cards[h] is not None for h in dict(claim.detail)["handles"]):
+            self._settle_claim(claim)
 
     def _check_claim(self, claim: Claim, card: str) -> None:
         detail = dict(claim.detail)
@@ -198,8 +208,9 @@ class ArcanoidState(Pipeline, GameState):
             raise self._false_claim(claim, f"Pope: withheld {card} ({detail['category']})")
 
     def _on_learn(self, handle: int, card: str) -> None:
-        for claim in self._claims_by_handle.get(handle, ()):
+        for claim in self._claims_by_handle.pop(handle, ()):
             self._check_claim(claim, card)
+            self._settle_if_decided(claim)
 
     # ---- checking moves (pure) ---------------------------------------------------------------
     def _check(self, seat: int, move: Move) -> None:

@@ -53,8 +53,10 @@ class ClaimBook:
         for h in p.watched:
             self._by_handle.setdefault(h, []).append(p)
 
-    def learnt(self, handle: int, value: int) -> None:
-        """Check every claim watching `handle`, now known to hold card index `value`."""
+    def learnt(self, handle: int, value: int, proven_false: list[IllegalMove] | None = None) -> None:
+        """Check every claim watching `handle`, now known to hold card index `value`. A false
+        claim raises IllegalMove — or, given `proven_false`, is added there and dropped (to name
+        every liar once all claims are decided)."""
         watching = self._by_handle.pop(handle, None)
         if not watching:
             return
@@ -63,8 +65,21 @@ class ClaimBook:
                 c = p.claim
                 what = (f"denied holding {ID[p.card]}" if p.card >= 0
                         else f"claimed to hold no class-{CLASS_NAMES[p.cls].upper()} card")
-                raise IllegalMove(c.seat, f"false {c.kind} claim: {what} but held {ID[value]}",
+                exc = IllegalMove(c.seat, f"false {c.kind} claim: {what} but held {ID[value]}",
                                   where=c.where, claim=c.id)
+                if proven_false is None:
+                    raise exc
+                proven_false.append(exc)
+                self._drop(p)
+                continue
             p.watched.discard(handle)
             if not p.watched:
                 self._state._settle_claim(p.claim)
+
+    def _drop(self, p: _Pending) -> None:
+        """Forget a claim proven false everywhere it still watches."""
+        for h in p.watched:
+            if h in self._by_handle:
+                self._by_handle[h] = [x for x in self._by_handle[h] if x is not p]
+        p.watched.clear()
+        self._state._settle_claim(p.claim)

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from p2ptarot.engine.errors import BadConfiguration, EngineError, IllegalMove, NotYourTurn
 from p2ptarot.engine.state import GameState
-from p2ptarot.engine.types import (NOBODY, PUBLIC, Claim, Move, Outcome, Pass, RandomChoice, Reveal,
+from p2ptarot.engine.types import (NOBODY, PUBLIC, Move, Outcome, Pass, RandomChoice, Reveal,
                                    Shuffle, Turn, TurnKind)
 
 from . import scoring
@@ -23,9 +23,9 @@ from .tables import (CLASS_NAMES, CLS, FIGURE_DECK, FIGURE_IDS, HAND_SIZE, ID, I
                      NUMERIC_DECK, NUMERIC_IDS, ROLE, ROUNDS, VAL, numeric)
 
 # phases, in game order
-FIG_SHUFFLE, FIRST_DEALER, TURN_UP, NUM_SHUFFLE, DEAL, OPENER, PLAY, OVER = range(8)
+FIG_SHUFFLE, FIRST_DEALER, TURN_UP, NUM_SHUFFLE, DEAL, OPENER, PLAY, OVER, VOID = range(9)
 PHASE_NAMES = ("figure-shuffle", "first-dealer", "turn-up", "numeric-shuffle", "deal",
-               "opener-search", "play", "over")
+               "opener-search", "play", "over", "void")
 _OVER_TURN = Turn(TurnKind.OVER)
 
 
@@ -79,6 +79,7 @@ class SinopleState(GameState):
         self.played: list[list[int]] = [[] for _ in range(n)]
         self.last_trick: list[tuple[int, int, int]] = []
         self.last_winner = NOBODY
+        self._liars: list[IllegalMove] = []  # VOID: the search's claims the audit proved false
         self._enter(FIG_SHUFFLE)
 
     # ---- bookkeeping ---------------------------------------------------------------------------
@@ -108,7 +109,7 @@ class SinopleState(GameState):
             self._turn = Turn(TurnKind.INTERRUPT, seats=self._order)
         elif phase == PLAY:
             self._turn = self._seat_turns[self.to_play]
-        else:
+        else:  # OVER, or VOID: the game stops and the audit decides (spec ruling S2)
             self._turn = _OVER_TURN
 
     def _where(self) -> str:
@@ -162,7 +163,22 @@ class SinopleState(GameState):
         self._val[handle] = idx
         if self.num_handles and self.num_handles[0] <= handle <= self.num_handles[-1]:
             self._known_at[idx] = handle
-        self._book.learnt(handle, idx)
+        if self.phase != VOID:
+            self._book.learnt(handle, idx)
+            return
+        self._book.learnt(handle, idx, self._liars)
+        if self._liars and not self.claims:
+            self._convict_liars()
+
+    def _convict_liars(self) -> None:
+        """VOID (ruling S2): every seat denied every card of the round class, so someone lied;
+        the audit has now decided every denial. Blame the first seat proven to have denied a card
+        it held, naming every other one."""
+        first = self._liars[0]
+        others = sorted({e.seat for e in self._liars} - {first.seat})
+        also = f"; seat(s) {', '.join(map(str, others))} also denied a card they held" if others else ""
+        raise IllegalMove(first.seat, f"{first.reason} (the opener search found no opener){also}",
+                          first.where, claim=first.claim)
 
     # ---- chance and reveals --------------------------------------------------------------------
     def _resolve_chance(self, result: Any) -> None:
@@ -295,8 +311,7 @@ class SinopleState(GameState):
             self._pos = 0
             self.search_value += 1
             if self.search_value > MAX_OPENER_VALUE:  # spec S2: only reachable if someone lied
-                raise IllegalMove(seat, "every seat denied holding every card of the round class",
-                                  f"round {self.round + 1}, opener search")
+                self._enter(VOID)  # which seat lied only the audit can tell: it decides
 
     def _apply_show(self, seat: int, move: Show) -> None:
         self._check_search_seat(seat)

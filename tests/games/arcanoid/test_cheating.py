@@ -55,7 +55,7 @@ def test_hidden_called_card_is_blamed_at_the_audit() -> None:
         t.state.apply(P1, call) or t.advance() or [t.state.apply(s, Pass()) for s in (P1, P2, P3, P4)]
     for s in (P1, P2, P3, P4):
         peer.apply(s, Pass())  # P4 lies: "not me"
-    claims = [c for c in peer.claims if c.kind == "not-held"]
+    claims = [c for c in peer.claim_log if c.kind == "not-held"]
     assert {c.seat for c in claims} == {P1, P2, P3, P4}
     with pytest.raises(IllegalMove) as err:
         _audit(peer, t.state)
@@ -95,4 +95,5 @@ def test_honest_claims_pass_the_audit() -> None:
     for s in peer.turn().seats:
         peer.apply(s, Pass())
     _audit(peer, t.state)
-    assert len([c for c in peer.claims if c.kind == "not-held"]) == 4
+    assert len([c for c in peer.claim_log if c.kind == "not-held"]) == 4
+    assert peer.claims == []  # every claim settled by the audit

@@ -204,7 +204,7 @@ def test_f10_star_call_success_and_failure() -> None:
     t.do(P4, Give(t.h("cups-queen"), "cups-queen"))
     assert "cups-queen" in t.hand(P1) and len(st.parts[P1].hand) == 6
     assert len(st.parts[P4].hand) == 6
-    assert {c.seat for c in st.claims if c.kind == "not-held"} == {P1, P2, P3}
+    assert {c.seat for c in st.claim_log if c.kind == "not-held"} == {P1, P2, P3}
 
 
 def test_f11_death() -> None:

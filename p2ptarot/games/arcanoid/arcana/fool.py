@@ -7,7 +7,9 @@ its owner only; face up anywhere else → nobody; hidden → every eligible play
 hand, in turn order from the next participant (a pass is never evidence).
 One INTERRUPT step; a seat answers for all its participants (a master for its demon) at the
 first of their places. A Hermit owner using the Justice's Fool may cut in before any asked
-participant (or last, before the engager's next turn) and pledges a Hermit move to that gap.
+participant (or last, before the engager's next turn) and pledges a Hermit move to that gap;
+cutting in before the first asked is cutting in "first": the pledge falls due in the gap right
+after the current turn, before the next participant's normal turn, asked or not (A57).
 """
 
 from __future__ import annotations
@@ -115,7 +117,11 @@ def fool_window(g: "ArcanoidState", engager: int, field: str):
     for q in asked:
         if g.seat_of(q) not in seats:
             seats.append(g.seat_of(q))
-    ctx = Ctx("fool", actor=engager, data={"asked": asked, "engager": engager, "field": field})
+    # A57: cutting in "first" pledges the gap right after the current turn, named by the
+    # participant whose normal turn comes next, even when that participant is not asked
+    first_gap = g.peek_next()
+    ctx = Ctx("fool", actor=engager, data={"asked": asked, "engager": engager, "field": field,
+                                           "first_gap": first_gap})
     may_cut = {g.seat_of(q) for q in asked
                if any(can_cut(g, q, h, engager) for h in fool_handles(g, q, None))}
 
@@ -148,7 +154,8 @@ def fool_window(g: "ArcanoidState", engager: int, field: str):
     g.take(user, move.handle)
     g.discard.append(move.handle)
     if move.cut >= 0 and move.cut != user and g.hermit is not None:
-        g.hermit.pledges.append(move.cut)  # [0-8-9]: due at the gap before `cut`'s next turn
+        # [0-8-9]: due at the gap before `cut`'s next turn; before the first asked = "first" (A57)
+        g.hermit.pledges.append(first_gap if move.cut == asked[0] else move.cut)
     rec = g.parts[engager].records.pop(field)
     rec.owner = user
     g.parts[user].records[field] = rec
