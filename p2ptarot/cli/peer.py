@@ -110,23 +110,29 @@ async def _with_fronts(args: argparse.Namespace, cfg: PeerConfig, hub: Hub | Non
     if hub is None:
         return await game()
     helpers: list[asyncio.Task[Any]] = []
-    server = None
     if not args.bot or args.watch:
         term = Terminal(hub, say=lambda text: print(text, flush=True), spectator=bool(args.bot))
         if not args.bot:
             helpers.append(asyncio.create_task(term.read_commands(Console())))
             helpers.append(asyncio.create_task(term.remind()))
+    servers = []
     if args.web:
         from p2ptarot.web.server import WebServer
         server = WebServer(hub, host=args.web_interface, port=args.web_port)
-        url = await server.start()
-        print(f"your table in the browser: {url}", flush=True)
+        servers.append(server)
+        print(f"your table in the browser: {await server.start()}", flush=True)
+        cfg.spectators = Hub()
+        cfg.spectators.public = True
+        watchers = WebServer(cfg.spectators, host=args.web_interface)
+        servers.append(watchers)
+        print(f"spectators (the public table, no cards of yours): {await watchers.start()}",
+              flush=True)
     try:
         return await until_left(hub, game())
     finally:
         for task in helpers:
             task.cancel()
-        if server is not None:
+        for server in servers:
             await server.close()
 
 

@@ -69,6 +69,8 @@ class PeerConfig:
     say: Say = field(default=lambda text: None)
     #: the peer application layer (`p2ptarot.app.Hub`) the front ends listen to, if any
     hub: Any = None
+    #: a second hub fed with the public view only (a spectators' page), if any
+    spectators: Any = None
 
 
 @dataclass
@@ -277,10 +279,13 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
     pending_choice: list[asyncio.Task[None]] = []
     names = [s.name for s in charter.seats]
     watch = _Watcher(cfg.hub, session, charter, seat, store.transcript_path)
+    # spectators (a page showing the public table) get their own feed, never this seat's cards
+    audience = _Watcher(cfg.spectators, session, charter, seat, store.transcript_path, public=True)
 
     async def handle(effects: list[Effect]) -> None:
         for e in effects:
             watch.effect(e)
+            audience.effect(e)
             if isinstance(e, Send):
                 line = e.envelope.encoded()
                 outbox.append(line)  # persisted before it leaves this machine
@@ -314,10 +319,12 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
                 cfg.say(f"game aborted at step {e.step}: {who}: "
                         f"{printable(e.reason)}")  # a reason may quote a cheater's text
         watch.settle()
+        audience.settle()
 
     try:
         await _pump(cfg, mesh, session, handle, dial_others, moves, saved if resume else None,
-                    watch.timeout_for(cfg.timeout), on_link=watch.link)
+                    watch.timeout_for(cfg.timeout),
+                    on_link=lambda peer, up: (watch.link(peer, up), audience.link(peer, up)))
     finally:
         for task in pending_choice:
             task.cancel()
@@ -422,9 +429,9 @@ class _Watcher:
     hub, so bots and tests without a front end pay nothing."""
 
     def __init__(self, hub: Any, session: Session, charter: Charter, seat: int,
-                 transcript: Path) -> None:
+                 transcript: Path, public: bool = False) -> None:
         self.hub, self.session, self.charter = hub, session, charter
-        self.seat: int | None = None if getattr(hub, "public", False) else seat
+        self.seat: int | None = None if public or getattr(hub, "public", False) else seat
         self.transcript = transcript
         self.step, self.step_start = -1, time.monotonic()
         self._limit = float(charter.timeout)

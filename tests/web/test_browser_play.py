@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from cdp import Browser
+from p2ptarot.app.table import Hub
+from p2ptarot.web.server import WebServer
 from tables import CLICK, OVER, host, human, join_bot, keep_shot
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
@@ -43,9 +45,13 @@ async def test_sinople_whole_game_as_a_human_in_the_browser(tmp_path: Path) -> N
     alice = await human(tmp_path, "Alice")
     bots = []
     try:
+        alice.cfg.spectators = Hub()
+        watchers = WebServer(alice.cfg.spectators)
+        spectator_url = await watchers.start()
         host(alice, "sinople", 2, on_listening=lambda url: bots.append(
             join_bot(tmp_path, "Robot", url, "sinople", seed=7)))
         page = await browser.page(alice.url)
+        spectator = await browser.page(spectator_url)
         await page.wait_for("document.getElementById('players').textContent.includes('Robot')")
         players = await page.js("document.getElementById('players').textContent")
         assert "Alice · seat 1 (you)" in players and "Robot · seat 2" in players
@@ -61,9 +67,19 @@ async def test_sinople_whole_game_as_a_human_in_the_browser(tmp_path: Path) -> N
         assert "seat 0" not in log
         bot_result = await asyncio.wait_for(bots[0], 60)
         assert bot_result.outcome == result.outcome
+        # the spectators' page: the public table, every move with names, no hand, no buttons
+        await spectator.wait_for("document.getElementById('results').textContent.includes('Final standings')")
+        assert await spectator.js("document.getElementById('handbox').hidden")
+        assert await spectator.js("document.querySelectorAll('button.move').length") == 0
+        seen = await spectator.js("document.getElementById('log').textContent")
+        assert "Robot: Play " in seen and "Alice: Play " in seen
+        players = await spectator.js("document.getElementById('players').textContent")
+        assert "(you)" not in players
+        keep_shot(await spectator.screenshot(tmp_path / "spectator.png"))
     finally:
         await browser.close()
         await alice.server.close()
+        await watchers.close()
 
 
 async def test_arcanoid_round_as_a_human_in_the_browser(tmp_path: Path) -> None:
