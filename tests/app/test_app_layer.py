@@ -16,6 +16,7 @@ from p2ptarot.app.human import LeftTable, human_chooser, until_left
 from p2ptarot.app.screen import move_options, name_seats, screen
 from p2ptarot.app.table import Hub, TableApp, round_rows
 from p2ptarot.engine import create
+from p2ptarot.engine import games as registered_games
 from p2ptarot.engine.local import RandomDealer, play
 from p2ptarot.table.effects import NeedMove
 
@@ -180,3 +181,45 @@ def test_arcanoid_fields_show_each_records_total() -> None:
     text = screen(view, NAMES)["text"]
     fields = text.split("Fields:")[1]
     assert "[total " in fields or "[royal]" in fields or "[knight" in fields or "[page" in fields
+
+
+class _Enough(Exception):
+    pass
+
+
+@pytest.mark.parametrize("game", [g.name for g in registered_games()])
+def test_every_registered_game_gets_a_screen_and_a_menu(game: str) -> None:
+    """A game registered by another package is drawn without new code: its screen model and
+    move menu are plain JSON, every legal move is on the menu once."""
+    import json
+
+    from p2ptarot.engine import info
+
+    gi = info(game)
+    players = gi.min_players
+    names = [f"P{i + 1}" for i in range(players)]
+    checked = []
+
+    class Agent:
+        uses_view = True
+
+        def __init__(self) -> None:
+            self.rng = random.Random(9)
+
+        def choose(self, seat: int, view: Any, legal: Any) -> Any:
+            sc = screen(view, names)
+            options = move_options(legal, view, names)
+            json.dumps(sc)
+            assert sorted(o.index for o in options) == list(range(len(legal)))
+            assert all(o.sentence for o in options)
+            checked.append(seat)
+            if len(checked) >= 40:
+                raise _Enough
+            return self.rng.choice(legal)
+
+    agent = Agent()
+    try:
+        play(create(game, players), [agent] * players, RandomDealer(random.Random(9)))
+    except _Enough:
+        pass
+    assert checked
