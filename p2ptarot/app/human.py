@@ -22,7 +22,11 @@ class LeftTable(Exception):
     """The player chose to leave; the game can be resumed later (`join --resume`)."""
 
 
-def human_chooser(hub: Hub, name: str = "you") -> Callable[[Any], Awaitable[Any]]:
+def human_chooser(hub: Hub, name: str = "you",
+                  stand_in: Callable[[Any], Awaitable[Any]] | None = None,
+                  grace: float | None = None) -> Callable[[Any], Awaitable[Any]]:
+    """`stand_in` (a bot's chooser) plays a turn the player leaves unanswered for `grace`
+    seconds, so an absent player is not blamed for silence; it is announced."""
     async def choose(need: Any) -> Any:
         app = hub.app
         names = app.names if app is not None else ()
@@ -34,8 +38,19 @@ def human_chooser(hub: Hub, name: str = "you") -> Callable[[Any], Awaitable[Any]
             return need.legal[0]
         turn = app.turn(need.legal, need.view, hub.deadline)
         hub.publish(turn)
+        loop = asyncio.get_running_loop()
+        until = loop.time() + grace if stand_in is not None and grace else None
         while True:
-            cmd = await hub.commands.get()
+            try:
+                cmd = await asyncio.wait_for(hub.commands.get(),
+                                             None if until is None else max(0.0, until - loop.time()))
+            except TimeoutError:
+                assert stand_in is not None
+                move = await stand_in(need)
+                sentence = describe(move, need.view, names)
+                hub.publish(Notice(f"{name} did not answer within {grace:g} s: a bot played "
+                                   f"for them: {sentence}"))
+                return move
             if isinstance(cmd, PlayMove):
                 option = option_for(turn, cmd.index) if cmd.turn == turn.turn else None
                 if option is not None:

@@ -41,6 +41,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--move-timeout", type=int, default=300, metavar="SECONDS",
                    help="host: seconds a player may think over a move before the seat is blamed "
                         "(default 300; written in the table's charter)")
+    p.add_argument("--stand-in-after", type=float, default=0, metavar="SECONDS",
+                   help="a bot plays any turn you leave unanswered this long (default 0: never)")
     p.add_argument("--watch", action="store_true",
                    help="print the public table as it is played (e.g. for a bot seat)")
     p.add_argument("--web", action="store_true",
@@ -91,6 +93,9 @@ def _chooser(args: argparse.Namespace, hub: Hub | None):
     if args.bot:
         return bot_chooser(make_bot(args.bot, args.seed if args.seed is not None else os.getpid()))
     assert hub is not None
+    if args.stand_in_after > 0:
+        bot = bot_chooser(make_bot("heuristic", args.seed if args.seed is not None else os.getpid()))
+        return human_chooser(hub, args.name, stand_in=bot, grace=args.stand_in_after)
     return human_chooser(hub, args.name)
 
 

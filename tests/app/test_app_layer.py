@@ -223,3 +223,18 @@ def test_every_registered_game_gets_a_screen_and_a_menu(game: str) -> None:
     except _Enough:
         pass
     assert checked
+
+
+async def test_a_bot_stands_in_for_an_absent_player_after_the_grace_period() -> None:
+    seat, view, legal = _states("sinople", 3, lambda v, l: len(l) >= 3)[0]
+    hub = Hub()
+    hub.app = TableApp("sinople", None, NAMES, seat)
+
+    async def bot(need: NeedMove) -> Any:
+        return need.legal[-1]
+
+    choose = human_chooser(hub, "Alice", stand_in=bot, grace=0.05)
+    move = await asyncio.wait_for(choose(NeedMove(seat, tuple(legal), view)), 5)
+    assert move == legal[-1]
+    assert any(isinstance(e, Notice) and "Alice did not answer within 0.05 s: a bot played" in e.text
+               for e in hub.history)
