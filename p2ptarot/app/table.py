@@ -16,7 +16,8 @@ from p2ptarot.engine import info as game_info
 
 from . import screen as screens
 from .events import (Command, Event, GameAborted, GameFinished, MoveOption, MovePlayed, Presence,
-                     RoundOver, Standing, TableOpened, TurnStarted, ViewChanged, Waiting)
+                     RoundOver, Standing, TableOpened, TablesSeen, TurnStarted, ViewChanged,
+                     Waiting)
 from .faces import card_name, is_card
 
 #: keys of a round record whose integer value is a seat
@@ -215,10 +216,21 @@ class Hub:
     def subscribe(self) -> asyncio.Queue[Event]:
         """A queue of every event so far, then every later one (a browser page)."""
         q: asyncio.Queue[Event] = asyncio.Queue()
-        for ev in self.history:
+        for ev in self.catch_up():
             q.put_nowait(ev)
         self._queues.append(q)
         return q
+
+    def catch_up(self) -> list[Event]:
+        """The history a page opened late needs: every event that tells something, but only the
+        latest of the ones that replace each other (view, what the table waits for, the turn)."""
+        latest: dict[type, int] = {}
+        for i, ev in enumerate(self.history):
+            if isinstance(ev, (ViewChanged, Waiting, TurnStarted, TablesSeen)):
+                latest[type(ev)] = i
+        keep = set(latest.values())
+        return [ev for i, ev in enumerate(self.history)
+                if i in keep or not isinstance(ev, (ViewChanged, Waiting, TurnStarted, TablesSeen))]
 
     def unsubscribe(self, q: asyncio.Queue[Event]) -> None:
         if q in self._queues:

@@ -238,3 +238,14 @@ async def test_a_bot_stands_in_for_an_absent_player_after_the_grace_period() -> 
     assert move == legal[-1]
     assert any(isinstance(e, Notice) and "Alice did not answer within 0.05 s: a bot played" in e.text
                for e in hub.history)
+
+
+def test_a_late_page_gets_every_move_but_only_the_latest_view() -> None:
+    from p2ptarot.app.events import MovePlayed, ViewChanged
+    hub = Hub()
+    for k in range(50):
+        hub.publish(ViewChanged({"k": k}, "", {}))
+        hub.publish(MovePlayed(k, 0, "Alice", f"move {k}"))
+    events = hub.catch_up()
+    assert [e.screen for e in events if isinstance(e, ViewChanged)] == [{"k": 49}]
+    assert [e.step for e in events if isinstance(e, MovePlayed)] == list(range(50))
