@@ -56,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
     work = Path(tempfile.mkdtemp(prefix="p2ptarot-demo-"))
     base = [sys.executable, "-m", "p2ptarot.cli.main"]
     common = ["--bot", "heuristic", "--quiet", "--interface", args.interface, "--timeout", str(args.timeout),
+              "--move-timeout", str(args.timeout),  # bots: a move is as quick as a crypto step
               "--lobby-timeout", str(args.lobby_timeout)]
     started = time.monotonic()
     procs: list[subprocess.Popen] = []
