@@ -218,6 +218,15 @@ class PlayMove(Command):
 
 
 @dataclass(frozen=True)
+class PlayComposed(Command):
+    """Play a move the list cannot hold, written by the player (an Eleusis rule or run) through
+    the game presenter's `compose`; local front ends only (never built from page input)."""
+
+    turn: int
+    move: Any
+
+
+@dataclass(frozen=True)
 class Leave(Command):
     reason: str = "left the table"
 
@@ -277,6 +286,6 @@ def _and(names: tuple[str, ...] | list[str]) -> str:
 
 
 __all__ = ["Chat", "ChatLine", "Command", "Event", "GameAborted", "GameFinished", "Leave",
-           "LobbyState", "MoveOption", "MovePlayed", "Notice", "PlayMove", "Presence", "Ready",
+           "LobbyState", "MoveOption", "MovePlayed", "Notice", "PlayComposed", "PlayMove", "Presence", "Ready",
            "ReplayLoaded", "RoundOver", "Sit", "TablesSeen", "Standing", "TableOpened", "TurnStarted", "ViewChanged", "Waiting",
            "command_from_json", "seat_label"]

@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Awaitable, Callable, TypeVar
 
-from .events import Chat, ChatLine, Leave, Notice, PlayMove
-from .screen import describe
+from .events import Chat, ChatLine, Leave, Notice, PlayComposed, PlayMove
+from .screen import describe, presenter
 from .table import Hub, option_for
 
 
@@ -30,7 +30,14 @@ def human_chooser(hub: Hub, name: str = "you",
     async def choose(need: Any) -> Any:
         app = hub.app
         names = app.names if app is not None else ()
-        if len(need.legal) == 1:
+        hub.need = need
+        mod = presenter(str(need.view.get("game")))
+        automatic = getattr(mod, "automatic", None)
+        if automatic is not None and automatic(need.view, need.legal):  # e.g. an Eleusis judgment
+            hub.publish(Notice(f"your peer: {describe(need.legal[0], need.view, names)}"))
+            return need.legal[0]
+        # a lone listed move is forced, unless the player may write another (an Eleusis run)
+        if len(need.legal) == 1 and getattr(mod, "compose", None) is None:
             sentence = describe(need.legal[0], need.view, names)
             hub.publish(Notice(f"only one move possible: {sentence} (played for you)"))
             return need.legal[0]
@@ -51,6 +58,8 @@ def human_chooser(hub: Hub, name: str = "you",
                 hub.publish(Notice(f"{name} did not answer within {grace:g} s: a bot played "
                                    f"for them: {sentence}"))
                 return move
+            if isinstance(cmd, PlayComposed) and cmd.turn == turn.turn:
+                return cmd.move
             if isinstance(cmd, PlayMove):
                 option = option_for(turn, cmd.index) if cmd.turn == turn.turn else None
                 if option is not None:

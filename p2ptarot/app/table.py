@@ -188,6 +188,8 @@ class Hub:
         #: set when a front end asks to leave: the CLI ends the game at once, whatever it waits for
         self.leaving = asyncio.Event()
         self.leave_reason = ""
+        #: the decision the human chooser is waiting on (for a front end that composes a move)
+        self.need: Any = None
         #: show the public view (a spectator, a watched bot) rather than the seat's own
         self.public = False
         self.turn: TurnStarted | None = None

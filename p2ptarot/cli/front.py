@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import asyncio
 import json
+import queue
 import time
 from typing import Any, Callable, Sequence
 
 from p2ptarot.app.events import (ChatLine, Event, GameAborted, GameFinished, Leave, MovePlayed,
-                                 Notice, PlayMove, Presence, RoundOver, TableOpened, TurnStarted,
+                                 Notice, PlayComposed, PlayMove, Presence, RoundOver, TableOpened, TurnStarted,
                                  ViewChanged, Waiting)
+from p2ptarot.app.screen import presenter
 from p2ptarot.app.table import Hub
 
 from .console import Console
 
 HELP = ("type a move's number to play it; m = list the moves again; v = the raw JSON view; "
+        "w = write your own move where the game allows it (an Eleusis rule or run); "
         "h or ? = this help; Ctrl-D or Ctrl-C = leave the table (come back with join --resume)")
 Print = Callable[[str], None]
 
@@ -67,6 +70,10 @@ def options_lines(turn: TurnStarted) -> list[str]:
     return out
 
 
+def turn_open(term: "Terminal") -> bool:
+    return term.turn is not None and not term.answered
+
+
 class Terminal:
     """Prints events; `spectator=True` prints the table as it goes without asking anything."""
 
@@ -78,6 +85,8 @@ class Terminal:
         self.turn: TurnStarted | None = None
         self.answered = True
         self.waiting_for = ""
+        #: lines for a move being written (`w`): the presenter's composer reads them in a thread
+        self.composing: queue.Queue[str] | None = None
         hub.listen(self.on_event)
 
     # ---- output -----------------------------------------------------------------------------
@@ -155,10 +164,40 @@ class Terminal:
                 await asyncio.sleep(0.1)
                 continue
             text = await console.line()
+            if self.composing is not None:
+                self.composing.put("" if text is None else text)  # EOF gives the writing up
+                if text is not None:
+                    continue
             if text is None:
                 self.hub.send(Leave("standard input closed"))
                 return
+            if text.strip().lower() == "w" and turn_open(self):
+                asyncio.ensure_future(self.compose())
+                continue
             self.handle_line(text.strip().lower())
+
+    async def compose(self) -> None:
+        """`w`: the game presenter's composer asks its questions here; its move is played."""
+        turn, need = self.turn, self.hub.need
+        composer = getattr(presenter(str((need.view if need else {}).get("game"))), "compose", None)
+        if turn is None or need is None or composer is None:
+            self.say("  there is nothing to write here")
+            return
+        lines: queue.Queue[str] = queue.Queue()
+        self.composing = lines
+
+        def ask(prompt: str) -> str:
+            self.say(prompt)
+            return lines.get()
+        try:
+            move = await asyncio.to_thread(composer, need.view, need.legal, ask, self.say)
+        finally:
+            self.composing = None
+        if move is None:
+            self.say("\n".join(options_lines(turn)))
+            return
+        self.answered = True
+        self.hub.send(PlayComposed(turn.turn, move))
 
     def handle_line(self, text: str) -> None:
         turn = self.turn

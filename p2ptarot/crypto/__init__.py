@@ -1,4 +1,4 @@
-"""Cryptographic primitives of p2ptarot: the edwards25519 prime-order group, ElGamal,
+"""Cryptographic primitives of p2ptarot: the ristretto255 prime-order group, ElGamal,
 Fiat–Shamir proofs (Schnorr, Chaum–Pedersen, Terelius–Wikström shuffle), hash commitments and
 Ed25519 identities. Sans-I/O; the only libsodium calls are in :mod:`.group`.
 """

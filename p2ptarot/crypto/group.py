@@ -1,19 +1,23 @@
-"""The prime-order group: the order-l subgroup of edwards25519, through libsodium (PyNaCl).
+"""The prime-order group: ristretto255 (RFC 9496), through libsodium (the ``rbcl`` binding).
 
-This is the only module that calls libsodium, so the group could be swapped (e.g. for
-ristretto255) without touching the protocol code.
+This is the only module that calls libsodium, so the group can be swapped without touching the
+protocol code (it was the order-l subgroup of edwards25519 up to protocol version 2; see
+spec/PROTOCOL.md, "Group choice", for the measurements behind the switch).
 
 Design choices, each for a reason:
 
+* ristretto255 is a prime-order group of order l with a canonical 32-byte encoding: decoding
+  (``crypto_core_ristretto255_is_valid_point``) refuses every non-canonical or off-group string
+  in about 10 us, and no operation has to re-check subgroup membership (edwards25519 needed a
+  multiplication by l at every decode *and* inside every variable-base multiplication).
 * ``Scalar`` arithmetic uses Python integers mod l: exact, and cheaper than a cffi round trip per
   operation. Only the point operations go to libsodium.
 * ``Point`` holds the canonical 32-byte encoding. :meth:`Point.decode` is the *only* way to make
-  a point from outside bytes, and it runs ``crypto_core_ed25519_is_valid_point`` (rejects
-  non-canonical encodings, small-order points, points outside the prime-order subgroup and the
-  identity). Results of our own arithmetic are trusted and never re-validated (validation costs
-  ~45 us, half a scalar multiplication).
-* The identity exists internally (e.g. ``P - P``, ``0 * P``) but can never be decoded from the
-  wire; libsodium refuses it as a multiplication input or output, so it is special-cased here.
+  a point from outside bytes: it validates the encoding and refuses the identity. Results of our
+  own arithmetic are trusted and never re-validated.
+* The identity (32 zero bytes) exists internally (e.g. ``P - P``, ``0 * P``) but can never be
+  decoded from the wire; libsodium refuses it as a multiplication input or output, so it is
+  special-cased here.
 * Operation counting for benchmarks (:func:`count_ops`) swaps the module-level implementation
   functions, so it costs nothing when off.
 """
@@ -27,40 +31,40 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from nacl import bindings as _sodium
+import rbcl as _sodium
 
 from .encoding import transcript_hash
 from .errors import CryptoError, InvalidEncoding
 
 ORDER: int = 2**252 + 27742317777372353535851937790883648493
-"""l, the order of the prime-order subgroup (and of every valid point)."""
+"""l, the order of the group (and of every valid point but the identity)."""
 
 SCALAR_BYTES = 32
 POINT_BYTES = 32
 
-_IDENTITY_ENC = b"\x01" + bytes(31)
+_IDENTITY_ENC = bytes(32)
 
 
 # --- libsodium wrappers (swapped by count_ops) ------------------------------------------------
 
 def _var_mul_raw(k: bytes, p: bytes) -> bytes:
-    return _sodium.crypto_scalarmult_ed25519_noclamp(k, p)
+    return _sodium.crypto_scalarmult_ristretto255(k, p)
 
 
 def _base_mul_raw(k: bytes) -> bytes:
-    return _sodium.crypto_scalarmult_ed25519_base_noclamp(k)
+    return _sodium.crypto_scalarmult_ristretto255_base(k)
 
 
 def _add_raw(p: bytes, q: bytes) -> bytes:
-    return _sodium.crypto_core_ed25519_add(p, q)
+    return _sodium.crypto_core_ristretto255_add(p, q)
 
 
 def _sub_raw(p: bytes, q: bytes) -> bytes:
-    return _sodium.crypto_core_ed25519_sub(p, q)
+    return _sodium.crypto_core_ristretto255_sub(p, q)
 
 
 def _valid_raw(p: bytes) -> bool:
-    return bool(_sodium.crypto_core_ed25519_is_valid_point(p))
+    return p != _IDENTITY_ENC and bool(_sodium.crypto_core_ristretto255_is_valid_point(p))
 
 
 _var_mul = _var_mul_raw
@@ -212,8 +216,8 @@ class Point:
             raise InvalidEncoding("point: expected 32 bytes")
         b = bytes(b)
         if not _valid(b):
-            raise InvalidEncoding(
-                "point: not a canonical, non-identity element of the prime-order subgroup")
+            raise InvalidEncoding("point: not the canonical encoding of a non-identity "
+                                  "ristretto255 element")
         return cls._trusted(b)
 
     def encode(self) -> bytes:
@@ -271,7 +275,7 @@ class Point:
 
 _G_ENC = _base_mul_raw((1).to_bytes(32, "little"))
 G: Point = Point._trusted(_G_ENC)
-"""The standard edwards25519 base point."""
+"""The ristretto255 generator (the image of the edwards25519 base point)."""
 IDENTITY: Point = Point._trusted(_IDENTITY_ENC)
 """The neutral element: internal only (never accepted by :meth:`Point.decode`)."""
 
@@ -314,16 +318,14 @@ def hash_to_scalar(domain: str, *parts: bytes) -> Scalar:
 
 
 def hash_to_point(domain: str, *parts: bytes) -> Point:
-    """A point nobody knows the discrete log of: Elligator 2 (``from_uniform``) of a hash.
-
-    Input to from_uniform: the first 32 bytes of SHA-512(lp(domain, ctr_8be, *parts)), with
-    ctr = 0, 1, ... until the result is a valid non-identity point (ctr > 0 essentially never).
-    """
+    """A point nobody knows the discrete log of: ristretto255's one-way map (``from_hash``, two
+    Elligator maps added) of SHA-512(lp(domain, ctr_8be, *parts)), all 64 bytes, with
+    ctr = 0, 1, ... until the result is not the identity (ctr > 0 essentially never)."""
     ctr = 0
     while True:
         digest = transcript_hash(domain, ctr.to_bytes(8, "big"), *parts)
-        enc = _sodium.crypto_core_ed25519_from_uniform(digest[:32])
-        if enc != _IDENTITY_ENC and _valid_raw(enc):
+        enc = _sodium.crypto_core_ristretto255_from_hash(digest)
+        if enc != _IDENTITY_ENC:
             return Point._trusted(enc)
         ctr += 1
 

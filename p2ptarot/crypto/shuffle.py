@@ -1,5 +1,5 @@
 """Verifiable re-encryption shuffle: the Terelius–Wikström proof (CHVote GenShuffleProof /
-CheckShuffleProof, Haenni et al. FC 2017), in additive notation over edwards25519.
+CheckShuffleProof, Haenni et al. FC 2017), in additive notation over ristretto255.
 
 Statement: ``out[i] = reencrypt(cts[perm[i]], H, rands[i])`` for some permutation ``perm`` and
 scalars ``rands``. The proof shows (1) a Pedersen commitment ``com`` to a permutation matrix

@@ -1,4 +1,4 @@
-"""Mental-poker deck protocol (Barnett–Smart over edwards25519), sans-I/O.
+"""Mental-poker deck protocol (Barnett–Smart over ristretto255), sans-I/O.
 
 `MentalTable` (one per seat) runs every deck epoch of a table: joint key generation with proofs
 of knowledge, a verified shuffle by every seat, dealing/revealing/showing/giving handles through

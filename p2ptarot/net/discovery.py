@@ -127,37 +127,58 @@ class TableAdvertiser:
         self._addresses = list(addresses) if addresses else _default_addresses(interfaces)
         if not self._addresses:
             raise DiscoveryError("no address to advertise")
+        self._probe = instance is not None  # a random default name cannot clash: no probing
         self._zc = zeroconf
         self._owns_zc = zeroconf is None
         self._info: ServiceInfo | None = None
         self._server = f"p2ptarot-{os.urandom(6).hex()}.local."
+        self._announcing: asyncio.Future[object] | None = None
 
     @property
     def name(self) -> str:
         return f"{self.instance}.{SERVICE_TYPE}"
 
     async def start(self) -> None:
+        """Register the table: the first announcement is out when this returns.
+
+        A name given by the caller is probed first (about 1.2 s, RFC 6762 section 8.1); the
+        default name carries 32 random bits, so probing it would only delay the table. The
+        announcements that repeat the first one (every 225 ms) run in the background.
+        """
         if self._zc is None:
             self._zc = open_zeroconf(self._interfaces)
         self._info = self._service_info()
         try:
-            # The first await probes for the name; the returned task sends the announcements.
-            await (await self._zc.async_register_service(self._info))
+            self._announcing = asyncio.ensure_future(await self._zc.async_register_service(
+                self._info, cooperating_responders=not self._probe))
         except NonUniqueNameException as exc:
             raise DiscoveryError(f"table name {self.instance!r} already advertised") from exc
+        await asyncio.sleep(0)  # let the announcement task send its first packet
 
     async def update(self, **changes: object) -> None:
-        """Change TXT fields (``seats_taken=3``, ``table_id=...``) and republish them."""
+        """Change TXT fields (``seats_taken=3``, ``table_id=...``) and republish them.
+
+        Returns once the first announcement of the new record is sent; its repetitions run in
+        the background (a newer update supersedes them), so a lobby never waits on them.
+        """
         table = replace(self.table, **changes)  # type: ignore[arg-type]
         encode_txt(table)
         self.table = table
         if self._zc is None or self._info is None:
             raise RuntimeError("advertiser not started")
         self._info = self._service_info()
-        await (await self._zc.async_update_service(self._info))
+        self._cancel_announcements()
+        self._announcing = asyncio.ensure_future(await self._zc.async_update_service(self._info))
+        await asyncio.sleep(0)
+
+    def _cancel_announcements(self) -> None:
+        if self._announcing is not None and not self._announcing.done():
+            self._announcing.cancel()
+        self._announcing = None
 
     async def close(self) -> None:
         """Unregister (sends goodbye packets so browsers drop the table at once)."""
+        self._cancel_announcements()
         zc, info = self._zc, self._info
         self._info = None
         if zc is None:

@@ -262,18 +262,21 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
     keys = [charter.seat_key(i) for i in range(len(charter.seats))]
     mesh.admit_only(keys)  # a running game talks to its seats only (strangers are cut off)
 
+    async def dial(i: int) -> None:
+        if keys[i] in mesh.peers():
+            return
+        address = charter.seats[i].address
+        for attempt in range(20):
+            try:
+                await mesh.connect(address, expected_key=keys[i])
+                return
+            except MeshError:
+                await asyncio.sleep(0.25 * (attempt + 1))
+
     async def dial_others() -> None:
+        """Dial the seats this one links to, all at once (not one handshake after another)."""
         targets = [i for i in range(len(keys)) if i != seat and (resume or i < seat)]
-        for i in targets:
-            if keys[i] in mesh.peers():
-                continue
-            address = charter.seats[i].address
-            for attempt in range(20):
-                try:
-                    await mesh.connect(address, expected_key=keys[i])
-                    break
-                except MeshError:
-                    await asyncio.sleep(0.25 * (attempt + 1))
+        await asyncio.gather(*(dial(i) for i in targets))
 
     moves: asyncio.Queue[Move | Exception] = asyncio.Queue()
     pending_choice: list[asyncio.Task[None]] = []
@@ -283,20 +286,26 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
     audience = _Watcher(cfg.spectators, session, charter, seat, store.transcript_path, public=True)
 
     async def handle(effects: list[Effect]) -> None:
+        # one durable write per batch: own messages are fsynced before any of them is sent
+        sends = [e.envelope.encoded() for e in effects if isinstance(e, Send)]
+        for e in effects:
+            if isinstance(e, Record):
+                transcript.append(e.envelope.encoded())
+        for line in sends:
+            outbox.append(line)
+        if sends:
+            outbox.sync()  # the transcript is synced at close: lost lines come back from peers
+        lines = iter(sends)
         for e in effects:
             watch.effect(e)
             audience.effect(e)
             if isinstance(e, Send):
-                line = e.envelope.encoded()
-                outbox.append(line)  # persisted before it leaves this machine
-                await mesh.broadcast(line)
+                await mesh.broadcast(next(lines))
             elif isinstance(e, Forward):  # relayed before anything is chained on it
                 try:
                     await mesh.broadcast(e.envelope.encoded())
                 except MeshError as exc:
                     logger.info("relay failed: %s", exc)
-            elif isinstance(e, Record):
-                transcript.append(e.envelope.encoded())
             elif isinstance(e, NeedMove):
                 async def ask(need: NeedMove = e) -> None:
                     try:
@@ -353,16 +362,17 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
     syncs = SyncServer()
     last_step, last_change = session.step, time.monotonic()
     last_sync = last_change
-    asked: float | None = None  # when the last catch-up before a silence verdict was requested
+    asked: float | None = None  # when the catch-up before a silence verdict was requested
+    done: set[bytes] = set()  # peers that said they finished: they hold all our messages
     while not session.finished:
         event_task = asyncio.ensure_future(mesh.next_event())
         move_task = asyncio.ensure_future(moves.get())
-        done, _ = await asyncio.wait({event_task, move_task}, timeout=1.0,
-                                     return_when=asyncio.FIRST_COMPLETED)
+        ready, _ = await asyncio.wait({event_task, move_task}, timeout=1.0,
+                                      return_when=asyncio.FIRST_COMPLETED)
         for t in (event_task, move_task):
-            if t not in done:
+            if t not in ready:
                 t.cancel()
-        if move_task in done:
+        if move_task in ready:
             choice = move_task.result()
             if isinstance(choice, Exception):
                 raise RunError(f"no move for seat {session.seat}: {choice}") from choice
@@ -371,12 +381,14 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
             except EngineError as exc:  # the local chooser broke the rules: a bug, not a fault
                 raise RunError(f"the move chosen for seat {session.seat} was refused: {exc}") from exc
             await handle(effects)
-        if event_task in done:
+        if event_task in ready:
             ev = event_task.result()
             if isinstance(ev, Received):
                 msg = _parse_ctl(ev.data)
                 if msg is None:
                     await handle(session.receive(ev.data))
+                elif msg["ctl"] == "done":
+                    done.add(ev.peer)
                 else:
                     await _answer_sync(mesh, syncs, session, ev.peer, msg)
             elif isinstance(ev, LinkUp):
@@ -387,37 +399,39 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
         now = time.monotonic()
         if session.step != last_step:
             last_step, last_change, asked = session.step, now, None
-        elif now - last_change > limit and not session.finished:
-            # before calling anyone silent, ask every peer for what this seat may have missed and
-            # read what already arrived (after a SIGSTOP the clock jumps while abort records sit
-            # unread in the sockets): a seat waiting on someone else must never be blamed
-            if asked is None:
-                asked = now
-                # from a few steps back: a split view's other version precedes the stall
-                back = max(0, session.step - SYNC_BACK)
-                await mesh.broadcast(_ctl({"ctl": "sync", "step": back}))
-                # and push the same to the seats we wait for: one that missed a message is
-                # waiting on us, not silent
-                recent = session.messages_from(back)
-                for seat in session.pending_seats():
-                    if seat != session.seat:
-                        for env in recent:
-                            await _safe_send(mesh, session.charter.seat_key(seat), env.encoded())
-            elif now - asked > SILENCE_GRACE:
-                await handle(session.blame_silence())
+        elif now - last_change > limit and asked is None and not session.finished:
+            # before calling anyone silent, ask every peer for what this seat may have missed
+            # (from a few steps back: a split view's other version precedes the stall), push the
+            # same to the seats it waits for (one that missed a message is waiting on us, not
+            # silent), and read what already arrived (after a SIGSTOP the clock jumps while abort
+            # records sit unread in the sockets): a seat waiting on someone else is never blamed
+            asked = last_sync = now
+            back = max(0, session.step - SYNC_BACK)
+            await mesh.broadcast(_ctl({"ctl": "sync", "step": back}))
+            recent = session.messages_from(back)
+            for seat in session.pending_seats():
+                if seat != session.seat:
+                    for env in recent:
+                        await _safe_send(mesh, session.charter.seat_key(seat), env.encoded())
+        elif asked is not None and now - asked > SILENCE_GRACE and not session.finished:
+            await handle(session.blame_silence())
         elif now - max(last_change, last_sync) > RESYNC_AFTER and not session.finished:
             last_sync = now  # stalled: ask again (an answer may have been cut or lost)
-            await mesh.broadcast(_ctl({"ctl": "sync", "step": session.step}))
-    # stay a moment so slower peers can still fetch our last messages
+            step = session.step if asked is None else max(0, session.step - SYNC_BACK)
+            await mesh.broadcast(_ctl({"ctl": "sync", "step": step}))
+    # stay while some connected peer may still lack our last messages (at most `linger` s)
+    await mesh.broadcast(_ctl({"ctl": "done", "step": session.step}))
     end = time.monotonic() + cfg.linger
-    while time.monotonic() < end:
+    while set(mesh.peers()) - done and time.monotonic() < end:
         try:
             ev = await asyncio.wait_for(mesh.next_event(), timeout=max(0.05, end - time.monotonic()))
         except TimeoutError:
             break
         if isinstance(ev, Received):
             msg = _parse_ctl(ev.data)
-            if msg is not None:
+            if msg is not None and msg["ctl"] == "done":
+                done.add(ev.peer)
+            elif msg is not None:
                 await _answer_sync(mesh, syncs, session, ev.peer, msg)
             else:
                 await handle(session.receive(ev.data))

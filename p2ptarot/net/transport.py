@@ -8,6 +8,11 @@ opaque UTF-8 JSON objects sent as text frames.  Delivery is best effort; the tab
 already re-requests missing log entries from any peer, so a message lost while a link is
 replaced costs a catch-up, not correctness.
 
+Every resource a stranger or a flooding peer can make it spend is bounded (``limits.py``,
+SECURITY.md §6): pending connections (oldest closed first) and their deadline from TCP accept,
+handshake frame size, links, frames and bytes read per second per link (the reader pauses), the
+event queue (readers wait), and once ``admit_only`` names the seats nobody else is linked.
+
 Link replacement rule (both ends reach the same answer without talking):
 - a new link to a key whose existing link is closed, or whose peer presents a different
   ``instance`` id (the peer restarted), replaces the old link;
@@ -167,11 +172,11 @@ class Mesh:
         self._room = asyncio.Event()  # set while the event queue is below its bound
         self._room.set()
         self.dropped_notices = 0
+        self.throttled = 0  # reads paused by the per-link rate limit
         self._guard = ConnectionGuard(self.config.max_pending_handshakes,
                                       self.config.handshake_timeout + self.config.close_timeout,
                                       self._guard_dropped)
         self._server: asyncio.AbstractServer | None = None
-        self._loop_handler: tuple[asyncio.AbstractEventLoop, object] | None = None
         self._runner: web.AppRunner | None = None
         self._session: aiohttp.ClientSession | None = None
         self._port: int | None = None
@@ -195,8 +200,11 @@ class Mesh:
         self._server = await loop.create_server(self._guard.factory(server), self.config.host,
                                                 self.config.port, reuse_address=True)
         self._port = int(self._server.sockets[0].getsockname()[1])
-        self._loop_handler = (loop, loop.get_exception_handler())
-        loop.set_exception_handler(ResourceErrorFilter(loop.get_exception_handler()))
+        current = loop.get_exception_handler()
+        if not isinstance(current, ResourceErrorFilter):
+            # kept for the loop's life: it passes every other error to the handler it wraps, and
+            # several meshes in one loop share it
+            loop.set_exception_handler(ResourceErrorFilter(current))
         self._session = aiohttp.ClientSession()
 
     async def close(self) -> None:
@@ -221,10 +229,6 @@ class Mesh:
             await self._session.close()
         if self._runner is not None:
             await self._runner.cleanup()
-        if self._loop_handler is not None:
-            loop, previous = self._loop_handler
-            if isinstance(loop.get_exception_handler(), ResourceErrorFilter):
-                loop.set_exception_handler(previous)  # type: ignore[arg-type]
 
     async def __aenter__(self) -> Mesh:
         await self.start()
@@ -552,6 +556,7 @@ class Mesh:
             link.octets = TokenBucket(self.config.byte_rate, self.config.byte_burst)
         wait = max(link.frames.take(1), link.octets.take(size))
         if wait > 0:
+            self.throttled += 1
             await asyncio.sleep(wait)
 
     def _drop(self, link: _Link, reason: str) -> bool:

@@ -2,13 +2,14 @@
 
 Why a layer on top: the deck tables title-case everything ("Three of Cups"), which reads badly in
 a sentence; players talk of "3 of cups", "queen of cups", "XVII The Star". Sinople cards get the
-rules' own shorthand (``B7`` = ``num-b-7``, rules §2). An id that is missing (``None``: a card this
+rules' own shorthand (``B7`` = ``num-b-7``, rules §2); Tarot des Roses cards their family or group
+and value (``role 2 (10)``: the role major worth 10). An id that is missing (``None``: a card this
 seat may not see) or unknown renders as "a hidden card", never as the raw id.
 """
 
 from __future__ import annotations
 
-from p2ptarot.cards import ARCANOID, SINOPLE, UnknownCardError
+from p2ptarot.cards import ARCANOID, ROSES, SINOPLE, UnknownCardError
 
 HIDDEN = "a hidden card"
 
@@ -63,6 +64,8 @@ def card_name(card_id: object) -> str:
         return HIDDEN
     if card_id in SINOPLE:
         return sinople_name(card_id)
+    if card_id in ROSES:
+        return roses_name(card_id)
     try:
         return tarot_name(card_id)
     except UnknownCardError:
@@ -72,3 +75,21 @@ def card_name(card_id: object) -> str:
 def card_list(card_ids: list | tuple) -> str:
     """Comma-separated names, or 'nothing' for an empty list."""
     return ", ".join(card_name(c) for c in card_ids) if card_ids else "nothing"
+
+
+_ROSES_SPECIAL = {"world": "the World", "rose-inverted": "the inverted Rose", "rose-upright": "the upright Rose"}
+_FAMILY_PLURAL = {"star": "stars", "feather": "feathers", "staff": "staves", "cup": "cups", "mask": "masks"}
+
+
+def roses_name(card_id: str) -> str:
+    """'5 of cups', 'god of masks', 'role 2 (10)', 'divine 4', 'the World', 'the upright Rose'."""
+    c = ROSES[card_id]
+    if card_id in _ROSES_SPECIAL:
+        return _ROSES_SPECIAL[card_id]
+    if c.category == "minor":
+        rank = card_id.rsplit("-", 1)[1]
+        return f"{rank} of {_FAMILY_PLURAL[c.family or '']}"
+    if c.category == "major":
+        number = card_id.rsplit("-", 1)[1]
+        return f"{c.group} {number} ({c.value})"
+    return f"divine {c.value}"

@@ -30,6 +30,12 @@ class SeatEntry(BaseModel):
     name: str = Field(min_length=1, max_length=40)
     address: str = Field(max_length=200, description="ws://host:port of the peer, '' if unknown")
 
+    @field_validator("key")
+    @classmethod
+    def _canonical_key(cls, key: str) -> str:
+        canonical.unb64(key, "seat key", 32)  # a CanonicalError is a ValueError: refused here
+        return key
+
     @field_validator("name")
     @classmethod
     def _printable_name(cls, name: str) -> str:

@@ -27,7 +27,7 @@ _STRICT = ConfigDict(extra="forbid", frozen=True, strict=True)
 # 32 bytes = 43 characters, the last one a multiple of 4; 64 bytes = 86, the last a multiple of 16.
 B64_32 = r"^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$"
 B64_64 = r"^[A-Za-z0-9_-]{85}[AQgw]$"
-POINT_DOC = "edwards25519 prime-order-subgroup point, 32 bytes, base64url"
+POINT_DOC = "ristretto255 element (canonical encoding, never the identity), 32 bytes, base64url"
 PROOF_DOC = "two scalars (challenge-response), 64 bytes, base64url"
 CIPHERTEXT_DOC = "ElGamal ciphertext a||b (two points), 64 bytes, base64url"
 

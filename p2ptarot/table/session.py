@@ -97,6 +97,7 @@ class Session:
         self.step = 0
         self.chain = chain_start(self.table_id)
         self.log: list[Envelope] = []
+        self._logged: dict[tuple[int, int], Envelope] = {}  # (step, seat) -> its logged message
         self._ledger = AbortLedger()
         self._seen: set[bytes] = set()  # hashes of every frame taken in (duplicates cost nothing)
         self._other_history: set[tuple[int, int]] = set()  # (step, seat) already warned about
@@ -274,7 +275,7 @@ class Session:
             self._on_abort_record(env, advance, trusted)
             return
         if env.step < self.step:
-            logged = next((e for e in self.log if e.step == env.step and e.seat == env.seat), None)
+            logged = self._logged.get((env.step, env.seat))
             if logged is not None and is_equivocation(logged, env):
                 raise Violation(env.seat, f"equivocation: two signed messages for step {env.step}",
                                 (logged, env))
@@ -333,6 +334,7 @@ class Session:
             self._process(envs)
             self.chain = chain_next(self.chain, envs)
             self.log.extend(envs)
+            self._logged.update(((e.step, e.seat), e) for e in envs)
             for env in envs:
                 self._emit(Record(env))
             del self._inbox[self.step]

@@ -50,10 +50,13 @@ def verify_transcript(t: Transcript) -> Verdict:
         return Verdict(False, 0, step=0, seat=None, reason=f"charter: {exc}")
     session.start()
     aborts = _signed_aborts(t)
+    last = len(t.messages) + 1
     for index, line in enumerate(t.messages, start=2):
         try:
             env = parse(line)
         except EnvelopeError as exc:
+            if index == last:  # a write cut short by a crash: the file ends early, that is all
+                return _incomplete(session, aborts, f"its last line is cut or unreadable ({exc})")
             return _broken(session, aborts, f"line {index}: {exc}")
         if env.kind != "abort":
             problem = _misplaced(session, env)
@@ -64,10 +67,19 @@ def verify_transcript(t: Transcript) -> Verdict:
                 return _ended(session, effect, aborts)
             if isinstance(effect, Warning) and env.kind != "abort":
                 # an unsigned, foreign or unchained line: the file is wrong, nobody is implicated
+                if index == last and "bad signature" in effect.text:
+                    return _incomplete(session, aborts, f"its last line is not correctly signed "
+                                                        f"({effect.text})")
                 return _broken(session, aborts, f"line {index}: {effect.text}")
     if session.outcome is not None:
         return Verdict(True, session.step, outcome=session.outcome.to_json(),
                        aborted_by_players=aborts)
+    return _incomplete(session, aborts, None)
+
+
+def _incomplete(session: Session, aborts: list[dict[str, Any]], tail: str | None) -> Verdict:
+    """The file stops before the game does: nobody is convicted for what is not there."""
+    note = f"; {tail}" if tail else ""
     if aborts:
         first = aborts[0]
         accused = "nobody" if first.get("blame") is None else f"seat {first.get('blame')}"
@@ -75,12 +87,12 @@ def verify_transcript(t: Transcript) -> Verdict:
                        reason=f"incomplete: the players stopped the game (seat {first['by']} "
                               f"accused {accused}: {first.get('reason')!r}), and replaying every "
                               f"message and every piece of evidence in the file proves no seat at "
-                              f"fault", aborted_by_players=aborts)
+                              f"fault{note}", aborted_by_players=aborts)
     missing = session.pending_seats()
     return Verdict(False, session.step, step=session.step, seat=None,
                    reason="incomplete: the transcript ends before the game does"
                    + (f" (step {session.step} waits for seat(s) "
-                      f"{', '.join(str(s) for s in missing)})" if missing else ""))
+                      f"{', '.join(str(s) for s in missing)})" if missing else "") + note)
 
 
 def _misplaced(session: Session, env: Envelope) -> str | None:

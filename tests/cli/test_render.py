@@ -41,9 +41,9 @@ def test_move_sentences() -> None:
 
 
 def test_unknown_game_falls_back_to_json() -> None:
-    view = {"game": "eleusis", "seat": 1, "hand": ["x"]}
+    view = {"game": "no-such-game", "seat": 1, "hand": ["x"]}
     text = render_view(view)
-    assert '"game": "eleusis"' in text and "\n" in text
+    assert '"game": "no-such-game"' in text and "\n" in text
     assert describe_move({"kind": "guess", "rule": 3}, view) == "guess rule=3"
 
 

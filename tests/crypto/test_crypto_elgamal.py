@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from crypto_helpers import ORDER8_ENC, SMALL_ORDER_ENCS, card_point
+from crypto_helpers import BAD_ENCS, IDENTITY_ENC, card_point
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -49,7 +49,7 @@ def test_ciphertext_decode_rejects_wrong_length(length: int) -> None:
         Ciphertext.decode(bytes(length))
 
 
-@pytest.mark.parametrize("bad", SMALL_ORDER_ENCS + [ORDER8_ENC])
+@pytest.mark.parametrize("bad", [IDENTITY_ENC, *BAD_ENCS.values()], ids=["identity", *BAD_ENCS])
 def test_ciphertext_decode_rejects_bad_halves(bad: bytes) -> None:
     good = G.encode()
     with pytest.raises(InvalidEncoding):

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from crypto_helpers import NON_CANONICAL_ENCS, ORDER8_ENC, SMALL_ORDER_ENCS
+import rbcl
+from crypto_helpers import BAD_ENCS, IDENTITY_ENC, NEGATIVE_ENCS, NON_CANONICAL_ENCS
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from nacl import bindings as sodium
 
 from p2ptarot.crypto.encoding import lp, transcript_hash
 from p2ptarot.crypto.errors import CryptoError, InvalidEncoding
@@ -90,27 +90,52 @@ def test_point_is_immutable() -> None:
 
 def test_base_point_round_trips() -> None:
     assert Point.decode(G.encode()) == G
-    assert G.encode() == sodium.crypto_scalarmult_ed25519_base_noclamp((1).to_bytes(32, "little"))
+    # RFC 9496: the ristretto255 generator's canonical encoding
+    assert G.encode().hex() == "e2f2ae0a6abc4e71a884a961c500515f58e30b6aa582dd8db6a65945e08d2d76"
+    assert G.encode() == rbcl.crypto_scalarmult_ristretto255_base((1).to_bytes(32, "little"))
 
 
-@pytest.mark.parametrize("enc", SMALL_ORDER_ENCS, ids=["identity", "order2", "order4", "order8a", "order8b"])
-def test_decode_rejects_small_order(enc: bytes) -> None:
-    with pytest.raises(InvalidEncoding, match="prime-order subgroup"):
-        Point.decode(enc)
+def test_decode_rejects_identity() -> None:
+    assert IDENTITY.encode() == IDENTITY_ENC
+    assert rbcl.crypto_core_ristretto255_is_valid_point(IDENTITY_ENC)  # libsodium accepts it...
+    with pytest.raises(InvalidEncoding, match="non-identity"):  # ...the protocol never does
+        Point.decode(IDENTITY_ENC)
 
 
-@pytest.mark.parametrize("enc", NON_CANONICAL_ENCS, ids=["p+1", "p", "neg-zero-x", "all-ff"])
+@pytest.mark.parametrize("enc", list(NON_CANONICAL_ENCS.values()), ids=list(NON_CANONICAL_ENCS))
 def test_decode_rejects_non_canonical(enc: bytes) -> None:
+    assert int.from_bytes(enc, "little") >= 2**255 - 19  # the field element is not reduced
+    with pytest.raises(InvalidEncoding, match="canonical"):
+        Point.decode(enc)
+
+
+@pytest.mark.parametrize("enc", list(NEGATIVE_ENCS.values()), ids=list(NEGATIVE_ENCS))
+def test_decode_rejects_negative_field_element(enc: bytes) -> None:
+    s = int.from_bytes(enc, "little")
+    assert s < 2**255 - 19 and s % 2 == 1  # reduced, but "negative" (odd)
     with pytest.raises(InvalidEncoding):
         Point.decode(enc)
 
 
-def test_decode_rejects_mixed_order_point() -> None:
-    # G + T8 is on the curve, not small order, but outside the prime-order subgroup; libsodium's
-    # add accepts it, only is_valid_point refuses it.
-    mixed = sodium.crypto_core_ed25519_add(G.encode(), ORDER8_ENC)
+@pytest.mark.parametrize("enc", list(BAD_ENCS.values()), ids=list(BAD_ENCS))
+def test_every_crafted_encoding_is_refused_by_libsodium_too(enc: bytes) -> None:
+    assert not rbcl.crypto_core_ristretto255_is_valid_point(enc)
     with pytest.raises(InvalidEncoding):
-        Point.decode(mixed)
+        Point.decode(enc)
+
+
+def test_decode_accepts_exactly_the_canonical_encoding() -> None:
+    # every element has one encoding: flipping any bit of a valid one gives garbage or another
+    # element, never the same one
+    P = hash_to_point("t", b"canonical")
+    enc = P.encode()
+    for bit in range(256):
+        flipped = bytearray(enc)
+        flipped[bit // 8] ^= 1 << (bit % 8)
+        try:
+            assert Point.decode(bytes(flipped)) != P
+        except InvalidEncoding:
+            pass
 
 
 def test_decode_rejects_non_curve_bytes() -> None:
@@ -121,7 +146,7 @@ def test_decode_rejects_non_curve_bytes() -> None:
             Point.decode(enc)
         except InvalidEncoding:
             rejected += 1
-    assert rejected >= 20  # most random strings are not subgroup points (about 15/16)
+    assert rejected >= 20  # most random strings encode no element (about 7/8 of them)
 
 
 @pytest.mark.parametrize("length", [0, 31, 33, 64])
@@ -196,8 +221,8 @@ def test_generators_are_hash_derived_distinct_valid_deterministic() -> None:
     for i, g in enumerate(gs):
         assert Point.decode(g.encode()) == g  # passes the strict validity check
         assert g == hash_to_point("p2ptarot/shuffle/h", i.to_bytes(8, "big"))
-        # and is exactly Elligator2 of the published hash: anyone can re-derive it.
+        # and is exactly ristretto255's from_hash of the published hash: anyone can re-derive it.
         digest = transcript_hash("p2ptarot/shuffle/h", (0).to_bytes(8, "big"), i.to_bytes(8, "big"))
-        assert g.encode() == sodium.crypto_core_ed25519_from_uniform(digest[:32])
+        assert g.encode() == rbcl.crypto_core_ristretto255_from_hash(digest)
     assert generators("p2ptarot/shuffle/h", 4) == gs[:4]
     assert set(generators("other/label", 4)).isdisjoint(gs)

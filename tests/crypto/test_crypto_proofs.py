@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from nacl import bindings as sodium
-from crypto_helpers import ORDER8_ENC, card_point
+from crypto_helpers import NEGATIVE_ENCS, NON_SQUARE_ENC, card_point
 
 from p2ptarot.crypto.elgamal import Ciphertext, encrypt, reencrypt
 from p2ptarot.crypto.errors import InvalidEncoding, ProofError
@@ -145,10 +144,14 @@ def test_share_tampering_rejected(
 def test_share_wire_level_attacks_rejected(
         share_setup: tuple[Scalar, Point, Ciphertext, Point, DleqProof]) -> None:
     _, h, c, d, proof = share_setup
-    with pytest.raises(InvalidEncoding):  # small-order share (would leak nothing but must not pass)
-        Point.decode(ORDER8_ENC)
-    with pytest.raises(InvalidEncoding):  # share point with a torsion component
-        Point.decode(sodium.crypto_core_ed25519_add(d.encode(), ORDER8_ENC))
+    with pytest.raises(InvalidEncoding):  # a share that encodes no group element
+        Point.decode(NON_SQUARE_ENC)
+    with pytest.raises(InvalidEncoding):  # the share's "other square root" (negative s): refused
+        Point.decode(NEGATIVE_ENCS["s=1"])
+    # the share with its sign bit flipped is either garbage or another element, never d again
+    flipped = bytes([d.encode()[0] ^ 1]) + d.encode()[1:]
+    with pytest.raises(InvalidEncoding):
+        Point.decode(flipped)  # s odd: negative
     s_unreduced = int(proof.s) + ORDER
     if s_unreduced < 2**256:  # same value mod l: libsodium would accept it, we must not
         with pytest.raises(InvalidEncoding, match=">= l"):

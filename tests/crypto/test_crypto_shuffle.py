@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import pytest
-from crypto_helpers import IDENTITY_ENC, ORDER8_ENC, card_point, open_deck
+from crypto_helpers import IDENTITY_ENC, NEGATIVE_XY_ENC, NON_SQUARE_ENC, card_point, open_deck
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -180,8 +180,8 @@ def test_decode_rejects_wrong_size(setup: Case) -> None:
             ShuffleProof.decode(blob, n)
 
 
-@pytest.mark.parametrize("bad_point", [IDENTITY_ENC, ORDER8_ENC, b"\xff" * 32],
-                         ids=["identity", "order8", "non-canonical"])
+@pytest.mark.parametrize("bad_point", [IDENTITY_ENC, NON_SQUARE_ENC, NEGATIVE_XY_ENC, b"\xff" * 32],
+                         ids=["identity", "non-square", "negative-xy", "non-canonical"])
 @pytest.mark.parametrize("index", [0, N, 2 * N + 2, 3 * N + 4])
 def test_decode_rejects_bad_points(setup: Case, bad_point: bytes, index: int) -> None:
     data = bytearray(setup.proof.encode())

@@ -285,8 +285,10 @@ def test_audit_names_the_author_of_a_share_that_contradicts_its_key() -> None:
 
 # ---- malformed wire dicts ---------------------------------------------------------------------
 
-IDENTITY = b"\x01" + bytes(31)
-ORDER8 = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
+# ristretto255 encodings (RFC 9496 A.2): the identity, a non-square (no element), a negative s
+IDENTITY = bytes(32)
+NO_ELEMENT = bytes.fromhex("26948d35ca62e643e26a83177332e6b6afeb9d08e4268b650f1f5bbd8d81d371")
+NEGATIVE = b"\x01" + bytes(31)
 NONCANONICAL = b"\xff" * 31 + b"\x7f"
 
 
@@ -298,7 +300,8 @@ MUTATIONS: list[tuple[str, Callable[[dict], None]]] = [
     ("padded base64", lambda d: d.__setitem__("key", d["key"] + "=")),
     ("bad base64", lambda d: d.__setitem__("key", "!!" + d["key"][2:])),
     ("identity key", lambda d: d.__setitem__("key", b64(IDENTITY))),
-    ("small-order key", lambda d: d.__setitem__("key", b64(ORDER8))),
+    ("off-group key", lambda d: d.__setitem__("key", b64(NO_ELEMENT))),
+    ("negative key", lambda d: d.__setitem__("key", b64(NEGATIVE))),
     ("non-canonical key", lambda d: d.__setitem__("key", b64(NONCANONICAL))),
     ("short key", lambda d: d.__setitem__("key", b64(bytes(31)))),
     ("scalar >= l in proof", lambda d: d.__setitem__(
@@ -331,7 +334,7 @@ def test_malformed_shuffle_and_share_dicts() -> None:
     with pytest.raises(MentalViolation, match="proof"):
         lb.observer.receive_dict(0, m)
     s = _dealt(lb).to_dict()
-    s["items"][0]["share"] = b64(ORDER8)
+    s["items"][0]["share"] = b64(NO_ELEMENT)
     with pytest.raises(MentalViolation, match="share"):
         lb.observer.receive_dict(1, s)
     s = _dealt(setup()).to_dict()

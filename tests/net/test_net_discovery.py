@@ -13,6 +13,7 @@ import socket
 import pytest
 from zeroconf import ServiceInfo
 
+from p2ptarot import PROTOCOL_VERSION
 from p2ptarot.net.discovery import (
     SERVICE_TYPE,
     TableAdvertiser,
@@ -164,3 +165,29 @@ def test_advert_from_info_parses_good_and_rejects_bad() -> None:
 def test_open_zeroconf_refuses_empty_interface_list() -> None:
     with pytest.raises(ValueError):
         open_zeroconf([])
+
+
+async def test_updates_do_not_wait_for_repeated_announcements(make_mesh) -> None:
+    """A lobby seats the next joiner at once: update() returns after the first announcement of
+    the new record, its repetitions go on in the background, a newer update supersedes them and
+    close() stops them."""
+    mesh = await make_mesh()
+    async with TableBrowser(interfaces=LOOPBACK) as browser:
+        advertiser = TableAdvertiser(table(), mesh.port, interfaces=LOOPBACK)
+        await advertiser.start()
+        try:
+            await next_change_for(browser, advertiser.name, "added")
+            await advertiser.update(seats_taken=2)
+            first = advertiser._announcing
+            assert first is not None and not first.done()  # repetitions still to come
+            await advertiser.update(seats_taken=3)
+            assert first.cancelled() or first.done()  # superseded by the newer record
+            while True:  # the browser ends up with the newest record
+                change = await next_change_for(browser, advertiser.name, "updated")
+                assert change.advert is not None
+                if change.advert.table.seats_taken == 3:
+                    break
+            pending = advertiser._announcing
+        finally:
+            await advertiser.close()
+        assert pending is not None and (pending.cancelled() or pending.done())

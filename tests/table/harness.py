@@ -61,10 +61,11 @@ class Table:
     def __init__(self, game: str, n: int, seed: int = 1, bot: str = "random",
                  options: dict[str, Any] | None = None, blind: dict[int, set[str]] | None = None,
                  scripts: dict[int, Script] | None = None, stack: Sequence[str] | None = None,
-                 stack_shuffle: int = 0, stack_cards: Sequence[str] | None = None) -> None:
+                 stack_shuffle: int = 0, stack_cards: Sequence[str] | None = None,
+                 variant: str | None = None) -> None:
         self.ids = [Identity.from_seed(bytes([seed, i]) * 16) for i in range(n)]
         charter = make_charter(game, [(i.public_bytes, f"p{k}", "") for k, i in enumerate(self.ids)],
-                               options=options, nonce=bytes([seed]) * 32)
+                               variant=variant, options=options, nonce=bytes([seed]) * 32)
         self.signed = signed_locally(charter, self.ids)
         # fixed game seeds: coin draws, and so the whole game flow, replay identically
         self.seeds = [bytes([seed, k]) * 16 for k in range(n)]

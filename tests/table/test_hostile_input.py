@@ -136,3 +136,16 @@ def test_a_seat_cannot_flood_its_peers_with_abort_records() -> None:
         effects = honest.receive(record.encoded())
         kept += any(isinstance(e, Record) for e in effects)
     assert kept == 2
+
+
+def test_charter_refuses_a_non_canonical_seat_key(game2) -> None:
+    """The pattern let a key with non-zero trailing bits through; decoding it later raised in
+    the joiner (a hostile host crashed its joiner with one character)."""
+    from pydantic import ValidationError
+
+    from p2ptarot.table.charter import Charter
+
+    data = game2.signed.charter.to_json()
+    data["seats"][1]["key"] = data["seats"][1]["key"][:42] + "B"
+    with pytest.raises(ValidationError):
+        Charter.model_validate(data)

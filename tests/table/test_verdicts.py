@@ -317,3 +317,24 @@ def test_sinople_search_denied_by_colluding_liars_convicts_a_liar_at_the_audit()
     assert aborted.evidence[0].body["move"] == {"kind": "pass"}
     verdict = verify(t, t.records[dealer])
     assert (verdict.valid, verdict.seat, verdict.step) == (False, aborted.blame, aborted.step)
+
+
+def test_a_cut_or_unsigned_last_line_makes_the_transcript_incomplete(game3) -> None:
+    """Defect 14: a crash can leave a half-written last line; nobody is blamed for it."""
+    lines = list(game3.records[0])
+    envs = [parse(x) for x in lines]
+    i = next(k for k, e in enumerate(envs) if e.step > 3 and e.seat == 1
+             and sum(f.step == e.step for f in envs) == 3)
+    cut = verify(game3, lines[:i] + [lines[i][: len(lines[i]) // 2]])
+    assert (cut.valid, cut.seat) == (False, None) and "incomplete" in cut.reason
+    assert "last line is cut" in cut.reason
+    unsigned = verify(game3, lines[:i] + [_flip_signature(lines[i])])
+    assert (unsigned.valid, unsigned.seat) == (False, None) and "incomplete" in unsigned.reason
+    assert "not correctly signed" in unsigned.reason
+
+
+def _flip_signature(line: bytes) -> bytes:
+    env = parse(line)
+    sig = bytearray(canonical.unb64(env.sig))
+    sig[5] ^= 1
+    return canonical.encode({**env.model_dump(mode="json"), "sig": canonical.b64(bytes(sig))})

@@ -1,0 +1,79 @@
+"""A whole networked game of N bot peers on 127.0.0.1 (separate processes): wall time from spawn
+to the last exit, the game proper (first step to last step), CPU of all peers, offline verify time,
+steps, and envelope bytes on the wire. Medians of several runs; with `--compare ROOT` the other
+checkout (its own .venv) runs interleaved in the same session and the ratios previous/this are
+reported (the machine's load then weighs on both alike). Each build verifies its own transcripts.
+
+Usage: python benchmarks/whole_game.py --game arcanoid --players 4 [--runs 3]
+       [--compare /path/to/previous/checkout] [--out benchmarks/results/arcanoid-4.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from table_run import run_table, verify_seconds  # noqa: E402
+
+HERE = Path(__file__).resolve().parent.parent
+KEYS = ("wall", "game", "setup", "cpu", "verify", "steps", "wire_bytes", "cpu_per_step_ms",
+        "game_per_step_ms")
+#: games differ in length (the deal is random): per-step figures compare builds fairly
+RATIOS = ("wall", "game", "setup", "cpu", "verify", "cpu_per_step_ms", "game_per_step_ms")
+
+
+def measure(root: Path, game: str, players: int, seed: int) -> dict[str, float | None]:
+    run = run_table(root, game, players, seed=seed)
+    if any(r != "finished" for r in run.results) or run.transcript is None:
+        raise SystemExit(f"{root}: the game did not finish: {run.results}")
+    game_s = (run.last_step - run.first_move) if run.last_step and run.first_move else None
+    return {"wall": run.end, "game": game_s, "setup": run.first_move, "cpu": run.cpu,
+            "verify": verify_seconds(root, run.transcript), "steps": run.steps,
+            "wire_bytes": run.wire_bytes,
+            "cpu_per_step_ms": round(1000 * run.cpu / run.steps, 2) if run.cpu and run.steps else None,
+            "game_per_step_ms": round(1000 * game_s / run.steps, 2) if game_s and run.steps else None}
+
+
+def _median(xs: list[float | None]) -> float | None:
+    vals = [x for x in xs if x is not None]
+    return round(statistics.median(vals), 3) if vals else None
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--game", default="arcanoid")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--compare", type=Path, default=None, help="checkout of the previous build")
+    ap.add_argument("--out", type=Path, default=None)
+    args = ap.parse_args()
+    builds = {"this": HERE} | ({"previous": args.compare.resolve()} if args.compare else {})
+    samples: dict[str, list[dict[str, float | None]]] = {b: [] for b in builds}
+    for run in range(args.runs):
+        for name, root in builds.items():  # interleaved: both builds see the same load
+            samples[name].append(measure(root, args.game, args.players, seed=run + 1))
+            print(f"run {run + 1} {name}: {json.dumps(samples[name][-1])}", file=sys.stderr)
+    result: dict[str, object] = {"benchmark": "whole_game", "game": args.game,
+                                 "players": args.players, "runs": args.runs,
+                                 "unit": "seconds (wire: bytes)"}
+    for name in builds:
+        result[name] = {k: _median([s[k] for s in samples[name]]) for k in KEYS}
+        result[name + "_samples"] = samples[name]
+    if "previous" in builds:
+        prev, this = result["previous"], result["this"]
+        result["speedup"] = {k: round(prev[k] / this[k], 2)  # type: ignore[index,operator]
+                             for k in RATIOS if prev[k] and this[k]}  # type: ignore[index]
+    text = json.dumps(result, sort_keys=True)
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(text + "\n")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

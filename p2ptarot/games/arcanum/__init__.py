@@ -1,0 +1,18 @@
+"""Arcanum (rules/arcanum.md; spec/games/arcanum.md): a pure rules engine for 3–5 players.
+
+Package layout mirrors the rules: components (§2), rules/variants (§3.1, R45, §10), board and
+board.json (§5), setup (§3.2), turn (§4), minor (§6.1–6.3, §6.6), locations (§6.4), tracks (§6.5),
+scoring (§7), majors (§8), view (§9), state claims (§10). Importing it registers the game.
+"""
+
+from p2ptarot.engine import GameInfo, register
+
+from .rules import STANDARD, catalogue
+from .state import ArcanumState, factory
+
+register(GameInfo(name="arcanum", title="Arcanum", min_players=3, max_players=5,
+                  variants=catalogue(), default_variant=STANDARD.name,
+                  decks=("tarot-78/arcanum",), factory=factory,
+                  presenter="p2ptarot.present.arcanum", bots="p2ptarot.bots.arcanum"))
+
+__all__ = ["ArcanumState", "factory"]

@@ -1,0 +1,103 @@
+"""§6.4 the right-side effects of the ten city locations ("you" is the active player)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from .components import HOUSES, MAJOR, MINOR
+from .driver import Ctx, Flow
+from .moves import Discard, Hide
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import ArcanumState
+
+
+def mage_tower(g: "ArcanumState", seat: int) -> Flow:
+    g.gain_vp(seat, 1)
+    yield from g.draw(seat, MAJOR, 1)
+    yield from g.limit([seat])
+
+
+def artisan_district(g: "ArcanumState", seat: int) -> Flow:
+    option = "minors"
+    if g.majors_in_play():
+        move = yield from g.decide(Ctx("artisan", seat), seat)
+        option = move.option
+    if option == "major":
+        yield from g.draw(seat, MAJOR, 1)
+    else:
+        yield from g.draw(seat, MINOR, 2)
+    yield from g.limit([seat])
+
+
+def harbour(g: "ArcanumState", seat: int) -> Flow:
+    """R17: the others choose in turn, publicly; you draw as many as they actually drew."""
+    yield from g.draw(seat, MINOR, 1)
+    yield from g.limit([seat])
+    drawn = 0
+    for other in g.seats_from(seat, include=False):
+        move = yield from g.decide(Ctx("harbour", other, {"for": seat}), other)
+        if move.option == "draw":
+            drawn += len((yield from g.draw(other, MINOR, 1)))
+            yield from g.limit([other])
+    if drawn:
+        yield from g.draw(seat, MINOR, drawn)
+        yield from g.limit([seat])
+
+
+def throne_room(g: "ArcanumState", seat: int) -> Flow:
+    yield from g.draw(seat, MINOR, 2)
+    yield from g.limit([seat])
+
+
+def market(g: "ArcanumState", seat: int) -> Flow:
+    """R18: +2 VP, then optionally trade 1 minor for 2 minors or 1 major for 1 major."""
+    g.gain_vp(seat, 2)
+    move = yield from g.decide(Ctx("market", seat), seat)
+    if isinstance(move, Discard):
+        g.discard_from_hand(seat, move)
+        kind = g.kind[move.handles[0]]
+        yield from g.draw(seat, kind, 2 if kind == MINOR else 1)
+        yield from g.limit([seat])
+
+
+def fields(g: "ArcanumState", seat: int) -> Flow:
+    """R16: +1 VP; then each House +1, −1 or unchanged, in canonical order."""
+    g.gain_vp(seat, 1)
+    move = yield from g.decide(Ctx("fields", seat), seat)
+    for house, change in zip(HOUSES, move.changes):
+        if change:
+            g.add_prestige(house, change)
+
+
+def treasure_vault(g: "ArcanumState", seat: int) -> Flow:
+    """One minor straight into the hidden area, seen by its owner only."""
+    yield from g.draw(seat, MINOR, 1, into=g.z.hidden[seat])
+
+
+def cathedral(g: "ArcanumState", seat: int) -> Flow:
+    move = yield from g.decide(Ctx("cathedral", seat), seat)
+    if isinstance(move, Hide):
+        g.hide(seat, move.handles)
+    else:
+        yield from g.draw(seat, MINOR, 2)
+        yield from g.limit([seat])
+
+
+def ballroom(g: "ArcanumState", seat: int) -> Flow:
+    move = yield from g.decide(Ctx("hide", seat, {"min": 0, "max": 1, "why": "Ballroom"}), seat)
+    g.hide(seat, move.handles)
+
+
+def castle(g: "ArcanumState", seat: int) -> Flow:
+    yield from g.discard_round("castle", g.seats_from(seat, include=False))
+
+
+EFFECTS: dict[int, Callable[["ArcanumState", int], Flow]] = {
+    1: mage_tower, 2: artisan_district, 3: harbour, 4: throne_room, 5: market, 6: fields,
+    7: treasure_vault, 8: cathedral, 9: ballroom, 10: castle}
+
+
+def location_effect(g: "ArcanumState", seat: int, loc: int) -> Flow:
+    yield from EFFECTS[loc](g, seat)
+

@@ -1,0 +1,197 @@
+"""Legality of moves (pure) and the dealer's statements as numbered claims (rules §7.6, §9).
+
+`check` judges from this state's knowledge only: a card value it knows must match, and a dealer
+statement is refused at once when this state knows the rule (the dealer's own peer, an omniscient
+state); elsewhere the statement passes and becomes a claim, decided when the rule opens.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from p2ptarot.cards.errors import UnknownCardError
+from p2ptarot.cards.standard52 import standard_card
+from p2ptarot.engine.errors import IllegalMove
+from p2ptarot.engine.types import Claim, Move, Pass
+
+from .claims import (CARD_CORRECT, HAND_HAS_NONE, HINTS_HOLD, RUN_RIGHT, DealerClaim, Question,
+                     hint_statement, inconsistency)
+from .erl import HINTS, ErlError, check_hint_syntax, compile_rule
+from .moves import (NO, RIGHT, WRONG, YES, Answer, Call, Commit, DeclareSage, Hint, Judge, NoPlay,
+                    Open, Pick, Play)
+from .phases import (ANSWER, ANSWER_PICK, CALL, DEALER_PICK, HINT, JUDGE, OPEN, PHASE_NAMES, PLAY,
+                     RULE, SAGE_PICK, WINDOW)
+
+MAX_HINT_TEXT = 200
+
+
+class MoveChecks:
+    """Mixin of `EleusisState`: `_check` and the dealer's claims."""
+
+
+    def _fail(self, seat: int, reason: str) -> IllegalMove:
+        return IllegalMove(seat, reason, self.where())
+
+    def _check(self, seat: int, move: Move) -> None:
+        """Whether `seat` may make `move` now, judged from this state's knowledge (pure)."""
+        phase = self.phase
+        expected_kind = {
+            RULE: Commit, HINT: Hint, PLAY: (Play, NoPlay), JUDGE: Judge, CALL: Call, ANSWER: Answer,
+            DEALER_PICK: Pick, SAGE_PICK: Pick, ANSWER_PICK: Answer, WINDOW: (DeclareSage, Pass),
+            OPEN: Open,
+        }.get(phase)
+        if expected_kind is None or not isinstance(move, expected_kind):
+            raise self._fail(seat, f"a {move.KIND} move is not expected in the {PHASE_NAMES[phase]} "
+                                   "step")
+        if isinstance(move, Commit):
+            self._check_commit(seat, move)
+            self._check_rule_commit(seat, move)
+        elif isinstance(move, Hint):
+            self._check_hint(seat, move)
+        elif isinstance(move, (Play, NoPlay)):
+            self._check_play(seat, move)
+        elif isinstance(move, (Judge, Call)):
+            if move.verdict not in (RIGHT, WRONG):
+                raise self._fail(seat, f"a verdict is 'right' or 'wrong', not {move.verdict!r}")
+        elif isinstance(move, Answer):
+            if move.answer not in (YES, NO):
+                raise self._fail(seat, f"an answer is 'yes' or 'no', not {move.answer!r}")
+        elif isinstance(move, Pick):
+            self._check_pick(seat, move)
+        elif isinstance(move, Open):
+            self._check_rule_open(seat, move)
+            self._check_open(seat, move)
+        if seat == self.dealer and isinstance(move, (Judge, Answer, Pick)) and phase != SAGE_PICK:
+            question, expected, statement = self._statement(move)
+            if self.rule is not None and self._truth(question) != expected:
+                raise IllegalMove(seat, inconsistency(statement), self.where())
+
+    def _check_rule_commit(self, seat: int, move: Commit) -> None:
+        if move.name != self.secret_name():
+            raise self._fail(seat, f"the rule of this round is committed as {self.secret_name()!r}, "
+                                   f"not {move.name!r}")
+        if not isinstance(move.value, str):
+            raise self._fail(seat, "a committed value is a text")
+        if move.value:
+            try:
+                compile_rule(move.value)
+            except ErlError as exc:
+                raise self._fail(seat, f"invalid rule: {exc}") from None
+
+    def _check_hint(self, seat: int, move: Hint) -> None:
+        if not isinstance(move.hints, tuple) or len(move.hints) > len(HINTS) or not all(
+                isinstance(h, str) for h in move.hints):
+            raise self._fail(seat, f"structured hints are a list of at most {len(HINTS)} texts")
+        if not isinstance(move.text, str) or len(move.text) > MAX_HINT_TEXT or not all(
+                ch.isprintable() for ch in move.text):
+            raise self._fail(seat, f"a free-text hint is at most {MAX_HINT_TEXT} printable characters")
+        for h in move.hints:
+            try:
+                check_hint_syntax(h)
+            except ErlError as exc:
+                raise self._fail(seat, str(exc)) from None
+        if len(set(move.hints)) != len(move.hints):
+            raise self._fail(seat, "a structured hint is given twice")
+        if move.hints and self.rule is not None:
+            question = Question(HINTS_HOLD, 0, move.hints)
+            if not self._truth(question):
+                raise IllegalMove(seat, inconsistency(hint_statement(move.hints)), self.where())
+
+    def _check_cards(self, seat: int, handles: Any, cards: Any, owner: int) -> None:
+        """`handles` are distinct handles of `owner`'s hand and `cards` their values."""
+        if not isinstance(handles, tuple) or not isinstance(cards, tuple) or len(handles) != len(cards):
+            raise self._fail(seat, "handles and cards are two lists of one length")
+        if not all(isinstance(h, int) and not isinstance(h, bool) for h in handles):
+            raise self._fail(seat, "handles are integers")
+        if not all(isinstance(c, str) for c in cards):
+            raise self._fail(seat, "cards are card ids")
+        if len(set(handles)) != len(handles) or len(set(cards)) != len(cards):
+            raise self._fail(seat, "a card is named twice")
+        for h, c in zip(handles, cards):
+            if not 0 <= h < len(self._holder) or self._holder[h] != owner:
+                raise self._fail(seat, f"handle {h} is not in the hand")
+            try:
+                standard_card(c)
+            except UnknownCardError:
+                raise self._fail(seat, f"{c!r} is not a standard card") from None
+            known = self.cards[h]
+            if known is not None and known != c:
+                raise self._fail(seat, f"handle {h} holds {known}, not {c}")
+            if known is None and self._known_card.get(c, h) != h:
+                raise self._fail(seat, f"{c} is already known at another handle")
+
+    def _check_play(self, seat: int, move: Play | NoPlay) -> None:
+        size = len(move.handles) if isinstance(move.handles, tuple) else -1
+        if isinstance(move, Play) and not 1 <= size <= self.rules.max_run:
+            raise self._fail(seat, f"a play is one card or a run of 2 to {self.rules.max_run}")
+        if isinstance(move, NoPlay) and size != len(self.hands[seat]):
+            raise self._fail(seat, "\"no play\" shows the whole hand")
+        self._check_cards(seat, move.handles, move.cards, seat)
+        if isinstance(move, NoPlay) and set(move.handles) != set(self.hands[seat]):
+            raise self._fail(seat, "\"no play\" shows the whole hand")
+
+    def _check_pick(self, seat: int, move: Pick) -> None:
+        assert self.pending is not None
+        if not isinstance(move.handle, int) or isinstance(move.handle, bool) or not isinstance(
+                move.card, str):
+            raise self._fail(seat, "a pick names a handle and its card")
+        owner = self.pending.seat
+        if move.handle not in self.hands[owner] or self.cards[move.handle] != move.card:
+            raise self._fail(seat, f"{move.card!r} at handle {move.handle} is not a card of the "
+                                   "shown hand")
+
+    def _check_rule_open(self, seat: int, move: Open) -> None:
+        if move.name != self.secret_name():
+            raise self._fail(seat, f"the round's rule is {self.secret_name()!r}, not {move.name!r}")
+        if not isinstance(move.value, str):
+            raise self._fail(seat, "an opened value is a text")
+        if self.rule_text is not None and move.value != self.rule_text:
+            raise self._fail(seat, "the opened rule is not the committed one")
+
+    # ---- the dealer's statements ---------------------------------------------------------------
+    def _statement(self, move: Move) -> tuple[Question, bool, str]:
+        """The question a dealer's judge/answer/pick answers, the answer given, and in words."""
+        p = self.pending
+        assert p is not None
+        main_len = len(self.layout.main)
+        if isinstance(move, Pick):
+            return (Question(CARD_CORRECT, main_len, (move.card,)), True,
+                    f"named {move.card} a correct card")
+        if self.phase == ANSWER_PICK:
+            card = self.cards[p.proposal] or ""
+            yes = isinstance(move, Answer) and move.answer == YES
+            return (Question(CARD_CORRECT, main_len, (card,)), yes,
+                    f"answered {'yes' if yes else 'no'} to the Sage's pick {card}")
+        if isinstance(move, Judge):
+            right = move.verdict == RIGHT
+            said = f"judged {'right' if right else 'wrong'}"
+        else:
+            assert isinstance(move, Answer)
+            right = (p.call == RIGHT) == (move.answer == YES)
+            said = f"answered {move.answer} to the Sage's call {p.call!r}"
+        if p.no_play:
+            return (Question(HAND_HAS_NONE, main_len, p.cards), right,
+                    f"{said} on the \"no play\" of {' '.join(p.cards)}")
+        return (Question(RUN_RIGHT, main_len, p.cards), right, f"{said} on {' '.join(p.cards)}")
+
+    def _truth(self, question: Question) -> bool:
+        assert self.rule is not None and self.rule_text is not None
+        return question.truth(self.rule, self.layout.main_facts, self.rule_text)
+
+    def _state_claim(self, seat: int, question: Question, expected: bool, statement: str) -> None:
+        """Record the dealer's statement as a numbered claim; decide it at once when this state
+        knows the rule (the same numbers are allocated in every state)."""
+        where = self.where()
+        draft = DealerClaim(len(self.claim_log), seat, statement, question, expected, where)
+        claim = self._claim(seat, question.kind, draft.detail(), where)
+        record = DealerClaim(claim.id, seat, statement, question, expected, where)
+        if self.rule is not None:
+            self._decide(claim, record)
+            return
+        self.dealer_claims.append(record)
+        self._pending[claim.id] = claim
+
+    def _decide(self, claim: Claim, record: DealerClaim) -> None:
+        if self._truth(record.question) != record.expected:
+            raise self._false_claim(claim, record.reason())
+        self._settle_claim(claim)

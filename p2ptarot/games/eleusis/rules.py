@@ -1,0 +1,30 @@
+"""The numbers of the game (rules §4, ruling R1), as one frozen value.
+
+Variants, when the project adds any, derive from `STANDARD` with `dataclasses.replace`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every constant the engine uses; `STANDARD` is the source's game (R1)."""
+
+    name: str = "STANDARD"
+    hand_size: int = 14
+    max_run: int = 4  # runs of 2…max_run cards (§4.4)
+    penalty_per_card: int = 2  # a wrong single card costs 2, a wrong run of k costs 2k (§4.7)
+    penalty_no_play: int = 5
+    penalty_false_prophet: int = 5
+    no_play_shrink: int = 4  # a right "no play" with k ≥ 5 cards: new hand of k − 4 (§4.8, R9)
+    sudden_death_layout: int = 30  # L ≥ 30 without a Sage (§4.13)
+    sudden_death_after_marker: int = 20  # L − s ≥ 20 with a Sage
+    empty_hand_bonus: int = 4
+    not_dealt_bonus: int = 10  # §4.16
+    dealer_cap_basis: str = "before"  # R24: "before" (C = s) or "after" (C = L − s)
+    base_copies: int = 2  # two 52-card decks (§2.1); R12 adds copies 3, 4, …
+
+
+STANDARD = Rules()

@@ -1,0 +1,44 @@
+"""JSON views (§3.9 visibility table): a seat sees its own hand and its own choice of the round;
+everything else shown is public. Undealt cards and unplayed hands are never shown."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .state import ParisDivinsState
+
+
+def build_view(state: "ParisDivinsState", seat: int | None) -> dict[str, Any]:
+    """Everything `seat` (None = the public) may know, as plain JSON."""
+    from .state import PHASE_NAMES
+
+    n = state.players
+    view: dict[str, Any] = {
+        "game": "paris-divins",
+        "variant": state.rules.name,
+        "players": n,
+        "seat": seat,
+        "phase": PHASE_NAMES[state.phase],
+        "round": state.round_no + 1,
+        "rounds": state.rules.hand_size,
+        "active": list(state.active),
+        "eliminated": list(state.eliminated),
+        "rounds_won": list(state.rounds_won),
+        "supply": list(state.supply),
+        "reserve": list(state.reserve),
+        "stakes": [state.stakes.get(s, 0) for s in range(n)],
+        "required": [state.rules.required_stake(w) for w in state.rounds_won],
+        "chosen": sorted(state.chosen),
+        "hand_sizes": [len(h) for h in state.hands],
+        "history": [dict(r) for r in state.history],
+    }
+    if seat is not None:
+        hand = [state.card_for(h, seat) for h in state.hands[seat]]
+        view["hand"] = [c for c in hand if c is not None]
+        #: the handle of each hand card, in the same order (a wager names its card by handle)
+        view["hand_handles"] = [h for h, c in zip(state.hands[seat], hand) if c is not None]
+        mine = state.chosen.get(seat)
+        view["my_choice"] = (None if mine is None else
+                             {"card": state.card_for(mine.handle, seat), "bet": mine.bet})
+    return view

@@ -1,0 +1,189 @@
+"""The Arcanum screen and move sentences, from one seat's view only (arcanum.md).
+
+The city is drawn as ten lines (number, name, left-side symbols, figures standing there, a Tower
+mark), then the four prestige tracks 0…21, then each player's VP, hand and hidden area. A card the
+seat may not see reads as its kind only ("a minor", "a major").
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from p2ptarot.cards import ARCANUM, UnknownCardError
+
+HOUSES = ("swords", "wands", "cups", "coins")
+_ROMAN = ((10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
+_DECISIONS = {
+    "act": "play a minor (mandatory) and at most one major, before or after it",
+    "draw-choice": "draw 3 minors or 1 major", "limit": "discard down to 7 cards",
+    "hide": "hide minors face down", "relocate": "move a figure (move-and-activate)",
+    "fool-mode": "the Fool: joker move or hide it", "artisan": "Artisan District: 2 minors or 1 major",
+    "harbour": "Harbour: draw 1 minor?", "market": "Market: trade a card or not",
+    "fields": "Fields: each House +1, -1 or 0", "cathedral": "Cathedral: hide 1 minor or draw 2",
+    "castle": "Castle: discard 1 card", "chariot": "Chariot: discard 1 card",
+    "judgement": "Judgement: discard 1 card", "house": "choose a House",
+    "empress": "Empress: one House +1, another -1", "wheel": "Wheel: give 2 cards to your left",
+    "death": "Death: discard 1 or 2 minors", "swap": "Temperance: swap up to 2 cards",
+    "tower": "Tower: freeze locations", "remove": "Judgement: remove a figure (3 in all)",
+    "return": "Judgement: put a figure back", "declare": "declare the Fool's suit",
+    "sun": "Sun: turn 3 hidden cards face up", "forced-draw": "no minor? draw one"}
+
+
+#: move kind -> heading when a long move list is grouped
+GROUPS = {
+    "play-minor": "play a minor", "play-major": "play a major", "choose": "choose",
+    "discard": "discard", "hide": "hide", "relocate": "move a figure", "house": "choose a House",
+    "empress": "Empress", "fields": "Fields", "give": "Wheel", "expose": "Sun",
+    "swap": "Temperance", "tower": "Tower", "remove": "Judgement", "return": "Judgement",
+    "pass": "pass"}
+
+
+def roman(n: int) -> str:
+    out = []
+    for value, sign in _ROMAN:
+        while n >= value:
+            out.append(sign)
+            n -= value
+    return "".join(out) or "0"
+
+
+def card_name(card: str | None, kind: str | None = None) -> str:
+    """"7 of cups", "queen of swords", "XVII The Star"; a hidden card by its kind."""
+    if card is None:
+        return f"a {kind}" if kind else "a hidden card"
+    try:
+        c = ARCANUM.card(card)
+    except UnknownCardError:
+        return "a hidden card"
+    if c.kind == "minor":
+        rank = card.rsplit("-", 1)[1] if c.court else ("ace" if c.rank == 1 else str(c.rank))
+        return f"{rank} of {c.suit}"
+    return f"{roman(c.number or 0)} {c.name}"
+
+
+def _figure(fig: str) -> str:
+    """A pawn reads "cups queen" (house first), never like the card "queen of cups"."""
+    _, house, rank = fig.split("-")
+    return f"{house} {rank}"
+
+
+def _seat(s: int, view: Mapping[str, Any]) -> str:
+    return "you" if s == view.get("seat") else f"P{s + 1}"
+
+
+def _city(view: Mapping[str, Any]) -> list[str]:
+    tower = set((view.get("tower") or {}).get("locations", []))
+    out = ["The city:"]
+    for loc in range(1, 11):
+        key = str(loc)
+        symbols = ", ".join(f"{n}×{s}" for s, n in sorted(view["board"]["symbols"][key].items()))
+        figs = ", ".join(_figure(f) for f in view["figures"][key]) or "-"
+        frozen = "  [frozen by the Tower]" if loc in tower else ""
+        out.append(f"  {loc:>2} {view['locations'][key]:<16} ({symbols}): {figs}{frozen}")
+    return out
+
+
+def _tracks(view: Mapping[str, Any]) -> list[str]:
+    out = ["Prestige (0…21):"]
+    for h in HOUSES:
+        p = view["prestige"][h]
+        out.append(f"  {h:<7} {p:>2} " + "#" * p + "." * (21 - p))
+    return out
+
+
+def _players(view: Mapping[str, Any]) -> list[str]:
+    out = []
+    for p in view["players"]:
+        s = p["seat"]
+        mark = ">" if s == view.get("active") else " "
+        hand = ", ".join(card_name(c["card"], c["kind"]) for c in p["hand"]) or "empty"
+        hidden = ", ".join(card_name(c["card"], c["kind"]) + (" (face up)" if c["face_up"] else "")
+                           for c in p["hidden"]) or "nothing"
+        held = f"; holds off the board: {', '.join(_figure(f) for f in p['held'])}" if p["held"] else ""
+        out.append(f"{mark} {_seat(s, view):<4} {p['vp']:>3} VP | hand ({len(p['hand'])}): {hand}")
+        out.append(f"       hidden ({len(p['hidden'])}): {hidden}{held}")
+    return out
+
+
+def render(view: Mapping[str, Any]) -> str:
+    """The whole screen for one seat."""
+    head = (f"Arcanum — turn {view['turn']} of {view['turns']} (scorings after "
+            f"{', '.join(map(str, view['scoring_turns']))}), phase {view['phase']}, "
+            f"first player P{view['first_player'] + 1}")
+    if view.get("devil"):
+        head += " — the Devil doubles every VP and prestige change"
+    decks = (f"Decks: {view['decks']['minor']} minors, {view['decks']['major']} majors; "
+             f"discards: {view['discards']['minor']} minors, {view['discards']['major']} majors")
+    lines = [head, decks, ""] + _city(view) + [""] + _tracks(view) + [""] + _players(view)
+    d = view.get("decision")
+    if d:
+        lines += ["", f"Waiting for {_seat(d['actor'], view) if d['actor'] >= 0 else 'everyone'}: "
+                      f"{_DECISIONS.get(d['name'], d['name'])}"]
+    if view.get("scorings"):
+        last = view["scorings"][-1]
+        kind = "World scoring" if last["world"] else "House scoring"
+        lines.append(f"Last {kind} (turn {last['turn']}): "
+                     + ", ".join(f"{_seat(s, view)} +{v}" for s, v in enumerate(last["vp"])))
+    return "\n".join(lines)
+
+
+def _handle_name(view: Mapping[str, Any], handle: int) -> str:
+    for p in view["players"]:
+        for c in p["hand"] + p["hidden"]:
+            if c["handle"] == handle:
+                return card_name(c["card"], c["kind"])
+    return "a card"
+
+
+_PASS = {"act": "end the activation", "market": "no trade", "relocate": "move no figure"}
+
+
+def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+    """A sentence for a move in JSON form."""
+    kind = move.get("kind")
+    decision = view.get("decision") or {}
+    if kind == "play-minor":
+        where = (f", moving the {_figure(move['figure'])} to {view['locations'][str(move['dest'])]}"
+                 if move["figure"] else " (no figure can move)")
+        return f"play the {card_name(move['card'])}{where}"
+    if kind == "play-major":
+        return f"play {card_name(move['card'])}"
+    if kind == "choose":
+        if decision.get("name") == "cathedral" and move["option"] == "draw":
+            return "draw 2 minors"
+        return {"minors": "draw minors", "major": "draw a major", "draw": "draw",
+                "pass": "do not draw", "joker": "use the Fool as a joker move",
+                "hide": "hide the Fool", "keep": "keep (you hold a minor)"}.get(move["option"], move["option"])
+    if kind in ("discard", "expose"):
+        verb = "discard" if kind == "discard" else "turn face up"
+        return f"{verb} " + (", ".join(card_name(c) for c in move["cards"]) or "nothing")
+    if kind == "hide":
+        return "hide " + (", ".join(_handle_name(view, h) for h in move["handles"]) or "nothing")
+    if kind == "give":
+        return "give " + ", ".join(_handle_name(view, h) for h in move["handles"]) + " to your left"
+    if kind == "relocate":
+        return f"move the {_figure(move['figure'])} to {view['locations'][str(move['dest'])]}"
+    if kind == "house":
+        if decision.get("name") == "declare":
+            return f"declare the Fool a card of {move['house']}"
+        if decision.get("amount"):
+            return f"{decision.get('why', '')}: {move['house']} +{decision['amount']} prestige".lstrip(": ")
+        return str(move["house"])
+    if kind == "empress":
+        return f"{move['up']} +1, {move['down']} -1"
+    if kind == "fields":
+        return ", ".join(f"{h} {c:+d}" for h, c in zip(HOUSES, move["changes"]) if c) or "no change"
+    if kind == "swap":
+        pairs = [f"{_handle_name(view, g)} for {_handle_name(view, t)}" for g, t in zip(move["give"], move["take"])]
+        return "swap " + ("; ".join(pairs) if pairs else "nothing")
+    if kind == "tower":
+        return "freeze " + " and ".join(view["locations"][str(x)] for x in move["locations"])
+    if kind == "remove":
+        return f"remove the {_figure(move['figure'])} from the board"
+    if kind == "return":
+        fig = decision.get("figure")
+        who = f"the {_figure(fig)}" if fig else "the figure"
+        return f"put {who} back in {view['locations'][str(move['dest'])]}"
+    if kind == "pass":
+        return _PASS.get(decision.get("name", ""), "pass")
+    return str(kind)

@@ -1,0 +1,320 @@
+"""The Eleusis screen, move sentences and the dealer's rule editor, from one seat's view only.
+
+The layout is drawn as the rules describe it (§2.3): the main line left to right, and under each
+main-line card the column of wrong plays made while it was the last one (a wrong run stays one
+block, in brackets). Placement numbers are printed where they matter: the Sage marker's card and
+the side-line columns.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, Sequence
+
+from p2ptarot.games.eleusis.erl import HINTS, ErlError, compile_rule, hint_holds
+
+#: headings for grouping long move lists by kind
+GROUPS: dict[str, str] = {
+    "play": "play", "no-play": "no play", "judge": "judgment", "call": "Sage's call",
+    "answer": "dealer's answer", "pick": "name a correct card", "sage": "Sage",
+    "pass": "Sage", "commit": "choose the rule", "hint": "hint", "open": "open the rule",
+}
+_RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
+_SUITS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
+_PHASES = {
+    "first-dealer": "drawing the first dealer", "rule": "the dealer writes his rule",
+    "hint": "the dealer may give a hint", "shuffle": "shuffling", "deal": "dealing",
+    "play": "playing", "judge": "the dealer judges", "sage-call": "the Sage calls",
+    "dealer-answer": "the dealer answers the Sage", "dealer-pick": "the dealer names a correct card",
+    "sage-pick": "the Sage names a correct card", "dealer-answer-pick": "the dealer answers the Sage",
+    "sage-window": "the player may declare himself Sage", "effects": "dealing cards",
+    "open": "the dealer opens his rule", "over": "game over",
+}
+WIDTH = 78
+
+
+def card_name(card: str | None) -> str:
+    """'hearts-12#2' -> 'Q♥' (the copy is irrelevant in play); a hidden card -> '??'."""
+    if not card:
+        return "??"
+    try:
+        suit, rest = card.split("-", 1)
+        rank = int(rest.split("#", 1)[0])
+    except ValueError:
+        return "??"
+    return f"{_RANKS.get(rank, str(rank))}{_SUITS.get(suit, '?')}"
+
+
+def cards_text(cards: Sequence[str | None]) -> str:
+    return " ".join(card_name(c) for c in cards) or "-"
+
+
+def _who(seat: int | None, view: Mapping[str, Any]) -> str:
+    if seat is None or seat < 0:
+        return "nobody"
+    return "you" if seat == view.get("seat") else f"seat {seat}"
+
+
+def _wrap(prefix: str, items: list[str]) -> list[str]:
+    lines, line = [], prefix
+    for item in items:
+        if len(line) + len(item) + 1 > WIDTH and line.strip():
+            lines.append(line)
+            line = " " * len(prefix)
+        line += item + " "
+    lines.append(line.rstrip())
+    return lines
+
+
+def _layout_lines(view: Mapping[str, Any]) -> list[str]:
+    layout = view["layout"]
+    marker = layout.get("marker", 0)
+    items = []
+    for p in layout["main"]:
+        mark = "*" if p["n"] == marker else ""
+        items.append(f"{card_name(p['card'])}{mark}")
+    lines = _wrap("main line: ", items)
+    for i, column in enumerate(layout["side"]):
+        if not column:
+            continue
+        blocks = []
+        for block in column:
+            names = [card_name(p["card"]) + ("*" if p["n"] == marker else "") for p in block]
+            blocks.append(names[0] if len(names) == 1 else "[" + " ".join(names) + "]")
+        head = layout["main"][i]
+        lines.extend(_wrap(f"  under {card_name(head['card'])} (#{i + 1}): ", blocks))
+    if marker:
+        lines.append(f"Sage marker (*) on placement {marker}: "
+                     f"{layout['size'] - marker} cards placed after it")
+    return lines
+
+
+def render(view: Mapping[str, Any]) -> str:
+    """The screen of one seat."""
+    out = []
+    dealer = view.get("dealer", -1)
+    out.append(f"Eleusis — round {view.get('round')} of {view.get('rounds')}, dealer "
+               f"{_who(dealer, view)} — {_PHASES.get(view.get('phase', ''), view.get('phase'))}")
+    layout = view["layout"]
+    sudden = "SUDDEN DEATH" if view.get("sudden_death") else "no sudden death yet"
+    out.append(f"layout {layout['size']} cards, stock {view.get('stock')}, {sudden}")
+    hints = list(view.get("hints") or [])
+    if view.get("hint_text"):
+        hints.append(f'"{view["hint_text"]}"')
+    if hints:
+        out.append("hints: " + "; ".join(hints))
+    if view.get("rule"):
+        out.append("rule: " + " ".join(str(view["rule"]).split()))
+    out.extend(_layout_lines(view))
+    pending = view.get("pending")
+    if pending:
+        what = ("declares \"no play\" showing " if pending["no_play"] else "plays ") + cards_text(
+            pending["cards"])
+        line = f"waiting: {_who(pending['seat'], view)} {what}"
+        if pending.get("call"):
+            line += f"; the Sage calls {pending['call']}"
+        if pending.get("proposal"):
+            line += f"; the Sage names {card_name(pending['proposal'])}"
+        out.append(line)
+    if view.get("last_event"):
+        out.append(f"last: {view['last_event']}")
+    for p in view["players"]:
+        if p["dealer"]:
+            status = "dealer"
+        else:
+            flags = [f for f, on in (("SAGE", p["sage"]), ("false prophet", p["false_prophet"]),
+                                     ("eliminated", p["eliminated"])) if on]
+            status = f"{p['cards']:>2} cards" + (" — " + ", ".join(flags) if flags else "")
+            if p["shown"]:
+                status += f" (shown: {cards_text([s['card'] for s in p['shown']])})"
+        mark = ">" if view.get("turn", {}).get("seats") == [p["seat"]] else " "
+        total = (view.get("totals") or [0] * len(view["players"]))[p["seat"]]
+        out.append(f"{mark} {_who(p['seat'], view):<8} {status}  (total {total})")
+    if view.get("hand") is not None:
+        out.append("your hand: " + cards_text([h["card"] for h in view["hand"]]))
+    return "\n".join(out)
+
+
+def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+    """A sentence for one move (its JSON form)."""
+    kind = move.get("kind")
+    if kind == "commit":
+        text = " ".join(str(move.get("value") or "").split())
+        return f"commit the rule: {text}" if text else "commit the rule"
+    if kind == "hint":
+        parts = list(move.get("hints") or []) + ([f'"{move["text"]}"'] if move.get("text") else [])
+        return "give the hint " + "; ".join(parts) if parts else "give no hint"
+    if kind == "play":
+        cards = list(move.get("cards") or [])
+        return f"play {cards_text(cards)}" if len(cards) == 1 else f"play the run {cards_text(cards)}"
+    if kind == "no-play":
+        return "declare \"no play\", showing the whole hand"
+    if kind in ("judge", "call"):
+        who = "judge" if kind == "judge" else "call"
+        return f"{who}: {move.get('verdict')}"
+    if kind == "answer":
+        return f"answer the Sage: {move.get('answer')}"
+    if kind == "pick":
+        return f"name {card_name(move.get('card'))} as a correct card"
+    if kind == "sage":
+        return "declare Sage"
+    if kind == "pass":
+        return "do not declare Sage"
+    if kind == "open":
+        return "open the rule"
+    return str(kind)
+
+
+# ---- the dealer writes his own rule ---------------------------------------------------------------
+def error_lines(text: str, error: ErlError) -> list[str]:
+    """The error, with the offending line and a caret under its column."""
+    out = [f"  invalid rule: {error}"]
+    if error.line:
+        lines = text.split("\n")
+        if 0 < error.line <= len(lines):
+            out.append("    " + lines[error.line - 1])
+            out.append("    " + " " * (error.column - 1) + "^")
+    return out
+
+
+def degenerate_rule(rule: Any) -> str:
+    """"accepts every card" / "accepts no card" when it does so on a sample of main lines, else ""."""
+    deck = [(rank, suit) for suit in (1, 2, 3, 4) for rank in range(1, 14)]
+    lines = [[card] for card in deck] + [[a, b, c] for a, b, c in zip(deck, deck[5:], deck[11:])]
+    verdicts = {rule.accepts(line, card) for line in lines for card in deck}
+    if verdicts == {True}:
+        return "accepts every card"
+    if verdicts == {False}:
+        return "accepts no card"
+    return ""
+
+
+def compose(view: Mapping[str, Any], legal: Sequence[Any], ask: Callable[[str], str],
+            say: Callable[[str], None] = print) -> Any | None:
+    """A move the list cannot hold, typed by a human (`w` at the move prompt): the dealer's own
+    rule, or a player's run. None when there is nothing to write here or he gives up."""
+    if any(getattr(m, "KIND", "") == "commit" for m in legal):
+        return compose_rule(view, legal, ask, say)
+    if any(getattr(m, "KIND", "") == "hint" for m in legal):
+        return compose_hint(view, legal, ask, say)
+    if any(getattr(m, "KIND", "") == "play" for m in legal):
+        return compose_run(view, legal, ask, say)
+    return None
+
+
+#: the dealer's statements his peer computes from the rule (R34): no human typing
+_AUTOMATIC_PHASES = ("judge", "dealer-answer", "dealer-answer-pick", "open")
+
+
+def automatic(view: Mapping[str, Any], legal: Sequence[Any]) -> bool:
+    """Whether the terminal plays the only legal move for the human: the dealer's judgments and
+    answers are computed by his peer from the rule (R34); a choice among correct cards is his."""
+    return (len(legal) == 1 and view.get("seat") == view.get("dealer")
+            and view.get("phase") in _AUTOMATIC_PHASES)
+
+
+def compose_hint(view: Mapping[str, Any], legal: Sequence[Any], ask: Callable[[str], str],
+                 say: Callable[[str], None] = print) -> Any | None:
+    """The dealer writes his hints: structured ones (checked true of his rule now, since a false
+    one is a fault at the opening) and free text."""
+    hint = next(m for m in legal if getattr(m, "KIND", "") == "hint")
+    rule = view.get("rule") or ""
+    say(f"Structured hints, comma-separated ({', '.join(HINTS)}), or nothing:")
+    while True:
+        chosen = [h.strip() for h in ask("hints> ").split(",") if h.strip()]
+        bad = [h for h in chosen if h not in HINTS]
+        false = [h for h in chosen if h in HINTS and rule and not hint_holds(rule, h)]
+        if bad:
+            say(f"  not a structured hint: {', '.join(bad)}")
+        elif false:
+            say(f"  false of your rule: {', '.join(false)}")
+        elif len(set(chosen)) != len(chosen):
+            say("  a hint is given once")
+        else:
+            break
+    while True:
+        text = ask("free-text hint (or nothing)> ").strip()
+        if len(text) <= 200 and all(ch.isprintable() for ch in text):
+            return type(hint)(tuple(chosen), text)
+        say("  at most 200 printable characters")
+
+
+_RANK_WORDS = {"A": 1, "J": 11, "Q": 12, "K": 13, **{str(r): r for r in range(1, 14)}}
+_SUIT_WORDS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades",
+               **{v: k for k, v in _SUITS.items()}}
+
+
+def parse_card(word: str) -> str | None:
+    """'7H', '7♥', 'qs', '10d' -> 'hearts-7', 'spades-12', 'diamonds-10' (no copy); else None."""
+    word = word.strip().upper()
+    if len(word) < 2:
+        return None
+    rank, suit = _RANK_WORDS.get(word[:-1]), _SUIT_WORDS.get(word[-1])
+    return f"{suit}-{rank}" if rank is not None and suit is not None else None
+
+
+def compose_run(view: Mapping[str, Any], legal: Sequence[Any], ask: Callable[[str], str],
+                say: Callable[[str], None] = print) -> Any | None:
+    """Let a player type a run of 1–4 cards of his hand, in order (e.g. `7H 8H 9S`)."""
+    play = next(m for m in legal if getattr(m, "KIND", "") == "play")
+    hand = [(h["handle"], h["card"]) for h in view.get("hand") or [] if h.get("card")]
+    say("Type the cards of your run in order, e.g. `7H 8H 9S` (A, 2–10, J, Q, K and C, D, H, S);"
+        " an empty line gives up.")
+    while True:
+        words = ask("run> ").split()
+        if not words:
+            return None
+        chosen: list[tuple[int, str]] = []
+        problem = ""
+        for word in words:
+            base = parse_card(word)
+            match = next(((h, c) for h, c in hand if c.split("#")[0] == base
+                          and (h, c) not in chosen), None)
+            if base is None:
+                problem = f"{word!r} is not a card (write it like 7H or QS)"
+            elif match is None:
+                problem = f"you hold no (further) {word}"
+            else:
+                chosen.append(match)
+            if problem:
+                break
+        if not problem and not 1 <= len(chosen) <= 4:
+            problem = "a run has 1 to 4 cards"
+        if problem:
+            say(f"  {problem}")
+            continue
+        return type(play)(tuple(h for h, _ in chosen), tuple(c for _, c in chosen))
+
+
+def compose_rule(view: Mapping[str, Any], legal: Sequence[Any], ask: Callable[[str], str],
+                 say: Callable[[str], None] = print) -> Any | None:
+    """Let a human dealer type a rule in ERL; validated (positions shown) before it is committed.
+
+    Returns the Commit move, or None if the dealer gives up (a line with a single '.').
+    """
+    commits = [m for m in legal if getattr(m, "KIND", "") == "commit"]
+    say("Type your rule in ERL (spec/ERL.md), e.g. `accept c.color != p1.color`;")
+    say("end it with an empty line; a line with a single '.' gives up.")
+    while True:
+        lines: list[str] = []
+        while True:
+            line = ask("rule> " if not lines else "....> ")
+            if line.strip() == "." and not lines:
+                return None
+            if not line.strip():
+                break
+            lines.append(line.rstrip("\r"))
+        if not lines:
+            continue
+        text = "\n".join(lines) + "\n"
+        try:
+            rule = compile_rule(text)
+        except ErlError as exc:
+            for out in error_lines(text, exc):
+                say(out)
+            continue
+        degenerate = degenerate_rule(rule)
+        if degenerate:
+            say(f"  warning: this rule {degenerate} (R30: allowed, but the scoring punishes it)")
+        move = type(commits[0])(commits[0].name, text)
+        say("  valid rule; it is committed now and opened at the end of the round.")
+        return move

@@ -1,0 +1,67 @@
+"""The paris divins screen and move sentences, from one seat's view only (roses.md §3)."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .cards import card_list, card_name
+
+GROUPS: dict[str, str] = {"wager": "play a card and bet"}
+
+_PHASES = {"shuffle": "shuffling", "deal": "dealing", "choose": "choosing a card and a bet",
+           "open": "opening the chosen cards", "over": "game over"}
+
+
+def _seat(s: int | None, view: Mapping[str, Any]) -> str:
+    if s is None or s < 0:
+        return "nobody"
+    return "you" if s == view.get("seat") else f"seat {s}"
+
+
+def _round_line(r: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+    out = f" ({', '.join(_seat(s, view) for s in r['out'])} out)" if r.get("out") else ""
+    if not r.get("played"):
+        return f"Round {r['round']}{out}: not played, the game ended"
+    plays = ", ".join(f"{_seat(int(s), view)} {card_name(c)}/{r['bets'][s]}" for s, c in r["cards"].items())
+    winner = _seat(r["winner"], view) if r["winner"] is not None else "nobody (stakes returned)"
+    return f"Round {r['round']}{out}: {plays} -> {r['category']} wins, {winner}"
+
+
+def render(view: Mapping[str, Any]) -> str:
+    """The whole paris divins screen for the seat that owns `view`."""
+    me = view.get("seat")
+    lines = [f"== les paris divins — round {min(view.get('round', 1), view.get('rounds', 8))}/{view.get('rounds')}"
+             + (f" — you are seat {me}" if me is not None else "") + " =="]
+    lines.append("Majors beat minors, divines beat majors, minors beat divines (all three: minors); "
+                 "the strongest card among those who bet on the winning category takes the stakes")
+    phase = view.get("phase", "")
+    now = _PHASES.get(phase, phase)
+    if phase == "choose":
+        waiting = [s for s in view.get("active", []) if s not in view.get("chosen", [])]
+        now += f" — waiting for {', '.join(_seat(s, view) for s in waiting)}"
+    lines.append(f"Now: {now}")
+    if "hand" in view:
+        lines.append(f"Your hand ({len(view['hand'])}): {card_list(view['hand'])}")
+        choice = view.get("my_choice")
+        if choice:
+            lines.append(f"Your choice: {card_name(choice['card'])}, betting on {choice['bet']}")
+    lines.append("Seats:")
+    active = set(view.get("active", []))
+    for s in range(view.get("players", 0)):
+        label = f"seat {s}" + (" (you)" if s == me else "")
+        status = "active" if s in active else "out"
+        lines.append(f"  {label:<13} {status:<6} | rounds won {view['rounds_won'][s]} | stake "
+                     f"{view['stakes'][s]} | supply {view['supply'][s]} | reserve {view['reserve'][s]}")
+    for r in (view.get("history") or [])[-3:]:
+        lines.append(_round_line(r, view))
+    return "\n".join(lines)
+
+
+def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+    """One sentence for a paris divins move (`move` is its JSON form)."""
+    if move.get("kind") == "wager":
+        handles = list(view.get("hand_handles") or [])
+        hand = list(view.get("hand") or [])
+        card = hand[handles.index(move["handle"])] if move.get("handle") in handles else None
+        return f"Play {card_name(card)} face down and bet on {move.get('bet')}"
+    return str(move.get("kind")) + " " + " ".join(f"{k}={v}" for k, v in move.items() if k != "kind")

@@ -1,0 +1,233 @@
+"""Networked in-memory Arcanum games: real mental poker, signed log, sans-I/O sessions wired by a
+queue (tests/table/harness.py). Both decks are stacked (the first shuffler applies the stacking
+permutation) so the scene is fixed: seat 0 opens with the Wheel, seat 1 passes a major to seat 2.
+
+* honest play: every seat agrees, the verifier accepts the log, the Wheel's cards were shown to
+  their receivers by proven re-encryption;
+* under wheelHidesKind, seat 2 (blind to the major it received, so its own engine signs the lie)
+  hides that major as a minor: the giver, who knows the card, convicts it at once; the third seat
+  only records a claim;
+* with a colluding giver (blind as well), the lie stands until the scoring opens the card: then
+  the third seat and the offline verifier convict seat 2 at the step of its signed hide.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+from unittest import mock
+
+import pytest
+
+import p2ptarot.mental.epoch as mental_epoch
+from p2ptarot.games.arcanum.components import MAJOR_CARDS, MINOR_CARDS
+from p2ptarot.games.arcanum.moves import Give, Hide, PlayMajor
+from p2ptarot.table.envelope import parse
+
+_HARNESS = Path(__file__).resolve().parents[2] / "table" / "harness.py"
+SEATS = 3
+HANDS = [["swords-1", "swords-2", "swords-3", "swords-4"],
+         ["coins-1", "coins-2", "coins-3", "coins-4"],
+         ["cups-1", "cups-2", "cups-3", "cups-4"]]
+MAJORS = ["major-10", "major-5", "major-6"]  # seat 0 the Wheel, seat 1 the Hierophant
+PASSED = "major-5"
+
+
+def _harness():
+    if "table_harness" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("table_harness", _HARNESS)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["table_harness"] = module
+        spec.loader.exec_module(module)
+    return sys.modules["table_harness"]
+
+
+@contextmanager
+def _stacked_decks(hands: list[list[str]] = HANDS, majors: list[str] = MAJORS) -> Iterator[None]:
+    """The minor deck deals `hands`, the major deck `majors` (then canonical order, then seeded)."""
+    minors = [c for h in hands for c in h]
+    minor_stack = minors + [c for c in MINOR_CARDS if c not in minors]
+    major_stack = majors + [c for c in MAJOR_CARDS if c not in majors]
+    wanted = {1: [list(MINOR_CARDS).index(c) for c in minor_stack],
+              SEATS + 1: [list(MAJOR_CARDS).index(c) for c in major_stack]}
+    calls = {"n": 0}
+
+    def permutation(rng: Any, size: int) -> list[int]:
+        calls["n"] += 1
+        if calls["n"] in wanted:
+            return list(wanted[calls["n"]])
+        if calls["n"] <= 2 * SEATS:
+            return list(range(size))
+        perm = list(range(size))
+        random.Random(calls["n"]).shuffle(perm)
+        return perm
+
+    with mock.patch.object(mental_epoch, "random_permutation", permutation):
+        yield
+
+
+def _handle_of(t: Any, card: str) -> int:
+    """The handle dealt `card` (the first major dealt to seat 1, whoever was told its value)."""
+    game = t.sessions[0].game
+    known = next((h for h, c in enumerate(game.cards) if c == card), None)
+    return known if known is not None else t.passed[0]
+
+
+def _scripts(t: Any, lie: bool) -> dict[int, Any]:
+    done: set[str] = set()
+    t.passed = []
+
+    def seat0(legal: list) -> Any:
+        wheel = next((m for m in legal if isinstance(m, PlayMajor) and m.card == "major-10"), None)
+        if wheel is not None and "wheel" not in done:
+            done.add("wheel")
+            return wheel
+        return None
+
+    def seat1(legal: list) -> Any:
+        if legal and isinstance(legal[0], Give):
+            game = t.sessions[1].game
+            h = next(h for h in game.z.hands[1] if game.kind[h] == "major" or game.cards[h] == PASSED)
+            t.passed.append(h)
+            return next(m for m in legal if h in m.handles)
+        return None
+
+    def seat2(legal: list) -> Any:
+        game = t.sessions[2].game
+        if lie and legal and isinstance(legal[0], Hide) and game.turn_no == 2 and game.phase == "hide":
+            return Hide((_handle_of(t, PASSED),))
+        return None
+
+    return {0: seat0, 1: seat1, 2: seat2}
+
+
+def _until_public(harness: Any) -> type:
+    """A blind seat that stops pretending once a card is opened to everyone (a liar's engine
+    would otherwise be unable to score, and the in-memory table runs every seat in one process)."""
+    from p2ptarot.engine import PUBLIC
+    from p2ptarot.table.session import Session
+
+    class UntilPublic(harness.BlindSession):
+        def _sync_known(self) -> None:
+            learn = self.game.learn
+
+            def filtered(h: int, c: str) -> None:
+                opening = any(r.handle == h and r.to == PUBLIC for r in self.game.turn().reveals)
+                if c not in self.blind or opening or PUBLIC in self.game.seen[h]:
+                    learn(h, c)
+
+            self.game.learn = filtered  # type: ignore[method-assign]
+            try:
+                Session._sync_known(self)
+            finally:
+                del self.game.learn
+
+    return UntilPublic
+
+
+def _table(lie: bool, blind: dict[int, set[str]] | None = None) -> Any:
+    harness = _harness()
+    options = {"first_seat": 0, "wheelHidesKind": True} if lie else {"first_seat": 0}
+    t = harness.Table("arcanum", SEATS, seed=7, bot="random", options=options, blind=blind)
+    cls = _until_public(harness)
+    for k, cards in (blind or {}).items():
+        t.sessions[k] = cls(t.signed, k, t.ids[k], t.seeds[k], blind=frozenset(cards))
+    t.scripts = _scripts(t, lie)
+    with _stacked_decks():
+        t.run()
+    return t
+
+
+@pytest.fixture(scope="module")
+def honest():
+    return _table(lie=False)
+
+
+@pytest.fixture(scope="module")
+def liar():
+    return _table(lie=True, blind={2: {PASSED}})
+
+
+@pytest.fixture(scope="module")
+def colluders():
+    """The giver is in the plot (blind too): only the card's opening can convict the liar."""
+    return _table(lie=True, blind={1: {PASSED}, 2: {PASSED}})
+
+
+def _moves(t: Any) -> list[tuple[int, dict]]:
+    return [(e.seat, e.body["move"]) for e in map(parse, t.records[0]) if e.kind == "move"]
+
+
+def test_every_seat_finishes_with_the_same_outcome(honest) -> None:
+    assert all(a is None for a in honest.aborted), honest.aborted
+    outcomes = [f.outcome.to_json() for f in honest.finished]
+    assert all(o == outcomes[0] for o in outcomes)
+    assert len(outcomes[0]["scores"]) == SEATS and len(outcomes[0]["detail"]["scorings"]) >= 2
+    assert all(r == honest.records[0] for r in honest.records)
+
+
+def test_the_wheel_passes_cards_by_proven_reencryption(honest) -> None:
+    moves = _moves(honest)
+    assert any(s == 0 and m.get("card") == "major-10" for s, m in moves)
+    gives = [m for s, m in moves if m["kind"] == "give"]
+    assert len(gives) == SEATS
+    assert any(e.kind == "mental.reencrypt" for e in map(parse, honest.records[0]))
+    # seat 2 received the Hierophant, shown to it (and its giver) only
+    h = _handle_of(honest, PASSED)
+    assert honest.sessions[2].game.cards[h] == PASSED
+    assert 2 in honest.sessions[0].game.seen[h] or -1 in honest.sessions[0].game.seen[h]
+
+
+def test_the_verifier_accepts_the_log(honest) -> None:
+    from p2ptarot.transcript import Transcript, verify_transcript
+
+    verdict = verify_transcript(Transcript(honest.signed, honest.records[0]))
+    assert verdict.valid, verdict.reason
+    assert verdict.outcome == honest.finished[0].outcome.to_json()
+
+
+def test_a_major_hidden_as_a_minor_is_convicted(liar) -> None:
+    hides = [m for s, m in _moves(liar) if s == 2 and m["kind"] == "hide"]
+    h = liar.passed[0]
+    assert [h] in [m["handles"] for m in hides], "seat 2 signed the lie"
+    giver = liar.aborted[1]
+    assert giver is not None and giver.blame == 2, giver  # the giver knows the card: at once
+    assert [e.body["move"] for e in giver.evidence] == [{"kind": "hide", "handles": [h]}]
+    assert all(f is None for f in liar.finished)
+
+
+def test_the_third_seat_and_the_verifier_blame_nobody_wrongly(liar) -> None:
+    """Seat 0 never saw the passed card: the lie is only a claim to it, and the game stopped (seat
+    1's abort) before the card opened, so seat 0 and the offline verifier convict nobody and do
+    not certify the game. (Known limit, reported: an abort whose proof is a card only its accuser
+    has seen is not followed by an audit that would open it.)"""
+    from p2ptarot.transcript import Transcript, verify_transcript
+
+    third = liar.aborted[0]
+    assert third is not None and third.blame is None
+    assert any(c.kind == "minor" and c.seat == 2 for c in liar.sessions[0].game.claim_log)
+    verdict = verify_transcript(Transcript(liar.signed, liar.records[1]))
+    assert not verdict.valid and verdict.seat is None
+
+
+
+def test_with_a_colluding_giver_the_lie_is_caught_when_the_card_opens(colluders) -> None:
+    t = colluders
+    h = t.passed[0]
+    lie = [e for e in map(parse, t.records[0]) if e.kind == "move" and e.seat == 2
+           and e.body["move"] == {"kind": "hide", "handles": [h]}]
+    assert len(lie) == 1
+    honest = t.aborted[0]
+    assert honest is not None and honest.blame == 2, honest
+    assert honest.step == lie[0].step  # the abort names the step of the signed lie...
+    assert t.sessions[0].step > honest.step + 5  # ...found later, when the scoring opened it
+    assert "major-5" in honest.reason
+    from p2ptarot.transcript import Transcript, verify_transcript
+
+    verdict = verify_transcript(Transcript(t.signed, t.records[0]))
+    assert not verdict.valid and verdict.seat == 2 and verdict.step == lie[0].step

@@ -1,0 +1,78 @@
+"""Eleusis under the table protocol's existing contract, in memory (no sockets): real mental
+poker deals the hands and the penalty cards, every seat runs its own partial-knowledge engine,
+and the offline verifier accepts the signed log with the same outcome. (Networked tables and the
+rule's hash commitment on the wire are the table's work, not this package's.)"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+_TABLE = Path(__file__).parents[2] / "table"
+
+
+def _load(name: str, file: str):
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, _TABLE / file)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_round_with_sages_and_runs_over_mental_poker() -> None:
+    harness = _load("table_harness", "harness.py")
+    helpers = _load("table_helpers_eleusis", "helpers.py")
+    t = harness.Table("eleusis", 5, seed=7, bot="heuristic", options={"rounds": 1})
+    t.run()
+    assert all(a is None for a in t.aborted)
+    outcomes = [f.outcome.to_json() for f in t.finished]
+    assert all(o == outcomes[0] for o in outcomes)
+    rounds = outcomes[0]["detail"]["rounds"]
+    assert len(rounds) == 1 and rounds[0]["rule"].startswith("accept")
+    assert all(r == t.records[0] for r in t.records)
+    verdict = helpers.verify(t, t.records[0])
+    assert verdict.valid, verdict
+    assert verdict.outcome == outcomes[0]
+
+
+def test_a_lying_dealer_is_blamed_by_every_peer_and_by_the_verifier() -> None:
+    """The dealer's peer, blind to its own rule (as a cheater's would be), commits `accept true`
+    and then judges a play "wrong": a lie. The honest peers refuse it (their engines know the
+    rule as soon as they can: today the rule text travels in the move, so at once; with the
+    table's hash commitment, at the opening) and blame the dealer with his signed statement."""
+    harness = _load("table_harness", "harness.py")
+    helpers = _load("table_helpers_eleusis", "helpers.py")
+    from p2ptarot.engine import Commit
+    from p2ptarot.games.eleusis.moves import Judge
+    from p2ptarot.table.envelope import parse
+
+    dealer = 0
+
+    def script(legal: list):
+        first = legal[0]
+        if isinstance(first, Commit):
+            return Commit(first.name, "accept true")
+        if isinstance(first, Judge):
+            return Judge("wrong")
+        return None
+
+    t = harness.Table("eleusis", 4, seed=9, bot="random", options={"rounds": 1, "first_dealer": dealer},
+                      scripts={dealer: script})
+    game = t.sessions[dealer].game
+    learn_secret = game._on_learn_secret
+    game._on_learn_secret = lambda name, value: None  # the cheater's engine does not hold the rule
+    t.run()
+    game._on_learn_secret = learn_secret
+    for k in (1, 2, 3):
+        abort = t.aborted[k]
+        assert t.finished[k] is None and abort is not None and abort.blame == dealer, abort
+        assert "contradicts his rule" in abort.reason
+    lie = [parse(x) for x in t.records[1] if parse(x).kind == "move" and parse(x).seat == dealer
+           and parse(x).body["move"]["kind"] == "judge"]
+    assert lie and lie[0].body["move"]["verdict"] == "wrong"
+    verdict = helpers.verify(t, t.records[1])
+    assert not verdict.valid and verdict.seat == dealer

@@ -1,0 +1,103 @@
+"""§2.9 invariants over random legal games at every player count, and replay agreement between
+the omniscient state, every seat's view and the public observer."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from roses_support import all_modes, moves_of, record, replay
+
+from p2ptarot.bots import HeuristicBot, RandomBot
+from p2ptarot.engine import RandomDealer, TurnKind, create
+from p2ptarot.games.roses_common.tables import DECK_IDS, INDEX, IS_ROSE, POINTS
+from p2ptarot.games.trois_roses import trick
+from p2ptarot.games.trois_roses.rules import TROIS_ROSES
+
+
+def random_game(players: int, seed: int, variant: str | None = None, bot=RandomBot):
+    state = create("trois-roses", players, variant)
+    rng = random.Random(seed)
+    events = record(state, [bot(random.Random(f"{seed}:{s}")) for s in range(players)], RandomDealer(rng))
+    return state, events
+
+
+@settings(max_examples=12, deadline=None)
+@given(players=st.integers(3, 5), seed=st.integers(0, 2**32))
+def test_invariants_of_every_deal(players: int, seed: int) -> None:
+    state, events = random_game(players, seed)
+    assert state.turn().kind is TurnKind.OVER
+    size = TROIS_ROSES.hand_size[players]
+    plays = [m for _, m in moves_of(events)]
+    assert len(plays) == players * players * size  # n deals, every dealt card played
+    assert len(state.history) == players
+    assert [d["dealer"] for d in state.history] == [(state.history[0]["dealer"] + k) % players
+                                                    for k in range(players)]
+    for k, deal in enumerate(state.history):
+        cards = [INDEX[m.card] for m in plays[k * players * size:(k + 1) * players * size]]
+        assert len(set(cards)) == len(cards)
+        set_aside = set(range(96)) - set(cards)
+        assert len(set_aside) == 96 - players * size  # 5 players: one card, never played
+        assert sum(deal["points"]) == 165 - sum(POINTS[c] for c in set_aside)
+        assert sum(deal["roses"]) == 3 - sum(1 for c in set_aside if IS_ROSE[c])
+        for t in range(size):  # every trick: n cards, at most 2 excused (the World and one divine)
+            one = cards[t * players:(t + 1) * players]
+            assert len(one) == players and len(trick.excused(one)) <= 2
+    outcome = state.outcome()
+    assert outcome is not None
+    assert list(outcome.scores) == [sum(d["scores"][s] for d in state.history) for s in range(players)]
+    assert max(outcome.scores) == outcome.scores[outcome.winners[0]]
+    assert state.pending_claims() == []
+
+
+@settings(max_examples=6, deadline=None)
+@given(players=st.integers(3, 5), seed=st.integers(0, 2**32))
+def test_replay_agrees_in_every_knowledge_mode(players: int, seed: int) -> None:
+    state, events = random_game(players, seed, "single-deal")
+    expected = state.outcome()
+    for mode in all_modes(players):
+        other = replay(events, create("trois-roses", players, "single-deal", **mode))
+        assert other.outcome() == expected, mode
+        assert other.pending_claims() == []
+        assert other.view(None) == state.view(None)
+        if "viewer" in mode and mode["viewer"] is not None:
+            assert other.view(mode["viewer"]) == state.view(mode["viewer"])
+        hidden = [h for h, c in enumerate(other.cards) if c is None]
+        if not other.omniscient:  # only the set-aside card stays hidden
+            assert len(hidden) == 96 - players * TROIS_ROSES.hand_size[players]
+        for handle, card in enumerate(state.cards):  # the audit opens it; nothing is disproved
+            other.learn(handle, card)
+
+
+def test_seat_views_never_show_another_hand() -> None:
+    state, events = random_game(4, 7, "single-deal")
+    views = [replay(events[:40], create("trois-roses", 4, "single-deal", viewer=s)) for s in range(4)]
+    for s, v in enumerate(views):
+        for other in range(4):
+            if other != s:
+                assert all(v.cards[h] is None for h in v.hands[other])
+        assert "hand" in v.view(s) and all(c in DECK_IDS for c in v.view(s)["hand"])
+        assert "hand" not in v.view(None)
+
+
+def test_heuristic_bots_finish_games_at_every_count() -> None:
+    for players in (3, 4, 5):
+        state, _ = random_game(players, players, "single-deal", bot=HeuristicBot)
+        assert state.outcome() is not None
+
+
+def test_same_seed_same_game() -> None:
+    a, ea = random_game(4, 99, "single-deal")
+    b, eb = random_game(4, 99, "single-deal")
+    assert a.outcome() == b.outcome() and moves_of(ea) == moves_of(eb)
+
+
+def test_a_full_five_player_match_replays_in_every_mode() -> None:
+    state, events = random_game(5, 11)
+    assert len(state.history) == 5
+    for mode in all_modes(5):
+        other = replay(events, create("trois-roses", 5, **mode))
+        assert other.outcome() == state.outcome() and other.view(None) == state.view(None)
+        if not other.omniscient:  # the five set-aside cards, one per deal, were never opened
+            assert sum(c is None for c in other.cards) == 5
