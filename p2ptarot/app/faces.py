@@ -16,10 +16,14 @@ from p2ptarot import cards
 _ROMAN = ((10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
 _SUIT_SIGNS = {"swords": "⚔", "wands": "⚚", "cups": "♥", "coins": "⛀",
                "spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣",
-               "a": "▲", "b": "●", "c": "■"}
+               "a": "▲", "b": "●", "c": "■",
+               "star": "★", "feather": "✒", "cup": "♥", "staff": "♣", "mask": "☻"}
 _COLOURS = {"swords": "steel", "wands": "green", "cups": "red", "coins": "gold",
             "spades": "black", "clubs": "black", "hearts": "red", "diamonds": "red",
-            "a": "red", "b": "green", "c": "blue"}
+            "a": "red", "b": "green", "c": "blue",
+            "star": "gold", "feather": "blue", "cup": "red", "staff": "green", "mask": "black"}
+_STANDARD_RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
+_STANDARD_WORDS = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
 _COURTS = {"page": "P", "knave": "J", "knight": "C", "queen": "Q", "king": "K"}
 BACK: dict[str, Any] = {"id": None, "corner": "?", "name": "a hidden card", "suit": "",
                         "sign": "", "colour": "back", "kind": "back", "order": 10_000}
@@ -67,20 +71,30 @@ def _face(card_id: str) -> dict[str, Any] | None:
         name = f"{roman(number)} {title}" if isinstance(number, int) and number > 0 else title
         return {"corner": corner, "name": name, "suit": "trumps", "kind": "trump", "big": corner,
                 "title": title, "order": int(a.get("index", 0))}
-    for getter in ("roses_card", "standard_card"):
-        fn = getattr(cards, getter, None)
-        if fn is None:
-            continue
-        try:
-            c = fn(card_id)
-        except (cards.CardError, KeyError, TypeError, ValueError):
-            continue
-        a = _attrs(c)
-        name = str(a.get("name") or card_id)
-        suit = str(a.get("suit") or a.get("colour") or a.get("color") or "")
-        rank = a.get("rank", a.get("value", ""))
-        return {"corner": str(rank)[:3], "name": name, "suit": suit, "kind": getter.split("_")[0],
-                "big": str(rank)[:3], "order": int(a.get("index", 0) or 0)}
+    try:
+        c = cards.standard_card(card_id)
+    except (cards.CardError, KeyError, TypeError, ValueError):
+        c = None
+    if c is not None:
+        rank = _STANDARD_RANKS.get(c.rank, str(c.rank))
+        word = _STANDARD_WORDS.get(c.rank, str(c.rank))
+        return {"corner": rank, "name": f"{word} of {c.suit}", "suit": c.suit, "kind": "standard",
+                "big": rank, "order": c.suit_index * 13 + c.rank}
+    try:
+        r = cards.roses_card(card_id)
+    except (cards.CardError, KeyError, TypeError, ValueError):
+        r = None
+    if r is not None:
+        from p2ptarot.present.cards import roses_name
+        name = roses_name(card_id)
+        if r.category == "minor":
+            word = card_id.rsplit("-", 1)[-1]
+            short = word if word.isdigit() else word[:1].upper()
+            return {"corner": short, "name": name, "suit": r.family or "", "kind": "minor",
+                    "big": short, "order": r.index}
+        short = str(r.value) if r.value else "W"
+        return {"corner": short, "name": name, "suit": r.group or r.category, "kind": "trump",
+                "big": short, "title": name, "order": r.index}
     return None
 
 
