@@ -127,6 +127,43 @@ def render(view: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def board_data(view: Mapping[str, Any]) -> dict[str, Any]:
+    """What a graphical board (a browser) draws, from one seat's view only: the ten locations with
+    their symbols, figures and Tower freeze, the four prestige tracks, each player's VP and card
+    counts (own cards named), the turn, the pending decision. Plain JSON."""
+    frozen = set((view.get("tower") or {}).get("locations", []))
+    locations = []
+    for loc in range(1, 11):
+        key = str(loc)
+        locations.append({
+            "number": loc, "name": view["locations"][key],
+            "symbols": dict(view["board"]["symbols"][key]),
+            "figures": [{"id": f, "house": f.split("-")[1], "rank": f.split("-")[2]}
+                        for f in view["figures"][key]],
+            "frozen": loc in frozen})
+    players = []
+    for p in view["players"]:
+        players.append({
+            "seat": p["seat"], "vp": p["vp"], "active": p["seat"] == view.get("active"),
+            "first": p["seat"] == view.get("first_player"),
+            "hand": [{"card": c["card"], "kind": c["kind"], "label": card_name(c["card"], c["kind"])}
+                     for c in p["hand"]],
+            "hidden": [{"card": c["card"], "kind": c["kind"], "face_up": c["face_up"],
+                        "label": card_name(c["card"], c["kind"])} for c in p["hidden"]],
+            "held_figures": list(p["held"])})
+    decision = view.get("decision")
+    return {
+        "game": "arcanum", "seat": view.get("seat"), "turn": view["turn"], "turns": view["turns"],
+        "scoring_turns": list(view["scoring_turns"]), "phase": view["phase"],
+        "devil": bool(view.get("devil")), "locations": locations,
+        "prestige": [{"house": h, "value": view["prestige"][h], "max": 21} for h in HOUSES],
+        "players": players, "decks": dict(view["decks"]), "discards": dict(view["discards"]),
+        "decision": None if decision is None else {
+            "name": decision["name"], "actor": decision["actor"],
+            "text": _DECISIONS.get(decision["name"], decision["name"])},
+    }
+
+
 def _handle_name(view: Mapping[str, Any], handle: int) -> str:
     for p in view["players"]:
         for c in p["hand"] + p["hidden"]:

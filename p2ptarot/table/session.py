@@ -447,7 +447,11 @@ class Session:
         try:
             fn()
         except IllegalMove as exc:
-            if not evidence or evidence[0].seat != exc.seat:
+            if exc.claim is not None:
+                # a claim proven false (even by its author's own later move, e.g. an Eleusis
+                # dealer opening his rule): cite the signed message that made it
+                evidence = self._claim_evidence(exc.claim) or evidence
+            elif not evidence or evidence[0].seat != exc.seat:
                 # another seat's lie came to light: cite its own signed answer, not this move
                 evidence = self._claim_evidence(exc.claim) or (
                     (self._last_move[exc.seat],) if exc.seat in self._last_move else ())

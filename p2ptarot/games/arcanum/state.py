@@ -13,7 +13,7 @@ from p2ptarot.engine import (PUBLIC, Claim, GameState, IllegalMove, Move, Outcom
 
 from . import legal
 from .board import load_board
-from .components import FOOL, MINOR, kind_of
+from .components import MINOR, kind_of
 from .core import Core
 from .driver import Ask, Ctx, Done, Request, turn_of
 from .moves import MOVES, Swap
@@ -150,8 +150,7 @@ class ArcanumState(Core, GameState):
 
     def _judge(self, claim: Claim, card: str) -> None:
         minor = kind_of(card) == MINOR
-        false = {"minor": not minor, "minor-or-fool": not (minor or card == FOOL),
-                 "not-minor": minor}[claim.kind]
+        false = {"minor": not minor, "not-minor": minor}[claim.kind]
         if false:
             raise self._false_claim(claim, f"claim {claim.kind!r} about card "
                                            f"{dict(claim.detail)['handle']} was false: it is {card}")
@@ -167,8 +166,10 @@ class ArcanumState(Core, GameState):
             self.kind[handle] = MINOR
 
     def on_swapped_in(self, seat: int, handle: int) -> None:
+        """Temperance: a card entering the hidden area face down is a minor (the Fool would have
+        been opened, R25), which the omniscient check enforces at once."""
         if self.kind[handle] is None and PUBLIC not in self.seen[handle]:
-            self._claim_card(seat, "minor-or-fool", handle)
+            self._claim_card(seat, "minor", handle)
 
     def on_wheel(self, giver: int, receiver: int, handle: int) -> None:
         if self.rules.wheel_hides_kind and PUBLIC not in self.seen[handle]:

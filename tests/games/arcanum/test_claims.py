@@ -125,13 +125,15 @@ def test_hidden_wheel_false_no_minor_claim_is_caught_when_the_card_opens() -> No
     assert caught.value.seat == 2 and caught.value.claim is not None
 
 
-def test_hidden_wheel_temperance_claim_minor_or_fool() -> None:
+def test_hidden_wheel_temperance_face_down_swap_claims_a_minor() -> None:
+    """§10 claim 2: the card entering the hidden area is a minor or the Fool; the Fool is opened
+    (R25), so a face-down one claims a minor — a face-down Fool is refused like any major."""
     t = scenario(HANDS, variant="HIDDEN-WHEEL", figures={"fig-swords-knave": 3})
     g = t.g
     h = t.hand(1)["coins-1"]
     g.kind[h] = None  # as after a Wheel
     g.on_swapped_in(1, h)
-    assert [c.kind for c in g.claim_log] == ["minor-or-fool"] and not g.claims  # true, settled
+    assert [c.kind for c in g.claim_log] == ["minor"] and not g.claims  # true, settled
     g.kind[t.hand(1)["major-5"]] = None
     with pytest.raises(IllegalMove):
         g.on_swapped_in(1, t.hand(1)["major-5"])

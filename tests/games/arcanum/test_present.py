@@ -10,7 +10,7 @@ import pytest
 
 from p2ptarot import bots
 from p2ptarot.present import describe_move, render_view
-from p2ptarot.present.arcanum import card_name
+from p2ptarot.present.arcanum import board_data, card_name
 from p2ptarot.engine import PUBLIC, RandomDealer, create, play
 
 
@@ -58,3 +58,32 @@ def test_card_names() -> None:
     assert card_name(None, "minor") == "a minor"
     assert card_name("bogus") == "a hidden card"
     assert PUBLIC == -1
+
+
+def test_board_data_for_a_graphical_board_is_json_and_leaks_nothing() -> None:
+    import json
+
+    state = create("arcanum", 4)
+    seen = {"boards": 0}
+
+    def on_move(st: Any, mover: int, move: Any) -> None:
+        if seen["boards"] > 40:
+            return
+        data = board_data(st.view(mover))
+        json.dumps(data)
+        assert [loc["number"] for loc in data["locations"]] == list(range(1, 11))
+        figures = [f["id"] for loc in data["locations"] for f in loc["figures"]]
+        held = [f for p in data["players"] for f in p["held_figures"]]
+        assert len(figures) + len(held) == 16
+        assert [t["house"] for t in data["prestige"]] == ["swords", "wands", "cups", "coins"]
+        for p in data["players"]:
+            for c in p["hand"]:
+                if p["seat"] != mover and c["card"] is not None:
+                    h = next(x["handle"] for x in st.view(mover)["players"][p["seat"]]["hand"]
+                             if x["card"] == c["card"])
+                    assert st.known_to(h, mover)
+        seen["boards"] += 1
+
+    play(state, [bots.make("random", f"b:{s}") for s in range(4)], RandomDealer(random.Random(2)),
+         on_move=on_move)
+    assert seen["boards"] > 40

@@ -174,8 +174,12 @@ def test_every_seat_finishes_with_the_same_outcome(honest) -> None:
 def test_the_wheel_passes_cards_by_proven_reencryption(honest) -> None:
     moves = _moves(honest)
     assert any(s == 0 and m.get("card") == "major-10" for s, m in moves)
-    gives = [m for s, m in moves if m["kind"] == "give"]
+    gives = [(s, m) for s, m in moves if m["kind"] == "give"]
     assert len(gives) == SEATS
+    received = {h: (s + 1) % SEATS for s, m in gives for h in m["handles"]}
+    opened = [(s, m) for s, m in moves if m.get("handle") in received and s == received[m["handle"]]
+              or m["kind"] == "discard" and any(received.get(h) == s for h in m["handles"])]
+    assert opened, "a receiver later opened a passed card (its last share, after the re-encryption)"
     assert any(e.kind == "mental.reencrypt" for e in map(parse, honest.records[0]))
     # seat 2 received the Hierophant, shown to it (and its giver) only
     h = _handle_of(honest, PASSED)
