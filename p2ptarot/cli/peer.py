@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 from p2ptarot.app.human import LeftTable, human_chooser, until_left
+from p2ptarot.app.events import Notice
 from p2ptarot.app.table import Hub
 from p2ptarot.bots import make as make_bot
 from p2ptarot.engine import BadConfiguration, Move
@@ -120,6 +121,14 @@ async def _with_fronts(args: argparse.Namespace, cfg: PeerConfig, hub: Hub | Non
         if not args.bot:
             helpers.append(asyncio.create_task(term.read_commands(Console())))
             helpers.append(asyncio.create_task(term.remind()))
+    if not args.quiet:  # lobby news reach the page too (the terminal prints them as notices)
+        shown = not args.bot or args.watch
+
+        def say(text: str) -> None:
+            hub.publish(Notice(text))
+            if not shown:
+                print(text, flush=True)
+        cfg.say = say
     servers = []
     if args.web:
         from p2ptarot.web.server import WebServer

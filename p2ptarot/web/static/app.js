@@ -61,7 +61,7 @@ function drawStatus() {
     return;
   }
   if (S.finished) { st.textContent = "Game over"; return; }
-  let text = S.lobby ? "Choose a table to join" : "Connecting…";
+  let text = S.lobby ? "Choose a table to join" : S.connected ? "Waiting for the players to sit down…" : "Connecting…";
   if (S.turn && !S.answered) { text = "Your move: choose below"; st.classList.add("yours"); }
   else if (S.waiting) {
     const who = S.waiting.names.join(", ");
@@ -263,6 +263,7 @@ function replayStep(k) {
 
 function connect() {
   sock = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws?token=" + encodeURIComponent(TOKEN));
+  sock.onopen = () => { S.connected = true; drawStatus(); };
   sock.onmessage = (m) => {
     let e; try { e = JSON.parse(m.data); } catch (err) { return; }
     if (e.type === "replay") {
