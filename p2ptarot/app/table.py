@@ -188,6 +188,7 @@ class Hub:
         #: set when a front end asks to leave: the CLI ends the game at once, whatever it waits for
         self.leaving = asyncio.Event()
         self.leave_reason = ""
+        self._chat: list[str] = []
         #: the decision the human chooser is waiting on (for a front end that composes a move)
         self.need: Any = None
         #: show the public view (a spectator, a watched bot) rather than the seat's own
@@ -223,6 +224,11 @@ class Hub:
         self._queues.append(q)
         return q
 
+    def take_chat(self) -> list[str]:
+        """The chat lines typed since the last call (the runner broadcasts them)."""
+        out, self._chat = self._chat, []
+        return out
+
     def catch_up(self) -> list[Event]:
         """The history a page opened late needs: every event that tells something, but only the
         latest of the ones that replace each other (view, what the table waits for, the turn)."""
@@ -239,7 +245,13 @@ class Hub:
             self._queues.remove(q)
 
     def send(self, command: Command) -> None:
-        from .events import Leave
+        from .events import Chat, ChatLine, Leave
+        if isinstance(command, Chat):  # goes to the other players, not to the chooser
+            text = " ".join(command.text.split())[:300]
+            if text and all(ch.isprintable() for ch in text):
+                self._chat.append(text)
+                self.publish(ChatLine(self.app.name(self.app.seat) if self.app else "you", text))
+            return
         if isinstance(command, Leave):
             self.leave_reason = command.reason
             self.leaving.set()
