@@ -66,7 +66,7 @@ def frames(transcript: Any) -> tuple[list[str], list[Frame]]:
             break  # the verdict says what is wrong with this line
         if env.seat >= len(names):
             break
-        if env.kind == "move":
+        if env.kind in ("move", "move.open"):  # a blind move is told when it is opened
             try:
                 said = screens.describe(env.body["move"], view, names)
             except Exception:  # noqa: BLE001 - a malformed move: the verdict says why
@@ -84,7 +84,7 @@ def frames(transcript: Any) -> tuple[list[str], list[Frame]]:
             break
         marks = _marks(view, after, names) + pending
         pending = []
-        if out and (marks or env.kind == "move"):
+        if out and (marks or env.kind in ("move", "move.open")):
             out[-1].marks.extend(marks)
             out[-1].screen = screens.screen(after, names)
         view = after

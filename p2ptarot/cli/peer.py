@@ -9,14 +9,13 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from p2ptarot.app.human import LeftTable, human_chooser, until_left
 from p2ptarot.app.events import Notice
 from p2ptarot.app.table import Hub
 from p2ptarot.bots import make as make_bot
 from p2ptarot.engine import BadConfiguration, Move
-from p2ptarot.net.discovery import TableAdvert, browse_tables
 from p2ptarot.net.finder import describe as describe_table
 from p2ptarot.net.store import DataDir
 from p2ptarot.net.runner import (GameResult, PeerConfig, RunError, bot_chooser, run_host,
@@ -25,6 +24,9 @@ from p2ptarot.net.runner import (GameResult, PeerConfig, RunError, bot_chooser, 
 from .console import Console
 from .errors import check_table, usage_error
 from .front import Terminal
+
+if TYPE_CHECKING:  # zeroconf is imported only by the commands that browse (not `join ws://`)
+    from p2ptarot.net.discovery import TableAdvert
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -282,6 +284,8 @@ def run_join_cmd(args: argparse.Namespace) -> int:
 
 
 def run_list(args: argparse.Namespace) -> int:
+    from p2ptarot.net.discovery import browse_tables
+
     if not args.json:
         where = args.interface or "every interface"
         print(f"looking for tables on {where} for {args.timeout:g} s...", file=sys.stderr, flush=True)

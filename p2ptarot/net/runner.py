@@ -27,11 +27,10 @@ from p2ptarot.table.effects import (Aborted, Effect, Finished, Forward, NeedMove
                                     Send, Warning)
 from p2ptarot.table.lobby import make_charter, sign_charter
 from p2ptarot.table.names import clean_name, printable
-from p2ptarot.table.session import Session
+from p2ptarot.table.session import MOVE_STEP_KINDS, Session
 from pydantic import ValidationError
 
 from .catchup import RESYNC_AFTER, SyncServer, sync_step
-from .discovery import TableAdvertiser
 from .errors import MeshError
 from .finder import FindError, Pick, find_table, matches_table_id_only, parse_target
 from .events import LinkDown, LinkUp, Received
@@ -142,6 +141,8 @@ async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str,
                      seats: int, options: dict[str, Any] | None = None,
                      on_listening: Callable[[str], None] | None = None) -> SignedCharter:
     """Advertise the table, seat joiners in arrival order, have every seat sign the charter."""
+    from .discovery import TableAdvertiser  # local: a joiner dialling ws:// needs no zeroconf
+
     gi = game_info(game)
     variant = gi.resolve_variant(variant)  # BadConfiguration before anything is advertised
     info = TableInfo(game=game, variant=variant or "", seats_taken=1,
@@ -476,7 +477,7 @@ class _Watcher:
 
         def limit() -> float:
             spec = self.session.spec
-            if spec is not None and spec.kind == "move":
+            if spec is not None and spec.kind in MOVE_STEP_KINDS:
                 self._limit = float(self.charter.timeout)
             else:
                 self._limit = float(min(self._protocol_timeout, self.charter.timeout))
@@ -486,7 +487,8 @@ class _Watcher:
     def effect(self, e: Effect) -> None:
         if self.app is None:
             return
-        if isinstance(e, Record) and e.envelope.kind == "move" and isinstance(e.envelope.body.get("move"), dict):
+        if isinstance(e, Record) and e.envelope.kind in ("move", "move.open") \
+                and isinstance(e.envelope.body.get("move"), dict):
             self.hub.publish(self.app.move_recorded(e.envelope.step, e.envelope.seat,
                                                     e.envelope.body["move"], self._view or {}))
         elif isinstance(e, Finished):
@@ -512,7 +514,7 @@ class _Watcher:
         if spec is None or not pending:
             return
         self.timeout_for(self._protocol_timeout)()
-        what = "move" if spec.kind == "move" else spec.label
+        what = "move" if spec.kind in MOVE_STEP_KINDS else spec.label
         deadline = time.time() + self._limit - (time.monotonic() - self.step_start)
         self.hub.publish(self.app.waiting(pending, what, deadline))
 

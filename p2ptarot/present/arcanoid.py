@@ -59,6 +59,8 @@ def who(pid: int, view: Mapping[str, Any]) -> str:
     me = view.get("seat")
     if p is None:
         return "nobody" if pid < 0 else f"participant {pid}"
+    if p.get("usa"):
+        return "the USA"
     if p["demon"]:
         return "your demon" if p["seat"] == me else f"the demon of seat {p['seat']}"
     return "you" if p["seat"] == me else f"seat {p['seat']}"
@@ -102,6 +104,9 @@ def _zone(cards: list[Mapping[str, Any]], own: bool = False) -> str:
 def _record(rec: Mapping[str, Any], fld: str) -> str:
     if rec["kind"] in _KINDS:
         return _KINDS[rec["kind"]]
+    if "count" in rec:  # a secret engagement still face down (KOBLENZ, MALTA)
+        seen = "+".join(card_name(c).replace(" ", _GLUE) for c in rec["cards"])
+        return f"{rec['count']}{_GLUE}face{_GLUE}down" + (f" ({seen})" if seen else "")
     names = [tarot_rank(c) if c.startswith(fld + "-") else card_name(c) for c in rec["cards"]]
     text = "+".join(n.replace(" ", _GLUE) for n in names)
     if rec.get("transmuted", -1) >= 0 and rec["transmuted"] in rec["handles"]:
@@ -334,4 +339,17 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
         return {"hermit": "Pass (no Hermit move now)", "fool": "Pass (do not steal)",
                 "give": "Pass (I do not hold the called card)",
                 "call-again": "Stop calling"}.get(decision or "", "Pass")
+    if kind == "secret-engage":
+        return (f"Engage secretly on {move['field']}: {len(move['handles'])} card(s) face down "
+                f"({card_list([known.get(h) for h in move['handles']])})")
+    if kind == "magician-secret":
+        return (f"Play {card} to engage secretly on {move['field']}: {len(move['handles'])} "
+                f"card(s) face down ({card_list([known.get(h) for h in move['handles']])})")
+    if kind == "fool-outcome":
+        return ("Steal the secret engagement (it is stealable)" if move["outcome"] == "stolen"
+                else "The Fool is lost (the secret engagement cannot be stolen)")
+    if kind == "reinforce":
+        return f"Reinforce the lone ace on {move['field']} with {card_list(move['cards'])}"
+    if kind == "remove-temperance":
+        return "Remove your Temperance"
     return kind + " " + " ".join(f"{k}={v}" for k, v in move.items() if k != "kind")

@@ -63,7 +63,8 @@ def test_replay_tells_the_game_move_by_move(capsys) -> None:
 def test_replay_of_an_invalid_transcript_exits_1(capsys) -> None:
     assert main(["replay", str(VECTORS / "invalid-illegal-move.jsonl")]) == 1
     out = capsys.readouterr().out
-    assert "transcript INVALID at step 12, p0 (seat 1)" in out
+    step = EXPECTED["invalid-illegal-move.jsonl"]["step"]
+    assert f"transcript INVALID at step {step}, p0 (seat 1)" in out
     assert "Final standings" not in out
 
 
