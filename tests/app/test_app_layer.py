@@ -14,7 +14,8 @@ from p2ptarot.app.events import (ChatLine, Leave, Notice, PlayMove, Presence, Tu
 from p2ptarot.app.faces import face, sort_key
 from p2ptarot.app.human import LeftTable, human_chooser, until_left
 from p2ptarot.app.screen import move_options, name_seats, screen
-from p2ptarot.app.table import Hub, TableApp, round_rows
+from p2ptarot.app.results import round_rows
+from p2ptarot.app.table import Hub, TableApp
 from p2ptarot.engine import create
 from p2ptarot.engine import games as registered_games
 from p2ptarot.engine.local import RandomDealer, play
