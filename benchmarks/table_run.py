@@ -3,7 +3,9 @@ given checkout, and time it: process start, imports, the first move, the end, CP
 
 Shared by `startup.py` and `whole_game.py`. Each peer runs the checkout's own `p2ptarot` CLI under
 a small wrapper that writes timestamps (after its imports, and at each step through the runner's
-debug log), so two builds can be measured side by side: pass the other checkout as `root` (it
+debug log; "after its imports" is after `p2ptarot.cli.main` and `p2ptarot.cli.peer`, which every
+build has: the network stack, without the game package and zeroconf that a lazy build loads
+later), so two builds can be measured side by side: pass the other checkout as `root` (it
 needs its own `.venv`).
 """
 
@@ -29,6 +31,7 @@ log, ready = sys.argv[1], sys.argv[2]
 logging.basicConfig(level=logging.WARNING, filename=log, format='%(created).4f %(message)s')
 logging.getLogger('p2ptarot.net.runner').setLevel(logging.DEBUG)
 from p2ptarot.cli.main import main
+import p2ptarot.cli.peer  # host/join's own modules (imported lazily since issue 16): "ready" is the same point in every build
 with open(ready, 'w') as fh:
     fh.write(str(time.time()))
 sys.exit(main(sys.argv[3:]))

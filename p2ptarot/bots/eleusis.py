@@ -5,7 +5,8 @@
   from the rule (its legal moves are exactly the true ones).
 * As **player**: keeps a family of hypotheses (the library and simple variations), drops every
   one the layout contradicts (main-line cards were accepted after the line before them; each
-  side-line block was refused after the main line as it stood), and plays the card — or, when
+  side-line block was refused after the main line as it stood) or the structured hints exclude,
+  and plays the card — or, when
   the survivors agree, the run — that the most survivors accept. "No play" only when every
   survivor refuses every card of the hand.
 * As **Sage**: calls with the survivors' majority; declares himself Sage when the survivors agree
@@ -19,7 +20,7 @@ from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from p2ptarot.engine.types import Move, Pass
-from p2ptarot.games.eleusis.erl import Facts, Rule, compile_rule, facts
+from p2ptarot.games.eleusis.erl import HINTS, Facts, Rule, compile_rule, facts, hint_holds
 from p2ptarot.games.eleusis.library import LIBRARY
 from p2ptarot.games.eleusis.moves import (RIGHT, WRONG, Call, Commit, DeclareSage, Hint, NoPlay,
                                           Pick, Play)
@@ -81,9 +82,17 @@ def consistent(rule: Rule, main: Sequence[Facts], refused: Sequence[tuple[int, t
     return all(not rule.accepts_run(main[:length], block) for length, block in refused)
 
 
+@lru_cache(maxsize=4096)
+def _fits_hint(text: str, hint: str) -> bool:
+    return hint_holds(text, hint)
+
+
 def survivors(view: Mapping[str, Any]) -> list[Rule]:
+    """The hypotheses the layout and the dealer's structured hints (binding, §6.10) allow."""
     main, refused = evidence(view)
-    return [r for r in family() if consistent(r, main, refused)]
+    hints = [h for h in view.get("hints") or () if h in HINTS]
+    return [r for r in family() if all(_fits_hint(r.text, h) for h in hints)
+            and consistent(r, main, refused)]
 
 
 def _support(rules: Sequence[Rule], line: Sequence[Facts], card: Facts) -> float:

@@ -1,38 +1,52 @@
 """Entry point of the `p2ptarot` console script.
 
 Each subcommand lives in its own module exposing `add_parser(subparsers)` (which registers the
-subcommand and sets `run` and `prog` defaults) and `run(args) -> int`; add a module to COMMANDS to
-add a subcommand.
+subcommand and sets `run` and `prog` defaults) and `run(args) -> int`; add its name and module to
+COMMANDS to add a subcommand. Only the module of the command being run is imported (every module
+for the overall help or an unknown command): `p2ptarot games` or `verify` never load the network
+stack, and a peer process does not load the verifier's or the simulator's front end.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
-from types import ModuleType
 from typing import Sequence
 
 from p2ptarot import PROTOCOL_VERSION, __version__
 
-from . import demo, games_cmd, peer, simulate, verify_cmd
+#: command -> the module of this package that registers and runs it (in the order of the help)
+COMMANDS: dict[str, str] = {
+    "games": "games_cmd", "simulate": "simulate", "host": "peer", "join": "peer", "list": "peer",
+    "demo": "demo", "verify": "verify_cmd", "replay": "verify_cmd", "web": "web_cmd",
+}
 
-COMMANDS: tuple[ModuleType, ...] = (games_cmd, simulate, peer, demo, verify_cmd)
+
+def _modules(argv: Sequence[str] | None) -> list[str]:
+    """The modules to import for this command line: the named command's, or all of them."""
+    words = [w for w in argv or () if not w.startswith("-")]
+    if words and words[0] in COMMANDS:
+        return [COMMANDS[words[0]]]
+    return list(dict.fromkeys(COMMANDS.values()))
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser for `argv` (every subcommand when None)."""
     parser = argparse.ArgumentParser(
         prog="p2ptarot", description="Serverless peer-to-peer tarot-deck card games.")
     parser.add_argument("--version", action="version",
                         version=f"p2ptarot {__version__} (protocol {PROTOCOL_VERSION})")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for module in COMMANDS:
-        module.add_parser(subparsers)
+    for name in _modules(argv):
+        importlib.import_module(f"{__package__}.{name}").add_parser(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     run = getattr(args, "run", None)
     if run is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -150,6 +151,8 @@ def _load(path: str | None) -> Any | None:
 _REGISTRY: dict[str, GameInfo] = {}
 _GAMES_PACKAGE = "p2ptarot.games"
 _loaded = False
+#: a game name that may name its own package (`paris-divins` lives in `p2ptarot.games.paris_divins`)
+_PACKAGE_NAME = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*\Z")
 
 
 def register(info: GameInfo) -> None:
@@ -169,6 +172,20 @@ def _load_all() -> None:
     _loaded = True
 
 
+def _load_one(name: str) -> None:
+    """Import only the package a game's name points at: a table of one game (every peer process)
+    does not pay for importing every other game. A name that points at no package is left to
+    `_load_all` (which also finds games registered under another name)."""
+    if not isinstance(name, str) or name in _REGISTRY or not _PACKAGE_NAME.match(name):
+        return
+    module = f"{_GAMES_PACKAGE}.{name.replace('-', '_')}"
+    try:
+        importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name != module:  # the game's package exists but is broken: say so
+            raise
+
+
 def games() -> list[GameInfo]:
     """Every registered game, sorted by name."""
     _load_all()
@@ -176,7 +193,9 @@ def games() -> list[GameInfo]:
 
 
 def info(name: str) -> GameInfo:
-    _load_all()
+    _load_one(name)
+    if not isinstance(name, str) or name not in _REGISTRY:
+        _load_all()
     try:
         return _REGISTRY[name]
     except KeyError:

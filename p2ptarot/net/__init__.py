@@ -1,27 +1,51 @@
 """The only I/O layer: an authenticated websocket mesh between table peers and zeroconf
 discovery of open tables.  Everything above it is sans-I/O and sees bytes and events.
+
+The names below are loaded on first use (PEP 562): importing one light submodule, e.g.
+`p2ptarot.net.store` for `p2ptarot verify`, must not pull in aiohttp and zeroconf, and a peer that
+dials a ws:// address directly never imports zeroconf.
 """
 
-from .discovery import (
-    SERVICE_TYPE,
-    DiscoveryError,
-    TableAdvert,
-    TableAdvertiser,
-    TableBrowser,
-    TableChange,
-    browse_tables,
-    open_zeroconf,
-)
-from .errors import ConnectError, HandshakeError, MeshError, MessageTooLarge, NoLinkError
-from .events import FrameDropped, LinkDown, LinkRejected, LinkUp, MeshEvent, PeerKey, Received
-from .handshake import Signer
-from .transport import WS_PATH, LinkInfo, Mesh, MeshConfig
-from .txt import AdvertError, TableInfo
+from __future__ import annotations
 
-__all__ = [
-    "SERVICE_TYPE", "DiscoveryError", "TableAdvert", "TableAdvertiser", "TableBrowser",
-    "TableChange", "browse_tables", "open_zeroconf",
-    "ConnectError", "HandshakeError", "MeshError", "MessageTooLarge", "NoLinkError",
-    "FrameDropped", "LinkDown", "LinkRejected", "LinkUp", "MeshEvent", "PeerKey", "Received",
-    "Signer", "WS_PATH", "LinkInfo", "Mesh", "MeshConfig", "AdvertError", "TableInfo",
-]
+import importlib
+from typing import TYPE_CHECKING, Any
+
+#: public name -> the submodule that defines it
+_EXPORTS: dict[str, str] = {
+    **dict.fromkeys(("SERVICE_TYPE", "DiscoveryError", "TableAdvert", "TableAdvertiser",
+                     "TableBrowser", "TableChange", "browse_tables", "open_zeroconf"), "discovery"),
+    **dict.fromkeys(("ConnectError", "HandshakeError", "MeshError", "MessageTooLarge",
+                     "NoLinkError"), "errors"),
+    **dict.fromkeys(("FrameDropped", "LinkDown", "LinkRejected", "LinkUp", "MeshEvent", "PeerKey",
+                     "Received"), "events"),
+    "Signer": "handshake",
+    **dict.fromkeys(("WS_PATH", "LinkInfo", "Mesh", "MeshConfig"), "transport"),
+    **dict.fromkeys(("AdvertError", "TableInfo"), "txt"),
+}
+
+__all__ = list(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
+
+
+if TYPE_CHECKING:  # the eager form, for type checkers and editors
+    from .discovery import (SERVICE_TYPE, DiscoveryError, TableAdvert, TableAdvertiser,
+                            TableBrowser, TableChange, browse_tables, open_zeroconf)
+    from .errors import ConnectError, HandshakeError, MeshError, MessageTooLarge, NoLinkError
+    from .events import (FrameDropped, LinkDown, LinkRejected, LinkUp, MeshEvent, PeerKey,
+                         Received)
+    from .handshake import Signer
+    from .transport import WS_PATH, LinkInfo, Mesh, MeshConfig
+    from .txt import AdvertError, TableInfo

@@ -13,19 +13,21 @@ import asyncio
 import re
 import time
 from dataclasses import dataclass
-from typing import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Awaitable, Callable, Sequence
 
 from p2ptarot import PROTOCOL_VERSION
 
-from .discovery import TableAdvert, TableBrowser
 from .transport import WS_PATH
+
+if TYPE_CHECKING:  # zeroconf is imported only when a table is looked for, not to dial ws://
+    from .discovery import TableAdvert
 
 #: after the first matching table appears, listen this long for others before deciding
 SETTLE_SECONDS = 1.5
 _HOST_PORT = re.compile(r"^\[?[A-Za-z0-9.:-]+\]?:\d{1,5}$")
 _FINGERPRINT = re.compile(r"^[A-Za-z2-7]{1,4}(-[A-Za-z2-7]{0,4}){0,3}$|^[0-9a-f]{4,64}$")
 
-Pick = Callable[[list[TableAdvert]], Awaitable[TableAdvert | None]]
+Pick = Callable[[list["TableAdvert"]], Awaitable["TableAdvert | None"]]
 
 
 class FindError(Exception):
@@ -76,7 +78,8 @@ def matches_table_id_only(prefix: str) -> bool:
 def describe(advert: TableAdvert) -> str:
     t = advert.table
     variant = f" {t.variant}" if t.variant else ""
-    return (f"{t.game}{variant}, seats {t.seats_taken}/{t.seats_total}, host {t.fingerprint}, "
+    by = f"{t.host_name} ({t.fingerprint})" if t.host_name else t.fingerprint
+    return (f"{t.game}{variant}, seats {t.seats_taken}/{t.seats_total}, host {by}, "
             f"{advert.ws_url}")
 
 
@@ -98,6 +101,8 @@ async def find_table(interfaces: Sequence[str] | None, game: str | None, prefix:
     only open table of `game`; with several, `pick` chooses (interactive) or `FindError` lists
     them. `FindError` also when nothing fits within `wait` seconds.
     """
+    from .discovery import TableBrowser  # local: zeroconf only for a peer that browses
+
     deadline = time.monotonic() + wait
     first_seen: float | None = None
     async with TableBrowser(interfaces=interfaces) as browser:

@@ -3,6 +3,10 @@ outbox (own messages, written before they are sent) and the transcript.
 
     DATA/identity.key                 32-byte Ed25519 seed (created on first use, mode 0600)
     DATA/tables/<table-id>/charter.json, seed, outbox.jsonl, transcript.jsonl
+
+The charter and transcript modules (pydantic, the verifier's package) are imported where a table
+is stored or a transcript read: `DataDir(...).identity()` alone stays cheap (the `demo` parent
+creates the host's key before it starts any peer).
 """
 
 from __future__ import annotations
@@ -10,11 +14,13 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from p2ptarot.crypto.signing import Identity
-from p2ptarot.table.charter import SignedCharter
-from p2ptarot.table.secrets import new_seed
-from p2ptarot.transcript.format import Transcript, TranscriptError, header_line, parse_transcript
+
+if TYPE_CHECKING:
+    from p2ptarot.table.charter import SignedCharter
+    from p2ptarot.transcript.format import Transcript
 
 
 def _write_private(path: Path, data: bytes) -> None:
@@ -63,6 +69,8 @@ class TableStore:
             _write_private(charter_path, json.dumps(signed.model_dump(mode="json")).encode())
         seed_path = self.dir / "seed"
         if not seed_path.exists():
+            from p2ptarot.table.secrets import new_seed
+
             _write_private(seed_path, new_seed())
         self.seed = seed_path.read_bytes()
         self.transcript_path = self.dir / "transcript.jsonl"
@@ -70,6 +78,7 @@ class TableStore:
 
     @classmethod
     def open_existing(cls, data: DataDir, table_dir: Path) -> "TableStore":
+        from p2ptarot.table.charter import SignedCharter
         signed = SignedCharter.model_validate(json.loads((table_dir / "charter.json").read_text()))
         return cls(data, signed)
 
@@ -89,6 +98,7 @@ class TableStore:
 
     def fresh_transcript(self) -> LineAppender:
         """Start the transcript anew (a resumed session re-records the whole log)."""
+        from p2ptarot.transcript.format import header_line
         if self.transcript_path.exists():
             self.transcript_path.unlink()
         writer = LineAppender(self.transcript_path)
@@ -139,6 +149,7 @@ class LineAppender:
 
 def read_transcript(path: Path) -> Transcript:
     """Read a transcript file; raises TranscriptError when it cannot be read or is not one."""
+    from p2ptarot.transcript.format import TranscriptError, parse_transcript
     try:
         data = Path(path).read_bytes()
     except OSError as exc:

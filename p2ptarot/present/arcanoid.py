@@ -11,7 +11,11 @@ from __future__ import annotations
 import textwrap
 from typing import Any, Mapping
 
+from types import SimpleNamespace
+
 from p2ptarot.cards import ARCANOID
+from p2ptarot.games.arcanoid.records import (ILLEGITIMATE, IMPERIAL, ROYAL, VALUE, WORLD_CLASS,
+                                             battle_key)
 
 from .cards import card_list, card_name, tarot_rank, tarot_title
 
@@ -108,7 +112,28 @@ def _record(rec: Mapping[str, Any], fld: str) -> str:
     if rec.get("transmuted", -1) >= 0 and rec["transmuted"] in rec["handles"]:
         moved = rec["cards"][rec["handles"].index(rec["transmuted"])]
         text += f" ({card_name(moved).replace(' ', _GLUE)} transmuted)"
-    return text
+    strength = record_strength(rec)
+    return text + (f" [{strength.replace(' ', _GLUE)}]" if strength else "")
+
+
+_CLASSES = {WORLD_CLASS: "the World", IMPERIAL: "imperial couple", ILLEGITIMATE: "the Lovers",
+            ROYAL: "royal"}
+
+
+def record_strength(rec: Mapping[str, Any]) -> str:
+    """What a record is worth in its field's battle (rules §4): its class, or its total."""
+    cards = rec.get("cards") or []
+    if rec.get("kind") in _KINDS or not all(isinstance(c, str) for c in cards):
+        return ""
+    key = battle_key(SimpleNamespace(kind=rec.get("kind"), cards=tuple(cards),
+                                     transmuted=rec.get("transmuted", -1), timestamp=0))
+    if key[0] != VALUE:
+        return _CLASSES.get(key[0], "")
+    if key[1] == 35:
+        return "knight: 35"
+    if key[1] == 29:
+        return "page: 29"
+    return f"total {key[1] // 2}"
 
 
 def _participant_lines(view: Mapping[str, Any]) -> list[str]:

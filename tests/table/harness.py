@@ -62,7 +62,7 @@ class Table:
                  options: dict[str, Any] | None = None, blind: dict[int, set[str]] | None = None,
                  scripts: dict[int, Script] | None = None, stack: Sequence[str] | None = None,
                  stack_shuffle: int = 0, stack_cards: Sequence[str] | None = None,
-                 variant: str | None = None) -> None:
+                 variant: str | None = None, shuffle_seed: int | None = None) -> None:
         self.ids = [Identity.from_seed(bytes([seed, i]) * 16) for i in range(n)]
         charter = make_charter(game, [(i.public_bytes, f"p{k}", "") for k, i in enumerate(self.ids)],
                                variant=variant, options=options, nonce=bytes([seed]) * 32)
@@ -80,6 +80,9 @@ class Table:
         # and that shuffle's open card order (default: the first shuffle's)
         self.stack_shuffle = stack_shuffle
         self.stack_cards = list(stack_cards) if stack_cards is not None else None
+        # with no stack: seed every shuffle's permutation, so a scene that depends on the deal
+        # (who plays next after a split view) replays exactly; None keeps system randomness
+        self.shuffle_seed = shuffle_seed
         self.queue: deque[tuple[int, bytes]] = deque()  # (recipient, data)
         self.records: list[list[bytes]] = [[] for _ in range(n)]
         self.finished: list[Finished | None] = [None] * n
@@ -126,7 +129,19 @@ class Table:
         """Deal `self.stack` in the first shuffle: the engine's first Shuffle lists the cards in
         its own order; handle i must end up holding stack[i]."""
         if self.stack is None:
-            yield
+            if self.shuffle_seed is None:
+                yield
+                return
+            calls = {"n": 0}
+
+            def seeded(rng: Any, size: int) -> list[int]:
+                calls["n"] += 1
+                perm = list(range(size))
+                random.Random(self.shuffle_seed * 1_000_003 + calls["n"]).shuffle(perm)
+                return perm
+
+            with mock.patch.object(mental_epoch, "random_permutation", seeded):
+                yield
             return
         cards = self.stack_cards or list(self.sessions[0].game.turn().chance.cards)
         assert sorted(cards) == sorted(self.stack), "the stack must be a permutation of the deck"

@@ -68,6 +68,14 @@ def test_hypotheses_contradicted_by_the_layout_are_dropped():
         assert bot.consistent(compile_rule(text), main, refused)
 
 
+def test_structured_hints_narrow_the_hypotheses():
+    view = _view([cid("H3")], [])
+    everything = bot.survivors(view)
+    hinted = bot.survivors(dict(view, hints=["ignores colour", "history 1"]))
+    assert hinted and len(hinted) < len(everything)
+    assert all("color" not in r.text and "suit" not in r.text and "p2" not in r.text for r in hinted)
+
+
 def test_the_player_plays_what_the_survivors_accept_and_runs_when_they_agree():
     t = _after_plays(BEGINNER_3, [["S2"], ["H2"]])
     seat = t.seat()

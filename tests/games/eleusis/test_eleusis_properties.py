@@ -38,6 +38,12 @@ def entitled(t: Tables) -> None:
     for h, card in enumerate(t.observer.cards):
         if card is not None:
             assert PUBLIC in t.observer.seen[h]
+    omni = t.omni
+    if omni.phase_name() not in ("over", "first-dealer") and omni.committed:
+        for seat, view in enumerate(t.views):  # the rule text: the dealer's own until it opens
+            shown = view.view(seat)["rule"]
+            assert shown == (omni.rule_text if seat == omni.dealer else None)
+        assert t.observer.view(None)["rule"] is None and t.observer.rule_text is None
 
 
 def random_run(state, seat: int, rng: random.Random) -> Play:
