@@ -1,4 +1,5 @@
-"""arcanoïd, DRESDEN rules and the §8 variants (rules/arcanoid.md; spec/games/arcanoid.md): a pure rules engine.
+"""arcanoïd, DRESDEN and the §8 variants (rules/arcanoid.md; spec/games/arcanoid.md): a pure
+rules engine.
 
 Importing this package registers the game with the engine registry.
 """

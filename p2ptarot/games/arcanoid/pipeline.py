@@ -59,8 +59,8 @@ class Pipeline:
         self.normal_turns: dict[int, int] = {}
         self.total_normal_turns = 0
         self.hermit_turn_after = -1  # >=0 while a Hermit turn runs: the participant it follows
-        self.secret_used: set[int] = set()
-        self.reinforced: set[tuple[int, str]] = set()  # WORMS: (pid, field) rights spent (W2, W4)  # participants whose secret right is spent (K1, K5)
+        self.secret_used: set[int] = set()  # participants whose secret right is spent (K1, K5)
+        self.reinforced: set[tuple[int, str]] = set()  # WORMS: (pid, field) rights spent (W2, W4)
 
     # ---- small queries -----------------------------------------------------------------------
     def seat_of(self, pid: int) -> int:

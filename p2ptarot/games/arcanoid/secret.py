@@ -34,10 +34,12 @@ SECRET_CLAIMS = ("secret-legal", "fool-outcome")
 
 @dataclass(frozen=True, slots=True)
 class SecretEngage(Move):
-    """K2: `handles` from A(p) face down on `field` (no values travel; the count is public)."""
+    """K2: `handles` from A(p) face down on `field` (no values travel; the count is public);
+    `chariot`: with the whole (public) Chariot reserve, as a C4 (A83)."""
     KIND: ClassVar[str] = "secret-engage"
     field: str
     handles: tuple[int, ...]
+    chariot: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,10 +68,18 @@ def composition_error(g: "ArcanoidState", field: str, handles: Sequence[int],
     return None if err is None else f"secret engagement on {field}: {err}"
 
 
-def check_public(g: "ArcanoidState", pid: int, field: str, handles: Sequence[int]) -> None:
+def all_handles(g: "ArcanoidState", pid: int, handles: Sequence[int], chariot: bool) -> tuple[int, ...]:
+    """The engaged handles: a Chariot engagement takes the whole reserve first (C4)."""
+    return tuple(g.parts[pid].reserve) + tuple(handles) if chariot else tuple(handles)
+
+
+def check_public(g: "ArcanoidState", pid: int, field: str, handles: Sequence[int],
+                 chariot: bool = False) -> None:
     """What everyone can check of a secret engagement (K1, K2, E-common)."""
     seat = g.seat_of(pid)
     p = g.parts[pid]
+    if chariot and p.chariot < 0:
+        raise IllegalMove(seat, "no active Chariot", g.where())
     if g.rules.secret_engagements and pid in g.secret_used:
         raise IllegalMove(seat, "one secret engagement per round", g.where())
     if field not in FIELDS or field in p.records:
@@ -77,24 +87,31 @@ def check_public(g: "ArcanoidState", pid: int, field: str, handles: Sequence[int
                           g.where())
     if g.temp_blocks(pid, field):
         raise IllegalMove(seat, f"{field} is tempered", g.where())
-    if not handles or len(set(handles)) != len(handles):
+    engaged = all_handles(g, pid, handles, chariot)
+    if not engaged or len(set(handles)) != len(handles):
         raise IllegalMove(seat, "a secret engagement holds at least one card, each once (A83)",
                           g.where())
     avail = set(g.available(pid))
     if any(h not in avail for h in handles):
         raise IllegalMove(seat, "a secret engagement uses available cards only", g.where())
-    known = [g.cards[h] for h in handles]
+    known = [g.cards[h] for h in engaged]
     if all(c is not None for c in known):  # this state knows them: the claim is decided now
-        err = composition_error(g, field, handles, known)  # type: ignore[arg-type]
+        err = composition_error(g, field, engaged, known)  # type: ignore[arg-type]
         if err:
             raise IllegalMove(seat, err, g.where())
 
 
-def lay_down(g: "ArcanoidState", pid: int, field: str, handles: Sequence[int]) -> Record:
+def lay_down(g: "ArcanoidState", pid: int, field: str, handles: Sequence[int],
+             chariot: bool = False) -> Record:
     """Take the cards face down onto `field` and record the `secret-legal` claim."""
     seat = g.seat_of(pid)
+    p = g.parts[pid]
     for h in handles:
         g.take(pid, h)
+    if chariot:  # C4: the whole reserve joins (already public), the Chariot is discarded
+        handles = tuple(p.reserve) + tuple(handles)
+        g.discard.append(p.chariot)
+        p.chariot, p.reserve = -1, []
     g.secret_used.add(pid)  # K5: spent at once, whatever happens to the record
     rec = Record(pid, field, CARDS, g.clock, tuple(handles), ("",) * len(handles), -1,
                  secret=True, engager=pid)
@@ -103,15 +120,15 @@ def lay_down(g: "ArcanoidState", pid: int, field: str, handles: Sequence[int]) -
     return rec
 
 
-def perform(g: "ArcanoidState", pid: int, field: str, handles: Sequence[int], first: Sequence[int] = ()):
+def perform(g: "ArcanoidState", pid: int, field: str, handles: Sequence[int],
+            chariot: bool = False):
     """Lay down, the Fool window (it always opens, K4), finish checks, refills. Generator."""
     from .arcana.fool import fool_window
 
-    lay_down(g, pid, field, handles)
+    lay_down(g, pid, field, handles, chariot)
     user = yield from fool_window(g, pid, field, secret=True)
     g.finish_checks(pid)
-    order = [pid, *first] + ([user] if user >= 0 else [])
-    yield from g.refill(pid, list(dict.fromkeys(order)))
+    yield from g.refill(pid, [pid] + ([user] if user >= 0 else []))
     return False
 
 

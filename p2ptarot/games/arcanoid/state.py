@@ -233,7 +233,8 @@ class ArcanoidState(Pipeline, GameState):
 
     def _check_answer(self, seat: int, move: Move, ctx: Ctx) -> None:
         name = ctx.name
-        if name in ("turn", "wheel", "call-again", "hermit", "fool-outcome") and seat != self.seat_of(ctx.actor):
+        if (name in ("turn", "wheel", "call-again", "hermit", "fool-outcome")
+                and seat != self.seat_of(ctx.actor)):
             raise NotYourTurn(seat, "another seat decides here", self.where())
         expected = {"hermit": (HermitMove, Pass), "wheel": (WheelDiscard,),
                     "call-again": (CallAgain, Pass), "fool": (Fool, Pass), "pope": (Show,),

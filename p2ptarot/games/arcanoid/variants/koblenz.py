@@ -22,11 +22,11 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def _check(g: "ArcanoidState", pid: int, move: SecretEngage) -> None:
-    check_public(g, pid, move.field, move.handles)
+    check_public(g, pid, move.field, move.handles, move.chariot)
 
 
 def _perform(g: "ArcanoidState", pid: int, move: SecretEngage):
-    return (yield from perform(g, pid, move.field, move.handles))
+    return (yield from perform(g, pid, move.field, move.handles, move.chariot))
 
 
 SECRET_ENGAGEMENT = ExtraMove(SecretEngage, _check, _perform, candidates)

@@ -27,12 +27,14 @@ if TYPE_CHECKING:  # pragma: no cover
 
 @dataclass(frozen=True, slots=True)
 class MagicianSecret(Move):
-    """T1: the Magician (`handle`, shown) makes the engagement of `handles` on `field` secret."""
+    """T1: the Magician (`handle`, shown) makes the engagement of `handles` on `field` secret;
+    `chariot`: with the whole (public) Chariot reserve, as a C4 (A87)."""
     KIND: ClassVar[str] = "magician-secret"
     handle: int
     card: str
     field: str
     handles: tuple[int, ...]
+    chariot: bool = False
 
 
 def malta_composition_error(fields: Sequence[str], cards: Sequence[str], transmuted: str | None,
@@ -45,17 +47,17 @@ def malta_composition_error(fields: Sequence[str], cards: Sequence[str], transmu
 
 def _check(g: "ArcanoidState", pid: int, move: MagicianSecret) -> None:
     g._check_card(pid, move.handle, move.card, (MAGICIAN,))
-    if move.handle in move.handles:
+    if move.handle in move.handles or move.handle in g.parts[pid].reserve:
         raise IllegalMove(g.seat_of(pid), "the Magician is shown and discarded, not engaged",
                           g.where())
-    check_public(g, pid, move.field, move.handles)
+    check_public(g, pid, move.field, move.handles, move.chariot)
 
 
 def _perform(g: "ArcanoidState", pid: int, move: MagicianSecret):
     g.declare(g.seat_of(pid), [(move.handle, move.card)])
     g.take(pid, move.handle)
     g.discard.append(move.handle)
-    return (yield from perform(g, pid, move.field, move.handles))
+    return (yield from perform(g, pid, move.field, move.handles, move.chariot))
 
 
 def _candidates(g: "ArcanoidState", pid: int, seat: int) -> list[Move]:

@@ -158,3 +158,20 @@ def test_k2_illegal_secret_engagement_is_refused_where_known_and_claimed_elsewhe
     with pytest.raises(IllegalMove) as exc:
         peer.learn(move.handles[1], "coins-3")
     assert exc.value.seat == P1 and exc.value.claim == claim.id
+
+
+def test_a83_a_chariot_engagement_may_be_made_secret() -> None:
+    from p2ptarot.games.arcanoid.cardinfo import CHARIOT
+    from p2ptarot.games.arcanoid.moves import ChariotLoad
+
+    t = vtable("KOBLENZ", {P1: [CHARIOT, "cups-2", "cups-3", "coins-4"]})
+    st = t.state
+    t.do(P1, ChariotLoad(t.h(CHARIOT), CHARIOT, (t.h("cups-2"),), ("cups-2",)))
+    idle(t), idle(t), idle(t)
+    assert "no active Chariot" not in refused(t, P1, SecretEngage("cups", (t.h("coins-4"),), True))
+    t.do(P1, SecretEngage("cups", (t.h("cups-3"),), True))
+    rec = st.parts[P1].records["cups"]
+    assert rec.secret and rec.handles == (t.h("cups-2"), t.h("cups-3"))
+    assert st.parts[P1].chariot < 0 and t.h(CHARIOT) in st.discard
+    assert PUBLIC not in st.seen[t.h("cups-3")]  # only the reserve card was public
+    assert st.view(P2)["participants"][P1]["records"]["cups"]["cards"] == ["cups-2"]

@@ -93,3 +93,17 @@ def test_a87_the_magician_from_the_justice() -> None:
     pass_windows(t)
     t.do(P1, msecret(t, "cups", "cups-2", "cups-3"))  # the replay
     assert st.parts[P1].records["cups"].secret and t.h(MAGICIAN) in st.discard
+
+
+def test_a87_magician_secret_with_the_chariot_reserve() -> None:
+    from p2ptarot.games.arcanoid.cardinfo import CHARIOT
+    from p2ptarot.games.arcanoid.moves import ChariotLoad
+
+    t = vtable("MALTA", {P1: [CHARIOT, MAGICIAN, "cups-2", "cups-3"]})
+    st = t.state
+    t.do(P1, ChariotLoad(t.h(CHARIOT), CHARIOT, (t.h("cups-2"),), ("cups-2",)))
+    idle(t), idle(t), idle(t)
+    t.do(P1, MagicianSecret(t.h(MAGICIAN), MAGICIAN, "cups", (t.h("cups-3"),), True))
+    rec = st.parts[P1].records["cups"]
+    assert rec.secret and rec.handles == (t.h("cups-2"), t.h("cups-3"))
+    assert t.h(CHARIOT) in st.discard and t.h(MAGICIAN) in st.discard
