@@ -2,7 +2,7 @@
 
     .venv/bin/python protocol/make_vectors.py
 
-A 2-seat sinople game is played in memory by seeded random bots with fixed identities, charter
+A 2-seat sinople game (and a 2-seat paris divins game, whose wagers are blind rounds) is played in memory by seeded random bots with fixed identities, charter
 nonce and game seeds; while it is generated, every module that draws from `secrets` gets a seeded
 SHAKE-256 stream instead, so a rerun writes byte-identical files. From its transcript the script derives invalid transcripts, each with the verdict a
 conforming verifier must reach (valid flag, step, blamed seat, a word of the reason). Because the
@@ -43,6 +43,7 @@ from p2ptarot.transcript import header_line  # noqa: E402
 OUT = ROOT / "protocol" / "vectors"
 SEATS = 2
 GAME = "sinople"
+BLIND_GAME = "paris-divins"
 
 
 class _Drbg:
@@ -74,13 +75,14 @@ def identities() -> list[Identity]:
             for k in range(SEATS)]
 
 
-def play() -> tuple[Any, list[bytes], list[Identity]]:
-    """One full game; returns the signed charter, seat 0's transcript lines and the identities."""
+def play(game: str = GAME, tag: bytes = b"") -> tuple[Any, list[bytes], list[Identity]]:
+    """One full game; returns the signed charter, seat 0's transcript lines and the identities.
+    `tag` separates the nonce and random stream of a second reference game."""
     ids = identities()
-    charter = make_charter(GAME, [(i.public_bytes, f"p{k}", "") for k, i in enumerate(ids)],
-                           nonce=hashlib.sha256(b"p2ptarot/vector-nonce").digest())
+    charter = make_charter(game, [(i.public_bytes, f"p{k}", "") for k, i in enumerate(ids)],
+                           nonce=hashlib.sha256(b"p2ptarot/vector-nonce" + tag).digest())
     signed = signed_locally(charter, ids)
-    drbg = _Drbg(b"p2ptarot/vector-drbg")
+    drbg = _Drbg(b"p2ptarot/vector-drbg" + tag)
     saved = table_secrets._os_random
     table_secrets._os_random = drbg  # type: ignore[assignment]
     modules = [importlib.import_module(m) for m in _SECRETS_USERS]
@@ -257,6 +259,19 @@ def cases(lines: list[bytes], ids: list[Identity]) -> list[Case]:
     return out
 
 
+def blind_cases(lines: list[bytes], ids: list[Identity]) -> list[Case]:
+    """Faults of the blind (SIMULTANEOUS) rounds, on the paris divins reference game."""
+    envs = _envs(lines)
+    i = _first(envs, lambda e: e.kind == "move.open" and e.seat == 1)
+    move = dict(envs[i].body["move"])
+    move["bet"] = next(b for b in ("minor", "major", "divine") if b != move["bet"])
+    bad = list(lines)
+    bad[i] = _resign(ids, envs[i], body={**envs[i].body, "move": move})
+    return [Case("blind-open-mismatch", "in a blind round, seat 1 opens another wager than the one "
+                 "it committed to (properly signed): convicted at the open step",
+                 _cut(bad, envs[i].step), envs[i].step, 1, "does not match the commitment")]
+
+
 def _abort(ids: list[Identity], at: Envelope, by: int, blame: int, reason: str,
            evidence: list[Envelope]) -> bytes:
     """Seat `by`'s signed abort record, made at `at`'s step and chain position."""
@@ -314,13 +329,25 @@ def main() -> int:
     index: list[dict[str, Any]] = [{"file": "valid.jsonl", "description": "a complete 2-seat game",
                                     "expect": {"valid": True, "steps": verdict.steps,
                                                "outcome": verdict.outcome}}]
-    for case in cases(lines, ids):
-        v = verify_transcript(Transcript(signed, case.lines))
+    blind_signed, blind_lines, _ = play(BLIND_GAME, b"/blind")
+    blind_head = header_line(blind_signed)
+    blind_verdict = verify_transcript(Transcript(blind_signed, blind_lines))
+    if not blind_verdict.valid:
+        raise SystemExit(f"blind reference game does not verify: {blind_verdict.reason}")
+    (OUT / "valid-blind.jsonl").write_bytes(b"\n".join([blind_head, *blind_lines]) + b"\n")
+    index.append({"file": "valid-blind.jsonl", "description": "a complete 2-seat paris divins game: "
+                  "every wager a blind round (move.commit, then move.open)",
+                  "expect": {"valid": True, "steps": blind_verdict.steps,
+                             "outcome": blind_verdict.outcome}})
+    todo = [(signed, head, c) for c in cases(lines, ids)]
+    todo += [(blind_signed, blind_head, c) for c in blind_cases(blind_lines, ids)]
+    for signed_, head_, case in todo:
+        v = verify_transcript(Transcript(signed_, case.lines))
         if v.valid or v.step != case.step or v.seat != case.seat or case.reason not in (v.reason or ""):
             raise SystemExit(f"{case.name}: reference verdict {v.to_json()} differs from "
                              f"step={case.step} seat={case.seat} reason~{case.reason!r}")
         fname = f"invalid-{case.name}.jsonl"
-        (OUT / fname).write_bytes(b"\n".join([head, *case.lines]) + b"\n")
+        (OUT / fname).write_bytes(b"\n".join([head_, *case.lines]) + b"\n")
         index.append({"file": fname, "description": case.description,
                       "expect": {"valid": False, "step": case.step, "seat": case.seat,
                                  "reason_contains": case.reason}})

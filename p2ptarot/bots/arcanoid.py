@@ -62,6 +62,17 @@ def _score_turn(view: Mapping[str, Any], pid: int, move: Move) -> float:
             return value + 10 * (n_fields - 1)
         bar = 15.0 / urgency
         return value * 2 if value >= bar else value * 0.3 * urgency
+    if kind in ("secret-engage", "magician-secret", "reinforce"):
+        # variants (KOBLENZ, MALTA, WORMS): the mover sees its own cards in its view
+        own = {c["handle"]: c["card"] for c in me["hand"] + me["visible"] + (view["justice"] or [])}
+        cards = [own.get(h) or "" for h in getattr(move, "handles")]
+        value = _engagement_value([c for c in cards if c])
+        if kind == "reinforce":
+            value += 1.0  # the ace stays (or a page/knight replaces it)
+        bar = 15.0 / urgency
+        return value * 2 + 3.0 if value >= bar else value * 0.3 * urgency
+    if kind == "remove-temperance":
+        return 2.0
     if kind == "world":
         return 100.0
     if kind == "abdicate":

@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -36,6 +37,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run, prog=p.prog)
 
 
+def _stream(proc: subprocess.Popen, keep: list[str], say) -> None:
+    """Show the host's live table as it is played, and keep its lines (the last is the JSON)."""
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        line = line.rstrip("\n")
+        keep.append(line)
+        if not line.startswith("{"):
+            say("  | " + line)
+
+
 def run(args: argparse.Namespace) -> int:
     bad = check_table(args, args.game, args.players, args.variant)
     if bad is not None:
@@ -44,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
     work = Path(tempfile.mkdtemp(prefix="p2ptarot-demo-"))
     base = [sys.executable, "-m", "p2ptarot.cli.main"]
     common = ["--bot", "heuristic", "--quiet", "--interface", args.interface, "--timeout", str(args.timeout),
+              "--move-timeout", str(args.timeout),  # bots: a move is as quick as a crypto step
               "--lobby-timeout", str(args.lobby_timeout)]
     started = time.monotonic()
     procs: list[subprocess.Popen] = []
@@ -54,16 +66,27 @@ def run(args: argparse.Namespace) -> int:
                            "--data-dir", str(work / "peer-0"), "--seed", str(args.seed)] + common
         if args.variant:
             host_cmd += ["--variant", args.variant]
+        if not args.json:
+            host_cmd += ["--watch"]  # the host prints the public table as it is played
         procs.append(subprocess.Popen(host_cmd, stdout=subprocess.PIPE, text=True))
+        host_lines: list[str] = []
+        live = threading.Thread(target=_stream, args=(procs[0], host_lines, say), daemon=True)
+        live.start()
         say(f"demo: {args.players} peers ({args.game}) on {args.interface}, work dir {work}")
         for k in range(1, args.players):
             cmd = base + ["join", host_fp, "--game", args.game, "--name", f"peer-{k}",
                           "--data-dir", str(work / f"peer-{k}"), "--seed", str(args.seed + k)] + common
             procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True))
-        say("demo: peers started; discovering through zeroconf, shuffling, playing...")
+        say("demo: peers started; discovering through zeroconf, shuffling, playing (the host's "
+            "view of the table follows)...")
         results = []
         for k, proc in enumerate(procs):
-            out, _ = proc.communicate(timeout=3600)
+            if k == 0:
+                proc.wait(timeout=3600)
+                live.join(timeout=30)
+                out = "\n".join(host_lines)
+            else:
+                out, _ = proc.communicate(timeout=3600)
             line = next((ln for ln in reversed(out.splitlines()) if ln.startswith("{")), "{}")
             results.append((proc.returncode, json.loads(line)))
             say(f"demo: peer {k} exited {proc.returncode}: {results[-1][1].get('result', 'no result')}")

@@ -20,7 +20,7 @@ from p2ptarot import PROTOCOL_VERSION, __version__
 #: command -> the module of this package that registers and runs it (in the order of the help)
 COMMANDS: dict[str, str] = {
     "games": "games_cmd", "simulate": "simulate", "host": "peer", "join": "peer", "list": "peer",
-    "demo": "demo", "verify": "verify_cmd", "replay": "verify_cmd",
+    "demo": "demo", "verify": "verify_cmd", "replay": "verify_cmd", "web": "web_cmd",
 }
 
 

@@ -9,17 +9,21 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
+from p2ptarot.app.human import LeftTable, human_chooser, until_left
+from p2ptarot.app.events import Notice
+from p2ptarot.app.table import Hub
 from p2ptarot.bots import make as make_bot
 from p2ptarot.engine import BadConfiguration, Move
 from p2ptarot.net.finder import describe as describe_table
-from p2ptarot.present import describe_move, move_group, presenter, render_view
+from p2ptarot.net.store import DataDir
 from p2ptarot.net.runner import (GameResult, PeerConfig, RunError, bot_chooser, run_host,
                                  run_join, run_resume)
-from p2ptarot.table.effects import NeedMove
 
+from .console import Console
 from .errors import check_table, usage_error
+from .front import Terminal
 
 if TYPE_CHECKING:  # zeroconf is imported only by the commands that browse (not `join ws://`)
     from p2ptarot.net.discovery import TableAdvert
@@ -35,8 +39,23 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bot", nargs="?", const="heuristic", default=None, metavar="KIND",
                    help="let a bot play this seat (random or heuristic; default heuristic)")
     p.add_argument("--seed", type=int, default=None, help="seed of the bot's choices")
-    p.add_argument("--timeout", type=int, default=120, help="seconds of silence before a seat is blamed")
-    p.add_argument("--quiet", action="store_true", help="print only the result")
+    p.add_argument("--timeout", type=int, default=120,
+                   help="seconds a cryptographic step may stay silent before a seat is blamed")
+    p.add_argument("--move-timeout", type=int, default=300, metavar="SECONDS",
+                   help="host: seconds a player may think over a move before the seat is blamed "
+                        "(default 300; written in the table's charter)")
+    p.add_argument("--stand-in-after", type=float, default=0, metavar="SECONDS",
+                   help="a bot plays any turn you leave unanswered this long (default 0: never)")
+    p.add_argument("--watch", action="store_true",
+                   help="print the public table as it is played (e.g. for a bot seat)")
+    p.add_argument("--web", action="store_true",
+                   help="also show the table in your browser (a local page; the URL is printed)")
+    p.add_argument("--web-port", type=int, default=0, metavar="PORT",
+                   help="port of the local page (default: any free port)")
+    p.add_argument("--web-interface", default="127.0.0.1", metavar="IP",
+                   help="address the local page listens on (default 127.0.0.1: this computer only)")
+    p.add_argument("--quiet", action="store_true", help="print only the result (one JSON line)")
+    p.add_argument("--json", action="store_true", help="end with one JSON line of the result")
     p.add_argument("--lobby-timeout", type=float, default=600.0, metavar="SECONDS",
                    help="give up if the table has not started after this long (default 600)")
 
@@ -73,82 +92,93 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 # ---- the local player ---------------------------------------------------------------------------
-_HELP = ("type a move's number to play it; m = list the moves again; v = the raw JSON view; "
-         "w = write your own move where the game allows it (an Eleusis rule or run); h or ? = this help")
-#: move lists longer than this are printed under one heading per kind of move
-_GROUP_OVER = 12
-
-
-def _ordered_moves(legal: tuple[Move, ...]) -> list[tuple[str, Move]]:
-    """Legal moves grouped by kind (first appearance order), so numbers run on within a group."""
-    groups: dict[str, list[Move]] = {}
-    for move in legal:
-        groups.setdefault(move_group(move), []).append(move)
-    return [(title, move) for title, moves in groups.items() for move in moves]
-
-
-def _print_moves(ordered: list[tuple[str, Move]], view: dict[str, Any]) -> None:
-    grouped = len(ordered) > _GROUP_OVER and len({t for t, _ in ordered}) > 1
-    width = len(str(len(ordered)))
-    last = None
-    for i, (title, move) in enumerate(ordered, start=1):
-        if grouped and title != last:
-            count = sum(1 for t, _ in ordered if t == title)
-            print(f" -- {title} ({count}) --")
-            last = title
-        print(f"  {i:>{width}}. {describe_move(move, view)}")
-
-
-def _human_chooser(say):
-    """Show the seat's screen and numbered moves; read a number, `v`, `m` or `h`."""
-    async def choose(need: NeedMove) -> Move:
-        view = need.view
-        ordered = _ordered_moves(need.legal)
-        screen = presenter(str(view.get("game")))
-        automatic = getattr(screen, "automatic", None)
-        if automatic is not None and automatic(view, need.legal):  # e.g. an Eleusis judgment (R34)
-            print(f"  your peer: {describe_move(need.legal[0], view)}")
-            return need.legal[0]
-        print("\n" + render_view(view))
-        _print_moves(ordered, view)
-        while True:
-            try:
-                text = await asyncio.to_thread(input, f"seat {need.seat}, your move [1-{len(ordered)}, h for help]: ")
-            except EOFError:  # the runner ends the game loop with this as a RunError
-                raise RunError("standard input closed before a move was chosen; leaving the table") from None
-            text = text.strip().lower()
-            if text.isdigit() and 1 <= int(text) <= len(ordered):
-                return ordered[int(text) - 1][1]
-            composer = getattr(screen, "compose", None)
-            if text == "w" and composer is not None:
-                written = await asyncio.to_thread(composer, view, need.legal, input)
-                if written is not None:
-                    return written
-                _print_moves(ordered, view)
-            elif text == "v":
-                print(json.dumps(view, indent=1, sort_keys=True))
-            elif text == "m":
-                _print_moves(ordered, view)
-            elif text in ("h", "?"):
-                print("  " + _HELP)
-            else:
-                print(f"  please type a number from 1 to {len(ordered)} (h for help)")
-    return choose
-
-
-def _chooser(args: argparse.Namespace, say):
+def _chooser(args: argparse.Namespace, hub: Hub | None):
     if args.bot:
         return bot_chooser(make_bot(args.bot, args.seed if args.seed is not None else os.getpid()))
-    return _human_chooser(say)
+    assert hub is not None
+    if args.stand_in_after > 0:
+        bot = bot_chooser(make_bot("heuristic", args.seed if args.seed is not None else os.getpid()))
+        return human_chooser(hub, args.name, stand_in=bot, grace=args.stand_in_after)
+    return human_chooser(hub, args.name)
+
+
+def _hub(args: argparse.Namespace) -> Hub | None:
+    """A human seat (or a watched bot with --web) gets the application layer's hub."""
+    if args.bot and not (args.web or args.watch):
+        return None
+    hub = Hub()
+    hub.public = bool(args.bot and args.watch)  # a watched bot shows what the table shows
+    return hub
+
+
+async def _with_fronts(args: argparse.Namespace, cfg: PeerConfig, hub: Hub | None,
+                       game: Callable[[], Awaitable[GameResult]]) -> GameResult:
+    """Run the game with its front ends: the terminal (typed moves, Ctrl-D leaves at any time)
+    and, with --web, the local browser page. Leaving ends the game task at once."""
+    if hub is None:
+        return await game()
+    helpers: list[asyncio.Task[Any]] = []
+    if not args.bot or args.watch:
+        term = Terminal(hub, say=lambda text: print(text, flush=True), spectator=bool(args.bot))
+        if not args.bot:
+            helpers.append(asyncio.create_task(term.read_commands(Console())))
+            helpers.append(asyncio.create_task(term.remind()))
+    if not args.quiet:  # lobby news reach the page too (the terminal prints them as notices)
+        shown = not args.bot or args.watch
+
+        def say(text: str) -> None:
+            hub.publish(Notice(text))
+            if not shown:
+                print(text, flush=True)
+        cfg.say = say
+    servers = []
+    if args.web:
+        from p2ptarot.web.server import WebServer
+        server = WebServer(hub, host=args.web_interface, port=args.web_port)
+        servers.append(server)
+        print(f"your table in the browser: {await server.start()}", flush=True)
+        cfg.spectators = Hub()
+        cfg.spectators.public = True
+        watchers = WebServer(cfg.spectators, host=args.web_interface)
+        servers.append(watchers)
+        print(f"spectators (the public table, no cards of yours): {await watchers.start()}",
+              flush=True)
+    try:
+        return await until_left(hub, game())
+    finally:
+        for task in helpers:
+            task.cancel()
+        for server in servers:
+            await server.close()
+
+
+def _left_message(args: argparse.Namespace, why: str) -> None:
+    """Tell a player who left how to come back (the game is saved in the data directory)."""
+    if DataDir(args.data_dir).unfinished():
+        print(f"{why}; the game is saved: come back with  p2ptarot join --resume "
+              f"--data-dir {args.data_dir}", file=sys.stderr, flush=True)
+    else:
+        print(why, file=sys.stderr, flush=True)
 
 
 def _config(args: argparse.Namespace) -> PeerConfig:
     say = (lambda text: None) if args.quiet else (lambda text: print(text, flush=True))
     return PeerConfig(data_dir=args.data_dir, name=args.name, interface=args.interface,
-                      port=args.port, timeout=args.timeout, lobby_timeout=args.lobby_timeout, say=say)
+                      port=args.port, timeout=args.timeout, move_timeout=args.move_timeout,
+                      lobby_timeout=args.lobby_timeout, say=say)
 
 
-def _report(result: GameResult) -> int:
+def _report(result: GameResult, args: argparse.Namespace) -> int:
+    """The result: one JSON line for scripts (bots, --quiet, --json), a sentence for people (the
+    standings table was already printed by the terminal front end)."""
+    if not (args.bot or args.quiet or getattr(args, "json", False)):
+        if result.outcome is not None:
+            print(f"game finished; transcript saved in {result.transcript}", flush=True)
+            return 0
+        a = result.aborted
+        print(f"game aborted ({a.reason if a else 'no reason'}); transcript saved in "
+              f"{result.transcript}", flush=True)
+        return 1
     summary: dict[str, Any] = {"table": result.table_id.hex(), "transcript": str(result.transcript)}
     if result.outcome is not None:
         summary["outcome"] = result.outcome.to_json()
@@ -174,26 +204,39 @@ def run_host_cmd(args: argparse.Namespace) -> int:
         for k in range(args.bots):
             cmd = [sys.executable, "-m", "p2ptarot.cli.main", "join", url, "--bot", "--quiet",
                    "--name", f"bot-{k + 1}", "--data-dir", str(args.data_dir / f"bot-{k + 1}"),
-                   "--timeout", str(args.timeout)]
+                   "--timeout", str(args.timeout), "--lobby-timeout", str(args.lobby_timeout)]
             if args.interface:
                 cmd += ["--interface", args.interface]
             children.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL))
 
+    async def go() -> GameResult:
+        hub = _hub(args)
+        cfg.hub = hub
+        return await _with_fronts(args, cfg, hub, lambda: run_host(
+            cfg, args.game, args.variant, args.seats, _chooser(args, hub), on_listening=spawn_bots))
+
+    finished = False
     try:
-        result = asyncio.run(run_host(cfg, args.game, args.variant, args.seats, _chooser(args, cfg.say),
-                                      on_listening=spawn_bots))
+        result = asyncio.run(go())
+        finished = True
+    except LeftTable as exc:
+        _left_message(args, f"p2ptarot host: {exc}")
+        return 1
     except (RunError, BadConfiguration) as exc:
-        print(f"p2ptarot host: {exc}", file=sys.stderr)
+        _left_message(args, f"p2ptarot host: {exc}")
         return 1
     except KeyboardInterrupt:
+        _left_message(args, "p2ptarot host: interrupted; you left the table")
         return 130
     finally:
         for child in children:
+            if not finished:  # the host left or failed: its own bots have no table any more
+                child.terminate()
             try:
                 child.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 child.kill()
-    return _report(result)
+    return _report(result, args)
 
 
 async def _ask_which_table(candidates: list[TableAdvert]) -> TableAdvert | None:
@@ -216,19 +259,28 @@ async def _ask_which_table(candidates: list[TableAdvert]) -> TableAdvert | None:
 
 def run_join_cmd(args: argparse.Namespace) -> int:
     cfg = _config(args)
-    try:
+
+    async def go() -> GameResult:
+        hub = _hub(args)
+        cfg.hub = hub
         if args.resume:
-            result = asyncio.run(run_resume(cfg, _chooser(args, cfg.say)))
-        else:
-            pick = _ask_which_table if (sys.stdin.isatty() and not args.bot) else None
-            result = asyncio.run(run_join(cfg, args.table, args.game, _chooser(args, cfg.say), pick=pick,
-                                          find_wait=args.find_timeout))
+            return await _with_fronts(args, cfg, hub, lambda: run_resume(cfg, _chooser(args, hub)))
+        pick = _ask_which_table if (sys.stdin.isatty() and not args.bot) else None
+        return await _with_fronts(args, cfg, hub, lambda: run_join(
+            cfg, args.table, args.game, _chooser(args, hub), pick=pick, find_wait=args.find_timeout))
+
+    try:
+        result = asyncio.run(go())
+    except LeftTable as exc:
+        _left_message(args, f"p2ptarot join: {exc}")
+        return 1
     except RunError as exc:
-        print(f"p2ptarot join: {exc}", file=sys.stderr)
+        _left_message(args, f"p2ptarot join: {exc}")
         return 1
     except KeyboardInterrupt:
+        _left_message(args, "p2ptarot join: interrupted; you left the table")
         return 130
-    return _report(result)
+    return _report(result, args)
 
 
 def run_list(args: argparse.Namespace) -> int:
@@ -241,17 +293,19 @@ def run_list(args: argparse.Namespace) -> int:
     rows = [{"game": a.table.game, "variant": a.table.variant,
              "seats": f"{a.table.seats_taken}/{a.table.seats_total}",
              "state": "full" if a.table.is_full else "open",
-             "host": a.table.fingerprint, "table": a.table.table_id, "url": a.ws_url} for a in adverts]
+             "host": a.table.fingerprint, "name": a.table.host_name, "table": a.table.table_id,
+             "url": a.ws_url} for a in adverts]
     if args.json:
         print(json.dumps({"tables": rows}))
         return 0
     if not rows:
         print("no table seen (is a host running on this network, and is multicast allowed?)")
         return 0
-    header = f"{'GAME':<12} {'VARIANT':<10} {'SEATS':<6} {'STATE':<5} {'HOST':<20} ADDRESS"
+    header = (f"{'GAME':<12} {'VARIANT':<10} {'SEATS':<6} {'STATE':<5} {'HOSTED BY':<16} "
+              f"{'HOST':<20} ADDRESS")
     print(header)
     for r in rows:
         print(f"{r['game']:<12} {r['variant'] or '-':<10} {r['seats']:<6} {r['state']:<5} "
-              f"{r['host']:<20} {r['url']}")
+              f"{(r['name'] or '-')[:16]:<16} {r['host']:<20} {r['url']}")
     print("join one with: p2ptarot join HOST   (or p2ptarot join ADDRESS)")
     return 0

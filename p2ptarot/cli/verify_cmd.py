@@ -7,12 +7,13 @@ import json
 import sys
 from pathlib import Path
 
+from p2ptarot.app.replay import frames
+from p2ptarot.app.screen import name_seats
 from p2ptarot.net.store import read_transcript
-from p2ptarot.table.envelope import EnvelopeError, parse
 from p2ptarot.table.names import printable
 from p2ptarot.transcript import Transcript, TranscriptError, Verdict, verify_transcript
 
-from p2ptarot.present import describe_move
+from .front import table
 
 EXIT_INVALID = 1
 EXIT_UNREADABLE = 2
@@ -87,7 +88,9 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    """Replay for people: every move with its card, after the audit opened everything."""
+    """Replay for people: every move with its player's name and its cards, a line for each trick
+    won and each round over, the final standings as a table; exit 1 when the transcript is not
+    valid (the moves up to the fault are still shown)."""
     transcript = _load(args)
     if transcript is None:
         return EXIT_UNREADABLE
@@ -95,47 +98,22 @@ def run_replay(args: argparse.Namespace) -> int:
     if verdict is None:
         return EXIT_UNREADABLE
     charter = transcript.charter.charter
-    names = [printable(s.name, 40) for s in charter.seats]
-    print(f"{charter.game} — {', '.join(f'seat {i}: {n}' for i, n in enumerate(names))}")
-    from p2ptarot.table.session import Session  # local: only replay needs a second pass
-    session = Session(transcript.charter, seat=None)
-    session.start()
-    shown = 0
-    for line in transcript.messages:
-        try:
-            env = parse(line)
-        except EnvelopeError:
-            break  # the verdict below says what is wrong with this line
-        if env.seat >= len(names):
-            break
-        if env.kind == "move":
-            try:
-                said = describe_move(env.body["move"], session.game.view(None))
-            except Exception:  # noqa: BLE001 - a malformed move: the verdict says why
-                said = json.dumps(env.body.get("move"), sort_keys=True)
-            print(f"  step {env.step:>5}  {names[env.seat]:<12} {printable(said)}")
-            shown += 1
-        elif env.kind == "coin.open" and env.seat == 0:
-            print(f"  step {env.step:>5}  joint draw opened "
-                  f"({printable(env.body.get('purpose'), 60)})")
-        elif env.kind == "abort":
-            print(f"  abort by {names[env.seat]}: seat {printable(env.body.get('blame'), 20)} "
-                  f"blamed: {printable(env.body.get('reason'))}")
-        try:
-            session.receive(line)
-        except Exception:  # noqa: BLE001 - the verdict (computed above) already covers it
-            break
+    names, moves = frames(transcript)
+    print(f"{charter.game} — " + ", ".join(f"{n} (seat {i + 1})" for i, n in enumerate(names)))
+    for f in moves:
+        print(f"  step {f.step:>5}  {f.name:<12} {f.sentence}")
+        for mark in f.marks:
+            print(f"  {mark}")
     if verdict.valid and verdict.outcome:
-        detail = verdict.outcome.get("detail", {})
-        for i, rnd in enumerate(detail.get("rounds", []), start=1):
-            if "figure" in rnd:  # sinople
-                print(f"  round {rnd.get('round')}: figure {rnd.get('figure')}, points "
-                      f"{rnd.get('points')}, winner {rnd.get('winner')}")
-            else:  # arcanoid: field -> winning seat
-                print(f"  round {i}: " + ", ".join(f"{f} to {names[w]}" for f, w in rnd.items()))
-        print(f"final scores {verdict.outcome['scores']}, winners "
-              f"{[names[w] for w in verdict.outcome['winners']]}")
+        scores, winners = verdict.outcome["scores"], verdict.outcome["winners"]
+        order = sorted(range(len(scores)), key=lambda s: (s not in winners, -scores[s], s))
+        print("== Final standings ==")
+        print("\n".join(table([(k, names[s], f"seat {s + 1}", scores[s], "winner" if s in winners else "")
+                               for k, s in enumerate(order, start=1)],
+                              ("#", "player", "seat", "score", ""))))
         return 0
-    print(f"transcript INVALID at step {verdict.step}, seat {verdict.seat}: "
-          f"{printable(verdict.reason)}")
+    who = (f"{names[verdict.seat]} (seat {verdict.seat + 1})"
+           if verdict.seat is not None and 0 <= verdict.seat < len(names) else "no seat")
+    print(f"transcript INVALID at step {verdict.step}, {who}: "
+          f"{printable(name_seats(verdict.reason, names))}")
     return EXIT_INVALID

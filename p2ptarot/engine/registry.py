@@ -67,6 +67,10 @@ class GameInfo:
     presenter: str | None = None
     bots: str | None = None
     view_schema: str | None = None
+    #: optional: the VariantInfo of a combined variant name not listed (arcanoid's `X+GAZA`),
+    #: or None; `create`/`host` accept what it describes as playable
+    combine: Callable[[str], VariantInfo | None] | None = field(default=None, compare=False,
+                                                                 repr=False)
 
     def __post_init__(self) -> None:
         variants = tuple(VariantInfo(v) if isinstance(v, str) else v for v in self.variants)
@@ -88,6 +92,9 @@ class GameInfo:
         for v in self.variants:
             if v.name == name:
                 return v
+        combined = self.combine(name) if self.combine is not None else None
+        if combined is not None:
+            return combined
         raise BadConfiguration(self._unknown_variant(name))
 
     def _unknown_variant(self, name: str) -> str:

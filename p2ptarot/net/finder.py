@@ -78,7 +78,8 @@ def matches_table_id_only(prefix: str) -> bool:
 def describe(advert: TableAdvert) -> str:
     t = advert.table
     variant = f" {t.variant}" if t.variant else ""
-    return (f"{t.game}{variant}, seats {t.seats_taken}/{t.seats_total}, host {t.fingerprint}, "
+    by = f"{t.host_name} ({t.fingerprint})" if t.host_name else t.fingerprint
+    return (f"{t.game}{variant}, seats {t.seats_taken}/{t.seats_total}, host {by}, "
             f"{advert.ws_url}")
 
 

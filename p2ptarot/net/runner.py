@@ -27,7 +27,7 @@ from p2ptarot.table.effects import (Aborted, Effect, Finished, Forward, NeedMove
                                     Send, Warning)
 from p2ptarot.table.lobby import make_charter, sign_charter
 from p2ptarot.table.names import clean_name, printable
-from p2ptarot.table.session import Session
+from p2ptarot.table.session import MOVE_STEP_KINDS, Session
 from pydantic import ValidationError
 
 from .catchup import RESYNC_AFTER, SyncServer, sync_step
@@ -59,10 +59,17 @@ class PeerConfig:
     interface: str | None = None  # None: all interfaces (real users); tests pass 127.0.0.1
     port: int = 0
     timeout: int = 120
+    #: seconds a seat may think over its own move (agreed in the charter; humans need minutes);
+    #: `timeout` stays the limit for the automatic (cryptographic) steps
+    move_timeout: int = 300
     linger: float = 2.0
     #: seconds a lobby (host: waiting for joiners; joiner: waiting for the table to fill) may take
     lobby_timeout: float = 600.0
     say: Say = field(default=lambda text: None)
+    #: the peer application layer (`p2ptarot.app.Hub`) the front ends listen to, if any
+    hub: Any = None
+    #: a second hub fed with the public view only (a spectators' page), if any
+    spectators: Any = None
 
 
 @dataclass
@@ -139,7 +146,8 @@ async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str,
     gi = game_info(game)
     variant = gi.resolve_variant(variant)  # BadConfiguration before anything is advertised
     info = TableInfo(game=game, variant=variant or "", seats_taken=1,
-                     seats_total=seats, fingerprint=identity.fingerprint)
+                     seats_total=seats, fingerprint=identity.fingerprint,
+                     host_name=cfg.name[:40])
     advertiser = TableAdvertiser(info, mesh.port, interfaces=_interfaces(cfg),
                                  addresses=[cfg.interface] if cfg.interface else None)
     await advertiser.start()
@@ -156,7 +164,7 @@ async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str,
                     name = clean_name(msg.get("name"))
                     address = _clean_address(msg.get("address"))
                     joined.append((ev.peer, name, address))
-                    cfg.say(f"seat {len(joined) - 1}: {name} ({fingerprint(ev.peer)})")
+                    cfg.say(f"seat {len(joined)}: {name} ({fingerprint(ev.peer)})")
                     await advertiser.update(seats_taken=len(joined))
             elif isinstance(ev, LinkDown):
                 before = len(joined)
@@ -165,7 +173,7 @@ async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str,
                     cfg.say("a player left the lobby")
                     await advertiser.update(seats_taken=len(joined))
         charter = make_charter(game, joined, variant=variant, options=options,
-                               timeout=cfg.timeout)
+                               timeout=cfg.move_timeout)
         mesh.admit_only([k for k, _, _ in joined])  # from now on only the seated keys may talk
         await advertiser.update(table_id=charter.table_id.hex())
         sigs: dict[bytes, str] = {identity.public_bytes: sign_charter(charter, identity)}
@@ -273,6 +281,10 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
 
     moves: asyncio.Queue[Move | Exception] = asyncio.Queue()
     pending_choice: list[asyncio.Task[None]] = []
+    names = [s.name for s in charter.seats]
+    watch = _Watcher(cfg.hub, session, charter, seat, store.transcript_path)
+    # spectators (a page showing the public table) get their own feed, never this seat's cards
+    audience = _Watcher(cfg.spectators, session, charter, seat, store.transcript_path, public=True)
 
     async def handle(effects: list[Effect]) -> None:
         # one durable write per batch: own messages are fsynced before any of them is sent
@@ -286,6 +298,8 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
             outbox.sync()  # the transcript is synced at close: lost lines come back from peers
         lines = iter(sends)
         for e in effects:
+            watch.effect(e)
+            audience.effect(e)
             if isinstance(e, Send):
                 await mesh.broadcast(next(lines))
             elif isinstance(e, Forward):  # relayed before anything is chained on it
@@ -306,15 +320,21 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
             elif isinstance(e, Warning):
                 logger.info("%s", printable(e.text))
             elif isinstance(e, Finished):
-                cfg.say(f"game over: scores {list(e.outcome.scores)}, winners {list(e.outcome.winners)}")
+                cfg.say("game over: " + ", ".join(f"{names[i]} {score}" for i, score
+                                                  in enumerate(e.outcome.scores))
+                        + "; won by " + (", ".join(names[w] for w in e.outcome.winners) or "nobody"))
             elif isinstance(e, Aborted):
-                who = "nobody is blamed" if e.blame is None else f"seat {e.blame} is blamed"
-                cfg.say(f"game aborted: {who} at step {e.step}: "
+                who = (f"{names[e.blame]} (seat {e.blame + 1}) is blamed" if e.blame is not None
+                       else "nobody is blamed")
+                cfg.say(f"game aborted at step {e.step}: {who}: "
                         f"{printable(e.reason)}")  # a reason may quote a cheater's text
+        watch.settle()
+        audience.settle()
 
     try:
         await _pump(cfg, mesh, session, handle, dial_others, moves, saved if resume else None,
-                    charter.timeout)
+                    watch.timeout_for(cfg.timeout),
+                    on_link=lambda peer, up: (watch.link(peer, up), audience.link(peer, up)))
     finally:
         for task in pending_choice:
             task.cancel()
@@ -329,8 +349,10 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
                 handle: Callable[[list[Effect]], Awaitable[None]],
                 dial_others: Callable[[], Awaitable[None]],
                 moves: "asyncio.Queue[Move | Exception]", saved: list[bytes] | None,
-                timeout: float) -> None:
-    """Feed the session from the mesh and the local chooser until the game ends, then linger."""
+                timeout: float | Callable[[], float],
+                on_link: Callable[[bytes, bool], None] | None = None) -> None:
+    """Feed the session from the mesh and the local chooser until the game ends, then linger.
+    `timeout` may depend on the step (a human's move gets longer than a cryptographic step)."""
     await dial_others()
     if saved is not None:
         cfg.say(f"resuming from {len(saved)} saved messages")
@@ -372,10 +394,13 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
                     await _answer_sync(mesh, syncs, session, ev.peer, msg)
             elif isinstance(ev, LinkUp):
                 await _safe_send(mesh, ev.peer, _ctl({"ctl": "sync", "step": session.step}))
+            if on_link is not None and isinstance(ev, (LinkUp, LinkDown)):
+                on_link(ev.peer, isinstance(ev, LinkUp))
+        limit = timeout() if callable(timeout) else timeout
         now = time.monotonic()
         if session.step != last_step:
             last_step, last_change, asked = session.step, now, None
-        elif now - last_change > timeout and asked is None and not session.finished:
+        elif now - last_change > limit and asked is None and not session.finished:
             # before calling anyone silent, ask every peer for what this seat may have missed
             # (from a few steps back: a split view's other version precedes the stall), push the
             # same to the seats it waits for (one that missed a message is waiting on us, not
@@ -411,6 +436,84 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
                 await _answer_sync(mesh, syncs, session, ev.peer, msg)
             else:
                 await handle(session.receive(ev.data))
+
+
+class _Watcher:
+    """Feeds the peer application layer (`p2ptarot.app`) from the pump: moves with their
+    sentences, the view, what the table waits for and until when, presence. A no-op without a
+    hub, so bots and tests without a front end pay nothing."""
+
+    def __init__(self, hub: Any, session: Session, charter: Charter, seat: int,
+                 transcript: Path, public: bool = False) -> None:
+        self.hub, self.session, self.charter = hub, session, charter
+        self.seat: int | None = None if public or getattr(hub, "public", False) else seat
+        self.transcript = transcript
+        self.step, self.step_start = -1, time.monotonic()
+        self._limit = float(charter.timeout)
+        self._protocol_timeout = float(charter.timeout)
+        self.app = None
+        self._view: dict[str, Any] | None = None
+        if hub is not None:
+            from p2ptarot.app.table import TableApp
+            self.app = TableApp(charter.game, charter.variant, [s.name for s in charter.seats],
+                                self.seat, charter.timeout)
+            hub.app = self.app
+            hub.publish(self.app.opened())
+            self._view = session.game.view(seat)
+
+    def timeout_for(self, protocol_timeout: float) -> Callable[[], float]:
+        """A move step may last the charter's move timeout; other steps the protocol timeout."""
+        self._protocol_timeout = protocol_timeout
+
+        def limit() -> float:
+            spec = self.session.spec
+            if spec is not None and spec.kind in MOVE_STEP_KINDS:
+                self._limit = float(self.charter.timeout)
+            else:
+                self._limit = float(min(self._protocol_timeout, self.charter.timeout))
+            return self._limit
+        return limit
+
+    def effect(self, e: Effect) -> None:
+        if self.app is None:
+            return
+        if isinstance(e, Record) and e.envelope.kind in ("move", "move.open") \
+                and isinstance(e.envelope.body.get("move"), dict):
+            self.hub.publish(self.app.move_recorded(e.envelope.step, e.envelope.seat,
+                                                    e.envelope.body["move"], self._view or {}))
+        elif isinstance(e, Finished):
+            view = self.session.game.view(self.seat)
+            self.hub.publish(self.app.view_changed(view))
+            self.hub.publish(self.app.finished(e.outcome.scores, e.outcome.winners,
+                                               str(self.transcript), view))
+        elif isinstance(e, Aborted):
+            self.hub.publish(self.app.aborted(e.blame, e.reason, e.step))
+
+    def settle(self) -> None:
+        """After a batch of effects: the new view and what the table now waits for."""
+        if self.app is None or self.session.finished:
+            return
+        if self.session.step != self.step:
+            self.step, self.step_start = self.session.step, time.monotonic()
+        self._view = self.session.game.view(self.seat)
+        self.hub.publish(self.app.view_changed(self._view))
+        for ev in self.app.rounds_over(self._view):
+            self.hub.publish(ev)
+        spec = self.session.spec
+        pending = self.session.pending_seats()
+        if spec is None or not pending:
+            return
+        self.timeout_for(self._protocol_timeout)()
+        what = "move" if spec.kind in MOVE_STEP_KINDS else spec.label
+        deadline = time.time() + self._limit - (time.monotonic() - self.step_start)
+        self.hub.publish(self.app.waiting(pending, what, deadline))
+
+    def link(self, peer: bytes, up: bool) -> None:
+        if self.app is None:
+            return
+        seat = self.charter.seat_of(peer)
+        if seat is not None:
+            self.hub.publish(self.app.link(seat, up))
 
 
 async def _answer_sync(mesh: Mesh, syncs: SyncServer, session: Session, peer: bytes,

@@ -1,7 +1,8 @@
 """The TXT record of a table advert: encoding and strict, never-crashing decoding (pure).
 
 Keys: ``v`` protocol version, ``game``, ``variant``, ``seats`` ("taken/total"), ``table`` (table
-id hex, empty before the charter exists), ``fp`` (host fingerprint).  Unknown keys are ignored
+id hex, empty before the charter exists), ``fp`` (host fingerprint), ``name`` (the host player's
+display name, optional: a hint for people choosing a table).  Unknown keys are ignored
 so later versions can add fields; DNS-SD keys are case-insensitive, so they are lowercased.
 """
 
@@ -35,11 +36,13 @@ class TableInfo:
     fingerprint: str
     table_id: str = ""
     version: int = PROTOCOL_VERSION  # what this build speaks; joiners skip other versions
+    host_name: str = ""
 
     def __post_init__(self) -> None:
         _check_text("game", self.game, allow_empty=False)
         _check_text("variant", self.variant, allow_empty=True)
         _check_text("fp", self.fingerprint, allow_empty=False)
+        _check_text("name", self.host_name, allow_empty=True)
         if not _HEX.fullmatch(self.table_id):
             raise AdvertError("table id must be lowercase hex (or empty)")
         if not 1 <= self.seats_total <= MAX_SEATS or not 0 <= self.seats_taken <= self.seats_total:
@@ -60,6 +63,7 @@ def encode_txt(table: TableInfo) -> dict[str, str]:
         "seats": f"{table.seats_taken}/{table.seats_total}",
         "table": table.table_id,
         "fp": table.fingerprint,
+        **({"name": table.host_name} if table.host_name else {}),
     }
 
 
@@ -89,6 +93,7 @@ def decode_txt(properties: Mapping[bytes | str, bytes | str | None]) -> TableInf
         fingerprint=fp,
         table_id=fields.get("table", ""),
         version=int(version),
+        host_name=fields.get("name", ""),
     )
 
 

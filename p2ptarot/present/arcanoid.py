@@ -11,7 +11,11 @@ from __future__ import annotations
 import textwrap
 from typing import Any, Mapping
 
+from types import SimpleNamespace
+
 from p2ptarot.cards import ARCANOID
+from p2ptarot.games.arcanoid.records import (ILLEGITIMATE, IMPERIAL, ROYAL, VALUE, WORLD_CLASS,
+                                             battle_key)
 
 from .cards import card_list, card_name, tarot_rank, tarot_title
 
@@ -55,6 +59,8 @@ def who(pid: int, view: Mapping[str, Any]) -> str:
     me = view.get("seat")
     if p is None:
         return "nobody" if pid < 0 else f"participant {pid}"
+    if p.get("usa"):
+        return "the USA"
     if p["demon"]:
         return "your demon" if p["seat"] == me else f"the demon of seat {p['seat']}"
     return "you" if p["seat"] == me else f"seat {p['seat']}"
@@ -98,12 +104,36 @@ def _zone(cards: list[Mapping[str, Any]], own: bool = False) -> str:
 def _record(rec: Mapping[str, Any], fld: str) -> str:
     if rec["kind"] in _KINDS:
         return _KINDS[rec["kind"]]
+    if "count" in rec:  # a secret engagement still face down (KOBLENZ, MALTA)
+        seen = "+".join(card_name(c).replace(" ", _GLUE) for c in rec["cards"])
+        return f"{rec['count']}{_GLUE}face{_GLUE}down" + (f" ({seen})" if seen else "")
     names = [tarot_rank(c) if c.startswith(fld + "-") else card_name(c) for c in rec["cards"]]
     text = "+".join(n.replace(" ", _GLUE) for n in names)
     if rec.get("transmuted", -1) >= 0 and rec["transmuted"] in rec["handles"]:
         moved = rec["cards"][rec["handles"].index(rec["transmuted"])]
         text += f" ({card_name(moved).replace(' ', _GLUE)} transmuted)"
-    return text
+    strength = record_strength(rec)
+    return text + (f" [{strength.replace(' ', _GLUE)}]" if strength else "")
+
+
+_CLASSES = {WORLD_CLASS: "the World", IMPERIAL: "imperial couple", ILLEGITIMATE: "the Lovers",
+            ROYAL: "royal"}
+
+
+def record_strength(rec: Mapping[str, Any]) -> str:
+    """What a record is worth in its field's battle (rules §4): its class, or its total."""
+    cards = rec.get("cards") or []
+    if rec.get("kind") in _KINDS or not all(isinstance(c, str) for c in cards):
+        return ""
+    key = battle_key(SimpleNamespace(kind=rec.get("kind"), cards=tuple(cards),
+                                     transmuted=rec.get("transmuted", -1), timestamp=0))
+    if key[0] != VALUE:
+        return _CLASSES.get(key[0], "")
+    if key[1] == 35:
+        return "knight: 35"
+    if key[1] == 29:
+        return "page: 29"
+    return f"total {key[1] // 2}"
 
 
 def _participant_lines(view: Mapping[str, Any]) -> list[str]:
@@ -309,4 +339,17 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
         return {"hermit": "Pass (no Hermit move now)", "fool": "Pass (do not steal)",
                 "give": "Pass (I do not hold the called card)",
                 "call-again": "Stop calling"}.get(decision or "", "Pass")
+    if kind == "secret-engage":
+        return (f"Engage secretly on {move['field']}: {len(move['handles'])} card(s) face down "
+                f"({card_list([known.get(h) for h in move['handles']])})")
+    if kind == "magician-secret":
+        return (f"Play {card} to engage secretly on {move['field']}: {len(move['handles'])} "
+                f"card(s) face down ({card_list([known.get(h) for h in move['handles']])})")
+    if kind == "fool-outcome":
+        return ("Steal the secret engagement (it is stealable)" if move["outcome"] == "stolen"
+                else "The Fool is lost (the secret engagement cannot be stolen)")
+    if kind == "reinforce":
+        return f"Reinforce the lone ace on {move['field']} with {card_list(move['cards'])}"
+    if kind == "remove-temperance":
+        return "Remove your Temperance"
     return kind + " " + " ".join(f"{k}={v}" for k, v in move.items() if k != "kind")

@@ -15,17 +15,52 @@ from . import canonical
 from .charter import B64
 from .envelope import MAX_MESSAGE_BYTES, Envelope, EnvelopeError, parse
 from .evidence import MAX_EVIDENCE_CHARS
+from .rounds import MAX_SEALED_CHARS
 
 _STRICT = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
+class SealedCommitment(BaseModel):
+    """A hash commitment to a secret (a blind move's body, an engine secret's value) and the same
+    secret sealed to its author alone (under its seed), so a restarted seat can still open it."""
+
+    model_config = _STRICT
+    digest: str = Field(pattern=B64, min_length=43, max_length=43)
+    sealed: str = Field(pattern=B64, min_length=1, max_length=MAX_SEALED_CHARS,
+                        description="padded secret, SecretBox under a key only its author holds")
+
+
+class SecretSalt(BaseModel):
+    """The opening of an engine secret: the value travels in the `open` move, the salt here."""
+
+    model_config = _STRICT
+    salt: str = Field(pattern=B64, min_length=43, max_length=43)
+
+
 class MoveBody(BaseModel):
-    """A game move (the game's own JSON form) and the decryption shares it carries (`reveals`)."""
+    """A game move (the game's own JSON form), with `secret` present exactly when the move is an
+    engine secret's `commit` (its commitment; the move's own value is "") or `open` (its salt)."""
 
     model_config = _STRICT
     move: dict[str, Any]
     shares: list[dict[str, Any]] = Field(max_length=0, description="always empty: the shares a "
                                          "move obliges travel in the deck steps that follow it")
+    secret: SealedCommitment | SecretSalt | None = Field(
+        default=None, description="absent, except on commit (commitment) and open (salt) moves")
+
+    def wire(self) -> dict[str, Any]:
+        """The body as sent: an absent `secret` is left out, never null."""
+        body: dict[str, Any] = {"move": dict(self.move), "shares": list(self.shares)}
+        if self.secret is not None:
+            body["secret"] = self.secret.model_dump()
+        return body
+
+
+class MoveOpenBody(MoveBody):
+    """Open round of a blind (SIMULTANEOUS) turn: the move body committed to, and its salt. The
+    commitment covers the canonical bytes of this body without `salt`."""
+
+    salt: str = Field(pattern=B64, min_length=43, max_length=43)
 
 
 class CommitBody(BaseModel):

@@ -18,7 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from p2ptarot.mental.codec import MAX_DECK_ID, MAX_INT, MAX_ITEMS
 
-from .bodies import AbortBody, CommitBody, MoveBody, OpenBody, ResultBody
+from .bodies import (AbortBody, CommitBody, MoveBody, MoveOpenBody, OpenBody, ResultBody,
+                     SealedCommitment)
 from .charter import B64, SignedCharter
 from .envelope import Envelope
 
@@ -112,6 +113,8 @@ class TranscriptHeader(BaseModel):
 
 BODY_MODELS: dict[str, type[BaseModel]] = {
     "move": MoveBody,
+    "move.commit": SealedCommitment,
+    "move.open": MoveOpenBody,
     "coin.commit": CommitBody,
     "coin.open": OpenBody,
     "result": ResultBody,

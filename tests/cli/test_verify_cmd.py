@@ -48,16 +48,29 @@ def test_a_file_that_is_not_a_transcript_exits_2(tmp_path: Path, capsys) -> None
 
 def test_replay_tells_the_game_move_by_move(capsys) -> None:
     assert main(["replay", str(VECTORS / "valid.jsonl")]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith("sinople — seat 0: p0, seat 1: p1")
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0] == "sinople — p0 (seat 1), p1 (seat 2)"  # names, seats counted from 1
     moves = [x for x in lines if x.startswith("  step ") and (" p0 " in x or " p1 " in x)]
     assert len(moves) > 50 and not any("=" in x for x in moves)  # sentences, not key=value
-    assert lines[-1].startswith("final scores ")
+    assert "num-" not in out and "fig-" not in out  # card names, never raw ids
+    assert "  -- trick 1 won by p" in out  # trick structure with winners
+    rounds = [x for x in lines if x.startswith("  == round ") and " over: " in x]
+    assert len(rounds) == 9 and all(", winner p" in r for r in rounds)
+    assert "== Final standings ==" in out and "winner" in lines[-2] + lines[-1]
 
 
 def test_replay_of_an_invalid_transcript_exits_1(capsys) -> None:
     assert main(["replay", str(VECTORS / "invalid-illegal-move.jsonl")]) == 1
-    assert "transcript INVALID at step 12" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    step = EXPECTED["invalid-illegal-move.jsonl"]["step"]
+    assert f"transcript INVALID at step {step}, p0 (seat 1)" in out
+    assert "Final standings" not in out
+
+
+@pytest.mark.parametrize("name", sorted(f for f in EXPECTED if f.startswith("invalid-")))
+def test_replay_never_exits_0_on_a_tampered_transcript(name: str, capsys) -> None:
+    assert main(["replay", str(VECTORS / name)]) in (1, 2)
 
 
 def test_a_conviction_quotes_the_evidence_it_rechecked(capsys) -> None:

@@ -106,7 +106,8 @@ def test_a_suspended_peer_resumes_and_honours_the_abort_records_it_received(tmp_
     time out, blame it and stop. Resumed (SIGCONT), it reads their abort records and stops too,
     blaming nobody (it used to time out in turn and blame an honest seat for silence). Offline,
     silence convicts nobody on any of the three transcripts."""
-    common = ["--bot", "random", "--quiet", "--interface", "127.0.0.1", "--timeout", "5"]
+    common = ["--bot", "random", "--quiet", "--interface", "127.0.0.1", "--timeout", "5",
+              "--move-timeout", "5"]  # moves too: these are bots
     host_fp = DataDir(tmp_path / "a").identity().fingerprint
     peers = {"a": _peer(["host", "--game", "sinople", "--seats", "3", "--data-dir",
                          str(tmp_path / "a"), "--port", "0"] + common, tmp_path / "a.log")}

@@ -35,12 +35,26 @@ MAX_STEPS = 20_000
 SEEDS = (1, 2)
 
 
+#: variants per game played at every player count with every seed; the others (arcanoïd's
+#: lineage and its GAZA combinations) at the smallest, a middle and the largest count, one seed
+FULL_VARIANTS = 6
+
+
+def _counts(gi: Any, rank: int) -> tuple[range | tuple[int, ...], tuple[int, ...]]:
+    every = range(gi.min_players, gi.max_players + 1)
+    if rank < FULL_VARIANTS:
+        return every, SEEDS
+    middle = (gi.min_players + gi.max_players) // 2
+    return tuple(sorted({gi.min_players, middle, gi.max_players})), SEEDS[:1]
+
+
 def _cases() -> Iterator[Any]:
     for gi in games():
         variants = gi.playable_variants() or (None,)
-        for variant in variants:
-            for players in range(gi.min_players, gi.max_players + 1):
-                for seed in SEEDS:
+        for rank, variant in enumerate(variants):
+            counts, seeds = _counts(gi, rank)
+            for players in counts:
+                for seed in seeds:
                     yield pytest.param(gi.name, variant, players, seed,
                                        id=f"{gi.name}-{variant or 'base'}-{players}p-s{seed}")
 

@@ -18,7 +18,7 @@ from p2ptarot.crypto.signing import Identity
 from p2ptarot.table import canonical
 from p2ptarot.table.envelope import parse, seal
 
-KINDS = ("move", "coin.commit", "coin.open", "result", "abort", "mental.key", "mental.shuffle",
+KINDS = ("move", "move.commit", "move.open", "coin.commit", "coin.open", "result", "abort", "mental.key", "mental.shuffle",
          "mental.shares", "mental.reencrypt", "mental.reveal-key", "", "x" * 41)
 _INT = re.compile(rb"(?<![A-Za-z0-9_\"-])-?\d+")
 _STRING = re.compile(rb'"([^"\\]|\\.)*"')

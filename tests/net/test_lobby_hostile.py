@@ -65,4 +65,4 @@ async def test_hostile_joiner_name_and_bad_signature(tmp_path: Path) -> None:
         signed.verify()
         assert signed.charter == charter
     assert all(line.isprintable() for line in said)
-    assert any("seat 1: [2J]0;pwnedEve" in line for line in said)
+    assert any("seat 2: [2J]0;pwnedEve" in line for line in said)  # seats counted from 1

@@ -33,7 +33,7 @@ def test_every_body_kind_has_a_schema() -> None:
     names = set(wire_schemas())
     assert {"envelope", "signed-charter", "transcript-header"} <= names
     assert {f"body.{k}" for k in BODY_MODELS} <= names
-    assert set(BODY_MODELS) == {"move", "coin.commit", "coin.open", "result", "abort", "mental.key",
+    assert set(BODY_MODELS) == {"move", "move.commit", "move.open", "coin.commit", "coin.open", "result", "abort", "mental.key",
                                 "mental.shuffle", "mental.shares", "mental.reencrypt",
                                 "mental.reveal-key"}
 

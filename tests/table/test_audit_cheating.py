@@ -58,7 +58,7 @@ def _table(script, blind: dict[int, set[str]], rounds: int) -> Table:
 def _answers(t: Table, seat: int, kind: str) -> list[dict]:
     """The moves of `kind` that `seat` signed, as every peer logged them."""
     moves = [parse(x) for x in t.records[0]]
-    return [e.body["move"] for e in moves if e.kind == "move" and e.seat == seat
+    return [e.body["move"] for e in moves if e.kind in ("move", "move.open") and e.seat == seat
             and e.body["move"]["kind"] == kind]
 
 

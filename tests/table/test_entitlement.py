@@ -44,7 +44,7 @@ class Ledger:
             return  # check where the table waits for players: every reveal is then complete
         self.checked[k] = s.step
         cache: dict[tuple[str, int], dict[int, str]] = {}
-        for h, (deck, epoch, mh) in s._where.items():
+        for h, (deck, epoch, mh) in s.bridge.where.items():
             ep = s.mental.epoch(deck, epoch)
             if ep.closed:
                 continue  # the audit opens everything, by design

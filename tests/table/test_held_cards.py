@@ -69,12 +69,12 @@ def test_a_card_the_mover_was_only_shown_is_never_opened() -> None:
     for k in (1, 2, 3):
         aborted = t.aborted[k]
         assert aborted is not None and aborted.blame == LOOKER, aborted
-    _, _, mh = t.sessions[TARGET]._where[handle]
+    _, _, mh = t.sessions[TARGET].bridge.where[handle]
     assert mh not in target_shares  # the target never completed the opening of its own card
     for k in (2, 3):  # third parties never learnt it
         session = t.sessions[k]
         assert session.game.cards[handle] is None
-        deck, epoch, _ = session._where[handle]
+        deck, epoch, _ = session.bridge.where[handle]
         assert mh not in session.mental.epoch(deck, epoch).public_cards()
     verdict = verify(t, t.records[2])
     assert (verdict.valid, verdict.seat) == (False, LOOKER)

@@ -135,9 +135,9 @@ def test_silence_blames_the_missing_seat() -> None:
 
 @pytest.mark.parametrize("handle", [-1, 10**6])
 def test_move_naming_a_handle_that_does_not_exist_is_blamed_not_a_crash(game2, handle: int) -> None:
-    """A signed move with an out-of-range card handle must blame its author. (Fails today:
-    Session._apply_next_move indexes self._where[r.handle] and raises KeyError, which escapes
-    Session.receive — a malicious seat can crash every honest peer and the verifier.)"""
+    """A signed move with an out-of-range card handle must blame its author. (It once
+    raised KeyError from the session's handle map, which escaped Session.receive — a malicious
+    seat could crash every honest peer and the verifier.)"""
     lines = list(game2.records[0])
     envs = [parse(x) for x in lines]
     i = next(k for k, e in enumerate(envs) if e.kind == "move" and e.body["move"]["kind"] == "play")

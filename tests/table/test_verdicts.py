@@ -301,11 +301,11 @@ def test_sinople_search_denied_by_colluding_liars_convicts_a_liar_at_the_audit()
     last at value 9. The old engine blamed it; now the audit names a liar (and the other one),
     live and in the verifier, citing the liar's own signed pass."""
     from p2ptarot.games.sinople.tables import NUMERIC_IDS
-    from p2ptarot.table import coin
+    from p2ptarot.table import rounds
 
     probe = Table("sinople", 3, seed=26)
-    openings = [s._coin_secret(0)[0] for s in probe.sessions]
-    dealer = coin.draw(openings, 3, probe.signed.charter.table_id + b"first-dealer")
+    openings = [s._secrets.coin(0)[0] for s in probe.sessions]
+    dealer = rounds.draw(openings, 3, probe.signed.charter.table_id + b"first-dealer")
     liars = [s for s in range(3) if s != dealer]
     class_a = [c for c in NUMERIC_IDS if c.startswith("num-a-")]
     rest = [c for c in NUMERIC_IDS if c not in class_a]

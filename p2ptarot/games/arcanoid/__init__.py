@@ -1,4 +1,4 @@
-"""arcanoïd, DRESDEN rules (rules/arcanoid.md; spec/games/arcanoid.md): a pure rules engine.
+"""arcanoïd, DRESDEN rules and the §8 variants (rules/arcanoid.md; spec/games/arcanoid.md): a pure rules engine.
 
 Importing this package registers the game with the engine registry.
 """
@@ -6,12 +6,12 @@ Importing this package registers the game with the engine registry.
 from p2ptarot.engine import GameInfo, register
 
 from .cardinfo import DECK
-from .rules import DRESDEN, catalogue
+from .rules import DRESDEN, catalogue, combination_info
 from .state import ArcanoidState, factory
 
 register(GameInfo(name="arcanoid", title="Arcanoïd", min_players=2, max_players=10,
                   variants=catalogue(), default_variant=DRESDEN.name, decks=(DECK,),
                   factory=factory, presenter="p2ptarot.present.arcanoid",
-                  bots="p2ptarot.bots.arcanoid"))
+                  bots="p2ptarot.bots.arcanoid", combine=combination_info))
 
 __all__ = ["ArcanoidState", "factory"]

@@ -17,6 +17,7 @@ class Participant:
     pid: int
     seat: int  # the real seat that decides its moves (a demon's master)
     demon: bool = False
+    usa: bool = False  # GAZA: the automatic participant (seat NOBODY, hand hidden from all)
     hand: list[int] = field(default_factory=list)
     visible: list[int] = field(default_factory=list)  # Strength visible slots
     hand_cap: int = 6

@@ -14,9 +14,11 @@ from p2ptarot.engine import IllegalMove, PUBLIC, NOBODY, Reveal, Shuffle, TurnKi
 from .cardinfo import ALL_CARDS, DECK, FIELDS
 from .driver import Ask, AskChance, AskReveal, Flow
 from .model import Ctx, HermitState, Participant, TemperanceState
-from .records import Record, field_winner
+from .records import ABDICATION, Record, field_winner
 from .rules import Rules
 
+#: `draw_into` target for a hand nobody sees (the GAZA USA's, G2)
+HIDDEN = -2
 HAND = "hand"
 VISIBLE = "visible"
 JUSTICE_ZONE = "justice"
@@ -37,6 +39,9 @@ class Pipeline:
         self.parts: list[Participant] = [Participant(pid=s, seat=s, hand_cap=self.rules.hand_size)
                                          for s in range(self.players)]
         self.order: list[int] = list(range(self.players))
+        for k in range(self.rules.usa_seats):  # G1/G2: USA participants, after the players
+            self.parts.append(Participant(pid=self.players + k, seat=NOBODY, usa=True,
+                                          hand_cap=self.rules.hand_size))
         self.pile: list[int] = []
         self.discard: list[int] = []
         self.justice_card = -1
@@ -54,6 +59,8 @@ class Pipeline:
         self.normal_turns: dict[int, int] = {}
         self.total_normal_turns = 0
         self.hermit_turn_after = -1  # >=0 while a Hermit turn runs: the participant it follows
+        self.secret_used: set[int] = set()
+        self.reinforced: set[tuple[int, str]] = set()  # WORMS: (pid, field) rights spent (W2, W4)  # participants whose secret right is spent (K1, K5)
 
     # ---- small queries -----------------------------------------------------------------------
     def seat_of(self, pid: int) -> int:
@@ -222,10 +229,12 @@ class Pipeline:
 
     def hand_reveal_target(self, pid: int) -> int:
         p = self.parts[pid]
-        return PUBLIC if p.demon else p.seat
+        return PUBLIC if p.demon else HIDDEN if p.usa else p.seat
 
     def responsible(self, pid: int) -> int:
-        return self.parts[pid].seat
+        """The seat whose draw empties the pile starts the vote (the USA's: the first player)."""
+        seat = self.parts[pid].seat
+        return seat if seat >= 0 else self.first_player
 
     def refill_justice(self, mover: int) -> Flow:
         while self.justice_card >= 0 and len(self.justice) < self.justice_cap:
@@ -237,10 +246,11 @@ class Pipeline:
         if p.finished:
             return
         while len(p.visible) < p.vis_cap:
-            if not (yield from self.draw_into(p.visible, PUBLIC, p.seat)):
+            if not (yield from self.draw_into(p.visible, PUBLIC, self.responsible(pid))):
                 return
         while len(p.hand) < p.hand_cap:
-            if not (yield from self.draw_into(p.hand, self.hand_reveal_target(pid), p.seat)):
+            if not (yield from self.draw_into(p.hand, self.hand_reveal_target(pid),
+                                              self.responsible(pid))):
                 return
 
     def refill(self, mover: int, first: Iterable[int] = ()) -> Flow:
@@ -356,6 +366,10 @@ class Pipeline:
     def play_round(self) -> Flow:
         self._reset_round()
         self.first_player = (self.first_seat + self.round_index) % self.players
+        if self.rules.usa_seats:  # G2/A89: the USA sits last in every cycle
+            fp = self.first_player
+            players = list(range(fp, self.players)) + list(range(fp))
+            self.order = players + [p.pid for p in self.parts if p.usa]
         handles = self._new_handles(len(ALL_CARDS))  # type: ignore[attr-defined]
         self.epoch += 1
         result = yield AskChance(Shuffle(DECK, self.epoch, handles, cards=ALL_CARDS))
@@ -364,7 +378,8 @@ class Pipeline:
         deal_order = self.turn_order_from(self.first_player)
         for _ in range(self.rules.hand_size):  # A1: one card at a time from the first player
             for pid in deal_order:
-                yield from self.draw_into(self.parts[pid].hand, pid, pid)
+                yield from self.draw_into(self.parts[pid].hand, self.hand_reveal_target(pid),
+                                          self.responsible(pid))
         while self.anyone_in_round():
             pid = self.next_participant()
             self.cursor = pid
@@ -372,7 +387,9 @@ class Pipeline:
             self.total_normal_turns += 1
             yield from self.take_turn(pid)
             yield from self.gap()
+        self.reveal_secrets()  # K3/T3: every face-down engagement opens before the battles
         yield from self.flush()
+        self.score_secrets()
         won: dict[str, int] = {}
         for f in FIELDS:
             best = field_winner([p.records[f] for p in self.parts])
@@ -380,8 +397,34 @@ class Pipeline:
         self.round_winners.append(won)
         self.round_records.append({f: [p.records[f].to_json() for p in self.parts] for f in FIELDS})
 
+    def secret_records(self) -> list[Record]:
+        return [r for p in self.parts for r in p.records.values() if r.secret]
+
+    def reveal_secrets(self) -> None:
+        """K3: the end-of-round reveal of every secret engagement still on a field, opened by the
+        seat that engaged it (`Reveal(h, PUBLIC, holder=engager)`)."""
+        for rec in self.secret_records():
+            for h in rec.handles:
+                self.show_public(h, self.seat_of(rec.engager))
+
+    def score_secrets(self) -> None:
+        """Once opened, a secret record scores as its cards (the transmuted card inferred)."""
+        from .secret import inferred_transmute
+
+        for rec in self.secret_records():
+            # after the reveal every value is known; a seat that refused to learn one (a
+            # cheater's own engine) scores what it knows rather than crash
+            known = [(h, c) for h in rec.handles for c in [self.cards[h]] if c is not None]
+            rec.handles = tuple(h for h, _ in known)
+            rec.cards = tuple(c for _, c in known)
+            rec.transmuted = inferred_transmute(rec.field, rec.handles, rec.cards)
+
     def take_turn(self, pid: int) -> Flow:
         """§2.10 B: one move plus its compulsory replays."""
+        if self.parts[pid].usa:
+            self.clock += 1
+            yield from self.usa_turn(pid)
+            return
         while True:
             ctx = Ctx("turn", actor=pid)
             move = yield from self.decide(ctx, self.seat_of(pid))
@@ -389,6 +432,27 @@ class Pipeline:
             replay = yield from self.perform(pid, move)  # type: ignore[attr-defined]
             if not replay or not self.in_round(pid):
                 return
+
+    def usa_turn(self, pid: int) -> Flow:
+        """G3: the oldest card face down to the discard, then a refill (one card from a full
+        hand); with no card, an abdication on the first free field, swords → wands → cups → coins."""
+        p = self.parts[pid]
+        if p.hand:
+            self.discard.append(p.hand.pop(0))  # age order: deal, then draw order
+            yield from self.refill(pid)
+            return
+        free = next(f for f in FIELDS if f not in p.records)
+        self.add_record(Record(pid, free, ABDICATION, self.clock))
+        self.finish_checks(pid)
+        yield from self.refill(pid)
+
+    def turn_up_usa(self) -> Flow:
+        """G7: before a Pope, Star, Moon or Sun, every USA card is turned face up for all."""
+        for p in self.parts:
+            if p.usa and not p.finished:
+                for h in p.hand:
+                    self.show_public(h)
+        yield from self.flush()
 
     def gap_target(self, q: int) -> int:
         """A gap is named by the participant whose turn follows it; if it left, the next one."""

@@ -34,6 +34,10 @@ class Record:
     handles: tuple[int, ...] = ()
     cards: tuple[str, ...] = ()
     transmuted: int = -1
+    #: a face-down (secret) engagement (KOBLENZ, MALTA): `cards` stay "" until the round's end
+    secret: bool = False
+    #: who laid a secret engagement down (a stolen one keeps its engager, who opens it)
+    engager: int = -1
 
     @property
     def is_card_engagement(self) -> bool:
@@ -47,7 +51,7 @@ class Record:
     def to_json(self) -> dict:
         return {"owner": self.owner, "field": self.field, "kind": self.kind,
                 "timestamp": self.timestamp, "handles": list(self.handles), "cards": list(self.cards),
-                "transmuted": self.transmuted}
+                "transmuted": self.transmuted, "secret": self.secret}
 
 
 def composition_class(cards: tuple[str, ...] | list[str]) -> int:

@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from p2ptarot.engine import (Claim, EngineError, GameState, IllegalMove, Move, NotYourTurn,
-                             Outcome, Pass, RandomChoice, Reveal, Turn, PUBLIC)
+                             Outcome, Pass, RandomChoice, Reveal, Turn, NOBODY, PUBLIC)
 
-from . import engage, legal
+from . import engage, legal, secret
+from .secret import SECRET_CLAIMS, FoolOutcome
 from .arcana import (calls, chariot, death, devil, fool, hanged_man, hermit, judgement_world,
                      justice, pope, priestess, strength, temperance, tower, wheel)
 from .cardinfo import (CHARIOT, DEATH, DEVIL, FIELDS, HANGED_MAN, HERMIT, JUDGEMENT, JUSTICE,
@@ -51,8 +52,9 @@ class ArcanoidState(Pipeline, GameState):
         #: the variant's rules object: every number, switch and hook that varies (rules.py)
         self.rules: Rules = rules_for(self.variant)
         self._extra = {e.move: e for e in self.rules.extra_moves}
-        if self._extra:  # a variant's own moves join the vocabulary of this state only
-            self.MOVES = {**MOVES, **{e.move.KIND: e.move for e in self.rules.extra_moves}}
+        own = [e.move for e in self.rules.extra_moves] + list(self.rules.extra_answers)
+        if own:  # a variant's own moves join the vocabulary of this state only
+            self.MOVES = {**MOVES, **{m.KIND: m for m in own}}
         self.rounds = int(self.options.get("rounds", self.rules.rounds))
         fs = self.options.get("first_seat")
         self.first_seat: int = -1 if fs is None else int(fs) % players
@@ -113,6 +115,8 @@ class ArcanoidState(Pipeline, GameState):
             return calls.legal_give(self, seat, ctx)
         if name == "vote":
             return [Vote("yes"), Vote("no")]
+        if name == "fool-outcome":
+            return secret.legal_outcomes(self, seat, ctx)
         raise EngineError(f"unknown decision {name}")
 
     def apply(self, seat: int, move: Move) -> None:
@@ -196,8 +200,14 @@ class ArcanoidState(Pipeline, GameState):
         self._settle_if_decided(claim)
 
     def _settle_if_decided(self, claim: Claim) -> None:
-        """A claim whose every handle is known and none contradicts it is settled."""
-        if all(self.cards[h] is not None for h in dict(claim.detail)["handles"]):
+        """A claim whose every handle is known and none contradicts it is settled (a secret
+        engagement's claims are judged on all their cards together)."""
+        if claim in self.claims and all(self.cards[h] is not None
+                                           for h in dict(claim.detail)["handles"]):
+            if claim.kind in SECRET_CLAIMS:
+                reason = secret.decide(self, claim)
+                if reason:
+                    raise self._false_claim(claim, reason)
             self._settle_claim(claim)
 
     def _check_claim(self, claim: Claim, card: str) -> None:
@@ -223,11 +233,11 @@ class ArcanoidState(Pipeline, GameState):
 
     def _check_answer(self, seat: int, move: Move, ctx: Ctx) -> None:
         name = ctx.name
-        if name in ("turn", "wheel", "call-again", "hermit") and seat != self.seat_of(ctx.actor):
+        if name in ("turn", "wheel", "call-again", "hermit", "fool-outcome") and seat != self.seat_of(ctx.actor):
             raise NotYourTurn(seat, "another seat decides here", self.where())
         expected = {"hermit": (HermitMove, Pass), "wheel": (WheelDiscard,),
                     "call-again": (CallAgain, Pass), "fool": (Fool, Pass), "pope": (Show,),
-                    "give": (Give, Pass), "vote": (Vote,)}
+                    "give": (Give, Pass), "vote": (Vote,), "fool-outcome": (FoolOutcome,)}
         if name != "turn" and not isinstance(move, expected[name]):
             raise IllegalMove(seat, f"{move.KIND} is not an answer to {name}", self.where())
         if name == "turn":
@@ -247,6 +257,8 @@ class ArcanoidState(Pipeline, GameState):
                 calls.check_give(self, seat, move, ctx)
             else:
                 calls.check_pass(self, seat, ctx)
+        elif name == "fool-outcome":
+            secret.check_outcome(self, seat, move, ctx)  # type: ignore[arg-type]
         elif name == "vote" and move.choice not in ("yes", "no"):  # type: ignore[attr-defined]
             raise IllegalMove(seat, "vote 'yes' or 'no'", self.where())
 
@@ -335,12 +347,19 @@ class ArcanoidState(Pipeline, GameState):
         ctx = self._ctx()
         parts = []
         for p in self.parts:
+            records = {f: r.to_json() for f, r in p.records.items()}
+            for f, r in p.records.items():
+                if r.secret and any(PUBLIC not in self.seen[h] for h in r.handles):
+                    # face down: the count, and only the values this seat was shown
+                    records[f]["cards"] = [c for h in r.handles for c in [self.card_for(h, seat)]
+                                           if c is not None]
+                    records[f]["count"] = len(r.handles)
             parts.append({
-                "pid": p.pid, "seat": p.seat, "demon": p.demon, "finished": p.finished,
+                "pid": p.pid, "seat": p.seat, "demon": p.demon, "usa": p.usa, "finished": p.finished,
                 "hand": self._cards_json(p.hand, seat), "hand_cap": p.hand_cap,
                 "visible": self._cards_json(p.visible, seat), "visible_cap": p.vis_cap,
                 "chariot": p.chariot, "reserve": self._cards_json(p.reserve, seat),
-                "records": {f: r.to_json() for f, r in p.records.items()}})
+                "records": records})
         counts = field_counts(self.round_winners, range(self.players))
         return {
             "game": self.NAME, "variant": self.variant, "seat": seat,
@@ -368,12 +387,17 @@ class ArcanoidState(Pipeline, GameState):
     def outcome(self) -> Outcome | None:
         if not isinstance(self._req, Done):
             return None
-        counts = field_counts(self.round_winners, range(self.players))
+        # G8: the USA (credited as NOBODY, all USA seats together) ranks with the players; if
+        # it comes first, no seat wins (ruling 16)
+        ranked = list(range(self.players)) + ([NOBODY] if self.rules.usa_seats else [])
+        counts = field_counts(self.round_winners, ranked)
         scores = tuple(sum(counts[s].values()) for s in range(self.players))
-        w = game_winner(self.round_winners, range(self.players))
-        return Outcome(scores, () if w is None else (w,),
-                       {"rounds": [dict(r) for r in self.round_winners],
-                        "by_suit": {str(s): counts[s] for s in range(self.players)}})
+        w = game_winner(self.round_winners, ranked)
+        detail = {"rounds": [dict(r) for r in self.round_winners],
+                  "by_suit": {str(s): counts[s] for s in range(self.players)}}
+        if self.rules.usa_seats:
+            detail["usa_fields"] = sum(counts[NOBODY].values())
+        return Outcome(scores, () if w is None or w == NOBODY else (w,), detail)
 
 
 def factory(players: int, variant: str | None, options: Mapping[str, Any], viewer: int | None,

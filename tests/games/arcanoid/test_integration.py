@@ -17,14 +17,17 @@ from .helpers import RandomAgent
 def test_registry_entry() -> None:
     gi = info("arcanoid")
     assert (gi.min_players, gi.max_players, gi.default_variant) == (2, 10, "DRESDEN")
-    assert gi.variant_names[0] == "DRESDEN" and gi.playable_variants() == ("DRESDEN",)
+    assert gi.variant_names[0] == "DRESDEN" and gi.playable_variants()[:2] == ("DRESDEN", "NASSAU")
     assert gi.decks == ("tarot-78/arcanoid",) and gi.title == "Arcanoïd"
     state = create("arcanoid", 5, options={"first_seat": 2})
     assert isinstance(state, ArcanoidState) and state.first_seat == 2
     with pytest.raises(BadConfiguration):
         create("arcanoid", 11)
     with pytest.raises(BadConfiguration):
-        create("arcanoid", 4, "NASSAU")
+        create("arcanoid", 4, "BONN")  # no such variant
+    for planned in (v.name for v in gi.variants if not v.playable):
+        with pytest.raises(BadConfiguration):
+            create("arcanoid", 4, planned)
 
 
 def test_first_player_from_joint_randomness() -> None:

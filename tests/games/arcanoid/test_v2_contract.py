@@ -63,10 +63,11 @@ def test_rules_switches_are_the_variant_points_of_section_8() -> None:
 
 
 def test_variants_are_data_and_only_built_ones_create() -> None:
-    assert rules_for(None) is DRESDEN and VARIANTS == {"DRESDEN": DRESDEN}
+    assert rules_for(None) is DRESDEN and VARIANTS["DRESDEN"] is DRESDEN
+    assert all(VARIANTS[r.parent].name == r.parent for r in VARIANTS.values() if r.parent)
     assert DRESDEN.dresden_compositions and not replace(DRESDEN, aces_special=False).dresden_compositions
     names = [v.name for v in catalogue()]
-    assert names == ["DRESDEN", "NASSAU", "KOBLENZ", "MAINZ", "MALTA", "WORMS", "GAZA"]
+    assert names[:6] == ["DRESDEN", "NASSAU", "KOBLENZ", "MAINZ", "MALTA", "WORMS"]
     state = create("arcanoid", 3, "DRESDEN")
     assert state.rules is DRESDEN and state.rounds == DRESDEN.rounds
     assert state.parts[0].hand_cap == DRESDEN.hand_size

@@ -160,7 +160,8 @@ def colluders():
 
 
 def _moves(t: Any) -> list[tuple[int, dict]]:
-    return [(e.seat, e.body["move"]) for e in map(parse, t.records[0]) if e.kind == "move"]
+    return [(e.seat, e.body["move"]) for e in map(parse, t.records[0])
+            if e.kind in ("move", "move.open")]  # blind (SIMULTANEOUS) moves open in move.open
 
 
 def test_every_seat_finishes_with_the_same_outcome(honest) -> None:
@@ -223,7 +224,7 @@ def test_the_third_seat_and_the_verifier_blame_nobody_wrongly(liar) -> None:
 def test_with_a_colluding_giver_the_lie_is_caught_when_the_card_opens(colluders) -> None:
     t = colluders
     h = t.passed[0]
-    lie = [e for e in map(parse, t.records[0]) if e.kind == "move" and e.seat == 2
+    lie = [e for e in map(parse, t.records[0]) if e.kind in ("move", "move.open") and e.seat == 2
            and e.body["move"] == {"kind": "hide", "handles": [h]}]
     assert len(lie) == 1
     honest = t.aborted[0]

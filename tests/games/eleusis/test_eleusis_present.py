@@ -121,18 +121,49 @@ def test_the_rule_editor_can_give_up():
     assert compose({}, [Pass()], lambda p: "", lambda s: None) is None
 
 
-def test_the_terminal_chooser_offers_w_to_write_a_rule(monkeypatch, capsys):
-    import asyncio
-    import builtins
+class _Typed:
+    """Lines typed at the terminal, then nothing more (what the CLI's Console offers)."""
 
-    from p2ptarot.cli.peer import _human_chooser
+    def __init__(self, lines):
+        self.lines = list(lines)
+
+    async def line(self):
+        import asyncio
+        await asyncio.sleep(0)
+        if not self.lines:
+            await asyncio.Event().wait()  # the player types nothing more
+        return self.lines.pop(0)
+
+    closed_and_empty = False
+
+
+def _seat_at_terminal(seat, names):
+    from p2ptarot.app.table import Hub, TableApp
+    from p2ptarot.cli.front import Terminal
+    hub = Hub()
+    hub.app = TableApp("eleusis", None, names, seat)
+    return hub, Terminal(hub, say=print)
+
+
+def test_the_terminal_chooser_offers_w_to_write_a_rule(capsys):
+    import asyncio
+
+    from p2ptarot.app.human import human_chooser
     from p2ptarot.table.effects import NeedMove
 
     state = create("eleusis", 4, options={"first_dealer": 1}, viewer=1)
     need = NeedMove(1, tuple(state.legal_moves(1)), state.view(1))
-    typed = iter(["w", "accept c.rank >> 1", "", "accept c.rank > p1.rank", ""])
-    monkeypatch.setattr(builtins, "input", lambda prompt="": next(typed))
-    move = asyncio.run(_human_chooser(print)(need))
+    hub, term = _seat_at_terminal(1, ["p0", "p1", "p2", "p3"])
+
+    async def go():
+        typed = _Typed(["w", "accept c.rank >> 1", "", "accept c.rank > p1.rank", ""])
+        reader = asyncio.create_task(term.read_commands(typed))
+        try:
+            return await asyncio.wait_for(human_chooser(hub)(need), 10)
+        finally:
+            reader.cancel()
+
+    move = asyncio.run(go())
     assert move == Commit("rule-1", "accept c.rank > p1.rank\n")
     out = capsys.readouterr().out
     assert "invalid rule: line 1, column 16" in out and "^" in out
@@ -153,11 +184,11 @@ def test_the_dealers_hints_are_checked_before_they_are_sent():
     assert any("200 printable" in s for s in said)
 
 
-def test_the_dealers_judgments_need_no_typing(monkeypatch, capsys):
+def test_the_dealers_judgments_need_no_typing():
     import asyncio
-    import builtins
 
-    from p2ptarot.cli.peer import _human_chooser
+    from p2ptarot.app.events import Notice
+    from p2ptarot.app.human import human_chooser
     from p2ptarot.present.eleusis import automatic
     from p2ptarot.table.effects import NeedMove
 
@@ -167,9 +198,10 @@ def test_the_dealers_judgments_need_no_typing(monkeypatch, capsys):
     view = t.views[0].view(0)
     legal = t.views[0].legal_moves(0)
     assert automatic(view, legal) and len(legal) == 1
-    monkeypatch.setattr(builtins, "input", lambda prompt="": (_ for _ in ()).throw(EOFError))
-    move = asyncio.run(_human_chooser(print)(NeedMove(0, tuple(legal), view)))
-    assert move == legal[0] and "your peer: judge:" in capsys.readouterr().out
+    hub, _ = _seat_at_terminal(0, [f"p{i}" for i in range(5)])
+    move = asyncio.run(asyncio.wait_for(human_chooser(hub)(NeedMove(0, tuple(legal), view)), 5))
+    assert move == legal[0]
+    assert any(isinstance(e, Notice) and e.text.startswith("your peer: judge:") for e in hub.history)
     t.move(0, move)
     seat = t.seat()
     assert seat != 0 and not automatic(t.views[seat].view(seat), t.views[seat].legal_moves(seat)[:1])

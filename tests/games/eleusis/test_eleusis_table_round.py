@@ -42,19 +42,24 @@ def test_a_round_with_sages_and_runs_over_mental_poker() -> None:
 def test_a_lying_dealer_is_blamed_by_every_peer_and_by_the_verifier() -> None:
     """The dealer's peer, blind to its own rule (as a cheater's would be), commits `accept true`
     and then judges a play "wrong": a lie. The honest peers refuse it (their engines know the
-    rule as soon as they can: today the rule text travels in the move, so at once; with the
-    table's hash commitment, at the opening) and blame the dealer with his signed statement."""
+    rule at the opening, checked against the table's hash commitment) and blame the dealer with
+    his signed judgment."""
     harness = _load("table_harness", "harness.py")
     helpers = _load("table_helpers_eleusis", "helpers.py")
-    from p2ptarot.engine import Commit
+    from p2ptarot.engine import Commit, Open
     from p2ptarot.games.eleusis.moves import Judge
     from p2ptarot.table.envelope import parse
 
     dealer = 0
 
+    committed: list[str] = []
+
     def script(legal: list):
+        if not legal and committed:  # its engine, blind to the rule, offers no opening
+            return Open(committed[0], "accept true")
         first = legal[0]
         if isinstance(first, Commit):
+            committed.append(first.name)
             return Commit(first.name, "accept true")
         if isinstance(first, Judge):
             return Judge("wrong")
@@ -74,6 +79,7 @@ def test_a_lying_dealer_is_blamed_by_every_peer_and_by_the_verifier() -> None:
     lie = [parse(x) for x in t.records[1] if parse(x).kind == "move" and parse(x).seat == dealer
            and parse(x).body["move"]["kind"] == "judge"]
     assert lie and lie[0].body["move"]["verdict"] == "wrong"
+    assert t.aborted[1].evidence[0] == lie[0]  # the claimant's own signed judgment
     verdict = helpers.verify(t, t.records[1])
     assert not verdict.valid and verdict.seat == dealer
 

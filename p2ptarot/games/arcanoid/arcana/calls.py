@@ -79,7 +79,7 @@ def one_call(g: "ArcanoidState", pid: int, called: str, zone: str):
     """One call; returns the giver's pid on success, -1 on failure. Generator."""
     found = _public_holder(g, called)
     if found is None:
-        respondents = [q for q in g.turn_order_from(pid) if not g.parts[q].demon and any(
+        respondents = [q for q in g.turn_order_from(pid) if not (g.parts[q].demon or g.parts[q].usa) and any(
             g.public_card(h) is None for h in g.parts[q].hand)]
         if respondents:
             by_seat = {g.seat_of(q): q for q in respondents}
@@ -107,6 +107,7 @@ def one_call(g: "ArcanoidState", pid: int, called: str, zone: str):
 
 def play(g: "ArcanoidState", pid: int, move: Call, zone: str):
     g.discard.append(move.handle)
+    yield from g.turn_up_usa()  # GAZA G7: the USA's cards face up first (A89: any caller)
     called, tried = move.called, [move.called]
     while True:
         giver = yield from one_call(g, pid, called, zone)

@@ -14,7 +14,7 @@ after the current turn, before the next participant's normal turn, asked or not 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from p2ptarot.engine import IllegalMove, TurnKind
 
@@ -49,7 +49,8 @@ def asked_order(g: "ArcanoidState", engager: int, field: str) -> tuple[list[int]
     where, owner = _fool_location(g)
     seq = g.turn_order_from(g.cursor, include_self=False) + (
         [g.cursor] if g.in_round(g.cursor) else [])
-    eligible = [q for q in seq if q != engager and field not in g.parts[q].records]
+    eligible = [q for q in seq if q != engager and field not in g.parts[q].records
+                and not g.parts[q].usa]  # GAZA G5: the USA never uses the Fool
     if where == "justice":
         return eligible, where
     if where == "owner":
@@ -108,8 +109,11 @@ def legal(g: "ArcanoidState", seat: int, ctx: Ctx) -> list:
     return out
 
 
-def fool_window(g: "ArcanoidState", engager: int, field: str):
-    """Run the window; returns the thief's pid or -1. Generator."""
+def fool_window(g: "ArcanoidState", engager: int, field: str, secret: bool = False,
+                steal: "Callable[[int], None] | None" = None):
+    """Run the window; returns the Fool's user (the thief, or for a `secret` engagement whose
+    attempt failed the loser of the Fool: it refills all the same, K4) or -1. `steal(user)`
+    replaces the default transfer of the whole record (WORMS: only the reinforcement). Generator."""
     asked, _ = asked_order(g, engager, field)
     if not asked:
         return -1
@@ -156,8 +160,16 @@ def fool_window(g: "ArcanoidState", engager: int, field: str):
     if move.cut >= 0 and move.cut != user and g.hermit is not None:
         # [0-8-9]: due at the gap before `cut`'s next turn; before the first asked = "first" (A57)
         g.hermit.pledges.append(first_gap if move.cut == asked[0] else move.cut)
+    if secret:  # K4/T4: committed and shown first, then the private look and the outcome (A85)
+        from ..secret import fool_attempt
+
+        if not (yield from fool_attempt(g, engager, user, field)):
+            return user
+    g.steals += 1
+    if steal is not None:
+        steal(user)
+        return user
     rec = g.parts[engager].records.pop(field)
     rec.owner = user
     g.parts[user].records[field] = rec
-    g.steals += 1
     return user

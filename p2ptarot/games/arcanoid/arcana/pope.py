@@ -51,7 +51,9 @@ def legal_show(g: "ArcanoidState", seat: int, ctx: Ctx) -> list:
 
 def play(g: "ArcanoidState", pid: int, move: Pope, zone: str):
     g.discard.append(move.handle)
-    respondents = [q for q in g.turn_order_from(pid) if not g.parts[q].demon and g.parts[q].hand]
+    yield from g.turn_up_usa()  # GAZA G7: the whole USA hand is shown first
+    respondents = [q for q in g.turn_order_from(pid) if not g.parts[q].demon and not g.parts[q].usa
+                   and g.parts[q].hand]
     if respondents:
         by_seat = {g.seat_of(q): q for q in respondents}
         ctx = Ctx("pope", actor=pid, data={"category": move.category, "by_seat": by_seat})

@@ -1,0 +1,291 @@
+"""What a table tells its front ends (events) and what a front end asks of it (commands).
+
+The terminal and the browser page consume the same typed, frozen events, so they cannot disagree
+about what happened. Everything a person reads is already worded here: player names from the
+charter, seats counted from 1 (`seat_label`), move sentences from the game's presenter.
+Each event has `to_json()` (the browser receives exactly that, with a "type" key).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, ClassVar
+
+
+def seat_label(seat: int) -> str:
+    """The seat a person reads: internal seat 0 is 'seat 1' (the rules count from 1)."""
+    return f"seat {seat + 1}"
+
+
+@dataclass(frozen=True)
+class Event:
+    TYPE: ClassVar[str] = "event"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, **asdict(self)}
+
+
+@dataclass(frozen=True)
+class TableOpened(Event):
+    """The charter is signed: who sits where, and which seat is ours (None for a spectator)."""
+
+    TYPE: ClassVar[str] = "table"
+    game: str
+    title: str
+    variant: str | None
+    seat: int | None
+    names: tuple[str, ...]
+    move_timeout: int
+
+
+@dataclass(frozen=True)
+class LobbyState(Event):
+    """Seats taken so far while a table fills up."""
+
+    TYPE: ClassVar[str] = "lobby"
+    game: str
+    seats_total: int
+    names: tuple[str, ...]
+    address: str = ""
+
+
+@dataclass(frozen=True)
+class ViewChanged(Event):
+    """Our seat's (or the public) view changed; `screen` is its screen model for drawing."""
+
+    TYPE: ClassVar[str] = "view"
+    screen: dict[str, Any]
+    text: str
+    view: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class MoveOption:
+    index: int
+    sentence: str
+    group: str
+    card: str | None = None
+
+
+@dataclass(frozen=True)
+class TurnStarted(Event):
+    """Our seat must choose one of `options` (numbered from 1) before `deadline` (Unix time)."""
+
+    TYPE: ClassVar[str] = "turn"
+    turn: int
+    options: tuple[MoveOption, ...]
+    deadline: float | None
+    since: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class MovePlayed(Event):
+    """A move entered the log: who made it (name and seat) and what it did, as a sentence."""
+
+    TYPE: ClassVar[str] = "move"
+    step: int
+    seat: int
+    name: str
+    sentence: str
+    automatic: bool = False
+
+
+@dataclass(frozen=True)
+class Waiting(Event):
+    """What the table waits for now, and until when a silent seat is tolerated."""
+
+    TYPE: ClassVar[str] = "waiting"
+    seats: tuple[int, ...]
+    names: tuple[str, ...]
+    what: str
+    deadline: float | None
+    yours: bool = False
+
+    @property
+    def sentence(self) -> str:
+        if self.yours:
+            return f"your move ({self.what})"
+        if self.what == "move" or not self.what:
+            return "waiting for " + _and(self.names)
+        return f"{self.what}: waiting for " + _and(self.names)
+
+
+@dataclass(frozen=True)
+class Presence(Event):
+    """A player's link came up or went down ('joined', 'left', 'rejoined')."""
+
+    TYPE: ClassVar[str] = "presence"
+    seat: int
+    name: str
+    status: str
+
+    @property
+    def sentence(self) -> str:
+        if self.status == "left":
+            return (f"{self.name} left the table; the game waits for them to come back "
+                    "(p2ptarot join --resume)")
+        if self.status == "rejoined":
+            return f"{self.name} is back"
+        return f"{self.name} {self.status}"
+
+
+@dataclass(frozen=True)
+class Standing:
+    name: str
+    seat: int
+    score: int
+    winner: bool
+
+
+@dataclass(frozen=True)
+class GameFinished(Event):
+    """The game ended and every seat signed the same outcome."""
+
+    TYPE: ClassVar[str] = "finished"
+    standings: tuple[Standing, ...]
+    transcript: str = ""
+    rounds: tuple[dict[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class RoundOver(Event):
+    """A round ended: its record (worded) and the running totals by name."""
+
+    TYPE: ClassVar[str] = "round"
+    number: int
+    result: dict[str, Any]
+    totals: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class GameAborted(Event):
+    """The game ended on a fault (or because a player left): who is blamed and why."""
+
+    TYPE: ClassVar[str] = "aborted"
+    blame: int | None
+    blame_name: str
+    reason: str
+    step: int | None = None
+
+
+@dataclass(frozen=True)
+class Notice(Event):
+    """A plain sentence for the player (resuming, a forced move played for you...)."""
+
+    TYPE: ClassVar[str] = "notice"
+    text: str
+
+
+@dataclass(frozen=True)
+class ChatLine(Event):
+    TYPE: ClassVar[str] = "chat"
+    name: str
+    text: str
+
+
+@dataclass(frozen=True)
+class TablesSeen(Event):
+    """The open tables a lobby sees on the LAN (each: game, variant, host name and fingerprint,
+    seats taken and free, the target to join it by)."""
+
+    TYPE: ClassVar[str] = "tables"
+    tables: tuple[dict[str, Any], ...]
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class ReplayLoaded(Event):
+    """A transcript to step through: the players' names, one frame per move, the verdict."""
+
+    TYPE: ClassVar[str] = "replay"
+    names: tuple[str, ...]
+    frames: tuple[dict[str, Any], ...]
+    verdict: str
+
+
+# ---- commands (front end -> table) ---------------------------------------------------------------
+@dataclass(frozen=True)
+class Command:
+    pass
+
+
+@dataclass(frozen=True)
+class PlayMove(Command):
+    """Play option `index` (1-based, as shown) of turn `turn`."""
+
+    turn: int
+    index: int
+
+
+@dataclass(frozen=True)
+class PlayComposed(Command):
+    """Play a move the list cannot hold, written by the player (an Eleusis rule or run) through
+    the game presenter's `compose`; local front ends only (never built from page input)."""
+
+    turn: int
+    move: Any
+
+
+@dataclass(frozen=True)
+class Leave(Command):
+    reason: str = "left the table"
+
+
+@dataclass(frozen=True)
+class Chat(Command):
+    text: str
+
+
+@dataclass(frozen=True)
+class Sit(Command):
+    """Join the table at `target` (an address or fingerprint, as `p2ptarot join` takes)."""
+
+    target: str
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class Ready(Command):
+    pass
+
+
+def command_from_json(data: Any) -> Command:
+    """A command from untrusted page input; ValueError when malformed (never a crash)."""
+    if not isinstance(data, dict):
+        raise ValueError("a command is a JSON object")
+    cmd = data.get("cmd")
+    if cmd == "move":
+        turn, index = data.get("turn"), data.get("index")
+        if type(turn) is not int or type(index) is not int:
+            raise ValueError("move needs integer turn and index")
+        return PlayMove(turn, index)
+    if cmd == "leave":
+        return Leave()
+    if cmd == "chat":
+        text = data.get("text")
+        if not isinstance(text, str):
+            raise ValueError("chat needs a text")
+        return Chat(text[:300])
+    if cmd == "sit":
+        target, name = data.get("target"), data.get("name", "")
+        if not isinstance(target, str) or not isinstance(name, str):
+            raise ValueError("sit needs a target")
+        return Sit(target[:300], name[:40])
+    if cmd == "ready":
+        return Ready()
+    raise ValueError(f"unknown command {cmd!r}")
+
+
+def _and(names: tuple[str, ...] | list[str]) -> str:
+    names = list(names)
+    if not names:
+        return "nobody"
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+__all__ = ["Chat", "ChatLine", "Command", "Event", "GameAborted", "GameFinished", "Leave",
+           "LobbyState", "MoveOption", "MovePlayed", "Notice", "PlayComposed", "PlayMove", "Presence", "Ready",
+           "ReplayLoaded", "RoundOver", "Sit", "TablesSeen", "Standing", "TableOpened", "TurnStarted", "ViewChanged", "Waiting",
+           "command_from_json", "seat_label"]

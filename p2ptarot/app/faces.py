@@ -1,0 +1,124 @@
+"""Card faces for the screens: what to draw for a card id, from the deck tables alone.
+
+A face is plain JSON (`corner`, `name`, `suit`, `colour`, `kind`); the browser page draws it with
+CSS (no images, nothing fetched from elsewhere) and the terminal uses `name`. Any id of any deck
+in `p2ptarot.cards` gets a face, so a new game's cards are drawn without new code; an unknown or
+hidden card (None) gets the face of a card back.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from p2ptarot import cards
+
+_ROMAN = ((10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
+_SUIT_SIGNS = {"swords": "⚔", "wands": "⚚", "cups": "♥", "coins": "⛀",
+               "spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣",
+               "a": "▲", "b": "●", "c": "■",
+               "star": "★", "feather": "✒", "cup": "♥", "staff": "♣", "mask": "☻"}
+_COLOURS = {"swords": "steel", "wands": "green", "cups": "red", "coins": "gold",
+            "spades": "black", "clubs": "black", "hearts": "red", "diamonds": "red",
+            "a": "red", "b": "green", "c": "blue",
+            "star": "gold", "feather": "blue", "cup": "red", "staff": "green", "mask": "black"}
+_STANDARD_RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
+_STANDARD_WORDS = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
+_COURTS = {"page": "P", "knave": "J", "knight": "C", "queen": "Q", "king": "K"}
+BACK: dict[str, Any] = {"id": None, "corner": "?", "name": "a hidden card", "suit": "",
+                        "sign": "", "colour": "back", "kind": "back", "order": 10_000}
+
+
+def roman(n: int) -> str:
+    out = []
+    for value, sign in _ROMAN:
+        while n >= value:
+            out.append(sign)
+            n -= value
+    return "".join(out) or "0"
+
+
+def _attrs(card: Any) -> dict[str, Any]:
+    return {k: getattr(card, k) for k in getattr(card, "__slots__", ()) if not k.startswith("_")}
+
+
+@lru_cache(maxsize=4096)
+def _face(card_id: str) -> dict[str, Any] | None:
+    if card_id in cards.SINOPLE:
+        c = cards.SINOPLE[card_id]
+        if c.kind == "numeric":
+            return {"corner": f"{c.cls.upper()}{c.value}", "name": f"{c.cls.upper()}{c.value}",
+                    "suit": c.cls, "kind": "numeric", "big": str(c.value), "order": c.index}
+        return {"corner": f"{c.cls.upper()}", "name": f"{c.role} of {c.cls.upper()}", "suit": c.cls,
+                "kind": "figure", "big": (c.role or "?")[0].upper(), "order": c.index}
+    for table in (cards.ARCANOID, cards.ARCANUM):
+        try:
+            c = table.card(card_id)
+        except (cards.UnknownCardError, AttributeError, KeyError, TypeError):
+            continue
+        a = _attrs(c)
+        kind = a.get("kind", "")
+        if kind == "minor":
+            rank = int(a.get("rank") or 0)
+            court = card_id.rsplit("-", 1)[-1] if a.get("court") else None
+            short = _COURTS.get(court, court[:1].upper()) if court else ("A" if rank == 1 else str(rank))
+            name = f"{court or ('ace' if rank == 1 else rank)} of {a.get('suit')}"
+            return {"corner": short, "name": name, "suit": a.get("suit", ""), "kind": "minor",
+                    "big": short, "order": int(a.get("index", 0))}
+        number = a.get("number")
+        title = str(a.get("name", card_id))
+        corner = roman(number) if isinstance(number, int) and number > 0 else "0"
+        name = f"{roman(number)} {title}" if isinstance(number, int) and number > 0 else title
+        return {"corner": corner, "name": name, "suit": "trumps", "kind": "trump", "big": corner,
+                "title": title, "order": int(a.get("index", 0))}
+    try:
+        c = cards.standard_card(card_id)
+    except (cards.CardError, KeyError, TypeError, ValueError):
+        c = None
+    if c is not None:
+        rank = _STANDARD_RANKS.get(c.rank, str(c.rank))
+        word = _STANDARD_WORDS.get(c.rank, str(c.rank))
+        return {"corner": rank, "name": f"{word} of {c.suit}", "suit": c.suit, "kind": "standard",
+                "big": rank, "order": c.suit_index * 13 + c.rank}
+    try:
+        r = cards.roses_card(card_id)
+    except (cards.CardError, KeyError, TypeError, ValueError):
+        r = None
+    if r is not None:
+        from p2ptarot.present.cards import roses_name
+        name = roses_name(card_id)
+        if r.category == "minor":
+            word = card_id.rsplit("-", 1)[-1]
+            short = word if word.isdigit() else word[:1].upper()
+            return {"corner": short, "name": name, "suit": r.family or "", "kind": "minor",
+                    "big": short, "order": r.index}
+        short = str(r.value) if r.value else "W"
+        return {"corner": short, "name": name, "suit": r.group or r.category, "kind": "trump",
+                "big": short, "title": name, "order": r.index}
+    return None
+
+
+def face(card_id: object) -> dict[str, Any]:
+    """The face of a card id (a card back when hidden or unknown)."""
+    if not isinstance(card_id, str):
+        return dict(BACK)
+    f = _face(card_id)
+    if f is None:
+        return dict(BACK)
+    suit = f.get("suit", "")
+    return {"id": card_id, "sign": _SUIT_SIGNS.get(suit, "★" if f["kind"] == "trump" else "•"),
+            "colour": _COLOURS.get(suit, "violet" if f["kind"] == "trump" else "grey"), **f}
+
+
+def is_card(value: object) -> bool:
+    return isinstance(value, str) and _face(value) is not None
+
+
+def card_name(card_id: object) -> str:
+    return str(face(card_id)["name"])
+
+
+def sort_key(card_id: object) -> tuple[int, str]:
+    """Hand order: the deck's canonical order (hidden cards last)."""
+    f = face(card_id)
+    return int(f.get("order", 10_000)), str(card_id)

@@ -1,0 +1,213 @@
+"""Screen models: what a front end draws for one view, from the game's presenter and the view.
+
+`screen(view, names)` returns plain JSON: a title, the presenter's text (player names instead of
+seat numbers), the hand as card faces in deck order, and every other pile of cards the view shows
+(a trick, face-up cards, won piles...), each card with its owner's name when the view says it.
+Found generically by walking the view, so any registered game gets a usable page; a presenter
+may refine it with its own `screen(view, names)`.
+
+`move_options(legal, view, names)` numbers the legal moves the way a person reads them: grouped
+by kind, long groups split by suit, cards in hand order, each with its sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from types import ModuleType
+from typing import Any, Mapping, Sequence
+
+from p2ptarot.engine import info as game_info
+
+from .events import MoveOption
+from .faces import card_name, face, is_card, sort_key
+
+#: groups of more moves than this are split by the suit of their card
+SPLIT_OVER = 12
+_SEAT_RE = re.compile(r"\b([Ss])eat (\d+)\b")
+_SKIP_KEYS = {"hand", "game", "variant", "seat", "players"}
+#: past rounds are summed up by the presenter's text, not drawn card by card
+_HISTORY_KEYS = {"history", "round_winners", "rounds_played"}
+
+
+def presenter(game: str) -> ModuleType | None:
+    """The game's presenter module (render/describe/GROUPS), found through the registry."""
+    from p2ptarot.present import presenter as registered
+    return registered(game)
+
+
+def name_seats(text: str, names: Sequence[str]) -> str:
+    """'seat 2' (a 0-based seat in a presenter's text) becomes that player's name."""
+    def swap(m: re.Match[str]) -> str:
+        k = int(m.group(2))
+        return names[k] if 0 <= k < len(names) else f"{m.group(1)}eat {k + 1}"
+    return _SEAT_RE.sub(swap, text)
+
+
+def render_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
+    mod = presenter(str(view.get("game")))
+    if mod is None or not hasattr(mod, "render"):
+        import json
+        return json.dumps(view, indent=1, sort_keys=True)
+    return name_seats(mod.render(view), names)
+
+
+def describe(move: Any, view: Mapping[str, Any], names: Sequence[str]) -> str:
+    data = dict(move.to_json() if hasattr(move, "to_json") else move)
+    mod = presenter(str(view.get("game")))
+    if mod is not None and hasattr(mod, "describe"):
+        try:
+            return name_seats(mod.describe(data, view), names)
+        except (KeyError, TypeError, ValueError, IndexError):
+            pass  # a sentence is a nicety: fall back to the move's fields
+    kind = data.pop("kind", "?")
+    return " ".join([str(kind)] + [f"{k}={card_name(v) if is_card(v) else v}"
+                                   for k, v in data.items()])
+
+
+# ---- cards in a view -----------------------------------------------------------------------------
+def _handle_cards(view: Any, out: dict[int, str | None] | None = None) -> dict[int, str | None]:
+    """Every {"handle": h, "card": c} slot of a view (c None where hidden)."""
+    out = {} if out is None else out
+    if isinstance(view, Mapping):
+        if isinstance(view.get("handle"), int) and "card" in view:
+            out[view["handle"]] = view["card"] if isinstance(view["card"], str) else None
+        for v in view.values():
+            _handle_cards(v, out)
+    elif isinstance(view, list):
+        for v in view:
+            _handle_cards(v, out)
+    return out
+
+
+def move_card(move: Mapping[str, Any], view: Mapping[str, Any]) -> str | None:
+    """The card a move is about (to click it, sort it, group it): its `card`, `called` card, or
+    the card behind its `handle` when this seat can see it."""
+    for key in ("called", "card"):
+        if is_card(move.get(key)):
+            return str(move[key])
+    if isinstance(move.get("handle"), int):
+        card = _handle_cards(view).get(move["handle"])
+        return card if is_card(card) else None
+    cards = move.get("cards")
+    if isinstance(cards, list) and len(cards) == 1 and is_card(cards[0]):
+        return str(cards[0])
+    return None
+
+
+def _group_title(kind: str, mod: ModuleType | None) -> str:
+    groups = getattr(mod, "GROUPS", None) if mod is not None else None
+    return str((groups or {}).get(kind, kind))
+
+
+def move_options(legal: Sequence[Any], view: Mapping[str, Any],
+                 names: Sequence[str]) -> tuple[MoveOption, ...]:
+    """The legal moves numbered from 1 in reading order; `index` maps back into `legal`."""
+    mod = presenter(str(view.get("game")))
+    rows = []
+    for i, move in enumerate(legal):
+        data = dict(move.to_json() if hasattr(move, "to_json") else move)
+        card = move_card(data, view)
+        rows.append((i, _group_title(str(data.get("kind")), mod), card, describe(data, view, names)))
+    order: dict[str, int] = {}
+    for _, group, _, _ in rows:
+        order.setdefault(group, len(order))
+    sizes = {g: sum(1 for r in rows if r[1] == g) for g in order}
+
+    def heading(group: str, card: str | None) -> str:
+        if sizes[group] > SPLIT_OVER and card is not None:
+            suit = face(card).get("suit") or "other"
+            return f"{group}: {suit}"
+        return group
+
+    rows.sort(key=lambda r: (order[r[1]], sort_key(r[2]) if r[2] else (-1, ""), r[0]))
+    return tuple(MoveOption(index=i, sentence=s, group=heading(g, c), card=c)
+                 for i, g, c, s in rows)
+
+
+# ---- the screen model ----------------------------------------------------------------------------
+def _own_hand(view: Mapping[str, Any]) -> list[str | None]:
+    me = view.get("seat")
+    hand = view.get("hand")
+    if isinstance(hand, list):
+        return [c if isinstance(c, str) else c.get("card") if isinstance(c, Mapping) else None
+                for c in hand]
+    for p in view.get("participants", []) or []:
+        if isinstance(p, Mapping) and p.get("seat") == me and not p.get("demon") \
+                and isinstance(p.get("hand"), list):
+            return [c.get("card") if isinstance(c, Mapping) else c for c in p["hand"]]
+    return []
+
+
+def _card_of(item: Any) -> tuple[str | None, int | None] | None:
+    """A card in a pile: an id, a {"card": ...} slot, or a [seat, card] pair."""
+    if is_card(item):
+        return item, None
+    if isinstance(item, Mapping) and "card" in item and "handle" in item:
+        return (item["card"] if is_card(item["card"]) else None), None
+    if isinstance(item, list) and len(item) == 2 and isinstance(item[0], int) and is_card(item[1]):
+        return item[1], item[0]
+    return None
+
+
+def _label(path: list[str]) -> str:
+    """The last meaningful key of a path ('participants[1].records.swords.cards' -> 'swords')."""
+    keys = [k for k in path if k not in ("cards", "card") and not k.startswith("[")]
+    return (keys[-1] if keys else "cards").replace("_", " ")
+
+
+def _piles(view: Any, names: Sequence[str], path: list[str], out: list[dict[str, Any]],
+           owner: int | None = None, demon: bool = False) -> None:
+    """Collect every list of cards in `view` (history excluded) as a labelled pile."""
+    if isinstance(view, Mapping):
+        if "pid" in view and isinstance(view.get("seat"), int):
+            owner, demon = view["seat"], bool(view.get("demon"))
+        for key, value in view.items():
+            if (not path and key in _SKIP_KEYS) or key in _HISTORY_KEYS:
+                continue
+            _piles(value, names, path + [str(key)], out, owner, demon)
+    elif isinstance(view, list) and view:
+        found = [_card_of(item) for item in view]
+        if all(f is not None for f in found):
+            cards = []
+            for card, who in found:  # type: ignore[misc]
+                f = face(card)
+                if who is not None and 0 <= who < len(names):
+                    f["owner"] = names[who]
+                cards.append(f)
+            label = _label(path)
+            if owner is not None and 0 <= owner < len(names):
+                whose = f"{names[owner]}'s demon" if demon else names[owner]
+                label = f"{whose}: {label}"
+            out.append({"label": label, "cards": cards})
+            return
+        per_player = len(view) == len(names) and all(isinstance(v, list) for v in view)
+        for i, item in enumerate(view):
+            _piles(item, names, path + [f"[{i}]"], out, i if per_player else owner, demon)
+
+
+def screen(view: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    """The screen model of `view` (a seat's or the public one) with the players' `names`."""
+    game = str(view.get("game"))
+    mod = presenter(game)
+    custom = getattr(mod, "screen", None) if mod is not None else None
+    if custom is not None:
+        return dict(custom(view, names))
+    try:
+        title = game_info(game).title
+    except Exception:
+        title = game
+    me = view.get("seat")
+    hand = sorted(_own_hand(view), key=sort_key)
+    piles: list[dict[str, Any]] = []
+    _piles({k: v for k, v in view.items() if k != "hand"}, names, [], piles)
+    if isinstance(me, int) and 0 <= me < len(names):  # our hand is drawn on its own
+        piles = [p for p in piles if p["label"] != f"{names[me]}: hand"]
+    rnd = view.get("round")
+    return {
+        "game": game, "title": title,
+        "round": f"round {rnd}/{view.get('rounds')}" if rnd is not None else "",
+        "seat": me, "you": names[me] if isinstance(me, int) and 0 <= me < len(names) else None,
+        "hand": [face(c) for c in hand],
+        "piles": piles,
+        "text": render_text(view, names),
+    }

@@ -1,0 +1,231 @@
+"""The terminal front end: prints the table's events for a person and turns typed lines into
+commands (a move's number, h, m, v; Ctrl-D leaves at any time).
+
+It reads only events of the peer application layer (`p2ptarot.app`), the same ones a browser
+page receives, so both always tell the same story: names instead of seat numbers, seats counted
+from 1, "waiting for Bob", what happened since your last turn, results as tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import queue
+import time
+from typing import Any, Callable, Sequence
+
+from p2ptarot.app.events import (ChatLine, Event, GameAborted, GameFinished, Leave, MovePlayed,
+                                 Notice, PlayComposed, PlayMove, Presence, RoundOver, TableOpened, TurnStarted,
+                                 ViewChanged, Waiting)
+from p2ptarot.app.screen import presenter
+from p2ptarot.app.table import Hub
+
+from .console import Console
+
+HELP = ("type a move's number to play it; m = list the moves again; v = the raw JSON view; "
+        "w = write your own move where the game allows it (an Eleusis rule or run); "
+        "h or ? = this help; Ctrl-D or Ctrl-C = leave the table (come back with join --resume)")
+Print = Callable[[str], None]
+
+
+def _left(deadline: float | None) -> str:
+    if deadline is None:
+        return ""
+    left = max(0, int(deadline - time.time()))
+    return f"{left // 60}:{left % 60:02d} left"
+
+
+def table(rows: Sequence[Sequence[Any]], header: Sequence[str]) -> list[str]:
+    """A plain text table with aligned columns."""
+    cells = [[str(c) for c in header]] + [[str(c) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
+    lines = ["  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells]
+    lines.insert(1, "  " + "  ".join("-" * w for w in widths))
+    return lines
+
+
+def standings_lines(ev: GameFinished) -> list[str]:
+    rows = [(i, s.name, f"seat {s.seat + 1}", s.score, "winner" if s.winner else "")
+            for i, s in enumerate(ev.standings, start=1)]
+    out = ["", "== Final standings =="] + table(rows, ("#", "player", "seat", "score", ""))
+    if ev.rounds:
+        keys = list(dict.fromkeys(k for r in ev.rounds for k in r))
+        out += ["", "Rounds:"] + table([[i] + [r.get(k, "") for k in keys]
+                                        for i, r in enumerate(ev.rounds, start=1)], ["round"] + keys)
+    if ev.transcript:
+        out.append(f"transcript: {ev.transcript}")
+    return out
+
+
+def options_lines(turn: TurnStarted) -> list[str]:
+    grouped = len({o.group for o in turn.options}) > 1 and len(turn.options) > 8
+    width = len(str(len(turn.options)))
+    out, last = [], None
+    for n, o in enumerate(turn.options, start=1):
+        if grouped and o.group != last:
+            count = sum(1 for x in turn.options if x.group == o.group)
+            out.append(f" -- {o.group} ({count}) --")
+            last = o.group
+        out.append(f"  {n:>{width}}. {o.sentence}")
+    return out
+
+
+def turn_open(term: "Terminal") -> bool:
+    return term.turn is not None and not term.answered
+
+
+class Terminal:
+    """Prints events; `spectator=True` prints the table as it goes without asking anything."""
+
+    def __init__(self, hub: Hub, say: Print = print, spectator: bool = False) -> None:
+        self.hub, self.say, self.spectator = hub, say, spectator
+        self.me: str | None = None
+        self.screen_text = ""
+        self.view: dict[str, Any] | None = None
+        self.turn: TurnStarted | None = None
+        self.answered = True
+        self.waiting_for = ""
+        #: lines for a move being written (`w`): the presenter's composer reads them in a thread
+        self.composing: queue.Queue[str] | None = None
+        hub.listen(self.on_event)
+
+    # ---- output -----------------------------------------------------------------------------
+    def on_event(self, ev: Event) -> None:
+        out = self._lines(ev)
+        if out:
+            self.say("\n".join(out))
+
+    def _lines(self, ev: Event) -> list[str]:
+        if isinstance(ev, TableOpened):
+            self.me = ev.names[ev.seat] if ev.seat is not None else None
+            who = ", ".join(f"{n} (seat {i + 1}{', you' if i == ev.seat else ''})"
+                            for i, n in enumerate(ev.names))
+            if self.spectator:
+                return [f"== {ev.title} — {who} =="]
+            return [f"== {ev.title} — {who} ==",
+                    f"a move may take up to {ev.move_timeout // 60} min {ev.move_timeout % 60} s; "
+                    "Ctrl-D leaves the table"]
+        if isinstance(ev, ViewChanged):
+            self.screen_text, self.view = ev.text, ev.view
+            return []
+        if isinstance(ev, MovePlayed):
+            who = f"{ev.name} (you)" if ev.name == self.me else ev.name
+            return [f"  {who}: {ev.sentence}"]
+        if isinstance(ev, Waiting):
+            if ev.what != "move" or ev.yours:
+                return []
+            text = ev.sentence + (f" ({_left(ev.deadline)})" if ev.deadline and not self.spectator else "")
+            if text == self.waiting_for:
+                return []
+            self.waiting_for = text
+            return [text + "..."]
+        if isinstance(ev, TurnStarted):
+            self.turn, self.answered, self.waiting_for = ev, False, ""
+            out = ["", self.screen_text]
+            if ev.since:
+                out += ["Since your last turn:"] + [f"  {s}" for s in ev.since]
+            out += options_lines(ev)
+            out.append(self.prompt())
+            return out
+        if isinstance(ev, RoundOver):
+            cols = list(ev.result)
+            out = ["", f"== Round {ev.number} over =="] + table([[ev.result[k] for k in cols]], cols)
+            if ev.totals:
+                out += table([[n, v] for n, v in ev.totals.items()], ("player", "total"))
+            return out
+        if isinstance(ev, GameFinished):
+            return standings_lines(ev)
+        if isinstance(ev, GameAborted):
+            who = f"{ev.blame_name} (seat {ev.blame + 1})" if ev.blame is not None else "nobody"
+            return [f"game aborted: {who} is blamed: {ev.reason}"]
+        if isinstance(ev, (Presence, Notice)):
+            return [ev.sentence if isinstance(ev, Presence) else ev.text]
+        if isinstance(ev, ChatLine):
+            return [f"<{ev.name}> {ev.text}"]
+        return []
+
+    def prompt(self) -> str:
+        if self.turn is None:
+            return ""
+        left = _left(self.hub.deadline)
+        return (f"{self.me or 'you'}, your move [1-{len(self.turn.options)}, h for help]"
+                + (f" ({left})" if left else "") + ":")
+
+    # ---- input ------------------------------------------------------------------------------
+    async def read_commands(self, console: Console) -> None:
+        """Typed lines -> commands, until input closes (then: leave the table). Lines typed ahead
+        wait for the next prompt (as `input()` would); Ctrl-D with nothing typed ahead leaves
+        at once, whatever the table is doing."""
+        while True:
+            if self.turn is None or self.answered:
+                if console.closed_and_empty:
+                    self.hub.send(Leave("standard input closed"))
+                    return
+                await asyncio.sleep(0.1)
+                continue
+            text = await console.line()
+            if self.composing is not None:
+                self.composing.put("" if text is None else text)  # EOF gives the writing up
+                if text is not None:
+                    continue
+            if text is None:
+                self.hub.send(Leave("standard input closed"))
+                return
+            if text.strip().lower() == "w" and turn_open(self):
+                asyncio.ensure_future(self.compose())
+                continue
+            self.handle_line(text.strip().lower())
+
+    async def compose(self) -> None:
+        """`w`: the game presenter's composer asks its questions here; its move is played."""
+        turn, need = self.turn, self.hub.need
+        composer = getattr(presenter(str((need.view if need else {}).get("game"))), "compose", None)
+        if turn is None or need is None or composer is None:
+            self.say("  there is nothing to write here")
+            return
+        lines: queue.Queue[str] = queue.Queue()
+        self.composing = lines
+
+        def ask(prompt: str) -> str:
+            self.say(prompt)
+            return lines.get()
+        try:
+            move = await asyncio.to_thread(composer, need.view, need.legal, ask, self.say)
+        finally:
+            self.composing = None
+        if move is None:
+            self.say("\n".join(options_lines(turn)))
+            return
+        self.answered = True
+        self.hub.send(PlayComposed(turn.turn, move))
+
+    def handle_line(self, text: str) -> None:
+        turn = self.turn
+        if text in ("h", "?"):
+            self.say("  " + HELP)
+        elif text == "v":
+            self.say(json.dumps(self.view, indent=1, sort_keys=True) if self.view else "no view yet")
+        elif text == "m" and turn is not None and not self.answered:
+            self.say("\n".join(options_lines(turn)))
+        elif turn is not None and not self.answered and text.isdigit() \
+                and 1 <= int(text) <= len(turn.options):
+            self.answered = True
+            self.hub.send(PlayMove(turn.turn, int(text)))
+        elif turn is not None and not self.answered:
+            self.say(f"  please type a number from 1 to {len(turn.options)} (h for help)")
+        elif text:
+            self.say("  not your turn" + (f"; {self.waiting_for}" if self.waiting_for else ""))
+
+    async def remind(self) -> None:
+        """A countdown at the prompt: a reminder one minute and ten seconds before the limit."""
+        warned: set[tuple[int, int]] = set()
+        while True:
+            await asyncio.sleep(1.0)
+            turn, deadline = self.turn, self.hub.deadline
+            if turn is None or self.answered or deadline is None:
+                continue
+            left = deadline - time.time()
+            marks = [m for m in (60, 10) if 0 < left <= m and (turn.turn, m) not in warned]
+            if marks:
+                warned.update((turn.turn, m) for m in (60, 10) if m >= min(marks))
+                self.say(f"  {int(left)} s left to move, or the table blames your seat")

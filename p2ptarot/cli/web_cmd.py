@@ -1,0 +1,87 @@
+"""`p2ptarot web`: the browser lobby (open tables on the LAN, sit at one and play it in the
+page) or, with --replay FILE, a finished game step by step in the browser."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+from p2ptarot.app.events import ReplayLoaded
+from p2ptarot.app.human import LeftTable, until_left
+from p2ptarot.app.replay import frames
+from p2ptarot.app.table import Hub
+from p2ptarot.net.runner import PeerConfig
+from p2ptarot.net.store import read_transcript
+from p2ptarot.transcript import TranscriptError, verify_transcript
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("web", help="the browser lobby, or a replay in the browser",
+                              description=__doc__)
+    p.add_argument("--replay", type=Path, default=None, metavar="FILE",
+                   help="step through this transcript in the browser instead of the lobby")
+    p.add_argument("--name", default=os.environ.get("USER", "player"), help="your display name")
+    p.add_argument("--interface", default=None, metavar="IP",
+                   help="LAN address for zeroconf and the game (default: all interfaces)")
+    p.add_argument("--data-dir", type=Path, default=Path.home() / ".p2ptarot", metavar="DIR")
+    p.add_argument("--web-port", type=int, default=0, metavar="PORT")
+    p.add_argument("--web-interface", default="127.0.0.1", metavar="IP",
+                   help="address the page listens on (default 127.0.0.1: this computer only)")
+    p.add_argument("--timeout", type=int, default=120,
+                   help="seconds a cryptographic step may stay silent before a seat is blamed")
+    p.set_defaults(run=run, prog=p.prog)
+
+
+def replay_event(path: Path) -> ReplayLoaded:
+    transcript = read_transcript(path)
+    verdict = verify_transcript(transcript)
+    names, moves = frames(transcript)
+    said = (f"transcript verified: {verdict.steps} steps" if verdict.valid
+            else f"transcript INVALID at step {verdict.step}: {verdict.reason}")
+    return ReplayLoaded(tuple(names), tuple(f.to_json() for f in moves), said)
+
+
+async def serve(args: argparse.Namespace) -> int:
+    from p2ptarot.web.lobby import Lobby
+    from p2ptarot.web.server import WebServer
+
+    hub = Hub()
+    lobby = None
+    if args.replay is not None:
+        hub.publish(replay_event(args.replay))
+    else:
+        cfg = PeerConfig(data_dir=args.data_dir, name=args.name, interface=args.interface,
+                         timeout=args.timeout, hub=hub,
+                         say=lambda text: print(text, flush=True))
+        lobby = Lobby(hub, cfg, [args.interface] if args.interface else None)
+    server = WebServer(hub, host=args.web_interface, port=args.web_port,
+                       on_command=lobby.command if lobby else None)
+    url = await server.start()
+    print(f"open this page in your browser: {url}", flush=True)
+    print("Ctrl-C stops", flush=True)
+    try:
+        if lobby is not None:
+            watching = asyncio.create_task(lobby.watch())
+            await until_left(hub, asyncio.Event().wait())
+            watching.cancel()
+        else:
+            await asyncio.Event().wait()
+    finally:
+        await server.close()
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        return asyncio.run(serve(args))
+    except TranscriptError as exc:
+        print(f"{args.prog}: {exc}", file=sys.stderr)
+        return 2
+    except LeftTable as exc:
+        print(f"{args.prog}: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130

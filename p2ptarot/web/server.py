@@ -1,0 +1,131 @@
+"""The local web server behind the browser table.
+
+Binds to 127.0.0.1 unless told otherwise, and answers only requests that carry the random token
+printed in the page's URL (anything else gets 403, so another local user or a web page in the
+browser cannot play for you). The page and its script and style are files of this package, sent
+inline: nothing is fetched from elsewhere. Events of the peer application layer go to the page
+as JSON over a websocket; the page's commands come back the same way and are checked like any
+untrusted input.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+import secrets
+from importlib import resources
+from typing import Any, Awaitable, Callable
+from urllib.parse import urlsplit
+
+from aiohttp import WSMsgType, web
+
+from p2ptarot.app.events import Command, Event, command_from_json
+from p2ptarot.app.table import Hub
+
+logger = logging.getLogger(__name__)
+#: a command bigger than this is refused (a move is a few dozen bytes)
+MAX_COMMAND_BYTES = 4096
+Extra = Callable[[Command], Awaitable[None]]
+
+
+def page_html(token: str) -> str:
+    """The whole page: HTML with the package's CSS and JS inlined."""
+    static = resources.files("p2ptarot.web") / "static"
+    html = (static / "index.html").read_text(encoding="utf-8")
+    return (html.replace("/*STYLE*/", (static / "style.css").read_text(encoding="utf-8"))
+                .replace("/*SCRIPT*/", (static / "app.js").read_text(encoding="utf-8"))
+                .replace("__TOKEN__", token))
+
+
+class WebServer:
+    """Serves one hub's events to local pages. `on_command` receives the commands the hub does
+    not (lobby: sit, ready), e.g. from `p2ptarot web`."""
+
+    def __init__(self, hub: Hub, host: str = "127.0.0.1", port: int = 0, token: str | None = None,
+                 on_command: Extra | None = None) -> None:
+        self.hub = hub
+        self.host, self.port = host, port
+        self.token = token or secrets.token_urlsafe(18)
+        self.on_command = on_command
+        self._runner: web.AppRunner | None = None
+        self._sockets: set[web.WebSocketResponse] = set()
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/?token={self.token}"
+
+    async def start(self) -> str:
+        app = web.Application(middlewares=[self._guard], client_max_size=MAX_COMMAND_BYTES)
+        app.router.add_get("/", self._index)
+        app.router.add_get("/ws", self._ws)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        await site.start()
+        server = site._server  # the bound port when 0 was asked
+        if server is not None and server.sockets:  # type: ignore[union-attr]
+            self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        return self.url
+
+    async def close(self) -> None:
+        for ws in list(self._sockets):
+            await ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    # ---- requests -----------------------------------------------------------------------------
+    @web.middleware
+    async def _guard(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        given = request.query.get("token", "")
+        if not hmac.compare_digest(given.encode(), self.token.encode()):
+            return web.Response(status=403, text="forbidden: open the URL printed by p2ptarot\n")
+        origin = request.headers.get("Origin")
+        if origin is not None and urlsplit(origin).netloc != request.host:
+            return web.Response(status=403, text="forbidden: another site's page\n")
+        return await handler(request)
+
+    async def _index(self, request: web.Request) -> web.Response:
+        return web.Response(text=page_html(self.token), content_type="text/html",
+                            headers={"Cache-Control": "no-store",
+                                     "Content-Security-Policy": "default-src 'self' 'unsafe-inline'; "
+                                                                "connect-src 'self'; img-src 'self' data:"})
+
+    async def _ws(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(heartbeat=20, max_msg_size=MAX_COMMAND_BYTES)
+        await ws.prepare(request)
+        self._sockets.add(ws)
+        queue = self.hub.subscribe()
+        pump = asyncio.create_task(self._forward(queue, ws))
+        try:
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    continue
+                await self._command(msg.data, ws)
+        finally:
+            pump.cancel()
+            self.hub.unsubscribe(queue)
+            self._sockets.discard(ws)
+        return ws
+
+    async def _forward(self, queue: asyncio.Queue[Event], ws: web.WebSocketResponse) -> None:
+        try:
+            while not ws.closed:
+                ev = await queue.get()
+                await ws.send_str(json.dumps(ev.to_json(), default=str))
+        except (ConnectionError, RuntimeError):
+            return
+
+    async def _command(self, text: str, ws: web.WebSocketResponse) -> None:
+        try:
+            cmd = command_from_json(json.loads(text))
+        except ValueError as exc:  # json.JSONDecodeError is a ValueError too
+            await ws.send_str(json.dumps({"type": "error", "text": f"bad command: {exc}"}))
+            return
+        if self.on_command is not None and type(cmd).__name__ in ("Sit", "Ready"):
+            await self.on_command(cmd)
+        else:
+            self.hub.send(cmd)

@@ -1,0 +1,285 @@
+// The browser table: draws the events of the peer application layer, sends commands back.
+// Everything is built with textContent (names and sentences come from other players).
+"use strict";
+const TOKEN = "__TOKEN__";
+const S = { names: [], seat: null, turn: null, answered: true, deadline: null, waiting: null,
+            screen: null, finished: false, log: [], since: [], replay: null };
+const $ = (id) => document.getElementById(id);
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  return e;
+}
+function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+
+function cardEl(face, onClick) {
+  const c = el("div", "card " + (face.kind || "") + " c-" + (face.colour || "grey"));
+  c.title = face.name || "";
+  c.dataset.card = face.id || "";
+  if (face.kind !== "back") {
+    c.appendChild(el("span", "corner", face.corner));
+    c.appendChild(el("span", "corner br", face.corner));
+    c.appendChild(el("span", "sign", face.sign));
+    c.appendChild(el("span", "big", face.kind === "trump" && face.big && face.big.length > 4 ? face.sign : face.big));
+    if (face.title || face.kind === "figure") c.appendChild(el("span", "title", face.title || face.name));
+  }
+  if (face.owner) c.appendChild(el("span", "owner", face.owner));
+  if (onClick) { c.classList.add("playable"); c.addEventListener("click", onClick); }
+  return c;
+}
+
+function drawPlayers() {
+  const box = $("players"); clear(box);
+  const waiting = S.waiting && S.waiting.what === "move" ? S.waiting.seats : [];
+  S.names.forEach((n, i) => {
+    const p = el("span", "player", n + " · seat " + (i + 1) + (i === S.seat ? " (you)" : ""));
+    p.dataset.seat = i;
+    if (i === S.seat) p.classList.add("you");
+    if (waiting.includes(i)) p.classList.add("turn");
+    if (S.away && S.away.has(i)) p.classList.add("away");
+    box.appendChild(p);
+  });
+}
+
+function pad(n) { return (n < 10 ? "0" : "") + n; }
+function clock() {
+  const node = document.querySelector("#status .clock");
+  if (!node || !S.deadline) return;
+  const left = Math.max(0, Math.round(S.deadline - Date.now() / 1000));
+  node.textContent = Math.floor(left / 60) + ":" + pad(left % 60) + " left";
+  node.classList.toggle("low", left <= 30);
+}
+setInterval(clock, 500);
+
+function drawStatus() {
+  const st = $("status"); clear(st);
+  st.className = "status";
+  if (S.replay) {
+    const f = S.replay.frames[S.replay.pos];
+    st.textContent = "Replay, move " + (S.replay.pos + 1) + " of " + S.replay.frames.length + " — " + f.name + ": " + f.sentence;
+    return;
+  }
+  if (S.finished) { st.textContent = "Game over"; return; }
+  let text = S.lobby ? "Choose a table to join" : S.connected ? "Waiting for the players to sit down…" : "Connecting…";
+  if (S.turn && !S.answered) { text = "Your move: choose below"; st.classList.add("yours"); }
+  else if (S.waiting) {
+    const who = S.waiting.names.join(", ");
+    text = S.waiting.what === "move" ? "Waiting for " + who
+         : "The table is busy (" + S.waiting.what + "): waiting for " + who;
+  } else if (S.names.length) text = "Waiting for the table…";
+  st.appendChild(el("span", "what", text));
+  if (S.deadline && (S.waiting && S.waiting.what === "move" || S.turn && !S.answered)) {
+    st.appendChild(el("span", "clock", "")); clock();
+  }
+}
+
+function optionsByCard() {
+  const m = new Map();
+  if (!S.turn || S.answered) return m;
+  S.turn.options.forEach((o, k) => { if (o.card) { if (!m.has(o.card)) m.set(o.card, []); m.get(o.card).push(k + 1); } });
+  return m;
+}
+
+function drawScreen() {
+  const sc = S.screen;
+  if (!sc) { $("handbox").hidden = true; return; }
+  $("title").textContent = sc.title + (sc.round ? " — " + sc.round : "");
+  document.title = (S.turn && !S.answered ? "★ your move — " : "") + sc.title;
+  const byCard = optionsByCard();
+  const hand = $("hand"); clear(hand);
+  $("handbox").hidden = S.seat === null || (S.finished && !(sc.hand || []).length);
+  (sc.hand || []).forEach((f) => {
+    const opts = byCard.get(f.id) || [];
+    const click = opts.length === 1 ? () => play(opts[0]) : opts.length > 1 ? () => highlight(opts) : null;
+    const c = cardEl(f, click);
+    if (opts.length === 1) c.dataset.option = opts[0];
+    hand.appendChild(c);
+  });
+  const piles = $("piles"); clear(piles);
+  (sc.piles || []).forEach((p) => {
+    const box = el("div", "pile"); box.appendChild(el("h3", null, p.label));
+    const cards = el("div", "cards");
+    p.cards.forEach((f) => cards.appendChild(cardEl(f, null)));
+    box.appendChild(cards); piles.appendChild(box);
+  });
+  $("text").textContent = sc.text || "";
+}
+
+function highlight(indexes) {
+  document.querySelectorAll("button.move").forEach((b) => {
+    b.style.outline = indexes.includes(Number(b.dataset.option)) ? "3px solid #d9a400" : "";
+  });
+}
+
+function drawMoves() {
+  const box = $("moves"); clear(box);
+  if (!S.turn || S.answered) return;
+  let group = null, gbox = null;
+  S.turn.options.forEach((o, k) => {
+    if (o.group !== group) {
+      group = o.group; gbox = el("div", "group"); gbox.appendChild(el("h3", null, group)); box.appendChild(gbox);
+    }
+    const b = el("button", "move", o.sentence);
+    b.dataset.option = k + 1;
+    b.addEventListener("click", () => play(k + 1));
+    gbox.appendChild(b);
+  });
+}
+
+function drawLog() {
+  const log = $("log"); clear(log);
+  S.log.slice(-200).forEach((e) => log.appendChild(el("li", e.cls, e.text)));
+  log.parentElement.scrollTop = log.parentElement.scrollHeight;
+  const since = $("since"); clear(since);
+  S.since.forEach((t) => since.appendChild(el("li", null, t)));
+}
+
+function addLog(text, cls) { S.log.push({ text, cls: cls || "" }); }
+
+function resultsTable(headers, rows, winners) {
+  const t = el("table", "results");
+  const hr = el("tr"); headers.forEach((h) => hr.appendChild(el("th", null, h))); t.appendChild(hr);
+  rows.forEach((r, i) => {
+    const tr = el("tr", winners && winners[i] ? "winner" : "");
+    r.forEach((c) => tr.appendChild(el("td", null, c))); t.appendChild(tr);
+  });
+  return t;
+}
+
+function drawAll() { drawPlayers(); drawStatus(); drawScreen(); drawMoves(); drawLog(); }
+
+let sock = null;
+function play(index) {
+  if (!S.turn || S.answered) return;
+  S.answered = true;
+  sock.send(JSON.stringify({ cmd: "move", turn: S.turn.turn, index }));
+  drawAll();
+}
+function send(obj) { if (sock && sock.readyState === 1) sock.send(JSON.stringify(obj)); }
+
+const handlers = {
+  table(e) {
+    S.names = e.names; S.seat = e.seat; S.away = new Set(); $("lobby").hidden = true;
+    if (e.seat === null) { $("leave").hidden = true; $("sincetitle").textContent = "Spectating: the public table"; }
+    addLog("Table: " + e.title + " — " + e.names.map((n, i) => n + " (seat " + (i + 1) + ")").join(", "), "notice");
+  },
+  lobby(e) { drawLobby(e); },
+  tables(e) { drawTables(e); },
+  view(e) { S.screen = e.screen; },
+  turn(e) {
+    S.turn = e; S.answered = false; S.deadline = e.deadline || S.deadline;
+    S.since = e.since.length ? e.since.slice() : ["nothing new"];
+  },
+  move(e) {
+    addLog(e.name + ": " + e.sentence + (e.automatic ? " (automatic)" : ""), e.seat === S.seat ? "mine" : "");
+    if (e.seat === S.seat) { S.answered = true; }
+  },
+  waiting(e) { S.waiting = e; S.deadline = e.deadline; },
+  presence(e) {
+    if (e.status === "left") S.away.add(e.seat); else S.away.delete(e.seat);
+    addLog(e.status === "left" ? e.name + " left the table (they can come back)" : e.name + (e.status === "rejoined" ? " is back" : " joined"), "presence");
+  },
+  notice(e) { addLog(e.text, "notice"); },
+  chat(e) { addLog("<" + e.name + "> " + e.text, "chat"); },
+  error(e) { addLog(e.text, "notice"); },
+  round(e) {
+    const keys = Object.keys(e.result);
+    addLog("Round " + e.number + " over: " + keys.map((k) => k + " " + e.result[k]).join(", "), "notice");
+    const box = $("results"); clear(box);
+    box.appendChild(el("h2", null, "Round " + e.number + " over"));
+    box.appendChild(resultsTable(keys, [keys.map((k) => e.result[k])]));
+    const tk = Object.keys(e.totals || {});
+    if (tk.length) box.appendChild(resultsTable(["player", "total"], tk.map((k) => [k, e.totals[k]])));
+  },
+  finished(e) {
+    S.finished = true; S.turn = null;
+    const box = $("results"); clear(box);
+    box.id = "results"; box.appendChild(el("h2", null, "Final standings"));
+    box.appendChild(resultsTable(["#", "player", "seat", "score", ""],
+      e.standings.map((s, i) => [i + 1, s.name, "seat " + (s.seat + 1), s.score, s.winner ? "winner" : ""]),
+      e.standings.map((s) => s.winner)));
+    if (e.rounds && e.rounds.length) {
+      const keys = Object.keys(e.rounds[0]);
+      box.appendChild(el("h2", null, "Rounds"));
+      box.appendChild(resultsTable(["round"].concat(keys), e.rounds.map((r, i) => [i + 1].concat(keys.map((k) => r[k])))));
+    }
+    const w = e.standings.filter((s) => s.winner).map((s) => s.name);
+    addLog("Game over: " + (w.length ? w.join(" and ") + " won" : "no winner"), "notice");
+  },
+  aborted(e) {
+    S.finished = true; S.turn = null;
+    const b = $("banner"); b.hidden = false;
+    b.textContent = "Game aborted: " + (e.blame_name ? e.blame_name + " (seat " + (e.blame + 1) + ") is blamed: " : "") + e.reason;
+    addLog(b.textContent, "presence");
+  },
+};
+
+// ---- lobby (p2ptarot web) ---------------------------------------------------------------------
+function drawTables(e) {
+  if (S.names.length) return;  // already seated
+  const typed = $("myname") ? $("myname").value : null;
+  const box = $("lobby"); box.hidden = false; clear(box);
+  S.lobby = true;
+  box.appendChild(el("h2", null, "Open tables on your network"));
+  if (!e.tables.length) box.appendChild(el("p", null, "No table seen yet (looking…)"));
+  else {
+    const t = el("table", "results lobbytable");
+    const hr = el("tr"); ["game", "host", "seats", "", ""].forEach((h) => hr.appendChild(el("th", null, h))); t.appendChild(hr);
+    e.tables.forEach((tb) => {
+      const tr = el("tr");
+      [tb.game + (tb.variant ? " (" + tb.variant + ")" : ""), tb.host, tb.taken + " taken / " + tb.free + " free"].forEach((c) => tr.appendChild(el("td", null, c)));
+      const td = el("td"); const b = el("button", "join", tb.full ? "full" : "Join");
+      b.disabled = tb.full; b.dataset.target = tb.target;
+      b.addEventListener("click", () => send({ cmd: "sit", target: tb.target, name: $("myname").value }));
+      td.appendChild(b); tr.appendChild(td); t.appendChild(tr);
+    });
+    box.appendChild(t);
+  }
+  const form = el("div"); form.appendChild(el("span", null, "Your name: "));
+  const inp = el("input"); inp.id = "myname"; inp.maxLength = 40;
+  inp.value = typed !== null ? typed : (e.name || ""); form.appendChild(inp);
+  box.appendChild(form);
+}
+function drawLobby(e) {
+  addLog("Seats taken: " + e.names.join(", ") + " (" + e.names.length + "/" + e.seats_total + ")", "notice");
+}
+
+// ---- replay ------------------------------------------------------------------------------------
+function replayStep(k) {
+  const R = S.replay; if (!R) return;
+  R.pos = Math.max(0, Math.min(R.frames.length - 1, k));
+  const f = R.frames[R.pos];
+  S.screen = f.screen;
+  S.log = [{ text: R.verdict, cls: "notice" }];
+  R.frames.slice(0, R.pos + 1).forEach((x) => {
+    S.log.push({ text: x.name + ": " + x.sentence, cls: "" });
+    (x.marks || []).forEach((m) => S.log.push({ text: m, cls: "notice" }));
+  });
+  S.since = [f.name + ": " + f.sentence];
+  $("rpos").textContent = "move " + (R.pos + 1) + " / " + R.frames.length;
+  drawAll();
+}
+
+function connect() {
+  sock = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws?token=" + encodeURIComponent(TOKEN));
+  sock.onopen = () => { S.connected = true; drawStatus(); };
+  sock.onmessage = (m) => {
+    let e; try { e = JSON.parse(m.data); } catch (err) { return; }
+    if (e.type === "replay") {
+      S.replay = { frames: e.frames, pos: 0, verdict: e.verdict }; S.names = e.names; S.seat = null; S.away = new Set();
+      if (!e.frames.length) { $("status").textContent = e.verdict; return; }
+      $("replaybar").hidden = false; $("leave").hidden = true; $("sincetitle").textContent = "This move";
+      replayStep(0); return;
+    }
+    const h = handlers[e.type]; if (h) h(e);
+    drawAll();
+  };
+  sock.onclose = () => { if (!S.finished) { $("status").textContent = "Disconnected from your peer"; } };
+}
+$("leave").addEventListener("click", () => { if (confirm("Leave the table? You can come back with p2ptarot join --resume.")) send({ cmd: "leave" }); });
+$("rfirst").addEventListener("click", () => replayStep(0));
+$("rprev").addEventListener("click", () => replayStep(S.replay.pos - 1));
+$("rnext").addEventListener("click", () => replayStep(S.replay.pos + 1));
+$("rlast").addEventListener("click", () => replayStep(S.replay.frames.length - 1));
+connect();

@@ -1,0 +1,56 @@
+"""`p2ptarot host --web`: the command prints the page's address (127.0.0.1, with its token) and
+the spectators' one; without the token the page is refused; Ctrl-D still leaves."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.network, pytest.mark.slow]
+CLI = [sys.executable, "-m", "p2ptarot.cli.main"]
+
+
+def _status(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as r:
+            return r.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+def test_host_with_web_serves_a_token_protected_local_page(tmp_path: Path) -> None:
+    read_end, write_end = os.pipe()
+    proc = subprocess.Popen(
+        CLI + ["host", "--game", "sinople", "--seats", "2", "--bots", "1", "--interface", "127.0.0.1",
+               "--name", "Alice", "--data-dir", str(tmp_path / "host"), "--web"],
+        stdin=read_end, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    os.close(read_end)
+    assert proc.stdout is not None
+    urls: dict[str, str] = {}
+    try:
+        for line in proc.stdout:
+            m = re.search(r"(http://\S+)", line)
+            if m and "your table" in line:
+                urls["seat"] = m.group(1)
+            elif m and "spectators" in line:
+                urls["public"] = m.group(1)
+            if "your move [" in line:
+                break
+        assert set(urls) == {"seat", "public"}
+        for url in urls.values():
+            assert url.startswith("http://127.0.0.1:") and "?token=" in url
+            assert _status(url) == 200
+            assert _status(url.split("?")[0]) == 403
+            assert _status(url.split("?")[0] + "?token=wrong") == 403
+        assert urls["seat"].split("token=")[1] != urls["public"].split("token=")[1]
+    finally:
+        os.close(write_end)  # Ctrl-D
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1 and "join --resume" in err and "Traceback" not in err

@@ -1,0 +1,160 @@
+"""KOBLENZ (rules §8.3, §9.2 items 3–5): K1–K6 and rulings A83–A85."""
+
+from __future__ import annotations
+
+import pytest
+
+from p2ptarot.engine import PUBLIC, IllegalMove, Pass, TurnKind, create
+from p2ptarot.games.arcanoid.cardinfo import (EMPEROR, EMPRESS, FOOL, MAGICIAN, POPE, TOWER,
+                                              WORLD)
+from p2ptarot.games.arcanoid.moves import Fool, Pope, Show, Tower
+from p2ptarot.games.arcanoid.secret import FoolOutcome, SecretEngage
+
+from .vhelpers import abdicate_to_the_end, P1, P2, P3, P4, idle, pass_windows, refused, vtable
+
+
+def secret(t, seat: int, field: str, *cards: str) -> None:
+    t.do(seat, SecretEngage(field, tuple(t.h(c) for c in cards)))
+
+
+def test_k1_k5_one_secret_engagement_per_round() -> None:
+    t = vtable("KOBLENZ", {P1: ["cups-2", "cups-3", "coins-4"]})
+    secret(t, P1, "cups", "cups-2", "cups-3")
+    pass_windows(t)
+    idle(t), idle(t), idle(t)
+    assert "one secret" in refused(t, P1, SecretEngage("coins", (t.h("coins-4"),)))
+    assert not [m for m in t.state.legal_moves(P1) if isinstance(m, SecretEngage)]
+
+
+def test_k2_face_down_count_public_values_hidden_from_peers() -> None:
+    t = vtable("KOBLENZ", {P1: ["cups-2", "cups-3"]})
+    st = t.state
+    secret(t, P1, "cups", "cups-2", "cups-3")
+    rec = st.parts[P1].records["cups"]
+    assert rec.secret and len(rec.handles) == 2
+    assert all(PUBLIC not in st.seen[h] for h in rec.handles)
+    other = st.view(P2)["participants"][P1]["records"]["cups"]
+    assert other["count"] == 2 and other["cards"] == [] and other["secret"]
+    mine = st.view(P1)["participants"][P1]["records"]["cups"]
+    assert sorted(mine["cards"]) == ["cups-2", "cups-3"]
+    claims = [c for c in st.claim_log if c.kind == "secret-legal"]
+    assert claims and dict(claims[0].detail)["handles"] == rec.handles
+
+
+def test_k2_a83_content_is_a_nassau_engagement_on_one_field() -> None:
+    t = vtable("KOBLENZ", {P1: ["cups-2", "coins-3", MAGICIAN, EMPRESS, EMPEROR, WORLD]})
+    assert refused(t, P1, SecretEngage("cups", (t.h("cups-2"), t.h("coins-3"))))  # off suit
+    assert refused(t, P1, SecretEngage("cups", (t.h(WORLD),)))  # never the World
+    assert "at least one" in refused(t, P1, SecretEngage("cups", ()))
+    legal = t.state.legal_moves(P1)
+    # a transmuting Magician inside, and the imperial couple on this one field
+    assert SecretEngage("cups", (t.h("cups-2"), t.h("coins-3"), t.h(MAGICIAN))) in legal
+    assert SecretEngage("cups", (t.h(EMPRESS), t.h(EMPEROR))) in legal
+    secret(t, P1, "cups", "cups-2", "coins-3", MAGICIAN)
+
+
+def test_k3_revealed_and_scored_at_the_round_end() -> None:
+    t = vtable("KOBLENZ", {P1: ["cups-9", "cups-10", POPE]}, n=2, rounds=1)
+    st = t.state
+    secret(t, P1, "cups", "cups-9", "cups-10")
+    pass_windows(t)
+    handles = st.parts[P1].records["cups"].handles
+    idle(t)
+    t.do(P1, Pope(t.h(POPE), POPE, "cups"))  # K3: the Pope never reaches a secret engagement
+    assert st._ctx().name == "pope"
+    for seat in (P1, P2):
+        shown = [h for h in st.parts[seat].hand if (st.cards[h] or "").startswith("cups")]
+        t.do(seat, Show(tuple(shown), tuple(st.cards[h] for h in shown)))
+    assert all(PUBLIC not in st.seen[h] for h in handles)
+    abdicate_to_the_end(t)
+    assert all(PUBLIC in st.seen[h] for h in handles)
+    rec = st.round_records[0]["cups"][P1]
+    assert sorted(rec["cards"]) == ["cups-10", "cups-9"]
+    assert st.round_winners[0]["cups"] == P1
+
+
+def _attempt(cards: list[str], outcome: str):
+    t = vtable("KOBLENZ", {P1: cards, P2: [FOOL]})
+    st = t.state
+    secret(t, P1, "cups", *cards[:2])
+    assert st._ctx().name == "fool"  # K4: the window always opens
+    t.do(P2, Fool(t.h(FOOL), FOOL, P2))
+    pass_windows(t)
+    assert st._ctx().name == "fool-outcome" and st.turn().seats == (P2,)
+    return t, st
+
+
+def test_k4_a84_fool_steals_a_stealable_secret_engagement() -> None:
+    t, st = _attempt(["cups-2", "cups-3"], "stolen")
+    handles = st.parts[P1].records["cups"].handles
+    assert all(P2 in st.seen[h] and PUBLIC not in st.seen[h] for h in handles)  # private look
+    assert st.legal_moves(P2) == [FoolOutcome("stolen")]
+    assert "stealable" in refused(t, P2, FoolOutcome("lost"))
+    t.do(P2, FoolOutcome("stolen"))
+    rec = st.parts[P2].records["cups"]
+    assert rec.secret and rec.handles == handles and "cups" not in st.parts[P1].records
+    assert P1 in st.secret_used and P2 not in st.secret_used  # A84
+
+
+def test_k4_a85_fool_lost_on_a_protected_secret_engagement() -> None:
+    t, st = _attempt(["cups-1", "cups-3"], "lost")  # an ace protects it (NASSAU rules)
+    assert "not stealable" in refused(t, P2, FoolOutcome("stolen"))
+    t.do(P2, FoolOutcome("lost"))
+    assert "cups" in st.parts[P1].records and "cups" not in st.parts[P2].records
+    assert t.h(FOOL) in st.discard
+
+
+def test_k4_false_outcome_is_a_claim_blamed_on_the_thief() -> None:
+    """A peer that cannot see the cards records the outcome as a claim; the reveal decides it."""
+    t, st = _attempt(["cups-1", "cups-3"], "lost")
+    peer = create("arcanoid", 4, "KOBLENZ", options=st.options, viewer=P3, omniscient=False)
+    shadow = create("arcanoid", 4, "KOBLENZ", options=st.options)
+    for entry in st._log:
+        if entry[0] == "m":
+            peer.apply(entry[1], entry[2]); shadow.apply(entry[1], entry[2])
+        elif entry[0] == "c":
+            peer.resolve_chance({} if isinstance(entry[1], dict) else entry[1])
+            shadow.resolve_chance(entry[1])
+        elif entry[0] == "r":
+            vals = {r.handle: st.cards[r.handle] for r in shadow.turn().reveals
+                    if r.to in (PUBLIC, P3)}
+            peer.resolve_reveals(vals); shadow.resolve_reveals()
+    peer.apply(P2, FoolOutcome("stolen"))  # the lie passes where the cards are unknown
+    claim = peer.claim_log[-1]
+    assert claim.kind == "fool-outcome" and claim.seat == P2
+    h = dict(claim.detail)["handles"]
+    peer.learn(h[0], st.cards[h[0]])
+    with pytest.raises(IllegalMove) as exc:
+        peer.learn(h[1], st.cards[h[1]])
+    assert exc.value.seat == P2 and exc.value.claim == claim.id
+
+
+def test_k6_tower_discards_it_unrevealed() -> None:
+    t = vtable("KOBLENZ", {P1: ["cups-2", "cups-3"], P2: [TOWER]})
+    st = t.state
+    secret(t, P1, "cups", "cups-2", "cups-3")
+    pass_windows(t)
+    handles = st.parts[P1].records["cups"].handles
+    t.do(P2, Tower(t.h(TOWER), TOWER, P1, "cups"))
+    assert "cups" not in st.parts[P1].records
+    assert all(h in st.discard and PUBLIC not in st.seen[h] for h in handles)
+    assert P1 in st.secret_used  # K5
+
+
+def test_k2_illegal_secret_engagement_is_refused_where_known_and_claimed_elsewhere() -> None:
+    t = vtable("KOBLENZ", {P1: ["cups-2", "coins-3"]})
+    st = t.state
+    move = SecretEngage("cups", (t.h("cups-2"), t.h("coins-3")))
+    assert "secret engagement on cups" in refused(t, P1, move)
+    peer = create("arcanoid", 4, "KOBLENZ", options=st.options, viewer=P2, omniscient=False)
+    peer.resolve_chance({})
+    while peer.turn().kind is TurnKind.REVEAL:
+        peer.resolve_reveals({r.handle: st.cards[r.handle] for r in peer.turn().reveals
+                              if r.to == P2})
+    peer.apply(P1, move)  # accepted where the cards are unknown: a numbered claim
+    claim = next(c for c in peer.claim_log if c.kind == "secret-legal")
+    assert claim.seat == P1 and claim in peer.claims
+    peer.learn(move.handles[0], "cups-2")
+    with pytest.raises(IllegalMove) as exc:
+        peer.learn(move.handles[1], "coins-3")
+    assert exc.value.seat == P1 and exc.value.claim == claim.id

@@ -1,0 +1,84 @@
+"""Tables for the browser tests, all in one event loop on 127.0.0.1: human seats driven through
+their web page (a `Hub`, a `WebServer`, the human chooser) and bot seats."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from p2ptarot.app.human import human_chooser, until_left
+from p2ptarot.app.table import Hub
+from p2ptarot.bots import make as make_bot
+from p2ptarot.net.runner import GameResult, PeerConfig, bot_chooser, run_host, run_join, run_resume
+from p2ptarot.web.server import WebServer
+
+#: clicks the page's first playable card, else its first move button; says which
+CLICK = """(() => {
+  const c = document.querySelector('#hand .card.playable[data-option]');
+  if (c) { c.click(); return 'card'; }
+  const b = document.querySelector('button.move');
+  if (b) { b.click(); return 'button'; }
+  return '';
+})()"""
+OVER = """(() => { const h = document.querySelector('#results h2');
+  return (h && h.textContent === 'Final standings') || !document.getElementById('banner').hidden; })()"""
+
+
+@dataclass
+class Seat:
+    name: str
+    cfg: PeerConfig
+    hub: Hub | None = None
+    server: WebServer | None = None
+    url: str = ""
+    task: asyncio.Task[GameResult] | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def config(tmp: Path, name: str, hub: Hub | None, timeout: int = 60) -> PeerConfig:
+    return PeerConfig(data_dir=tmp / name, name=name, interface="127.0.0.1", timeout=timeout,
+                      move_timeout=300, linger=1.0, lobby_timeout=120, hub=hub)
+
+
+async def human(tmp: Path, name: str) -> Seat:
+    hub = Hub()
+    server = WebServer(hub, host="127.0.0.1")
+    url = await server.start()
+    return Seat(name, config(tmp, name, hub), hub, server, url)
+
+
+def host(seat: Seat, game: str, seats: int, options: dict[str, Any] | None = None,
+         on_listening: Any = None) -> None:
+    assert seat.hub is not None
+    seat.task = asyncio.create_task(until_left(seat.hub, run_host(
+        seat.cfg, game, None, seats, human_chooser(seat.hub, seat.name), options,
+        on_listening=on_listening)))
+
+
+def join_human(seat: Seat, url: str, game: str) -> None:
+    assert seat.hub is not None
+    seat.task = asyncio.create_task(until_left(seat.hub, run_join(
+        seat.cfg, url, game, human_chooser(seat.hub, seat.name))))
+
+
+def resume_human(seat: Seat) -> None:
+    assert seat.hub is not None
+    seat.task = asyncio.create_task(until_left(seat.hub, run_resume(
+        seat.cfg, human_chooser(seat.hub, seat.name))))
+
+
+def join_bot(tmp: Path, name: str, url: str, game: str, seed: int) -> asyncio.Task[GameResult]:
+    cfg = config(tmp, name, None)
+    return asyncio.create_task(run_join(cfg, url, game, bot_chooser(make_bot("heuristic", seed))))
+
+
+def keep_shot(path: Path) -> None:
+    """Copy a screenshot where a person can look at it (P2PTAROT_SHOTS=dir)."""
+    where = os.environ.get("P2PTAROT_SHOTS")
+    if where:
+        Path(where).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, Path(where) / path.name)

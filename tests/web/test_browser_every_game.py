@@ -1,0 +1,60 @@
+"""Every registered game is playable from the browser page without game-specific page code: a
+human seat against bots makes its first moves through the page (the registry decides the list)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from cdp import Browser
+from p2ptarot.app.events import Leave
+from p2ptarot.engine import games
+from tables import CLICK, host, human, join_bot, keep_shot
+
+pytestmark = [pytest.mark.network, pytest.mark.slow]
+MOVES = 4
+
+
+@pytest.mark.parametrize("game", [g.name for g in games()])
+async def test_a_human_makes_moves_through_the_page(game: str, tmp_path: Path) -> None:
+    gi = next(g for g in games() if g.name == game)
+    players = gi.min_players
+    browser = await Browser(tmp_path / "profile").start()
+    alice = await human(tmp_path, "Alice")
+    bots: list[asyncio.Task] = []
+
+    def spawn(url: str) -> None:
+        for k in range(players - 1):
+            bots.append(join_bot(tmp_path, f"Bot{k + 1}", url, game, seed=k + 1))
+
+    try:
+        host(alice, game, players, on_listening=spawn)
+        page = await browser.page(alice.url)
+        await page.wait_for(f"document.getElementById('players').textContent.includes('Bot{players - 1}')",
+                            timeout=120)
+        clicks = 0
+        while clicks < MOVES and not alice.task.done():
+            if await page.js("document.querySelectorAll('button.move').length > 0"):
+                before = await page.js("S.turn ? S.turn.turn : 0")
+                if await page.js(CLICK):
+                    clicks += 1
+                    # the page takes the click: its buttons go, or the next turn replaces them
+                    await page.wait_for("document.querySelectorAll('button.move').length === 0"
+                                        f" || (S.turn && S.turn.turn !== {before})", timeout=60)
+            await asyncio.sleep(0.05)
+        assert clicks == MOVES or alice.task.done()
+        log = await page.js("document.getElementById('log').textContent")
+        assert "Alice: " in log and "seat 0" not in log
+        title = await page.js("document.getElementById('title').textContent")
+        assert title.startswith(gi.title)
+        keep_shot(await page.screenshot(tmp_path / f"game-{game}.png"))
+    finally:
+        alice.hub.send(Leave("test over"))
+        for task in [alice.task, *bots]:
+            if task is not None and not task.done():
+                task.cancel()
+        await asyncio.gather(*[t for t in [alice.task, *bots] if t is not None], return_exceptions=True)
+        await browser.close()
+        await alice.server.close()

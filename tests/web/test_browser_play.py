@@ -1,0 +1,105 @@
+"""Whole games played by a human seat through the browser page (real headless Chromium over the
+DevTools protocol, real peers, real mental poker, everything on 127.0.0.1)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from cdp import Browser
+from p2ptarot.app.table import Hub
+from p2ptarot.web.server import WebServer
+from tables import CLICK, OVER, host, human, join_bot, keep_shot
+
+pytestmark = [pytest.mark.network, pytest.mark.slow]
+
+
+async def _play_through_page(page, shots: Path, prefix: str, max_clicks: int = 3000) -> dict:
+    """Click playable cards / move buttons until the game is over; checks along the way."""
+    clicks, seen_turn_status, shot_taken = {"card": 0, "button": 0}, False, False
+    while not await page.js(OVER):
+        state = await page.js("""({status: document.getElementById('status').textContent,
+            moves: document.querySelectorAll('button.move').length,
+            players: document.getElementById('players').textContent,
+            since: document.getElementById('since').textContent,
+            hand: document.querySelectorAll('#hand .card').length})""")
+        if state["moves"]:
+            seen_turn_status = seen_turn_status or state["status"].startswith("Your move")
+            if not shot_taken and clicks["card"] + clicks["button"] >= 6 and state["hand"] >= 3:
+                keep_shot(await page.screenshot(shots / f"{prefix}-turn.png"))
+                shot_taken = True
+            kind = await page.js(CLICK)
+            if kind:
+                clicks[kind] += 1
+                assert sum(clicks.values()) < max_clicks
+        await asyncio.sleep(0.05)
+    keep_shot(await page.screenshot(shots / f"{prefix}-end.png"))
+    return {"clicks": clicks, "seen_turn_status": seen_turn_status, "shot": shot_taken}
+
+
+async def test_sinople_whole_game_as_a_human_in_the_browser(tmp_path: Path) -> None:
+    browser = await Browser(tmp_path / "profile").start()
+    alice = await human(tmp_path, "Alice")
+    bots = []
+    try:
+        alice.cfg.spectators = Hub()
+        watchers = WebServer(alice.cfg.spectators)
+        spectator_url = await watchers.start()
+        host(alice, "sinople", 2, on_listening=lambda url: bots.append(
+            join_bot(tmp_path, "Robot", url, "sinople", seed=7)))
+        page = await browser.page(alice.url)
+        spectator = await browser.page(spectator_url)
+        await page.wait_for("document.getElementById('players').textContent.includes('Robot')")
+        players = await page.js("document.getElementById('players').textContent")
+        assert "Alice · seat 1 (you)" in players and "Robot · seat 2" in players
+        played = await _play_through_page(page, tmp_path, "sinople")
+        result = await asyncio.wait_for(alice.task, 60)
+        assert result.outcome is not None
+        assert played["clicks"]["card"] > 20  # hand cards were clicked, not only buttons
+        assert played["seen_turn_status"] and played["shot"]
+        text = await page.js("document.getElementById('results').textContent")
+        assert "Final standings" in text and "Alice" in text and "Robot" in text
+        log = await page.js("document.getElementById('log').textContent")
+        assert "Robot: Play " in log and "Alice: Play " in log
+        assert "seat 0" not in log
+        bot_result = await asyncio.wait_for(bots[0], 60)
+        assert bot_result.outcome == result.outcome
+        # the spectators' page: the public table, every move with names, no hand, no buttons
+        await spectator.wait_for("document.getElementById('results').textContent.includes('Final standings')")
+        assert await spectator.js("document.getElementById('handbox').hidden")
+        assert await spectator.js("document.querySelectorAll('button.move').length") == 0
+        seen = await spectator.js("document.getElementById('log').textContent")
+        assert "Robot: Play " in seen and "Alice: Play " in seen
+        players = await spectator.js("document.getElementById('players').textContent")
+        assert "(you)" not in players
+        keep_shot(await spectator.screenshot(tmp_path / "spectator.png"))
+    finally:
+        await browser.close()
+        await alice.server.close()
+        await watchers.close()
+
+
+async def test_arcanoid_round_as_a_human_in_the_browser(tmp_path: Path) -> None:
+    browser = await Browser(tmp_path / "profile").start()
+    alice = await human(tmp_path, "Alice")
+    bots = []
+    try:
+        host(alice, "arcanoid", 2, options={"rounds": 1}, on_listening=lambda url: bots.append(
+            join_bot(tmp_path, "Robot", url, "arcanoid", seed=3)))
+        page = await browser.page(alice.url)
+        played = await _play_through_page(page, tmp_path, "arcanoid")
+        result = await asyncio.wait_for(alice.task, 60)
+        assert result.outcome is not None
+        assert sum(played["clicks"].values()) >= 3
+        text = await page.js("document.getElementById('results').textContent")
+        assert "Final standings" in text and "Robot" in text and "Alice" in text
+        assert "swords" in text  # the round's fields and who won them
+        log = await page.js("document.getElementById('log').textContent")
+        assert "Robot: " in log and "Alice: " in log and "seat 0" not in log
+        await asyncio.wait_for(bots[0], 60)
+    finally:
+        await browser.close()
+        await alice.server.close()
