@@ -8,17 +8,20 @@ back; it keeps the history so a page opened late (or reloaded) draws the same ta
 
 from __future__ import annotations
 
-import asyncio
 import json
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from p2ptarot.engine import info as game_info
+
+if TYPE_CHECKING:  # the Hub's queues load asyncio where a peer runs; replays never do
+    import asyncio
 
 from . import screen as screens
 from .events import (Command, Event, GameAborted, GameFinished, MoveOption, MovePlayed, Presence,
                      RoundOver, Standing, TableOpened, TablesSeen, TurnStarted, ViewChanged,
                      Waiting)
 from .results import round_rows, totals
+
 
 class TableApp:
     """One table seen from one seat (or from the public when `seat` is None)."""
@@ -124,6 +127,8 @@ class Hub:
 
     def __init__(self) -> None:
         self.history: list[Event] = []
+        import asyncio  # noqa: PLC0415 - see TYPE_CHECKING above
+
         self._queues: list[asyncio.Queue[Event]] = []
         self._listeners: list[Callable[[Event], None]] = []
         self.commands: asyncio.Queue[Command] = asyncio.Queue()
@@ -160,6 +165,8 @@ class Hub:
 
     def subscribe(self) -> asyncio.Queue[Event]:
         """A queue of every event so far, then every later one (a browser page)."""
+        import asyncio  # noqa: PLC0415
+
         q: asyncio.Queue[Event] = asyncio.Queue()
         for ev in self.catch_up():
             q.put_nowait(ev)

@@ -1,4 +1,4 @@
-"""Plain text tables for the terminal (pure: the offline commands use it too)."""
+"""Plain text tables for the terminal (results, standings, replays): no event loop needed."""
 
 from __future__ import annotations
 
