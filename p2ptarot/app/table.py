@@ -22,6 +22,7 @@ from .events import (Command, Event, GameAborted, GameFinished, MoveOption, Move
                      Waiting)
 from .results import round_rows, totals
 
+
 class TableApp:
     """One table seen from one seat (or from the public when `seat` is None)."""
 

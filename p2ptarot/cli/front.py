@@ -21,7 +21,7 @@ from p2ptarot.app.screen import presenter
 from p2ptarot.app.table import Hub
 
 from .console import Console
-from .text import table
+from .text_table import table
 
 HELP = ("type a move's number to play it; m = list the moves again; v = the raw JSON view; "
         "w = write your own move where the game allows it (an Eleusis rule or run); "
