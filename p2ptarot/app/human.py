@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Awaitable, Callable, TypeVar
 
-from .events import Chat, ChatLine, Leave, Notice, PlayComposed, PlayMove
+from .events import Leave, Notice, PlayComposed, PlayMove
 from .screen import describe, presenter
 from .table import Hub, option_for
 
@@ -67,8 +67,6 @@ def human_chooser(hub: Hub, name: str = "you",
                 hub.publish(Notice(f"that choice is not on offer now (turn {turn.turn})"))
             elif isinstance(cmd, Leave):
                 raise LeftTable(cmd.reason)
-            elif isinstance(cmd, Chat):
-                hub.publish(ChatLine(name, cmd.text))
     return choose
 
 

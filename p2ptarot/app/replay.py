@@ -16,7 +16,7 @@ from p2ptarot.table.envelope import EnvelopeError, parse
 from p2ptarot.table.names import printable
 
 from . import screen as screens
-from .table import round_rows
+from .results import round_rows
 
 
 @dataclass

@@ -8,74 +8,19 @@ back; it keeps the history so a page opened late (or reloaded) draws the same ta
 
 from __future__ import annotations
 
-import asyncio
 import json
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from p2ptarot.engine import info as game_info
+
+if TYPE_CHECKING:  # the Hub's queues load asyncio where a peer runs; replays never do
+    import asyncio
 
 from . import screen as screens
 from .events import (Command, Event, GameAborted, GameFinished, MoveOption, MovePlayed, Presence,
                      RoundOver, Standing, TableOpened, TablesSeen, TurnStarted, ViewChanged,
                      Waiting)
-from .faces import card_name, is_card
-
-#: keys of a round record whose integer value is a seat
-_SEAT_KEYS = {"winner", "seat", "dealer", "opener", "taker", "loser"}
-#: where a view keeps its finished rounds (list of records)
-_ROUND_KEYS = ("history", "round_winners", "rounds_played")
-
-
-#: a list of more cards than this in a round record is a pile, too long for a results table
-_MAX_LISTED = 6
-
-
-def _word(key: str, value: Any, names: Sequence[str], seats_by_default: bool) -> Any:
-    if value is None:
-        return "nobody" if key in _SEAT_KEYS else "-"
-    if is_card(value):
-        return card_name(value)
-    if isinstance(value, list) and len(value) == len(names) and len(names) > 1 \
-            and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
-        return ", ".join(f"{n} {v}" for n, v in zip(names, value))  # one number per player
-    if isinstance(value, int) and not isinstance(value, bool) and (key in _SEAT_KEYS or seats_by_default):
-        return names[value] if 0 <= value < len(names) else "nobody"
-    if isinstance(value, list):
-        return ", ".join(str(_word(key, v, names, seats_by_default)) for v in value) or "-"
-    return value
-
-
-def _leaves(value: Any) -> int:
-    if isinstance(value, list):
-        return sum(_leaves(v) for v in value)
-    return 1
-
-
-def round_rows(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
-    """Each finished round of `view` as {column: words}: seats become names, cards card names.
-    A record whose values are all integers (arcanoïd: field -> winning seat) maps to names."""
-    for key in _ROUND_KEYS:
-        records = view.get(key)
-        if isinstance(records, list) and records and all(isinstance(r, dict) for r in records):
-            out = []
-            for r in records:
-                all_seats = all(isinstance(v, int) and not isinstance(v, bool) for v in r.values())
-                out.append({str(k): _word(str(k), v, names, all_seats) for k, v in r.items()
-                            if k != "round" and _leaves(v) <= _MAX_LISTED})
-            return out
-    return []
-
-
-def totals(view: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
-    """Running totals per player when the view keeps them (e.g. fields won so far)."""
-    for key in ("fields_won", "scores", "totals"):
-        t = view.get(key)
-        if isinstance(t, dict):
-            return {names[int(s)] if str(s).isdigit() and int(s) < len(names) else str(s): v
-                    for s, v in t.items()}
-        if isinstance(t, list) and len(t) == len(names):
-            return {names[i]: v for i, v in enumerate(t)}
-    return {}
+from .results import round_rows, totals
 
 
 class TableApp:
@@ -182,12 +127,15 @@ class Hub:
 
     def __init__(self) -> None:
         self.history: list[Event] = []
+        import asyncio  # noqa: PLC0415 - see TYPE_CHECKING above
+
         self._queues: list[asyncio.Queue[Event]] = []
         self._listeners: list[Callable[[Event], None]] = []
         self.commands: asyncio.Queue[Command] = asyncio.Queue()
         #: set when a front end asks to leave: the CLI ends the game at once, whatever it waits for
         self.leaving = asyncio.Event()
         self.leave_reason = ""
+        self._chat: list[str] = []
         #: the decision the human chooser is waiting on (for a front end that composes a move)
         self.need: Any = None
         #: show the public view (a spectator, a watched bot) rather than the seat's own
@@ -217,11 +165,18 @@ class Hub:
 
     def subscribe(self) -> asyncio.Queue[Event]:
         """A queue of every event so far, then every later one (a browser page)."""
+        import asyncio  # noqa: PLC0415
+
         q: asyncio.Queue[Event] = asyncio.Queue()
         for ev in self.catch_up():
             q.put_nowait(ev)
         self._queues.append(q)
         return q
+
+    def take_chat(self) -> list[str]:
+        """The chat lines typed since the last call (the runner broadcasts them)."""
+        out, self._chat = self._chat, []
+        return out
 
     def catch_up(self) -> list[Event]:
         """The history a page opened late needs: every event that tells something, but only the
@@ -239,7 +194,13 @@ class Hub:
             self._queues.remove(q)
 
     def send(self, command: Command) -> None:
-        from .events import Leave
+        from .events import Chat, ChatLine, Leave
+        if isinstance(command, Chat):  # goes to the other players, not to the chooser
+            text = " ".join(command.text.split())[:300]
+            if text and all(ch.isprintable() for ch in text):
+                self._chat.append(text)
+                self.publish(ChatLine(self.app.name(self.app.seat) if self.app else "you", text))
+            return
         if isinstance(command, Leave):
             self.leave_reason = command.reason
             self.leaving.set()

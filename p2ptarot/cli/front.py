@@ -21,6 +21,7 @@ from p2ptarot.app.screen import presenter
 from p2ptarot.app.table import Hub
 
 from .console import Console
+from .text_table import table
 
 HELP = ("type a move's number to play it; m = list the moves again; v = the raw JSON view; "
         "w = write your own move where the game allows it (an Eleusis rule or run); "
@@ -33,15 +34,6 @@ def _left(deadline: float | None) -> str:
         return ""
     left = max(0, int(deadline - time.time()))
     return f"{left // 60}:{left % 60:02d} left"
-
-
-def table(rows: Sequence[Sequence[Any]], header: Sequence[str]) -> list[str]:
-    """A plain text table with aligned columns."""
-    cells = [[str(c) for c in header]] + [[str(c) for c in r] for r in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
-    lines = ["  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells]
-    lines.insert(1, "  " + "  ".join("-" * w for w in widths))
-    return lines
 
 
 def standings_lines(ev: GameFinished) -> list[str]:

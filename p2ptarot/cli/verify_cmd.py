@@ -13,7 +13,7 @@ from p2ptarot.net.store import read_transcript
 from p2ptarot.table.names import printable
 from p2ptarot.transcript import Transcript, TranscriptError, Verdict, verify_transcript
 
-from .front import table
+from .text_table import table
 
 EXIT_INVALID = 1
 EXIT_UNREADABLE = 2

@@ -334,7 +334,9 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
     try:
         await _pump(cfg, mesh, session, handle, dial_others, moves, saved if resume else None,
                     watch.timeout_for(cfg.timeout),
-                    on_link=lambda peer, up: (watch.link(peer, up), audience.link(peer, up)))
+                    on_link=lambda peer, up: (watch.link(peer, up), audience.link(peer, up)),
+                    on_chat=lambda peer, text: (watch.chat(peer, text), audience.chat(peer, text)),
+                    chat_out=watch.chat_out)
     finally:
         for task in pending_choice:
             task.cancel()
@@ -350,7 +352,9 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
                 dial_others: Callable[[], Awaitable[None]],
                 moves: "asyncio.Queue[Move | Exception]", saved: list[bytes] | None,
                 timeout: float | Callable[[], float],
-                on_link: Callable[[bytes, bool], None] | None = None) -> None:
+                on_link: Callable[[bytes, bool], None] | None = None,
+                on_chat: Callable[[bytes, object], None] | None = None,
+                chat_out: Callable[[], list[str]] | None = None) -> None:
     """Feed the session from the mesh and the local chooser until the game ends, then linger.
     `timeout` may depend on the step (a human's move gets longer than a cryptographic step)."""
     await dial_others()
@@ -390,12 +394,17 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
                     await handle(session.receive(ev.data))
                 elif msg["ctl"] == "done":
                     done.add(ev.peer)
+                elif msg["ctl"] == "chat":
+                    if on_chat is not None:
+                        on_chat(ev.peer, msg.get("text"))
                 else:
                     await _answer_sync(mesh, syncs, session, ev.peer, msg)
             elif isinstance(ev, LinkUp):
                 await _safe_send(mesh, ev.peer, _ctl({"ctl": "sync", "step": session.step}))
             if on_link is not None and isinstance(ev, (LinkUp, LinkDown)):
                 on_link(ev.peer, isinstance(ev, LinkUp))
+        for text in chat_out() if chat_out is not None else []:  # the player's chat lines
+            await mesh.broadcast(_ctl({"ctl": "chat", "text": text}))
         limit = timeout() if callable(timeout) else timeout
         now = time.monotonic()
         if session.step != last_step:
@@ -453,6 +462,7 @@ class _Watcher:
         self._protocol_timeout = float(charter.timeout)
         self.app = None
         self._view: dict[str, Any] | None = None
+        self._last_chat: dict[int, float] = {}
         if hub is not None:
             from p2ptarot.app.table import TableApp
             self.app = TableApp(charter.game, charter.variant, [s.name for s in charter.seats],
@@ -507,6 +517,23 @@ class _Watcher:
         what = "move" if spec.kind in MOVE_STEP_KINDS else spec.label
         deadline = time.time() + self._limit - (time.monotonic() - self.step_start)
         self.hub.publish(self.app.waiting(pending, what, deadline))
+
+    def chat_out(self) -> list[str]:
+        """Chat lines the player typed since the last call (to broadcast)."""
+        return self.hub.take_chat() if self.hub is not None else []
+
+    def chat(self, peer: bytes, text: object) -> None:
+        """A peer's chat line: shown with its player's name, printable and short, at most one
+        every half second per peer (a flood is dropped, not queued)."""
+        seat = self.charter.seat_of(peer)
+        if self.app is None or seat is None or not isinstance(text, str):
+            return
+        now = time.monotonic()
+        if now - self._last_chat.get(seat, -1.0) < 0.5:
+            return
+        self._last_chat[seat] = now
+        from p2ptarot.app.events import ChatLine
+        self.hub.publish(ChatLine(self.app.name(seat), printable(text, 300)))
 
     def link(self, peer: bytes, up: bool) -> None:
         if self.app is None:

@@ -14,7 +14,8 @@ from p2ptarot.app.events import (ChatLine, Leave, Notice, PlayMove, Presence, Tu
 from p2ptarot.app.faces import face, sort_key
 from p2ptarot.app.human import LeftTable, human_chooser, until_left
 from p2ptarot.app.screen import move_options, name_seats, screen
-from p2ptarot.app.table import Hub, TableApp, round_rows
+from p2ptarot.app.results import round_rows
+from p2ptarot.app.table import Hub, TableApp
 from p2ptarot.engine import create
 from p2ptarot.engine import games as registered_games
 from p2ptarot.engine.local import RandomDealer, play
@@ -249,3 +250,14 @@ def test_a_late_page_gets_every_move_but_only_the_latest_view() -> None:
     events = hub.catch_up()
     assert [e.screen for e in events if isinstance(e, ViewChanged)] == [{"k": 49}]
     assert [e.step for e in events if isinstance(e, MovePlayed)] == list(range(50))
+
+
+def test_chat_lines_are_printable_and_go_to_the_table() -> None:
+    from p2ptarot.app.events import Chat
+    hub = Hub()
+    hub.app = TableApp("sinople", None, NAMES, 1)
+    hub.send(Chat("a\x1b[2Jb"))  # a terminal escape: refused
+    hub.send(Chat("  hi   there "))
+    assert hub.take_chat() == ["hi there"] and hub.take_chat() == []
+    assert [e.text for e in hub.history if isinstance(e, ChatLine)] == ["hi there"]
+    assert hub.commands.empty()  # chat never reaches the move chooser

@@ -1,7 +1,7 @@
 """Start-up cost guard (issue 16): a subcommand loads only what it uses.
 
 Each case runs the real command in a fresh interpreter and reports which heavy modules ended up
-in `sys.modules`: the offline commands never load the network stack (aiohttp, zeroconf, ssl), a
+in `sys.modules`: the offline commands never load the network stack (aiohttp, zeroconf), a
 bot dialling a ws:// address never loads zeroconf, and a table of one game imports that game's
 package only. Module presence, not time, is asserted (timings go to benchmarks/import_cost.py).
 """
@@ -18,8 +18,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 VALID = ROOT / "protocol" / "vectors" / "valid.jsonl"
-NETWORK = ("aiohttp", "zeroconf", "ssl", "p2ptarot.net.transport", "p2ptarot.net.discovery",
-           "p2ptarot.net.runner")
+NETWORK = ("aiohttp", "zeroconf", "p2ptarot.net.transport", "p2ptarot.net.discovery",
+           "p2ptarot.net.runner")  # (not `ssl`: asyncio imports that module on its own)
 
 _PROBE = """
 import contextlib, io, json, sys

@@ -47,6 +47,11 @@ async def test_two_humans_play_one_leaves_and_rejoins(tmp_path: Path) -> None:
                 break
             clicks += await _click_any([page_b])
             await asyncio.sleep(0.05)
+        # Bob says something: it crosses the mesh, Alice's page shows it with his name
+        await page_b.js("document.getElementById('chatline').value = 'hello <b>Alice</b>';"
+                        "document.querySelector('#chat button').click()")
+        await page_a.wait_for(f"{LOG}.includes('<Bob> hello <b>Alice</b>')", timeout=30)
+        assert await page_a.js("document.querySelector('#log b') === null")  # text, never markup
         status_a = await page_a.js("document.getElementById('status').textContent")
         assert status_a.startswith("Waiting for Bob")
         # Bob leaves through his page (the confirmation dialog is accepted)

@@ -161,7 +161,7 @@ function send(obj) { if (sock && sock.readyState === 1) sock.send(JSON.stringify
 const handlers = {
   table(e) {
     S.names = e.names; S.seat = e.seat; S.away = new Set(); $("lobby").hidden = true;
-    if (e.seat === null) { $("leave").hidden = true; $("sincetitle").textContent = "Spectating: the public table"; }
+    if (e.seat === null) { $("leave").hidden = true; $("chat").hidden = true; $("sincetitle").textContent = "Spectating: the public table"; }
     addLog("Table: " + e.title + " — " + e.names.map((n, i) => n + " (seat " + (i + 1) + ")").join(", "), "notice");
   },
   lobby(e) { drawLobby(e); },
@@ -269,7 +269,7 @@ function connect() {
     if (e.type === "replay") {
       S.replay = { frames: e.frames, pos: 0, verdict: e.verdict }; S.names = e.names; S.seat = null; S.away = new Set();
       if (!e.frames.length) { $("status").textContent = e.verdict; return; }
-      $("replaybar").hidden = false; $("leave").hidden = true; $("sincetitle").textContent = "This move";
+      $("replaybar").hidden = false; $("leave").hidden = true; $("chat").hidden = true; $("sincetitle").textContent = "This move";
       replayStep(0); return;
     }
     const h = handlers[e.type]; if (h) h(e);
@@ -277,6 +277,7 @@ function connect() {
   };
   sock.onclose = () => { if (!S.finished) { $("status").textContent = "Disconnected from your peer"; } };
 }
+$("chat").addEventListener("submit", (ev) => { ev.preventDefault(); const t = $("chatline").value.trim(); if (t) send({ cmd: "chat", text: t }); $("chatline").value = ""; });
 $("leave").addEventListener("click", () => { if (confirm("Leave the table? You can come back with p2ptarot join --resume.")) send({ cmd: "leave" }); });
 $("rfirst").addEventListener("click", () => replayStep(0));
 $("rprev").addEventListener("click", () => replayStep(S.replay.pos - 1));

@@ -1,0 +1,66 @@
+"""Finished rounds and running totals worded for people (pure): seats become names, card ids
+card names, per-player number lists "Alice 3, Bob 4"; long piles are left out."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from .faces import card_name, is_card
+
+
+#: keys of a round record whose integer value is a seat
+_SEAT_KEYS = {"winner", "seat", "dealer", "opener", "taker", "loser"}
+#: where a view keeps its finished rounds (list of records)
+_ROUND_KEYS = ("history", "round_winners", "rounds_played")
+
+
+#: a list of more cards than this in a round record is a pile, too long for a results table
+_MAX_LISTED = 6
+
+
+def _word(key: str, value: Any, names: Sequence[str], seats_by_default: bool) -> Any:
+    if value is None:
+        return "nobody" if key in _SEAT_KEYS else "-"
+    if is_card(value):
+        return card_name(value)
+    if isinstance(value, list) and len(value) == len(names) and len(names) > 1 \
+            and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+        return ", ".join(f"{n} {v}" for n, v in zip(names, value))  # one number per player
+    if isinstance(value, int) and not isinstance(value, bool) and (key in _SEAT_KEYS or seats_by_default):
+        return names[value] if 0 <= value < len(names) else "nobody"
+    if isinstance(value, list):
+        return ", ".join(str(_word(key, v, names, seats_by_default)) for v in value) or "-"
+    return value
+
+
+def _leaves(value: Any) -> int:
+    if isinstance(value, list):
+        return sum(_leaves(v) for v in value)
+    return 1
+
+
+def round_rows(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
+    """Each finished round of `view` as {column: words}: seats become names, cards card names.
+    A record whose values are all integers (arcanoïd: field -> winning seat) maps to names."""
+    for key in _ROUND_KEYS:
+        records = view.get(key)
+        if isinstance(records, list) and records and all(isinstance(r, dict) for r in records):
+            out = []
+            for r in records:
+                all_seats = all(isinstance(v, int) and not isinstance(v, bool) for v in r.values())
+                out.append({str(k): _word(str(k), v, names, all_seats) for k, v in r.items()
+                            if k != "round" and _leaves(v) <= _MAX_LISTED})
+            return out
+    return []
+
+
+def totals(view: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    """Running totals per player when the view keeps them (e.g. fields won so far)."""
+    for key in ("fields_won", "scores", "totals"):
+        t = view.get(key)
+        if isinstance(t, dict):
+            return {names[int(s)] if str(s).isdigit() and int(s) < len(names) else str(s): v
+                    for s, v in t.items()}
+        if isinstance(t, list) and len(t) == len(names):
+            return {names[i]: v for i, v in enumerate(t)}
+    return {}
