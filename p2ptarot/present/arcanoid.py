@@ -291,7 +291,7 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     if kind == "play":
         return f"Play {card}"
     if kind == "priestess":
-        return f"Play {card}: look at {who(move['target'], view)}'s hand"
+        return f"Play {card}: look at {_possessive(move['target'], view)} hand"
     if kind == "pope":
         cat = {"trumps": "the trumps", "fool": "the Fool"}.get(move["category"], move["category"])
         return f"Play {card}: call {cat}"
