@@ -1,0 +1,9 @@
+// Wiring: the page's own controls, then the connection to the peer.
+"use strict";
+$("chat").addEventListener("submit", (ev) => { ev.preventDefault(); const t = $("chatline").value.trim(); if (t) send({ cmd: "chat", text: t }); $("chatline").value = ""; });
+$("leave").addEventListener("click", () => { if (confirm("Leave the table? You can come back with p2ptarot join --resume.")) send({ cmd: "leave" }); });
+$("rfirst").addEventListener("click", () => replayStep(0));
+$("rprev").addEventListener("click", () => replayStep(S.replay.pos - 1));
+$("rnext").addEventListener("click", () => replayStep(S.replay.pos + 1));
+$("rlast").addEventListener("click", () => replayStep(S.replay.frames.length - 1));
+connect();
