@@ -65,6 +65,8 @@ class MoveOption:
     sentence: str
     group: str
     card: str | None = None
+    #: the board fields the move acts on ("loc-3", "house-cups"), clickable on the page
+    targets: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -107,9 +107,10 @@ def move_options(legal: Sequence[Any], view: Mapping[str, Any],
     for i, move in enumerate(legal):
         data = dict(move.to_json() if hasattr(move, "to_json") else move)
         card = move_card(data, view)
-        rows.append((i, _group_title(str(data.get("kind")), mod), card, describe(data, view, names)))
+        rows.append((i, _group_title(str(data.get("kind")), mod), card, describe(data, view, names),
+                     _targets(mod, data, view)))
     order: dict[str, int] = {}
-    for _, group, _, _ in rows:
+    for _, group, _, _, _ in rows:
         order.setdefault(group, len(order))
     sizes = {g: sum(1 for r in rows if r[1] == g) for g in order}
 
@@ -120,8 +121,20 @@ def move_options(legal: Sequence[Any], view: Mapping[str, Any],
         return group
 
     rows.sort(key=lambda r: (order[r[1]], sort_key(r[2]) if r[2] else (-1, ""), r[0]))
-    return tuple(MoveOption(index=i, sentence=s, group=heading(g, c), card=c)
-                 for i, g, c, s in rows)
+    return tuple(MoveOption(index=i, sentence=s, group=heading(g, c), card=c, targets=t)
+                 for i, g, c, s, t in rows)
+
+
+def _targets(mod: ModuleType | None, move: Mapping[str, Any], view: Mapping[str, Any]) -> tuple[str, ...]:
+    """The board fields a move acts on ("loc-3", "house-cups"), from the presenter's `targets`:
+    the page lets the player click them."""
+    fn = getattr(mod, "targets", None) if mod is not None else None
+    if fn is None:
+        return ()
+    try:
+        return tuple(str(t) for t in fn(move, view))
+    except (KeyError, TypeError, ValueError, IndexError):
+        return ()
 
 
 # ---- the screen model ----------------------------------------------------------------------------
@@ -186,12 +199,23 @@ def _piles(view: Any, names: Sequence[str], path: list[str], out: list[dict[str,
 
 
 def screen(view: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
-    """The screen model of `view` (a seat's or the public one) with the players' `names`."""
+    """The screen model of `view` (a seat's or the public one) with the players' `names`.
+
+    A presenter may replace it (`screen(view, names)`) or refine the generic one
+    (`refine_screen(view, names, base)`: its own hand, a board, the data of a page form)."""
     game = str(view.get("game"))
     mod = presenter(game)
     custom = getattr(mod, "screen", None) if mod is not None else None
     if custom is not None:
         return dict(custom(view, names))
+    base = generic_screen(view, names)
+    refine = getattr(mod, "refine_screen", None) if mod is not None else None
+    return dict(refine(view, names, base)) if refine is not None else base
+
+
+def generic_screen(view: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    """The screen model found by walking the view: hand, piles of cards, the presenter's text."""
+    game = str(view.get("game"))
     try:
         title = game_info(game).title
     except Exception:

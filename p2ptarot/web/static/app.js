@@ -110,6 +110,7 @@ function drawScreen() {
 }
 
 function highlight(indexes) {
+  S.picked = { turn: S.turn ? S.turn.turn : null, indexes };  // games.js narrows it with a board click
   document.querySelectorAll("button.move").forEach((b) => {
     b.style.outline = indexes.includes(Number(b.dataset.option)) ? "3px solid #d9a400" : "";
   });
