@@ -10,7 +10,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Awaitable, Callable, TypeVar
 
-from .events import Leave, Notice, PlayComposed, PlayMove
+from .events import Leave, Notice, PlayComposed, PlayMove, WriteMove
+from .forms import answer_written
 from .screen import describe, presenter
 from .table import Hub, option_for
 
@@ -60,6 +61,11 @@ def human_chooser(hub: Hub, name: str = "you",
                 return move
             if isinstance(cmd, PlayComposed) and cmd.turn == turn.turn:
                 return cmd.move
+            if isinstance(cmd, WriteMove):  # a page form: the presenter builds and checks the move
+                written, reply = answer_written(mod, need.view, need.legal, turn.turn, cmd)
+                hub.publish(reply)
+                if written is not None:
+                    return written
             if isinstance(cmd, PlayMove):
                 option = option_for(turn, cmd.index) if cmd.turn == turn.turn else None
                 if option is not None:
