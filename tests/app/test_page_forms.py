@@ -1,0 +1,256 @@
+"""Moves written in the browser page's forms: the `write` command parsed strictly from hostile
+input, the Eleusis presenter building rules, hints and runs from validated fields only (and the
+engine taking what it builds), Arcanum's board fields and hand for the page."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from p2ptarot.app.events import (MAX_WRITTEN_BYTES, FormReply, WriteMove, command_from_json)
+from p2ptarot.app.forms import answer_written
+from p2ptarot.app.screen import move_options, screen
+from p2ptarot.engine import create
+from p2ptarot.engine.local import RandomDealer, play
+from p2ptarot.games.eleusis.erl.lexer import MAX_TEXT_BYTES
+from p2ptarot.present import eleusis as pe
+from p2ptarot.present import presenter
+from p2ptarot.present.page import PageMoveError
+
+NAMES = ("Alice", "Bob", "Carol", "Dan")
+
+
+class _Stop(Exception):
+    pass
+
+
+def _decisions(game: str, players: int, want: Any, seed: int = 3, limit: int = 5) -> list[tuple]:
+    """(seat, view, legal) where `want(view, legal)` holds, from a random local game."""
+    found: list[tuple] = []
+
+    class Agent:
+        uses_view = True
+
+        def __init__(self) -> None:
+            self.rng = random.Random(seed)
+
+        def choose(self, seat: int, view: Any, legal: Any) -> Any:
+            if want(view, legal):
+                found.append((seat, view, list(legal)))
+                if len(found) >= limit:
+                    raise _Stop
+            return self.rng.choice(legal)
+
+    try:
+        play(create(game, players), [Agent()] * players, RandomDealer(random.Random(seed)))
+    except _Stop:
+        pass
+    return found
+
+
+def _phase(name: str):
+    return lambda view, legal: view.get("phase") == name
+
+
+# ---- the command ------------------------------------------------------------------------------------
+def test_a_write_command_keeps_typed_bounded_fields_only() -> None:
+    cmd = command_from_json({"cmd": "write", "turn": 4, "form": "run", "handles": [7, 3],
+                             "extra": {"eval": "x"}})
+    assert cmd == WriteMove(4, "run", "", (), (7, 3), False)
+    rule = command_from_json({"cmd": "write", "turn": 1, "form": "rule", "text": "accept true",
+                              "check": True})
+    assert isinstance(rule, WriteMove) and rule.check and rule.text == "accept true"
+    assert MAX_WRITTEN_BYTES == MAX_TEXT_BYTES  # the page's bound is ERL's own
+
+
+@pytest.mark.parametrize("data", [
+    {"cmd": "write", "turn": "1", "form": "rule"},
+    {"cmd": "write", "turn": True, "form": "rule"},
+    {"cmd": "write", "turn": 1, "form": "eval"},
+    {"cmd": "write", "turn": 1, "form": ["rule"]},
+    {"cmd": "write", "turn": 1, "form": "rule", "text": 5},
+    {"cmd": "write", "turn": 1, "form": "rule", "text": "x" * (MAX_TEXT_BYTES + 1)},
+    {"cmd": "write", "turn": 1, "form": "rule", "text": "é" * (MAX_TEXT_BYTES // 2 + 1)},
+    {"cmd": "write", "turn": 1, "form": "hint", "choices": "ignores rank"},
+    {"cmd": "write", "turn": 1, "form": "hint", "choices": [1]},
+    {"cmd": "write", "turn": 1, "form": "hint", "choices": ["x" * 41]},
+    {"cmd": "write", "turn": 1, "form": "hint", "choices": ["a"] * 9},
+    {"cmd": "write", "turn": 1, "form": "run", "handles": [1, True]},
+    {"cmd": "write", "turn": 1, "form": "run", "handles": [1, "2"]},
+    {"cmd": "write", "turn": 1, "form": "run", "handles": [1, -2]},
+    {"cmd": "write", "turn": 1, "form": "run", "handles": [1, 2.0]},
+    {"cmd": "write", "turn": 1, "form": "run", "handles": list(range(9))},
+    {"cmd": "write", "turn": 1, "form": "run", "handles": {"0": 1}},
+    {"cmd": "write", "turn": 1, "form": "rule", "check": "yes"},
+])
+def test_a_malformed_write_command_is_refused(data: dict) -> None:
+    with pytest.raises(ValueError):
+        command_from_json(data)
+
+
+# ---- the Eleusis rule -------------------------------------------------------------------------------
+def _rule_decision() -> tuple:
+    return _decisions("eleusis", 4, _phase("rule"), limit=1)[0]
+
+
+def test_an_invalid_rule_is_refused_with_its_line_and_column() -> None:
+    seat, view, legal = _rule_decision()
+    with pytest.raises(PageMoveError) as err:
+        pe.page_move(view, legal, "rule", "accept\n  c.color == p1.colour\n")
+    assert err.value.line == 2 and err.value.column > 1
+    with pytest.raises(PageMoveError) as err:
+        pe.page_move(view, legal, "rule", "accept c.rank > > 3\n")
+    assert err.value.line == 1 and "invalid rule" in err.value.message
+
+
+@pytest.mark.parametrize("text, words", [
+    ("", "empty"),
+    ("   \n\n", "empty"),
+    ("accept " + "(" * 70 + "true" + ")" * 70, "nests more than"),
+    ("accept c.rank == 1 or " * 300 + "true", "longer than"),
+    ("accept c.rank == 99999", "larger than"),
+])
+def test_a_rule_over_erls_limits_is_refused(text: str, words: str) -> None:
+    seat, view, legal = _rule_decision()
+    with pytest.raises(PageMoveError, match=words):
+        pe.page_move(view, legal, "rule", text)
+
+
+def test_a_valid_rule_becomes_the_dealers_commit_with_a_warning_when_degenerate() -> None:
+    seat, view, legal = _rule_decision()
+    move, note = pe.page_move(view, legal, "rule", "accept c.color != p1.color\r\n")
+    assert move.KIND == "commit" and move.name == legal[0].name
+    assert move.value == "accept c.color != p1.color\n" and note == ""
+    move, note = pe.page_move(view, legal, "rule", "accept true")
+    assert "accepts every card" in note
+
+
+def test_answer_written_checks_without_playing_and_refuses_a_stale_turn() -> None:
+    seat, view, legal = _rule_decision()
+    mod = presenter("eleusis")
+    move, reply = answer_written(mod, view, legal, 5, WriteMove(5, "rule", "accept c.odd", check=True))
+    assert move is None and reply.ok and not reply.played and "nothing is committed" in reply.text
+    move, reply = answer_written(mod, view, legal, 5, WriteMove(5, "rule", "accept\nc.od"))
+    assert move is None and not reply.ok and reply.line == 2 and reply.excerpt == "c.od"
+    move, reply = answer_written(mod, view, legal, 6, WriteMove(5, "rule", "accept c.odd"))
+    assert move is None and not reply.ok and "earlier turn" in reply.text
+    move, reply = answer_written(mod, view, legal, 5, WriteMove(5, "run", handles=(1, 2)))
+    assert move is None and "no run can be written now" in reply.text
+    move, reply = answer_written(presenter("sinople"), view, legal, 5, WriteMove(5, "rule", "x"))
+    assert move is None and reply == FormReply("rule", False, "this game has no written moves")
+    move, reply = answer_written(mod, view, legal, 5, WriteMove(5, "rule", "accept c.odd"))
+    assert move is not None and move.value == "accept c.odd\n" and reply.played
+
+
+# ---- hints and runs ---------------------------------------------------------------------------------
+def test_a_hint_is_built_from_true_structured_hints_only() -> None:
+    _, view, legal = _decisions("eleusis", 4, _phase("hint"), limit=1)[0]
+    rule = view["rule"]
+    assert isinstance(rule, str)
+    true = [h["hint"] for h in screen(view, NAMES)["eleusis"]["hints"] if h["holds"]]
+    false = [h for h in pe.HINTS if h not in true]
+    assert false  # every library rule looks at something
+    with pytest.raises(PageMoveError, match="false of your rule"):
+        pe.page_move(view, legal, "hint", choices=[false[0]])
+    with pytest.raises(PageMoveError, match="not a structured hint"):
+        pe.page_move(view, legal, "hint", choices=["the rule is easy"])
+    with pytest.raises(PageMoveError, match="printable"):
+        pe.page_move(view, legal, "hint", text="x" * 201)
+    move, _ = pe.page_move(view, legal, "hint", text="  think  colours ", choices=true[:1])
+    assert move.KIND == "hint" and move.hints == tuple(true[:1]) and move.text == "think colours"
+    if true:
+        with pytest.raises(PageMoveError, match="once"):
+            pe.page_move(view, legal, "hint", choices=[true[0], true[0]])
+
+
+def _play_decision() -> tuple:
+    return _decisions("eleusis", 4, lambda v, l: v.get("phase") == "play"
+                      and len(v.get("hand") or []) >= 5, limit=1)[0]
+
+
+@pytest.mark.parametrize("handles, words", [
+    ([], "2 to 4"),
+    (["first"], "2 to 4"),
+    (["first", "second", "third", "fourth", "fifth"], "2 to 4"),
+    (["first", "first"], "twice"),
+    (["first", 9999], "not in your hand"),
+    (["first", True], "cards of your hand"),
+    (["first", "2"], "cards of your hand"),
+])
+def test_a_bad_run_is_refused(handles: list, words: str) -> None:
+    _, view, legal = _play_decision()
+    hand = [h["handle"] for h in view["hand"]]
+    named = [hand[0] if h == "first" else hand[1] if h == "second" else hand[2] if h == "third"
+             else hand[3] if h == "fourth" else hand[4] if h == "fifth" else h for h in handles]
+    with pytest.raises(PageMoveError, match=words):
+        pe.page_move(view, legal, "run", handles=named)
+
+
+def test_a_card_of_another_hand_is_refused() -> None:
+    seat, view, legal = _play_decision()
+    others = {p["handle"] for p in view["layout"]["main"]}
+    mine = [h["handle"] for h in view["hand"]]
+    with pytest.raises(PageMoveError, match="not in your hand"):
+        pe.page_move(view, legal, "run", handles=[mine[0], sorted(others)[0]])
+
+
+def test_the_engine_takes_the_rule_hint_and_run_the_page_wrote() -> None:
+    """A whole round start driven by page forms only: the engine applies each built move."""
+    played: list[str] = []
+
+    class Writer:
+        uses_view = True
+
+        def __init__(self) -> None:
+            self.rng = random.Random(5)
+
+        def choose(self, seat: int, view: Any, legal: Any) -> Any:
+            phase = view.get("phase")
+            if phase == "rule":
+                played.append("rule")
+                return pe.page_move(view, legal, "rule", "accept c.suit == p1.suit or c.odd")[0]
+            if phase == "hint":
+                played.append("hint")
+                return pe.page_move(view, legal, "hint", "odd?", ["ignores position"])[0]
+            if phase == "play" and "run" in played:
+                raise _Stop
+            if phase == "play" and len(view["hand"]) >= 3:
+                played.append("run")
+                run = [h["handle"] for h in view["hand"][:3]]
+                return pe.page_move(view, legal, "run", handles=run)[0]
+            return self.rng.choice(legal)
+
+    with pytest.raises(_Stop):  # the run was applied (a refusal raises IllegalMove instead)
+        play(create("eleusis", 4), [Writer()] * 4, RandomDealer(random.Random(5)))
+    assert played == ["rule", "hint", "run"]
+
+
+def test_the_eleusis_screen_carries_the_forms_data_and_the_layout() -> None:
+    _, view, legal = _play_decision()
+    sc = screen(view, NAMES)
+    ev = sc["eleusis"]
+    assert [h["handle"] for h in ev["hand"]] == [h["handle"] for h in view["hand"]]
+    assert ev["max_run"] == 4 and ev["max_rule_bytes"] == MAX_TEXT_BYTES and ev["examples"]
+    assert [c["main"]["id"] for c in ev["columns"]] == [p["card"] for p in view["layout"]["main"]]
+    assert ev["rule"] is None  # a player's view: the rule stays secret
+    assert pe.page_forms(view, legal) == ["run"]
+
+
+# ---- Arcanum ----------------------------------------------------------------------------------------
+def test_arcanum_screen_has_the_seats_hand_and_board_and_moves_name_their_fields() -> None:
+    found = _decisions("arcanum", 3, lambda v, l: any(m.KIND == "play-minor" and m.figure for m in l),
+                       limit=1)
+    seat, view, legal = found[0]
+    sc = screen(view, NAMES[:3])
+    own = next(p for p in view["players"] if p["seat"] == seat)
+    assert sorted(f["id"] for f in sc["hand"]) == sorted(c["card"] for c in own["hand"])
+    board = sc["board"]
+    assert [p["vp"] for p in board["players"]] == [p["vp"] for p in view["players"]]
+    assert [p["name"] for p in board["players"]] == list(NAMES[:3])
+    assert len(board["locations"]) == 10 and len(board["prestige"]) == 4
+    options = move_options(legal, view, NAMES[:3])
+    minor = next(o for o in options if legal[o.index].KIND == "play-minor" and legal[o.index].figure)
+    move = legal[minor.index]
+    assert minor.targets == (f"loc-{move.dest}", move.figure) and minor.card == move.card
