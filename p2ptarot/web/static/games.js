@@ -221,7 +221,7 @@ function runForm(ev) {
   const f = el("div", "eform"); f.id = "run-form";
   f.appendChild(el("h3", null, "Or play a run of 2 to " + ev.max_run + " cards: click them in order"));
   const cards = el("div", "cards"); cards.id = "run-cards";
-  ev.hand.forEach((h) => {
+  ev.hand.slice().sort((a, b) => (a.face.order || 0) - (b.face.order || 0)).forEach((h) => {
     const at = ELEUSIS.run.indexOf(h.handle);
     const c = cardEl(h.face, () => {
       const k = ELEUSIS.run.indexOf(h.handle);
@@ -248,6 +248,7 @@ function runForm(ev) {
 
 function eleusisLayout(ev) {
   const box = el("div", "layout"); box.id = "eleusis-layout";
+  box.appendChild(el("div", "lcaption", "main line →\nwrong plays ↓"));
   ev.columns.forEach((col, i) => {
     const c = el("div", "lcol");
     const main = cardEl(col.main, null); main.dataset.n = col.main.n;
