@@ -87,6 +87,10 @@ def move_card(move: Mapping[str, Any], view: Mapping[str, Any]) -> str | None:
             return str(move[key])
     if isinstance(move.get("handle"), int):
         card = _handle_cards(view).get(move["handle"])
+        handles, hand = view.get("hand_handles"), view.get("hand")
+        if card is None and isinstance(handles, list) and isinstance(hand, list) \
+                and len(handles) == len(hand) and move["handle"] in handles:
+            card = hand[handles.index(move["handle"])]  # a hand kept as two parallel lists
         return card if is_card(card) else None
     cards = move.get("cards")
     if isinstance(cards, list) and len(cards) == 1 and is_card(cards[0]):
@@ -213,6 +217,15 @@ def screen(view: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
     return dict(refine(view, names, base)) if refine is not None else base
 
 
+def _round(rnd: Any, rounds: Any) -> str:
+    """'round 3/8'; after the last round the count stays at the last one (never 'round 9/8')."""
+    if rnd is None:
+        return ""
+    if isinstance(rnd, int) and isinstance(rounds, int):
+        rnd = min(rnd, rounds)
+    return f"round {rnd}/{rounds}"
+
+
 def generic_screen(view: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
     """The screen model found by walking the view: hand, piles of cards, the presenter's text."""
     game = str(view.get("game"))
@@ -229,7 +242,7 @@ def generic_screen(view: Mapping[str, Any], names: Sequence[str]) -> dict[str, A
     rnd = view.get("round")
     return {
         "game": game, "title": title,
-        "round": f"round {rnd}/{view.get('rounds')}" if rnd is not None else "",
+        "round": _round(rnd, view.get("rounds")),
         "seat": me, "you": names[me] if isinstance(me, int) and 0 <= me < len(names) else None,
         "hand": [face(c) for c in hand],
         "piles": piles,

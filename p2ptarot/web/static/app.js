@@ -113,6 +113,7 @@ function highlight(indexes) {
   S.picked = { turn: S.turn ? S.turn.turn : null, indexes };  // games.js narrows it with a board click
   document.querySelectorAll("button.move").forEach((b) => {
     b.style.outline = indexes.includes(Number(b.dataset.option)) ? "3px solid #d9a400" : "";
+    if (b.style.outline && b.closest("details")) b.closest("details").open = true;
   });
 }
 
@@ -122,7 +123,12 @@ function drawMoves() {
   let group = null, gbox = null;
   S.turn.options.forEach((o, k) => {
     if (o.group !== group) {
-      group = o.group; gbox = el("div", "group"); gbox.appendChild(el("h3", null, group)); box.appendChild(gbox);
+      group = o.group; gbox = el("div", "group"); box.appendChild(gbox);
+      const n = S.turn.options.filter((x) => x.group === group).length;
+      if (n > 16) {  // a long group (the Chariot's loads) stays folded until asked for
+        const d = el("details"); d.appendChild(el("summary", null, group + " — " + n + " choices"));
+        gbox.appendChild(d); gbox = d;
+      } else gbox.appendChild(el("h3", null, group));
     }
     const b = el("button", "move", o.sentence);
     b.dataset.option = k + 1;

@@ -303,3 +303,58 @@ GAME_SCREENS.eleusis = function (sc, box) {
   if (open && ev.phase === "play" && ev.seat === ev.current && ev.hand.length >= 2) root.appendChild(runForm(ev));
   box.appendChild(root);
 };
+
+// ---- Les paris divins: a card, then a bet field; the seats' stakes --------------------------------
+GAME_SCREENS["paris-divins"] = function (sc, box) {
+  const w = sc.wager; if (!w) return;
+  const root = el("div", "wager"); root.id = "wager-board";
+  root.appendChild(el("div", "arc-head", "Now: " + w.phase));
+  if (w.choice) {
+    const mine = el("div", "pile"); mine.appendChild(el("h3", null, "your card, bet on " + w.choice.bet));
+    const cs = el("div", "cards"); cs.appendChild(cardEl(w.choice.card, null)); mine.appendChild(cs);
+    root.appendChild(mine);
+  }
+  const open = S.turn && !S.answered;
+  if (open) root.appendChild(el("div", "help", "Click a card of your hand, then the category you bet on."));
+  const fields = el("div", "bets");
+  w.bets.forEach((b) => {
+    const f = el("div", "bet"); f.appendChild(el("div", "bname", b.bet)); f.appendChild(el("div", "bbeats", b.beats));
+    fieldClick(f, "bet-" + b.bet);
+    fields.appendChild(f);
+  });
+  root.appendChild(fields);
+  const t = el("table", "results arc-players");
+  const hr = el("tr"); ["player", "", "stake", "supply", "reserve", "rounds won"].forEach((h) => hr.appendChild(el("th", null, h))); t.appendChild(hr);
+  w.seats.forEach((s) => {
+    const tr = el("tr", (s.you ? "you" : "") + (s.active && !s.chosen ? " active" : ""));
+    tr.dataset.seat = s.seat;
+    tr.appendChild(el("td", null, s.name + (s.you ? " (you)" : "")));
+    tr.appendChild(el("td", null, !s.active ? "out" : s.chosen ? "has chosen" : "choosing…"));
+    [s.stake, s.supply, s.reserve, s.rounds_won].forEach((v) => tr.appendChild(el("td", "vp", v)));
+    t.appendChild(tr);
+  });
+  root.appendChild(t);
+  w.history.forEach((line) => root.appendChild(el("div", "arc-scoring", line)));
+  box.appendChild(root);
+};
+
+// ---- games drawn by the generic screen: the presenter's table summary stays in view ---------------
+// (scores, fields and their totals, roses, who leads: what the piles alone do not say). The header
+// and the hand (drawn as cards already) are left out.
+function tableSummary(sc, box) {
+  const lines = (sc.text || "").split("\n");
+  const keep = [];
+  let skipping = false;
+  lines.forEach((line, i) => {
+    if (i === 0 && /^==/.test(line)) return;
+    if (/^Your (demon's )?hand/.test(line)) { skipping = true; return; }
+    if (skipping && /^ {4}/.test(line)) return;
+    skipping = false;
+    keep.push(line);
+  });
+  if (!keep.length) return;
+  const d = el("div", "summary"); d.id = "table-summary";
+  d.appendChild(el("pre", null, keep.join("\n")));
+  box.appendChild(d);
+}
+["sinople", "arcanoid", "trois-roses"].forEach((g) => { GAME_SCREENS[g] = tableSummary; });
