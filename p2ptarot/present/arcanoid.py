@@ -310,7 +310,9 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     if kind == "call":
         return f"Call the {card_name(move['called'])} with {title}"
     if kind == "judgement":
-        return f"Play {card}: {who(move['target'], view)} abdicates on {move['field']}"
+        target = who(move['target'], view)
+        verb = "abdicate" if target == "you" else "abdicates"
+        return f"Play {card}: {target} {verb} on {move['field']}"
     if kind == "world":
         return f"Play {card} on {move['field']}"
     if kind == "wheel-discard":
