@@ -283,5 +283,13 @@ def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) 
     sc["round"] = f"turn {view['turn']} of {view['turns']}"
     relabel = {"minor": "discard pile: minors (top)", "major": "discard pile: majors (top)",
                "in play": "being played"}
-    sc["piles"] = [dict(p, label=relabel.get(p["label"], p["label"])) for p in base.get("piles", [])]
+    piles = [dict(p, label=relabel.get(p["label"], p["label"])) for p in base.get("piles", [])
+             if not p["label"].endswith(": hidden")]  # those are a past scoring's, below
+    if view.get("scorings"):
+        last = view["scorings"][-1]
+        for s, cards in enumerate(last.get("hidden") or []):
+            if cards and 0 <= s < len(names):
+                piles.append({"label": f"{names[s]}: hidden cards shown at the turn {last['turn']} scoring",
+                              "cards": [face(c) for c in cards]})
+    sc["piles"] = piles
     return sc

@@ -278,7 +278,7 @@ GAME_SCREENS.eleusis = function (sc, box) {
   if (hints.length) root.appendChild(el("div", "arc-scoring", "Hints: " + hints.join("; ")));
   if (ev.rule) root.appendChild(el("pre", "rule", ev.rule));
   if (ev.last_event) root.appendChild(el("div", "arc-decision", ev.last_event));
-  if (ev.pending) {
+  if (ev.pending && /judge|call|answer|pick/.test(ev.phase)) {  // the play being judged
     const p = el("div", "pile"); const who = ev.players[ev.pending.seat];
     p.appendChild(el("h3", null, (who ? who.name : "?") + (ev.pending.no_play ? " declares “no play”, showing" : " plays") + (ev.pending.call ? " — the Sage calls " + ev.pending.call : "")));
     const cs = el("div", "cards"); ev.pending.cards.forEach((f) => cs.appendChild(cardEl(f, null))); p.appendChild(cs);
