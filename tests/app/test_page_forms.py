@@ -254,3 +254,28 @@ def test_arcanum_screen_has_the_seats_hand_and_board_and_moves_name_their_fields
     minor = next(o for o in options if legal[o.index].KIND == "play-minor" and legal[o.index].figure)
     move = legal[minor.index]
     assert minor.targets == (f"loc-{move.dest}", move.figure) and minor.card == move.card
+
+
+# ---- generic screen fixes ---------------------------------------------------------------------------
+def test_round_records_keyed_by_seat_are_worded_and_the_round_never_passes_the_last() -> None:
+    from p2ptarot.app.results import round_rows
+
+    record = {"round": 1, "stakes": {"0": 1, "1": 2}, "cards": {"0": "minor-star-ancestor",
+              "1": "minor-cup-god"}, "bets": {"0": "major", "1": "minor"}, "winner": 1}
+    row = round_rows({"history": [record]}, ["Alice", "Bob"])[0]
+    assert row["stakes"] == "Alice 1, Bob 2" and row["bets"] == "Alice major, Bob minor"
+    assert row["cards"] == "Alice ancestor of stars, Bob god of cups" and row["winner"] == "Bob"
+    view = _decisions("paris-divins", 2, lambda v, l: True, limit=1)[0][1]
+    assert screen(dict(view, round=9, rounds=8), NAMES[:2])["round"] == "round 8/8"
+
+
+def test_paris_divins_wagers_name_their_card_and_bet_field() -> None:
+    seat, view, legal = _decisions("paris-divins", 2, lambda v, l: l[0].KIND == "wager", limit=1)[0]
+    options = move_options(legal, view, NAMES[:2])
+    for o in options:
+        move = legal[o.index]
+        assert o.targets == (f"bet-{move.bet}",)
+        assert o.card == view["hand"][view["hand_handles"].index(move.handle)]
+    wager = screen(view, NAMES[:2])["wager"]
+    assert [s["stake"] for s in wager["seats"]] == view["stakes"]
+    assert [b["bet"] for b in wager["bets"]] == ["minor", "major", "divine"]

@@ -183,3 +183,37 @@ async def test_eleusis_dealer_writes_a_rule_and_a_player_plays_a_run_in_the_page
         await browser.close()
         for s in seats:
             await s.server.close()
+
+
+async def test_paris_divins_wager_is_a_card_then_a_bet_field(tmp_path: Path) -> None:
+    browser = await Browser(tmp_path / "profile").start()
+    alice = await human(tmp_path, "Alice")
+    bots: list[asyncio.Task] = []
+    try:
+        host(alice, "paris-divins", 2, on_listening=lambda url: bots.append(
+            join_bot(tmp_path, "Bot1", url, "paris-divins", seed=3)))
+        page = await browser.page(alice.url)
+        await page.wait_for("document.getElementById('wager-board') !== null && S.turn && !S.answered"
+                            " && document.querySelectorAll('#hand .card.playable').length > 0", timeout=120)
+        view = _latest(alice.hub, ViewChanged).view
+        stakes = await page.js("Array.from(document.querySelectorAll('#wager-board tr[data-seat]'))"
+                               ".map(r => r.children[2].textContent)")
+        assert stakes == [str(s) for s in view["stakes"]]
+        card = view["hand"][-1]
+        await page.js(f"document.querySelector('#hand .card[data-card=\"{card}\"]').click()")
+        assert not await page.js("S.answered")  # three bets are possible with this card
+        await page.js("document.querySelector('#wager-board .bet[data-target=\"bet-divine\"]').click()")
+        await page.wait_for("S.answered", timeout=10)
+        keep_shot(await page.screenshot(tmp_path / "paris-divins-wager.png"))
+        played = await _wait(lambda: next((ev for ev in alice.hub.history if isinstance(ev, MovePlayed)
+                                           and ev.seat == view["seat"]), None), timeout=60)
+        from p2ptarot.present.cards import card_name
+        assert played.sentence == f"Play {card_name(card)} face down and bet on divine"
+    finally:
+        alice.hub.send(Leave("test over"))
+        for task in [alice.task, *bots]:
+            if task is not None and not task.done():
+                task.cancel()
+        await asyncio.gather(*[t for t in [alice.task, *bots] if t is not None], return_exceptions=True)
+        await browser.close()
+        await alice.server.close()
