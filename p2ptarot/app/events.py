@@ -328,11 +328,15 @@ def _write_from_json(data: dict[str, Any]) -> WriteMove:
     text = data.get("text", "")
     if not isinstance(text, str):
         raise ValueError("a written text is a string")
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_WRITTEN_BYTES:
+    try:
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError:  # a lone surrogate, which JSON lets through
+        raise ValueError("a written text is valid Unicode") from None
+    if size > MAX_WRITTEN_BYTES:
         raise ValueError(f"a written text is at most {MAX_WRITTEN_BYTES} bytes")
     choices = data.get("choices", [])
     if not isinstance(choices, list) or len(choices) > MAX_CHOICES or not all(
-            isinstance(c, str) and len(c) <= MAX_CHOICE_CHARS for c in choices):
+            isinstance(c, str) and len(c) <= MAX_CHOICE_CHARS and c.isprintable() for c in choices):
         raise ValueError(f"choices are at most {MAX_CHOICES} short strings")
     handles = data.get("handles", [])
     if not isinstance(handles, list) or len(handles) > MAX_HANDLES or not all(

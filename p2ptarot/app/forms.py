@@ -30,6 +30,8 @@ def answer_written(mod: ModuleType | None, view: Any, legal: Any, turn: int,
     except PageMoveError as exc:
         return None, FormReply(cmd.form, False, exc.message, exc.line, exc.column,
                                _excerpt(cmd.text, exc.line))
+    except (ValueError, TypeError, KeyError, IndexError, RecursionError):  # never end the game
+        return None, FormReply(cmd.form, False, f"this {cmd.form} cannot be read")
     done = {"rule": "valid rule", "hint": "hint accepted", "run": "run accepted"}[cmd.form]
     text = done + (f"; warning: {note}" if note else "")
     if cmd.check:

@@ -345,7 +345,7 @@ def check_rule_text(text: str) -> tuple[str, str]:
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if not text.strip():
         raise PageMoveError("the rule is empty: write one, e.g. accept c.color != p1.color")
-    if len(text.encode("utf-8")) > MAX_TEXT_BYTES:
+    if len(text.encode("utf-8", "replace")) > MAX_TEXT_BYTES:
         raise PageMoveError(f"the rule is longer than {MAX_TEXT_BYTES} bytes")
     if not text.endswith("\n"):
         text += "\n"
@@ -353,6 +353,8 @@ def check_rule_text(text: str) -> tuple[str, str]:
         rule = compile_rule(text)
     except ErlError as exc:
         raise PageMoveError(f"invalid rule: {exc.message}", exc.line, exc.column) from None
+    except (ValueError, RecursionError):  # ERL raises only ErlError; a hostile text stays a refusal
+        raise PageMoveError("invalid rule: the text cannot be read as ERL") from None
     degenerate = degenerate_rule(rule)
     warning = f"this rule {degenerate} (R30: allowed, but the scoring punishes it)" if degenerate else ""
     return text, warning

@@ -84,6 +84,8 @@ def test_a_write_command_keeps_typed_bounded_fields_only() -> None:
     {"cmd": "write", "turn": 1, "form": "run", "handles": list(range(9))},
     {"cmd": "write", "turn": 1, "form": "run", "handles": {"0": 1}},
     {"cmd": "write", "turn": 1, "form": "rule", "check": "yes"},
+    {"cmd": "write", "turn": 1, "form": "rule", "text": "accept \ud800"},
+    {"cmd": "write", "turn": 1, "form": "hint", "choices": ["ignores\nrank"]},
 ])
 def test_a_malformed_write_command_is_refused(data: dict) -> None:
     with pytest.raises(ValueError):
@@ -111,6 +113,8 @@ def test_an_invalid_rule_is_refused_with_its_line_and_column() -> None:
     ("accept " + "(" * 70 + "true" + ")" * 70, "nests more than"),
     ("accept c.rank == 1 or " * 300 + "true", "longer than"),
     ("accept c.rank == 99999", "larger than"),
+    ("accept true\x00", "unexpected character"),
+    ("accept c.rank == １", "ASCII"),
 ])
 def test_a_rule_over_erls_limits_is_refused(text: str, words: str) -> None:
     seat, view, legal = _rule_decision()
