@@ -32,11 +32,12 @@ def answer_written(mod: ModuleType | None, view: Any, legal: Any, turn: int,
                                _excerpt(cmd.text, exc.line))
     except (ValueError, TypeError, KeyError, IndexError, RecursionError):  # never end the game
         return None, FormReply(cmd.form, False, f"this {cmd.form} cannot be read")
-    done = {"rule": "valid rule", "hint": "hint accepted", "run": "run accepted"}[cmd.form]
-    text = done + (f"; warning: {note}" if note else "")
+    warning = f"; warning: {note}" if note else ""
     if cmd.check:
-        return None, FormReply(cmd.form, True, text + " (checked only: nothing is committed yet)")
-    return move, FormReply(cmd.form, True, text, played=True)
+        return None, FormReply(cmd.form, True,
+                               f"valid {cmd.form}{warning} (checked only: nothing is committed yet)")
+    done = {"rule": "valid rule, committed", "hint": "hint given", "run": "run played"}[cmd.form]
+    return move, FormReply(cmd.form, True, done + warning, played=True)
 
 
 __all__ = ["answer_written"]

@@ -103,9 +103,16 @@ function drawScreen() {
     p.cards.forEach((f) => cards.appendChild(cardEl(f, null)));
     box.appendChild(cards); piles.appendChild(box);
   });
-  const gamebox = $("gamebox"); clear(gamebox);
+  const gamebox = $("gamebox");
+  const typing = gamebox.contains(document.activeElement) ? document.activeElement : null;
+  const caret = typing && "selectionStart" in typing ? [typing.selectionStart, typing.selectionEnd] : null;
+  clear(gamebox);
   const drawGame = GAME_SCREENS[sc.game];  // games.js: a game's own drawing (board, forms)
   if (drawGame) drawGame(sc, gamebox);
+  if (typing && typing.isConnected) {  // a form kept across redraws keeps the player's caret
+    typing.focus();
+    if (caret) { try { typing.setSelectionRange(caret[0], caret[1]); } catch (err) { /* not text */ } }
+  }
   $("text").textContent = sc.text || "";
 }
 

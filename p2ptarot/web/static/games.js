@@ -276,7 +276,10 @@ GAME_SCREENS.eleusis = function (sc, box) {
   root.appendChild(head);
   const hints = ev.hints_given.concat(ev.hint_text ? ['"' + ev.hint_text + '"'] : []);
   if (hints.length) root.appendChild(el("div", "arc-scoring", "Hints: " + hints.join("; ")));
-  if (ev.rule) root.appendChild(el("pre", "rule", ev.rule));
+  if (ev.rule) {
+    root.appendChild(el("div", "help", ev.seat === ev.dealer && ev.phase !== "over" ? "Your secret rule (only you see it until it is opened):" : "The rule:"));
+    root.appendChild(el("pre", "rule", ev.rule));
+  }
   if (ev.last_event) root.appendChild(el("div", "arc-decision", ev.last_event));
   if (ev.pending && /judge|call|answer|pick/.test(ev.phase)) {  // the play being judged
     const p = el("div", "pile"); const who = ev.players[ev.pending.seat];
@@ -302,6 +305,7 @@ GAME_SCREENS.eleusis = function (sc, box) {
   if (open && ev.phase === "hint" && ev.seat === ev.dealer) root.appendChild(hintForm(ev));
   if (open && ev.phase === "play" && ev.seat === ev.current && ev.hand.length >= 2) root.appendChild(runForm(ev));
   box.appendChild(root);
+  if (ev.seat === ev.dealer) $("handbox").hidden = true;  // the dealer holds no cards
 };
 
 // ---- Les paris divins: a card, then a bet field; the seats' stakes --------------------------------
