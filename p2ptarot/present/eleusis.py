@@ -8,6 +8,7 @@ the side-line columns.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, Mapping, Sequence
 
 from p2ptarot.games.eleusis.erl import HINTS, ErlError, compile_rule, hint_holds
@@ -44,6 +45,15 @@ def card_name(card: str | None) -> str:
     except ValueError:
         return "??"
     return f"{_RANKS.get(rank, str(rank))}{_SUITS.get(suit, '?')}"
+
+
+_CARD_ID = re.compile(r"\b(?:clubs|diamonds|hearts|spades)-\d{1,2}(?:#\d+)?")
+
+
+def event_text(text: str) -> str:
+    """The engine's last event for people: card ids become card names ('hearts-6#1' -> '6♥');
+    seats stay 0-based 'seat N' for the screen to name."""
+    return _CARD_ID.sub(lambda m: card_name(m.group(0)), text)
 
 
 def cards_text(cards: Sequence[str | None]) -> str:
@@ -118,7 +128,7 @@ def render(view: Mapping[str, Any]) -> str:
             line += f"; the Sage names {card_name(pending['proposal'])}"
         out.append(line)
     if view.get("last_event"):
-        out.append(f"last: {view['last_event']}")
+        out.append(f"last: {event_text(str(view['last_event']))}")
     for p in view["players"]:
         if p["dealer"]:
             status = "dealer"
@@ -420,6 +430,7 @@ def refine_screen(view: Mapping[str, Any], names: Sequence[str], base: Mapping[s
     columns under it), the players' statuses, and what the page's forms need (the hand with its
     handles, example rules, structured hints and which hold of the dealer's rule)."""
     from p2ptarot.app.faces import face
+    from p2ptarot.app.screen import name_seats
     from p2ptarot.games.eleusis.erl.lexer import MAX_TEXT_BYTES
     from p2ptarot.games.eleusis.library import LIBRARY
 
@@ -455,7 +466,7 @@ def refine_screen(view: Mapping[str, Any], names: Sequence[str], base: Mapping[s
         "pending": None if not pending else {
             "seat": pending["seat"], "no_play": pending["no_play"],
             "cards": [face(c) for c in pending["cards"]], "call": pending.get("call") or ""},
-        "last_event": view.get("last_event") or "",
+        "last_event": name_seats(event_text(str(view.get("last_event") or "")), names),
         "hand": [{"handle": h["handle"], "face": face(h["card"])} for h in view.get("hand") or []
                  if isinstance(h.get("card"), str)],
         "examples": [{"name": r.name, "difficulty": r.difficulty, "text": r.text} for r in LIBRARY],

@@ -283,3 +283,10 @@ def test_paris_divins_wagers_name_their_card_and_bet_field() -> None:
     wager = screen(view, NAMES[:2])["wager"]
     assert [s["stake"] for s in wager["seats"]] == view["stakes"]
     assert [b["bet"] for b in wager["bets"]] == ["minor", "major", "divine"]
+
+
+def test_eleusis_last_event_reads_names_and_card_names() -> None:
+    _, view, _ = _play_decision()
+    sc = screen(dict(view, last_event="seat 1 plays hearts-6#1"), NAMES)
+    assert sc["eleusis"]["last_event"] == "Bob plays 6♥"
+    assert "last: seat 1 plays 6♥" in pe.render(dict(view, last_event="seat 1 plays hearts-6#1"))
