@@ -43,12 +43,19 @@ def name_seats(text: str, names: Sequence[str]) -> str:
     return _SEAT_RE.sub(swap, text)
 
 
+#: what a presenter raises on a view it did not foresee: the screen falls back, the game goes on
+_PRESENTER_FAULTS = (KeyError, TypeError, ValueError, IndexError, AttributeError)
+
+
 def render_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
+    import json
     mod = presenter(str(view.get("game")))
-    if mod is None or not hasattr(mod, "render"):
-        import json
-        return json.dumps(view, indent=1, sort_keys=True)
-    return name_seats(mod.render(view), names)
+    if mod is not None and hasattr(mod, "render"):
+        try:
+            return name_seats(mod.render(view), names)
+        except _PRESENTER_FAULTS:
+            pass  # a screen is a nicety: never let it end a game
+    return json.dumps(view, indent=1, sort_keys=True, default=str)
 
 
 def describe(move: Any, view: Mapping[str, Any], names: Sequence[str]) -> str:
@@ -214,7 +221,12 @@ def screen(view: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
         return dict(custom(view, names))
     base = generic_screen(view, names)
     refine = getattr(mod, "refine_screen", None) if mod is not None else None
-    return dict(refine(view, names, base)) if refine is not None else base
+    if refine is None:
+        return base
+    try:
+        return dict(refine(view, names, base))
+    except _PRESENTER_FAULTS:
+        return base  # the generic screen still shows the hand, the piles and the text
 
 
 def _round(rnd: Any, rounds: Any) -> str:

@@ -290,3 +290,48 @@ def test_eleusis_last_event_reads_names_and_card_names() -> None:
     sc = screen(dict(view, last_event="seat 1 plays hearts-6#1"), NAMES)
     assert sc["eleusis"]["last_event"] == "Bob plays 6♥"
     assert "last: seat 1 plays 6♥" in pe.render(dict(view, last_event="seat 1 plays hearts-6#1"))
+
+
+def test_a_secret_record_this_seat_cannot_see_is_drawn_face_down() -> None:
+    """KOBLENZ: another participant's secret engagement reaches the view as "" cards; the
+    presenter used to raise on it (which would have ended the page's game)."""
+    from p2ptarot.present.arcanoid import render
+
+    def secret(view: Any, legal: Any) -> bool:
+        return any(c == "" for p in view["participants"] for r in p["records"].values()
+                   for c in r.get("cards") or [])
+
+    seat, view, _ = _koblenz_secret(secret)
+    assert "face down" in render(view)
+    fields = screen(view, NAMES[:2])["fields"]["fields"]
+    backs = [c for f in fields for e in f["entries"] for c in e["cards"] if c["kind"] == "back"]
+    assert backs and all(c["id"] is None for c in backs)
+
+
+def _koblenz_secret(want: Any) -> tuple:
+    found: list[tuple] = []
+
+    class Agent:
+        uses_view = True
+
+        def __init__(self) -> None:
+            self.rng = random.Random(1)
+
+        def choose(self, seat: int, view: Any, legal: Any) -> Any:
+            if want(view, legal):
+                found.append((seat, view, list(legal)))
+                raise _Stop
+            return self.rng.choice(legal)
+
+    try:
+        play(create("arcanoid", 2, "KOBLENZ"), [Agent()] * 2, RandomDealer(random.Random(1)))
+    except _Stop:
+        pass
+    return found[0]
+
+
+def test_a_presenter_fault_falls_back_to_the_generic_screen() -> None:
+    _, view, _ = _play_decision()
+    broken = dict(view, layout={"main": "not a list"})
+    sc = screen(broken, NAMES)
+    assert "eleusis" not in sc and sc["text"].startswith("{")  # JSON text, no exception
