@@ -92,7 +92,7 @@ class TableApp:
         if key == self._last_waiting:
             return None
         self._last_waiting = key
-        return Waiting(tuple(seats), tuple(self.name(s) for s in seats), what, deadline,
+        return Waiting(tuple(seats), tuple(self.name(s) for s in seats), busy_words(what), deadline,
                        yours=self.seat is not None and tuple(seats) == (self.seat,))
 
     def link(self, seat: int, up: bool) -> Presence | None:
@@ -207,9 +207,24 @@ class Hub:
         self.commands.put_nowait(command)
 
 
+#: the cryptographic steps of the table, as a player reads them
+_MENTAL_WORDS = {"key": "setting up the deck", "shuffle": "shuffling the cards",
+                 "shares": "dealing the cards", "reencrypt": "passing cards on",
+                 "reveal-key": "showing cards"}
+
+
+def busy_words(what: str) -> str:
+    """'mental.shares for tarot-78/arcanoid epoch 0 (op 4)' -> 'dealing the cards': what the table
+    is busy with, in words (other steps are kept as they are)."""
+    if what.startswith("mental."):
+        kind = what[len("mental."):].split(" ", 1)[0]
+        return _MENTAL_WORDS.get(kind, "the cards' cryptography")
+    return what
+
+
 def option_for(turn: TurnStarted, index: int) -> MoveOption | None:
     """The option numbered `index` (1-based, as shown) of a turn."""
     return turn.options[index - 1] if 1 <= index <= len(turn.options) else None
 
 
-__all__ = ["Hub", "TableApp", "option_for"]
+__all__ = ["Hub", "TableApp", "busy_words", "option_for"]

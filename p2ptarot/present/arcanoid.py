@@ -365,6 +365,12 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
 _FIELD_SIGNS = {"swords": "⚔", "wands": "⚚", "cups": "♥", "coins": "⛀"}
 
 
+def targets(move: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
+    """The field a move acts on, as the page names it ("field-cups"): click a card, then a field."""
+    named = [move.get("field")] + list(move.get("fields") or [])
+    return [f"field-{f}" for f in named if f in FIELDS]
+
+
 def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) -> dict[str, Any]:
     """The generic screen plus the four fields side by side: each participant's record there
     (its cards, face down where this seat may not look, and what it is worth), the Temperance and
@@ -398,6 +404,7 @@ def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) 
     sc = dict(base)
     sc["fields"] = {"fields": fields,
                     "score": [words(line) for line in _score_lines(view)],
-                    "status": [words(line) for line in _status_lines(view)]}
+                    "status": [words(line) for line in _status_lines(view)],
+                    "players": [words(line) for line in _participant_lines(view)]}
     sc["piles"] = [p for p in base.get("piles", []) if p["label"].split(": ")[-1] not in FIELDS]
     return sc

@@ -335,3 +335,27 @@ def test_a_presenter_fault_falls_back_to_the_generic_screen() -> None:
     broken = dict(view, layout={"main": "not a list"})
     sc = screen(broken, NAMES)
     assert "eleusis" not in sc and sc["text"].startswith("{")  # JSON text, no exception
+
+
+def test_arcanoid_moves_name_their_field_for_the_board() -> None:
+    seat, view, legal = _decisions("arcanoid", 2, lambda v, l: any(m.KIND == "engage" for m in l),
+                                   limit=1)[0]
+    options = move_options(legal, view, NAMES[:2])
+    engage = [o for o in options if legal[o.index].KIND == "engage"]
+    assert engage and all(o.targets == tuple(f"field-{f}" for f in legal[o.index].fields)
+                          for o in engage)
+    abdicate = [o for o in options if legal[o.index].KIND == "abdicate"]
+    assert all(o.targets == (f"field-{legal[o.index].field}",) for o in abdicate)
+    fields = screen(view, NAMES[:2])["fields"]["fields"]
+    assert [f["field"] for f in fields] == ["swords", "wands", "cups", "coins"]
+
+
+def test_the_tables_cryptographic_steps_are_worded_for_players() -> None:
+    from p2ptarot.app.table import TableApp, busy_words
+
+    assert busy_words("mental.shares for tarot-78/arcanoid epoch 0 (op 4)") == "dealing the cards"
+    assert busy_words("mental.shuffle for x") == "shuffling the cards"
+    assert busy_words("mental.unknown-step") == "the cards' cryptography"
+    assert busy_words("move") == "move"
+    ev = TableApp("arcanoid", None, NAMES[:2], seat=0).waiting([1], "mental.shuffle for d", None)
+    assert ev is not None and ev.sentence == "shuffling the cards: waiting for Bob"

@@ -221,3 +221,47 @@ async def test_paris_divins_wager_is_a_card_then_a_bet_field(tmp_path: Path) -> 
         await asyncio.gather(*[t for t in [alice.task, *bots] if t is not None], return_exceptions=True)
         await browser.close()
         await alice.server.close()
+
+
+async def test_arcanoid_fields_board_engages_by_card_then_field(tmp_path: Path) -> None:
+    browser = await Browser(tmp_path / "profile").start()
+    alice = await human(tmp_path, "Alice")
+    bots: list[asyncio.Task] = []
+    try:
+        host(alice, "arcanoid", 2, on_listening=lambda url: bots.append(
+            join_bot(tmp_path, "Bot1", url, "arcanoid", seed=2)))
+        page = await browser.page(alice.url)
+        await page.wait_for("document.getElementById('fields-board') !== null", timeout=120)
+        for _ in range(600):  # until a one-card engagement is on offer, the card having other moves
+            turn = alice.hub.turn
+            if turn is not None and await page.js("S.turn && !S.answered && S.turn.turn === %d" % turn.turn):
+                pick = next((o for o in turn.options if o.card and len(o.targets) == 1
+                             and o.sentence.startswith("Engage on")
+                             and sum(x.card == o.card for x in turn.options) > 1
+                             and sum(x.card == o.card and x.targets == o.targets
+                                     for x in turn.options) == 1), None)
+                if pick is not None:
+                    break
+                await page.js(CLICK)
+            await asyncio.sleep(0.1)
+        else:
+            pytest.fail("no one-card engagement was offered")
+        assert await page.js("document.querySelectorAll('#fields-board .field').length") == 4
+        await page.js(f"document.querySelector('#hand .card[data-card=\"{pick.card}\"]').click()")
+        assert not await page.js("S.answered")
+        await page.js(f"document.querySelector('#fields-board .field[data-target=\"{pick.targets[0]}\"]').click()")
+        await page.wait_for("S.answered", timeout=10)
+        me = _latest(alice.hub, ViewChanged).view["seat"]
+        played = await _wait(lambda: next((ev for ev in alice.hub.history if isinstance(ev, MovePlayed)
+                                           and ev.seat == me and ev.sentence == pick.sentence), None), 60)
+        assert played is not None
+        await page.wait_for("document.querySelector('#fields-board .entry.you') !== null", timeout=30)
+        keep_shot(await page.screenshot(tmp_path / "arcanoid-fields.png"))
+    finally:
+        alice.hub.send(Leave("test over"))
+        for task in [alice.task, *bots]:
+            if task is not None and not task.done():
+                task.cancel()
+        await asyncio.gather(*[t for t in [alice.task, *bots] if t is not None], return_exceptions=True)
+        await browser.close()
+        await alice.server.close()
