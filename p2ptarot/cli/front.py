@@ -144,14 +144,15 @@ class Terminal:
                 + (f" ({left})" if left else "") + ":")
 
     # ---- input ------------------------------------------------------------------------------
-    async def read_commands(self, console: Console) -> None:
+    async def read_commands(self, console: Console, eof_leaves: bool = True) -> None:
         """Typed lines -> commands, until input closes (then: leave the table). Lines typed ahead
         wait for the next prompt (as `input()` would); Ctrl-D with nothing typed ahead leaves
-        at once, whatever the table is doing."""
+        at once, whatever the table is doing. With `eof_leaves` False (the browser page is the
+        player's other front end) closed input only stops the terminal's reading."""
         while True:
             if self.turn is None or self.answered:
                 if console.closed_and_empty:
-                    self.hub.send(Leave("standard input closed"))
+                    self._input_closed(eof_leaves)
                     return
                 await asyncio.sleep(0.1)
                 continue
@@ -161,12 +162,18 @@ class Terminal:
                 if text is not None:
                     continue
             if text is None:
-                self.hub.send(Leave("standard input closed"))
+                self._input_closed(eof_leaves)
                 return
             if text.strip().lower() == "w" and turn_open(self):
                 asyncio.ensure_future(self.compose())
                 continue
             self.handle_line(text.strip().lower())
+
+    def _input_closed(self, eof_leaves: bool) -> None:
+        if eof_leaves:
+            self.hub.send(Leave("standard input closed"))
+        else:
+            self.say("terminal input closed: play in the browser page (Ctrl-C leaves the table)")
 
     async def compose(self) -> None:
         """`w`: the game presenter's composer asks its questions here; its move is played."""

@@ -121,7 +121,11 @@ async def _with_fronts(args: argparse.Namespace, cfg: PeerConfig, hub: Hub | Non
     if not args.bot or args.watch:
         term = Terminal(hub, say=lambda text: print(text, flush=True), spectator=bool(args.bot))
         if not args.bot:
-            helpers.append(asyncio.create_task(term.read_commands(Console())))
+            # Ctrl-D at a terminal leaves; input that is no terminal (a launcher, `< /dev/null`)
+            # ending leaves only when the browser page cannot play instead
+            page_plays = args.web and not sys.stdin.isatty()
+            helpers.append(asyncio.create_task(term.read_commands(Console(),
+                                                                  eof_leaves=not page_plays)))
             helpers.append(asyncio.create_task(term.remind()))
     if not args.quiet:  # lobby news reach the page too (the terminal prints them as notices)
         shown = not args.bot or args.watch
