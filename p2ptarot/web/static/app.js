@@ -148,6 +148,7 @@ function drawLog() {
   const log = $("log"); clear(log);
   S.log.slice(-200).forEach((e) => log.appendChild(el("li", e.cls, e.text)));
   log.parentElement.scrollTop = log.parentElement.scrollHeight;
+  log.scrollTop = log.scrollHeight;  // the log scrolls on its own: "since your last turn" stays in view
   const since = $("since"); clear(since);
   S.since.forEach((t) => since.appendChild(el("li", null, t)));
 }
