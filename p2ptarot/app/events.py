@@ -67,6 +67,8 @@ class MoveOption:
     card: str | None = None
     #: the board fields the move acts on ("loc-3", "house-cups"), clickable on the page
     targets: tuple[str, ...] = ()
+    #: the cards of a move that names several (picked together on the page)
+    cards: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

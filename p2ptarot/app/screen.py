@@ -102,7 +102,26 @@ def move_card(move: Mapping[str, Any], view: Mapping[str, Any]) -> str | None:
     cards = move.get("cards")
     if isinstance(cards, list) and len(cards) == 1 and is_card(cards[0]):
         return str(cards[0])
+    handles = move.get("handles")
+    if isinstance(handles, list) and len(handles) == 1 and isinstance(handles[0], int):
+        card = _handle_cards(view).get(handles[0])  # hide one card, give one card...
+        return card if is_card(card) else None
     return None
+
+
+def move_cards(move: Mapping[str, Any], view: Mapping[str, Any]) -> tuple[str, ...]:
+    """The cards a move names when it names several (discard three, hide two, engage a pair...):
+    its `cards`, or the cards behind its `handles` this seat can see; () otherwise."""
+    cards = move.get("cards")
+    if isinstance(cards, list) and len(cards) >= 2 and all(is_card(c) for c in cards):
+        return tuple(str(c) for c in cards)
+    handles = move.get("handles")
+    if isinstance(handles, list) and len(handles) >= 2 and all(isinstance(h, int) for h in handles):
+        known = _handle_cards(view)
+        found = [known.get(h) for h in handles]
+        if all(is_card(c) for c in found):
+            return tuple(str(c) for c in found)
+    return ()
 
 
 def _group_title(kind: str, mod: ModuleType | None) -> str:
@@ -119,9 +138,9 @@ def move_options(legal: Sequence[Any], view: Mapping[str, Any],
         data = dict(move.to_json() if hasattr(move, "to_json") else move)
         card = move_card(data, view)
         rows.append((i, _group_title(str(data.get("kind")), mod), card, describe(data, view, names),
-                     _targets(mod, data, view)))
+                     _targets(mod, data, view), move_cards(data, view)))
     order: dict[str, int] = {}
-    for _, group, _, _, _ in rows:
+    for _, group, *_ in rows:
         order.setdefault(group, len(order))
     sizes = {g: sum(1 for r in rows if r[1] == g) for g in order}
 
@@ -132,8 +151,8 @@ def move_options(legal: Sequence[Any], view: Mapping[str, Any],
         return group
 
     rows.sort(key=lambda r: (order[r[1]], sort_key(r[2]) if r[2] else (-1, ""), r[0]))
-    return tuple(MoveOption(index=i, sentence=s, group=heading(g, c), card=c, targets=t)
-                 for i, g, c, s, t in rows)
+    return tuple(MoveOption(index=i, sentence=s, group=heading(g, c), card=c, targets=t, cards=cs)
+                 for i, g, c, s, t, cs in rows)
 
 
 def _targets(mod: ModuleType | None, move: Mapping[str, Any], view: Mapping[str, Any]) -> tuple[str, ...]:

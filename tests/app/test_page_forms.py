@@ -359,3 +359,18 @@ def test_the_tables_cryptographic_steps_are_worded_for_players() -> None:
     assert busy_words("move") == "move"
     ev = TableApp("arcanoid", None, NAMES[:2], seat=0).waiting([1], "mental.shuffle for d", None)
     assert ev is not None and ev.sentence == "shuffling the cards: waiting for Bob"
+
+
+def test_moves_naming_several_cards_carry_them_and_one_handle_moves_their_card() -> None:
+    found = _decisions("arcanum", 3, lambda v, l: any(m.KIND == "hide" and len(m.handles) >= 2
+                                                      for m in l), limit=1)
+    seat, view, legal = found[0]
+    known = {c["handle"]: c["card"] for p in view["players"] for c in p["hand"] + p["hidden"]}
+    for o in move_options(legal, view, NAMES[:3]):
+        move = legal[o.index]
+        if move.KIND != "hide":
+            continue
+        if len(move.handles) >= 2:
+            assert o.cards == tuple(known[h] for h in move.handles) and o.card is None
+        elif len(move.handles) == 1:
+            assert o.card == known[move.handles[0]] and o.cards == ()

@@ -265,3 +265,48 @@ async def test_arcanoid_fields_board_engages_by_card_then_field(tmp_path: Path) 
         await asyncio.gather(*[t for t in [alice.task, *bots] if t is not None], return_exceptions=True)
         await browser.close()
         await alice.server.close()
+
+
+async def test_arcanum_several_cards_are_picked_then_played(tmp_path: Path) -> None:
+    """A move naming several cards (hide two minors, discard down to seven...) is played by picking
+    its cards in the page's picker; the picker's button plays the one move naming exactly them."""
+    browser = await Browser(tmp_path / "profile").start()
+    alice = await human(tmp_path, "Alice")
+    bots: list[asyncio.Task] = []
+    try:
+        host(alice, "arcanum", 3, on_listening=lambda url: bots.extend(
+            join_bot(tmp_path, f"Bot{k}", url, "arcanum", seed=k) for k in (1, 2)))
+        page = await browser.page(alice.url)
+        for _ in range(900):
+            turn = alice.hub.turn
+            if turn is not None and await page.js("S.turn && !S.answered && S.turn.turn === %d" % turn.turn):
+                multi = [o for o in turn.options if len(o.cards) >= 2]
+                pick = next((o for o in multi if sum(sorted(x.cards) == sorted(o.cards) for x in multi) == 1),
+                            None)
+                if pick is not None:
+                    break
+                await page.js(CLICK)
+            await asyncio.sleep(0.1)
+        else:
+            pytest.fail("no move naming several cards was offered")
+        await page.wait_for("document.getElementById('card-picker') !== null", timeout=10)
+        assert await page.js("document.getElementById('pick-play').disabled")
+        for card in pick.cards:
+            await page.js(f"document.querySelector('#card-picker .card[data-card=\"{card}\"]').click()")
+        line = await page.js("document.querySelector('#card-picker .runline').textContent")
+        assert line == pick.sentence
+        keep_shot(await page.screenshot(tmp_path / "arcanum-picker.png"))
+        await page.js("document.getElementById('pick-play').click()")
+        await page.wait_for("S.answered", timeout=10)
+        me = _latest(alice.hub, ViewChanged).view["seat"]
+        played = await _wait(lambda: next((ev for ev in alice.hub.history if isinstance(ev, MovePlayed)
+                                           and ev.seat == me and ev.sentence == pick.sentence), None), 60)
+        assert played is not None
+    finally:
+        alice.hub.send(Leave("test over"))
+        for task in [alice.task, *bots]:
+            if task is not None and not task.done():
+                task.cancel()
+        await asyncio.gather(*[t for t in [alice.task, *bots] if t is not None], return_exceptions=True)
+        await browser.close()
+        await alice.server.close()

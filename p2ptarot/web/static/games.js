@@ -119,6 +119,7 @@ GAME_SCREENS.arcanum = function (sc, box) {
   });
   root.appendChild(t);
   box.appendChild(root);
+  cardPicker(sc, box);
 };
 
 // ---- Eleusis: the layout, the players, the dealer's rule and hint, a player's run ---------------
@@ -389,4 +390,52 @@ GAME_SCREENS.arcanoid = function (sc, box) {
   const lines = (F.players || []).concat(F.score);
   if (lines.length) root.appendChild(el("pre", "score", lines.join("\n")));
   box.appendChild(root);
+  cardPicker(sc, box);
 };
+
+// ---- several cards at once (discard three, hide two, engage a pair, load the Chariot) -------------
+// Click cards to pick them; the moves naming all of them are outlined; when exactly one move names
+// exactly them, "Play these cards" plays it.
+const PICK = { turn: null, cards: [] };
+function sameCards(a, b) { return a.length === b.length && a.slice().sort().join("|") === b.slice().sort().join("|"); }
+function cardPicker(sc, box) {
+  if (!S.turn || S.answered) return;
+  const multi = S.turn.options.map((o, k) => [o, k + 1]).filter(([o]) => (o.cards || []).length >= 2);
+  if (!multi.length) return;
+  if (PICK.turn !== S.turn.turn) { PICK.turn = S.turn.turn; PICK.cards = []; }
+  const f = el("div", "eform"); f.id = "card-picker";
+  f.appendChild(el("h3", null, "Moves with several cards: click the cards, then play them"));
+  const cards = el("div", "cards");
+  const usable = new Set(); multi.forEach(([o]) => o.cards.forEach((c) => usable.add(c)));
+  (sc.hand || []).filter((h) => usable.has(h.id)).forEach((h) => {
+    const at = PICK.cards.indexOf(h.id);
+    const c = cardEl(h, () => {
+      const k = PICK.cards.indexOf(h.id);
+      if (k >= 0) PICK.cards.splice(k, 1); else PICK.cards.push(h.id);
+      drawScreen(); pickHighlight();
+    });
+    if (at >= 0) { c.classList.add("chosen"); c.appendChild(el("span", "order", at + 1)); }
+    cards.appendChild(c);
+  });
+  f.appendChild(cards);
+  const exact = multi.filter(([o]) => sameCards(o.cards, PICK.cards));
+  const wider = multi.filter(([o]) => PICK.cards.every((c) => o.cards.includes(c)));
+  f.appendChild(el("div", "runline", !PICK.cards.length ? "No card picked yet"
+    : exact.length === 1 ? exact[0][0].sentence
+    : exact.length > 1 ? exact.length + " moves name exactly these cards: choose one below (outlined)"
+    : wider.length ? wider.length + " moves name these cards and more: pick more"
+    : "no move names all these cards"));
+  const row = el("div", "buttons");
+  const go = el("button", "write primary", "Play these cards"); go.id = "pick-play";
+  go.disabled = exact.length !== 1;
+  go.addEventListener("click", () => { if (exact.length === 1) play(exact[0][1]); });
+  const reset = el("button", "write", "Clear"); reset.addEventListener("click", () => { PICK.cards = []; drawScreen(); pickHighlight(); });
+  row.appendChild(go); row.appendChild(reset); f.appendChild(row);
+  box.appendChild(f);
+}
+function pickHighlight() {
+  if (!S.turn || S.answered || !PICK.cards.length) { highlight([]); S.picked = null; return; }
+  const idx = [];
+  S.turn.options.forEach((o, k) => { if ((o.cards || []).length >= 2 && PICK.cards.every((c) => o.cards.includes(c))) idx.push(k + 1); });
+  highlight(idx);
+}
