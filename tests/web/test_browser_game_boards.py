@@ -310,3 +310,27 @@ async def test_arcanum_several_cards_are_picked_then_played(tmp_path: Path) -> N
         await asyncio.gather(*[t for t in [alice.task, *bots] if t is not None], return_exceptions=True)
         await browser.close()
         await alice.server.close()
+
+
+async def test_a_long_move_group_is_folded_and_stays_open_once_opened(tmp_path: Path) -> None:
+    """The page's own logic on an injected turn (no table needed): a group of more than 16 moves
+    is folded with its count; opened, it stays open when the page redraws for the next event."""
+    browser = await Browser(tmp_path / "profile").start()
+    alice = await human(tmp_path, "Alice")
+    try:
+        page = await browser.page(alice.url)
+        await page.wait_for("S.connected === true", timeout=30)
+        await page.js("S.turn = {turn: 7, since: [], deadline: null, options: Array.from({length: 20},"
+                      " (_, i) => ({index: i, sentence: 'load ' + i, group: 'Chariot', card: null,"
+                      " targets: [], cards: []})).concat([{index: 20, sentence: 'pass', group: 'pass',"
+                      " card: null, targets: [], cards: []}])}; S.answered = false; drawAll()")
+        assert await page.js("document.querySelector('#moves details summary').textContent") == "Chariot — 20 choices"
+        assert await page.js("document.querySelector('#moves details').open") is False
+        assert await page.js("document.querySelectorAll('#moves h3').length") == 1  # 'pass' is not folded
+        await page.js("document.querySelector('#moves details summary').click()")
+        await page.wait_for("S.unfolded && S.unfolded.has('7/Chariot')", timeout=10)
+        await page.js("drawAll()")
+        assert await page.js("document.querySelector('#moves details').open") is True
+    finally:
+        await browser.close()
+        await alice.server.close()

@@ -134,6 +134,9 @@ function drawMoves() {
       const n = S.turn.options.filter((x) => x.group === group).length;
       if (n > 16) {  // a long group (the Chariot's loads) stays folded until asked for
         const d = el("details"); d.appendChild(el("summary", null, group + " — " + n + " choices"));
+        const key = S.turn.turn + "/" + group; S.unfolded = S.unfolded || new Set();
+        d.open = S.unfolded.has(key);  // stays open across redraws once opened
+        d.addEventListener("toggle", () => { if (d.open) S.unfolded.add(key); else S.unfolded.delete(key); });
         gbox.appendChild(d); gbox = d;
       } else gbox.appendChild(el("h3", null, group));
     }
