@@ -247,6 +247,11 @@ async def test_arcanoid_fields_board_engages_by_card_then_field(tmp_path: Path) 
         else:
             pytest.fail("no one-card engagement was offered")
         assert await page.js("document.querySelectorAll('#fields-board .field').length") == 4
+        view = _latest(alice.hub, ViewChanged).view  # our turn is open: nobody else moves now
+        for field in ("swords", "wands", "cups", "coins"):
+            records = sum(field in p["records"] for p in view["participants"])
+            drawn = await page.js(f"document.querySelectorAll('#fields-board .field[data-field=\"{field}\"] .entry').length")
+            assert drawn == records, field
         await page.js(f"document.querySelector('#hand .card[data-card=\"{pick.card}\"]').click()")
         assert not await page.js("S.answered")
         await page.js(f"document.querySelector('#fields-board .field[data-target=\"{pick.targets[0]}\"]').click()")
@@ -255,7 +260,6 @@ async def test_arcanoid_fields_board_engages_by_card_then_field(tmp_path: Path) 
         played = await _wait(lambda: next((ev for ev in alice.hub.history if isinstance(ev, MovePlayed)
                                            and ev.seat == me and ev.sentence == pick.sentence), None), 60)
         assert played is not None
-        await page.wait_for("document.querySelector('#fields-board .entry.you') !== null", timeout=30)
         keep_shot(await page.screenshot(tmp_path / "arcanoid-fields.png"))
     finally:
         alice.hub.send(Leave("test over"))
