@@ -56,6 +56,9 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="address the local page listens on (default 127.0.0.1: this computer only)")
     p.add_argument("--quiet", action="store_true", help="print only the result (one JSON line)")
     p.add_argument("--json", action="store_true", help="end with one JSON line of the result")
+    p.add_argument("--not-ready", action="store_true",
+                   help="sit down without being ready: the table waits until you type `ready` "
+                        "(default: ready as soon as you sit; bots always are)")
     p.add_argument("--lobby-timeout", type=float, default=600.0, metavar="SECONDS",
                    help="give up if the table has not started after this long (default 600)")
 
@@ -165,7 +168,8 @@ def _config(args: argparse.Namespace) -> PeerConfig:
     say = (lambda text: None) if args.quiet else (lambda text: print(text, flush=True))
     return PeerConfig(data_dir=args.data_dir, name=args.name, interface=args.interface,
                       port=args.port, timeout=args.timeout, move_timeout=args.move_timeout,
-                      lobby_timeout=args.lobby_timeout, say=say)
+                      lobby_timeout=args.lobby_timeout, say=say,
+                      ready=not (args.not_ready and not args.bot), bot=bool(args.bot))
 
 
 def _report(result: GameResult, args: argparse.Namespace) -> int:
