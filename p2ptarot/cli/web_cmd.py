@@ -54,7 +54,7 @@ async def serve(args: argparse.Namespace) -> int:
         hub.publish(replay_event(args.replay))
     else:
         cfg = PeerConfig(data_dir=args.data_dir, name=args.name, interface=args.interface,
-                         timeout=args.timeout, hub=hub,
+                         timeout=args.timeout, hub=hub, ready=False,  # the page has a Ready button
                          say=lambda text: print(text, flush=True))
         lobby = Lobby(hub, cfg, [args.interface] if args.interface else None)
     server = WebServer(hub, host=args.web_interface, port=args.web_port,

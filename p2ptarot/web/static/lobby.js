@@ -2,7 +2,7 @@
 "use strict";
 // ---- lobby (p2ptarot web) ---------------------------------------------------------------------
 function drawTables(e) {
-  if (S.names.length) return;  // already seated
+  if (S.names.length || S.room) return;  // already seated
   const typed = $("myname") ? $("myname").value : null;
   const box = $("lobby"); box.hidden = false; clear(box);
   S.lobby = true;
@@ -26,7 +26,41 @@ function drawTables(e) {
   inp.value = typed !== null ? typed : (e.name || ""); form.appendChild(inp);
   box.appendChild(form);
 }
+// ---- the room of a table filling up: seats, ready marks, Ready toggle, host's Start now ---------
 function drawLobby(e) {
-  addLog("Seats taken: " + e.names.join(", ") + " (" + e.names.length + "/" + e.seats_total + ")", "notice");
+  if (S.names.length) return;  // the game has started
+  const before = S.room ? S.room.names.join("\u0000") : null;
+  S.room = e; S.lobby = false;
+  if (before !== e.names.join("\u0000")) {
+    addLog("Seats taken: " + e.names.join(", ") + " (" + e.names.length + "/" + e.seats_total + ")", "notice");
+  }
+  const box = $("lobby"); box.hidden = false; clear(box);
+  box.appendChild(el("h2", null, "Table of " + e.game + ": " + e.names.length + " of " + e.seats_total + " seats taken"));
+  const t = el("table", "results seats");
+  const hr = el("tr"); ["seat", "player", ""].forEach((h) => hr.appendChild(el("th", null, h))); t.appendChild(hr);
+  for (let i = 0; i < e.seats_total; i++) {
+    const tr = el("tr", i < e.names.length ? (e.ready[i] ? "ready" : "notready") : "free");
+    tr.dataset.seat = i;
+    const who = i < e.names.length ? e.names[i] + (i === e.seat ? " (you)" : "") + (i === 0 ? " · host" : "") : "free seat";
+    const mark = i >= e.names.length ? "" : (e.bots[i] ? "bot, " : "") + (e.ready[i] ? "ready ✓" : "not ready");
+    [i + 1, who, mark].forEach((c) => tr.appendChild(el("td", null, c)));
+    t.appendChild(tr);
+  }
+  box.appendChild(t);
+  const mine = e.seat !== null && e.seat !== undefined && e.ready[e.seat];
+  const bar = el("div", "lobbybar");
+  if (e.seat !== null && e.seat !== undefined && !e.bots[e.seat]) {
+    const b = el("button", "ready", mine ? "Not ready" : "Ready");
+    b.id = "ready";
+    b.addEventListener("click", () => send({ cmd: "ready", ready: !mine }));
+    bar.appendChild(b);
+  }
+  if (e.host && e.can_start && e.names.length < e.seats_total) {
+    const go = el("button", "start", "Start now with " + e.names.length + " players");
+    go.id = "startnow";
+    go.addEventListener("click", () => send({ cmd: "start" }));
+    bar.appendChild(go);
+  }
+  bar.appendChild(el("span", "hint", mine ? "Waiting for the others to be ready…" : "Click Ready when you are."));
+  box.appendChild(bar);
 }
-
