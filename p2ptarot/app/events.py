@@ -214,6 +214,8 @@ class TablesSeen(Event):
     TYPE: ClassVar[str] = "tables"
     tables: tuple[dict[str, Any], ...]
     name: str = ""
+    #: the games a table can be hosted for from the page (name, title, players, variants)
+    games: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -268,6 +270,18 @@ class Sit(Command):
 
 
 @dataclass(frozen=True)
+class Host(Command):
+    """Open a table from the page (`p2ptarot web`): game, variant ('' for its default), seats
+    in all, how many of them local bots fill, and the host's name."""
+
+    game: str
+    variant: str
+    seats: int
+    bots: int
+    name: str = ""
+
+
+@dataclass(frozen=True)
 class Ready(Command):
     """In the lobby: this player is ready to start (or, `ready=False`, not yet)."""
 
@@ -301,6 +315,15 @@ def command_from_json(data: Any) -> Command:
         if not isinstance(target, str) or not isinstance(name, str):
             raise ValueError("sit needs a target")
         return Sit(target[:300], name[:40])
+    if cmd == "host":
+        game, variant, name = data.get("game"), data.get("variant", ""), data.get("name", "")
+        seats, bots = data.get("seats"), data.get("bots", 0)
+        if not all(isinstance(x, str) for x in (game, variant, name)) \
+                or type(seats) is not int or type(bots) is not int:
+            raise ValueError("host needs a game, a variant, whole numbers of seats and bots")
+        if not 1 <= seats <= 64 or not 0 <= bots < seats:
+            raise ValueError("host: seats 1 to 64, bots fewer than the seats")
+        return Host(game[:40], variant[:40], seats, bots, name[:40])
     if cmd == "ready":
         ready = data.get("ready", True)
         if not isinstance(ready, bool):
@@ -320,7 +343,7 @@ def _and(names: tuple[str, ...] | list[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
-__all__ = ["Chat", "ChatLine", "Command", "Event", "GameAborted", "GameFinished", "Leave",
+__all__ = ["Chat", "ChatLine", "Command", "Event", "GameAborted", "GameFinished", "Host", "Leave",
            "LobbyState", "MoveOption", "MovePlayed", "Notice", "PlayComposed", "PlayMove", "Presence", "Ready",
            "ReplayLoaded", "RoundOver", "Sit", "StartNow", "TablesSeen", "Standing", "TableOpened", "TurnStarted", "ViewChanged", "Waiting",
            "command_from_json", "seat_label"]

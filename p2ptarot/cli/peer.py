@@ -6,7 +6,6 @@ import argparse
 import asyncio
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
@@ -24,6 +23,7 @@ from p2ptarot.net.runner import (GameResult, PeerConfig, RunError, bot_chooser, 
 from .console import Console
 from .errors import check_table, usage_error
 from .front import Terminal
+from .local_bots import LocalBots
 
 if TYPE_CHECKING:  # zeroconf is imported only by the commands that browse (not `join ws://`)
     from p2ptarot.net.discovery import TableAdvert
@@ -202,16 +202,8 @@ def run_host_cmd(args: argparse.Namespace) -> int:
     if not 0 <= args.bots < args.seats:
         return usage_error(args, "--bots must leave at least the host's seat")
     cfg = _config(args)
-    children: list[subprocess.Popen] = []
-
-    def spawn_bots(url: str) -> None:
-        for k in range(args.bots):
-            cmd = [sys.executable, "-m", "p2ptarot.cli.main", "join", url, "--bot", "--quiet",
-                   "--name", f"bot-{k + 1}", "--data-dir", str(args.data_dir / f"bot-{k + 1}"),
-                   "--timeout", str(args.timeout), "--lobby-timeout", str(args.lobby_timeout)]
-            if args.interface:
-                cmd += ["--interface", args.interface]
-            children.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL))
+    bots = LocalBots(args.bots, args.data_dir, args.interface, args.timeout, args.lobby_timeout)
+    spawn_bots = bots.spawn
 
     async def go() -> GameResult:
         hub = _hub(args)
@@ -233,13 +225,7 @@ def run_host_cmd(args: argparse.Namespace) -> int:
         _left_message(args, "p2ptarot host: interrupted; you left the table")
         return 130
     finally:
-        for child in children:
-            if not finished:  # the host left or failed: its own bots have no table any more
-                child.terminate()
-            try:
-                child.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                child.kill()
+        bots.stop(finished)  # the host left or failed: its own bots have no table any more
     return _report(result, args)
 
 

@@ -46,7 +46,7 @@ class Roster:
     seats: tuple[RoomSeat, ...]
     #: every seat is taken and everyone is ready: the table starts by itself
     full_and_ready: bool
-    #: the host may start now with the players present (a valid count, all of them ready)
+    #: the host may start now with the players present (a valid count, every joiner ready)
     can_start_now: bool
 
     @property
@@ -150,14 +150,17 @@ class Room:
 
     # ---- the host's decisions ---------------------------------------------------------------------
     def start_now(self) -> list[RoomSeat]:
-        """The seats of a table started now with the players present, or RoomError."""
+        """The seats of a table the host starts now with the players present (starting says the
+        host is ready), or RoomError when the game is not played by that many or a joiner is not
+        ready."""
         count = len(self._seats)
         if not self.min_players <= count <= self.max_players:
             raise RoomError(f"{self.game} needs {self.min_players} to {self.max_players} players; "
                             f"{count} seated")
-        waiting = [s.name for s in self._seats if not s.ready]
+        waiting = [s.name for s in self._seats[1:] if not s.ready]
         if waiting:
             raise RoomError("not everyone is ready: " + ", ".join(waiting))
+        self._seats[0] = replace(self._seats[0], ready=True)
         return list(self._seats)
 
     @property
@@ -176,7 +179,7 @@ class Room:
     def roster(self) -> Roster:
         count = len(self._seats)
         now = (self.min_players <= count <= self.max_players
-               and all(s.ready for s in self._seats))
+               and all(s.ready for s in self._seats[1:]))
         return Roster(self.game, self.variant, self.seats_total, tuple(self._seats),
                       self.should_start, now)
 

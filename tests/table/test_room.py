@@ -46,9 +46,16 @@ def test_unready_and_leave_hold_the_start_back() -> None:
 def test_host_not_ready_holds_the_table() -> None:
     r = room(2, host_ready=False)
     r.join(BOB, {"name": "Bob"})
-    assert not r.should_start and not r.roster().can_start_now
+    assert not r.should_start
     assert r.set_ready(HOST, True)
     assert r.should_start
+
+
+def test_starting_now_says_the_host_is_ready() -> None:
+    r = room(3, host_ready=False)
+    r.join(BOB, {"name": "Bob"})
+    assert r.roster().can_start_now  # the joiners are ready; the host decides
+    assert [s.ready for s in r.start_now()] == [True, True]
 
 
 def test_start_now_with_a_valid_count() -> None:

@@ -4,6 +4,7 @@
 function drawTables(e) {
   if (S.names.length || S.room) return;  // already seated
   const typed = $("myname") ? $("myname").value : null;
+  const kept = keptHostForm();
   const box = $("lobby"); box.hidden = false; clear(box);
   S.lobby = true;
   box.appendChild(el("h2", null, "Open tables on your network"));
@@ -25,6 +26,48 @@ function drawTables(e) {
   const inp = el("input"); inp.id = "myname"; inp.maxLength = 40;
   inp.value = typed !== null ? typed : (e.name || ""); form.appendChild(inp);
   box.appendChild(form);
+  if (e.games && e.games.length) box.appendChild(hostForm(e.games, kept));
+}
+
+// ---- hosting a table from the page: game, variant, seats, bots ------------------------------------
+function keptHostForm() {
+  const v = (id) => ($(id) ? $(id).value : null);
+  return { game: v("hostgame"), variant: v("hostvariant"), seats: v("hostseats"), bots: v("hostbots") };
+}
+function hostForm(games, kept) {
+  const f = el("div", "hostform"); f.id = "hostform";
+  f.appendChild(el("h2", null, "Or host a table"));
+  const game = el("select"); game.id = "hostgame";
+  games.forEach((g) => { const o = el("option", null, g.title + " (" + g.players[0] + "–" + g.players[1] + " players)"); o.value = g.name; game.appendChild(o); });
+  const variant = el("select"); variant.id = "hostvariant";
+  const seats = el("input"); seats.id = "hostseats"; seats.type = "number";
+  const bots = el("input"); bots.id = "hostbots"; bots.type = "number"; bots.min = 0;
+  const pick = () => games.find((g) => g.name === game.value) || games[0];
+  function fit(keepValues) {
+    const g = pick();
+    clear(variant);
+    const names = g.variants.length ? g.variants : [""];
+    names.forEach((n) => { const o = el("option", null, n || "(base rules)"); o.value = n; variant.appendChild(o); });
+    variant.value = keepValues && kept.variant !== null && names.includes(kept.variant) ? kept.variant : g.default;
+    seats.min = g.players[0]; seats.max = g.players[1];
+    if (!keepValues || kept.seats === null) seats.value = g.players[0];
+    bots.max = Math.max(0, Number(seats.value) - 1);
+    if (!keepValues || kept.bots === null) bots.value = Math.max(0, Number(seats.value) - 1);
+  }
+  if (kept.game !== null) game.value = kept.game;
+  if (kept.seats !== null) seats.value = kept.seats;
+  if (kept.bots !== null) bots.value = kept.bots;
+  fit(true);
+  game.addEventListener("change", () => fit(false));
+  seats.addEventListener("change", () => { bots.max = Math.max(0, Number(seats.value) - 1); });
+  const go = el("button", "host", "Host"); go.id = "hostbtn";
+  go.addEventListener("click", () => send({ cmd: "host", game: game.value, variant: variant.value,
+    seats: Number(seats.value), bots: Number(bots.value), name: $("myname").value }));
+  [["game ", game], [" variant ", variant], [" seats ", seats], [" bots ", bots]].forEach(([label, node]) => {
+    f.appendChild(el("span", null, label)); f.appendChild(node);
+  });
+  f.appendChild(go);
+  return f;
 }
 // ---- the room of a table filling up: seats, ready marks, Ready toggle, host's Start now ---------
 function drawLobby(e) {
