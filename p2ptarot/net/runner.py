@@ -335,7 +335,8 @@ async def join_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, url: str,
             seen = parse_roster(msg)
             if seen is not None:
                 roster = seen
-                _publish_lobby(hub, printable(msg.get("game"), 40), seen.names, seen.ready,
+                game = msg.get("game")
+                _publish_lobby(hub, printable(game, 40) if isinstance(game, str) else "", seen.names, seen.ready,
                                seen.bots, seen.seats_total, seen.can_start, seen.you, False, url)
         elif msg["ctl"] == "chat":
             said = parse_chat_relay(msg, roster)
