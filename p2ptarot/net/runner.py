@@ -27,8 +27,8 @@ from p2ptarot.table.effects import (Aborted, Effect, Finished, Forward, NeedMove
                                     Send, Warning)
 from p2ptarot.table.lobby import make_charter, sign_charter
 from p2ptarot.table.names import clean_name, printable
-from p2ptarot.table.room import (ChatRelay, Room, RoomError, RoomSeat, RosterSeen, parse_chat_relay,
-                                 parse_roster)
+from p2ptarot.table.room import (ChatRelay, Room, RoomError, RoomSeat, RosterSeen, clean_chat,
+                                 parse_chat_relay, parse_roster)
 from p2ptarot.table.session import MOVE_STEP_KINDS, Session
 from pydantic import ValidationError
 
@@ -246,10 +246,10 @@ async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str,
                             chosen = room.start_now()
                         except RoomError as exc:
                             hub.publish(Notice(f"cannot start now: {exc}"))
-                for text in hub.take_chat():
-                    said = room.chat(identity.public_bytes, text, time.monotonic())
-                    if said is not None:
-                        await relay(said, identity.public_bytes)
+                for text in hub.take_chat():  # the host's own lines (already shown locally)
+                    clean = clean_chat(text)
+                    if clean is not None:
+                        await relay(ChatRelay(0, room.seats[0].name, clean), identity.public_bytes)
             if changed:
                 await advertiser.update(seats_taken=len(room.seats))
                 await tell_roster()
