@@ -40,13 +40,36 @@ class TableOpened(Event):
 
 @dataclass(frozen=True)
 class LobbyState(Event):
-    """Seats taken so far while a table fills up."""
+    """The seats of a table filling up (names in seat order, who is ready, which are bots), how
+    many seats in all, our seat, whether we host it and whether it could start now."""
 
     TYPE: ClassVar[str] = "lobby"
     game: str
     seats_total: int
     names: tuple[str, ...]
     address: str = ""
+    ready: tuple[bool, ...] = ()
+    bots: tuple[bool, ...] = ()
+    can_start: bool = False
+    seat: int | None = None
+    host: bool = False
+
+    def is_ready(self, seat: int) -> bool:
+        return seat < len(self.ready) and self.ready[seat]
+
+    @property
+    def lines(self) -> list[str]:
+        """'seat 2: Bob (ready)' for every seat, free seats included."""
+        out = []
+        for i in range(self.seats_total):
+            if i >= len(self.names):
+                out.append(f"{seat_label(i)}: (free)")
+                continue
+            marks = ["you" if i == self.seat else "", "host" if i == 0 else "",
+                     "bot" if i < len(self.bots) and self.bots[i] else "",
+                     "ready" if self.is_ready(i) else "not ready"]
+            out.append(f"{seat_label(i)}: {self.names[i]} ({', '.join(m for m in marks if m)})")
+        return out
 
 
 @dataclass(frozen=True)
@@ -191,6 +214,8 @@ class TablesSeen(Event):
     TYPE: ClassVar[str] = "tables"
     tables: tuple[dict[str, Any], ...]
     name: str = ""
+    #: the games a table can be hosted for from the page (name, title, players, variants)
+    games: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -245,8 +270,27 @@ class Sit(Command):
 
 
 @dataclass(frozen=True)
+class Host(Command):
+    """Open a table from the page (`p2ptarot web`): game, variant ('' for its default), seats
+    in all, how many of them local bots fill, and the host's name."""
+
+    game: str
+    variant: str
+    seats: int
+    bots: int
+    name: str = ""
+
+
+@dataclass(frozen=True)
 class Ready(Command):
-    pass
+    """In the lobby: this player is ready to start (or, `ready=False`, not yet)."""
+
+    ready: bool = True
+
+
+@dataclass(frozen=True)
+class StartNow(Command):
+    """In the lobby, the host only: start with the players seated (a count the game allows)."""
 
 
 def command_from_json(data: Any) -> Command:
@@ -271,8 +315,22 @@ def command_from_json(data: Any) -> Command:
         if not isinstance(target, str) or not isinstance(name, str):
             raise ValueError("sit needs a target")
         return Sit(target[:300], name[:40])
+    if cmd == "host":
+        game, variant, name = data.get("game"), data.get("variant", ""), data.get("name", "")
+        seats, bots = data.get("seats"), data.get("bots", 0)
+        if not all(isinstance(x, str) for x in (game, variant, name)) \
+                or type(seats) is not int or type(bots) is not int:
+            raise ValueError("host needs a game, a variant, whole numbers of seats and bots")
+        if not 1 <= seats <= 64 or not 0 <= bots < seats:
+            raise ValueError("host: seats 1 to 64, bots fewer than the seats")
+        return Host(game[:40], variant[:40], seats, bots, name[:40])
     if cmd == "ready":
-        return Ready()
+        ready = data.get("ready", True)
+        if not isinstance(ready, bool):
+            raise ValueError("ready takes true or false")
+        return Ready(ready)
+    if cmd == "start":
+        return StartNow()
     raise ValueError(f"unknown command {cmd!r}")
 
 
@@ -285,7 +343,7 @@ def _and(names: tuple[str, ...] | list[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
-__all__ = ["Chat", "ChatLine", "Command", "Event", "GameAborted", "GameFinished", "Leave",
+__all__ = ["Chat", "ChatLine", "Command", "Event", "GameAborted", "GameFinished", "Host", "Leave",
            "LobbyState", "MoveOption", "MovePlayed", "Notice", "PlayComposed", "PlayMove", "Presence", "Ready",
-           "ReplayLoaded", "RoundOver", "Sit", "TablesSeen", "Standing", "TableOpened", "TurnStarted", "ViewChanged", "Waiting",
+           "ReplayLoaded", "RoundOver", "Sit", "StartNow", "TablesSeen", "Standing", "TableOpened", "TurnStarted", "ViewChanged", "Waiting",
            "command_from_json", "seat_label"]

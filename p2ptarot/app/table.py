@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # the Hub's queues load asyncio where a peer runs; replays ne
     import asyncio
 
 from . import screen as screens
-from .events import (Command, Event, GameAborted, GameFinished, MoveOption, MovePlayed, Presence,
+from .events import (Command, Event, GameAborted, GameFinished, LobbyState, MoveOption, MovePlayed, Presence,
                      RoundOver, Standing, TableOpened, TablesSeen, TurnStarted, ViewChanged,
                      Waiting)
 from .results import round_rows, totals
@@ -147,6 +147,11 @@ class Hub:
         self.app: TableApp | None = None
         #: when the seat the table waits for will be blamed (Unix time), from the last Waiting
         self.deadline: float | None = None
+        #: the player's name before a table is opened (lobby chat lines are shown with it)
+        self.me = ""
+        #: lobby commands (Ready, StartNow) for the runner's lobby loop, and its wake-up call
+        self._lobby: list[Command] = []
+        self.lobby_poke = asyncio.Event()
 
     def publish(self, event: Event | None) -> None:
         if event is None:
@@ -180,33 +185,49 @@ class Hub:
         out, self._chat = self._chat, []
         return out
 
+    def take_lobby(self) -> list[Command]:
+        """The lobby commands (Ready, StartNow) given since the last call."""
+        out, self._lobby = self._lobby, []
+        self.lobby_poke.clear()
+        return out
+
     def catch_up(self) -> list[Event]:
         """The history a page opened late needs: every event that tells something, but only the
         latest of the ones that replace each other (view, what the table waits for, the turn)."""
         latest: dict[type, int] = {}
         for i, ev in enumerate(self.history):
-            if isinstance(ev, (ViewChanged, Waiting, TurnStarted, TablesSeen)):
+            if isinstance(ev, _REPLACED):
                 latest[type(ev)] = i
         keep = set(latest.values())
         return [ev for i, ev in enumerate(self.history)
-                if i in keep or not isinstance(ev, (ViewChanged, Waiting, TurnStarted, TablesSeen))]
+                if i in keep or not isinstance(ev, _REPLACED)]
 
     def unsubscribe(self, q: asyncio.Queue[Event]) -> None:
         if q in self._queues:
             self._queues.remove(q)
 
     def send(self, command: Command) -> None:
-        from .events import Chat, ChatLine, Leave
+        from .events import Chat, ChatLine, Leave, Ready, StartNow
         if isinstance(command, Chat):  # goes to the other players, not to the chooser
             text = " ".join(command.text.split())[:300]
             if text and all(ch.isprintable() for ch in text):
                 self._chat.append(text)
-                self.publish(ChatLine(self.app.name(self.app.seat) if self.app else "you", text))
+                self.publish(ChatLine(self.app.name(self.app.seat) if self.app else self.me or "you",
+                                      text))
+                self.lobby_poke.set()
+            return
+        if isinstance(command, (Ready, StartNow)):  # for the lobby, never the chooser
+            self._lobby.append(command)
+            self.lobby_poke.set()
             return
         if isinstance(command, Leave):
             self.leave_reason = command.reason
             self.leaving.set()
         self.commands.put_nowait(command)
+
+
+#: events of which a late page needs only the latest
+_REPLACED = (ViewChanged, Waiting, TurnStarted, TablesSeen, LobbyState)
 
 
 def option_for(turn: TurnStarted, index: int) -> MoveOption | None:
