@@ -14,9 +14,10 @@ import queue
 import time
 from typing import Any, Callable, Sequence
 
-from p2ptarot.app.events import (ChatLine, Event, GameAborted, GameFinished, Leave, MovePlayed,
-                                 Notice, PlayComposed, PlayMove, Presence, RoundOver, TableOpened, TurnStarted,
-                                 ViewChanged, Waiting)
+from p2ptarot.app.events import (ChatLine, Event, GameAborted, GameFinished, HandOver, Leave,
+                                 MovePlayed, Notice, PlayComposed, PlayMove, Presence, RoundOver,
+                                 StandInChanged, TableOpened, TakeBack, TurnStarted, ViewChanged,
+                                 Waiting)
 from p2ptarot.app.screen import presenter
 from p2ptarot.app.table import Hub
 
@@ -25,7 +26,9 @@ from .text_table import table
 
 HELP = ("type a move's number to play it; m = list the moves again; v = the raw JSON view; "
         "w = write your own move where the game allows it (an Eleusis rule or run); "
-        "h or ? = this help; Ctrl-D or Ctrl-C = leave the table (come back with join --resume)")
+        "bot = let a bot play for you (this program keeps running; back, or any move, takes "
+        "your seat back); h or ? = this help; "
+        "Ctrl-D or Ctrl-C = leave the table (come back with join --resume)")
 Print = Callable[[str], None]
 
 
@@ -94,15 +97,23 @@ class Terminal:
                             for i, n in enumerate(ev.names))
             if self.spectator:
                 return [f"== {ev.title} — {who} =="]
+            stand_in = (f"; after {ev.stand_in_after} s without an answer a bot plays for you "
+                        "until you come back" if ev.stand_in_after else "")
             return [f"== {ev.title} — {who} ==",
-                    f"a move may take up to {ev.move_timeout // 60} min {ev.move_timeout % 60} s; "
-                    "Ctrl-D leaves the table"]
+                    f"a move may take up to {ev.move_timeout // 60} min {ev.move_timeout % 60} s"
+                    f"{stand_in}; type bot to let a bot play for you; Ctrl-D leaves the table"]
         if isinstance(ev, ViewChanged):
             self.screen_text, self.view = ev.text, ev.view
             return []
         if isinstance(ev, MovePlayed):
             who = f"{ev.name} (you)" if ev.name == self.me else ev.name
+            if ev.by == "bot":
+                who += " [bot]"
             return [f"  {who}: {ev.sentence}"]
+        if isinstance(ev, StandInChanged):
+            if ev.active:
+                self.answered = True  # the open turn (if any) is the bot's now
+            return [ev.sentence]
         if isinstance(ev, Waiting):
             if ev.what != "move" or ev.yours:
                 return []
@@ -149,7 +160,7 @@ class Terminal:
         wait for the next prompt (as `input()` would); Ctrl-D with nothing typed ahead leaves
         at once, whatever the table is doing."""
         while True:
-            if self.turn is None or self.answered:
+            if (self.turn is None or self.answered) and not self.hub.stand_in:
                 if console.closed_and_empty:
                     self.hub.send(Leave("standard input closed"))
                     return
@@ -193,6 +204,18 @@ class Terminal:
 
     def handle_line(self, text: str) -> None:
         turn = self.turn
+        if text == "bot":
+            if self.hub.stand_in:
+                self.say("  a bot already plays for you (back takes your seat back)")
+            else:
+                self.hub.send(HandOver())
+            return
+        if self.hub.stand_in and text and text not in ("h", "?", "v"):
+            self.hub.send(TakeBack())  # any other line: the player is back
+            return
+        if text == "back":
+            self.say("  you have your seat")
+            return
         if text in ("h", "?"):
             self.say("  " + HELP)
         elif text == "v":

@@ -10,6 +10,7 @@ from pathlib import Path
 from p2ptarot.app.replay import frames
 from p2ptarot.app.screen import name_seats
 from p2ptarot.net.store import read_transcript
+from p2ptarot.table.envelope import EnvelopeError, parse
 from p2ptarot.table.names import printable
 from p2ptarot.transcript import Transcript, TranscriptError, Verdict, verify_transcript
 
@@ -54,6 +55,25 @@ def _verdict(args: argparse.Namespace, transcript: Transcript) -> Verdict | None
         return None
 
 
+def stand_in_lines(transcript: Transcript) -> list[str]:
+    """One line per seat whose moves a stand-in bot chose (their `by` marker): how many, from
+    which step. Informational: a seat's word about who chose its moves cannot be checked."""
+    seats = transcript.charter.charter.seats
+    counts: dict[int, list[int]] = {}
+    for line in transcript.messages:
+        try:
+            env = parse(line)
+        except EnvelopeError:
+            break
+        if env.kind in ("move", "move.open") and env.body.get("by") == "bot" \
+                and 0 <= env.seat < len(seats):
+            counts.setdefault(env.seat, []).append(env.step)
+    return [f"  stand-in: {len(steps)} move(s) of seat {seat + 1} "
+            f"({printable(seats[seat].name, 40)}) were played by its bot (steps {steps[0]} to "
+            f"{steps[-1]}; the seat's own claim, not checkable)"
+            for seat, steps in sorted(counts.items())]
+
+
 def run_verify(args: argparse.Namespace) -> int:
     transcript = _load(args)
     if transcript is None:
@@ -68,6 +88,8 @@ def run_verify(args: argparse.Namespace) -> int:
         print(f"valid: {verdict.steps} steps, {transcript.charter.charter.game} for "
               f"{len(transcript.charter.charter.seats)}; scores {verdict.outcome['scores']}, "
               f"winners {verdict.outcome['winners']}")
+        for line in stand_in_lines(transcript):
+            print(line)
     else:
         seats = transcript.charter.charter.seats
         who = (f"seat {verdict.seat} ({printable(seats[verdict.seat].name, 40)})"
@@ -101,7 +123,8 @@ def run_replay(args: argparse.Namespace) -> int:
     names, moves = frames(transcript)
     print(f"{charter.game} — " + ", ".join(f"{n} (seat {i + 1})" for i, n in enumerate(names)))
     for f in moves:
-        print(f"  step {f.step:>5}  {f.name:<12} {f.sentence}")
+        who = f"{f.name} [bot]" if f.by == "bot" else f.name  # the seat's stand-in bot chose it
+        print(f"  step {f.step:>5}  {who:<12} {f.sentence}")
         for mark in f.marks:
             print(f"  {mark}")
     if verdict.valid and verdict.outcome:
