@@ -99,7 +99,9 @@ class TableApp:
         if key == self._last_waiting:
             return None
         self._last_waiting = key
-        return Waiting(tuple(seats), tuple(self.name(s) for s in seats), what, deadline,
+        # "waiting for Bob and you": our own seat among others is named as the reader
+        return Waiting(tuple(seats), tuple("you" if s == self.seat else self.name(s) for s in seats),
+                       what, deadline,
                        yours=self.seat is not None and tuple(seats) == (self.seat,))
 
     def stand_in(self, seat: int, by_bot: bool) -> Presence | None:

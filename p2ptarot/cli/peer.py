@@ -312,10 +312,17 @@ def run_join_cmd(args: argparse.Namespace) -> int:
 def run_list(args: argparse.Namespace) -> int:
     from p2ptarot.net.discovery import browse_tables
 
-    if not args.json:
-        where = args.interface or "every interface"
+    from .spinner import Spinner
+
+    where = args.interface or "every interface"
+    spinner = Spinner(f"looking for tables on {where}")
+    if not args.json and not spinner.live:
         print(f"looking for tables on {where} for {args.timeout:g} s...", file=sys.stderr, flush=True)
-    adverts = asyncio.run(browse_tables([args.interface] if args.interface else None, args.timeout))
+    try:
+        adverts = asyncio.run(browse_tables([args.interface] if args.interface else None,
+                                            args.timeout, progress=None if args.json else spinner))
+    finally:
+        spinner.done()
     rows = [{"game": a.table.game, "variant": a.table.variant,
              "seats": f"{a.table.seats_taken}/{a.table.seats_total}",
              "state": "full" if a.table.is_full else "open",

@@ -320,11 +320,18 @@ class TableBrowser:
 
 
 async def browse_tables(
-    interfaces: Sequence[str] | None, timeout: float = 3.0
+    interfaces: Sequence[str] | None, timeout: float = 3.0,
+    progress: Callable[[float, int], None] | None = None, every: float = 0.1,
 ) -> list[TableAdvert]:
-    """Listen for ``timeout`` seconds and return every valid open table seen."""
+    """Listen for ``timeout`` seconds and return every valid open table seen; `progress(elapsed,
+    tables seen so far)` is called every `every` seconds meanwhile (a spinner)."""
     async with TableBrowser(interfaces=interfaces) as browser:
-        await asyncio.sleep(timeout)
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        while (elapsed := loop.time() - start) < timeout:
+            if progress is not None:
+                progress(elapsed, len(browser.tables))
+            await asyncio.sleep(min(every, timeout - elapsed))
         return sorted(browser.tables.values(), key=lambda a: a.name)
 
 

@@ -39,3 +39,31 @@ def test_list_shows_the_host_players_name(tmp_path: Path) -> None:
     finally:
         host.kill()
         host.wait()
+
+
+def test_list_spins_on_a_terminal_and_stays_quiet_in_a_pipe() -> None:
+    """On a terminal, `list` shows a spinner with the seconds and tables seen so far, then erases
+    it; piped, it prints one line saying what it waits for and no spinner frames."""
+    import os
+    import pty
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: `list` with a terminal as stdout and stderr
+        os.execv(sys.executable, CLI + ["list", "--interface", "127.0.0.1", "--timeout", "1.5"])
+    out = b""
+    while True:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.waitpid(pid, 0)
+    text = out.decode(errors="replace")
+    assert "\r| looking for tables on 127.0.0.1" in text and "tables so far" in text
+    assert "\x1b[K" in text  # the spinner line is erased before the results
+    piped = subprocess.run(CLI + ["list", "--interface", "127.0.0.1", "--timeout", "1"],
+                           capture_output=True, text=True, timeout=60)
+    assert "looking for tables on 127.0.0.1 for 1 s" in piped.stderr
+    assert "\r" not in piped.stderr and "so far" not in piped.stderr

@@ -43,6 +43,10 @@ class Browser:
         self.proc = subprocess.Popen(
             [chromium_path(), "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
              "--disable-extensions", "--disable-background-networking", "--disable-sync",
+             # several pages at once: a page behind another must keep running its timers and
+             # rendering (else its screenshot waits for a frame that never comes)
+             "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+             "--disable-backgrounding-occluded-windows",
              "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
              f"--user-data-dir={self.profile}", "--window-size=1300,950", "about:blank"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -144,6 +148,7 @@ class Page:
             await asyncio.sleep(every)
 
     async def screenshot(self, path: Path) -> Path:
+        await self.call("Page.bringToFront")  # a background page may render no frame to capture
         shot = await self.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})
         path.write_bytes(base64.b64decode(shot["data"]))
         return path

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -20,14 +21,18 @@ pytestmark = [pytest.mark.network, pytest.mark.slow]
 async def _play_through_page(page, shots: Path, prefix: str, max_clicks: int = 3000) -> dict:
     """Click playable cards / move buttons until the game is over; checks along the way."""
     clicks, seen_turn_status, shot_taken = {"card": 0, "button": 0}, False, False
+    clocks: set[str] = set()
     while not await page.js(OVER):
         state = await page.js("""({status: document.getElementById('status').textContent,
             moves: document.querySelectorAll('button.move').length,
             players: document.getElementById('players').textContent,
             since: document.getElementById('since').textContent,
-            hand: document.querySelectorAll('#hand .card').length})""")
+            hand: document.querySelectorAll('#hand .card').length,
+            clock: (document.querySelector('#status .clock') || {}).textContent || ''})""")
         if state["moves"]:
             seen_turn_status = seen_turn_status or state["status"].startswith("Your move")
+            if state["clock"]:
+                clocks.add(state["clock"])
             if not shot_taken and clicks["card"] + clicks["button"] >= 6 and state["hand"] >= 3:
                 keep_shot(await page.screenshot(shots / f"{prefix}-turn.png"))
                 shot_taken = True
@@ -37,7 +42,8 @@ async def _play_through_page(page, shots: Path, prefix: str, max_clicks: int = 3
                 assert sum(clicks.values()) < max_clicks
         await asyncio.sleep(0.05)
     keep_shot(await page.screenshot(shots / f"{prefix}-end.png"))
-    return {"clicks": clicks, "seen_turn_status": seen_turn_status, "shot": shot_taken}
+    return {"clicks": clicks, "seen_turn_status": seen_turn_status, "shot": shot_taken,
+            "clocks": clocks}
 
 
 async def test_sinople_whole_game_as_a_human_in_the_browser(tmp_path: Path) -> None:
@@ -60,6 +66,9 @@ async def test_sinople_whole_game_as_a_human_in_the_browser(tmp_path: Path) -> N
         assert result.outcome is not None
         assert played["clicks"]["card"] > 20  # hand cards were clicked, not only buttons
         assert played["seen_turn_status"] and played["shot"]
+        # a visible countdown of the move timeout (300 s by default: minutes, not seconds)
+        assert played["clocks"] and all(re.fullmatch(r"[45]:\d\d left", c) for c in played["clocks"]), \
+            played["clocks"]
         text = await page.js("document.getElementById('results').textContent")
         assert "Final standings" in text and "Alice" in text and "Robot" in text
         log = await page.js("document.getElementById('log').textContent")
