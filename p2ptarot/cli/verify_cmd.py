@@ -55,11 +55,11 @@ def _verdict(args: argparse.Namespace, transcript: Transcript) -> Verdict | None
         return None
 
 
-def stand_in_lines(transcript: Transcript) -> list[str]:
-    """One line per seat whose moves a stand-in bot chose (their `by` marker): how many, from
-    which step. Informational: a seat's word about who chose its moves cannot be checked."""
+def stand_in_summary(transcript: Transcript) -> list[dict[str, int]]:
+    """Per seat whose moves its stand-in bot chose (their `by` marker): how many, first and last
+    step. Informational: a seat's word about who chose its moves cannot be checked."""
     seats = transcript.charter.charter.seats
-    counts: dict[int, list[int]] = {}
+    steps: dict[int, list[int]] = {}
     for line in transcript.messages:
         try:
             env = parse(line)
@@ -67,11 +67,18 @@ def stand_in_lines(transcript: Transcript) -> list[str]:
             break
         if env.kind in ("move", "move.open") and env.body.get("by") == "bot" \
                 and 0 <= env.seat < len(seats):
-            counts.setdefault(env.seat, []).append(env.step)
-    return [f"  stand-in: {len(steps)} move(s) of seat {seat + 1} "
-            f"({printable(seats[seat].name, 40)}) were played by its bot (steps {steps[0]} to "
-            f"{steps[-1]}; the seat's own claim, not checkable)"
-            for seat, steps in sorted(counts.items())]
+            steps.setdefault(env.seat, []).append(env.step)
+    return [{"seat": seat, "moves": len(marked), "first_step": marked[0], "last_step": marked[-1]}
+            for seat, marked in sorted(steps.items())]
+
+
+def stand_in_lines(transcript: Transcript) -> list[str]:
+    """The stand-in summary for people (seats counted from 1, with their names)."""
+    seats = transcript.charter.charter.seats
+    return [f"  stand-in: {s['moves']} move(s) of seat {s['seat'] + 1} "
+            f"({printable(seats[s['seat']].name, 40)}) were played by its bot (steps "
+            f"{s['first_step']} to {s['last_step']}; the seat's own claim, not checkable)"
+            for s in stand_in_summary(transcript)]
 
 
 def run_verify(args: argparse.Namespace) -> int:
@@ -82,7 +89,8 @@ def run_verify(args: argparse.Namespace) -> int:
     if verdict is None:
         return EXIT_UNREADABLE
     if args.json:
-        print(json.dumps(verdict.to_json(), sort_keys=True))
+        print(json.dumps({**verdict.to_json(), "stand_in": stand_in_summary(transcript)},
+                         sort_keys=True))
     elif verdict.valid:
         assert verdict.outcome is not None
         print(f"valid: {verdict.steps} steps, {transcript.charter.charter.game} for "
