@@ -91,6 +91,21 @@ def human_chooser(hub: Hub, name: str = "you",
     return choose
 
 
+def human_seat(hub: Hub, name: str, seed: int | str | None = None
+               ) -> Callable[[Any], Awaitable[Any]]:
+    """The chooser of a person's seat: the player through the hub, and a heuristic stand-in bot
+    (in this very peer: it alone holds the seat's keys) for when the player is away."""
+    import secrets
+
+    from p2ptarot.bots import make  # local: bots load the games' heuristics
+
+    bot = make("heuristic", seed if seed is not None else secrets.randbits(32))
+
+    async def stand_in(need: Any) -> Any:
+        return bot.choose(need.seat, need.view, list(need.legal))
+    return human_chooser(hub, name, stand_in=stand_in)
+
+
 async def until_left(hub: Hub, game: Awaitable[T]) -> T:
     """Run `game` until it ends or a front end asks to leave (then it is cancelled at once, its
     links close so the other players are told, and LeftTable is raised)."""
@@ -111,4 +126,4 @@ async def until_left(hub: Hub, game: Awaitable[T]) -> T:
         leave.cancel()
 
 
-__all__ = ["LeftTable", "human_chooser", "until_left"]
+__all__ = ["LeftTable", "human_chooser", "human_seat", "until_left"]

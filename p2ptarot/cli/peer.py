@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
-from p2ptarot.app.human import LeftTable, human_chooser, until_left
+from p2ptarot.app.human import LeftTable, human_seat, until_left
 from p2ptarot.app.events import Notice
 from p2ptarot.app.table import Hub
 from p2ptarot.bots import make as make_bot
@@ -120,8 +120,7 @@ def _chooser(args: argparse.Namespace, hub: Hub | None):
     if args.bot:
         return bot_chooser(make_bot(args.bot, args.seed if args.seed is not None else os.getpid()))
     assert hub is not None
-    bot = bot_chooser(make_bot("heuristic", args.seed if args.seed is not None else os.getpid()))
-    return human_chooser(hub, args.name, stand_in=bot)
+    return human_seat(hub, args.name, args.seed if args.seed is not None else os.getpid())
 
 
 def _hub(args: argparse.Namespace) -> Hub | None:

@@ -8,7 +8,7 @@ import logging
 from typing import Any
 
 from p2ptarot.app.events import Notice, Sit, TablesSeen
-from p2ptarot.app.human import human_chooser
+from p2ptarot.app.human import human_seat
 from p2ptarot.app.table import Hub
 from p2ptarot.net.discovery import TableAdvert, TableBrowser
 from p2ptarot.net.runner import GameResult, PeerConfig, RunError, run_join
@@ -51,7 +51,7 @@ class Lobby:
             self.cfg.name = cmd.name.strip()[:40]
         self.hub.publish(Notice(f"joining the table of {cmd.target}..."))
         self.game = asyncio.create_task(run_join(self.cfg, cmd.target, None,
-                                                 human_chooser(self.hub, self.cfg.name)))
+                                                 human_seat(self.hub, self.cfg.name)))
         self.game.add_done_callback(self._done)
 
     def _done(self, task: asyncio.Task[GameResult]) -> None:
