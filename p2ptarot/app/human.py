@@ -19,7 +19,7 @@ from typing import Any, Awaitable, Callable, TypeVar
 
 from p2ptarot.table.effects import StandInMove
 
-from .events import HandOver, Leave, Notice, PlayComposed, PlayMove, TakeBack
+from .events import HandOver, Leave, Notice, PlayComposed, PlayMove, StandInChanged, TakeBack
 from .screen import describe, presenter
 from .table import Hub, option_for
 
@@ -45,13 +45,16 @@ def human_chooser(hub: Hub, name: str = "you",
         app = hub.app
         names = app.names if app is not None else ()
         hub.need = need
-        if hub.stand_in and stand_in is not None:  # the player is away: the bot keeps the seat
-            return await by_bot(need)
+        away = hub.stand_in and stand_in is not None
         mod = presenter(str(need.view.get("game")))
         automatic = getattr(mod, "automatic", None)
         if automatic is not None and automatic(need.view, need.legal):  # e.g. an Eleusis judgment
+            if away:  # the peer's own move, marked so the table does not think the player back
+                return StandInMove(need.legal[0])
             hub.publish(Notice(f"your peer: {describe(need.legal[0], need.view, names)}"))
             return need.legal[0]
+        if away:  # the player is away: the bot keeps the seat, forced moves included
+            return await by_bot(need)
         # a lone listed move is forced, unless the player may write another (an Eleusis run)
         if len(need.legal) == 1 and getattr(mod, "compose", None) is None:
             sentence = describe(need.legal[0], need.view, names)
@@ -83,7 +86,7 @@ def human_chooser(hub: Hub, name: str = "you",
                     hub.publish(Notice(f"that choice is not on offer now (turn {turn.turn})"))
             elif isinstance(cmd, HandOver) and stand_in is None:
                 hub.stand_in = False
-                hub.publish(Notice("no stand-in bot can play this seat; it waits for you"))
+                hub.publish(StandInChanged(False, "no stand-in bot can play this seat here"))
             elif isinstance(cmd, (HandOver, TakeBack)):
                 continue  # the loop's head plays the bot's move, or the player goes on
             elif isinstance(cmd, Leave):

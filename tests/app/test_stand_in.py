@@ -140,7 +140,8 @@ async def test_without_a_stand_in_bot_a_hand_over_is_refused_politely() -> None:
     hub.send(HandOver())
     await _settle()
     assert not task.done() and not hub.stand_in
-    assert any(isinstance(e, Notice) and "no stand-in bot" in e.text for e in hub.history)
+    assert [(c.active, c.reason) for c in _changes(hub)][-1] == \
+        (False, "no stand-in bot can play this seat here")
     task.cancel()
 
 
@@ -180,3 +181,15 @@ def test_the_terminal_hands_over_with_bot_and_any_line_takes_the_seat_back() -> 
     assert any("you have your seat back" in s for s in said)
     hub.publish(MovePlayed(9, SEAT, "Alice", "Play a card", by="bot"))
     assert said[-1] == "  Alice [bot]: Play a card"
+
+
+async def test_the_peers_own_automatic_moves_stay_marked_while_the_player_is_away() -> None:
+    from p2ptarot.present.eleusis import automatic
+    seat, view, legal = _layer._states("eleusis", 4, lambda v, l: automatic(v, l))[0]
+    hub = _hub()
+    hub.hand_over("test")
+
+    async def no_bot(need: NeedMove) -> Any:
+        raise AssertionError("a dealer's judgment is computed by the peer, not chosen by a bot")
+    move = await human_chooser(hub, "Alice", stand_in=no_bot)(NeedMove(seat, tuple(legal), view))
+    assert move == StandInMove(legal[0])  # marked: the table must not think Alice came back
