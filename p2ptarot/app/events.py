@@ -36,6 +36,8 @@ class TableOpened(Event):
     seat: int | None
     names: tuple[str, ...]
     move_timeout: int
+    #: the table's stand-in policy (charter): seconds before a bot plays an unanswered turn, 0 never
+    stand_in_after: int = 0
 
 
 @dataclass(frozen=True)
@@ -103,7 +105,8 @@ class TurnStarted(Event):
 
 @dataclass(frozen=True)
 class MovePlayed(Event):
-    """A move entered the log: who made it (name and seat) and what it did, as a sentence."""
+    """A move entered the log: who made it (name and seat) and what it did, as a sentence.
+    `by` is "bot" when the seat's stand-in bot chose it (the seat's own claim, unverifiable)."""
 
     TYPE: ClassVar[str] = "move"
     step: int
@@ -111,6 +114,7 @@ class MovePlayed(Event):
     name: str
     sentence: str
     automatic: bool = False
+    by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -135,7 +139,8 @@ class Waiting(Event):
 
 @dataclass(frozen=True)
 class Presence(Event):
-    """A player's link came up or went down ('joined', 'left', 'rejoined')."""
+    """A player's link came up or went down ('joined', 'left', 'rejoined'), or, read from the
+    log, a stand-in bot started playing their seat ('stand-in') or they took it back ('back')."""
 
     TYPE: ClassVar[str] = "presence"
     seat: int
@@ -147,8 +152,10 @@ class Presence(Event):
         if self.status == "left":
             return (f"{self.name} left the table; the game waits for them to come back "
                     "(p2ptarot join --resume)")
-        if self.status == "rejoined":
+        if self.status in ("rejoined", "back"):
             return f"{self.name} is back"
+        if self.status == "stand-in":
+            return f"{self.name}'s seat is played by a bot until {self.name} comes back"
         return f"{self.name} {self.status}"
 
 
@@ -197,6 +204,22 @@ class Notice(Event):
 
     TYPE: ClassVar[str] = "notice"
     text: str
+
+
+@dataclass(frozen=True)
+class StandInChanged(Event):
+    """Our own seat's stand-in bot started (`active`) or stopped playing for us, and why."""
+
+    TYPE: ClassVar[str] = "standin"
+    active: bool
+    reason: str = ""
+
+    @property
+    def sentence(self) -> str:
+        if self.active:
+            return (f"a bot plays your seat ({self.reason}); type back (or click 'Take my seat "
+                    "back') to play again")
+        return f"you have your seat back ({self.reason})" if self.reason else "you have your seat back"
 
 
 @dataclass(frozen=True)
@@ -257,6 +280,16 @@ class Leave(Command):
 
 
 @dataclass(frozen=True)
+class HandOver(Command):
+    """Let the stand-in bot play this seat from now on (until the player comes back)."""
+
+
+@dataclass(frozen=True)
+class TakeBack(Command):
+    """The player is back: the stand-in bot stops playing this seat."""
+
+
+@dataclass(frozen=True)
 class Chat(Command):
     text: str
 
@@ -305,6 +338,10 @@ def command_from_json(data: Any) -> Command:
         return PlayMove(turn, index)
     if cmd == "leave":
         return Leave()
+    if cmd == "bot":
+        return HandOver()
+    if cmd == "back":
+        return TakeBack()
     if cmd == "chat":
         text = data.get("text")
         if not isinstance(text, str):
@@ -343,7 +380,8 @@ def _and(names: tuple[str, ...] | list[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
-__all__ = ["Chat", "ChatLine", "Command", "Event", "GameAborted", "GameFinished", "Host", "Leave",
-           "LobbyState", "MoveOption", "MovePlayed", "Notice", "PlayComposed", "PlayMove", "Presence", "Ready",
-           "ReplayLoaded", "RoundOver", "Sit", "StartNow", "TablesSeen", "Standing", "TableOpened", "TurnStarted", "ViewChanged", "Waiting",
+__all__ = ["Chat", "ChatLine", "Command", "Event", "GameAborted", "GameFinished", "HandOver", "Host",
+           "Leave", "LobbyState", "MoveOption", "MovePlayed", "Notice", "PlayComposed", "PlayMove",
+           "Presence", "Ready", "ReplayLoaded", "RoundOver", "Sit", "StandInChanged", "StartNow",
+           "TablesSeen", "TakeBack", "Standing", "TableOpened", "TurnStarted", "ViewChanged", "Waiting",
            "command_from_json", "seat_label"]
