@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # the Hub's queues load asyncio where a peer runs; replays ne
 
 from . import screen as screens
 from .events import (Chat, ChatLine, HandOver, Leave, PlayComposed, PlayMove, Ready,
-                     StandInChanged, StartNow, TakeBack)
+                     StandInChanged, StartNow, TakeBack, WriteMove)
 from .events import (Command, Event, GameAborted, GameFinished, LobbyState, MoveOption, MovePlayed, Presence,
                      RoundOver, Standing, TableOpened, TablesSeen, TurnStarted, ViewChanged,
                      Waiting)
@@ -101,7 +101,7 @@ class TableApp:
         self._last_waiting = key
         # "waiting for Bob and you": our own seat among others is named as the reader
         return Waiting(tuple(seats), tuple("you" if s == self.seat else self.name(s) for s in seats),
-                       what, deadline,
+                       busy_words(what), deadline,
                        yours=self.seat is not None and tuple(seats) == (self.seat,))
 
     def stand_in(self, seat: int, by_bot: bool) -> Presence | None:
@@ -249,7 +249,7 @@ class Hub:
             self.leaving.set()
         elif isinstance(command, HandOver):
             self.hand_over("you asked for it")
-        elif isinstance(command, (TakeBack, PlayMove, PlayComposed)) and self.stand_in:
+        elif isinstance(command, (TakeBack, PlayMove, PlayComposed, WriteMove)) and self.stand_in:
             self.stand_in = False  # any command of the player's takes the seat back
             self.publish(StandInChanged(False, "you played" if not isinstance(command, TakeBack)
                                         else "you asked for it"))
@@ -266,9 +266,24 @@ class Hub:
 _REPLACED = (ViewChanged, Waiting, TurnStarted, TablesSeen, LobbyState)
 
 
+#: the cryptographic steps of the table, as a player reads them
+_MENTAL_WORDS = {"key": "setting up the deck", "shuffle": "shuffling the cards",
+                 "shares": "dealing the cards", "reencrypt": "passing cards on",
+                 "reveal-key": "showing cards"}
+
+
+def busy_words(what: str) -> str:
+    """'mental.shares for tarot-78/arcanoid epoch 0 (op 4)' -> 'dealing the cards': what the table
+    is busy with, in words (other steps are kept as they are)."""
+    if what.startswith("mental."):
+        kind = what[len("mental."):].split(" ", 1)[0]
+        return _MENTAL_WORDS.get(kind, "the cards' cryptography")
+    return what
+
+
 def option_for(turn: TurnStarted, index: int) -> MoveOption | None:
     """The option numbered `index` (1-based, as shown) of a turn."""
     return turn.options[index - 1] if 1 <= index <= len(turn.options) else None
 
 
-__all__ = ["Hub", "TableApp", "option_for"]
+__all__ = ["Hub", "TableApp", "busy_words", "option_for"]
