@@ -36,17 +36,42 @@ class TableOpened(Event):
     seat: int | None
     names: tuple[str, ...]
     move_timeout: int
+    #: the table's stand-in policy (charter): seconds before a bot plays an unanswered turn, 0 never
+    stand_in_after: int = 0
 
 
 @dataclass(frozen=True)
 class LobbyState(Event):
-    """Seats taken so far while a table fills up."""
+    """The seats of a table filling up (names in seat order, who is ready, which are bots), how
+    many seats in all, our seat, whether we host it and whether it could start now."""
 
     TYPE: ClassVar[str] = "lobby"
     game: str
     seats_total: int
     names: tuple[str, ...]
     address: str = ""
+    ready: tuple[bool, ...] = ()
+    bots: tuple[bool, ...] = ()
+    can_start: bool = False
+    seat: int | None = None
+    host: bool = False
+
+    def is_ready(self, seat: int) -> bool:
+        return seat < len(self.ready) and self.ready[seat]
+
+    @property
+    def lines(self) -> list[str]:
+        """'seat 2: Bob (ready)' for every seat, free seats included."""
+        out = []
+        for i in range(self.seats_total):
+            if i >= len(self.names):
+                out.append(f"{seat_label(i)}: (free)")
+                continue
+            marks = ["you" if i == self.seat else "", "host" if i == 0 else "",
+                     "bot" if i < len(self.bots) and self.bots[i] else "",
+                     "ready" if self.is_ready(i) else "not ready"]
+            out.append(f"{seat_label(i)}: {self.names[i]} ({', '.join(m for m in marks if m)})")
+        return out
 
 
 @dataclass(frozen=True)
@@ -84,7 +109,8 @@ class TurnStarted(Event):
 
 @dataclass(frozen=True)
 class MovePlayed(Event):
-    """A move entered the log: who made it (name and seat) and what it did, as a sentence."""
+    """A move entered the log: who made it (name and seat) and what it did, as a sentence.
+    `by` is "bot" when the seat's stand-in bot chose it (the seat's own claim, unverifiable)."""
 
     TYPE: ClassVar[str] = "move"
     step: int
@@ -92,6 +118,7 @@ class MovePlayed(Event):
     name: str
     sentence: str
     automatic: bool = False
+    by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -116,7 +143,8 @@ class Waiting(Event):
 
 @dataclass(frozen=True)
 class Presence(Event):
-    """A player's link came up or went down ('joined', 'left', 'rejoined')."""
+    """A player's link came up or went down ('joined', 'left', 'rejoined'), or, read from the
+    log, a stand-in bot started playing their seat ('stand-in') or they took it back ('back')."""
 
     TYPE: ClassVar[str] = "presence"
     seat: int
@@ -128,8 +156,10 @@ class Presence(Event):
         if self.status == "left":
             return (f"{self.name} left the table; the game waits for them to come back "
                     "(p2ptarot join --resume)")
-        if self.status == "rejoined":
+        if self.status in ("rejoined", "back"):
             return f"{self.name} is back"
+        if self.status == "stand-in":
+            return f"{self.name}'s seat is played by a bot until {self.name} comes back"
         return f"{self.name} {self.status}"
 
 
@@ -181,6 +211,22 @@ class Notice(Event):
 
 
 @dataclass(frozen=True)
+class StandInChanged(Event):
+    """Our own seat's stand-in bot started (`active`) or stopped playing for us, and why."""
+
+    TYPE: ClassVar[str] = "standin"
+    active: bool
+    reason: str = ""
+
+    @property
+    def sentence(self) -> str:
+        if self.active:
+            return (f"a bot plays your seat ({self.reason}); type back (or click 'Take my seat "
+                    "back') to play again")
+        return f"you have your seat back ({self.reason})" if self.reason else "you have your seat back"
+
+
+@dataclass(frozen=True)
 class FormReply(Event):
     """The table's answer to a written move (`WriteMove`): taken, or why not, with the line and
     column of the fault in the text (1-based; 0 when the fault is not in the text)."""
@@ -210,6 +256,8 @@ class TablesSeen(Event):
     TYPE: ClassVar[str] = "tables"
     tables: tuple[dict[str, Any], ...]
     name: str = ""
+    #: the games a table can be hosted for from the page (name, title, players, variants)
+    games: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -274,6 +322,16 @@ class Leave(Command):
 
 
 @dataclass(frozen=True)
+class HandOver(Command):
+    """Let the stand-in bot play this seat from now on (until the player comes back)."""
+
+
+@dataclass(frozen=True)
+class TakeBack(Command):
+    """The player is back: the stand-in bot stops playing this seat."""
+
+
+@dataclass(frozen=True)
 class Chat(Command):
     text: str
 
@@ -287,8 +345,27 @@ class Sit(Command):
 
 
 @dataclass(frozen=True)
+class Host(Command):
+    """Open a table from the page (`p2ptarot web`): game, variant ('' for its default), seats
+    in all, how many of them local bots fill, and the host's name."""
+
+    game: str
+    variant: str
+    seats: int
+    bots: int
+    name: str = ""
+
+
+@dataclass(frozen=True)
 class Ready(Command):
-    pass
+    """In the lobby: this player is ready to start (or, `ready=False`, not yet)."""
+
+    ready: bool = True
+
+
+@dataclass(frozen=True)
+class StartNow(Command):
+    """In the lobby, the host only: start with the players seated (a count the game allows)."""
 
 
 def command_from_json(data: Any) -> Command:
@@ -303,6 +380,10 @@ def command_from_json(data: Any) -> Command:
         return PlayMove(turn, index)
     if cmd == "leave":
         return Leave()
+    if cmd == "bot":
+        return HandOver()
+    if cmd == "back":
+        return TakeBack()
     if cmd == "chat":
         text = data.get("text")
         if not isinstance(text, str):
@@ -313,8 +394,22 @@ def command_from_json(data: Any) -> Command:
         if not isinstance(target, str) or not isinstance(name, str):
             raise ValueError("sit needs a target")
         return Sit(target[:300], name[:40])
+    if cmd == "host":
+        game, variant, name = data.get("game"), data.get("variant", ""), data.get("name", "")
+        seats, bots = data.get("seats"), data.get("bots", 0)
+        if not all(isinstance(x, str) for x in (game, variant, name)) \
+                or type(seats) is not int or type(bots) is not int:
+            raise ValueError("host needs a game, a variant, whole numbers of seats and bots")
+        if not 1 <= seats <= 64 or not 0 <= bots < seats:
+            raise ValueError("host: seats 1 to 64, bots fewer than the seats")
+        return Host(game[:40], variant[:40], seats, bots, name[:40])
     if cmd == "ready":
-        return Ready()
+        ready = data.get("ready", True)
+        if not isinstance(ready, bool):
+            raise ValueError("ready takes true or false")
+        return Ready(ready)
+    if cmd == "start":
+        return StartNow()
     if cmd == "write":
         return _write_from_json(data)
     raise ValueError(f"unknown command {cmd!r}")
@@ -359,7 +454,8 @@ def _and(names: tuple[str, ...] | list[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
-__all__ = ["Chat", "ChatLine", "Command", "FormReply", "Event", "GameAborted", "GameFinished", "Leave",
-           "LobbyState", "MoveOption", "MovePlayed", "Notice", "PlayComposed", "PlayMove", "Presence", "Ready",
-           "ReplayLoaded", "RoundOver", "Sit", "TablesSeen", "Standing", "TableOpened", "TurnStarted", "ViewChanged", "Waiting",
-           "WriteMove", "command_from_json", "seat_label"]
+__all__ = ["Chat", "ChatLine", "Command", "Event", "FormReply", "GameAborted", "GameFinished",
+           "HandOver", "Host", "Leave", "LobbyState", "MoveOption", "MovePlayed", "Notice",
+           "PlayComposed", "PlayMove", "Presence", "Ready", "ReplayLoaded", "RoundOver", "Sit",
+           "StandInChanged", "StartNow", "TablesSeen", "TakeBack", "Standing", "TableOpened",
+           "TurnStarted", "ViewChanged", "Waiting", "WriteMove", "command_from_json", "seat_label"]

@@ -6,12 +6,11 @@ import argparse
 import asyncio
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
-from p2ptarot.app.human import LeftTable, human_chooser, until_left
+from p2ptarot.app.human import LeftTable, human_seat, until_left
 from p2ptarot.app.events import Notice
 from p2ptarot.app.table import Hub
 from p2ptarot.bots import make as make_bot
@@ -20,10 +19,12 @@ from p2ptarot.net.finder import describe as describe_table
 from p2ptarot.net.store import DataDir
 from p2ptarot.net.runner import (GameResult, PeerConfig, RunError, bot_chooser, run_host,
                                  run_join, run_resume)
+from p2ptarot.table.charter import MAX_STAND_IN_AFTER
 
 from .console import Console
 from .errors import check_table, usage_error
 from .front import Terminal
+from .local_bots import LocalBots
 
 if TYPE_CHECKING:  # zeroconf is imported only by the commands that browse (not `join ws://`)
     from p2ptarot.net.discovery import TableAdvert
@@ -44,8 +45,6 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--move-timeout", type=int, default=300, metavar="SECONDS",
                    help="host: seconds a player may think over a move before the seat is blamed "
                         "(default 300; written in the table's charter)")
-    p.add_argument("--stand-in-after", type=float, default=0, metavar="SECONDS",
-                   help="a bot plays any turn you leave unanswered this long (default 0: never)")
     p.add_argument("--watch", action="store_true",
                    help="print the public table as it is played (e.g. for a bot seat)")
     p.add_argument("--web", action="store_true",
@@ -56,6 +55,9 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="address the local page listens on (default 127.0.0.1: this computer only)")
     p.add_argument("--quiet", action="store_true", help="print only the result (one JSON line)")
     p.add_argument("--json", action="store_true", help="end with one JSON line of the result")
+    p.add_argument("--not-ready", action="store_true",
+                   help="sit down without being ready: the table waits until you type `ready` "
+                        "(default: ready as soon as you sit; bots always are)")
     p.add_argument("--lobby-timeout", type=float, default=600.0, metavar="SECONDS",
                    help="give up if the table has not started after this long (default 600)")
 
@@ -67,6 +69,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     h.add_argument("--variant", default=None, help="a variant of the game (default: its base rules)")
     h.add_argument("--seats", type=int, required=True, help="number of players, you included")
     h.add_argument("--bots", type=int, default=0, help="fill this many seats with local bot processes")
+    h.add_argument("--stand-in-after", type=int, default=None, metavar="SECONDS",
+                   help="table policy, written in the charter: when a human leaves a turn "
+                        "unanswered this long, their own peer lets a bot play their seat until "
+                        "they come back (0 = never). Default 60 s: long enough to think over a "
+                        "move, short enough that the table is not held up for minutes by someone "
+                        "who walked away; 0 when --move-timeout is 60 s or less (the stand-in "
+                        "must come before the blame). Must be shorter than --move-timeout")
     _common(h)
     h.set_defaults(run=run_host_cmd, prog=h.prog)
 
@@ -92,14 +101,29 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 # ---- the local player ---------------------------------------------------------------------------
+DEFAULT_STAND_IN_AFTER = 60
+
+
+def stand_in_policy(args: argparse.Namespace) -> int | str:
+    """The host's stand-in grace for the charter (seconds, 0 = never), or why it is refused."""
+    value = args.stand_in_after
+    if value is None:
+        return DEFAULT_STAND_IN_AFTER if args.move_timeout > DEFAULT_STAND_IN_AFTER else 0
+    if not 0 <= value <= MAX_STAND_IN_AFTER:
+        return f"--stand-in-after must be from 0 to {MAX_STAND_IN_AFTER} seconds"
+    if value and value >= args.move_timeout:
+        return "--stand-in-after must be shorter than --move-timeout (or 0 for never)"
+    return value
+
+
 def _chooser(args: argparse.Namespace, hub: Hub | None):
+    """A bot seat's bot; a human seat's chooser, with a stand-in bot that plays for the player
+    while they are away (after the table's grace, from the charter, or when they hand over).
+    Under mental poker only this peer can play this seat: its keys never leave it."""
     if args.bot:
         return bot_chooser(make_bot(args.bot, args.seed if args.seed is not None else os.getpid()))
     assert hub is not None
-    if args.stand_in_after > 0:
-        bot = bot_chooser(make_bot("heuristic", args.seed if args.seed is not None else os.getpid()))
-        return human_chooser(hub, args.name, stand_in=bot, grace=args.stand_in_after)
-    return human_chooser(hub, args.name)
+    return human_seat(hub, args.name, args.seed if args.seed is not None else os.getpid())
 
 
 def _hub(args: argparse.Namespace) -> Hub | None:
@@ -169,7 +193,8 @@ def _config(args: argparse.Namespace) -> PeerConfig:
     say = (lambda text: None) if args.quiet else (lambda text: print(text, flush=True))
     return PeerConfig(data_dir=args.data_dir, name=args.name, interface=args.interface,
                       port=args.port, timeout=args.timeout, move_timeout=args.move_timeout,
-                      lobby_timeout=args.lobby_timeout, say=say)
+                      lobby_timeout=args.lobby_timeout, say=say,
+                      ready=not (args.not_ready and not args.bot), bot=bool(args.bot))
 
 
 def _report(result: GameResult, args: argparse.Namespace) -> int:
@@ -201,17 +226,13 @@ def run_host_cmd(args: argparse.Namespace) -> int:
         return bad
     if not 0 <= args.bots < args.seats:
         return usage_error(args, "--bots must leave at least the host's seat")
+    policy = stand_in_policy(args)
+    if isinstance(policy, str):
+        return usage_error(args, policy)
     cfg = _config(args)
-    children: list[subprocess.Popen] = []
-
-    def spawn_bots(url: str) -> None:
-        for k in range(args.bots):
-            cmd = [sys.executable, "-m", "p2ptarot.cli.main", "join", url, "--bot", "--quiet",
-                   "--name", f"bot-{k + 1}", "--data-dir", str(args.data_dir / f"bot-{k + 1}"),
-                   "--timeout", str(args.timeout), "--lobby-timeout", str(args.lobby_timeout)]
-            if args.interface:
-                cmd += ["--interface", args.interface]
-            children.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL))
+    bots = LocalBots(args.bots, args.data_dir, args.interface, args.timeout, args.lobby_timeout)
+    spawn_bots = bots.spawn
+    cfg.stand_in_after = policy
 
     async def go() -> GameResult:
         hub = _hub(args)
@@ -233,13 +254,7 @@ def run_host_cmd(args: argparse.Namespace) -> int:
         _left_message(args, "p2ptarot host: interrupted; you left the table")
         return 130
     finally:
-        for child in children:
-            if not finished:  # the host left or failed: its own bots have no table any more
-                child.terminate()
-            try:
-                child.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                child.kill()
+        bots.stop(finished)  # the host left or failed: its own bots have no table any more
     return _report(result, args)
 
 

@@ -48,7 +48,7 @@ def page_html(token: str) -> str:
 
 class WebServer:
     """Serves one hub's events to local pages. `on_command` receives the commands the hub does
-    not (lobby: sit, ready), e.g. from `p2ptarot web`."""
+    not (the lobby's sit and host), e.g. from `p2ptarot web`."""
 
     def __init__(self, hub: Hub, host: str = "127.0.0.1", port: int = 0, token: str | None = None,
                  on_command: Extra | None = None) -> None:
@@ -132,7 +132,7 @@ class WebServer:
         except ValueError as exc:  # json.JSONDecodeError is a ValueError too
             await ws.send_str(json.dumps({"type": "error", "text": f"bad command: {exc}"}))
             return
-        if self.on_command is not None and type(cmd).__name__ in ("Sit", "Ready"):
+        if self.on_command is not None and type(cmd).__name__ in ("Sit", "Host"):
             await self.on_command(cmd)
         else:
             self.hub.send(cmd)

@@ -3,7 +3,8 @@
 "use strict";
 const TOKEN = "__TOKEN__";
 const S = { names: [], seat: null, turn: null, answered: true, deadline: null, waiting: null,
-            screen: null, finished: false, log: [], since: [], replay: null };
+            screen: null, finished: false, log: [], since: [], replay: null,
+            standin: false, bots: new Set() };
 const $ = (id) => document.getElementById(id);
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -38,6 +39,10 @@ function drawPlayers() {
     if (i === S.seat) p.classList.add("you");
     if (waiting.includes(i)) p.classList.add("turn");
     if (S.away && S.away.has(i)) p.classList.add("away");
+    if (S.bots.has(i) || (i === S.seat && S.standin)) {  // a stand-in bot plays this seat now
+      p.classList.add("stood-in");
+      p.appendChild(el("span", "badge bot", "bot"));
+    }
     box.appendChild(p);
   });
 }
@@ -62,7 +67,8 @@ function drawStatus() {
   }
   if (S.finished) { st.textContent = "Game over"; return; }
   let text = S.lobby ? "Choose a table to join" : S.connected ? "Waiting for the players to sit down…" : "Connecting…";
-  if (S.turn && !S.answered) { text = "Your move: choose below"; st.classList.add("yours"); }
+  if (S.standin && !S.finished) { text = "A bot plays for you — take your seat back whenever you like"; }
+  else if (S.turn && !S.answered) { text = "Your move: choose below"; st.classList.add("yours"); }
   else if (S.waiting) {
     const who = S.waiting.names.join(", ");
     text = S.waiting.what === "move" ? "Waiting for " + who
@@ -168,7 +174,13 @@ function resultsTable(headers, rows, winners) {
   return t;
 }
 
-function drawAll() { drawPlayers(); drawStatus(); drawScreen(); drawMoves(); drawLog(); }
+function drawStandIn() {
+  const playing = S.seat !== null && S.names.length && !S.finished && !S.replay;
+  $("botplay").hidden = !playing || S.standin;
+  $("takeback").hidden = !playing || !S.standin;
+}
+
+function drawAll() { drawPlayers(); drawStatus(); drawScreen(); drawMoves(); drawLog(); drawStandIn(); }
 
 let sock = null;
 function play(index) {
@@ -193,15 +205,25 @@ const handlers = {
     S.since = e.since.length ? e.since.slice() : ["nothing new"];
   },
   move(e) {
-    addLog(e.name + ": " + e.sentence + (e.automatic ? " (automatic)" : ""), e.seat === S.seat ? "mine" : "");
+    addLog(e.name + (e.by === "bot" ? " [bot]" : "") + ": " + e.sentence + (e.automatic ? " (automatic)" : ""), e.seat === S.seat ? "mine" : "");
     if (e.seat === S.seat) { S.answered = true; }
   },
   waiting(e) { S.waiting = e; S.deadline = e.deadline; },
   presence(e) {
+    if (e.status === "stand-in" || e.status === "back") {
+      if (e.status === "stand-in") S.bots.add(e.seat); else S.bots.delete(e.seat);
+      addLog(e.status === "stand-in" ? e.name + "'s seat is played by a bot until " + e.name + " comes back" : e.name + " is back", "presence");
+      return;
+    }
     if (e.status === "left") S.away.add(e.seat); else S.away.delete(e.seat);
     addLog(e.status === "left" ? e.name + " left the table (they can come back)" : e.name + (e.status === "rejoined" ? " is back" : " joined"), "presence");
   },
   notice(e) { addLog(e.text, "notice"); },
+  standin(e) {
+    S.standin = e.active;
+    if (e.active) S.answered = true;  // an open turn is the bot's now
+    addLog(e.active ? "A bot plays your seat (" + e.reason + ") until you take it back" : "You have your seat back", "presence");
+  },
   chat(e) { addLog("<" + e.name + "> " + e.text, "chat"); },
   error(e) { addLog(e.text, "notice"); },
   round(e) {
@@ -244,10 +266,10 @@ function replayStep(k) {
   S.screen = f.screen;
   S.log = [{ text: R.verdict, cls: "notice" }];
   R.frames.slice(0, R.pos + 1).forEach((x) => {
-    S.log.push({ text: x.name + ": " + x.sentence, cls: "" });
+    S.log.push({ text: x.name + (x.by === "bot" ? " [bot]" : "") + ": " + x.sentence, cls: x.by === "bot" ? "bot" : "" });
     (x.marks || []).forEach((m) => S.log.push({ text: m, cls: "notice" }));
   });
-  S.since = [f.name + ": " + f.sentence];
+  S.since = [f.name + (f.by === "bot" ? " [bot]" : "") + ": " + f.sentence];
   $("rpos").textContent = "move " + (R.pos + 1) + " / " + R.frames.length;
   drawAll();
 }
