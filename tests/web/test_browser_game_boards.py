@@ -145,8 +145,10 @@ async def test_eleusis_dealer_writes_a_rule_and_a_player_plays_a_run_in_the_page
         # the hint: a structured one (true of the rule) and free text
         await page.wait_for("document.getElementById('hint-give') !== null", timeout=60)
         await page.js("document.querySelector('#hint-form input[value=\"ignores rank\"]').click();"
-                      "document.getElementById('hint-text').value = 'look at colours';"
-                      "document.getElementById('hint-give').click()")
+                      "document.getElementById('hint-text').value = 'look at colours'")
+        assert await page.js("document.querySelector('#hint-form input[value=\"ignores colour\"]').disabled")
+        keep_shot(await page.screenshot(tmp_path / "eleusis-hint.png"))
+        await page.js("document.getElementById('hint-give').click()")
         await _wait(lambda: len(_played(dealer.hub, d_seat)) >= 2 or None, timeout=60)
         assert _played(dealer.hub, d_seat)[1].sentence == 'give the hint ignores rank; "look at colours"'
         # the first player plays a run of two cards, clicked in order
