@@ -2,7 +2,8 @@
 "use strict";
 // ---- lobby (p2ptarot web) ---------------------------------------------------------------------
 function drawTables(e) {
-  if (S.names.length || S.room) return;  // already seated
+  if (S.names.length) return;  // the game has started
+  S.room = null;  // a list after a room: sitting there failed (a full table), choose again
   const typed = $("myname") ? $("myname").value : null;
   const kept = keptHostForm();
   const box = $("lobby"); box.hidden = false; clear(box);
