@@ -89,7 +89,8 @@ class Lobby:
         self.bots = LocalBots(cmd.bots, self.cfg.data_dir / "bots", self.cfg.interface,
                               self.cfg.timeout, self.cfg.lobby_timeout)
         self.hub.publish(Notice(f"opening a table of {gi.title} for {cmd.seats}"
-                                + (f" with {cmd.bots} bots" if cmd.bots else "") + "..."))
+                                + (f" with {cmd.bots} bot{'s' if cmd.bots > 1 else ''}" if cmd.bots else "")
+                                + "..."))
         self.game = asyncio.create_task(run_host(self.cfg, cmd.game, variant, cmd.seats,
                                                  human_chooser(self.hub, self.cfg.name),
                                                  on_listening=self.bots.spawn))

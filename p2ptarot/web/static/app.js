@@ -61,7 +61,8 @@ function drawStatus() {
     return;
   }
   if (S.finished) { st.textContent = "Game over"; return; }
-  let text = S.lobby ? "Choose a table to join" : S.connected ? "Waiting for the players to sit down…" : "Connecting…";
+  let text = S.lobby ? "Choose a table to join" : S.room && !S.names.length ? lobbyStatus(S.room)
+           : S.connected ? "Waiting for the players to sit down…" : "Connecting…";
   if (S.turn && !S.answered) { text = "Your move: choose below"; st.classList.add("yours"); }
   else if (S.waiting) {
     const who = S.waiting.names.join(", ");
