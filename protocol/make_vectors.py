@@ -75,12 +75,20 @@ def identities() -> list[Identity]:
             for k in range(SEATS)]
 
 
-def play(game: str = GAME, tag: bytes = b"") -> tuple[Any, list[bytes], list[Identity]]:
+#: the stand-in reference game: seat 1's moves number 2 to 5 are its stand-in bot's (`by`)
+STAND_IN_SEAT, STAND_IN_MOVES = 1, range(2, 6)
+
+
+def play(game: str = GAME, tag: bytes = b"", stand_in: bool = False
+         ) -> tuple[Any, list[bytes], list[Identity]]:
     """One full game; returns the signed charter, seat 0's transcript lines and the identities.
-    `tag` separates the nonce and random stream of a second reference game."""
+    `tag` separates the nonce and random stream of a second reference game. `stand_in`: the
+    table's charter sets a 60 s stand-in policy and seat 1's moves 2 to 5 are marked as its
+    stand-in bot's (`by: "bot"`), after which its player takes the seat back."""
     ids = identities()
     charter = make_charter(game, [(i.public_bytes, f"p{k}", "") for k, i in enumerate(ids)],
-                           nonce=hashlib.sha256(b"p2ptarot/vector-nonce" + tag).digest())
+                           nonce=hashlib.sha256(b"p2ptarot/vector-nonce" + tag).digest(),
+                           stand_in_after=60 if stand_in else 0)
     signed = signed_locally(charter, ids)
     drbg = _Drbg(b"p2ptarot/vector-drbg" + tag)
     saved = table_secrets._os_random
@@ -96,6 +104,7 @@ def play(game: str = GAME, tag: bytes = b"") -> tuple[Any, list[bytes], list[Ide
         records: list[list[bytes]] = [[] for _ in range(SEATS)]
         queue: deque[tuple[int, Any]] = deque()
         finished = [False] * SEATS
+        asked = [0] * SEATS
 
         def handle(k: int, effects: list[Any]) -> None:
             for e in effects:
@@ -104,7 +113,10 @@ def play(game: str = GAME, tag: bytes = b"") -> tuple[Any, list[bytes], list[Ide
                 elif isinstance(e, Record):
                     records[k].append(e.envelope.encoded())
                 elif isinstance(e, NeedMove):
-                    queue.append((-1 - k, bots[k].choose(k, e.view, list(e.legal))))
+                    asked[k] += 1
+                    by = "bot" if (stand_in and k == STAND_IN_SEAT
+                                   and asked[k] in STAND_IN_MOVES) else None
+                    queue.append((-1 - k, (bots[k].choose(k, e.view, list(e.legal)), by)))
                 elif isinstance(e, Finished):
                     finished[k] = True
 
@@ -113,7 +125,7 @@ def play(game: str = GAME, tag: bytes = b"") -> tuple[Any, list[bytes], list[Ide
         while queue:
             j, item = queue.popleft()
             if j < 0:
-                handle(-1 - j, sessions[-1 - j].act(item))
+                handle(-1 - j, sessions[-1 - j].act(*item))
             else:
                 handle(j, sessions[j].receive(item))
     finally:
@@ -223,6 +235,13 @@ def cases(lines: list[bytes], ids: list[Identity]) -> list[Case]:
                     "seat", _cut(bad, envs[i].step), envs[i].step, envs[i].seat, "rejected"))
 
     out.append(_illegal_move(lines, envs, ids))
+
+    k = _first(envs, lambda e: e.kind == "move" and e.seat == 0)
+    garbage = _resign(ids, envs[k], body={**envs[k].body, "by": "human"})
+    out.append(Case("move-by-garbage", "a move body marked by \"human\" (only \"bot\" or absent is "
+                "allowed), properly signed: a malformed body, blamed on its signer",
+                _cut(lines[:k] + [garbage] + lines[k + 1:], envs[k].step), envs[k].step, 0,
+                "malformed move body"))
 
     i = _first(envs, lambda e: e.kind == "result")
     body = json.loads(json.dumps(envs[i].body))
@@ -339,6 +358,21 @@ def main() -> int:
                   "every wager a blind round (move.commit, then move.open)",
                   "expect": {"valid": True, "steps": blind_verdict.steps,
                              "outcome": blind_verdict.outcome}})
+    for fname, game, kind in (("valid-stand-in.jsonl", GAME, "move"),
+                              ("valid-stand-in-blind.jsonl", BLIND_GAME, "move.open")):
+        stand_signed, stand_lines, _ = play(game, b"/stand-in/" + game.encode(), stand_in=True)
+        stand_verdict = verify_transcript(Transcript(stand_signed, stand_lines))
+        marked = [parse(x) for x in stand_lines if b'"by":"bot"' in x]
+        if not stand_verdict.valid or len(marked) != len(STAND_IN_MOVES) \
+                or any(e.kind != kind for e in marked):
+            raise SystemExit(f"the stand-in reference game of {game} does not verify or does "
+                             f"not mark {len(STAND_IN_MOVES)} {kind} messages")
+        (OUT / fname).write_bytes(b"\n".join([header_line(stand_signed), *stand_lines]) + b"\n")
+        index.append({"file": fname, "description": f"a complete 2-seat {game} game whose charter "
+                      f"sets stand_in_after 60; seat 1's moves 2 to 5 ({kind} messages) carry "
+                      "\"by\": \"bot\" (its stand-in bot chose them), its later ones do not",
+                      "expect": {"valid": True, "steps": stand_verdict.steps,
+                                 "outcome": stand_verdict.outcome}})
     todo = [(signed, head, c) for c in cases(lines, ids)]
     todo += [(blind_signed, blind_head, c) for c in blind_cases(blind_lines, ids)]
     for signed_, head_, case in todo:

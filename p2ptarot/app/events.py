@@ -36,6 +36,8 @@ class TableOpened(Event):
     seat: int | None
     names: tuple[str, ...]
     move_timeout: int
+    #: the table's stand-in policy (charter): seconds before a bot plays an unanswered turn, 0 never
+    stand_in_after: int = 0
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,10 @@ class MoveOption:
     sentence: str
     group: str
     card: str | None = None
+    #: the board fields the move acts on ("loc-3", "house-cups"), clickable on the page
+    targets: tuple[str, ...] = ()
+    #: the cards of a move that names several (picked together on the page)
+    cards: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -103,7 +109,8 @@ class TurnStarted(Event):
 
 @dataclass(frozen=True)
 class MovePlayed(Event):
-    """A move entered the log: who made it (name and seat) and what it did, as a sentence."""
+    """A move entered the log: who made it (name and seat) and what it did, as a sentence.
+    `by` is "bot" when the seat's stand-in bot chose it (the seat's own claim, unverifiable)."""
 
     TYPE: ClassVar[str] = "move"
     step: int
@@ -111,6 +118,7 @@ class MovePlayed(Event):
     name: str
     sentence: str
     automatic: bool = False
+    by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -135,7 +143,8 @@ class Waiting(Event):
 
 @dataclass(frozen=True)
 class Presence(Event):
-    """A player's link came up or went down ('joined', 'left', 'rejoined')."""
+    """A player's link came up or went down ('joined', 'left', 'rejoined'), or, read from the
+    log, a stand-in bot started playing their seat ('stand-in') or they took it back ('back')."""
 
     TYPE: ClassVar[str] = "presence"
     seat: int
@@ -147,8 +156,10 @@ class Presence(Event):
         if self.status == "left":
             return (f"{self.name} left the table; the game waits for them to come back "
                     "(p2ptarot join --resume)")
-        if self.status == "rejoined":
+        if self.status in ("rejoined", "back"):
             return f"{self.name} is back"
+        if self.status == "stand-in":
+            return f"{self.name}'s seat is played by a bot until {self.name} comes back"
         return f"{self.name} {self.status}"
 
 
@@ -197,6 +208,37 @@ class Notice(Event):
 
     TYPE: ClassVar[str] = "notice"
     text: str
+
+
+@dataclass(frozen=True)
+class StandInChanged(Event):
+    """Our own seat's stand-in bot started (`active`) or stopped playing for us, and why."""
+
+    TYPE: ClassVar[str] = "standin"
+    active: bool
+    reason: str = ""
+
+    @property
+    def sentence(self) -> str:
+        if self.active:
+            return (f"a bot plays your seat ({self.reason}); type back (or click 'Take my seat "
+                    "back') to play again")
+        return f"you have your seat back ({self.reason})" if self.reason else "you have your seat back"
+
+
+@dataclass(frozen=True)
+class FormReply(Event):
+    """The table's answer to a written move (`WriteMove`): taken, or why not, with the line and
+    column of the fault in the text (1-based; 0 when the fault is not in the text)."""
+
+    TYPE: ClassVar[str] = "form"
+    form: str
+    ok: bool
+    text: str
+    line: int = 0
+    column: int = 0
+    excerpt: str = ""
+    played: bool = False
 
 
 @dataclass(frozen=True)
@@ -252,8 +294,41 @@ class PlayComposed(Command):
 
 
 @dataclass(frozen=True)
+class WriteMove(Command):
+    """A move written in one of the page's forms (an Eleusis rule, hint or run): plain fields
+    only, strictly parsed (`command_from_json`); the game's presenter (`page_move`) validates them
+    against the view and builds the move. `check` asks for the verdict only (nothing is played)."""
+
+    turn: int
+    form: str
+    text: str = ""
+    choices: tuple[str, ...] = ()
+    handles: tuple[int, ...] = ()
+    check: bool = False
+
+
+#: the forms a page may write, and the bounds of their fields
+WRITE_FORMS = ("rule", "hint", "run")
+#: the longest text a form carries: ERL's own limit on a rule (spec/ERL.md, 4096 bytes)
+MAX_WRITTEN_BYTES = 4096
+MAX_CHOICES = 8
+MAX_CHOICE_CHARS = 40
+MAX_HANDLES = 8
+
+
+@dataclass(frozen=True)
 class Leave(Command):
     reason: str = "left the table"
+
+
+@dataclass(frozen=True)
+class HandOver(Command):
+    """Let the stand-in bot play this seat from now on (until the player comes back)."""
+
+
+@dataclass(frozen=True)
+class TakeBack(Command):
+    """The player is back: the stand-in bot stops playing this seat."""
 
 
 @dataclass(frozen=True)
@@ -305,6 +380,10 @@ def command_from_json(data: Any) -> Command:
         return PlayMove(turn, index)
     if cmd == "leave":
         return Leave()
+    if cmd == "bot":
+        return HandOver()
+    if cmd == "back":
+        return TakeBack()
     if cmd == "chat":
         text = data.get("text")
         if not isinstance(text, str):
@@ -331,7 +410,39 @@ def command_from_json(data: Any) -> Command:
         return Ready(ready)
     if cmd == "start":
         return StartNow()
+    if cmd == "write":
+        return _write_from_json(data)
     raise ValueError(f"unknown command {cmd!r}")
+
+
+def _write_from_json(data: dict[str, Any]) -> WriteMove:
+    """A `WriteMove` from page input: every field typed and bounded, nothing else kept."""
+    turn, form = data.get("turn"), data.get("form")
+    if type(turn) is not int:
+        raise ValueError("write needs an integer turn")
+    if form not in WRITE_FORMS:
+        raise ValueError(f"write needs a form among {', '.join(WRITE_FORMS)}")
+    text = data.get("text", "")
+    if not isinstance(text, str):
+        raise ValueError("a written text is a string")
+    try:
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError:  # a lone surrogate, which JSON lets through
+        raise ValueError("a written text is valid Unicode") from None
+    if size > MAX_WRITTEN_BYTES:
+        raise ValueError(f"a written text is at most {MAX_WRITTEN_BYTES} bytes")
+    choices = data.get("choices", [])
+    if not isinstance(choices, list) or len(choices) > MAX_CHOICES or not all(
+            isinstance(c, str) and len(c) <= MAX_CHOICE_CHARS and c.isprintable() for c in choices):
+        raise ValueError(f"choices are at most {MAX_CHOICES} short strings")
+    handles = data.get("handles", [])
+    if not isinstance(handles, list) or len(handles) > MAX_HANDLES or not all(
+            type(h) is int and 0 <= h < 1 << 16 for h in handles):
+        raise ValueError(f"handles are at most {MAX_HANDLES} small integers")
+    check = data.get("check", False)
+    if type(check) is not bool:
+        raise ValueError("check is true or false")
+    return WriteMove(turn, form, text, tuple(choices), tuple(handles), check)
 
 
 def _and(names: tuple[str, ...] | list[str]) -> str:
@@ -343,7 +454,8 @@ def _and(names: tuple[str, ...] | list[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
-__all__ = ["Chat", "ChatLine", "Command", "Event", "GameAborted", "GameFinished", "Host", "Leave",
-           "LobbyState", "MoveOption", "MovePlayed", "Notice", "PlayComposed", "PlayMove", "Presence", "Ready",
-           "ReplayLoaded", "RoundOver", "Sit", "StartNow", "TablesSeen", "Standing", "TableOpened", "TurnStarted", "ViewChanged", "Waiting",
-           "command_from_json", "seat_label"]
+__all__ = ["Chat", "ChatLine", "Command", "Event", "FormReply", "GameAborted", "GameFinished",
+           "HandOver", "Host", "Leave", "LobbyState", "MoveOption", "MovePlayed", "Notice",
+           "PlayComposed", "PlayMove", "Presence", "Ready", "ReplayLoaded", "RoundOver", "Sit",
+           "StandInChanged", "StartNow", "TablesSeen", "TakeBack", "Standing", "TableOpened",
+           "TurnStarted", "ViewChanged", "Waiting", "WriteMove", "command_from_json", "seat_label"]

@@ -3,6 +3,13 @@ browser page) sends a `PlayMove` first.
 
 A forced move (the only legal one) plays itself and is announced: nobody should be called a
 cheater for not pressing a key to pass. `Leave` ends the seat's game loop with `LeftTable`.
+
+The stand-in: under mental poker only this seat's own peer can play it (every card needs the
+seat's decryption shares), so an absent player's bot runs here, in the seat's own process. It
+takes the seat when the player leaves a turn unanswered for the table's grace (the charter's
+`stand_in_after`) or hands it over (`HandOver`: the page's button, the terminal's `bot`), and
+keeps it, turn after turn, until any command of the player's (`TakeBack`, a move) takes it back.
+Its moves are returned as `StandInMove`, so their bodies carry `by: "bot"` in the log.
 """
 
 from __future__ import annotations
@@ -10,7 +17,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Awaitable, Callable, TypeVar
 
-from .events import Leave, Notice, PlayComposed, PlayMove
+from p2ptarot.table.effects import StandInMove
+
+from .events import (HandOver, Leave, Notice, PlayComposed, PlayMove, StandInChanged, TakeBack,
+                     WriteMove)
+from .forms import answer_written
 from .screen import describe, presenter
 from .table import Hub, option_for
 
@@ -25,17 +36,27 @@ class LeftTable(Exception):
 def human_chooser(hub: Hub, name: str = "you",
                   stand_in: Callable[[Any], Awaitable[Any]] | None = None,
                   grace: float | None = None) -> Callable[[Any], Awaitable[Any]]:
-    """`stand_in` (a bot's chooser) plays a turn the player leaves unanswered for `grace`
-    seconds, so an absent player is not blamed for silence; it is announced."""
+    """`stand_in` (a bot's chooser) plays this seat while the player is away: from a turn left
+    unanswered for `grace` seconds (None: the table's policy, `hub.app.stand_in_after`; 0:
+    never by itself) or an explicit hand-over, until the player's next command."""
+    async def by_bot(need: Any) -> StandInMove:
+        assert stand_in is not None
+        return StandInMove(await stand_in(need))
+
     async def choose(need: Any) -> Any:
         app = hub.app
         names = app.names if app is not None else ()
         hub.need = need
+        away = hub.stand_in and stand_in is not None
         mod = presenter(str(need.view.get("game")))
         automatic = getattr(mod, "automatic", None)
         if automatic is not None and automatic(need.view, need.legal):  # e.g. an Eleusis judgment
+            if away:  # the peer's own move, marked so the table does not think the player back
+                return StandInMove(need.legal[0])
             hub.publish(Notice(f"your peer: {describe(need.legal[0], need.view, names)}"))
             return need.legal[0]
+        if away:  # the player is away: the bot keeps the seat, forced moves included
+            return await by_bot(need)
         # a lone listed move is forced, unless the player may write another (an Eleusis run)
         if len(need.legal) == 1 and getattr(mod, "compose", None) is None:
             sentence = describe(need.legal[0], need.view, names)
@@ -45,29 +66,54 @@ def human_chooser(hub: Hub, name: str = "you",
             return need.legal[0]
         turn = app.turn(need.legal, need.view, hub.deadline)
         hub.publish(turn)
+        wait = grace if grace is not None else float(app.stand_in_after)
         loop = asyncio.get_running_loop()
-        until = loop.time() + grace if stand_in is not None and grace else None
+        until = loop.time() + wait if stand_in is not None and wait > 0 else None
         while True:
+            if hub.stand_in and stand_in is not None:  # handed over while this turn was open
+                return await by_bot(need)
             try:
                 cmd = await asyncio.wait_for(hub.commands.get(),
                                              None if until is None else max(0.0, until - loop.time()))
             except TimeoutError:
-                assert stand_in is not None
-                move = await stand_in(need)
-                sentence = describe(move, need.view, names)
-                hub.publish(Notice(f"{name} did not answer within {grace:g} s: a bot played "
-                                   f"for them: {sentence}"))
-                return move
+                hub.hand_over(f"{name} did not answer within {wait:g} s")
+                continue
             if isinstance(cmd, PlayComposed) and cmd.turn == turn.turn:
                 return cmd.move
+            if isinstance(cmd, WriteMove):  # a page form: the presenter builds and checks the move
+                written, reply = answer_written(mod, need.view, need.legal, turn.turn, cmd)
+                hub.publish(reply)
+                if written is not None:
+                    return written
             if isinstance(cmd, PlayMove):
                 option = option_for(turn, cmd.index) if cmd.turn == turn.turn else None
                 if option is not None:
                     return need.legal[option.index]
-                hub.publish(Notice(f"that choice is not on offer now (turn {turn.turn})"))
+                if cmd.turn >= turn.turn:  # an answer to an earlier turn is simply late
+                    hub.publish(Notice(f"that choice is not on offer now (turn {turn.turn})"))
+            elif isinstance(cmd, HandOver) and stand_in is None:
+                hub.stand_in = False
+                hub.publish(StandInChanged(False, "no stand-in bot can play this seat here"))
+            elif isinstance(cmd, (HandOver, TakeBack)):
+                continue  # the loop's head plays the bot's move, or the player goes on
             elif isinstance(cmd, Leave):
                 raise LeftTable(cmd.reason)
     return choose
+
+
+def human_seat(hub: Hub, name: str, seed: int | str | None = None
+               ) -> Callable[[Any], Awaitable[Any]]:
+    """The chooser of a person's seat: the player through the hub, and a heuristic stand-in bot
+    (in this very peer: it alone holds the seat's keys) for when the player is away."""
+    import secrets
+
+    from p2ptarot.bots import make  # local: bots load the games' heuristics
+
+    bot = make("heuristic", seed if seed is not None else secrets.randbits(32))
+
+    async def stand_in(need: Any) -> Any:
+        return bot.choose(need.seat, need.view, list(need.legal))
+    return human_chooser(hub, name, stand_in=stand_in)
 
 
 async def until_left(hub: Hub, game: Awaitable[T]) -> T:
@@ -90,4 +136,4 @@ async def until_left(hub: Hub, game: Awaitable[T]) -> T:
         leave.cancel()
 
 
-__all__ = ["LeftTable", "human_chooser", "until_left"]
+__all__ = ["LeftTable", "human_chooser", "human_seat", "until_left"]

@@ -2,7 +2,8 @@
 browser's replay page share it).
 
 Each frame is one move: who (name), what (the presenter's sentence), the public screen after it,
-and the marks a reader needs between moves: a trick's winner, a round's result. The transcript
+and the marks a reader needs between moves: a trick's winner, a round's result. `by` is "bot"
+for a move the seat's stand-in bot chose (the seat's own signed, unverifiable claim). The transcript
 is replayed by a public observer (`Session(seat=None)`), so a frame shows what the table showed.
 """
 
@@ -27,10 +28,11 @@ class Frame:
     sentence: str
     screen: dict[str, Any]
     marks: list[str] = field(default_factory=list)
+    by: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"step": self.step, "seat": self.seat, "name": self.name, "sentence": self.sentence,
-                "screen": self.screen, "marks": self.marks}
+                "screen": self.screen, "marks": self.marks, "by": self.by}
 
 
 def _marks(before: dict[str, Any], after: dict[str, Any], names: list[str]) -> list[str]:
@@ -71,7 +73,8 @@ def frames(transcript: Any) -> tuple[list[str], list[Frame]]:
                 said = screens.describe(env.body["move"], view, names)
             except Exception:  # noqa: BLE001 - a malformed move: the verdict says why
                 said = json.dumps(env.body.get("move"), sort_keys=True)
-            out.append(Frame(env.step, env.seat, names[env.seat], printable(said), {}))
+            by = "bot" if env.body.get("by") == "bot" else None
+            out.append(Frame(env.step, env.seat, names[env.seat], printable(said), {}, by=by))
         elif env.kind == "abort":
             blame = env.body.get("blame")
             who = names[blame] if isinstance(blame, int) and 0 <= blame < len(names) else "nobody"

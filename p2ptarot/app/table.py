@@ -17,6 +17,8 @@ if TYPE_CHECKING:  # the Hub's queues load asyncio where a peer runs; replays ne
     import asyncio
 
 from . import screen as screens
+from .events import (Chat, ChatLine, HandOver, Leave, PlayComposed, PlayMove, Ready,
+                     StandInChanged, StartNow, TakeBack, WriteMove)
 from .events import (Command, Event, GameAborted, GameFinished, LobbyState, MoveOption, MovePlayed, Presence,
                      RoundOver, Standing, TableOpened, TablesSeen, TurnStarted, ViewChanged,
                      Waiting)
@@ -27,12 +29,15 @@ class TableApp:
     """One table seen from one seat (or from the public when `seat` is None)."""
 
     def __init__(self, game: str, variant: str | None, names: Sequence[str], seat: int | None,
-                 move_timeout: int = 0) -> None:
+                 move_timeout: int = 0, stand_in_after: int = 0) -> None:
         self.game = game
         self.variant = variant
         self.names = tuple(names)
         self.seat = seat
         self.move_timeout = move_timeout
+        #: the table's stand-in policy (charter): the human chooser's grace, 0 = never
+        self.stand_in_after = stand_in_after
+        self._bot_seats: set[int] = set()  # seats whose last move its stand-in bot chose
         self._turns = 0
         self._last_view: str | None = None
         self._last_waiting: tuple[Any, ...] | None = None
@@ -51,14 +56,16 @@ class TableApp:
             title = game_info(self.game).title
         except Exception:
             title = self.game
-        return TableOpened(self.game, title, self.variant, self.seat, self.names, self.move_timeout)
+        return TableOpened(self.game, title, self.variant, self.seat, self.names, self.move_timeout,
+                           self.stand_in_after)
 
     # ---- what the session did ---------------------------------------------------------------
     def move_recorded(self, step: int, seat: int, move_json: dict[str, Any],
-                      view_before: dict[str, Any], automatic: bool = False) -> MovePlayed:
+                      view_before: dict[str, Any], automatic: bool = False,
+                      by: str | None = None) -> MovePlayed:
         """A move entered the log; worded from the view the mover's move was judged in."""
         sentence = screens.describe(move_json, view_before, self.names)
-        ev = MovePlayed(step, seat, self.name(seat), sentence, automatic)
+        ev = MovePlayed(step, seat, self.name(seat), sentence, automatic, by)
         if seat != self.seat:
             self._since.append(f"{ev.name}: {sentence}")
         return ev
@@ -94,8 +101,24 @@ class TableApp:
         self._last_waiting = key
         # "waiting for Bob and you": our own seat among others is named as the reader
         return Waiting(tuple(seats), tuple("you" if s == self.seat else self.name(s) for s in seats),
-                       what, deadline,
+                       busy_words(what), deadline,
                        yours=self.seat is not None and tuple(seats) == (self.seat,))
+
+    def stand_in(self, seat: int, by_bot: bool) -> Presence | None:
+        """A seat's move entered the log, marked (or not) as its stand-in bot's: announce the
+        first bot move of a takeover and the first own move after it, once each."""
+        if by_bot and seat not in self._bot_seats:
+            self._bot_seats.add(seat)
+            return Presence(seat, self.name(seat), "stand-in")
+        if not by_bot and seat in self._bot_seats:
+            self._bot_seats.discard(seat)
+            return Presence(seat, self.name(seat), "back")
+        return None
+
+    @property
+    def bot_seats(self) -> frozenset[int]:
+        """Seats a stand-in bot plays now (as their last moves tell)."""
+        return frozenset(self._bot_seats)
 
     def link(self, seat: int, up: bool) -> Presence | None:
         """A peer's link changed: announced at once (a left player may come back)."""
@@ -152,6 +175,8 @@ class Hub:
         #: lobby commands (Ready, StartNow) for the runner's lobby loop, and its wake-up call
         self._lobby: list[Command] = []
         self.lobby_poke = asyncio.Event()
+        #: the stand-in bot plays this seat now (a grace elapsed, or the player handed it over)
+        self.stand_in = False
 
     def publish(self, event: Event | None) -> None:
         if event is None:
@@ -207,7 +232,6 @@ class Hub:
             self._queues.remove(q)
 
     def send(self, command: Command) -> None:
-        from .events import Chat, ChatLine, Leave, Ready, StartNow
         if isinstance(command, Chat):  # goes to the other players, not to the chooser
             text = " ".join(command.text.split())[:300]
             if text and all(ch.isprintable() for ch in text):
@@ -223,11 +247,38 @@ class Hub:
         if isinstance(command, Leave):
             self.leave_reason = command.reason
             self.leaving.set()
-        self.commands.put_nowait(command)
+        elif isinstance(command, HandOver):
+            self.hand_over("you asked for it")
+        elif isinstance(command, (TakeBack, PlayMove, PlayComposed, WriteMove)) and self.stand_in:
+            self.stand_in = False  # any command of the player's takes the seat back
+            self.publish(StandInChanged(False, "you played" if not isinstance(command, TakeBack)
+                                        else "you asked for it"))
+        self.commands.put_nowait(command)  # wakes a chooser waiting on the player
+
+    def hand_over(self, reason: str) -> None:
+        """The stand-in bot plays this seat from now on (announced once)."""
+        if not self.stand_in:
+            self.stand_in = True
+            self.publish(StandInChanged(True, reason))
 
 
 #: events of which a late page needs only the latest
 _REPLACED = (ViewChanged, Waiting, TurnStarted, TablesSeen, LobbyState)
+
+
+#: the cryptographic steps of the table, as a player reads them
+_MENTAL_WORDS = {"key": "setting up the deck", "shuffle": "shuffling the cards",
+                 "shares": "dealing the cards", "reencrypt": "passing cards on",
+                 "reveal-key": "showing cards"}
+
+
+def busy_words(what: str) -> str:
+    """'mental.shares for tarot-78/arcanoid epoch 0 (op 4)' -> 'dealing the cards': what the table
+    is busy with, in words (other steps are kept as they are)."""
+    if what.startswith("mental."):
+        kind = what[len("mental."):].split(" ", 1)[0]
+        return _MENTAL_WORDS.get(kind, "the cards' cryptography")
+    return what
 
 
 def option_for(turn: TurnStarted, index: int) -> MoveOption | None:
@@ -235,4 +286,4 @@ def option_for(turn: TurnStarted, index: int) -> MoveOption | None:
     return turn.options[index - 1] if 1 <= index <= len(turn.options) else None
 
 
-__all__ = ["Hub", "TableApp", "option_for"]
+__all__ = ["Hub", "TableApp", "busy_words", "option_for"]

@@ -14,9 +14,10 @@ import queue
 import time
 from typing import Any, Callable, Sequence
 
-from p2ptarot.app.events import (Chat, ChatLine, Event, GameAborted, GameFinished, Leave,
-                                 LobbyState, MovePlayed, Notice, PlayComposed, PlayMove, Presence,
-                                 Ready, RoundOver, StartNow, TableOpened, TurnStarted, ViewChanged,
+from p2ptarot.app.events import (Chat, ChatLine, Event, GameAborted, GameFinished, HandOver,
+                                 Leave, LobbyState, MovePlayed, Notice, PlayComposed, PlayMove,
+                                 Presence, Ready, RoundOver, StandInChanged, StartNow, TableOpened,
+                                 TakeBack, TurnStarted, ViewChanged,
                                  Waiting)
 from p2ptarot.app.screen import presenter
 from p2ptarot.app.table import Hub
@@ -27,7 +28,9 @@ from .text_table import table
 HELP = ("type a move's number to play it; m = list the moves again; v = the raw JSON view; "
         "w = write your own move where the game allows it (an Eleusis rule or run); "
         "say TEXT = chat with the table; "
-        "h or ? = this help; Ctrl-D or Ctrl-C = leave the table (come back with join --resume)")
+        "bot = let a bot play for you (this program keeps running; back, or any move, takes "
+        "your seat back); h or ? = this help; "
+        "Ctrl-D or Ctrl-C = leave the table (come back with join --resume)")
 LOBBY_HELP = ("in the lobby: ready = you are ready to start; wait = not yet; say TEXT = chat; "
               "start = (host) start now with the players seated; Ctrl-D = leave")
 Print = Callable[[str], None]
@@ -106,15 +109,23 @@ class Terminal:
                             for i, n in enumerate(ev.names))
             if self.spectator:
                 return [f"== {ev.title} — {who} =="]
+            stand_in = (f"; after {ev.stand_in_after} s without an answer a bot plays for you "
+                        "until you come back" if ev.stand_in_after else "")
             return [f"== {ev.title} — {who} ==",
-                    f"a move may take up to {ev.move_timeout // 60} min {ev.move_timeout % 60} s; "
-                    "Ctrl-D leaves the table"]
+                    f"a move may take up to {ev.move_timeout // 60} min {ev.move_timeout % 60} s"
+                    f"{stand_in}; type bot to let a bot play for you; Ctrl-D leaves the table"]
         if isinstance(ev, ViewChanged):
             self.screen_text, self.view = ev.text, ev.view
             return []
         if isinstance(ev, MovePlayed):
             who = f"{ev.name} (you)" if ev.name == self.me else ev.name
+            if ev.by == "bot":
+                who += " [bot]"
             return [f"  {who}: {ev.sentence}"]
+        if isinstance(ev, StandInChanged):
+            if ev.active:
+                self.answered = True  # the open turn (if any) is the bot's now
+            return [ev.sentence]
         if isinstance(ev, Waiting):
             if ev.what != "move" or ev.yours:
                 return []
@@ -200,7 +211,7 @@ class Terminal:
         at once, whatever the table is doing. With `eof_leaves` False (the browser page is the
         player's other front end) closed input only stops the terminal's reading."""
         while True:
-            if not turn_open(self) and (not self.in_lobby or self._held):
+            if not turn_open(self) and (not self.in_lobby or self._held) and not self.hub.stand_in:
                 if console.closed_and_empty:
                     self._input_closed(eof_leaves)
                     return
@@ -208,6 +219,10 @@ class Terminal:
                 continue
             text = await console.line()
             if text is not None and not turn_open(self) and self.composing is None:
+                if self.hub.stand_in and not self.in_lobby:  # the bot plays: `back`, `say`...
+                    raw = text.strip()
+                    self.handle_line(raw if raw.lower().startswith("say ") else raw.lower())
+                    continue
                 if not (self.in_lobby and self.lobby_line(text)):
                     console.unread(text)  # a move typed ahead: it waits for the first prompt
                     self._held = True
@@ -258,7 +273,20 @@ class Terminal:
         turn = self.turn
         if text.startswith("say "):
             self.hub.send(Chat(text[4:]))
-        elif text in ("h", "?"):
+            return
+        if text == "bot":
+            if self.hub.stand_in:
+                self.say("  a bot already plays for you (back takes your seat back)")
+            else:
+                self.hub.send(HandOver())
+            return
+        if self.hub.stand_in and text and text not in ("h", "?", "v"):
+            self.hub.send(TakeBack())  # any other line: the player is back
+            return
+        if text == "back":
+            self.say("  you have your seat")
+            return
+        if text in ("h", "?"):
             self.say("  " + HELP)
         elif text == "v":
             self.say(json.dumps(self.view, indent=1, sort_keys=True) if self.view else "no view yet")

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
-from p2ptarot.app.human import LeftTable, human_chooser, until_left
+from p2ptarot.app.human import LeftTable, human_seat, until_left
 from p2ptarot.app.events import Notice
 from p2ptarot.app.table import Hub
 from p2ptarot.bots import make as make_bot
@@ -19,6 +19,7 @@ from p2ptarot.net.finder import describe as describe_table
 from p2ptarot.net.store import DataDir
 from p2ptarot.net.runner import (GameResult, PeerConfig, RunError, bot_chooser, run_host,
                                  run_join, run_resume)
+from p2ptarot.table.charter import MAX_STAND_IN_AFTER
 
 from .console import Console
 from .errors import check_table, usage_error
@@ -44,8 +45,6 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--move-timeout", type=int, default=300, metavar="SECONDS",
                    help="host: seconds a player may think over a move before the seat is blamed "
                         "(default 300; written in the table's charter)")
-    p.add_argument("--stand-in-after", type=float, default=0, metavar="SECONDS",
-                   help="a bot plays any turn you leave unanswered this long (default 0: never)")
     p.add_argument("--watch", action="store_true",
                    help="print the public table as it is played (e.g. for a bot seat)")
     p.add_argument("--web", action="store_true",
@@ -70,6 +69,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     h.add_argument("--variant", default=None, help="a variant of the game (default: its base rules)")
     h.add_argument("--seats", type=int, required=True, help="number of players, you included")
     h.add_argument("--bots", type=int, default=0, help="fill this many seats with local bot processes")
+    h.add_argument("--stand-in-after", type=int, default=None, metavar="SECONDS",
+                   help="table policy, written in the charter: when a human leaves a turn "
+                        "unanswered this long, their own peer lets a bot play their seat until "
+                        "they come back (0 = never). Default 60 s: long enough to think over a "
+                        "move, short enough that the table is not held up for minutes by someone "
+                        "who walked away; 0 when --move-timeout is 60 s or less (the stand-in "
+                        "must come before the blame). Must be shorter than --move-timeout")
     _common(h)
     h.set_defaults(run=run_host_cmd, prog=h.prog)
 
@@ -95,14 +101,29 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 # ---- the local player ---------------------------------------------------------------------------
+DEFAULT_STAND_IN_AFTER = 60
+
+
+def stand_in_policy(args: argparse.Namespace) -> int | str:
+    """The host's stand-in grace for the charter (seconds, 0 = never), or why it is refused."""
+    value = args.stand_in_after
+    if value is None:
+        return DEFAULT_STAND_IN_AFTER if args.move_timeout > DEFAULT_STAND_IN_AFTER else 0
+    if not 0 <= value <= MAX_STAND_IN_AFTER:
+        return f"--stand-in-after must be from 0 to {MAX_STAND_IN_AFTER} seconds"
+    if value and value >= args.move_timeout:
+        return "--stand-in-after must be shorter than --move-timeout (or 0 for never)"
+    return value
+
+
 def _chooser(args: argparse.Namespace, hub: Hub | None):
+    """A bot seat's bot; a human seat's chooser, with a stand-in bot that plays for the player
+    while they are away (after the table's grace, from the charter, or when they hand over).
+    Under mental poker only this peer can play this seat: its keys never leave it."""
     if args.bot:
         return bot_chooser(make_bot(args.bot, args.seed if args.seed is not None else os.getpid()))
     assert hub is not None
-    if args.stand_in_after > 0:
-        bot = bot_chooser(make_bot("heuristic", args.seed if args.seed is not None else os.getpid()))
-        return human_chooser(hub, args.name, stand_in=bot, grace=args.stand_in_after)
-    return human_chooser(hub, args.name)
+    return human_seat(hub, args.name, args.seed if args.seed is not None else os.getpid())
 
 
 def _hub(args: argparse.Namespace) -> Hub | None:
@@ -205,9 +226,13 @@ def run_host_cmd(args: argparse.Namespace) -> int:
         return bad
     if not 0 <= args.bots < args.seats:
         return usage_error(args, "--bots must leave at least the host's seat")
+    policy = stand_in_policy(args)
+    if isinstance(policy, str):
+        return usage_error(args, policy)
     cfg = _config(args)
     bots = LocalBots(args.bots, args.data_dir, args.interface, args.timeout, args.lobby_timeout)
     spawn_bots = bots.spawn
+    cfg.stand_in_after = policy
 
     async def go() -> GameResult:
         hub = _hub(args)

@@ -10,6 +10,7 @@ from pathlib import Path
 from p2ptarot.app.replay import frames
 from p2ptarot.app.screen import name_seats
 from p2ptarot.net.store import read_transcript
+from p2ptarot.table.envelope import EnvelopeError, parse
 from p2ptarot.table.names import printable
 from p2ptarot.transcript import Transcript, TranscriptError, Verdict, verify_transcript
 
@@ -54,6 +55,32 @@ def _verdict(args: argparse.Namespace, transcript: Transcript) -> Verdict | None
         return None
 
 
+def stand_in_summary(transcript: Transcript) -> list[dict[str, int]]:
+    """Per seat whose moves its stand-in bot chose (their `by` marker): how many, first and last
+    step. Informational: a seat's word about who chose its moves cannot be checked."""
+    seats = transcript.charter.charter.seats
+    steps: dict[int, list[int]] = {}
+    for line in transcript.messages:
+        try:
+            env = parse(line)
+        except EnvelopeError:
+            break
+        if env.kind in ("move", "move.open") and env.body.get("by") == "bot" \
+                and 0 <= env.seat < len(seats):
+            steps.setdefault(env.seat, []).append(env.step)
+    return [{"seat": seat, "moves": len(marked), "first_step": marked[0], "last_step": marked[-1]}
+            for seat, marked in sorted(steps.items())]
+
+
+def stand_in_lines(transcript: Transcript) -> list[str]:
+    """The stand-in summary for people (seats counted from 1, with their names)."""
+    seats = transcript.charter.charter.seats
+    return [f"  stand-in: {s['moves']} move(s) of seat {s['seat'] + 1} "
+            f"({printable(seats[s['seat']].name, 40)}) were played by its bot (steps "
+            f"{s['first_step']} to {s['last_step']}; the seat's own claim, not checkable)"
+            for s in stand_in_summary(transcript)]
+
+
 def run_verify(args: argparse.Namespace) -> int:
     transcript = _load(args)
     if transcript is None:
@@ -62,12 +89,15 @@ def run_verify(args: argparse.Namespace) -> int:
     if verdict is None:
         return EXIT_UNREADABLE
     if args.json:
-        print(json.dumps(verdict.to_json(), sort_keys=True))
+        print(json.dumps({**verdict.to_json(), "stand_in": stand_in_summary(transcript)},
+                         sort_keys=True))
     elif verdict.valid:
         assert verdict.outcome is not None
         print(f"valid: {verdict.steps} steps, {transcript.charter.charter.game} for "
               f"{len(transcript.charter.charter.seats)}; scores {verdict.outcome['scores']}, "
               f"winners {verdict.outcome['winners']}")
+        for line in stand_in_lines(transcript):
+            print(line)
     else:
         seats = transcript.charter.charter.seats
         who = (f"seat {verdict.seat} ({printable(seats[verdict.seat].name, 40)})"
@@ -101,7 +131,8 @@ def run_replay(args: argparse.Namespace) -> int:
     names, moves = frames(transcript)
     print(f"{charter.game} — " + ", ".join(f"{n} (seat {i + 1})" for i, n in enumerate(names)))
     for f in moves:
-        print(f"  step {f.step:>5}  {f.name:<12} {f.sentence}")
+        who = f"{f.name} [bot]" if f.by == "bot" else f.name  # the seat's stand-in bot chose it
+        print(f"  step {f.step:>5}  {who:<12} {f.sentence}")
         for mark in f.marks:
             print(f"  {mark}")
     if verdict.valid and verdict.outcome:

@@ -24,7 +24,7 @@ from p2ptarot.engine import info as game_info
 from p2ptarot.table import canonical
 from p2ptarot.table.charter import Charter, SignedCharter, charter_signing_bytes
 from p2ptarot.table.effects import (Aborted, Effect, Finished, Forward, NeedMove, Progress, Record,
-                                    Send, Warning)
+                                    Send, StandInMove, Warning)
 from p2ptarot.table.lobby import make_charter, sign_charter
 from p2ptarot.table.names import clean_name, printable
 from p2ptarot.table.room import (ChatRelay, Room, RoomError, RoomSeat, RosterSeen, clean_chat,
@@ -42,7 +42,8 @@ from .txt import TableInfo
 
 logger = logging.getLogger(__name__)
 
-Chooser = Callable[[NeedMove], Awaitable[Move]]
+#: answers a NeedMove: the move, or a StandInMove when the seat's stand-in bot chose it
+Chooser = Callable[[NeedMove], Awaitable[Move | StandInMove]]
 SILENCE_GRACE = 3.0  # seconds between the last catch-up request and a silence verdict
 SYNC_BACK = 8  # steps of history a pre-verdict catch-up asks for
 Say = Callable[[str], None]
@@ -64,6 +65,9 @@ class PeerConfig:
     #: seconds a seat may think over its own move (agreed in the charter; humans need minutes);
     #: `timeout` stays the limit for the automatic (cryptographic) steps
     move_timeout: int = 300
+    #: host: the table's stand-in policy written in the charter (seconds a human seat may leave
+    #: its turn unanswered before its own peer lets a bot play for it; 0 = never)
+    stand_in_after: int = 0
     linger: float = 2.0
     #: seconds a lobby (host: waiting for joiners; joiner: waiting for the table to fill) may take
     lobby_timeout: float = 600.0
@@ -260,7 +264,7 @@ async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str,
         if len(seated) != seats:
             cfg.say(f"starting now with {len(seated)} players")
         charter = make_charter(game, joined, variant=variant, options=options,
-                               timeout=cfg.move_timeout)
+                               timeout=cfg.move_timeout, stand_in_after=cfg.stand_in_after)
         mesh.admit_only([k for k, _, _ in joined])  # from now on only the seated keys may talk
         await advertiser.update(table_id=charter.table_id.hex())
         sigs: dict[bytes, str] = {identity.public_bytes: sign_charter(charter, identity)}
@@ -402,7 +406,7 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
         targets = [i for i in range(len(keys)) if i != seat and (resume or i < seat)]
         await asyncio.gather(*(dial(i) for i in targets))
 
-    moves: asyncio.Queue[Move | Exception] = asyncio.Queue()
+    moves: asyncio.Queue[Move | StandInMove | Exception] = asyncio.Queue()
     pending_choice: list[asyncio.Task[None]] = []
     names = [s.name for s in charter.seats]
     watch = _Watcher(cfg.hub, session, charter, seat, store.transcript_path)
@@ -433,7 +437,7 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
             elif isinstance(e, NeedMove):
                 async def ask(need: NeedMove = e) -> None:
                     try:
-                        choice: Move | Exception = await choose(need)
+                        choice: Move | StandInMove | Exception = await choose(need)
                     except Exception as exc:  # surfaced by the game loop, never swallowed
                         choice = exc
                     await moves.put(choice)
@@ -473,7 +477,7 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
 async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
                 handle: Callable[[list[Effect]], Awaitable[None]],
                 dial_others: Callable[[], Awaitable[None]],
-                moves: "asyncio.Queue[Move | Exception]", saved: list[bytes] | None,
+                moves: "asyncio.Queue[Move | StandInMove | Exception]", saved: list[bytes] | None,
                 timeout: float | Callable[[], float],
                 on_link: Callable[[bytes, bool], None] | None = None,
                 on_chat: Callable[[bytes, object], None] | None = None,
@@ -505,7 +509,10 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
             if isinstance(choice, Exception):
                 raise RunError(f"no move for seat {session.seat}: {choice}") from choice
             try:
-                effects = session.act(choice)
+                if isinstance(choice, StandInMove):
+                    effects = session.act(choice.move, by="bot")
+                else:
+                    effects = session.act(choice)
             except EngineError as exc:  # the local chooser broke the rules: a bug, not a fault
                 raise RunError(f"the move chosen for seat {session.seat} was refused: {exc}") from exc
             await handle(effects)
@@ -589,7 +596,7 @@ class _Watcher:
         if hub is not None:
             from p2ptarot.app.table import TableApp
             self.app = TableApp(charter.game, charter.variant, [s.name for s in charter.seats],
-                                self.seat, charter.timeout)
+                                self.seat, charter.timeout, charter.stand_in_after)
             hub.app = self.app
             hub.publish(self.app.opened())
             self._view = session.game.view(seat)
@@ -612,8 +619,11 @@ class _Watcher:
             return
         if isinstance(e, Record) and e.envelope.kind in ("move", "move.open") \
                 and isinstance(e.envelope.body.get("move"), dict):
+            by = e.envelope.body.get("by")  # validated by the session: "bot" or absent
+            self.hub.publish(self.app.stand_in(e.envelope.seat, by == "bot"))
             self.hub.publish(self.app.move_recorded(e.envelope.step, e.envelope.seat,
-                                                    e.envelope.body["move"], self._view or {}))
+                                                    e.envelope.body["move"], self._view or {},
+                                                    by=by if by == "bot" else None))
         elif isinstance(e, Finished):
             view = self.session.game.view(self.seat)
             self.hub.publish(self.app.view_changed(view))

@@ -7,7 +7,7 @@ the wire boundary: every received body is validated against its model before any
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Literal, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -37,9 +37,17 @@ class SecretSalt(BaseModel):
     salt: str = Field(pattern=B64, min_length=43, max_length=43)
 
 
+#: the only value of `MoveBody.by`: the seat's own stand-in bot chose this move
+STAND_IN = "bot"
+
+
 class MoveBody(BaseModel):
     """A game move (the game's own JSON form), with `secret` present exactly when the move is an
-    engine secret's `commit` (its commitment; the move's own value is "") or `open` (its salt)."""
+    engine secret's `commit` (its commitment; the move's own value is "") or `open` (its salt).
+
+    `by` is "bot" when the seat's own stand-in bot chose the move (the player was away), absent
+    otherwise. It is signed but informational only: no verdict ever reads it, and nobody can
+    check who really chose a seat's move (the seat's key signs either way)."""
 
     model_config = _STRICT
     move: dict[str, Any]
@@ -47,12 +55,17 @@ class MoveBody(BaseModel):
                                          "move obliges travel in the deck steps that follow it")
     secret: SealedCommitment | SecretSalt | None = Field(
         default=None, description="absent, except on commit (commitment) and open (salt) moves")
+    by: Literal["bot"] | None = Field(
+        default=None, description="\"bot\" when the seat's stand-in bot chose this move, else "
+                                  "absent (never null); informational, never used in a verdict")
 
     def wire(self) -> dict[str, Any]:
-        """The body as sent: an absent `secret` is left out, never null."""
+        """The body as sent: an absent `secret` or `by` is left out, never null."""
         body: dict[str, Any] = {"move": dict(self.move), "shares": list(self.shares)}
         if self.secret is not None:
             body["secret"] = self.secret.model_dump()
+        if self.by is not None:
+            body["by"] = self.by
         return body
 
 

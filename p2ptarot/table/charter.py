@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from p2ptarot import PROTOCOL_VERSION
 from p2ptarot.crypto.errors import CryptoError
@@ -20,6 +20,8 @@ from .names import is_clean_name, printable
 
 B64 = r"^[A-Za-z0-9_-]*$"
 MAX_SEATS = 12
+#: the longest stand-in grace a charter may set (seconds); 0 means "never"
+MAX_STAND_IN_AFTER = 3600
 
 
 class SeatEntry(BaseModel):
@@ -62,6 +64,16 @@ class Charter(BaseModel):
     seats: list[SeatEntry] = Field(min_length=2, max_length=MAX_SEATS)
     nonce: str = Field(pattern=B64, min_length=43, max_length=43)
     timeout: int = Field(default=120, ge=1, le=86400, description="seconds of silence before a seat is blamed")
+    stand_in_after: int = Field(
+        default=0, ge=0, le=MAX_STAND_IN_AFTER,
+        description="table policy: seconds a human seat may leave its turn unanswered before its "
+                    "own peer lets a bot play for it (0 = never); shorter than `timeout`")
+
+    @model_validator(mode="after")
+    def _stand_in_before_blame(self) -> "Charter":
+        if self.stand_in_after and self.stand_in_after >= self.timeout:
+            raise ValueError("stand_in_after must be shorter than the move timeout (or 0)")
+        return self
 
     @field_validator("seats")
     @classmethod

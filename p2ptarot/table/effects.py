@@ -43,6 +43,14 @@ class NeedMove:
 
 
 @dataclass(frozen=True)
+class StandInMove:
+    """A chooser's answer to `NeedMove` made by the seat's stand-in bot, not its player: the
+    runner passes it to `Session.act(move, by="bot")`, which marks the move's body."""
+
+    move: Move
+
+
+@dataclass(frozen=True)
 class Progress:
     """A human-readable line about what the table is doing (for UIs and logs)."""
 

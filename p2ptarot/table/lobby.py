@@ -14,11 +14,13 @@ from .charter import Charter, SeatEntry, SignedCharter, charter_signing_bytes
 
 def make_charter(game: str, seats: Sequence[tuple[bytes, str, str]], variant: str | None = None,
                  options: dict[str, Any] | None = None, timeout: int = 120,
-                 nonce: bytes | None = None) -> Charter:
-    """A charter for `seats` = (public key, name, ws address) in seat order."""
+                 nonce: bytes | None = None, stand_in_after: int = 0) -> Charter:
+    """A charter for `seats` = (public key, name, ws address) in seat order; `stand_in_after`
+    is the table's stand-in policy (seconds, 0 = never)."""
     return Charter(protocol=PROTOCOL_VERSION, game=game, variant=variant, options=dict(options or {}),
                    seats=[SeatEntry(key=canonical.b64(k), name=n, address=a) for k, n, a in seats],
-                   nonce=canonical.b64(nonce or secrets.token_bytes(32)), timeout=timeout)
+                   nonce=canonical.b64(nonce or secrets.token_bytes(32)), timeout=timeout,
+                   stand_in_after=stand_in_after)
 
 
 def sign_charter(charter: Charter, identity: Identity) -> str:

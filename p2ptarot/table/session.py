@@ -33,8 +33,8 @@ from p2ptarot.mental.table import MentalTable
 from pydantic import ValidationError
 
 from . import canonical, rounds
-from .bodies import (AbortBody, CommitBody, MoveBody, MoveOpenBody, OpenBody, ResultBody,
-                     SealedCommitment, SecretSalt)
+from .bodies import (STAND_IN, AbortBody, CommitBody, MoveBody, MoveOpenBody, OpenBody,
+                     ResultBody, SealedCommitment, SecretSalt)
 from .bridge import CommittedSecret, EngineBridge
 from .charter import SignedCharter
 from .effects import (Aborted, Effect, Finished, Forward, NeedMove, Progress, Record, Send,
@@ -195,16 +195,19 @@ class Session:
         self._run(go)
         return self._flush()
 
-    def act(self, move: Move) -> list[Effect]:
-        """The local seat's move for the current move step (in a blind turn: its commitment)."""
+    def act(self, move: Move, by: str | None = None) -> list[Effect]:
+        """The local seat's move for the current move step (in a blind turn: its commitment).
+        `by="bot"`: the seat's stand-in bot chose it (marked in the body, informational)."""
         spec = self._spec
         if (self.seat is None or spec is None or spec.kind not in MOVE_STEP_KINDS
                 or self.seat not in spec.seats):
             raise EngineError("it is not this seat's turn to move")
         if self.seat in self._inbox.get(self.step, {}):
             raise EngineError("this seat already moved in this step")
+        if by not in (None, STAND_IN):
+            raise EngineError(f"a move is marked by {STAND_IN!r} or not at all, not {by!r}")
         self.game.check(self.seat, move)  # IllegalMove with the engine's reason
-        body = self._wire_move(move)
+        body = self._wire_move(move, by)
         if spec.kind == "move":
             self._run(lambda: self._send("move", body))
         else:
@@ -220,7 +223,7 @@ class Session:
             self._run(lambda: self._send("move.commit", commitment.model_dump()))
         return self._flush()
 
-    def _wire_move(self, move: Move) -> dict[str, Any]:
+    def _wire_move(self, move: Move, by: str | None = None) -> dict[str, Any]:
         """The body of a local move: an engine secret is committed (its value replaced by "" and
         sealed to this seat) or opened (with the salt of its commitment)."""
         assert self._secrets is not None and self.seat is not None
@@ -242,7 +245,7 @@ class Session:
             if committed is None or committed.owner != self.seat:
                 raise EngineError(f"this seat committed no secret {move.name!r}")
             secret = SecretSalt(salt=canonical.b64(self._secrets.salt(committed.label)))
-        return MoveBody(move=move.to_json(), shares=[], secret=secret).wire()
+        return MoveBody(move=move.to_json(), shares=[], secret=secret, by=by).wire()
 
     def pending_seats(self) -> tuple[int, ...]:
         """Seats the current step still waits for: no message, or one chained to another history."""
@@ -574,6 +577,8 @@ class Session:
             raise Violation(env.seat, f"unreadable move: {exc}", (env,)) from exc
         if "secret" in content and content["secret"] is None:
             raise Violation(env.seat, "malformed move body: a null secret", (env,))
+        if "by" in content and content["by"] is None:  # one byte form: absent, never null
+            raise Violation(env.seat, "malformed move body: a null by", (env,))
         digest = salt = None
         if isinstance(move, Commit):
             if move.value != "":

@@ -9,7 +9,7 @@ import logging
 from typing import Any
 
 from p2ptarot.app.events import Host, Notice, Sit, TablesSeen
-from p2ptarot.app.human import human_chooser
+from p2ptarot.app.human import human_seat
 from p2ptarot.app.table import Hub
 from p2ptarot.cli.local_bots import LocalBots
 from p2ptarot.engine import BadConfiguration, UnknownGame, games
@@ -71,7 +71,7 @@ class Lobby:
             self.cfg.name = cmd.name.strip()[:40]
         self.hub.publish(Notice(f"joining the table of {cmd.target}..."))
         self.game = asyncio.create_task(run_join(self.cfg, cmd.target, None,
-                                                 human_chooser(self.hub, self.cfg.name)))
+                                                 human_seat(self.hub, self.cfg.name)))
         self.game.add_done_callback(self._done)
 
     def host(self, cmd: Host) -> None:
@@ -92,7 +92,7 @@ class Lobby:
                                 + (f" with {cmd.bots} bot{'s' if cmd.bots > 1 else ''}" if cmd.bots else "")
                                 + "..."))
         self.game = asyncio.create_task(run_host(self.cfg, cmd.game, variant, cmd.seats,
-                                                 human_chooser(self.hub, self.cfg.name),
+                                                 human_seat(self.hub, self.cfg.name),
                                                  on_listening=self.bots.spawn))
         self.game.add_done_callback(self._done)
 

@@ -25,8 +25,9 @@ from p2ptarot.app.events import Command, Event, command_from_json
 from p2ptarot.app.table import Hub
 
 logger = logging.getLogger(__name__)
-#: a command bigger than this is refused (a move is a few dozen bytes)
-MAX_COMMAND_BYTES = 4096
+#: a command bigger than this is refused (a move is a few dozen bytes; a written Eleusis rule is at
+#: most 4096 bytes of text, which JSON escaping may grow)
+MAX_COMMAND_BYTES = 16384
 Extra = Callable[[Command], Awaitable[None]]
 
 

@@ -229,6 +229,8 @@ def test_every_registered_game_gets_a_screen_and_a_menu(game: str) -> None:
 
 
 async def test_a_bot_stands_in_for_an_absent_player_after_the_grace_period() -> None:
+    from p2ptarot.app.events import StandInChanged
+    from p2ptarot.table.effects import StandInMove
     seat, view, legal = _states("sinople", 3, lambda v, l: len(l) >= 3)[0]
     hub = Hub()
     hub.app = TableApp("sinople", None, NAMES, seat)
@@ -238,9 +240,10 @@ async def test_a_bot_stands_in_for_an_absent_player_after_the_grace_period() -> 
 
     choose = human_chooser(hub, "Alice", stand_in=bot, grace=0.05)
     move = await asyncio.wait_for(choose(NeedMove(seat, tuple(legal), view)), 5)
-    assert move == legal[-1]
-    assert any(isinstance(e, Notice) and "Alice did not answer within 0.05 s: a bot played" in e.text
-               for e in hub.history)
+    assert isinstance(move, StandInMove) and move.move == legal[-1]
+    assert hub.stand_in
+    assert any(isinstance(e, StandInChanged) and e.active
+               and "Alice did not answer within 0.05 s" in e.reason for e in hub.history)
 
 
 def test_a_late_page_gets_every_move_but_only_the_latest_view() -> None:

@@ -3,7 +3,8 @@
 "use strict";
 const TOKEN = "__TOKEN__";
 const S = { names: [], seat: null, turn: null, answered: true, deadline: null, waiting: null,
-            screen: null, finished: false, log: [], since: [], replay: null };
+            screen: null, finished: false, log: [], since: [], replay: null,
+            standin: false, bots: new Set() };
 const $ = (id) => document.getElementById(id);
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -38,6 +39,10 @@ function drawPlayers() {
     if (i === S.seat) p.classList.add("you");
     if (waiting.includes(i)) p.classList.add("turn");
     if (S.away && S.away.has(i)) p.classList.add("away");
+    if (S.bots.has(i) || (i === S.seat && S.standin)) {  // a stand-in bot plays this seat now
+      p.classList.add("stood-in");
+      p.appendChild(el("span", "badge bot", "bot"));
+    }
     box.appendChild(p);
   });
 }
@@ -63,7 +68,8 @@ function drawStatus() {
   if (S.finished) { st.textContent = "Game over"; return; }
   let text = S.lobby ? "Choose a table to join" : S.room && !S.names.length ? lobbyStatus(S.room)
            : S.connected ? "Waiting for the players to sit down…" : "Connecting…";
-  if (S.turn && !S.answered) { text = "Your move: choose below"; st.classList.add("yours"); }
+  if (S.standin && !S.finished) { text = "A bot plays for you — take your seat back whenever you like"; }
+  else if (S.turn && !S.answered) { text = "Your move: choose below"; st.classList.add("yours"); }
   else if (S.waiting) {
     const who = S.waiting.names.join(", ");
     text = S.waiting.what === "move" ? "Waiting for " + who
@@ -104,15 +110,24 @@ function drawScreen() {
     p.cards.forEach((f) => cards.appendChild(cardEl(f, null)));
     box.appendChild(cards); piles.appendChild(box);
   });
-  const gamebox = $("gamebox"); clear(gamebox);
+  const gamebox = $("gamebox");
+  const typing = gamebox.contains(document.activeElement) ? document.activeElement : null;
+  const caret = typing && "selectionStart" in typing ? [typing.selectionStart, typing.selectionEnd] : null;
+  clear(gamebox);
   const drawGame = GAME_SCREENS[sc.game];  // games.js: a game's own drawing (board, forms)
   if (drawGame) drawGame(sc, gamebox);
+  if (typing && typing.isConnected) {  // a form kept across redraws keeps the player's caret
+    typing.focus();
+    if (caret) { try { typing.setSelectionRange(caret[0], caret[1]); } catch (err) { /* not text */ } }
+  }
   $("text").textContent = sc.text || "";
 }
 
 function highlight(indexes) {
+  S.picked = { turn: S.turn ? S.turn.turn : null, indexes };  // games.js narrows it with a board click
   document.querySelectorAll("button.move").forEach((b) => {
     b.style.outline = indexes.includes(Number(b.dataset.option)) ? "3px solid #d9a400" : "";
+    if (b.style.outline && b.closest("details")) b.closest("details").open = true;
   });
 }
 
@@ -122,7 +137,15 @@ function drawMoves() {
   let group = null, gbox = null;
   S.turn.options.forEach((o, k) => {
     if (o.group !== group) {
-      group = o.group; gbox = el("div", "group"); gbox.appendChild(el("h3", null, group)); box.appendChild(gbox);
+      group = o.group; gbox = el("div", "group"); box.appendChild(gbox);
+      const n = S.turn.options.filter((x) => x.group === group).length;
+      if (n > 16) {  // a long group (the Chariot's loads) stays folded until asked for
+        const d = el("details"); d.appendChild(el("summary", null, group + " — " + n + " choices"));
+        const key = S.turn.turn + "/" + group; S.unfolded = S.unfolded || new Set();
+        d.open = S.unfolded.has(key);  // stays open across redraws once opened
+        d.addEventListener("toggle", () => { if (d.open) S.unfolded.add(key); else S.unfolded.delete(key); });
+        gbox.appendChild(d); gbox = d;
+      } else gbox.appendChild(el("h3", null, group));
     }
     const b = el("button", "move", o.sentence);
     b.dataset.option = k + 1;
@@ -135,6 +158,7 @@ function drawLog() {
   const log = $("log"); clear(log);
   S.log.slice(-200).forEach((e) => log.appendChild(el("li", e.cls, e.text)));
   log.parentElement.scrollTop = log.parentElement.scrollHeight;
+  log.scrollTop = log.scrollHeight;  // the log scrolls on its own: "since your last turn" stays in view
   const since = $("since"); clear(since);
   S.since.forEach((t) => since.appendChild(el("li", null, t)));
 }
@@ -151,7 +175,13 @@ function resultsTable(headers, rows, winners) {
   return t;
 }
 
-function drawAll() { drawPlayers(); drawStatus(); drawScreen(); drawMoves(); drawLog(); }
+function drawStandIn() {
+  const playing = S.seat !== null && S.names.length && !S.finished && !S.replay;
+  $("botplay").hidden = !playing || S.standin;
+  $("takeback").hidden = !playing || !S.standin;
+}
+
+function drawAll() { drawPlayers(); drawStatus(); drawScreen(); drawMoves(); drawLog(); drawStandIn(); }
 
 let sock = null;
 function play(index) {
@@ -176,15 +206,25 @@ const handlers = {
     S.since = e.since.length ? e.since.slice() : ["nothing new"];
   },
   move(e) {
-    addLog(e.name + ": " + e.sentence + (e.automatic ? " (automatic)" : ""), e.seat === S.seat ? "mine" : "");
+    addLog(e.name + (e.by === "bot" ? " [bot]" : "") + ": " + e.sentence + (e.automatic ? " (automatic)" : ""), e.seat === S.seat ? "mine" : "");
     if (e.seat === S.seat) { S.answered = true; }
   },
   waiting(e) { S.waiting = e; S.deadline = e.deadline; },
   presence(e) {
+    if (e.status === "stand-in" || e.status === "back") {
+      if (e.status === "stand-in") S.bots.add(e.seat); else S.bots.delete(e.seat);
+      addLog(e.status === "stand-in" ? e.name + "'s seat is played by a bot until " + e.name + " comes back" : e.name + " is back", "presence");
+      return;
+    }
     if (e.status === "left") S.away.add(e.seat); else S.away.delete(e.seat);
     addLog(e.status === "left" ? e.name + " left the table (they can come back)" : e.name + (e.status === "rejoined" ? " is back" : " joined"), "presence");
   },
   notice(e) { addLog(e.text, "notice"); },
+  standin(e) {
+    S.standin = e.active;
+    if (e.active) S.answered = true;  // an open turn is the bot's now
+    addLog(e.active ? "A bot plays your seat (" + e.reason + ") until you take it back" : "You have your seat back", "presence");
+  },
   chat(e) { addLog("<" + e.name + "> " + e.text, "chat"); },
   error(e) { addLog(e.text, "notice"); },
   round(e) {
@@ -227,10 +267,10 @@ function replayStep(k) {
   S.screen = f.screen;
   S.log = [{ text: R.verdict, cls: "notice" }];
   R.frames.slice(0, R.pos + 1).forEach((x) => {
-    S.log.push({ text: x.name + ": " + x.sentence, cls: "" });
+    S.log.push({ text: x.name + (x.by === "bot" ? " [bot]" : "") + ": " + x.sentence, cls: x.by === "bot" ? "bot" : "" });
     (x.marks || []).forEach((m) => S.log.push({ text: m, cls: "notice" }));
   });
-  S.since = [f.name + ": " + f.sentence];
+  S.since = [f.name + (f.by === "bot" ? " [bot]" : "") + ": " + f.sentence];
   $("rpos").textContent = "move " + (R.pos + 1) + " / " + R.frames.length;
   drawAll();
 }

@@ -2,6 +2,8 @@
 "use strict";
 $("chat").addEventListener("submit", (ev) => { ev.preventDefault(); const t = $("chatline").value.trim(); if (t) send({ cmd: "chat", text: t }); $("chatline").value = ""; });
 $("leave").addEventListener("click", () => { if (confirm("Leave the table? You can come back with p2ptarot join --resume.")) send({ cmd: "leave" }); });
+$("botplay").addEventListener("click", () => send({ cmd: "bot" }));
+$("takeback").addEventListener("click", () => send({ cmd: "back" }));
 $("rfirst").addEventListener("click", () => replayStep(0));
 $("rprev").addEventListener("click", () => replayStep(S.replay.pos - 1));
 $("rnext").addEventListener("click", () => replayStep(S.replay.pos + 1));

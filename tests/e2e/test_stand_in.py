@@ -1,0 +1,97 @@
+"""The stand-in bot end to end, over real sockets on 127.0.0.1 with real processes: Alice hosts
+at the terminal with a 2 s stand-in policy in the charter and does not answer; her own peer's
+bot takes her seat, Bob's peer (a watched bot) announces it from the log, Alice types `back` and
+plays again, the game finishes, and `verify` / `replay` mark the stand-in's moves."""
+
+from __future__ import annotations
+
+import os
+import queue
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+CLI = [sys.executable, "-m", "p2ptarot.cli.main"]
+
+
+def _reader(stream, out: "queue.Queue[str]", keep: list[str]) -> None:
+    for line in stream:
+        keep.append(line)
+        out.put(line)
+    out.put("")
+
+
+def _wait_for(lines: "queue.Queue[str]", pattern: str, limit: float = 120) -> re.Match[str]:
+    while True:
+        line = lines.get(timeout=limit)
+        assert line, f"output ended before {pattern!r}"
+        found = re.search(pattern, line)
+        if found:
+            return found
+
+
+@pytest.mark.network
+def test_the_stand_in_takes_an_absent_seat_is_announced_and_recorded(tmp_path: Path) -> None:
+    read_end, write_end = os.pipe()
+    host = subprocess.Popen(
+        CLI + ["host", "--game", "sinople", "--seats", "2", "--interface", "127.0.0.1",
+               "--name", "Alice", "--data-dir", str(tmp_path / "alice"), "--timeout", "60",
+               "--move-timeout", "90", "--stand-in-after", "2"],
+        stdin=read_end, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    os.close(read_end)
+    bob = None
+    host_lines: queue.Queue[str] = queue.Queue()
+    host_out: list[str] = []
+    try:
+        assert host.stdout is not None
+        threading.Thread(target=_reader, args=(host.stdout, host_lines, host_out),
+                         daemon=True).start()
+        url = _wait_for(host_lines, r"table open: .* at (ws://127\.0\.0\.1:\d+\S*)").group(1)
+        bob = subprocess.Popen(
+            CLI + ["join", url, "--bot", "--watch", "--name", "Bob", "--seed", "3",
+                   "--interface", "127.0.0.1", "--data-dir", str(tmp_path / "bob"),
+                   "--timeout", "60"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        # nobody types: after 2 s the stand-in plays, and keeps the seat turn after turn
+        _wait_for(host_lines, r"a bot plays your seat \(Alice did not answer within 2 s\)")
+        _wait_for(host_lines, r"Alice \(you\) \[bot\]: ")
+        _wait_for(host_lines, r"Alice \(you\) \[bot\]: ")
+        os.write(write_end, b"back\n" + b"1\n" * 3000)  # Alice is back, and plays option 1
+        _wait_for(host_lines, r"you have your seat back")
+        host.wait(timeout=300)
+        bob_out, bob_err = bob.communicate(timeout=60)
+    finally:
+        os.close(write_end)
+        for proc in (host, bob):
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    out = "".join(host_out)
+    assert host.returncode == 0, (host.stderr.read() if host.stderr else "") + out[-2000:]
+    assert bob.returncode == 0, bob_err[-2000:]
+    assert "after 2 s without an answer a bot plays for you" in out  # the charter's policy
+    # Bob's peer reads the takeover and the return from the log (the signed `by` marker)
+    assert "Alice's seat is played by a bot until Alice comes back" in bob_out
+    assert "Alice is back" in bob_out
+    assert bob_out.index("played by a bot") < bob_out.index("Alice is back")
+    assert "Alice [bot]: " in bob_out and re.search(r"^  Alice: ", bob_out, re.M)
+    assert "Alice's seat is played by a bot" in out and "Alice is back" in out
+    transcript = re.search(r"game finished; transcript saved in (\S+)", out)
+    assert transcript, out[-2000:]
+    verify = subprocess.run(CLI + ["verify", transcript.group(1)], capture_output=True, text=True,
+                            timeout=120)
+    assert verify.returncode == 0, verify.stdout + verify.stderr
+    assert verify.stdout.startswith("valid: ")
+    assert re.search(r"stand-in: \d+ move\(s\) of seat 1 \(Alice\) were played by its bot",
+                     verify.stdout)
+    replay = subprocess.run(CLI + ["replay", transcript.group(1)], capture_output=True, text=True,
+                            timeout=120)
+    assert replay.returncode == 0, replay.stderr
+    marked = [ln for ln in replay.stdout.splitlines() if "Alice [bot]" in ln]
+    plain = [ln for ln in replay.stdout.splitlines() if re.search(r"step +\d+  Alice ", ln)]
+    assert marked and plain  # the stand-in's moves, then Alice's own after she came back
+    assert not any("Bob [bot]" in ln for ln in replay.stdout.splitlines())  # a --bot seat is no stand-in

@@ -1,0 +1,81 @@
+"""The stand-in in the browser: Alice clicks "Let a bot play for me" on her page, her own peer's
+bot plays her seat to the end of the game while Bob plays his through his page; both pages show
+the bot badge next to Alice and her bot's moves marked in the log (real headless Chromium, real
+peers and mental poker on 127.0.0.1)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from cdp import Browser
+from p2ptarot.app.human import human_chooser, until_left
+from p2ptarot.bots import make as make_bot
+from p2ptarot.net.runner import bot_chooser, run_host, run_join
+from tables import CLICK, OVER, human, keep_shot
+
+pytestmark = [pytest.mark.network, pytest.mark.slow]
+
+LOG = "S.log.map((e) => e.text).join('\\n')"  # the whole log (the page shows its last 200 lines)
+MOVES = "document.querySelectorAll('button.move').length > 0"
+BADGE = "[...document.querySelectorAll('#players .player')].filter(p => p.querySelector('.badge.bot')).map(p => p.dataset.seat)"
+
+
+async def test_a_page_hands_its_seat_to_a_bot_and_the_game_ends_with_the_badge(tmp_path: Path) -> None:
+    browser = await Browser(tmp_path / "profile").start()
+    alice = await human(tmp_path, "Alice")
+    bob = await human(tmp_path, "Bob")
+    listening: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+    try:
+        assert alice.hub is not None and bob.hub is not None
+        alice.cfg.stand_in_after = 0  # the charter's policy: only an explicit hand-over here
+        alice.task = asyncio.create_task(until_left(alice.hub, run_host(
+            alice.cfg, "sinople", None, 2,
+            human_chooser(alice.hub, "Alice", stand_in=bot_chooser(make_bot("heuristic", 5))),
+            on_listening=lambda url: listening.set_result(url))))
+        bob.task = asyncio.create_task(until_left(bob.hub, run_join(
+            bob.cfg, await listening, "sinople",
+            human_chooser(bob.hub, "Bob", stand_in=bot_chooser(make_bot("heuristic", 6))))))
+        page_a = await browser.page(alice.url)
+        page_b = await browser.page(bob.url)
+        await page_a.wait_for("document.getElementById('players').textContent.includes('Bob')")
+        assert await page_a.js("document.getElementById('takeback').hidden")
+        # Alice waits for her first turn, then lets a bot play for her
+        while not await page_a.js(MOVES):
+            if await page_b.js(MOVES):
+                await page_b.js(CLICK)
+            await asyncio.sleep(0.05)
+        assert not await page_a.js("document.getElementById('botplay').hidden")
+        await page_a.js("document.getElementById('botplay').click()")
+        await page_a.wait_for("!document.getElementById('takeback').hidden", timeout=30)
+        assert await page_a.js("document.getElementById('botplay').hidden")
+        # Bob plays his seat by hand to the end; Alice never clicks again
+        clicks = 0
+        while not (await page_a.js(OVER) and await page_b.js(OVER)):
+            if await page_b.js(MOVES) and await page_b.js(CLICK):
+                clicks += 1
+            assert not await page_a.js(MOVES)  # no turn is offered to Alice while away
+            await asyncio.sleep(0.05)
+        keep_shot(await page_b.screenshot(tmp_path / "stand-in-bob.png"))
+        keep_shot(await page_a.screenshot(tmp_path / "stand-in-alice.png"))
+        ra = await asyncio.wait_for(alice.task, 60)
+        rb = await asyncio.wait_for(bob.task, 60)
+        assert ra.outcome is not None and ra.outcome == rb.outcome and clicks > 10
+        # both pages: the bot badge next to Alice (seat 1), none next to Bob
+        assert await page_a.js(BADGE) == ["0"] and await page_b.js(BADGE) == ["0"]
+        log_b = await page_b.js(LOG)
+        assert "Alice's seat is played by a bot until Alice comes back" in log_b
+        assert "Alice [bot]: Play " in log_b and "Bob [bot]" not in log_b
+        log_a = await page_a.js(LOG)
+        assert "A bot plays your seat (you asked for it)" in log_a and "Alice [bot]: " in log_a
+        results = await page_b.js("document.getElementById('results').textContent")
+        assert "Final standings" in results and "Alice" in results
+    finally:
+        await browser.close()
+        for seat in (alice, bob):
+            if seat.task is not None and not seat.task.done():
+                seat.task.cancel()
+            if seat.server is not None:
+                await seat.server.close()
