@@ -42,13 +42,36 @@ class TableOpened(Event):
 
 @dataclass(frozen=True)
 class LobbyState(Event):
-    """Seats taken so far while a table fills up."""
+    """The seats of a table filling up (names in seat order, who is ready, which are bots), how
+    many seats in all, our seat, whether we host it and whether it could start now."""
 
     TYPE: ClassVar[str] = "lobby"
     game: str
     seats_total: int
     names: tuple[str, ...]
     address: str = ""
+    ready: tuple[bool, ...] = ()
+    bots: tuple[bool, ...] = ()
+    can_start: bool = False
+    seat: int | None = None
+    host: bool = False
+
+    def is_ready(self, seat: int) -> bool:
+        return seat < len(self.ready) and self.ready[seat]
+
+    @property
+    def lines(self) -> list[str]:
+        """'seat 2: Bob (ready)' for every seat, free seats included."""
+        out = []
+        for i in range(self.seats_total):
+            if i >= len(self.names):
+                out.append(f"{seat_label(i)}: (free)")
+                continue
+            marks = ["you" if i == self.seat else "", "host" if i == 0 else "",
+                     "bot" if i < len(self.bots) and self.bots[i] else "",
+                     "ready" if self.is_ready(i) else "not ready"]
+            out.append(f"{seat_label(i)}: {self.names[i]} ({', '.join(m for m in marks if m)})")
+        return out
 
 
 @dataclass(frozen=True)
@@ -67,6 +90,10 @@ class MoveOption:
     sentence: str
     group: str
     card: str | None = None
+    #: the board fields the move acts on ("loc-3", "house-cups"), clickable on the page
+    targets: tuple[str, ...] = ()
+    #: the cards of a move that names several (picked together on the page)
+    cards: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -200,6 +227,21 @@ class StandInChanged(Event):
 
 
 @dataclass(frozen=True)
+class FormReply(Event):
+    """The table's answer to a written move (`WriteMove`): taken, or why not, with the line and
+    column of the fault in the text (1-based; 0 when the fault is not in the text)."""
+
+    TYPE: ClassVar[str] = "form"
+    form: str
+    ok: bool
+    text: str
+    line: int = 0
+    column: int = 0
+    excerpt: str = ""
+    played: bool = False
+
+
+@dataclass(frozen=True)
 class ChatLine(Event):
     TYPE: ClassVar[str] = "chat"
     name: str
@@ -214,6 +256,8 @@ class TablesSeen(Event):
     TYPE: ClassVar[str] = "tables"
     tables: tuple[dict[str, Any], ...]
     name: str = ""
+    #: the games a table can be hosted for from the page (name, title, players, variants)
+    games: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -250,6 +294,29 @@ class PlayComposed(Command):
 
 
 @dataclass(frozen=True)
+class WriteMove(Command):
+    """A move written in one of the page's forms (an Eleusis rule, hint or run): plain fields
+    only, strictly parsed (`command_from_json`); the game's presenter (`page_move`) validates them
+    against the view and builds the move. `check` asks for the verdict only (nothing is played)."""
+
+    turn: int
+    form: str
+    text: str = ""
+    choices: tuple[str, ...] = ()
+    handles: tuple[int, ...] = ()
+    check: bool = False
+
+
+#: the forms a page may write, and the bounds of their fields
+WRITE_FORMS = ("rule", "hint", "run")
+#: the longest text a form carries: ERL's own limit on a rule (spec/ERL.md, 4096 bytes)
+MAX_WRITTEN_BYTES = 4096
+MAX_CHOICES = 8
+MAX_CHOICE_CHARS = 40
+MAX_HANDLES = 8
+
+
+@dataclass(frozen=True)
 class Leave(Command):
     reason: str = "left the table"
 
@@ -278,8 +345,27 @@ class Sit(Command):
 
 
 @dataclass(frozen=True)
+class Host(Command):
+    """Open a table from the page (`p2ptarot web`): game, variant ('' for its default), seats
+    in all, how many of them local bots fill, and the host's name."""
+
+    game: str
+    variant: str
+    seats: int
+    bots: int
+    name: str = ""
+
+
+@dataclass(frozen=True)
 class Ready(Command):
-    pass
+    """In the lobby: this player is ready to start (or, `ready=False`, not yet)."""
+
+    ready: bool = True
+
+
+@dataclass(frozen=True)
+class StartNow(Command):
+    """In the lobby, the host only: start with the players seated (a count the game allows)."""
 
 
 def command_from_json(data: Any) -> Command:
@@ -308,9 +394,55 @@ def command_from_json(data: Any) -> Command:
         if not isinstance(target, str) or not isinstance(name, str):
             raise ValueError("sit needs a target")
         return Sit(target[:300], name[:40])
+    if cmd == "host":
+        game, variant, name = data.get("game"), data.get("variant", ""), data.get("name", "")
+        seats, bots = data.get("seats"), data.get("bots", 0)
+        if not all(isinstance(x, str) for x in (game, variant, name)) \
+                or type(seats) is not int or type(bots) is not int:
+            raise ValueError("host needs a game, a variant, whole numbers of seats and bots")
+        if not 1 <= seats <= 64 or not 0 <= bots < seats:
+            raise ValueError("host: seats 1 to 64, bots fewer than the seats")
+        return Host(game[:40], variant[:40], seats, bots, name[:40])
     if cmd == "ready":
-        return Ready()
+        ready = data.get("ready", True)
+        if not isinstance(ready, bool):
+            raise ValueError("ready takes true or false")
+        return Ready(ready)
+    if cmd == "start":
+        return StartNow()
+    if cmd == "write":
+        return _write_from_json(data)
     raise ValueError(f"unknown command {cmd!r}")
+
+
+def _write_from_json(data: dict[str, Any]) -> WriteMove:
+    """A `WriteMove` from page input: every field typed and bounded, nothing else kept."""
+    turn, form = data.get("turn"), data.get("form")
+    if type(turn) is not int:
+        raise ValueError("write needs an integer turn")
+    if form not in WRITE_FORMS:
+        raise ValueError(f"write needs a form among {', '.join(WRITE_FORMS)}")
+    text = data.get("text", "")
+    if not isinstance(text, str):
+        raise ValueError("a written text is a string")
+    try:
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError:  # a lone surrogate, which JSON lets through
+        raise ValueError("a written text is valid Unicode") from None
+    if size > MAX_WRITTEN_BYTES:
+        raise ValueError(f"a written text is at most {MAX_WRITTEN_BYTES} bytes")
+    choices = data.get("choices", [])
+    if not isinstance(choices, list) or len(choices) > MAX_CHOICES or not all(
+            isinstance(c, str) and len(c) <= MAX_CHOICE_CHARS and c.isprintable() for c in choices):
+        raise ValueError(f"choices are at most {MAX_CHOICES} short strings")
+    handles = data.get("handles", [])
+    if not isinstance(handles, list) or len(handles) > MAX_HANDLES or not all(
+            type(h) is int and 0 <= h < 1 << 16 for h in handles):
+        raise ValueError(f"handles are at most {MAX_HANDLES} small integers")
+    check = data.get("check", False)
+    if type(check) is not bool:
+        raise ValueError("check is true or false")
+    return WriteMove(turn, form, text, tuple(choices), tuple(handles), check)
 
 
 def _and(names: tuple[str, ...] | list[str]) -> str:
@@ -322,7 +454,8 @@ def _and(names: tuple[str, ...] | list[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
-__all__ = ["Chat", "ChatLine", "Command", "Event", "GameAborted", "GameFinished", "HandOver", "Leave",
-           "LobbyState", "MoveOption", "MovePlayed", "Notice", "PlayComposed", "PlayMove", "Presence", "Ready",
-           "ReplayLoaded", "RoundOver", "Sit", "StandInChanged", "TablesSeen", "TakeBack", "Standing", "TableOpened", "TurnStarted", "ViewChanged", "Waiting",
-           "command_from_json", "seat_label"]
+__all__ = ["Chat", "ChatLine", "Command", "Event", "FormReply", "GameAborted", "GameFinished",
+           "HandOver", "Host", "Leave", "LobbyState", "MoveOption", "MovePlayed", "Notice",
+           "PlayComposed", "PlayMove", "Presence", "Ready", "ReplayLoaded", "RoundOver", "Sit",
+           "StandInChanged", "StartNow", "TablesSeen", "TakeBack", "Standing", "TableOpened",
+           "TurnStarted", "ViewChanged", "Waiting", "WriteMove", "command_from_json", "seat_label"]

@@ -19,7 +19,9 @@ from typing import Any, Awaitable, Callable, TypeVar
 
 from p2ptarot.table.effects import StandInMove
 
-from .events import HandOver, Leave, Notice, PlayComposed, PlayMove, StandInChanged, TakeBack
+from .events import (HandOver, Leave, Notice, PlayComposed, PlayMove, StandInChanged, TakeBack,
+                     WriteMove)
+from .forms import answer_written
 from .screen import describe, presenter
 from .table import Hub, option_for
 
@@ -78,6 +80,11 @@ def human_chooser(hub: Hub, name: str = "you",
                 continue
             if isinstance(cmd, PlayComposed) and cmd.turn == turn.turn:
                 return cmd.move
+            if isinstance(cmd, WriteMove):  # a page form: the presenter builds and checks the move
+                written, reply = answer_written(mod, need.view, need.legal, turn.turn, cmd)
+                hub.publish(reply)
+                if written is not None:
+                    return written
             if isinstance(cmd, PlayMove):
                 option = option_for(turn, cmd.index) if cmd.turn == turn.turn else None
                 if option is not None:

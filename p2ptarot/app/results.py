@@ -30,7 +30,15 @@ def _word(key: str, value: Any, names: Sequence[str], seats_by_default: bool) ->
         return names[value] if 0 <= value < len(names) else "nobody"
     if isinstance(value, list):
         return ", ".join(str(_word(key, v, names, seats_by_default)) for v in value) or "-"
+    if isinstance(value, dict):  # seat -> value ("0": card): "Alice 2 of cups, Bob ..."
+        return ", ".join(f"{_seat_name(k, names)} {_word('', v, names, False)}"
+                         for k, v in value.items()) or "-"
     return value
+
+
+def _seat_name(key: Any, names: Sequence[str]) -> str:
+    k = str(key)
+    return names[int(k)] if k.isdigit() and int(k) < len(names) else k
 
 
 def _leaves(value: Any) -> int:

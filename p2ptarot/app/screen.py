@@ -43,12 +43,19 @@ def name_seats(text: str, names: Sequence[str]) -> str:
     return _SEAT_RE.sub(swap, text)
 
 
+#: what a presenter raises on a view it did not foresee: the screen falls back, the game goes on
+_PRESENTER_FAULTS = (KeyError, TypeError, ValueError, IndexError, AttributeError)
+
+
 def render_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
+    import json
     mod = presenter(str(view.get("game")))
-    if mod is None or not hasattr(mod, "render"):
-        import json
-        return json.dumps(view, indent=1, sort_keys=True)
-    return name_seats(mod.render(view), names)
+    if mod is not None and hasattr(mod, "render"):
+        try:
+            return name_seats(mod.render(view), names)
+        except _PRESENTER_FAULTS:
+            pass  # a screen is a nicety: never let it end a game
+    return json.dumps(view, indent=1, sort_keys=True, default=str)
 
 
 def describe(move: Any, view: Mapping[str, Any], names: Sequence[str]) -> str:
@@ -87,11 +94,34 @@ def move_card(move: Mapping[str, Any], view: Mapping[str, Any]) -> str | None:
             return str(move[key])
     if isinstance(move.get("handle"), int):
         card = _handle_cards(view).get(move["handle"])
+        handles, hand = view.get("hand_handles"), view.get("hand")
+        if card is None and isinstance(handles, list) and isinstance(hand, list) \
+                and len(handles) == len(hand) and move["handle"] in handles:
+            card = hand[handles.index(move["handle"])]  # a hand kept as two parallel lists
         return card if is_card(card) else None
     cards = move.get("cards")
     if isinstance(cards, list) and len(cards) == 1 and is_card(cards[0]):
         return str(cards[0])
+    handles = move.get("handles")
+    if isinstance(handles, list) and len(handles) == 1 and isinstance(handles[0], int):
+        card = _handle_cards(view).get(handles[0])  # hide one card, give one card...
+        return card if is_card(card) else None
     return None
+
+
+def move_cards(move: Mapping[str, Any], view: Mapping[str, Any]) -> tuple[str, ...]:
+    """The cards a move names when it names several (discard three, hide two, engage a pair...):
+    its `cards`, or the cards behind its `handles` this seat can see; () otherwise."""
+    cards = move.get("cards")
+    if isinstance(cards, list) and len(cards) >= 2 and all(is_card(c) for c in cards):
+        return tuple(str(c) for c in cards)
+    handles = move.get("handles")
+    if isinstance(handles, list) and len(handles) >= 2 and all(isinstance(h, int) for h in handles):
+        known = _handle_cards(view)
+        found = [known.get(h) for h in handles]
+        if all(is_card(c) for c in found):
+            return tuple(str(c) for c in found)
+    return ()
 
 
 def _group_title(kind: str, mod: ModuleType | None) -> str:
@@ -107,9 +137,10 @@ def move_options(legal: Sequence[Any], view: Mapping[str, Any],
     for i, move in enumerate(legal):
         data = dict(move.to_json() if hasattr(move, "to_json") else move)
         card = move_card(data, view)
-        rows.append((i, _group_title(str(data.get("kind")), mod), card, describe(data, view, names)))
+        rows.append((i, _group_title(str(data.get("kind")), mod), card, describe(data, view, names),
+                     _targets(mod, data, view), move_cards(data, view)))
     order: dict[str, int] = {}
-    for _, group, _, _ in rows:
+    for _, group, *_ in rows:
         order.setdefault(group, len(order))
     sizes = {g: sum(1 for r in rows if r[1] == g) for g in order}
 
@@ -120,8 +151,20 @@ def move_options(legal: Sequence[Any], view: Mapping[str, Any],
         return group
 
     rows.sort(key=lambda r: (order[r[1]], sort_key(r[2]) if r[2] else (-1, ""), r[0]))
-    return tuple(MoveOption(index=i, sentence=s, group=heading(g, c), card=c)
-                 for i, g, c, s in rows)
+    return tuple(MoveOption(index=i, sentence=s, group=heading(g, c), card=c, targets=t, cards=cs)
+                 for i, g, c, s, t, cs in rows)
+
+
+def _targets(mod: ModuleType | None, move: Mapping[str, Any], view: Mapping[str, Any]) -> tuple[str, ...]:
+    """The board fields a move acts on ("loc-3", "house-cups"), from the presenter's `targets`:
+    the page lets the player click them."""
+    fn = getattr(mod, "targets", None) if mod is not None else None
+    if fn is None:
+        return ()
+    try:
+        return tuple(str(t) for t in fn(move, view))
+    except (KeyError, TypeError, ValueError, IndexError):
+        return ()
 
 
 # ---- the screen model ----------------------------------------------------------------------------
@@ -186,12 +229,37 @@ def _piles(view: Any, names: Sequence[str], path: list[str], out: list[dict[str,
 
 
 def screen(view: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
-    """The screen model of `view` (a seat's or the public one) with the players' `names`."""
+    """The screen model of `view` (a seat's or the public one) with the players' `names`.
+
+    A presenter may replace it (`screen(view, names)`) or refine the generic one
+    (`refine_screen(view, names, base)`: its own hand, a board, the data of a page form)."""
     game = str(view.get("game"))
     mod = presenter(game)
     custom = getattr(mod, "screen", None) if mod is not None else None
     if custom is not None:
         return dict(custom(view, names))
+    base = generic_screen(view, names)
+    refine = getattr(mod, "refine_screen", None) if mod is not None else None
+    if refine is None:
+        return base
+    try:
+        return dict(refine(view, names, base))
+    except _PRESENTER_FAULTS:
+        return base  # the generic screen still shows the hand, the piles and the text
+
+
+def _round(rnd: Any, rounds: Any) -> str:
+    """'round 3/8'; after the last round the count stays at the last one (never 'round 9/8')."""
+    if rnd is None:
+        return ""
+    if isinstance(rnd, int) and isinstance(rounds, int):
+        rnd = min(rnd, rounds)
+    return f"round {rnd}/{rounds}"
+
+
+def generic_screen(view: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    """The screen model found by walking the view: hand, piles of cards, the presenter's text."""
+    game = str(view.get("game"))
     try:
         title = game_info(game).title
     except Exception:
@@ -205,7 +273,7 @@ def screen(view: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
     rnd = view.get("round")
     return {
         "game": game, "title": title,
-        "round": f"round {rnd}/{view.get('rounds')}" if rnd is not None else "",
+        "round": _round(rnd, view.get("rounds")),
         "seat": me, "you": names[me] if isinstance(me, int) and 0 <= me < len(names) else None,
         "hand": [face(c) for c in hand],
         "piles": piles,

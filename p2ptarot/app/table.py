@@ -17,9 +17,9 @@ if TYPE_CHECKING:  # the Hub's queues load asyncio where a peer runs; replays ne
     import asyncio
 
 from . import screen as screens
-from .events import (Chat, ChatLine, HandOver, Leave, PlayComposed, PlayMove, StandInChanged,
-                     TakeBack)
-from .events import (Command, Event, GameAborted, GameFinished, MoveOption, MovePlayed, Presence,
+from .events import (Chat, ChatLine, HandOver, Leave, PlayComposed, PlayMove, Ready,
+                     StandInChanged, StartNow, TakeBack, WriteMove)
+from .events import (Command, Event, GameAborted, GameFinished, LobbyState, MoveOption, MovePlayed, Presence,
                      RoundOver, Standing, TableOpened, TablesSeen, TurnStarted, ViewChanged,
                      Waiting)
 from .results import round_rows, totals
@@ -101,7 +101,7 @@ class TableApp:
         self._last_waiting = key
         # "waiting for Bob and you": our own seat among others is named as the reader
         return Waiting(tuple(seats), tuple("you" if s == self.seat else self.name(s) for s in seats),
-                       what, deadline,
+                       busy_words(what), deadline,
                        yours=self.seat is not None and tuple(seats) == (self.seat,))
 
     def stand_in(self, seat: int, by_bot: bool) -> Presence | None:
@@ -170,6 +170,11 @@ class Hub:
         self.app: TableApp | None = None
         #: when the seat the table waits for will be blamed (Unix time), from the last Waiting
         self.deadline: float | None = None
+        #: the player's name before a table is opened (lobby chat lines are shown with it)
+        self.me = ""
+        #: lobby commands (Ready, StartNow) for the runner's lobby loop, and its wake-up call
+        self._lobby: list[Command] = []
+        self.lobby_poke = asyncio.Event()
         #: the stand-in bot plays this seat now (a grace elapsed, or the player handed it over)
         self.stand_in = False
 
@@ -205,16 +210,22 @@ class Hub:
         out, self._chat = self._chat, []
         return out
 
+    def take_lobby(self) -> list[Command]:
+        """The lobby commands (Ready, StartNow) given since the last call."""
+        out, self._lobby = self._lobby, []
+        self.lobby_poke.clear()
+        return out
+
     def catch_up(self) -> list[Event]:
         """The history a page opened late needs: every event that tells something, but only the
         latest of the ones that replace each other (view, what the table waits for, the turn)."""
         latest: dict[type, int] = {}
         for i, ev in enumerate(self.history):
-            if isinstance(ev, (ViewChanged, Waiting, TurnStarted, TablesSeen)):
+            if isinstance(ev, _REPLACED):
                 latest[type(ev)] = i
         keep = set(latest.values())
         return [ev for i, ev in enumerate(self.history)
-                if i in keep or not isinstance(ev, (ViewChanged, Waiting, TurnStarted, TablesSeen))]
+                if i in keep or not isinstance(ev, _REPLACED)]
 
     def unsubscribe(self, q: asyncio.Queue[Event]) -> None:
         if q in self._queues:
@@ -225,14 +236,20 @@ class Hub:
             text = " ".join(command.text.split())[:300]
             if text and all(ch.isprintable() for ch in text):
                 self._chat.append(text)
-                self.publish(ChatLine(self.app.name(self.app.seat) if self.app else "you", text))
+                self.publish(ChatLine(self.app.name(self.app.seat) if self.app else self.me or "you",
+                                      text))
+                self.lobby_poke.set()
+            return
+        if isinstance(command, (Ready, StartNow)):  # for the lobby, never the chooser
+            self._lobby.append(command)
+            self.lobby_poke.set()
             return
         if isinstance(command, Leave):
             self.leave_reason = command.reason
             self.leaving.set()
         elif isinstance(command, HandOver):
             self.hand_over("you asked for it")
-        elif isinstance(command, (TakeBack, PlayMove, PlayComposed)) and self.stand_in:
+        elif isinstance(command, (TakeBack, PlayMove, PlayComposed, WriteMove)) and self.stand_in:
             self.stand_in = False  # any command of the player's takes the seat back
             self.publish(StandInChanged(False, "you played" if not isinstance(command, TakeBack)
                                         else "you asked for it"))
@@ -245,9 +262,28 @@ class Hub:
             self.publish(StandInChanged(True, reason))
 
 
+#: events of which a late page needs only the latest
+_REPLACED = (ViewChanged, Waiting, TurnStarted, TablesSeen, LobbyState)
+
+
+#: the cryptographic steps of the table, as a player reads them
+_MENTAL_WORDS = {"key": "setting up the deck", "shuffle": "shuffling the cards",
+                 "shares": "dealing the cards", "reencrypt": "passing cards on",
+                 "reveal-key": "showing cards"}
+
+
+def busy_words(what: str) -> str:
+    """'mental.shares for tarot-78/arcanoid epoch 0 (op 4)' -> 'dealing the cards': what the table
+    is busy with, in words (other steps are kept as they are)."""
+    if what.startswith("mental."):
+        kind = what[len("mental."):].split(" ", 1)[0]
+        return _MENTAL_WORDS.get(kind, "the cards' cryptography")
+    return what
+
+
 def option_for(turn: TurnStarted, index: int) -> MoveOption | None:
     """The option numbered `index` (1-based, as shown) of a turn."""
     return turn.options[index - 1] if 1 <= index <= len(turn.options) else None
 
 
-__all__ = ["Hub", "TableApp", "option_for"]
+__all__ = ["Hub", "TableApp", "busy_words", "option_for"]

@@ -19,6 +19,7 @@ class Console:
         self._lines: asyncio.Queue[str | None] = asyncio.Queue()
         self._loop = asyncio.get_running_loop()
         self._closed = False
+        self._pushed: list[str] = []  # lines given back with `unread`, read again first
         threading.Thread(target=self._read, name="p2ptarot-stdin", daemon=True).start()
 
     def _read(self) -> None:
@@ -36,6 +37,8 @@ class Console:
 
     async def line(self) -> str | None:
         """The next line typed, or None once input is closed."""
+        if self._pushed:
+            return self._pushed.pop()
         if self._closed and self._lines.empty():
             return None
         line = await self._lines.get()
@@ -46,6 +49,8 @@ class Console:
     @property
     def closed_and_empty(self) -> bool:
         """Input ended and nothing typed ahead is left: the player pressed Ctrl-D."""
+        if self._pushed:
+            return False
         if not self._closed and self._lines.qsize() == 1:
             try:
                 only = self._lines.get_nowait()
@@ -59,4 +64,9 @@ class Console:
 
     @property
     def typed_ahead(self) -> bool:
-        return not self._lines.empty()
+        return bool(self._pushed) or not self._lines.empty()
+
+    def unread(self, line: str) -> None:
+        """Give a line back: the next `line()` returns it (a move typed ahead in the lobby waits
+        for the game's first prompt)."""
+        self._pushed.append(line)

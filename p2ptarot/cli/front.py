@@ -14,9 +14,10 @@ import queue
 import time
 from typing import Any, Callable, Sequence
 
-from p2ptarot.app.events import (ChatLine, Event, GameAborted, GameFinished, HandOver, Leave,
-                                 MovePlayed, Notice, PlayComposed, PlayMove, Presence, RoundOver,
-                                 StandInChanged, TableOpened, TakeBack, TurnStarted, ViewChanged,
+from p2ptarot.app.events import (Chat, ChatLine, Event, GameAborted, GameFinished, HandOver,
+                                 Leave, LobbyState, MovePlayed, Notice, PlayComposed, PlayMove,
+                                 Presence, Ready, RoundOver, StandInChanged, StartNow, TableOpened,
+                                 TakeBack, TurnStarted, ViewChanged,
                                  Waiting)
 from p2ptarot.app.screen import presenter
 from p2ptarot.app.table import Hub
@@ -26,9 +27,12 @@ from .text_table import table
 
 HELP = ("type a move's number to play it; m = list the moves again; v = the raw JSON view; "
         "w = write your own move where the game allows it (an Eleusis rule or run); "
+        "say TEXT = chat with the table; "
         "bot = let a bot play for you (this program keeps running; back, or any move, takes "
         "your seat back); h or ? = this help; "
         "Ctrl-D or Ctrl-C = leave the table (come back with join --resume)")
+LOBBY_HELP = ("in the lobby: ready = you are ready to start; wait = not yet; say TEXT = chat; "
+              "start = (host) start now with the players seated; Ctrl-D = leave")
 Print = Callable[[str], None]
 
 
@@ -82,6 +86,11 @@ class Terminal:
         self.waiting_for = ""
         #: lines for a move being written (`w`): the presenter's composer reads them in a thread
         self.composing: queue.Queue[str] | None = None
+        #: the table is filling up (a LobbyState came, no TableOpened yet): lobby lines are read
+        self.in_lobby = False
+        self._roster: tuple[str, ...] = ()
+        #: a line that is not a lobby command was typed in the lobby: it waits for the game
+        self._held = False
         hub.listen(self.on_event)
 
     # ---- output -----------------------------------------------------------------------------
@@ -91,7 +100,10 @@ class Terminal:
             self.say("\n".join(out))
 
     def _lines(self, ev: Event) -> list[str]:
+        if isinstance(ev, LobbyState):
+            return self._lobby_lines(ev)
         if isinstance(ev, TableOpened):
+            self.in_lobby = False
             self.me = ev.names[ev.seat] if ev.seat is not None else None
             who = ", ".join(f"{n} (seat {i + 1}{', you' if i == ev.seat else ''})"
                             for i, n in enumerate(ev.names))
@@ -147,6 +159,44 @@ class Terminal:
             return [f"<{ev.name}> {ev.text}"]
         return []
 
+    def _lobby_lines(self, ev: LobbyState) -> list[str]:
+        """The roster whenever it changes: 'seat 2: Bob (ready)', free seats too."""
+        if self.spectator:
+            return []
+        first = not self.in_lobby
+        self.in_lobby = True
+        lines = tuple(ev.lines)
+        if lines == self._roster:
+            return []
+        self._roster = lines
+        out = [f"-- lobby: {ev.game}, {len(ev.names)} of {ev.seats_total} seats taken --"]
+        out += [f"  {line}" for line in lines]
+        you_ready = ev.seat is not None and ev.is_ready(ev.seat)
+        if first:
+            out.append("  " + LOBBY_HELP)
+        if ev.seat is not None and not you_ready:
+            out.append("  type `ready` when you are ready to start")
+        elif ev.host and ev.can_start and len(ev.names) < ev.seats_total:
+            out.append("  type `start` to start now with the players seated")
+        return out
+
+    def lobby_line(self, text: str) -> bool:
+        """A line typed in the lobby; False when it is not a lobby command (a move typed ahead)."""
+        word = text.strip().lower()
+        if word == "ready":
+            self.hub.send(Ready(True))
+        elif word in ("wait", "not ready", "unready"):
+            self.hub.send(Ready(False))
+        elif word == "start":
+            self.hub.send(StartNow())
+        elif word in ("h", "?"):
+            self.say("  " + LOBBY_HELP)
+        elif word.startswith("say "):
+            self.hub.send(Chat(text.strip()[4:]))
+        elif word:
+            return False
+        return True
+
     def prompt(self) -> str:
         if self.turn is None:
             return ""
@@ -155,29 +205,46 @@ class Terminal:
                 + (f" ({left})" if left else "") + ":")
 
     # ---- input ------------------------------------------------------------------------------
-    async def read_commands(self, console: Console) -> None:
+    async def read_commands(self, console: Console, eof_leaves: bool = True) -> None:
         """Typed lines -> commands, until input closes (then: leave the table). Lines typed ahead
         wait for the next prompt (as `input()` would); Ctrl-D with nothing typed ahead leaves
-        at once, whatever the table is doing."""
+        at once, whatever the table is doing. With `eof_leaves` False (the browser page is the
+        player's other front end) closed input only stops the terminal's reading."""
         while True:
-            if (self.turn is None or self.answered) and not self.hub.stand_in:
+            if not turn_open(self) and (not self.in_lobby or self._held) and not self.hub.stand_in:
                 if console.closed_and_empty:
-                    self.hub.send(Leave("standard input closed"))
+                    self._input_closed(eof_leaves)
                     return
                 await asyncio.sleep(0.1)
                 continue
             text = await console.line()
+            if text is not None and not turn_open(self) and self.composing is None:
+                if self.hub.stand_in and not self.in_lobby:  # the bot plays: `back`, `say`...
+                    raw = text.strip()
+                    self.handle_line(raw if raw.lower().startswith("say ") else raw.lower())
+                    continue
+                if not (self.in_lobby and self.lobby_line(text)):
+                    console.unread(text)  # a move typed ahead: it waits for the first prompt
+                    self._held = True
+                continue
             if self.composing is not None:
                 self.composing.put("" if text is None else text)  # EOF gives the writing up
                 if text is not None:
                     continue
             if text is None:
-                self.hub.send(Leave("standard input closed"))
+                self._input_closed(eof_leaves)
                 return
             if text.strip().lower() == "w" and turn_open(self):
                 asyncio.ensure_future(self.compose())
                 continue
-            self.handle_line(text.strip().lower())
+            raw = text.strip()
+            self.handle_line(raw if raw.lower().startswith("say ") else raw.lower())
+
+    def _input_closed(self, eof_leaves: bool) -> None:
+        if eof_leaves:
+            self.hub.send(Leave("standard input closed"))
+        else:
+            self.say("terminal input closed: play in the browser page (Ctrl-C leaves the table)")
 
     async def compose(self) -> None:
         """`w`: the game presenter's composer asks its questions here; its move is played."""
@@ -204,6 +271,9 @@ class Terminal:
 
     def handle_line(self, text: str) -> None:
         turn = self.turn
+        if text.startswith("say "):
+            self.hub.send(Chat(text[4:]))
+            return
         if text == "bot":
             if self.hub.stand_in:
                 self.say("  a bot already plays for you (back takes your seat back)")

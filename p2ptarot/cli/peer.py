@@ -6,7 +6,6 @@ import argparse
 import asyncio
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
@@ -25,6 +24,7 @@ from p2ptarot.table.charter import MAX_STAND_IN_AFTER
 from .console import Console
 from .errors import check_table, usage_error
 from .front import Terminal
+from .local_bots import LocalBots
 
 if TYPE_CHECKING:  # zeroconf is imported only by the commands that browse (not `join ws://`)
     from p2ptarot.net.discovery import TableAdvert
@@ -55,6 +55,9 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="address the local page listens on (default 127.0.0.1: this computer only)")
     p.add_argument("--quiet", action="store_true", help="print only the result (one JSON line)")
     p.add_argument("--json", action="store_true", help="end with one JSON line of the result")
+    p.add_argument("--not-ready", action="store_true",
+                   help="sit down without being ready: the table waits until you type `ready` "
+                        "(default: ready as soon as you sit; bots always are)")
     p.add_argument("--lobby-timeout", type=float, default=600.0, metavar="SECONDS",
                    help="give up if the table has not started after this long (default 600)")
 
@@ -142,7 +145,11 @@ async def _with_fronts(args: argparse.Namespace, cfg: PeerConfig, hub: Hub | Non
     if not args.bot or args.watch:
         term = Terminal(hub, say=lambda text: print(text, flush=True), spectator=bool(args.bot))
         if not args.bot:
-            helpers.append(asyncio.create_task(term.read_commands(Console())))
+            # Ctrl-D at a terminal leaves; input that is no terminal (a launcher, `< /dev/null`)
+            # ending leaves only when the browser page cannot play instead
+            page_plays = args.web and not sys.stdin.isatty()
+            helpers.append(asyncio.create_task(term.read_commands(Console(),
+                                                                  eof_leaves=not page_plays)))
             helpers.append(asyncio.create_task(term.remind()))
     if not args.quiet:  # lobby news reach the page too (the terminal prints them as notices)
         shown = not args.bot or args.watch
@@ -186,7 +193,8 @@ def _config(args: argparse.Namespace) -> PeerConfig:
     say = (lambda text: None) if args.quiet else (lambda text: print(text, flush=True))
     return PeerConfig(data_dir=args.data_dir, name=args.name, interface=args.interface,
                       port=args.port, timeout=args.timeout, move_timeout=args.move_timeout,
-                      lobby_timeout=args.lobby_timeout, say=say)
+                      lobby_timeout=args.lobby_timeout, say=say,
+                      ready=not (args.not_ready and not args.bot), bot=bool(args.bot))
 
 
 def _report(result: GameResult, args: argparse.Namespace) -> int:
@@ -222,17 +230,9 @@ def run_host_cmd(args: argparse.Namespace) -> int:
     if isinstance(policy, str):
         return usage_error(args, policy)
     cfg = _config(args)
+    bots = LocalBots(args.bots, args.data_dir, args.interface, args.timeout, args.lobby_timeout)
+    spawn_bots = bots.spawn
     cfg.stand_in_after = policy
-    children: list[subprocess.Popen] = []
-
-    def spawn_bots(url: str) -> None:
-        for k in range(args.bots):
-            cmd = [sys.executable, "-m", "p2ptarot.cli.main", "join", url, "--bot", "--quiet",
-                   "--name", f"bot-{k + 1}", "--data-dir", str(args.data_dir / f"bot-{k + 1}"),
-                   "--timeout", str(args.timeout), "--lobby-timeout", str(args.lobby_timeout)]
-            if args.interface:
-                cmd += ["--interface", args.interface]
-            children.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL))
 
     async def go() -> GameResult:
         hub = _hub(args)
@@ -254,13 +254,7 @@ def run_host_cmd(args: argparse.Namespace) -> int:
         _left_message(args, "p2ptarot host: interrupted; you left the table")
         return 130
     finally:
-        for child in children:
-            if not finished:  # the host left or failed: its own bots have no table any more
-                child.terminate()
-            try:
-                child.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                child.kill()
+        bots.stop(finished)  # the host left or failed: its own bots have no table any more
     return _report(result, args)
 
 

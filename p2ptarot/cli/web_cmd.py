@@ -1,5 +1,5 @@
-"""`p2ptarot web`: the browser lobby (open tables on the LAN, sit at one and play it in the
-page) or, with --replay FILE, a finished game step by step in the browser."""
+"""`p2ptarot web`: the browser lobby (open tables on the LAN: sit at one, or host one with bots,
+and play it in the page) or, with --replay FILE, a finished game step by step in the browser."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ async def serve(args: argparse.Namespace) -> int:
         hub.publish(replay_event(args.replay))
     else:
         cfg = PeerConfig(data_dir=args.data_dir, name=args.name, interface=args.interface,
-                         timeout=args.timeout, hub=hub,
+                         timeout=args.timeout, hub=hub, ready=False,  # the page has a Ready button
                          say=lambda text: print(text, flush=True))
         lobby = Lobby(hub, cfg, [args.interface] if args.interface else None)
     server = WebServer(hub, host=args.web_interface, port=args.web_port,
@@ -70,6 +70,8 @@ async def serve(args: argparse.Namespace) -> int:
         else:
             await asyncio.Event().wait()
     finally:
+        if lobby is not None:
+            await lobby.close()  # a table hosted from the page: its bot processes end too
         await server.close()
     return 0
 

@@ -27,6 +27,8 @@ from p2ptarot.table.effects import (Aborted, Effect, Finished, Forward, NeedMove
                                     Send, StandInMove, Warning)
 from p2ptarot.table.lobby import make_charter, sign_charter
 from p2ptarot.table.names import clean_name, printable
+from p2ptarot.table.room import (ChatRelay, Room, RoomError, RoomSeat, RosterSeen, clean_chat,
+                                 parse_chat_relay, parse_roster)
 from p2ptarot.table.session import MOVE_STEP_KINDS, Session
 from pydantic import ValidationError
 
@@ -74,6 +76,10 @@ class PeerConfig:
     hub: Any = None
     #: a second hub fed with the public view only (a spectators' page), if any
     spectators: Any = None
+    #: this player is ready to start when it sits down (a page that shows a Ready button: False)
+    ready: bool = True
+    #: this seat is played by a bot (always ready; shown as a bot in the lobby)
+    bot: bool = False
 
 
 @dataclass
@@ -126,11 +132,6 @@ def _parse_ctl(data: bytes) -> dict[str, Any] | None:
     return obj if isinstance(obj, dict) and isinstance(obj.get("ctl"), str) else None
 
 
-def _clean_address(raw: object) -> str:
-    """A joiner's ws:// address for the charter: printable, at most 200 characters."""
-    return printable(raw, 200) if isinstance(raw, str) else ""
-
-
 def _charter_signature_ok(charter: Charter, key: bytes, sig: object) -> bool:
     """True when `sig` is `key`'s valid signature of this charter (checked before it is kept)."""
     try:
@@ -141,14 +142,54 @@ def _charter_signature_ok(charter: Charter, key: bytes, sig: object) -> bool:
 
 
 # ---- lobby ------------------------------------------------------------------------------------
+async def _lobby_input(mesh: Mesh, hub: Any) -> Any | None:
+    """The next mesh event, or None when the local player did something in the lobby (a Ready,
+    a StartNow, a chat line: read them from the hub)."""
+    if hub is None:
+        return await mesh.next_event()
+    event_task = asyncio.ensure_future(mesh.next_event())
+    poke = asyncio.ensure_future(hub.lobby_poke.wait())
+    try:
+        done, _ = await asyncio.wait({event_task, poke}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        poke.cancel()
+        if not event_task.done():
+            event_task.cancel()
+    return event_task.result() if event_task in done else None
+
+
+def _publish_lobby(hub: Any, game: str, roster_names: Sequence[str], ready: Sequence[bool],
+                   bots: Sequence[bool], total: int, can_start: bool, seat: int | None,
+                   host: bool, address: str = "") -> None:
+    if hub is None:
+        return
+    from p2ptarot.app.events import LobbyState
+    hub.publish(LobbyState(game, total, tuple(roster_names), address, tuple(ready), tuple(bots),
+                           can_start, seat, host))
+
+
 async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str, variant: str | None,
                      seats: int, options: dict[str, Any] | None = None,
                      on_listening: Callable[[str], None] | None = None) -> SignedCharter:
-    """Advertise the table, seat joiners in arrival order, have every seat sign the charter."""
+    """Advertise the table, seat joiners in arrival order, start when every seat is taken and
+    everyone is ready (or when the host starts now with a valid count), have every seat sign the
+    charter. The roster goes to every seated joiner whenever it changes (`lobby` frames)."""
+    from p2ptarot.app.events import ChatLine, Notice, Ready, StartNow
+
     from .discovery import TableAdvertiser  # local: a joiner dialling ws:// needs no zeroconf
 
     gi = game_info(game)
     variant = gi.resolve_variant(variant)  # BadConfiguration before anything is advertised
+    try:
+        room = Room(game, variant, seats,
+                    RoomSeat(identity.public_bytes, clean_name(cfg.name), _public_url(cfg, mesh),
+                             ready=cfg.ready, bot=cfg.bot),
+                    gi.min_players, gi.max_players)
+    except RoomError as exc:
+        raise RunError(str(exc)) from None
+    hub = cfg.hub
+    if hub is not None:
+        hub.me = clean_name(cfg.name)
     info = TableInfo(game=game, variant=variant or "", seats_taken=1,
                      seats_total=seats, fingerprint=identity.fingerprint,
                      host_name=cfg.name[:40])
@@ -158,24 +199,68 @@ async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str,
     cfg.say(f"table open: {game} for {seats} at {mesh.url} (fingerprint {identity.fingerprint})")
     if on_listening:
         on_listening(mesh.url)
-    joined: list[tuple[bytes, str, str]] = [(identity.public_bytes, cfg.name, _public_url(cfg, mesh))]
+
+    async def tell_roster() -> None:
+        roster = room.roster()
+        for i, s in enumerate(roster.seats[1:], start=1):
+            await _safe_send(mesh, s.key, _ctl(roster.frame(i)))
+        _publish_lobby(hub, game, roster.names, roster.ready, [s.bot for s in roster.seats],
+                       seats, roster.can_start_now, 0, True, mesh.url)
+
+    async def relay(said: ChatRelay, sender: bytes | None) -> None:
+        for s in room.seats[1:]:
+            if s.key != sender:
+                await _safe_send(mesh, s.key, _ctl(said.frame()))
+
+    await tell_roster()
+    chosen: list[RoomSeat] | None = None
     try:
-        while len(joined) < seats:
-            ev = await mesh.next_event()
+        while chosen is None and not room.should_start:
+            ev = await _lobby_input(mesh, hub)
+            changed = False
             if isinstance(ev, Received):
                 msg = _parse_ctl(ev.data)
-                if msg and msg["ctl"] == "join" and all(k != ev.peer for k, _, _ in joined):
-                    name = clean_name(msg.get("name"))
-                    address = _clean_address(msg.get("address"))
-                    joined.append((ev.peer, name, address))
-                    cfg.say(f"seat {len(joined)}: {name} ({fingerprint(ev.peer)})")
-                    await advertiser.update(seats_taken=len(joined))
+                kind = msg["ctl"] if msg else None
+                if kind == "join" and msg is not None:
+                    was = room.seat_of(ev.peer)
+                    if room.join(ev.peer, msg) == "full":
+                        await _safe_send(mesh, ev.peer, _ctl({"ctl": "full"}))
+                    elif was is None:
+                        seat = room.seats[-1]
+                        cfg.say(f"seat {len(room.seats)}: {seat.name} ({fingerprint(ev.peer)})")
+                        changed = True
+                elif kind == "ready" and msg is not None:
+                    changed = room.set_ready(ev.peer, msg.get("ready"))
+                elif kind == "chat" and msg is not None:
+                    said = room.chat(ev.peer, msg.get("text"), time.monotonic())
+                    if said is not None:
+                        await relay(said, ev.peer)
+                        if hub is not None:
+                            hub.publish(ChatLine(said.name, said.text))
             elif isinstance(ev, LinkDown):
-                before = len(joined)
-                joined = [j for j in joined if j[0] != ev.peer or j[0] == identity.public_bytes]
-                if len(joined) != before:
+                if room.leave(ev.peer):
                     cfg.say("a player left the lobby")
-                    await advertiser.update(seats_taken=len(joined))
+                    changed = True
+            elif ev is None and hub is not None:  # the host's own player
+                for cmd in hub.take_lobby():
+                    if isinstance(cmd, Ready):
+                        changed |= room.set_ready(identity.public_bytes, cmd.ready)
+                    elif isinstance(cmd, StartNow):
+                        try:
+                            chosen = room.start_now()
+                        except RoomError as exc:
+                            hub.publish(Notice(f"cannot start now: {exc}"))
+                for text in hub.take_chat():  # the host's own lines (already shown locally)
+                    clean = clean_chat(text)
+                    if clean is not None:
+                        await relay(ChatRelay(0, room.seats[0].name, clean), identity.public_bytes)
+            if changed:
+                await advertiser.update(seats_taken=len(room.seats))
+                await tell_roster()
+        seated = chosen if chosen is not None else list(room.seats)
+        joined = [(s.key, s.name, s.address) for s in seated]
+        if len(seated) != seats:
+            cfg.say(f"starting now with {len(seated)} players")
         charter = make_charter(game, joined, variant=variant, options=options,
                                timeout=cfg.move_timeout, stand_in_after=cfg.stand_in_after)
         mesh.admit_only([k for k, _, _ in joined])  # from now on only the seated keys may talk
@@ -183,7 +268,7 @@ async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str,
         sigs: dict[bytes, str] = {identity.public_bytes: sign_charter(charter, identity)}
         for key, _, _ in joined[1:]:
             await mesh.send(key, _ctl({"ctl": "charter", "charter": charter.to_json()}))
-        while len(sigs) < seats:
+        while len(sigs) < len(joined):
             ev = await mesh.next_event()
             if isinstance(ev, Received):
                 msg = _parse_ctl(ev.data)
@@ -206,11 +291,14 @@ async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str,
 
 async def join_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, url: str,
                      host_prefix: str | None = None) -> SignedCharter:
-    """Dial the host, ask for a seat, check and sign the charter it proposes.
+    """Dial the host, ask for a seat, follow the roster (tell the host when this player is ready,
+    send lobby chat), then check and sign the charter it proposes.
 
     `host_prefix` (the fingerprint the user named) is checked against the key the host proved in
     the handshake: a zeroconf advert is only a hint, anyone can copy another host's fingerprint.
     """
+    from p2ptarot.app.events import ChatLine, Notice, Ready, StartNow
+
     try:
         host = await mesh.connect(url)
     except MeshError as exc:
@@ -218,10 +306,28 @@ async def join_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, url: str,
     if host_prefix is not None and not fingerprint(host).startswith(host_prefix.upper()) \
             and not matches_table_id_only(host_prefix):
         raise RunError(f"the host at {url} is {fingerprint(host)}, not the {host_prefix} you named")
-    await mesh.send(host, _ctl({"ctl": "join", "name": cfg.name, "address": _public_url(cfg, mesh)}))
+    hub = cfg.hub
+    if hub is not None:
+        hub.me = clean_name(cfg.name)
+    join: dict[str, Any] = {"ctl": "join", "name": cfg.name, "address": _public_url(cfg, mesh)}
+    if not cfg.ready and not cfg.bot:
+        join["ready"] = False
+    if cfg.bot:
+        join["bot"] = True
+    await mesh.send(host, _ctl(join))
     cfg.say(f"joined the table at {url}; waiting for the other players")
+    roster: RosterSeen | None = None
     while True:
-        ev = await mesh.next_event()
+        ev = await _lobby_input(mesh, hub)
+        if ev is None and hub is not None:  # this player said something in the lobby
+            for cmd in hub.take_lobby():
+                if isinstance(cmd, Ready):
+                    await _safe_send(mesh, host, _ctl({"ctl": "ready", "ready": cmd.ready}))
+                elif isinstance(cmd, StartNow):
+                    hub.publish(Notice("only the host can start the table"))
+            for text in hub.take_chat():
+                await _safe_send(mesh, host, _ctl({"ctl": "chat", "text": text}))
+            continue
         if isinstance(ev, LinkDown) and ev.peer == host:
             raise RunError(f"the host closed the connection ({printable(ev.reason, 200)})")
         if not isinstance(ev, Received) or ev.peer != host:
@@ -229,7 +335,20 @@ async def join_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, url: str,
         msg = _parse_ctl(ev.data)
         if msg is None:
             continue
-        if msg["ctl"] == "charter":
+        if msg["ctl"] == "lobby":
+            seen = parse_roster(msg)
+            if seen is not None:
+                roster = seen
+                game = msg.get("game")
+                _publish_lobby(hub, printable(game, 40) if isinstance(game, str) else "", seen.names, seen.ready,
+                               seen.bots, seen.seats_total, seen.can_start, seen.you, False, url)
+        elif msg["ctl"] == "chat":
+            said = parse_chat_relay(msg, roster)
+            if said is not None and hub is not None and roster is not None and said.seat != roster.you:
+                hub.publish(ChatLine(said.name, said.text))
+        elif msg["ctl"] == "full":
+            raise RunError("that table is full")
+        elif msg["ctl"] == "charter":
             try:
                 charter = Charter.model_validate(msg.get("charter"))
                 charter.check_version()

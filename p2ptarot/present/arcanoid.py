@@ -107,6 +107,10 @@ def _record(rec: Mapping[str, Any], fld: str) -> str:
     if "count" in rec:  # a secret engagement still face down (KOBLENZ, MALTA)
         seen = "+".join(card_name(c).replace(" ", _GLUE) for c in rec["cards"])
         return f"{rec['count']}{_GLUE}face{_GLUE}down" + (f" ({seen})" if seen else "")
+    unseen = [c for c in rec["cards"] if not c]  # a secret record's cards this seat may not see
+    if unseen:
+        seen = "+".join(card_name(c).replace(" ", _GLUE) for c in rec["cards"] if c)
+        return f"{len(unseen)}{_GLUE}face{_GLUE}down" + (f" ({seen})" if seen else "")
     names = [tarot_rank(c) if c.startswith(fld + "-") else card_name(c) for c in rec["cards"]]
     text = "+".join(n.replace(" ", _GLUE) for n in names)
     if rec.get("transmuted", -1) >= 0 and rec["transmuted"] in rec["handles"]:
@@ -123,7 +127,7 @@ _CLASSES = {WORLD_CLASS: "the World", IMPERIAL: "imperial couple", ILLEGITIMATE:
 def record_strength(rec: Mapping[str, Any]) -> str:
     """What a record is worth in its field's battle (rules §4): its class, or its total."""
     cards = rec.get("cards") or []
-    if rec.get("kind") in _KINDS or not all(isinstance(c, str) for c in cards):
+    if rec.get("kind") in _KINDS or not all(isinstance(c, str) and c for c in cards):
         return ""
     key = battle_key(SimpleNamespace(kind=rec.get("kind"), cards=tuple(cards),
                                      transmuted=rec.get("transmuted", -1), timestamp=0))
@@ -310,7 +314,9 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     if kind == "call":
         return f"Call the {card_name(move['called'])} with {title}"
     if kind == "judgement":
-        return f"Play {card}: {who(move['target'], view)} abdicates on {move['field']}"
+        target = who(move['target'], view)
+        verb = "abdicate" if target == "you" else "abdicates"
+        return f"Play {card}: {target} {verb} on {move['field']}"
     if kind == "world":
         return f"Play {card} on {move['field']}"
     if kind == "wheel-discard":
@@ -353,3 +359,52 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     if kind == "remove-temperance":
         return "Remove your Temperance"
     return kind + " " + " ".join(f"{k}={v}" for k, v in move.items() if k != "kind")
+
+
+# ---- the browser page: the four fields as a board ---------------------------------------------------
+_FIELD_SIGNS = {"swords": "⚔", "wands": "⚚", "cups": "♥", "coins": "⛀"}
+
+
+def targets(move: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
+    """The field a move acts on, as the page names it ("field-cups"): click a card, then a field."""
+    named = [move.get("field")] + list(move.get("fields") or [])
+    return [f"field-{f}" for f in named if f in FIELDS]
+
+
+def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) -> dict[str, Any]:
+    """The generic screen plus the four fields side by side: each participant's record there
+    (its cards, face down where this seat may not look, and what it is worth), the Temperance and
+    never-engaged marks, the fields won. The per-field piles of the generic screen are dropped."""
+    from p2ptarot.app.faces import face
+    from p2ptarot.app.screen import name_seats
+
+    def words(text: str) -> str:
+        return name_seats(text.replace(_GLUE, " "), names)
+
+    temper = view.get("temperance") or {}
+    ever = set(view.get("ever_engaged", []))
+    fields = []
+    for fld in FIELDS:
+        entries = []
+        for p in view.get("participants", []):
+            rec = p["records"].get(fld)
+            if rec is None:
+                continue
+            cards = [c or None for c in rec.get("cards") or []]  # "": a card this seat may not see
+            hidden = max(0, int(rec.get("count", 0)) - len(cards)) if "count" in rec else 0
+            entries.append({"who": words(who(p["pid"], view)), "you": p["seat"] == view.get("seat"),
+                            "kind": rec.get("kind"), "text": words(_record(rec, fld)),
+                            "cards": [face(c) for c in cards] + [face(None)] * hidden})
+        notes = []
+        if temper.get("field") == fld:
+            notes.append(f"tempered by {words(who(temper['owner'], view))}")
+        if fld not in ever:
+            notes.append("never engaged")
+        fields.append({"field": fld, "sign": _FIELD_SIGNS[fld], "entries": entries, "notes": notes})
+    sc = dict(base)
+    sc["fields"] = {"fields": fields,
+                    "score": [words(line) for line in _score_lines(view)],
+                    "status": [words(line) for line in _status_lines(view)],
+                    "players": [words(line) for line in _participant_lines(view)]}
+    sc["piles"] = [p for p in base.get("piles", []) if p["label"].split(": ")[-1] not in FIELDS]
+    return sc

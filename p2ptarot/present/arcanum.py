@@ -224,3 +224,72 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     if kind == "pass":
         return _PASS.get(decision.get("name", ""), "pass")
     return str(kind)
+
+
+# ---- the browser page: the seat's hand, the board, clickable fields --------------------------------
+_HOUSE_SIGNS = {"swords": "⚔", "wands": "⚚", "cups": "♥", "coins": "⛀"}
+
+
+def targets(move: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
+    """The board fields a move acts on, as the page names them: "loc-N" (a location), "house-H"
+    (a prestige track), the figure's id ("fig-cups-queen")."""
+    out: list[str] = []
+    for key in ("dest",):
+        if isinstance(move.get(key), int):
+            out.append(f"loc-{move[key]}")
+    for loc in move.get("locations") or []:
+        if isinstance(loc, int):
+            out.append(f"loc-{loc}")
+    for key in ("house", "up"):
+        if isinstance(move.get(key), str):
+            out.append(f"house-{move[key]}")
+    if isinstance(move.get("figure"), str):
+        out.append(str(move["figure"]))
+    return out
+
+
+def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) -> dict[str, Any]:
+    """The generic screen plus what Arcanum's table shows: the seat's own hand (its known cards in
+    deck order), the board (city, prestige tracks, VP, card counts, the decision) with names, and
+    the discard piles named as such."""
+    from p2ptarot.app.faces import face, sort_key
+
+    sc = dict(base)
+    me = view.get("seat")
+    own = next((p for p in view["players"] if p["seat"] == me), None)
+    cards = [c["card"] for c in (own or {}).get("hand", []) if isinstance(c.get("card"), str)]
+    sc["hand"] = [face(c) for c in sorted(cards, key=sort_key)]
+    board = board_data(view)
+    for p in board["players"]:
+        s = p["seat"]
+        p["name"] = names[s] if 0 <= s < len(names) else f"P{s + 1}"
+        p["you"] = s == me
+        p["hidden_faces"] = [face(c["card"]) | {"face_up": c["face_up"]} for c in p["hidden"]]
+    for loc in board["locations"]:
+        for f in loc["figures"]:
+            f["sign"] = _HOUSE_SIGNS.get(f["house"], "?")
+            f["label"] = _figure(f["id"])
+    for t in board["prestige"]:
+        t["sign"] = _HOUSE_SIGNS.get(t["house"], "?")
+    d = board["decision"]
+    if d is not None:
+        d["who"] = ("everyone" if d["actor"] < 0 else
+                    names[d["actor"]] if d["actor"] < len(names) else f"P{d['actor'] + 1}")
+    if view.get("scorings"):
+        last = view["scorings"][-1]
+        board["last_scoring"] = {"turn": last["turn"], "world": bool(last["world"]),
+                                 "vp": list(last["vp"])}
+    sc["board"] = board
+    sc["round"] = f"turn {view['turn']} of {view['turns']}"
+    relabel = {"minor": "discard pile: minors (top)", "major": "discard pile: majors (top)",
+               "in play": "being played"}
+    piles = [dict(p, label=relabel.get(p["label"], p["label"])) for p in base.get("piles", [])
+             if not p["label"].endswith(": hidden")]  # those are a past scoring's, below
+    if view.get("scorings"):
+        last = view["scorings"][-1]
+        for s, cards in enumerate(last.get("hidden") or []):
+            if cards and 0 <= s < len(names):
+                piles.append({"label": f"{names[s]}: hidden cards shown at the turn {last['turn']} scoring",
+                              "cards": [face(c) for c in cards]})
+    sc["piles"] = piles
+    return sc

@@ -8,9 +8,12 @@ the side-line columns.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, Mapping, Sequence
 
 from p2ptarot.games.eleusis.erl import HINTS, ErlError, compile_rule, hint_holds
+
+from .page import PageMoveError
 
 #: headings for grouping long move lists by kind
 GROUPS: dict[str, str] = {
@@ -42,6 +45,15 @@ def card_name(card: str | None) -> str:
     except ValueError:
         return "??"
     return f"{_RANKS.get(rank, str(rank))}{_SUITS.get(suit, '?')}"
+
+
+_CARD_ID = re.compile(r"\b(?:clubs|diamonds|hearts|spades)-\d{1,2}(?:#\d+)?")
+
+
+def event_text(text: str) -> str:
+    """The engine's last event for people: card ids become card names ('hearts-6#1' -> '6♥');
+    seats stay 0-based 'seat N' for the screen to name."""
+    return _CARD_ID.sub(lambda m: card_name(m.group(0)), text)
 
 
 def cards_text(cards: Sequence[str | None]) -> str:
@@ -116,7 +128,7 @@ def render(view: Mapping[str, Any]) -> str:
             line += f"; the Sage names {card_name(pending['proposal'])}"
         out.append(line)
     if view.get("last_event"):
-        out.append(f"last: {view['last_event']}")
+        out.append(f"last: {event_text(str(view['last_event']))}")
     for p in view["players"]:
         if p["dealer"]:
             status = "dealer"
@@ -318,3 +330,148 @@ def compose_rule(view: Mapping[str, Any], legal: Sequence[Any], ask: Callable[[s
         move = type(commits[0])(commits[0].name, text)
         say("  valid rule; it is committed now and opened at the end of the round.")
         return move
+
+
+# ---- the browser page's forms: the dealer's rule and hint, a player's run ------------------------
+#: what the page may write, by the kind of legal move it stands for
+PAGE_FORMS = {"rule": "commit", "hint": "hint", "run": "play"}
+MAX_RUN = 4
+MAX_HINT_TEXT = 200
+
+
+def page_forms(view: Mapping[str, Any], legal: Sequence[Any]) -> list[str]:
+    """The forms the page may offer for this decision ("rule", "hint", "run")."""
+    kinds = {getattr(m, "KIND", "") for m in legal}
+    return [form for form, kind in PAGE_FORMS.items() if kind in kinds]
+
+
+def check_rule_text(text: str) -> tuple[str, str]:
+    """(the rule text as committed, a warning or "") for a valid rule; PageMoveError with the
+    parser's line and column otherwise. Line ends are normalised to "\\n"."""
+    from p2ptarot.games.eleusis.erl.lexer import MAX_TEXT_BYTES
+
+    if not isinstance(text, str):
+        raise PageMoveError("a rule is a text")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if not text.strip():
+        raise PageMoveError("the rule is empty: write one, e.g. accept c.color != p1.color")
+    if len(text.encode("utf-8", "replace")) > MAX_TEXT_BYTES:
+        raise PageMoveError(f"the rule is longer than {MAX_TEXT_BYTES} bytes")
+    if not text.endswith("\n"):
+        text += "\n"
+    try:
+        rule = compile_rule(text)
+    except ErlError as exc:
+        raise PageMoveError(f"invalid rule: {exc.message}", exc.line, exc.column) from None
+    except (ValueError, RecursionError):  # ERL raises only ErlError; a hostile text stays a refusal
+        raise PageMoveError("invalid rule: the text cannot be read as ERL") from None
+    degenerate = degenerate_rule(rule)
+    warning = f"this rule {degenerate} (R30: allowed, but the scoring punishes it)" if degenerate else ""
+    return text, warning
+
+
+def page_move(view: Mapping[str, Any], legal: Sequence[Any], form: str, text: str = "",
+              choices: Sequence[str] = (), handles: Sequence[int] = ()) -> tuple[Any, str]:
+    """The move a page form writes, built here from validated fields only, and a note for the
+    player (a rule's warning); PageMoveError when the fields do not make a legal move now.
+
+    rule: `text` is ERL (checked by the parser: line and column on a fault); hint: `choices` are
+    structured hints true of the dealer's rule, `text` free text; run: `handles` are 2–4 distinct
+    cards of the seat's hand, in the order they are played."""
+    kind = PAGE_FORMS.get(form)
+    template = next((m for m in legal if kind is not None and getattr(m, "KIND", "") == kind), None)
+    if template is None:
+        raise PageMoveError(f"no {form!s:.20} can be written now")
+    if form == "rule":
+        rule_text, warning = check_rule_text(text)
+        return type(template)(template.name, rule_text), warning
+    if form == "hint":
+        return _page_hint(view, template, text, choices), ""
+    return _page_run(view, template, handles), ""
+
+
+def _page_hint(view: Mapping[str, Any], template: Any, text: str, choices: Sequence[str]) -> Any:
+    chosen = [str(h) for h in choices]
+    bad = [h for h in chosen if h not in HINTS]
+    if bad:
+        raise PageMoveError(f"not a structured hint: {', '.join(h[:40] for h in bad)}")
+    if len(set(chosen)) != len(chosen):
+        raise PageMoveError("a hint is given once")
+    rule = view.get("rule")
+    if chosen and not isinstance(rule, str):
+        raise PageMoveError("your rule is not known here: structured hints cannot be checked")
+    false = [h for h in chosen if not hint_holds(str(rule), h)]
+    if false:
+        raise PageMoveError(f"false of your rule: {', '.join(false)}")
+    free = " ".join(str(text).split())
+    if len(free) > MAX_HINT_TEXT or not all(ch.isprintable() for ch in free):
+        raise PageMoveError(f"a free-text hint is at most {MAX_HINT_TEXT} printable characters")
+    order = [h for h in HINTS if h in chosen]
+    return type(template)(tuple(order), free)
+
+
+def _page_run(view: Mapping[str, Any], template: Any, handles: Sequence[int]) -> Any:
+    if not all(type(h) is int for h in handles):
+        raise PageMoveError("a run names cards of your hand")
+    if not 2 <= len(handles) <= MAX_RUN:
+        raise PageMoveError(f"a run has 2 to {MAX_RUN} cards (click one card to play it alone)")
+    if len(set(handles)) != len(handles):
+        raise PageMoveError("a card is named twice in the run")
+    hand = {h["handle"]: h["card"] for h in view.get("hand") or []
+            if isinstance(h.get("handle"), int) and isinstance(h.get("card"), str)}
+    missing = [h for h in handles if h not in hand]
+    if missing:
+        raise PageMoveError("a card of the run is not in your hand")
+    return type(template)(tuple(handles), tuple(hand[h] for h in handles))
+
+
+def refine_screen(view: Mapping[str, Any], names: Sequence[str], base: Mapping[str, Any]) -> dict[str, Any]:
+    """The generic screen plus Eleusis's own: the layout as the rules draw it (main line, side
+    columns under it), the players' statuses, and what the page's forms need (the hand with its
+    handles, example rules, structured hints and which hold of the dealer's rule)."""
+    from p2ptarot.app.faces import face
+    from p2ptarot.app.screen import name_seats
+    from p2ptarot.games.eleusis.erl.lexer import MAX_TEXT_BYTES
+    from p2ptarot.games.eleusis.library import LIBRARY
+
+    sc = dict(base)
+    layout = view["layout"]
+    marker = layout.get("marker", 0)
+
+    def placed(p: Mapping[str, Any]) -> dict[str, Any]:
+        return face(p["card"]) | {"n": p["n"], "marker": p["n"] == marker}
+
+    columns = []
+    for i, head in enumerate(layout["main"]):
+        side = layout["side"][i] if i < len(layout["side"]) else []
+        columns.append({"main": placed(head), "side": [[placed(p) for p in block] for block in side]})
+    rule = view.get("rule")
+    me = view.get("seat")
+    players = []
+    for p in view["players"]:
+        s = p["seat"]
+        players.append({"seat": s, "name": names[s] if 0 <= s < len(names) else f"seat {s + 1}",
+                        "dealer": p["dealer"], "cards": p["cards"], "sage": p["sage"],
+                        "eliminated": p["eliminated"], "false_prophet": p["false_prophet"],
+                        "total": (view.get("totals") or [0] * len(view["players"]))[s],
+                        "you": s == me})
+    pending = view.get("pending")
+    sc["eleusis"] = {
+        "phase": view.get("phase"), "phase_text": _PHASES.get(str(view.get("phase")), view.get("phase")),
+        "seat": me, "dealer": view.get("dealer"), "current": view.get("current"),
+        "columns": columns, "size": layout["size"], "marker": marker,
+        "stock": view.get("stock"), "sudden_death": bool(view.get("sudden_death")),
+        "players": players, "rule": rule, "hints_given": list(view.get("hints") or []),
+        "hint_text": view.get("hint_text") or "",
+        "pending": None if not pending else {
+            "seat": pending["seat"], "no_play": pending["no_play"],
+            "cards": [face(c) for c in pending["cards"]], "call": pending.get("call") or ""},
+        "last_event": name_seats(event_text(str(view.get("last_event") or "")), names),
+        "hand": [{"handle": h["handle"], "face": face(h["card"])} for h in view.get("hand") or []
+                 if isinstance(h.get("card"), str)],
+        "examples": [{"name": r.name, "difficulty": r.difficulty, "text": r.text} for r in LIBRARY],
+        "hints": [{"hint": h, "holds": isinstance(rule, str) and hint_holds(rule, h)} for h in HINTS],
+        "max_run": MAX_RUN, "max_rule_bytes": MAX_TEXT_BYTES, "max_hint_text": MAX_HINT_TEXT,
+    }
+    sc["piles"] = [p for p in base.get("piles", []) if p["label"] not in ("main", "side", "pending")]
+    return sc

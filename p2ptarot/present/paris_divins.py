@@ -65,3 +65,44 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
         card = hand[handles.index(move["handle"])] if move.get("handle") in handles else None
         return f"Play {card_name(card)} face down and bet on {move.get('bet')}"
     return str(move.get("kind")) + " " + " ".join(f"{k}={v}" for k, v in move.items() if k != "kind")
+
+
+# ---- the browser page: bet fields, the seats' stakes and supplies ----------------------------------
+BETS = ("minor", "major", "divine")
+_BEATS = {"major": "beats minors", "divine": "beats majors", "minor": "beats divines (and wins when all three are bet)"}
+
+
+def targets(move: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
+    """A wager's bet field on the page ("bet-major"): click a card, then the category."""
+    return [f"bet-{move['bet']}"] if move.get("kind") == "wager" and move.get("bet") in BETS else []
+
+
+def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) -> dict[str, Any]:
+    """The generic screen plus the wager table: the three bet fields, each seat's stake, supply,
+    reserve and rounds won, who has chosen, the seat's own choice, the last rounds in words."""
+    from p2ptarot.app.faces import face
+
+    sc = dict(base)
+    me = view.get("seat")
+    active, chosen = set(view.get("active", [])), set(view.get("chosen", []))
+
+    def name(s: int) -> str:
+        return names[s] if 0 <= s < len(names) else f"seat {s + 1}"
+
+    seats = [{"seat": s, "name": name(s), "you": s == me, "active": s in active,
+              "chosen": s in chosen, "rounds_won": view["rounds_won"][s], "stake": view["stakes"][s],
+              "supply": view["supply"][s], "reserve": view["reserve"][s]}
+             for s in range(view.get("players", 0))]
+    choice = view.get("my_choice")
+    from p2ptarot.app.screen import name_seats
+    history = [name_seats(_round_line(r, view), names) for r in (view.get("history") or [])[-3:]]
+    sc["wager"] = {
+        "phase": _PHASES.get(view.get("phase", ""), view.get("phase")),
+        "bets": [{"bet": b, "beats": _BEATS[b]} for b in BETS], "seats": seats,
+        "choice": None if not choice else {"card": face(choice["card"]), "bet": choice["bet"]},
+        "history": history,
+    }
+    rnd, rounds = view.get("round"), view.get("rounds")
+    if isinstance(rnd, int) and isinstance(rounds, int):
+        sc["round"] = f"round {min(rnd, rounds)}/{rounds}"
+    return sc

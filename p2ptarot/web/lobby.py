@@ -1,5 +1,6 @@
-"""The lobby behind `p2ptarot web`: the open tables zeroconf sees, and sitting at one of them
-from the page (the game is then played in the same page)."""
+"""The lobby behind `p2ptarot web`: the open tables zeroconf sees, sitting at one of them from
+the page, or hosting a table from the page (bots as local processes); the game is then played
+in the same page."""
 
 from __future__ import annotations
 
@@ -7,11 +8,14 @@ import asyncio
 import logging
 from typing import Any
 
-from p2ptarot.app.events import Notice, Sit, TablesSeen
+from p2ptarot.app.events import Host, Notice, Sit, TablesSeen
 from p2ptarot.app.human import human_seat
 from p2ptarot.app.table import Hub
+from p2ptarot.cli.local_bots import LocalBots
+from p2ptarot.engine import BadConfiguration, UnknownGame, games
+from p2ptarot.engine import info as game_info
 from p2ptarot.net.discovery import TableAdvert, TableBrowser
-from p2ptarot.net.runner import GameResult, PeerConfig, RunError, run_join
+from p2ptarot.net.runner import GameResult, PeerConfig, RunError, run_host, run_join
 
 logger = logging.getLogger(__name__)
 
@@ -25,11 +29,21 @@ def table_row(advert: TableAdvert) -> dict[str, Any]:
             "target": t.fingerprint}
 
 
+def game_rows() -> tuple[dict[str, Any], ...]:
+    """The games the page offers to host: name, title, player range, playable variants."""
+    return tuple({"name": g.name, "title": g.title, "players": [g.min_players, g.max_players],
+                  "variants": list(g.playable_variants()), "default": g.default_variant or ""}
+                 for g in games())
+
+
 class Lobby:
     def __init__(self, hub: Hub, cfg: PeerConfig, interfaces: list[str] | None) -> None:
         self.hub, self.cfg, self.interfaces = hub, cfg, interfaces
         self.game: asyncio.Task[GameResult] | None = None
         self._last: tuple[Any, ...] | None = None
+        self._games = game_rows()
+        #: the bot processes of a table hosted from the page
+        self.bots: LocalBots | None = None
 
     async def watch(self, every: float = 1.0) -> None:
         """Publish the open tables whenever the list changes (until the player sits down)."""
@@ -40,11 +54,14 @@ class Lobby:
                 key = tuple(tuple(sorted(r.items())) for r in rows)
                 if key != self._last:
                     self._last = key
-                    self.hub.publish(TablesSeen(rows, self.cfg.name))
+                    self.hub.publish(TablesSeen(rows, self.cfg.name, self._games))
                 await asyncio.sleep(every)
 
     async def command(self, cmd: Any) -> None:
-        """Sit: join the named table and play it in this page."""
+        """Sit: join the named table; Host: open a table (bots as local processes); either is
+        then played in this page."""
+        if isinstance(cmd, Host) and self.game is None:
+            self.host(cmd)
         if not isinstance(cmd, Sit) or self.game is not None:
             return
         if cmd.name.strip():
@@ -53,6 +70,37 @@ class Lobby:
         self.game = asyncio.create_task(run_join(self.cfg, cmd.target, None,
                                                  human_seat(self.hub, self.cfg.name)))
         self.game.add_done_callback(self._done)
+
+    def host(self, cmd: Host) -> None:
+        """Open the table the page's form describes; the page's player sits at seat 1, not ready
+        until they click Ready (or Start now)."""
+        try:
+            gi = game_info(cmd.game)
+            gi.check_players(cmd.seats)
+            variant = gi.resolve_variant(cmd.variant or None)
+        except (UnknownGame, BadConfiguration) as exc:
+            self.hub.publish(Notice(f"cannot host that table: {exc}"))
+            return
+        if cmd.name.strip():
+            self.cfg.name = cmd.name.strip()[:40]
+        self.bots = LocalBots(cmd.bots, self.cfg.data_dir / "bots", self.cfg.interface,
+                              self.cfg.timeout, self.cfg.lobby_timeout)
+        self.hub.publish(Notice(f"opening a table of {gi.title} for {cmd.seats}"
+                                + (f" with {cmd.bots} bots" if cmd.bots else "") + "..."))
+        self.game = asyncio.create_task(run_host(self.cfg, cmd.game, variant, cmd.seats,
+                                                 human_seat(self.hub, self.cfg.name),
+                                                 on_listening=self.bots.spawn))
+        self.game.add_done_callback(self._done)
+
+    async def close(self) -> None:
+        """Stop the game (if any) and the bots it started."""
+        if self.game is not None and not self.game.done():
+            self.game.cancel()
+            await asyncio.gather(self.game, return_exceptions=True)
+        if self.bots is not None:
+            finished = (self.game is not None and not self.game.cancelled()
+                        and self.game.exception() is None)
+            await asyncio.to_thread(self.bots.stop, finished)
 
     def _done(self, task: asyncio.Task[GameResult]) -> None:
         if task.cancelled():

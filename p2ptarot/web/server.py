@@ -25,8 +25,9 @@ from p2ptarot.app.events import Command, Event, command_from_json
 from p2ptarot.app.table import Hub
 
 logger = logging.getLogger(__name__)
-#: a command bigger than this is refused (a move is a few dozen bytes)
-MAX_COMMAND_BYTES = 4096
+#: a command bigger than this is refused (a move is a few dozen bytes; a written Eleusis rule is at
+#: most 4096 bytes of text, which JSON escaping may grow)
+MAX_COMMAND_BYTES = 16384
 Extra = Callable[[Command], Awaitable[None]]
 
 
@@ -47,7 +48,7 @@ def page_html(token: str) -> str:
 
 class WebServer:
     """Serves one hub's events to local pages. `on_command` receives the commands the hub does
-    not (lobby: sit, ready), e.g. from `p2ptarot web`."""
+    not (the lobby's sit and host), e.g. from `p2ptarot web`."""
 
     def __init__(self, hub: Hub, host: str = "127.0.0.1", port: int = 0, token: str | None = None,
                  on_command: Extra | None = None) -> None:
@@ -131,7 +132,7 @@ class WebServer:
         except ValueError as exc:  # json.JSONDecodeError is a ValueError too
             await ws.send_str(json.dumps({"type": "error", "text": f"bad command: {exc}"}))
             return
-        if self.on_command is not None and type(cmd).__name__ in ("Sit", "Ready"):
+        if self.on_command is not None and type(cmd).__name__ in ("Sit", "Host"):
             await self.on_command(cmd)
         else:
             self.hub.send(cmd)

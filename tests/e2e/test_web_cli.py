@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
 import urllib.error
@@ -50,7 +51,20 @@ def test_host_with_web_serves_a_token_protected_local_page(tmp_path: Path) -> No
             assert _status(url.split("?")[0]) == 403
             assert _status(url.split("?")[0] + "?token=wrong") == 403
         assert urls["seat"].split("token=")[1] != urls["public"].split("token=")[1]
-    finally:
-        os.close(write_end)  # Ctrl-D
+        # input that is no terminal ends: the page still plays, so the seat stays at the table
+        os.close(write_end)
+        write_end = -1
+        for line in proc.stdout:
+            if "terminal input closed: play in the browser page" in line:
+                break
+        assert proc.poll() is None
+        assert _status(urls["seat"]) == 200
+        proc.send_signal(signal.SIGINT)  # Ctrl-C leaves
         out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 1 and "join --resume" in err and "Traceback" not in err
+    finally:
+        if write_end >= 0:
+            os.close(write_end)
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130 and "join --resume" in err and "Traceback" not in err

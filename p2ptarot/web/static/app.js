@@ -109,15 +109,24 @@ function drawScreen() {
     p.cards.forEach((f) => cards.appendChild(cardEl(f, null)));
     box.appendChild(cards); piles.appendChild(box);
   });
-  const gamebox = $("gamebox"); clear(gamebox);
+  const gamebox = $("gamebox");
+  const typing = gamebox.contains(document.activeElement) ? document.activeElement : null;
+  const caret = typing && "selectionStart" in typing ? [typing.selectionStart, typing.selectionEnd] : null;
+  clear(gamebox);
   const drawGame = GAME_SCREENS[sc.game];  // games.js: a game's own drawing (board, forms)
   if (drawGame) drawGame(sc, gamebox);
+  if (typing && typing.isConnected) {  // a form kept across redraws keeps the player's caret
+    typing.focus();
+    if (caret) { try { typing.setSelectionRange(caret[0], caret[1]); } catch (err) { /* not text */ } }
+  }
   $("text").textContent = sc.text || "";
 }
 
 function highlight(indexes) {
+  S.picked = { turn: S.turn ? S.turn.turn : null, indexes };  // games.js narrows it with a board click
   document.querySelectorAll("button.move").forEach((b) => {
     b.style.outline = indexes.includes(Number(b.dataset.option)) ? "3px solid #d9a400" : "";
+    if (b.style.outline && b.closest("details")) b.closest("details").open = true;
   });
 }
 
@@ -127,7 +136,15 @@ function drawMoves() {
   let group = null, gbox = null;
   S.turn.options.forEach((o, k) => {
     if (o.group !== group) {
-      group = o.group; gbox = el("div", "group"); gbox.appendChild(el("h3", null, group)); box.appendChild(gbox);
+      group = o.group; gbox = el("div", "group"); box.appendChild(gbox);
+      const n = S.turn.options.filter((x) => x.group === group).length;
+      if (n > 16) {  // a long group (the Chariot's loads) stays folded until asked for
+        const d = el("details"); d.appendChild(el("summary", null, group + " — " + n + " choices"));
+        const key = S.turn.turn + "/" + group; S.unfolded = S.unfolded || new Set();
+        d.open = S.unfolded.has(key);  // stays open across redraws once opened
+        d.addEventListener("toggle", () => { if (d.open) S.unfolded.add(key); else S.unfolded.delete(key); });
+        gbox.appendChild(d); gbox = d;
+      } else gbox.appendChild(el("h3", null, group));
     }
     const b = el("button", "move", o.sentence);
     b.dataset.option = k + 1;
@@ -140,6 +157,7 @@ function drawLog() {
   const log = $("log"); clear(log);
   S.log.slice(-200).forEach((e) => log.appendChild(el("li", e.cls, e.text)));
   log.parentElement.scrollTop = log.parentElement.scrollHeight;
+  log.scrollTop = log.scrollHeight;  // the log scrolls on its own: "since your last turn" stays in view
   const since = $("since"); clear(since);
   S.since.forEach((t) => since.appendChild(el("li", null, t)));
 }

@@ -2,8 +2,9 @@
 "use strict";
 // ---- lobby (p2ptarot web) ---------------------------------------------------------------------
 function drawTables(e) {
-  if (S.names.length) return;  // already seated
+  if (S.names.length || S.room) return;  // already seated
   const typed = $("myname") ? $("myname").value : null;
+  const kept = keptHostForm();
   const box = $("lobby"); box.hidden = false; clear(box);
   S.lobby = true;
   box.appendChild(el("h2", null, "Open tables on your network"));
@@ -25,8 +26,84 @@ function drawTables(e) {
   const inp = el("input"); inp.id = "myname"; inp.maxLength = 40;
   inp.value = typed !== null ? typed : (e.name || ""); form.appendChild(inp);
   box.appendChild(form);
-}
-function drawLobby(e) {
-  addLog("Seats taken: " + e.names.join(", ") + " (" + e.names.length + "/" + e.seats_total + ")", "notice");
+  if (e.games && e.games.length) box.appendChild(hostForm(e.games, kept));
 }
 
+// ---- hosting a table from the page: game, variant, seats, bots ------------------------------------
+function keptHostForm() {
+  const v = (id) => ($(id) ? $(id).value : null);
+  return { game: v("hostgame"), variant: v("hostvariant"), seats: v("hostseats"), bots: v("hostbots") };
+}
+function hostForm(games, kept) {
+  const f = el("div", "hostform"); f.id = "hostform";
+  f.appendChild(el("h2", null, "Or host a table"));
+  const game = el("select"); game.id = "hostgame";
+  games.forEach((g) => { const o = el("option", null, g.title + " (" + g.players[0] + "–" + g.players[1] + " players)"); o.value = g.name; game.appendChild(o); });
+  const variant = el("select"); variant.id = "hostvariant";
+  const seats = el("input"); seats.id = "hostseats"; seats.type = "number";
+  const bots = el("input"); bots.id = "hostbots"; bots.type = "number"; bots.min = 0;
+  const pick = () => games.find((g) => g.name === game.value) || games[0];
+  function fit(keepValues) {
+    const g = pick();
+    clear(variant);
+    const names = g.variants.length ? g.variants : [""];
+    names.forEach((n) => { const o = el("option", null, n || "(base rules)"); o.value = n; variant.appendChild(o); });
+    variant.value = keepValues && kept.variant !== null && names.includes(kept.variant) ? kept.variant : g.default;
+    seats.min = g.players[0]; seats.max = g.players[1];
+    if (!keepValues || kept.seats === null) seats.value = g.players[0];
+    bots.max = Math.max(0, Number(seats.value) - 1);
+    if (!keepValues || kept.bots === null) bots.value = Math.max(0, Number(seats.value) - 1);
+  }
+  if (kept.game !== null) game.value = kept.game;
+  if (kept.seats !== null) seats.value = kept.seats;
+  if (kept.bots !== null) bots.value = kept.bots;
+  fit(true);
+  game.addEventListener("change", () => fit(false));
+  seats.addEventListener("change", () => { bots.max = Math.max(0, Number(seats.value) - 1); });
+  const go = el("button", "host", "Host"); go.id = "hostbtn";
+  go.addEventListener("click", () => send({ cmd: "host", game: game.value, variant: variant.value,
+    seats: Number(seats.value), bots: Number(bots.value), name: $("myname").value }));
+  [["game ", game], [" variant ", variant], [" seats ", seats], [" bots ", bots]].forEach(([label, node]) => {
+    f.appendChild(el("span", null, label)); f.appendChild(node);
+  });
+  f.appendChild(go);
+  return f;
+}
+// ---- the room of a table filling up: seats, ready marks, Ready toggle, host's Start now ---------
+function drawLobby(e) {
+  if (S.names.length) return;  // the game has started
+  const before = S.room ? S.room.names.join("\u0000") : null;
+  S.room = e; S.lobby = false;
+  if (before !== e.names.join("\u0000")) {
+    addLog("Seats taken: " + e.names.join(", ") + " (" + e.names.length + "/" + e.seats_total + ")", "notice");
+  }
+  const box = $("lobby"); box.hidden = false; clear(box);
+  box.appendChild(el("h2", null, "Table of " + e.game + ": " + e.names.length + " of " + e.seats_total + " seats taken"));
+  const t = el("table", "results seats");
+  const hr = el("tr"); ["seat", "player", ""].forEach((h) => hr.appendChild(el("th", null, h))); t.appendChild(hr);
+  for (let i = 0; i < e.seats_total; i++) {
+    const tr = el("tr", i < e.names.length ? (e.ready[i] ? "ready" : "notready") : "free");
+    tr.dataset.seat = i;
+    const who = i < e.names.length ? e.names[i] + (i === e.seat ? " (you)" : "") + (i === 0 ? " · host" : "") : "free seat";
+    const mark = i >= e.names.length ? "" : (e.bots[i] ? "bot, " : "") + (e.ready[i] ? "ready ✓" : "not ready");
+    [i + 1, who, mark].forEach((c) => tr.appendChild(el("td", null, c)));
+    t.appendChild(tr);
+  }
+  box.appendChild(t);
+  const mine = e.seat !== null && e.seat !== undefined && e.ready[e.seat];
+  const bar = el("div", "lobbybar");
+  if (e.seat !== null && e.seat !== undefined && !e.bots[e.seat]) {
+    const b = el("button", "ready", mine ? "Not ready" : "Ready");
+    b.id = "ready";
+    b.addEventListener("click", () => send({ cmd: "ready", ready: !mine }));
+    bar.appendChild(b);
+  }
+  if (e.host && e.can_start && e.names.length < e.seats_total) {
+    const go = el("button", "start", "Start now with " + e.names.length + " players");
+    go.id = "startnow";
+    go.addEventListener("click", () => send({ cmd: "start" }));
+    bar.appendChild(go);
+  }
+  bar.appendChild(el("span", "hint", mine ? "Waiting for the others to be ready…" : "Click Ready when you are."));
+  box.appendChild(bar);
+}

@@ -1,0 +1,236 @@
+"""The lobby room a host keeps while its table fills up (sans-I/O: no socket, no clock).
+
+The host feeds it what joiners said (`join`, `ready`, `chat` control frames, already parsed as
+JSON but otherwise untrusted) and link losses; it answers with roster snapshots to broadcast,
+chat lines to relay, and whether the table may start. Every input is keyed by the peer key the
+authenticated link proved, so a joiner can only ever speak for its own seat.
+
+Start rule: the table starts when every seat is taken and every seated player is ready. The host
+may also start at once with fewer players when the game is played by that many (the charter then
+seats exactly the players present).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .names import clean_name, printable
+
+#: longest lobby chat line relayed (characters), and the least time between two lines of a peer
+MAX_CHAT = 300
+CHAT_INTERVAL = 0.5
+MAX_ADDRESS = 200
+
+
+class RoomError(Exception):
+    """The host asked for something the room cannot do (a sentence for the user)."""
+
+
+@dataclass(frozen=True)
+class RoomSeat:
+    key: bytes
+    name: str
+    address: str
+    ready: bool
+    bot: bool = False
+
+
+@dataclass(frozen=True)
+class Roster:
+    """What every seated player is shown: names in seat order, ready flags, how many seats."""
+
+    game: str
+    variant: str | None
+    seats_total: int
+    seats: tuple[RoomSeat, ...]
+    #: every seat is taken and everyone is ready: the table starts by itself
+    full_and_ready: bool
+    #: the host may start now with the players present (a valid count, every joiner ready)
+    can_start_now: bool
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.seats)
+
+    @property
+    def ready(self) -> tuple[bool, ...]:
+        return tuple(s.ready for s in self.seats)
+
+    def frame(self, you: int | None = None) -> dict[str, Any]:
+        """The `lobby` control frame the host sends a joiner (`you`: that joiner's seat); no
+        keys or addresses, names are enough."""
+        return {"ctl": "lobby", "game": self.game, "variant": self.variant or "",
+                "seats": self.seats_total, "names": list(self.names), "ready": list(self.ready),
+                "bots": [s.bot for s in self.seats], "can_start": self.can_start_now,
+                "you": you if you is not None else -1}
+
+
+@dataclass(frozen=True)
+class ChatRelay:
+    """A lobby chat line to relay to every seated player, with the sender's seat."""
+
+    seat: int
+    name: str
+    text: str
+
+    def frame(self) -> dict[str, Any]:
+        return {"ctl": "chat", "seat": self.seat, "name": self.name, "text": self.text}
+
+
+def clean_chat(raw: object) -> str | None:
+    """A chat line as shown: printable, single-spaced, at most 300 characters; None when empty
+    or not a string."""
+    if not isinstance(raw, str):
+        return None
+    text = " ".join(printable(raw, MAX_CHAT * 4).split())[:MAX_CHAT]
+    return text or None
+
+
+class Room:
+    """The seats of a filling table, the host's own first."""
+
+    def __init__(self, game: str, variant: str | None, seats_total: int, host: RoomSeat,
+                 min_players: int, max_players: int) -> None:
+        if not min_players <= seats_total <= max_players:
+            raise RoomError(f"{game} is played by {min_players} to {max_players} players, "
+                            f"not {seats_total}")
+        self.game, self.variant = game, variant
+        self.seats_total = seats_total
+        self.min_players, self.max_players = min_players, max_players
+        self._seats: list[RoomSeat] = [host]
+        self._last_chat: dict[bytes, float] = {}
+
+    # ---- what joiners do (every argument but `key` comes from the wire) --------------------------
+    def join(self, key: bytes, msg: dict[str, Any]) -> str | None:
+        """Seat a joiner; None when seated (or already seated), else why not ('full')."""
+        if self.seat_of(key) is not None:
+            return None
+        if len(self._seats) >= self.seats_total:
+            return "full"
+        ready = msg.get("ready", True)  # an old-style joiner sends no flag: it is ready
+        bot = msg.get("bot", False)
+        raw_address = msg.get("address")
+        address = printable(raw_address, MAX_ADDRESS) if isinstance(raw_address, str) else ""
+        self._seats.append(RoomSeat(key, clean_name(msg.get("name")), address,
+                                    ready=ready is not False or bot is True, bot=bot is True))
+        return None
+
+    def leave(self, key: bytes) -> bool:
+        """A joiner's link went down: its seat is freed (the host's seat never is)."""
+        seat = self.seat_of(key)
+        if seat is None or seat == 0:
+            return False
+        del self._seats[seat]
+        self._last_chat.pop(key, None)
+        return True
+
+    def set_ready(self, key: bytes, ready: object) -> bool:
+        """A seated player's ready flag; True when it changed. Bots stay ready."""
+        seat = self.seat_of(key)
+        if seat is None or not isinstance(ready, bool) or self._seats[seat].bot:
+            return False
+        if self._seats[seat].ready == ready:
+            return False
+        self._seats[seat] = replace(self._seats[seat], ready=ready)
+        return True
+
+    def chat(self, key: bytes, text: object, now: float) -> ChatRelay | None:
+        """A seated player's chat line to relay (None: a stranger, not text, or too soon after
+        this player's last line: a flood is dropped, not queued). `now`: seconds, monotonic."""
+        seat = self.seat_of(key)
+        clean = clean_chat(text)
+        if seat is None or clean is None:
+            return None
+        last = self._last_chat.get(key)
+        if last is not None and now - last < CHAT_INTERVAL:
+            return None
+        self._last_chat[key] = now
+        return ChatRelay(seat, self._seats[seat].name, clean)
+
+    # ---- the host's decisions ---------------------------------------------------------------------
+    def start_now(self) -> list[RoomSeat]:
+        """The seats of a table the host starts now with the players present (starting says the
+        host is ready), or RoomError when the game is not played by that many or a joiner is not
+        ready."""
+        count = len(self._seats)
+        if not self.min_players <= count <= self.max_players:
+            raise RoomError(f"{self.game} needs {self.min_players} to {self.max_players} players; "
+                            f"{count} seated")
+        waiting = [s.name for s in self._seats[1:] if not s.ready]
+        if waiting:
+            raise RoomError("not everyone is ready: " + ", ".join(waiting))
+        self._seats[0] = replace(self._seats[0], ready=True)
+        return list(self._seats)
+
+    @property
+    def should_start(self) -> bool:
+        """Every seat is taken and every seated player is ready."""
+        return len(self._seats) == self.seats_total and all(s.ready for s in self._seats)
+
+    # ---- reading ----------------------------------------------------------------------------------
+    def seat_of(self, key: bytes) -> int | None:
+        return next((i for i, s in enumerate(self._seats) if s.key == key), None)
+
+    @property
+    def seats(self) -> tuple[RoomSeat, ...]:
+        return tuple(self._seats)
+
+    def roster(self) -> Roster:
+        count = len(self._seats)
+        now = (self.min_players <= count <= self.max_players
+               and all(s.ready for s in self._seats[1:]))
+        return Roster(self.game, self.variant, self.seats_total, tuple(self._seats),
+                      self.should_start, now)
+
+
+# ---- the joiner's side: what the host sent, checked ------------------------------------------------
+#: the most seats a roster frame may describe (no game has more; a bigger list is refused)
+MAX_ROSTER = 64
+
+
+@dataclass(frozen=True)
+class RosterSeen:
+    """A `lobby` frame from the host, validated: names (cleaned), ready and bot flags in seat
+    order, the seats in all, whether the host could start now, and the receiver's seat."""
+
+    seats_total: int
+    names: tuple[str, ...]
+    ready: tuple[bool, ...]
+    bots: tuple[bool, ...]
+    can_start: bool
+    you: int | None
+
+
+def parse_roster(msg: dict[str, Any]) -> RosterSeen | None:
+    """A host's `lobby` frame, or None when any field has the wrong type or size."""
+    total, names, ready = msg.get("seats"), msg.get("names"), msg.get("ready")
+    bots, can_start, you = msg.get("bots", []), msg.get("can_start", False), msg.get("you", -1)
+    if type(total) is not int or not 1 <= total <= MAX_ROSTER:
+        return None
+    if not isinstance(names, list) or not 1 <= len(names) <= total \
+            or not all(isinstance(n, str) for n in names):
+        return None
+    if not isinstance(ready, list) or len(ready) != len(names) \
+            or not all(isinstance(r, bool) for r in ready):
+        return None
+    if not isinstance(bots, list) or len(bots) not in (0, len(names)) \
+            or not all(isinstance(b, bool) for b in bots):
+        return None
+    if not isinstance(can_start, bool) or type(you) is not int:
+        return None
+    return RosterSeen(total, tuple(clean_name(n) for n in names), tuple(ready),
+                      tuple(bots) if bots else (False,) * len(names), can_start,
+                      you if 0 <= you < len(names) else None)
+
+
+def parse_chat_relay(msg: dict[str, Any], roster: RosterSeen | None) -> ChatRelay | None:
+    """A lobby chat line the host relayed: the sender is named by its seat in the last roster
+    (the name in the frame is not trusted), the text cleaned like any chat line."""
+    seat, text = msg.get("seat"), clean_chat(msg.get("text"))
+    if roster is None or type(seat) is not int or not 0 <= seat < len(roster.names) or text is None:
+        return None
+    return ChatRelay(seat, roster.names[seat], text)
+
+
+__all__ = ["MAX_ROSTER", "RosterSeen", "parse_chat_relay", "parse_roster", "ChatRelay", "Room", "RoomError", "RoomSeat", "Roster", "clean_chat"]

@@ -1,0 +1,177 @@
+"""The lobby room (sans-I/O): who sits, who is ready, when the table starts, and what a hostile
+joiner's frames can (not) do."""
+
+from __future__ import annotations
+
+import pytest
+
+from p2ptarot.engine import info as game_info
+from p2ptarot.table.room import (CHAT_INTERVAL, MAX_CHAT, Room, RoomError, RoomSeat, parse_chat_relay,
+                                 parse_roster)
+
+HOST, BOB, CAROL, DAVE, EVE = (bytes([i]) * 32 for i in range(1, 6))
+
+
+def room(seats: int = 3, host_ready: bool = True, game: str = "sinople") -> Room:
+    gi = game_info(game)
+    return Room(game, None, seats, RoomSeat(HOST, "Alice", "ws://a", ready=host_ready),
+                gi.min_players, gi.max_players)
+
+
+def test_starts_only_when_full_and_everyone_ready() -> None:
+    r = room(3)
+    assert r.join(BOB, {"ctl": "join", "name": "Bob", "address": "ws://b", "ready": False}) is None
+    assert not r.should_start
+    assert r.join(CAROL, {"ctl": "join", "name": "Carol", "address": "ws://c"}) is None
+    assert r.roster().names == ("Alice", "Bob", "Carol")
+    assert r.roster().ready == (True, False, True)  # no flag (an old-style joiner): ready
+    assert not r.should_start  # full, but Bob is not ready
+    assert r.set_ready(BOB, True)
+    assert r.should_start and r.roster().full_and_ready
+
+
+def test_unready_and_leave_hold_the_start_back() -> None:
+    r = room(3)
+    r.join(BOB, {"name": "Bob"})
+    r.join(CAROL, {"name": "Carol"})
+    assert r.should_start
+    assert r.set_ready(CAROL, False)
+    assert not r.set_ready(CAROL, False)  # no change, nothing to broadcast
+    assert not r.should_start
+    assert r.leave(CAROL)
+    assert r.roster().names == ("Alice", "Bob") and not r.should_start
+    assert not r.leave(HOST)  # the host's seat is never freed
+
+
+def test_host_not_ready_holds_the_table() -> None:
+    r = room(2, host_ready=False)
+    r.join(BOB, {"name": "Bob"})
+    assert not r.should_start
+    assert r.set_ready(HOST, True)
+    assert r.should_start
+
+
+def test_starting_now_says_the_host_is_ready() -> None:
+    r = room(3, host_ready=False)
+    r.join(BOB, {"name": "Bob"})
+    assert r.roster().can_start_now  # the joiners are ready; the host decides
+    assert [s.ready for s in r.start_now()] == [True, True]
+
+
+def test_start_now_with_a_valid_count() -> None:
+    r = room(4)  # sinople: 2 to 5 players
+    r.join(BOB, {"name": "Bob"})
+    assert r.roster().can_start_now
+    seats = r.start_now()
+    assert [s.name for s in seats] == ["Alice", "Bob"]
+    assert r.roster().frame(1)["can_start"] is True
+
+
+def test_start_now_refused_with_too_few_or_someone_not_ready() -> None:
+    r = room(4)
+    assert not r.roster().can_start_now
+    with pytest.raises(RoomError, match="2 to 5 players; 1 seated"):
+        r.start_now()
+    r.join(BOB, {"name": "Bob", "ready": False})
+    with pytest.raises(RoomError, match="not everyone is ready: Bob"):
+        r.start_now()
+
+
+def test_a_seat_count_the_game_does_not_allow_is_refused() -> None:
+    with pytest.raises(RoomError):
+        room(6)  # sinople has at most 5 players
+
+
+def test_a_full_room_says_so_and_a_second_join_changes_nothing() -> None:
+    r = room(2)
+    assert r.join(BOB, {"name": "Bob"}) is None
+    assert r.join(BOB, {"name": "Mallory"}) is None  # already seated: the name stays
+    assert r.roster().names == ("Alice", "Bob")
+    assert r.join(CAROL, {"name": "Carol"}) == "full"
+
+
+def test_hostile_join_fields_are_cleaned_not_trusted() -> None:
+    r = room(4)
+    r.join(BOB, {"name": ["not", "text"], "address": 12, "ready": "yes", "bot": "true"})
+    r.join(CAROL, {"name": "\x1b[2JCarol\u202e" + "x" * 500, "address": "ws://c\n" + "y" * 9000,
+                   "ready": 0})
+    bob, carol = r.seats[1], r.seats[2]
+    assert bob.name == "player" and bob.address == "" and bob.ready and not bob.bot
+    assert carol.name.startswith("[2JCarol") and len(carol.name) <= 40
+    assert len(carol.address) == 200 and "\n" not in carol.address
+    assert carol.ready  # a non-boolean flag counts as absent
+
+
+def test_ready_from_a_stranger_or_with_a_wrong_type_is_ignored() -> None:
+    r = room(2)
+    r.join(BOB, {"name": "Bob", "ready": False})
+    assert not r.set_ready(EVE, True)  # not seated
+    for bad in ("true", 1, None, [True], {"ready": True}):
+        assert not r.set_ready(BOB, bad)
+    assert r.roster().ready == (True, False)
+
+
+def test_bots_are_always_ready() -> None:
+    r = room(2)
+    r.join(BOB, {"name": "bot-1", "bot": True, "ready": False})
+    assert r.seats[1].bot and r.seats[1].ready
+    assert not r.set_ready(BOB, False)
+    assert r.should_start
+
+
+def test_chat_is_relayed_with_the_senders_own_seat() -> None:
+    r = room(3)
+    r.join(BOB, {"name": "Bob"})
+    r.join(CAROL, {"name": "Carol"})
+    said = r.chat(CAROL, "hi  there\x1b[31m\n", now=10.0)
+    assert said is not None and (said.seat, said.name, said.text) == (2, "Carol", "hi there?[31m")
+    # the frame names the seat the link proved; a joiner cannot put another name on its line
+    assert said.frame() == {"ctl": "chat", "seat": 2, "name": "Carol", "text": "hi there?[31m"}
+    assert r.chat(EVE, "I am Bob", now=20.0) is None  # a stranger is not relayed
+
+
+def test_chat_hostile_text_and_flood() -> None:
+    r = room(2)
+    r.join(BOB, {"name": "Bob"})
+    for bad in (None, 5, ["x"], {"t": "x"}, "   ", ""):
+        assert r.chat(BOB, bad, now=1.0) is None
+    long = r.chat(BOB, "z" * 100_000, now=2.0)
+    assert long is not None and len(long.text) == MAX_CHAT
+    assert r.chat(BOB, "again", now=2.0 + CHAT_INTERVAL / 2) is None  # dropped, not queued
+    assert r.chat(BOB, "later", now=2.0 + CHAT_INTERVAL) is not None
+
+
+def test_roster_frame_round_trips_through_the_joiners_parser() -> None:
+    r = room(3)
+    r.join(BOB, {"name": "Bob", "ready": False})
+    seen = parse_roster(r.roster().frame(1))
+    assert seen is not None
+    assert (seen.names, seen.ready, seen.seats_total, seen.you) == (("Alice", "Bob"), (True, False), 3, 1)
+    relay = parse_chat_relay({"ctl": "chat", "seat": 0, "name": "Bob", "text": "hi"}, seen)
+    assert relay is not None and relay.name == "Alice"  # the seat decides the name, not the frame
+
+
+@pytest.mark.parametrize("frame", [
+    {"seats": "3", "names": ["a"], "ready": [True]},
+    {"seats": 0, "names": [], "ready": []},
+    {"seats": 10 ** 6, "names": ["a"], "ready": [True]},
+    {"seats": 2, "names": ["a", "b", "c"], "ready": [True, True, True]},
+    {"seats": 2, "names": ["a", 5], "ready": [True, True]},
+    {"seats": 2, "names": ["a"], "ready": [1]},
+    {"seats": 2, "names": ["a"], "ready": [True, False]},
+    {"seats": 2, "names": ["a"], "ready": [True], "bots": "no"},
+    {"seats": 2, "names": ["a"], "ready": [True], "can_start": "yes"},
+    {"seats": 2, "names": ["a"], "ready": [True], "you": 1.5},
+    {"seats": 2, "names": "a", "ready": [True]},
+])
+def test_hostile_roster_frames_are_refused(frame: dict) -> None:
+    assert parse_roster({"ctl": "lobby", **frame}) is None
+
+
+def test_hostile_chat_relays_are_refused() -> None:
+    seen = parse_roster({"ctl": "lobby", "seats": 2, "names": ["a", "b"], "ready": [True, True], "you": 1})
+    assert seen is not None
+    for bad in ({"seat": 2, "text": "x"}, {"seat": -1, "text": "x"}, {"seat": True, "text": "x"},
+                {"seat": 0, "text": 7}, {"seat": "0", "text": "x"}):
+        assert parse_chat_relay({"ctl": "chat", **bad}, seen) is None
+    assert parse_chat_relay({"ctl": "chat", "seat": 0, "text": "x"}, None) is None  # no roster yet
