@@ -98,7 +98,9 @@ def run(args: argparse.Namespace) -> int:
         from p2ptarot.transcript import verify_transcript  # local: the peers start sooner
 
         t0 = time.monotonic()
-        verdict = verify_transcript(read_transcript(Path(host_res["transcript"])))
+        transcript = read_transcript(Path(host_res["transcript"]))
+        verdict = verify_transcript(transcript)
+        names = [seat.name for seat in transcript.charter.charter.seats]
         verify_s = time.monotonic() - t0
         if args.out:
             shutil.copyfile(host_res["transcript"], args.out)
@@ -111,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(summary, sort_keys=True))
         else:
-            say(f"demo: game over in {played:.1f} s: scores {summary['scores']}, winners {summary['winners']}")
+            say(f"demo: game over in {played:.1f} s: {_standing(names, summary['scores'], summary['winners'])}")
             say(f"demo: transcript {summary['transcript']}: "
                 + (f"VERIFIED ({verdict.steps} steps, {verify_s:.1f} s)" if verdict.valid
                    else f"INVALID at step {verdict.step}, seat {verdict.seat}: {verdict.reason}"))
@@ -120,3 +122,13 @@ def run(args: argparse.Namespace) -> int:
         for proc in procs:
             if proc.poll() is None:
                 proc.kill()
+
+
+def _standing(names: list[str], scores: list[int] | None, winners: list[int] | None) -> str:
+    """'peer-0 1, peer-1 4; won by peer-1': names in seat order, never seat numbers from 0."""
+    if not scores:
+        return "no scores"
+    said = ", ".join(f"{names[i] if i < len(names) else f'seat {i + 1}'} {score}"
+                     for i, score in enumerate(scores))
+    won = [names[w] if 0 <= w < len(names) else f"seat {w + 1}" for w in winners or []]
+    return said + ("; won by " + " and ".join(won) if won else "; no winner")

@@ -3,6 +3,7 @@ and keeps its exit status: 0 only when the game completed and the transcript ver
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -29,6 +30,9 @@ def test_demo_prints_the_table_as_it_is_played() -> None:
     assert len(live) > 100  # every move, with the player's name and a sentence
     assert any(": Play " in ln for ln in live) and not any("num-" in ln for ln in live)
     over = lines.index(next(ln for ln in lines if ln.startswith("demo: game over")))
+    # the result names the players (seat order), never 0-based seat numbers
+    assert re.search(r"demo: game over in [\d.]+ s: peer-\d \d+, peer-\d \d+; (won by peer-\d|no winner)",
+                     lines[over]), lines[over]
     assert any("== Round 9 over ==" in ln for ln in lines[:over])
     assert any("== Final standings ==" in ln for ln in lines[:over])
     assert "VERIFIED" in lines[-1]
