@@ -17,8 +17,8 @@ from p2ptarot.bots import make as make_bot
 from p2ptarot.engine import BadConfiguration, Move
 from p2ptarot.net.finder import describe as describe_table
 from p2ptarot.net.store import DataDir
-from p2ptarot.net.runner import (GameResult, PeerConfig, RunError, bot_chooser, run_host,
-                                 run_join, run_resume)
+from p2ptarot.net.runner import (DEFAULT_STAND_IN_AFTER, GameResult, PeerConfig, RunError,
+                                 bot_chooser, run_host, run_join, run_resume)
 from p2ptarot.table.charter import MAX_STAND_IN_AFTER
 
 from .console import Console
@@ -101,9 +101,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 # ---- the local player ---------------------------------------------------------------------------
-DEFAULT_STAND_IN_AFTER = 60
-
-
 def stand_in_policy(args: argparse.Namespace) -> int | str:
     """The host's stand-in grace for the charter (seconds, 0 = never), or why it is refused."""
     value = args.stand_in_after

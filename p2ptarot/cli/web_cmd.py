@@ -13,7 +13,7 @@ from p2ptarot.app.events import ReplayLoaded
 from p2ptarot.app.human import LeftTable, until_left
 from p2ptarot.app.replay import frames
 from p2ptarot.app.table import Hub
-from p2ptarot.net.runner import PeerConfig
+from p2ptarot.net.runner import DEFAULT_STAND_IN_AFTER, PeerConfig
 from p2ptarot.net.store import read_transcript
 from p2ptarot.transcript import TranscriptError, verify_transcript
 
@@ -55,6 +55,7 @@ async def serve(args: argparse.Namespace) -> int:
     else:
         cfg = PeerConfig(data_dir=args.data_dir, name=args.name, interface=args.interface,
                          timeout=args.timeout, hub=hub, ready=False,  # the page has a Ready button
+                         stand_in_after=DEFAULT_STAND_IN_AFTER,  # a table hosted from the page
                          say=lambda text: print(text, flush=True))
         lobby = Lobby(hub, cfg, [args.interface] if args.interface else None)
     server = WebServer(hub, host=args.web_interface, port=args.web_port,

@@ -49,6 +49,11 @@ SYNC_BACK = 8  # steps of history a pre-verdict catch-up asks for
 Say = Callable[[str], None]
 
 
+#: the stand-in policy a person's table gets unless its host says otherwise (seconds): time to
+#: think over a move, not minutes of a table held up by someone who walked away
+DEFAULT_STAND_IN_AFTER = 60
+
+
 class RunError(Exception):
     """The lobby or the game could not proceed (a clear sentence for the user)."""
 

@@ -7,9 +7,9 @@ the wire boundary: every received body is validated against its model before any
 
 from __future__ import annotations
 
-from typing import Any, Literal, Sequence
+from typing import Annotated, Any, Literal, Sequence
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 from . import canonical
 from .charter import B64
@@ -39,6 +39,10 @@ class SecretSalt(BaseModel):
 
 #: the only value of `MoveBody.by`: the seat's own stand-in bot chose this move
 STAND_IN = "bot"
+#: the wire form of `by`: "bot" or absent (never null: one byte form per body)
+_BY_SCHEMA = {"type": "string", "const": STAND_IN,
+              "description": "present only when the seat's stand-in bot chose this move (absent, "
+                             "never null, otherwise); informational, never used in a verdict"}
 
 
 class MoveBody(BaseModel):
@@ -55,9 +59,7 @@ class MoveBody(BaseModel):
                                          "move obliges travel in the deck steps that follow it")
     secret: SealedCommitment | SecretSalt | None = Field(
         default=None, description="absent, except on commit (commitment) and open (salt) moves")
-    by: Literal["bot"] | None = Field(
-        default=None, description="\"bot\" when the seat's stand-in bot chose this move, else "
-                                  "absent (never null); informational, never used in a verdict")
+    by: Annotated[Literal["bot"] | None, WithJsonSchema(_BY_SCHEMA)] = None
 
     def wire(self) -> dict[str, Any]:
         """The body as sent: an absent `secret` or `by` is left out, never null."""

@@ -14,9 +14,13 @@ from cdp import Browser
 from p2ptarot.app.human import human_chooser, until_left
 from p2ptarot.bots import make as make_bot
 from p2ptarot.net.runner import bot_chooser, run_host, run_join
+from p2ptarot.app.table import Hub
+from p2ptarot.cli.web_cmd import replay_event
+from p2ptarot.web.server import WebServer
 from tables import CLICK, OVER, human, keep_shot
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
+VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 
 LOG = "S.log.map((e) => e.text).join('\\n')"  # the whole log (the page shows its last 200 lines)
 MOVES = "document.querySelectorAll('button.move').length > 0"
@@ -79,3 +83,27 @@ async def test_a_page_hands_its_seat_to_a_bot_and_the_game_ends_with_the_badge(t
                 seat.task.cancel()
             if seat.server is not None:
                 await seat.server.close()
+
+
+async def test_the_browser_replay_marks_the_stand_in_moves(tmp_path: Path) -> None:
+    browser = await Browser(tmp_path / "profile").start()
+    hub = Hub()
+    hub.publish(replay_event(VECTORS / "valid-stand-in.jsonl"))
+    server = WebServer(hub)
+    url = await server.start()
+    try:
+        page = await browser.page(url)
+        await page.wait_for("!document.getElementById('replaybar').hidden")
+        await page.js("document.getElementById('rlast').click()")
+        log = await page.js(LOG)
+        assert log.count("p1 [bot]: ") == 4 and "p0 [bot]" not in log
+        assert "p1: " in log  # seat 2's own moves, before and after its stand-in
+        first = await page.js("S.replay.frames.findIndex((f) => f.by === 'bot')")
+        await page.js("document.getElementById('rfirst').click()")
+        for _ in range(first):
+            await page.js("document.getElementById('rnext').click()")
+        status = await page.js("document.getElementById('status').textContent")
+        assert f"Replay, move {first + 1} of " in status and "p1 [bot]: " in status
+    finally:
+        await server.close()
+        await browser.close()

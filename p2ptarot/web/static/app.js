@@ -62,7 +62,7 @@ function drawStatus() {
   st.className = "status";
   if (S.replay) {
     const f = S.replay.frames[S.replay.pos];
-    st.textContent = "Replay, move " + (S.replay.pos + 1) + " of " + S.replay.frames.length + " — " + f.name + ": " + f.sentence;
+    st.textContent = "Replay, move " + (S.replay.pos + 1) + " of " + S.replay.frames.length + " — " + f.name + (f.by === "bot" ? " [bot]" : "") + ": " + f.sentence;
     return;
   }
   if (S.finished) { st.textContent = "Game over"; return; }

@@ -95,3 +95,35 @@ def test_the_stand_in_takes_an_absent_seat_is_announced_and_recorded(tmp_path: P
     plain = [ln for ln in replay.stdout.splitlines() if re.search(r"step +\d+  Alice ", ln)]
     assert marked and plain  # the stand-in's moves, then Alice's own after she came back
     assert not any("Bob [bot]" in ln for ln in replay.stdout.splitlines())  # a --bot seat is no stand-in
+
+
+@pytest.mark.network
+def test_typing_bot_hands_the_seat_over_and_the_peer_plays_to_the_end(tmp_path: Path) -> None:
+    """`bot` at the first prompt: the stand-in plays every later turn at once (no grace: the
+    charter's policy is 0 here) and the process stays to the end of the game."""
+    read_end, write_end = os.pipe()
+    host = subprocess.Popen(
+        CLI + ["host", "--game", "sinople", "--seats", "2", "--bots", "1", "--interface",
+               "127.0.0.1", "--name", "Alice", "--data-dir", str(tmp_path / "alice"),
+               "--timeout", "60", "--stand-in-after", "0"],
+        stdin=read_end, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    os.close(read_end)
+    lines: queue.Queue[str] = queue.Queue()
+    kept: list[str] = []
+    try:
+        assert host.stdout is not None
+        threading.Thread(target=_reader, args=(host.stdout, lines, kept), daemon=True).start()
+        _wait_for(lines, r"your move \[")
+        os.write(write_end, b"bot\n")
+        host.wait(timeout=300)
+    finally:
+        os.close(write_end)  # only now: closing the input would leave the table
+        if host.poll() is None:
+            host.kill()
+            host.wait()
+    out = "".join(kept)
+    assert host.returncode == 0, (host.stderr.read() if host.stderr else "") + out[-2000:]
+    assert "a bot plays your seat (you asked for it)" in out
+    assert "without an answer a bot plays" not in out  # --stand-in-after 0: never by itself
+    assert out.count("Alice (you) [bot]: ") > 10
+    assert "== Final standings ==" in out and "game finished; transcript saved in" in out
