@@ -65,7 +65,12 @@ async def test_arcanum_page_shows_hand_board_and_plays_by_fields(tmp_path: Path)
         await page.js(f"document.querySelector('#arcanum-board .loc[data-target=\"{loc}\"]').click()")
         if not await page.js("S.answered"):
             await page.js(f"document.querySelector('#arcanum-board .fig[data-target=\"{figure}\"]').click()")
-        await page.wait_for("S.answered", timeout=10)
+        try:
+            await page.wait_for("S.answered", timeout=30)
+        except TimeoutError:
+            state = await page.js("JSON.stringify({turn: S.turn && S.turn.turn, picked: S.picked,"
+                                  " answered: S.answered, n: S.turn && S.turn.options.length})")
+            pytest.fail(f"the board clicks did not play {minor.sentence!r} {minor.targets}: {state}")
         moved = None
         for _ in range(300):
             moved = next((ev for ev in alice.hub.history if isinstance(ev, MovePlayed)
