@@ -257,6 +257,16 @@ def _round(rnd: Any, rounds: Any) -> str:
     return f"round {rnd}/{rounds}"
 
 
+def _trick_label(pile: dict[str, Any], view: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    """'trick' -> 'trick 7 of 32', 'last trick' -> 'last trick, won by Bob' where the view says."""
+    number, total, winner = view.get("trick_number"), view.get("tricks"), view.get("last_winner")
+    if pile["label"] == "trick" and type(number) is int:
+        return dict(pile, label=f"trick {number}" + (f" of {total}" if type(total) is int else ""))
+    if pile["label"] == "last trick" and type(winner) is int and 0 <= winner < len(names):
+        return dict(pile, label=f"last trick, won by {names[winner]}")
+    return pile
+
+
 def generic_screen(view: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
     """The screen model found by walking the view: hand, piles of cards, the presenter's text."""
     game = str(view.get("game"))
@@ -270,6 +280,7 @@ def generic_screen(view: Mapping[str, Any], names: Sequence[str]) -> dict[str, A
     _piles({k: v for k, v in view.items() if k != "hand"}, names, [], piles)
     if isinstance(me, int) and 0 <= me < len(names):  # our hand is drawn on its own
         piles = [p for p in piles if p["label"] != f"{names[me]}: hand"]
+    piles = [_trick_label(p, view, names) for p in piles]
     rnd = view.get("round")
     return {
         "game": game, "title": title,

@@ -195,6 +195,8 @@ async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str,
     hub = cfg.hub
     if hub is not None:
         hub.me = clean_name(cfg.name)
+        hub.take_chat()  # lines typed before sitting down had no table to go to
+        hub.take_lobby()
     info = TableInfo(game=game, variant=variant or "", seats_taken=1,
                      seats_total=seats, fingerprint=identity.fingerprint,
                      host_name=cfg.name[:40])
@@ -314,6 +316,8 @@ async def join_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, url: str,
     hub = cfg.hub
     if hub is not None:
         hub.me = clean_name(cfg.name)
+        hub.take_chat()  # lines typed before sitting down had no table to go to
+        hub.take_lobby()
     join: dict[str, Any] = {"ctl": "join", "name": cfg.name, "address": _public_url(cfg, mesh)}
     if not cfg.ready and not cfg.bot:
         join["ready"] = False

@@ -76,3 +76,14 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     if move.get("kind") == "play":
         return f"Play {card_name(move.get('card'))}"
     return str(move.get("kind")) + " " + " ".join(f"{k}={v}" for k, v in move.items() if k != "kind")
+
+
+def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) -> dict[str, Any]:
+    """The generic screen with the demand written over the trick (what a player must follow)."""
+    sc = dict(base)
+    demand = view.get("demand")
+    if demand is not None:
+        what = view.get("demand_family") if demand == "minor" else "majors"
+        sc["piles"] = [dict(p, label=f"{p['label']} — demand: {what}") if p["label"].startswith("trick ")
+                       else p for p in base.get("piles", [])]
+    return sc

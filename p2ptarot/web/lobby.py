@@ -44,9 +44,12 @@ class Lobby:
         self._games = game_rows()
         #: the bot processes of a table hosted from the page
         self.bots: LocalBots | None = None
+        self._every = 1.0
+        self._rewatch: asyncio.Future[None] | None = None
 
     async def watch(self, every: float = 1.0) -> None:
         """Publish the open tables whenever the list changes (until the player sits down)."""
+        self._every = every
         async with TableBrowser(interfaces=self.interfaces) as browser:
             while self.game is None:
                 rows = tuple(sorted((table_row(a) for a in browser.tables.values()),
@@ -86,14 +89,17 @@ class Lobby:
         self.bots = LocalBots(cmd.bots, self.cfg.data_dir / "bots", self.cfg.interface,
                               self.cfg.timeout, self.cfg.lobby_timeout)
         self.hub.publish(Notice(f"opening a table of {gi.title} for {cmd.seats}"
-                                + (f" with {cmd.bots} bots" if cmd.bots else "") + "..."))
+                                + (f" with {cmd.bots} bot{'s' if cmd.bots > 1 else ''}" if cmd.bots else "")
+                                + "..."))
         self.game = asyncio.create_task(run_host(self.cfg, cmd.game, variant, cmd.seats,
                                                  human_seat(self.hub, self.cfg.name),
                                                  on_listening=self.bots.spawn))
         self.game.add_done_callback(self._done)
 
     async def close(self) -> None:
-        """Stop the game (if any) and the bots it started."""
+        """Stop the game (if any), the bots it started and the list of tables."""
+        if self._rewatch is not None:
+            self._rewatch.cancel()
         if self.game is not None and not self.game.done():
             self.game.cancel()
             await asyncio.gather(self.game, return_exceptions=True)
@@ -111,3 +117,14 @@ class Lobby:
         elif exc is not None:
             logger.error("lobby game failed", exc_info=exc)
             self.hub.publish(Notice(f"the game stopped: {exc}"))
+        if exc is not None and self.hub.app is None:  # no table was opened: back to the list
+            self._back_to_the_list()
+
+    def _back_to_the_list(self) -> None:
+        """After a sit or a host that failed before the game (a full table, a host that left):
+        the page shows the open tables again and may sit elsewhere."""
+        if self.bots is not None:
+            bots, self.bots = self.bots, None
+            asyncio.get_running_loop().run_in_executor(None, bots.stop, False)
+        self.game, self._last = None, None
+        self._rewatch = asyncio.ensure_future(self.watch(self._every))

@@ -374,3 +374,11 @@ def test_moves_naming_several_cards_carry_them_and_one_handle_moves_their_card()
             assert o.cards == tuple(known[h] for h in move.handles) and o.card is None
         elif len(move.handles) == 1:
             assert o.card == known[move.handles[0]] and o.cards == ()
+
+
+def test_trick_piles_say_which_trick_who_won_the_last_and_the_demand() -> None:
+    seat, view, legal = _decisions("trois-roses", 3, lambda v, l: bool(v.get("trick"))
+                                   and v.get("demand") == "minor" and v.get("last_trick"), limit=1)[0]
+    labels = [p["label"] for p in screen(view, NAMES[:3])["piles"]]
+    assert f"trick {view['trick_number']} of {view['tricks']} — demand: {view['demand_family']}" in labels
+    assert f"last trick, won by {NAMES[view['last_winner']]}" in labels

@@ -202,3 +202,32 @@ async def test_hostile_lobby_frames_change_nothing(tmp_path: Path) -> None:
         finally:
             lobby.cancel()
             await asyncio.gather(lobby, return_exceptions=True)
+
+
+async def test_a_page_that_could_not_sit_goes_back_to_the_list(tmp_path: Path) -> None:
+    from p2ptarot.app.events import Sit, TablesSeen
+    from p2ptarot.web.lobby import Lobby
+
+    host_hub = Hub()
+    listening: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+    host = asyncio.create_task(run_host(cfg(tmp_path, "Alice", host_hub, ready=False), "sinople",
+                                        None, 2, bot(1), on_listening=listening.set_result))
+    first = None
+    page = Hub()
+    lobby = Lobby(page, cfg(tmp_path, "Gwen", page, ready=False), ["127.0.0.1"])
+    try:
+        url = await asyncio.wait_for(listening, WAIT)
+        first = asyncio.create_task(run_join(cfg(tmp_path, "Bob", None), url, "sinople", bot(2)))
+        await until(lambda: len(last_lobby(host_hub).names) == 2, "the table is full")
+        await lobby.command(Sit(url, "Gwen"))
+        await until(lambda: any(isinstance(e, Notice) and e.text == "could not play: that table is full"
+                                for e in page.history), "refused at once")
+        await until(lambda: isinstance(page.history[-1], TablesSeen), "the list again")
+        assert lobby.game is None  # the page may sit elsewhere
+        assert not host.done() and not first.done()
+    finally:
+        await lobby.close()
+        for t in (host, first):
+            if t is not None:
+                t.cancel()
+        await asyncio.gather(*(t for t in (host, first) if t is not None), return_exceptions=True)

@@ -17,7 +17,7 @@ from p2ptarot.table.envelope import parse
 from p2ptarot.table.lobby import make_charter
 from p2ptarot.table.session import Session
 
-from conftest import Table
+from table_harness import Table
 from helpers import resign, verify
 
 

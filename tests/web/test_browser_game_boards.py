@@ -145,8 +145,10 @@ async def test_eleusis_dealer_writes_a_rule_and_a_player_plays_a_run_in_the_page
         # the hint: a structured one (true of the rule) and free text
         await page.wait_for("document.getElementById('hint-give') !== null", timeout=60)
         await page.js("document.querySelector('#hint-form input[value=\"ignores rank\"]').click();"
-                      "document.getElementById('hint-text').value = 'look at colours';"
-                      "document.getElementById('hint-give').click()")
+                      "document.getElementById('hint-text').value = 'look at colours'")
+        assert await page.js("document.querySelector('#hint-form input[value=\"ignores colour\"]').disabled")
+        keep_shot(await page.screenshot(tmp_path / "eleusis-hint.png"))
+        await page.js("document.getElementById('hint-give').click()")
         await _wait(lambda: len(_played(dealer.hub, d_seat)) >= 2 or None, timeout=60)
         assert _played(dealer.hub, d_seat)[1].sentence == 'give the hint ignores rank; "look at colours"'
         # the first player plays a run of two cards, clicked in order
@@ -247,6 +249,11 @@ async def test_arcanoid_fields_board_engages_by_card_then_field(tmp_path: Path) 
         else:
             pytest.fail("no one-card engagement was offered")
         assert await page.js("document.querySelectorAll('#fields-board .field').length") == 4
+        view = _latest(alice.hub, ViewChanged).view  # our turn is open: nobody else moves now
+        for field in ("swords", "wands", "cups", "coins"):
+            records = sum(field in p["records"] for p in view["participants"])
+            drawn = await page.js(f"document.querySelectorAll('#fields-board .field[data-field=\"{field}\"] .entry').length")
+            assert drawn == records, field
         await page.js(f"document.querySelector('#hand .card[data-card=\"{pick.card}\"]').click()")
         assert not await page.js("S.answered")
         await page.js(f"document.querySelector('#fields-board .field[data-target=\"{pick.targets[0]}\"]').click()")
@@ -255,7 +262,6 @@ async def test_arcanoid_fields_board_engages_by_card_then_field(tmp_path: Path) 
         played = await _wait(lambda: next((ev for ev in alice.hub.history if isinstance(ev, MovePlayed)
                                            and ev.seat == me and ev.sentence == pick.sentence), None), 60)
         assert played is not None
-        await page.wait_for("document.querySelector('#fields-board .entry.you') !== null", timeout=30)
         keep_shot(await page.screenshot(tmp_path / "arcanoid-fields.png"))
     finally:
         alice.hub.send(Leave("test over"))

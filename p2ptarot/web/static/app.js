@@ -66,7 +66,8 @@ function drawStatus() {
     return;
   }
   if (S.finished) { st.textContent = "Game over"; return; }
-  let text = S.lobby ? "Choose a table to join" : S.connected ? "Waiting for the players to sit down…" : "Connecting…";
+  let text = S.lobby ? "Choose a table to join" : S.room && !S.names.length ? lobbyStatus(S.room)
+           : S.connected ? "Waiting for the players to sit down…" : "Connecting…";
   if (S.standin && !S.finished) { text = "A bot plays for you — take your seat back whenever you like"; }
   else if (S.turn && !S.answered) { text = "Your move: choose below"; st.classList.add("yours"); }
   else if (S.waiting) {

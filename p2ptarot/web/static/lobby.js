@@ -2,7 +2,8 @@
 "use strict";
 // ---- lobby (p2ptarot web) ---------------------------------------------------------------------
 function drawTables(e) {
-  if (S.names.length || S.room) return;  // already seated
+  if (S.names.length) return;  // the game has started
+  S.room = null;  // a list after a room: sitting there failed (a full table), choose again
   const typed = $("myname") ? $("myname").value : null;
   const kept = keptHostForm();
   const box = $("lobby"); box.hidden = false; clear(box);
@@ -69,6 +70,16 @@ function hostForm(games, kept) {
   f.appendChild(go);
   return f;
 }
+// what the table waits for before it starts (the status line while seated in the lobby)
+function lobbyStatus(e) {
+  const free = e.seats_total - e.names.length;
+  const unready = e.names.filter((n, i) => !e.ready[i]);
+  const parts = [];
+  if (free > 0) parts.push(free + (free === 1 ? " more player" : " more players"));
+  if (unready.length) parts.push(unready.join(", ") + " to be ready");
+  return parts.length ? "Before the game: waiting for " + parts.join(" and ") : "Starting the table…";
+}
+
 // ---- the room of a table filling up: seats, ready marks, Ready toggle, host's Start now ---------
 function drawLobby(e) {
   if (S.names.length) return;  // the game has started
