@@ -107,3 +107,48 @@ async def test_the_browser_replay_marks_the_stand_in_moves(tmp_path: Path) -> No
     finally:
         await server.close()
         await browser.close()
+
+
+async def test_a_closed_page_is_stood_in_for_after_the_grace(tmp_path: Path) -> None:
+    """Alice closes her page while her turn is open: after the table's grace (2 s here) her own
+    peer's bot plays her seat; Bob's page announces it and the game ends."""
+    browser = await Browser(tmp_path / "profile").start()
+    alice = await human(tmp_path, "Alice")
+    bob = await human(tmp_path, "Bob")
+    listening: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+    try:
+        assert alice.hub is not None and bob.hub is not None
+        alice.cfg.stand_in_after = 2  # the charter's policy: every peer applies it to its human
+        alice.task = asyncio.create_task(until_left(alice.hub, run_host(
+            alice.cfg, "sinople", None, 2,
+            human_chooser(alice.hub, "Alice", stand_in=bot_chooser(make_bot("heuristic", 5))),
+            on_listening=lambda url: listening.set_result(url))))
+        bob.task = asyncio.create_task(until_left(bob.hub, run_join(
+            bob.cfg, await listening, "sinople",
+            human_chooser(bob.hub, "Bob", stand_in=bot_chooser(make_bot("heuristic", 6))))))
+        page_a = await browser.page(alice.url)
+        page_b = await browser.page(bob.url)
+        while not await page_a.js(MOVES):
+            if await page_b.js(MOVES):
+                await page_b.js(CLICK)
+            await asyncio.sleep(0.05)
+        await page_a.close()  # Alice walks away from her open turn
+        while not await page_b.js(OVER):
+            if await page_b.js(MOVES):
+                await page_b.js(CLICK)
+            await asyncio.sleep(0.05)
+        ra = await asyncio.wait_for(alice.task, 60)
+        rb = await asyncio.wait_for(bob.task, 60)
+        assert ra.outcome is not None and ra.outcome == rb.outcome
+        log_b = await page_b.js(LOG)
+        assert "Alice's seat is played by a bot until Alice comes back" in log_b
+        assert "Alice [bot]: " in log_b and await page_b.js(BADGE) == ["0"]
+        assert any(getattr(e, "reason", "") == "Alice did not answer within 2 s"
+                   for e in alice.hub.history)
+    finally:
+        await browser.close()
+        for seat in (alice, bob):
+            if seat.task is not None and not seat.task.done():
+                seat.task.cancel()
+            if seat.server is not None:
+                await seat.server.close()
