@@ -45,6 +45,12 @@ _BY_SCHEMA = {"type": "string", "const": STAND_IN,
                              "never null, otherwise); informational, never used in a verdict"}
 
 
+def _absent_not_null(schema: dict[str, Any]) -> None:
+    """An optional body field is left out when unset, never sent as null: its schema offers no
+    null default (pydantic would write `"default": null`)."""
+    schema.pop("default", None)
+
+
 class MoveBody(BaseModel):
     """A game move (the game's own JSON form), with `secret` present exactly when the move is an
     engine secret's `commit` (its commitment; the move's own value is "") or `open` (its salt).
@@ -58,8 +64,10 @@ class MoveBody(BaseModel):
     shares: list[dict[str, Any]] = Field(max_length=0, description="always empty: the shares a "
                                          "move obliges travel in the deck steps that follow it")
     secret: SealedCommitment | SecretSalt | None = Field(
-        default=None, description="absent, except on commit (commitment) and open (salt) moves")
-    by: Annotated[Literal["bot"] | None, WithJsonSchema(_BY_SCHEMA)] = None
+        default=None, description="absent, except on commit (commitment) and open (salt) moves",
+        json_schema_extra=_absent_not_null)
+    by: Annotated[Literal["bot"] | None, WithJsonSchema(_BY_SCHEMA)] = Field(
+        default=None, json_schema_extra=_absent_not_null)
 
     def wire(self) -> dict[str, Any]:
         """The body as sent: an absent `secret` or `by` is left out, never null."""
