@@ -21,6 +21,8 @@ _MAX_LISTED = 6
 def _word(key: str, value: Any, names: Sequence[str], seats_by_default: bool) -> Any:
     if value is None:
         return "nobody" if key in _SEAT_KEYS else "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     if is_card(value):
         return card_name(value)
     if isinstance(value, list) and len(value) == len(names) and len(names) > 1 \
@@ -53,11 +55,13 @@ def round_rows(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any
     for key in _ROUND_KEYS:
         records = view.get(key)
         if isinstance(records, list) and records and all(isinstance(r, dict) for r in records):
+            # a flag true in every round tells nothing (paris divins' "played"): no column
+            constant = {k for k in records[0] if all(r.get(k) is True for r in records)}
             out = []
             for r in records:
                 all_seats = all(isinstance(v, int) and not isinstance(v, bool) for v in r.values())
                 out.append({str(k): _word(str(k), v, names, all_seats) for k, v in r.items()
-                            if k != "round" and _leaves(v) <= _MAX_LISTED})
+                            if k != "round" and k not in constant and _leaves(v) <= _MAX_LISTED})
             return out
     return []
 

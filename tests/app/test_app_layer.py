@@ -117,6 +117,9 @@ def test_round_results_name_players_and_cards() -> None:
                             "won": [["num-a-1"] * 5, ["num-a-2"] * 4, []]}]}
     assert round_rows(sinople, NAMES) == [{"figure": "wife of A", "dealer": "Alice", "opener": "Carol",
                                            "points": "Alice 3, Bob 4, Carol 5", "winner": "Bob"}]
+    paris = {"history": [{"winner": 1, "played": True, "void": False},
+                         {"winner": 0, "played": True, "void": True}]}
+    assert round_rows(paris, NAMES) == [{"winner": "Bob", "void": "no"}, {"winner": "Alice", "void": "yes"}]
     arcanoid = {"round_winners": [{"swords": 0, "cups": 2}]}
     assert round_rows(arcanoid, NAMES) == [{"swords": "Alice", "cups": "Carol"}]
 
