@@ -99,8 +99,13 @@ class TableApp:
         if key == self._last_waiting:
             return None
         self._last_waiting = key
-        # "waiting for Bob and you": our own seat among others is named as the reader
-        return Waiting(tuple(seats), tuple("you" if s == self.seat else self.name(s) for s in seats),
+        # "waiting for Bob and you": our own seat among others is named as the reader; a seat
+        # its stand-in bot plays says so ("Bob's bot")
+        def who(s: int) -> str:
+            if s == self.seat:
+                return "you"
+            return f"{self.name(s)}'s bot" if s in self._bot_seats else self.name(s)
+        return Waiting(tuple(seats), tuple(who(s) for s in seats),
                        busy_words(what), deadline,
                        yours=self.seat is not None and tuple(seats) == (self.seat,))
 

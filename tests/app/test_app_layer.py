@@ -105,6 +105,9 @@ def test_waiting_names_the_seats() -> None:
     ev = app.waiting((1, 2), "move", 1000.0)
     assert ev is not None and ev.sentence == "waiting for Bob and Carol" and not ev.yours
     assert app.waiting((1, 2), "move", 1000.0) is None  # unchanged
+    app.stand_in(2, True)  # Carol's stand-in bot played her last move
+    bot = app.waiting((2,), "move", 1000.0)
+    assert bot is not None and bot.sentence == "waiting for Carol's bot"
     both = app.waiting((1, 0), "move", 1000.0)
     assert both is not None and both.sentence == "waiting for Bob and you" and not both.yours
     mine = app.waiting((0,), "move", 1000.0)
