@@ -268,6 +268,10 @@ async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str,
         joined = [(s.key, s.name, s.address) for s in seated]
         if len(seated) != seats:
             cfg.say(f"starting now with {len(seated)} players")
+        for s in room.seats:  # a joiner who was not ready when the host started is told so
+            if all(s.key != k for k, _, _ in joined):
+                await _safe_send(mesh, s.key, _ctl({"ctl": "left-out"}))
+                cfg.say(f"{s.name} was not ready and is left out")
         charter = make_charter(game, joined, variant=variant, options=options,
                                timeout=cfg.move_timeout, stand_in_after=cfg.stand_in_after)
         mesh.admit_only([k for k, _, _ in joined])  # from now on only the seated keys may talk
@@ -357,6 +361,8 @@ async def join_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, url: str,
                 hub.publish(ChatLine(said.name, said.text))
         elif msg["ctl"] == "full":
             raise RunError("that table is full")
+        elif msg["ctl"] == "left-out":
+            raise RunError("the host started the table without you (you were not ready)")
         elif msg["ctl"] == "charter":
             try:
                 charter = Charter.model_validate(msg.get("charter"))

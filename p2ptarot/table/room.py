@@ -46,7 +46,7 @@ class Roster:
     seats: tuple[RoomSeat, ...]
     #: every seat is taken and everyone is ready: the table starts by itself
     full_and_ready: bool
-    #: the host may start now with the players present (a valid count, every joiner ready)
+    #: the host may start now with itself and the joiners who are ready (a valid count)
     can_start_now: bool
 
     @property
@@ -150,18 +150,16 @@ class Room:
 
     # ---- the host's decisions ---------------------------------------------------------------------
     def start_now(self) -> list[RoomSeat]:
-        """The seats of a table the host starts now with the players present (starting says the
-        host is ready), or RoomError when the game is not played by that many or a joiner is not
-        ready."""
-        count = len(self._seats)
+        """The seats of a table the host starts now: the host (starting says it is ready) and the
+        joiners who are ready, in seat order. A joiner who is not ready is left out (the runner
+        tells it so), so nobody can hold a table by never saying Ready. RoomError when the game
+        is not played by that many."""
+        chosen = [replace(self._seats[0], ready=True)] + [s for s in self._seats[1:] if s.ready]
+        count = len(chosen)
         if not self.min_players <= count <= self.max_players:
             raise RoomError(f"{self.game} needs {self.min_players} to {self.max_players} players; "
-                            f"{count} seated")
-        waiting = [s.name for s in self._seats[1:] if not s.ready]
-        if waiting:
-            raise RoomError("not everyone is ready: " + ", ".join(waiting))
-        self._seats[0] = replace(self._seats[0], ready=True)
-        return list(self._seats)
+                            f"{count} ready")
+        return chosen
 
     @property
     def should_start(self) -> bool:
@@ -177,9 +175,8 @@ class Room:
         return tuple(self._seats)
 
     def roster(self) -> Roster:
-        count = len(self._seats)
-        now = (self.min_players <= count <= self.max_players
-               and all(s.ready for s in self._seats[1:]))
+        count = 1 + sum(s.ready for s in self._seats[1:])  # who "start now" would seat
+        now = self.min_players <= count <= self.max_players
         return Roster(self.game, self.variant, self.seats_total, tuple(self._seats),
                       self.should_start, now)
 

@@ -140,6 +140,39 @@ async def test_start_now_with_the_players_present_plays_to_a_verified_end(tmp_pa
         await asyncio.gather(*(t for t in (host, joiner) if t is not None), return_exceptions=True)
 
 
+async def test_start_now_leaves_out_a_joiner_who_is_not_ready(tmp_path: Path) -> None:
+    """Nobody holds a table by never saying Ready: the host starts with the ready players, the
+    one left out is told so (a clear error, no seat), and the game plays to a verified end."""
+    from p2ptarot.net.runner import RunError
+
+    alice = Hub()
+    listening: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+    host = asyncio.create_task(run_host(cfg(tmp_path, "Alice", alice), "sinople", None, 4, bot(1),
+                                        on_listening=listening.set_result))
+    joiners: list[asyncio.Task[GameResult]] = []
+    try:
+        url = await asyncio.wait_for(listening, WAIT)
+        joiners.append(asyncio.create_task(run_join(cfg(tmp_path, "Bob", Hub(), ready=False), url,
+                                                    "sinople", bot(2))))
+        await until(lambda: len(last_lobby(alice).names) == 2, "Bob seated")
+        assert not last_lobby(alice).can_start  # Bob is not ready: start now would seat one
+        joiners.append(asyncio.create_task(run_join(cfg(tmp_path, "Carol", None), url,
+                                                    "sinople", bot(3))))
+        await until(lambda: len(last_lobby(alice).names) == 3, "Carol seated")
+        assert last_lobby(alice).can_start and not opened(alice)
+        alice.send(StartNow())
+        with pytest.raises(RunError, match="without you"):
+            await asyncio.wait_for(joiners[0], WAIT)
+        ra, rc = await asyncio.wait_for(asyncio.gather(host, joiners[1]), 180)
+        table = next(e for e in alice.history if isinstance(e, TableOpened))
+        assert table.names == ("Alice", "Carol")
+        assert verified(ra) and verified(rc) and ra.outcome == rc.outcome
+    finally:
+        for t in (host, *joiners):
+            t.cancel()
+        await asyncio.gather(host, *joiners, return_exceptions=True)
+
+
 async def _frames(mesh: Mesh, ctl: str, count: int = 1) -> list[dict]:
     out: list[dict] = []
     async with asyncio.timeout(WAIT):

@@ -67,14 +67,24 @@ def test_start_now_with_a_valid_count() -> None:
     assert r.roster().frame(1)["can_start"] is True
 
 
-def test_start_now_refused_with_too_few_or_someone_not_ready() -> None:
+def test_start_now_refused_with_too_few_ready() -> None:
     r = room(4)
     assert not r.roster().can_start_now
-    with pytest.raises(RoomError, match="2 to 5 players; 1 seated"):
+    with pytest.raises(RoomError, match="2 to 5 players; 1 ready"):
         r.start_now()
     r.join(BOB, {"name": "Bob", "ready": False})
-    with pytest.raises(RoomError, match="not everyone is ready: Bob"):
+    assert not r.roster().can_start_now  # only the host is ready: one player
+    with pytest.raises(RoomError, match="2 to 5 players; 1 ready"):
         r.start_now()
+
+
+def test_start_now_leaves_out_a_joiner_who_is_not_ready() -> None:
+    """Nobody holds a table by never saying Ready: the host starts with those who are."""
+    r = room(4)
+    r.join(BOB, {"name": "Bob", "ready": False})
+    r.join(CAROL, {"name": "Carol"})
+    assert r.roster().can_start_now
+    assert [s.name for s in r.start_now()] == ["Alice", "Carol"]
 
 
 def test_a_seat_count_the_game_does_not_allow_is_refused() -> None:

@@ -109,8 +109,10 @@ function drawLobby(e) {
     b.addEventListener("click", () => send({ cmd: "ready", ready: !mine }));
     bar.appendChild(b);
   }
-  if (e.host && e.can_start && e.names.length < e.seats_total) {
-    const go = el("button", "start", "Start now with " + e.names.length + " players");
+  const readyCount = 1 + e.ready.slice(1).filter((r) => r).length;  // the host and the ready joiners
+  if (e.host && e.can_start && (e.names.length < e.seats_total || readyCount < e.names.length)) {
+    const go = el("button", "start", "Start now with " + readyCount + " players"
+                  + (readyCount < e.names.length ? " (those not ready stay out)" : ""));
     go.id = "startnow";
     go.addEventListener("click", () => send({ cmd: "start" }));
     bar.appendChild(go);
