@@ -32,7 +32,7 @@ HELP = ("type a move's number to play it; m = list the moves again; v = the raw 
         "your seat back); h or ? = this help; "
         "Ctrl-D or Ctrl-C = leave the table (come back with join --resume)")
 LOBBY_HELP = ("in the lobby: ready = you are ready to start; wait = not yet; say TEXT = chat; "
-              "start = (host) start now with the players seated; Ctrl-D = leave")
+              "start = (host) start now with the players who are ready; Ctrl-D = leave")
 Print = Callable[[str], None]
 
 
@@ -177,7 +177,7 @@ class Terminal:
         if ev.seat is not None and not you_ready:
             out.append("  type `ready` when you are ready to start")
         elif ev.host and ev.can_start and len(ev.names) < ev.seats_total:
-            out.append("  type `start` to start now with the players seated")
+            out.append("  type `start` to start now with the players who are ready")
         return out
 
     def lobby_line(self, text: str) -> bool:
