@@ -41,6 +41,8 @@ class Lobby:
         self.hub, self.cfg, self.interfaces = hub, cfg, interfaces
         self.game: asyncio.Task[GameResult] | None = None
         self._last: tuple[Any, ...] | None = None
+        #: the rows last shown (to name a table's host when the player sits down)
+        self._rows: tuple[dict[str, Any], ...] = ()
         self._games = game_rows()
         #: the bot processes of a table hosted from the page
         self.bots: LocalBots | None = None
@@ -56,7 +58,7 @@ class Lobby:
                                     key=lambda r: (r["game"], r["host"])))
                 key = tuple(tuple(sorted(r.items())) for r in rows)
                 if key != self._last:
-                    self._last = key
+                    self._last, self._rows = key, rows
                     self.hub.publish(TablesSeen(rows, self.cfg.name, self._games))
                 await asyncio.sleep(every)
 
@@ -69,7 +71,9 @@ class Lobby:
             return
         if cmd.name.strip():
             self.cfg.name = cmd.name.strip()[:40]
-        self.hub.publish(Notice(f"joining the table of {cmd.target}..."))
+        row = next((r for r in self._rows if r["target"] == cmd.target), None)
+        what = f"{row['host']}'s table of {row['game']}" if row else f"the table of {cmd.target}"
+        self.hub.publish(Notice(f"joining {what}..."))
         self.game = asyncio.create_task(run_join(self.cfg, cmd.target, None,
                                                  human_seat(self.hub, self.cfg.name)))
         self.game.add_done_callback(self._done)

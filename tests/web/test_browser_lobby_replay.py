@@ -45,6 +45,7 @@ async def test_lobby_lists_tables_and_a_click_sits_and_plays(tmp_path: Path) -> 
         await page.wait_for("document.getElementById('players').textContent.includes('Gwen')", timeout=60)
         assert await page.js("document.getElementById('lobby').hidden")
         assert "Hostess · seat 1" in await page.js("document.getElementById('players').textContent")
+        assert "joining Hostess's table of sinople" in await page.js("document.getElementById('log').textContent")
         while not await page.js(OVER):
             if await page.js("document.querySelectorAll('button.move').length > 0"):
                 await page.js(CLICK)
