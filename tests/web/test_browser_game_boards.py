@@ -20,6 +20,12 @@ def _latest(hub, kind):
     return next((ev for ev in reversed(hub.history) if isinstance(ev, kind)), None)
 
 
+def _sent(turn: int) -> str:
+    """Page expression: our move for `turn` went out. The next turn may already have come (it
+    resets S.answered), so a later turn number counts too."""
+    return f"S.answered || (S.turn !== null && S.turn.turn > {turn})"
+
+
 async def test_arcanum_page_shows_hand_board_and_plays_by_fields(tmp_path: Path) -> None:
     browser = await Browser(tmp_path / "profile").start()
     alice = await human(tmp_path, "Alice")
@@ -62,11 +68,13 @@ async def test_arcanum_page_shows_hand_board_and_plays_by_fields(tmp_path: Path)
         loc, figure = minor.targets
         await page.js(f"document.querySelector('#hand .card[data-card=\"{minor.card}\"]').click()")
         assert not await page.js("S.answered")  # several moves with this card: the board decides
+        # answered: the page sent its move, or the next turn already came (it resets S.answered)
+        answered = _sent(turn.turn)
         await page.js(f"document.querySelector('#arcanum-board .loc[data-target=\"{loc}\"]').click()")
-        if not await page.js("S.answered"):
+        if not await page.js(answered):
             await page.js(f"document.querySelector('#arcanum-board .fig[data-target=\"{figure}\"]').click()")
         try:
-            await page.wait_for("S.answered", timeout=30)
+            await page.wait_for(answered, timeout=30)
         except TimeoutError:
             state = await page.js("JSON.stringify({turn: S.turn && S.turn.turn, picked: S.picked,"
                                   " answered: S.answered, n: S.turn && S.turn.options.length})")
@@ -211,10 +219,11 @@ async def test_paris_divins_wager_is_a_card_then_a_bet_field(tmp_path: Path) -> 
                                ".map(r => r.children[2].textContent)")
         assert stakes == [str(s) for s in view["stakes"]]
         card = view["hand"][-1]
+        turn_no = await page.js("S.turn.turn")
         await page.js(f"document.querySelector('#hand .card[data-card=\"{card}\"]').click()")
         assert not await page.js("S.answered")  # three bets are possible with this card
         await page.js("document.querySelector('#wager-board .bet[data-target=\"bet-divine\"]').click()")
-        await page.wait_for("S.answered", timeout=10)
+        await page.wait_for(_sent(turn_no), timeout=10)
         keep_shot(await page.screenshot(tmp_path / "paris-divins-wager.png"))
         played = await _wait(lambda: next((ev for ev in alice.hub.history if isinstance(ev, MovePlayed)
                                            and ev.seat == view["seat"]), None), timeout=60)
@@ -262,7 +271,7 @@ async def test_arcanoid_fields_board_engages_by_card_then_field(tmp_path: Path) 
         await page.js(f"document.querySelector('#hand .card[data-card=\"{pick.card}\"]').click()")
         assert not await page.js("S.answered")
         await page.js(f"document.querySelector('#fields-board .field[data-target=\"{pick.targets[0]}\"]').click()")
-        await page.wait_for("S.answered", timeout=10)
+        await page.wait_for(_sent(turn.turn), timeout=10)
         me = _latest(alice.hub, ViewChanged).view["seat"]
         played = await _wait(lambda: next((ev for ev in alice.hub.history if isinstance(ev, MovePlayed)
                                            and ev.seat == me and ev.sentence == pick.sentence), None), 60)
@@ -308,7 +317,7 @@ async def test_arcanum_several_cards_are_picked_then_played(tmp_path: Path) -> N
         assert line == pick.sentence
         keep_shot(await page.screenshot(tmp_path / "arcanum-picker.png"))
         await page.js("document.getElementById('pick-play').click()")
-        await page.wait_for("S.answered", timeout=10)
+        await page.wait_for(_sent(turn.turn), timeout=10)
         me = _latest(alice.hub, ViewChanged).view["seat"]
         played = await _wait(lambda: next((ev for ev in alice.hub.history if isinstance(ev, MovePlayed)
                                            and ev.seat == me and ev.sentence == pick.sentence), None), 60)
