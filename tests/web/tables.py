@@ -8,7 +8,7 @@ import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from p2ptarot.app.human import human_chooser, until_left
 from p2ptarot.app.table import Hub
@@ -74,6 +74,23 @@ def resume_human(seat: Seat) -> None:
 def join_bot(tmp: Path, name: str, url: str, game: str, seed: int) -> asyncio.Task[GameResult]:
     cfg = config(tmp, name, None)
     return asyncio.create_task(run_join(cfg, url, game, bot_chooser(make_bot("heuristic", seed))))
+
+
+async def close_table(browser: Any, seats: list[Seat], bots: Sequence[asyncio.Task[Any]] = ()) -> None:
+    """End a browser test's table whatever state it is in: the human seats leave, every game
+    task stops, then the browser and the seats' page servers close."""
+    from p2ptarot.app.events import Leave
+
+    for seat in seats:
+        seat.hub.send(Leave("test over"))
+    tasks = [t for t in [*(seat.task for seat in seats), *bots] if t is not None]
+    for task in tasks:
+        if not task.done():
+            task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    await browser.close()
+    for seat in seats:
+        await seat.server.close()
 
 
 def keep_shot(path: Path) -> None:

@@ -9,9 +9,8 @@ from pathlib import Path
 import pytest
 
 from cdp import Browser
-from p2ptarot.app.events import Leave
 from p2ptarot.engine import games
-from tables import CLICK, host, human, join_bot, keep_shot
+from tables import CLICK, close_table, host, human, join_bot, keep_shot
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 MOVES = 4
@@ -51,10 +50,4 @@ async def test_a_human_makes_moves_through_the_page(game: str, tmp_path: Path) -
         assert title.startswith(gi.title)
         keep_shot(await page.screenshot(tmp_path / f"game-{game}.png"))
     finally:
-        alice.hub.send(Leave("test over"))
-        for task in [alice.task, *bots]:
-            if task is not None and not task.done():
-                task.cancel()
-        await asyncio.gather(*[t for t in [alice.task, *bots] if t is not None], return_exceptions=True)
-        await browser.close()
-        await alice.server.close()
+        await close_table(browser, [alice], bots)

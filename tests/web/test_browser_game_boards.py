@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from cdp import Browser
-from p2ptarot.app.events import Leave, MovePlayed, TurnStarted, ViewChanged
+from p2ptarot.app.events import MovePlayed, TurnStarted, ViewChanged
 from p2ptarot.app.faces import sort_key
-from tables import CLICK, host, human, join_bot, keep_shot
+from tables import CLICK, close_table, host, human, join_bot, keep_shot
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 
@@ -88,13 +88,7 @@ async def test_arcanum_page_shows_hand_board_and_plays_by_fields(tmp_path: Path)
             await asyncio.sleep(0.1)
         assert moved is not None, f"{minor.sentence!r} was not played"
     finally:
-        alice.hub.send(Leave("test over"))
-        for task in [alice.task, *bots]:
-            if task is not None and not task.done():
-                task.cancel()
-        await asyncio.gather(*[t for t in [alice.task, *bots] if t is not None], return_exceptions=True)
-        await browser.close()
-        await alice.server.close()
+        await close_table(browser, [alice], bots)
 
 
 async def _wait(predicate, timeout: float = 120.0):
@@ -192,16 +186,7 @@ async def test_eleusis_dealer_writes_a_rule_and_a_player_plays_a_run_in_the_page
         await ppage.wait_for("document.getElementById('eleusis-layout') !== null", timeout=60)
         keep_shot(await page.screenshot(tmp_path / "eleusis-dealer-after-run.png"))
     finally:
-        for s in seats:
-            s.hub.send(Leave("test over"))
-        tasks = [s.task for s in seats if s.task is not None]
-        for task in tasks:
-            if not task.done():
-                task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        await browser.close()
-        for s in seats:
-            await s.server.close()
+        await close_table(browser, seats)
 
 
 async def test_paris_divins_wager_is_a_card_then_a_bet_field(tmp_path: Path) -> None:
@@ -230,13 +215,7 @@ async def test_paris_divins_wager_is_a_card_then_a_bet_field(tmp_path: Path) -> 
         from p2ptarot.present.cards import card_name
         assert played.sentence == f"Play {card_name(card)} face down and bet on divine"
     finally:
-        alice.hub.send(Leave("test over"))
-        for task in [alice.task, *bots]:
-            if task is not None and not task.done():
-                task.cancel()
-        await asyncio.gather(*[t for t in [alice.task, *bots] if t is not None], return_exceptions=True)
-        await browser.close()
-        await alice.server.close()
+        await close_table(browser, [alice], bots)
 
 
 async def test_arcanoid_fields_board_engages_by_card_then_field(tmp_path: Path) -> None:
@@ -278,13 +257,7 @@ async def test_arcanoid_fields_board_engages_by_card_then_field(tmp_path: Path) 
         assert played is not None
         keep_shot(await page.screenshot(tmp_path / "arcanoid-fields.png"))
     finally:
-        alice.hub.send(Leave("test over"))
-        for task in [alice.task, *bots]:
-            if task is not None and not task.done():
-                task.cancel()
-        await asyncio.gather(*[t for t in [alice.task, *bots] if t is not None], return_exceptions=True)
-        await browser.close()
-        await alice.server.close()
+        await close_table(browser, [alice], bots)
 
 
 async def test_arcanum_several_cards_are_picked_then_played(tmp_path: Path) -> None:
@@ -323,13 +296,7 @@ async def test_arcanum_several_cards_are_picked_then_played(tmp_path: Path) -> N
                                            and ev.seat == me and ev.sentence == pick.sentence), None), 60)
         assert played is not None
     finally:
-        alice.hub.send(Leave("test over"))
-        for task in [alice.task, *bots]:
-            if task is not None and not task.done():
-                task.cancel()
-        await asyncio.gather(*[t for t in [alice.task, *bots] if t is not None], return_exceptions=True)
-        await browser.close()
-        await alice.server.close()
+        await close_table(browser, [alice], bots)
 
 
 async def test_a_long_move_group_is_folded_and_stays_open_once_opened(tmp_path: Path) -> None:
