@@ -220,8 +220,7 @@ class Terminal:
             text = await console.line()
             if text is not None and not turn_open(self) and self.composing is None:
                 if self.hub.stand_in and not self.in_lobby:  # the bot plays: `back`, `say`...
-                    raw = text.strip()
-                    self.handle_line(raw if raw.lower().startswith("say ") else raw.lower())
+                    self.handle_line(text)
                     continue
                 if not (self.in_lobby and self.lobby_line(text)):
                     console.unread(text)  # a move typed ahead: it waits for the first prompt
@@ -237,8 +236,7 @@ class Terminal:
             if text.strip().lower() == "w" and turn_open(self):
                 asyncio.ensure_future(self.compose())
                 continue
-            raw = text.strip()
-            self.handle_line(raw if raw.lower().startswith("say ") else raw.lower())
+            self.handle_line(text)
 
     def _input_closed(self, eof_leaves: bool) -> None:
         if eof_leaves:
@@ -269,10 +267,12 @@ class Terminal:
         self.answered = True
         self.hub.send(PlayComposed(turn.turn, move))
 
-    def handle_line(self, text: str) -> None:
-        turn = self.turn
+    def handle_line(self, line: str) -> None:
+        """One typed line: commands are read in any case, a chat line keeps its own."""
+        line = line.strip()
+        turn, text = self.turn, line.lower()
         if text.startswith("say "):
-            self.hub.send(Chat(text[4:]))
+            self.hub.send(Chat(line[4:]))
             return
         if text == "bot":
             if self.hub.stand_in:
