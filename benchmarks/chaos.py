@@ -237,7 +237,7 @@ def play(args: argparse.Namespace, chaos: bool, work: Path, run: int) -> dict:
             out, _ = proc.communicate(timeout=30)
             lines = [ln for ln in out.splitlines() if ln.startswith("{")]
             proxy_stats.append(json.loads(lines[-1]) if lines else {})
-    results, verified, steps = {}, {}, {}
+    results, verified, steps, seats = {}, {}, {}, {}
     for label in procs:
         lines = logs[label].read_text().strip().splitlines()
         try:
@@ -250,6 +250,8 @@ def play(args: argparse.Namespace, chaos: bool, work: Path, run: int) -> dict:
             verdict = verify_transcript(transcript)
             verified[label] = bool(verdict.valid)
             steps[label] = len(Path(path).read_bytes().splitlines())
+            seats[label] = transcript.charter.charter.seat_of(
+                DataDir(dirs[label]).identity().public_bytes)
             if not verdict.valid:
                 results[label]["verify"] = verdict.reason
     finished = all(r.get("result") == "finished" for r in results.values())
@@ -261,6 +263,7 @@ def play(args: argparse.Namespace, chaos: bool, work: Path, run: int) -> dict:
         "all_verified": len(verified) == len(procs) and all(verified.values()),
         "all_peers_agree": agree and finished,
         "transcript_lines": max(steps.values()) if steps else 0,
+        "seat_of_host": seats,
         "exit_codes": codes,
         "outcomes": {k: {f: v for f, v in r.items() if f in ("result", "scores", "blame",
                                                               "reason", "verify", "log_tail")}
