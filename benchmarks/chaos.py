@@ -20,20 +20,15 @@ the ratio chaos/clean. Needs root. Usage:
     sudo .venv/bin/python benchmarks/chaos.py [--game sinople --seats 4] [--runs 1]
         [--out benchmarks/results/chaos.json]
 
-`chaos.py proxy ...` is the proxy itself (started by the benchmark inside each namespace).
+The proxy is tests/support/chaos_proxy.py (the tests and the online-play rig use it too).
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
-import random
-import signal
-import socket
 import statistics
-import struct
 import subprocess
 import sys
 import threading
@@ -44,112 +39,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "support"))
 
 CLI = [sys.executable, "-m", "p2ptarot.cli.main"]
-SO_ORIGINAL_DST = 80  # <linux/netfilter_ipv4.h>
-PROXY_PORT = 15001
-PROXY_MARK = 0x2A  # the proxy's own connections: not redirected again
 
 
-# ---- the fault-injecting TCP proxy (runs inside a namespace) ------------------------------------
-class Faults:
-    def __init__(self, delay: float, jitter: float, stall_every: float, stall: float,
-                 seed: int) -> None:
-        self.delay, self.jitter, self.stall_every, self.stall = delay, jitter, stall_every, stall
-        self.rng = random.Random(seed)
-        self.stats = {"connections": 0, "bytes": 0, "chunks": 0, "stalls": 0, "errors": 0}
-
-    def hold(self) -> float:
-        return max(0.0, self.rng.uniform(self.delay - self.jitter, self.delay + self.jitter))
-
-    def next_stall(self) -> float:
-        return self.rng.expovariate(1 / self.stall_every) if self.stall_every > 0 else float("inf")
-
-
-async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, faults: Faults) -> None:
-    """Copy one direction, each chunk delivered `hold()` after it was read, in order, with
-    stalls; EOF is passed on after the data before it."""
-    loop = asyncio.get_running_loop()
-    queue: asyncio.Queue[tuple[float, bytes]] = asyncio.Queue()
-
-    async def read() -> None:
-        last = 0.0
-        while True:
-            data = await reader.read(65536)
-            last = max(last, loop.time() + faults.hold())
-            await queue.put((last, data))
-            if not data:
-                return
-
-    async def write() -> None:
-        stall_at = loop.time() + faults.next_stall()
-        while True:
-            due, data = await queue.get()
-            now = loop.time()
-            if now >= stall_at:
-                faults.stats["stalls"] += 1
-                await asyncio.sleep(faults.stall)
-                stall_at = loop.time() + faults.next_stall()
-            if due > loop.time():
-                await asyncio.sleep(due - loop.time())
-            if not data:
-                if writer.can_write_eof():
-                    writer.write_eof()
-                return
-            writer.write(data)
-            faults.stats["bytes"] += len(data)
-            faults.stats["chunks"] += 1
-            await writer.drain()
-
-    tasks = [asyncio.ensure_future(read()), asyncio.ensure_future(write())]
-    try:
-        await asyncio.gather(*tasks)
-    finally:
-        for task in tasks:
-            task.cancel()
-
-
-async def _serve_one(faults: Faults, c_reader: asyncio.StreamReader,
-                     c_writer: asyncio.StreamWriter) -> None:
-    sock = c_writer.get_extra_info("socket")
-    raw = sock.getsockopt(socket.SOL_IP, SO_ORIGINAL_DST, 16)
-    port, packed = struct.unpack_from("!H4s", raw, 2)
-    target = socket.inet_ntoa(packed)
-    faults.stats["connections"] += 1
-    upstream = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    upstream.setsockopt(socket.SOL_SOCKET, socket.SO_MARK, PROXY_MARK)
-    upstream.setblocking(False)
-    try:
-        await asyncio.get_running_loop().sock_connect(upstream, (target, port))
-        u_reader, u_writer = await asyncio.open_connection(sock=upstream)
-    except OSError:
-        faults.stats["errors"] += 1
-        upstream.close()
-        c_writer.close()
-        return
-    try:
-        await asyncio.gather(_pipe(c_reader, u_writer, faults), _pipe(u_reader, c_writer, faults))
-    except (OSError, asyncio.IncompleteReadError):
-        faults.stats["errors"] += 1
-    except asyncio.CancelledError:  # the proxy is stopping: the connection just ends
-        pass
-    finally:
-        for w in (c_writer, u_writer):
-            w.close()
-
-
-async def run_proxy(args: argparse.Namespace) -> None:
-    faults = Faults(args.delay / 1000, args.jitter / 1000, args.stall_every, args.stall, args.seed)
-    server = await asyncio.start_server(lambda r, w: _serve_one(faults, r, w), "127.0.0.1",
-                                        args.port)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    loop.add_signal_handler(signal.SIGTERM, stop.set)
-    print("ready", flush=True)
-    async with server:
-        await stop.wait()
-    print(json.dumps(faults.stats), flush=True)
-
-
-# ---- the benchmark ---------------------------------------------------------------------------
 def _git_commit() -> str:
     done = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
                           capture_output=True, text=True)
@@ -157,22 +48,14 @@ def _git_commit() -> str:
 
 
 def _install_chaos(hosts: list, subnet: str, args: argparse.Namespace) -> list[subprocess.Popen]:
+    import chaos_proxy
+
     proxies = []
     for k, host in enumerate(hosts):
         host.link.loss(args.loss)
-        host.nft("table ip p2t_proxy {\n"
-                 "  chain out { type nat hook output priority -100;\n"
-                 f"    ip daddr {subnet} ip daddr != {host.address} meta mark != {PROXY_MARK} "
-                 f"meta l4proto tcp redirect to :{PROXY_PORT}\n  }}\n}}\n")
-        proc = host.popen([sys.executable, __file__, "proxy", "--port", str(PROXY_PORT),
-                           "--delay", str(args.delay), "--jitter", str(args.jitter),
-                           "--stall-every", str(args.stall_every), "--stall", str(args.stall),
-                           "--seed", str(args.seed * 100 + k)],
-                          stdout=subprocess.PIPE, text=True)
-        assert proc.stdout is not None
-        if proc.stdout.readline().strip() != "ready":
-            raise RuntimeError(f"the proxy in {host.label} did not start")
-        proxies.append(proc)
+        proxies.append(chaos_proxy.install(host, subnet, delay=args.delay, jitter=args.jitter,
+                                           stall_every=args.stall_every, stall=args.stall,
+                                           seed=args.seed * 100 + k))
     return proxies
 
 
@@ -186,6 +69,7 @@ def _flapper(link, every: float, down: float, done: threading.Event, log: list[f
 
 
 def play(args: argparse.Namespace, chaos: bool, work: Path, run: int) -> dict:
+    import chaos_proxy
     from netns_rig import open_rig
 
     from p2ptarot.net.store import DataDir, read_transcript
@@ -233,10 +117,7 @@ def play(args: argparse.Namespace, chaos: bool, work: Path, run: int) -> dict:
         wall = time.monotonic() - started
         proxy_stats = []
         for proc in proxies:
-            proc.terminate()
-            out, _ = proc.communicate(timeout=30)
-            lines = [ln for ln in out.splitlines() if ln.startswith("{")]
-            proxy_stats.append(json.loads(lines[-1]) if lines else {})
+            proxy_stats.append(chaos_proxy.stop(proc))
     results, verified, steps, seats = {}, {}, {}, {}
     for label in procs:
         lines = logs[label].read_text().strip().splitlines()
@@ -322,20 +203,16 @@ def bench(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = ap.add_subparsers(dest="cmd")
-    px = sub.add_parser("proxy", help="the fault-injecting proxy (inside a namespace)")
-    for p in (ap, px):
-        p.add_argument("--delay", type=float, default=200.0, help="ms each chunk is held")
-        p.add_argument("--jitter", type=float, default=50.0, help="± ms around --delay")
-        p.add_argument("--stall-every", type=float, default=30.0,
-                       help="mean seconds between stalls of a connection's direction (0: none)")
-        p.add_argument("--stall", type=float, default=3.0, help="seconds a stall lasts")
-        p.add_argument("--seed", type=int, default=1)
-    px.add_argument("--port", type=int, default=PROXY_PORT)
     ap.add_argument("--game", default="sinople")
     ap.add_argument("--seats", type=int, default=4)
     ap.add_argument("--runs", type=int, default=1)
     ap.add_argument("--loss", type=int, default=5, help="%% of inbound packets dropped per card")
+    ap.add_argument("--delay", type=float, default=200.0, help="ms each chunk is held")
+    ap.add_argument("--jitter", type=float, default=50.0, help="± ms around --delay")
+    ap.add_argument("--stall-every", type=float, default=30.0,
+                    help="mean seconds between stalls of a connection's direction (0: none)")
+    ap.add_argument("--stall", type=float, default=3.0, help="seconds a stall lasts")
+    ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--flap-every", type=float, default=20.0)
     ap.add_argument("--flap-down", type=float, default=10.0,
                     help="seconds the port stays down: longer than the websocket heartbeat's "
@@ -344,11 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=int, default=120, help="the peers' --timeout")
     ap.add_argument("--limit", type=float, default=1800.0, help="seconds before a run is given up")
     ap.add_argument("--out", type=Path, default=None)
-    args = ap.parse_args(argv)
-    if args.cmd == "proxy":
-        asyncio.run(run_proxy(args))
-        return 0
-    return bench(args)
+    return bench(ap.parse_args(argv))
 
 
 if __name__ == "__main__":
