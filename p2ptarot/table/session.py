@@ -149,7 +149,7 @@ class Session:
         self.log: list[Envelope] = []
         self._logged: dict[tuple[int, int], Envelope] = {}  # (step, seat) -> its logged message
         self._ledger = AbortLedger()
-        self._seen: set[bytes] = set()  # hashes of every frame taken in (duplicates cost nothing)
+        self._seen: set[bytes] = set()  # hashes of frames whose fate is settled (taken or refused)
         self._other_history: set[tuple[int, int]] = set()  # (step, seat) already warned about
         self._inbox: dict[int, dict[int, Envelope]] = {}
         self._spec: StepSpec | None = None
@@ -333,7 +333,6 @@ class Session:
         frame = hashlib.sha256(data).digest()
         if frame in self._seen:
             return  # the very same bytes again (a relay, a catch-up): nothing new
-        self._seen.add(frame)
         try:
             env = parse(data)
         except EnvelopeError as exc:
@@ -357,14 +356,17 @@ class Session:
             self._on_abort_record(env, advance, trusted)
             return
         if env.step < self.step:
+            self._seen.add(frame)  # processed before: its fate is settled
             logged = self._logged.get((env.step, env.seat))
             if logged is not None and is_equivocation(logged, env):
                 raise Violation(env.seat, f"equivocation: two signed messages for step {env.step}",
                                 (logged, env))
             return  # a duplicate of something already processed
         if env.step > self.step + MAX_STEPS_AHEAD and not trusted:
+            # not marked seen: the same genuine bytes must be taken once this seat gets there
             self._emit(Warning(f"dropped a message for step {env.step}, too far ahead"))
             return
+        self._seen.add(frame)  # only now: its fate no longer depends on where this seat is
         slot = self._inbox.setdefault(env.step, {})
         known = slot.get(env.seat)
         if known is not None:
