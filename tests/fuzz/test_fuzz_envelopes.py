@@ -12,7 +12,7 @@ from pathlib import Path
 from fuzz_mutate import Mutator
 
 from p2ptarot.cli.main import main
-from p2ptarot.table.effects import Aborted, Warning
+from p2ptarot.table.effects import Aborted, Notice
 from p2ptarot.table.envelope import parse
 from p2ptarot.table.session import MAX_STEPS_AHEAD, Session
 from p2ptarot.transcript import Transcript, Verdict, verify_transcript
@@ -112,7 +112,7 @@ def test_genuine_messages_early_then_again_never_hang(arcanoid3) -> None:
         dropped = 0
         for line in rng.sample(early, min(len(early), 30)):
             effects = session.receive(line)
-            dropped += any(isinstance(e, Warning) and "too far ahead" in e.text for e in effects)
+            dropped += any(isinstance(e, Notice) and "too far ahead" in e.text for e in effects)
             session.receive(mutator.unsigned()[1])
         assert dropped > 0
         for line in rest:

@@ -11,7 +11,7 @@ from table_harness import Table
 
 from p2ptarot.table import canonical
 from p2ptarot.table.bodies import AbortBody, envelope_of
-from p2ptarot.table.effects import Aborted, Record, Send, Warning
+from p2ptarot.table.effects import Aborted, Notice, Record, Send
 from p2ptarot.table.envelope import MAX_MESSAGE_BYTES, EnvelopeError, parse, seal
 from p2ptarot.table.session import Session
 
@@ -54,10 +54,10 @@ def _started(seed: int) -> Table:
     return t
 
 
-def test_surrogate_frame_from_a_stranger_is_a_warning() -> None:
+def test_surrogate_frame_from_a_stranger_is_a_notice() -> None:
     t = _started(21)
     effects = t.sessions[0].receive(b'{"a":"\\ud800"}')
-    assert [type(e) for e in effects] == [Warning]
+    assert [type(e) for e in effects] == [Notice]
     assert not t.sessions[0].finished
 
 
@@ -163,7 +163,7 @@ def test_a_message_too_far_ahead_is_taken_when_it_arrives_again(game2) -> None:
     session.load(own)  # its own messages as its outbox holds them; nothing of seat 1 yet
     early = next(x for x in others if parse(x).step > session.step + MAX_STEPS_AHEAD)
     effects = session.receive(early)
-    assert any(isinstance(e, Warning) and "too far ahead" in e.text for e in effects)
+    assert any(isinstance(e, Notice) and "too far ahead" in e.text for e in effects)
     for line in others:
         session.receive(line)
     assert session.aborted is None
