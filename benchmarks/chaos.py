@@ -180,7 +180,7 @@ def bench(args: argparse.Namespace) -> int:
     clean, chaos = median("clean", "wall_seconds"), median("chaos", "wall_seconds")
     report = {
         "benchmark": "chaos", "commit": _git_commit(), "game": args.game, "seats": args.seats,
-        "runs": args.runs,
+        "runs": args.runs, "load_average_1min_at_end": round(os.getloadavg()[0], 1),
         "faults": {"loss_percent_per_card_inbound": args.loss, "delay_ms": args.delay,
                    "jitter_ms": args.jitter, "stall_every_s_mean": args.stall_every,
                    "stall_s": args.stall, "flap_every_s": args.flap_every,
