@@ -20,7 +20,7 @@ the ratio chaos/clean. Needs root. Usage:
     sudo .venv/bin/python benchmarks/chaos.py [--game sinople --seats 4] [--runs 1]
         [--out benchmarks/results/chaos.json]
 
-The proxy is tests/support/chaos_proxy.py (the tests and the online-play rig use it too).
+The harness is tests/support/chaos_game.py, the proxy tests/support/chaos_proxy.py (tests use both).
 """
 
 from __future__ import annotations
@@ -31,14 +31,12 @@ import os
 import statistics
 import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "support"))
 
-CLI = [sys.executable, "-m", "p2ptarot.cli.main"]
+from chaos_game import Chaos, play  # noqa: E402  (tests/support, added above)
 
 
 def _git_commit() -> str:
@@ -47,127 +45,19 @@ def _git_commit() -> str:
     return done.stdout.strip()
 
 
-def _install_chaos(hosts: list, subnet: str, args: argparse.Namespace) -> list[subprocess.Popen]:
-    import chaos_proxy
-
-    proxies = []
-    for k, host in enumerate(hosts):
-        host.link.loss(args.loss)
-        proxies.append(chaos_proxy.install(host, subnet, delay=args.delay, jitter=args.jitter,
-                                           stall_every=args.stall_every, stall=args.stall,
-                                           seed=args.seed * 100 + k))
-    return proxies
-
-
-def _flapper(link, every: float, down: float, done: threading.Event, log: list[float]) -> None:
-    start = time.monotonic()
-    while not done.wait(max(0.0, every - down)):
-        link.down()
-        log.append(round(time.monotonic() - start, 1))
-        done.wait(down)
-        link.up()
-
-
-def play(args: argparse.Namespace, chaos: bool, work: Path, run: int) -> dict:
-    import chaos_proxy
-    from netns_rig import open_rig
-
-    from p2ptarot.net.store import DataDir, read_transcript
-    from p2ptarot.transcript import verify_transcript
-
-    work.mkdir(parents=True, exist_ok=True)
-    with open_rig() as rig:
-        segment, hosts = rig.lan(args.seats)
-        proxies = _install_chaos(hosts, str(segment.subnet), args) if chaos else []
-        common = ["--bot", "random", "--quiet", "--timeout", str(args.timeout),
-                  "--lobby-timeout", "600"]
-        dirs = {h.label: work / h.label for h in hosts}
-        logs = {h.label: work / f"{h.label}.log" for h in hosts}
-        host_fp = DataDir(dirs[hosts[0].label]).identity().fingerprint
-        flaps: list[float] = []
-        done = threading.Event()
-        started = time.monotonic()
-        procs = {hosts[0].label: hosts[0].popen(
-            CLI + ["host", "--game", args.game, "--seats", str(args.seats), "--seed", str(run),
-                   "--interface", hosts[0].card, "--data-dir", str(dirs[hosts[0].label])] + common,
-            stdout=open(logs[hosts[0].label], "w"), stderr=subprocess.STDOUT, cwd=ROOT)}
-        for h in hosts[1:]:
-            procs[h.label] = h.popen(
-                CLI + ["join", host_fp, "--game", args.game, "--seed", str(run),
-                       "--find-timeout", "120", "--interface", h.card,
-                       "--data-dir", str(dirs[h.label])] + common,
-                stdout=open(logs[h.label], "w"), stderr=subprocess.STDOUT, cwd=ROOT)
-        flapper = None
-        if chaos and args.flap_every > 0:
-            victim = next(h for h in hosts if h.label == args.flap_host)
-            flapper = threading.Thread(target=_flapper, args=(victim.link, args.flap_every,
-                                                                 args.flap_down, done, flaps))
-            flapper.start()
-        codes = {}
-        try:
-            for label, proc in procs.items():
-                try:
-                    codes[label] = proc.wait(timeout=max(1.0, args.limit - (time.monotonic() - started)))
-                except subprocess.TimeoutExpired:
-                    codes[label] = None
-        finally:
-            done.set()
-            if flapper is not None:
-                flapper.join()
-        wall = time.monotonic() - started
-        proxy_stats = []
-        for proc in proxies:
-            proxy_stats.append(chaos_proxy.stop(proc))
-    results, verified, steps, seats = {}, {}, {}, {}
-    for label in procs:
-        lines = logs[label].read_text().strip().splitlines()
-        try:
-            results[label] = json.loads(lines[-1])
-        except (IndexError, ValueError):
-            results[label] = {"result": "no result", "log_tail": lines[-5:]}
-        path = results[label].get("transcript")
-        if path and Path(path).exists():
-            transcript = read_transcript(Path(path))
-            verdict = verify_transcript(transcript)
-            verified[label] = bool(verdict.valid)
-            steps[label] = len(Path(path).read_bytes().splitlines())
-            seats[label] = transcript.charter.charter.seat_of(
-                DataDir(dirs[label]).identity().public_bytes)
-            if not verdict.valid:
-                results[label]["verify"] = verdict.reason
-    finished = all(r.get("result") == "finished" for r in results.values())
-    agree = len({json.dumps(r.get("scores")) for r in results.values()}) == 1
-    return {
-        "network": "chaos" if chaos else "clean",
-        "wall_seconds": round(wall, 2),
-        "completed": finished and all(c == 0 for c in codes.values()),
-        "all_verified": len(verified) == len(procs) and all(verified.values()),
-        "all_peers_agree": agree and finished,
-        "transcript_lines": max(steps.values()) if steps else 0,
-        "seat_of_host": seats,
-        "exit_codes": codes,
-        "outcomes": {k: {f: v for f, v in r.items() if f in ("result", "scores", "blame",
-                                                              "reason", "verify", "log_tail")}
-                     for k, r in results.items()},
-        **({"flaps_at_seconds": flaps,
-            "proxy": {key: sum(s.get(key, 0) for s in proxy_stats)
-                      for key in ("connections", "bytes", "chunks", "stalls", "errors")}}
-           if chaos else {}),
-    }
-
-
 def bench(args: argparse.Namespace) -> int:
     if os.geteuid() != 0:
         print("chaos.py needs root (network namespaces)", file=sys.stderr)
         return 2
     import tempfile
 
+    settings = Chaos(**{f: getattr(args, f) for f in Chaos.__dataclass_fields__})
     runs: dict[str, list[dict]] = {"clean": [], "chaos": []}
     with tempfile.TemporaryDirectory(prefix="p2ptarot-chaos-") as tmp:
         for run in range(1, args.runs + 1):
             for chaos in (False, True):
                 kind = "chaos" if chaos else "clean"
-                result = play(args, chaos, Path(tmp) / f"{kind}-{run}", run)
+                result = play(settings, chaos, Path(tmp) / f"{kind}-{run}", run)
                 runs[kind].append(result)
                 print(f"run {run} {kind}: {result['wall_seconds']} s, completed "
                       f"{result['completed']}, verified {result['all_verified']}",
