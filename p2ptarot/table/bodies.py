@@ -15,9 +15,20 @@ from . import canonical
 from .charter import B64
 from .envelope import MAX_MESSAGE_BYTES, Envelope, EnvelopeError, parse
 from .evidence import MAX_EVIDENCE_CHARS
-from .rounds import MAX_SEALED_CHARS
+from .rounds import SEALED_SIZES
 
 _STRICT = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+def _b64_of_size(n: int) -> str:
+    """A regex for the canonical unpadded base64url of exactly `n` bytes (trailing bits zero)."""
+    full, rest = divmod(n, 3)
+    tail = {0: "", 1: "[A-Za-z0-9_-][AQgw]", 2: "[A-Za-z0-9_-]{2}[AEIMQUYcgkosw048]"}[rest]
+    return f"[A-Za-z0-9_-]{{{4 * full}}}{tail}"
+
+
+#: `sealed` has exactly one of the honest sizes (2^k + 16 bytes, 8 <= k <= 14)
+SEALED_PATTERN = "^(?:" + "|".join(_b64_of_size(n) for n in SEALED_SIZES) + ")$"
 
 
 class SealedCommitment(BaseModel):
@@ -26,8 +37,9 @@ class SealedCommitment(BaseModel):
 
     model_config = _STRICT
     digest: str = Field(pattern=B64, min_length=43, max_length=43)
-    sealed: str = Field(pattern=B64, min_length=1, max_length=MAX_SEALED_CHARS,
-                        description="padded secret, SecretBox under a key only its author holds")
+    sealed: str = Field(pattern=SEALED_PATTERN,
+                        description="padded secret, SecretBox under a key only its author holds: "
+                                    "exactly 2^k + 16 bytes (8 <= k <= 14), base64url")
 
 
 class SecretSalt(BaseModel):
