@@ -205,6 +205,26 @@ def test_cheating_reshuffle_is_caught() -> None:
     finishes(lb)
 
 
+def test_a_shuffle_names_its_input_and_output_handles() -> None:
+    """Protocol 6: the first shuffle names no input (the open deck) and outputs 0..N-1; a
+    reshuffle names the handles it consumes, in request order, and the new ones it creates.
+    A shuffle naming other handles is a violation of its author."""
+    lb = setup()
+    m = _shuffle_msg(lb, 0)
+    assert (m.inputs, m.outputs) == ((), tuple(range(len(CARDS))))
+    assert m.to_dict()["inputs"] == [] and m.to_dict()["outputs"] == list(range(len(CARDS)))
+    rejected(lb, 0, dataclasses.replace(m, inputs=(0,)), 0, "shuffle names inputs [0]")
+    rejected(lb, 0, dataclasses.replace(m, outputs=m.outputs[::-1]), 0, "expected [] and")
+    lb.run()
+    lb.each(lambda p: p.reshuffle("d", 1, [4, 1, 2]))
+    for seat in range(3):
+        r = _shuffle_msg(lb, seat)
+        assert (r.inputs, r.outputs) == ((4, 1, 2), (6, 7, 8))
+        rejected(lb, seat, dataclasses.replace(r, inputs=(1, 4, 2)), seat, "expected [4, 1, 2]")
+        assert lb.step()
+    finishes(lb)
+
+
 # ---- shares --------------------------------------------------------------------------------
 
 def _dealt(lb: Loopback) -> ShareMessage:
