@@ -40,6 +40,8 @@ from p2ptarot.table.session import Session  # noqa: E402
 from p2ptarot.transcript import Transcript, verify_transcript  # noqa: E402
 from p2ptarot.transcript import header_line  # noqa: E402
 
+import crypto_vector  # noqa: E402  (protocol/crypto_vector.py, next to this script)
+
 OUT = ROOT / "protocol" / "vectors"
 SEATS = 2
 GAME = "sinople"
@@ -387,6 +389,7 @@ def main() -> int:
                                  "reason_contains": case.reason}})
     (OUT / "transcripts.json").write_text(json.dumps(index, indent=2, sort_keys=True) + "\n")
     (OUT / "canonical.json").write_text(json.dumps(canonical_vectors(), indent=2) + "\n")
+    (OUT / "crypto.json").write_text(json.dumps(crypto_vector.build(), indent=1) + "\n")
     print(f"wrote {len(index)} transcript vectors and the canonical-JSON vectors to {OUT}")
     return 0
 

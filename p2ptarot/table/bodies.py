@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Sequence
 
-from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, field_validator
 
 from . import canonical
 from .charter import B64
@@ -59,8 +59,10 @@ _BY_SCHEMA = {"type": "string", "const": STAND_IN,
 
 def _absent_not_null(schema: dict[str, Any]) -> None:
     """An optional body field is left out when unset, never sent as null: its schema offers no
-    null default (pydantic would write `"default": null`)."""
+    null default (pydantic would write `"default": null`) and no null branch."""
     schema.pop("default", None)
+    if "anyOf" in schema:
+        schema["anyOf"] = [s for s in schema["anyOf"] if s != {"type": "null"}]
 
 
 class MoveBody(BaseModel):
@@ -81,6 +83,21 @@ class MoveBody(BaseModel):
     by: Annotated[Literal["bot"] | None, WithJsonSchema(_BY_SCHEMA)] = Field(
         default=None, json_schema_extra=_absent_not_null)
 
+    def __init__(self, **data: Any) -> None:
+        """In code, `secret=None` / `by=None` mean "absent"; only a received body's explicit
+        null (`model_validate`) is refused by the validator below."""
+        super().__init__(**{k: v for k, v in data.items()
+                            if not (k in ("secret", "by") and v is None)})
+
+    @field_validator("secret", "by", mode="before")
+    @classmethod
+    def _never_null(cls, value: Any) -> Any:
+        """Absent is the only way to say "none": an explicit null is a second byte form of the
+        same body, so it is malformed (PROTOCOL §5, §7.2)."""
+        if value is None:
+            raise ValueError("an optional field is absent, never null")
+        return value
+
     def wire(self) -> dict[str, Any]:
         """The body as sent: an absent `secret` or `by` is left out, never null."""
         body: dict[str, Any] = {"move": dict(self.move), "shares": list(self.shares)}
@@ -99,7 +116,8 @@ class MoveOpenBody(MoveBody):
 
 
 class CommitBody(BaseModel):
-    """Commit round of a joint random draw: H(label, context, salt, value)."""
+    """Commit round of a joint random draw: digest = SHA-512(lp("p2ptarot/commit/" + label, salt,
+    value))[0:32] with label "p2ptarot/coin/<table id hex>/<draw index>/<purpose>" (PROTOCOL §7)."""
 
     model_config = _STRICT
     purpose: str = Field(max_length=60)
