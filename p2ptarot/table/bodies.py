@@ -161,7 +161,7 @@ class AbortBody(BaseModel):
     step: int = Field(ge=0, description="the step of the offending message, or where the fault "
                       "was detected when there is none")
     evidence: list[str | dict[str, Any]] = Field(
-        default_factory=list, max_length=2,
+        max_length=2,
         description="the offending signed envelope(s), if any: base64url of the canonical bytes")
 
     @classmethod

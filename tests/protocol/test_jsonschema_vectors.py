@@ -68,7 +68,8 @@ def test_the_abort_evidence_quoted_in_vectors_validates_too() -> None:
 
 
 def test_the_schemas_say_what_the_prose_says() -> None:
-    """PROTOCOL §3: every charter field is required (no default a reader would fill in); §5/§7.2:
+    """PROTOCOL §3: every charter field is required (no default a reader would fill in), and so
+    is every key of an abort body (§5, §8); §5/§7.2:
     `secret` and `by` are absent or a value, never null; §7.3: `sealed` has an honest size; §6.3:
     a shuffle names its input and output handles."""
     charter = SCHEMAS["signed-charter"]["$defs"]["Charter"]
@@ -84,6 +85,7 @@ def test_the_schemas_say_what_the_prose_says() -> None:
         assert commit.is_valid({"digest": b64(32), "sealed": b64(size)}), size
     for size in (0, 16, 271, 273, 300, 16399, 16401):
         assert not commit.is_valid({"digest": b64(32), "sealed": b64(size)}), size
+    assert set(SCHEMAS["body.abort"]["required"]) == {"blame", "reason", "step", "evidence"}
     shuffle = SCHEMAS["body.mental.shuffle"]
     assert {"inputs", "outputs"} <= set(shuffle["required"])
     assert "H(label, context" not in json.dumps(SCHEMAS["body.coin.commit"])
