@@ -296,6 +296,13 @@ def honest_log(secret_vote: str) -> Table:
     return t
 
 
+def _resized(sealed: str, delta: int) -> str:
+    """The same sealed value, `delta` bytes longer (or shorter): no honest seat seals that size."""
+    raw = canonical.unb64(sealed)
+    assert len(raw) in rounds.SEALED_SIZES
+    return canonical.b64(raw[:delta] if delta < 0 else raw + bytes(delta))
+
+
 def _bad_tail(text: str) -> str:
     """A 32-byte value's base64url with non-zero trailing bits ("B" carries one): not canonical."""
     return text[:-1] + "B"
@@ -305,6 +312,12 @@ def _bad_tail(text: str) -> str:
     ("move.commit", lambda b: {**b, "extra": 1}, "malformed"),
     ("move.commit", lambda b: {**b, "digest": _bad_tail(b["digest"])}, "malformed"),
     ("move.commit", lambda b: {k: v for k, v in b.items() if k != "sealed"}, "malformed"),
+    # a sealed value of any size but an honest one (2^k + 16 bytes) is malformed
+    ("move.commit", lambda b: {**b, "sealed": _resized(b["sealed"], -1)}, "malformed"),
+    ("move.commit", lambda b: {**b, "sealed": _resized(b["sealed"], 48)}, "malformed"),
+    ("move", lambda b: {**b, "secret": {**b["secret"], "sealed": _resized(b["secret"]["sealed"],
+                                                                         1000)}}
+     if b["move"]["kind"] == "commit" else None, "malformed"),
     ("move.open", lambda b: {**b, "salt": _bad_tail(b["salt"])}, ""),
     ("move.open", lambda b: {k: v for k, v in b.items() if k != "salt"}, "malformed"),
     ("move.open", lambda b: {**b, "secret": None}, ""),
