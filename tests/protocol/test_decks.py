@@ -74,3 +74,73 @@ def test_every_deck_a_game_opens_is_listed_in_open_deck_order(game: str) -> None
     assert listed_for_game <= seen, listed_for_game - seen  # the file lists no stale deck
     if game == "eleusis":  # R12's added copies are the family's members
         assert {"standard-52#3"} <= seen
+
+
+# ---- the first shuffle of every deck epoch in the vectors, checked from decks.json alone -------
+def _from_vector(name: str):
+    """(table id, envelopes) of a vector file, read with the standard library only."""
+    import hashlib
+
+    lines = (ROOT / "protocol" / "vectors" / name).read_bytes().splitlines()
+    charter = json.loads(lines[0])["charter"]["charter"]
+    canonical = json.dumps(charter, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    table_id = hashlib.sha256(b"p2ptarot/charter\0" + canonical.encode()).digest()
+    return table_id, [json.loads(x) for x in lines[1:]]
+
+
+@pytest.mark.parametrize("name", ["valid.jsonl", "valid-blind.jsonl", "valid-secret.jsonl"])
+def test_each_epochs_first_shuffle_verifies_against_the_open_deck_of_decks_json(name: str) -> None:
+    """PROTOCOL §6.3: the open deck is (G, M_c + H) for each card of decks.json, in its order, so
+    seat 0's first shuffle of every epoch verifies against it (M_c and H computed here)."""
+    import base64
+    import hashlib
+
+    import rbcl
+
+    from p2ptarot.crypto.elgamal import Ciphertext
+    from p2ptarot.crypto.group import Point
+    from p2ptarot.crypto.shuffle import ShuffleProof, verify_shuffle
+
+    def unb64(t: str) -> bytes:
+        return base64.urlsafe_b64decode(t + "=" * (-len(t) % 4))
+
+    def lp(*parts: bytes) -> bytes:
+        return b"".join(len(p).to_bytes(8, "big") + p for p in parts)
+
+    def hp(label: bytes, *parts: bytes) -> bytes:
+        ctr = 0
+        while True:
+            h = hashlib.sha512(lp(label, ctr.to_bytes(8, "big"), *parts)).digest()
+            p = rbcl.crypto_core_ristretto255_from_hash(h)
+            if p != bytes(32):
+                return p
+            ctr += 1
+
+    g = rbcl.crypto_scalarmult_ristretto255_base((1).to_bytes(32, "little"))
+    table_id, envs = _from_vector(name)
+    keys: dict[tuple[str, int], list[bytes]] = {}
+    checked: set[str] = set()
+    for env in envs:
+        body = env["body"]
+        if env["kind"] == "mental.key":
+            keys.setdefault((body["deck"], body["epoch"]), []).append(unb64(body["key"]))
+        if env["kind"] != "mental.shuffle" or body["op"] != 1 or body["seat"] != 0:
+            continue
+        deck, epoch = body["deck"], body["epoch"]
+        joint = keys[(deck, epoch)][0]
+        for h in keys[(deck, epoch)][1:]:
+            joint = rbcl.crypto_core_ristretto255_add(joint, h)
+        cards = _listed(deck)
+        assert cards is not None and body["inputs"] == [] and body["outputs"] == \
+            list(range(len(cards)))
+        open_deck = [Ciphertext.decode(g + rbcl.crypto_core_ristretto255_add(
+            hp(b"p2ptarot/card", deck.encode(), c.encode()), joint)) for c in cards]
+        ctx = lp(b"p2ptarot/mental/v1", table_id, deck.encode(), epoch.to_bytes(8, "big"),
+                 b"shuffle", (1).to_bytes(8, "big"), (0).to_bytes(8, "big"))
+        outputs = [Ciphertext.decode(unb64(x)) for x in body["ciphertexts"]]
+        verify_shuffle(open_deck, outputs, Point.decode(joint),
+                       ShuffleProof.decode(unb64(body["proof"]), len(cards)), ctx)
+        checked.add(deck)
+    assert checked == {"valid.jsonl": {"sinople-figures-9", "sinople-numeric-30"},
+                       "valid-blind.jsonl": {"roses-96"},
+                       "valid-secret.jsonl": {"standard-52x2"}}[name]
