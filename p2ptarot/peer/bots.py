@@ -27,6 +27,12 @@ class LocalBots:
         self.timeout, self.lobby_timeout, self.heartbeat = timeout, lobby_timeout, heartbeat
         self.children: list[subprocess.Popen[bytes]] = []
 
+    @classmethod
+    def for_table(cls, cfg: PeerConfig, count: int, data_dir: Path | None = None) -> LocalBots:
+        """`count` bots with the host's interface and limits (data in `data_dir`/bot-K)."""
+        return cls(count, data_dir or cfg.data_dir, cfg.interface, cfg.timeout, cfg.lobby_timeout,
+                   cfg.heartbeat)
+
     def command(self, url: str, k: int) -> list[str]:
         cmd = [sys.executable, "-m", "p2ptarot.cli.main", "join", url, "--bot", "--quiet",
                "--name", f"bot-{k}", "--data-dir", str(self.data_dir / f"bot-{k}"),
@@ -55,17 +61,16 @@ class LocalBots:
 
 
 async def host_with_bots(cfg: PeerConfig, game: str, variant: str | None, seats: int,
-                         choose: Chooser, bots: int, bots_dir: Path | None = None,
+                         choose: Chooser, bots: LocalBots,
                          options: dict[str, Any] | None = None) -> GameResult:
-    """Host a table and fill `bots` of its seats with local bot processes; whatever happens to
-    the host's game (finished, failed, cancelled), its bots are stopped before this returns."""
-    local = LocalBots(bots, bots_dir or cfg.data_dir, cfg.interface, cfg.timeout,
-                      cfg.lobby_timeout, cfg.heartbeat)
+    """Host a table and fill some of its seats with `bots` (started once the table listens);
+    whatever happens to the host's game (finished, failed, cancelled), they are stopped before
+    this returns."""
     finished = False
     try:
         result = await run_host(cfg, game, variant, seats, choose, options,
-                                on_listening=local.spawn if bots else None)
+                                on_listening=bots.spawn if bots.count else None)
         finished = True
         return result
     finally:
-        await asyncio.shield(asyncio.to_thread(local.stop, finished))
+        await asyncio.shield(asyncio.to_thread(bots.stop, finished))
