@@ -108,6 +108,7 @@ class Table:
             lines = path.read_bytes().splitlines() if path is not None else []
             if session is None and lines:
                 session = Session(read_transcript(path).charter, seat=None)
+                session.start()
             complete = lines[:-1] if lines and not path.read_bytes().endswith(b"\n") else lines
             for line in complete[fed:]:
                 session.receive(line)
