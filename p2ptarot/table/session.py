@@ -1,8 +1,8 @@
 """The table session: a signed, hash-chained lockstep log that drives the engine and the deck.
 
-Sans-I/O (the h11 pattern): `receive(bytes)`, `act(move)`, `start()` and `blame_silence()` return
-a list of effects (`Send`, `Record`, `NeedMove`, `Progress`, `Finished`, `Aborted`...); the runner
-in `p2ptarot.net` pumps them. The same class, built with `seat=None` and no identity, is the
+Sans-I/O (the h11 pattern): `receive(bytes)`, `act(move)`, `start()` and `abandon()` return
+a list of effects (`Send`, `Record`, `NeedMove`, `Progress`, `Finished`, `Aborted`...); the game
+pump in `p2ptarot.peer` pumps them. The same class, built with `seat=None` and no identity, is the
 offline verifier: it replays a transcript and performs every check a live peer performs.
 
 It is laid out as objects that own their state, around one log:
@@ -160,12 +160,14 @@ class Session:
         have = self.intake.chained(self.step, self.chain)
         return tuple(s for s in self._spec.seats if s not in have)
 
-    def blame_silence(self) -> list[Effect]:
-        """The runner's timeout expired. Blame the first other seat the step still waits for —
-        unless that silence is explained: a seat that signed an abort record has stopped (anyone
-        may be waiting on it), and a seat whose message chains to another history is not silent
-        (someone showed us different messages; without both versions nobody can be blamed).
-        This seat's own pending move is its runner's business, never a fault of another seat."""
+    def abandon(self, since: str = "") -> list[Effect]:
+        """The step waited past the table's limit: end the table as abandoned, convicting nobody
+        (PROTOCOL §8, silence). Silence proves nothing: a withheld message and a lost link look
+        the same to every peer and to the verifier, so network trouble never convicts. The record
+        says what this seat waited for — `since` (the runner's clock, e.g. "21:04 UTC") — and no
+        more: a seat that signed an abort record stopped (anyone may be waiting on it); a seat
+        whose message chains to another history is waiting itself (a split view), so it is not
+        named as awaited; this seat's own pending move is its runner's business."""
         def go() -> None:
             if self.finished:
                 return
@@ -177,15 +179,18 @@ class Session:
             if not missing:
                 return
             have = self.intake.held(self.step)
-            split = [s for s in missing if s in have]
-            if split:
-                self._abort(None, f"step {self.step} cannot complete: seat {split[0]}'s message "
-                                  f"chains to another history than this seat's (some seat showed "
-                                  f"peers different messages, and both versions never reached "
-                                  f"this seat); nobody can be convicted without them", ())
+            awaited = [s for s in missing if s not in have]
+            what = f"step {self.step} ({self._spec.label if self._spec else ''})"
+            if not awaited:
+                self._abort(None, f"abandoned: {what} cannot complete: seat {missing[0]}'s "
+                                  f"message chains to another history than this seat's (some seat "
+                                  f"showed peers different messages, and both versions never "
+                                  f"reached this seat); nobody is convicted", ())
                 return
-            self._abort(missing[0], f"silent past the table timeout in step {self.step} "
-                                    f"({self._spec.label if self._spec else ''})", ())
+            who = " and ".join(f"seat {s}" for s in awaited)
+            self._abort(None, f"abandoned: {what} waited past the table's limit, waiting on "
+                              f"{who}{' since ' + since if since else ''}; silence convicts "
+                              f"nobody", ())
         self._run(go)
         return self._flush()
 

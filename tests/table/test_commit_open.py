@@ -143,7 +143,9 @@ def test_a_commit_without_its_commitment_is_a_violation(secret_vote: str, secret
     _assert_blamed(t, 0, "without its commitment")
 
 
-def test_a_secret_never_opened_is_a_silence(secret_vote: str) -> None:
+def test_a_secret_never_opened_abandons_the_table_blaming_nobody(secret_vote: str) -> None:
+    """A withheld opening is silence: unprovable (a lost message looks the same), so the table is
+    abandoned naming the seat it waited on, and nobody is convicted (PROTOCOL §8)."""
     t = _table(secret_vote)
     for k, s in enumerate(t.sessions):
         t.handle(k, s.start())
@@ -158,8 +160,8 @@ def test_a_secret_never_opened_is_a_silence(secret_vote: str) -> None:
             t.handle(j, t.sessions[j].receive(item))
     assert t.sessions[1].pending_seats() == (0,)
     assert t.sessions[1].game.secrets["word"].value is None
-    aborted = [e for e in t.sessions[1].blame_silence() if isinstance(e, Aborted)]
-    assert aborted and aborted[0].blame == 0 and "silent" in aborted[0].reason
+    aborted = [e for e in t.sessions[1].abandon() if isinstance(e, Aborted)]
+    assert aborted and aborted[0].blame is None and "waiting on seat 0" in aborted[0].reason
 
 
 def test_a_claim_disproved_by_the_opened_secret_blames_the_claimant(secret_vote: str) -> None:
