@@ -23,8 +23,8 @@ from p2ptarot.engine import Move, Outcome
 from p2ptarot.engine import info as game_info
 from p2ptarot.table import canonical
 from p2ptarot.table.charter import Charter, SignedCharter, charter_signing_bytes
-from p2ptarot.table.effects import (Aborted, Effect, Finished, Forward, NeedMove, Notice, Progress,
-                                    Record, Send)
+from p2ptarot.table.effects import (Aborted, DigestTo, Effect, Finished, Forward, NeedMove, Notice,
+                                    Progress, Record, ResendTo, Send)
 from p2ptarot.table.errors import TableUsageError
 from p2ptarot.table.inputs import StandInMove
 from p2ptarot.table.lobby import make_charter, sign_charter
@@ -442,11 +442,18 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
             audience.effect(e)
             if isinstance(e, Send):
                 await mesh.broadcast(next(lines))
-            elif isinstance(e, Forward):  # relayed before anything is chained on it
+            elif isinstance(e, Forward):  # an abort record: every peer learns who stopped
                 try:
                     await mesh.broadcast(e.envelope.encoded())
                 except MeshError as exc:
                     logger.info("relay failed: %s", exc)
+            elif isinstance(e, DigestTo):  # step messages are compared by digest, not relayed
+                if e.seat is None:
+                    await mesh.broadcast(_ctl(e.frame))
+                else:
+                    await _safe_send(mesh, keys[e.seat], _ctl(e.frame))
+            elif isinstance(e, ResendTo):
+                await _safe_send(mesh, keys[e.seat], e.envelope.encoded())
             elif isinstance(e, NeedMove):
                 async def ask(need: NeedMove = e) -> None:
                     try:
@@ -540,6 +547,10 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
                 elif msg["ctl"] == "chat":
                     if on_chat is not None:
                         on_chat(ev.peer, msg.get("text"))
+                elif msg["ctl"] == "digest":
+                    sender = session.charter.seat_of(ev.peer)
+                    if sender is not None:
+                        await handle(session.receive_digest(sender, msg))
                 else:
                     await _answer_sync(mesh, syncs, session, ev.peer, msg)
             elif isinstance(ev, LinkUp):
@@ -572,6 +583,7 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
             last_sync = now  # stalled: ask again (an answer may have been cut or lost)
             step = session.step if asked is None else max(0, session.step - SYNC_BACK)
             await mesh.broadcast(_ctl({"ctl": "sync", "step": step}))
+            await handle(session.digest())  # a peer on another history shows its heads
     # stay while some connected peer may still lack our last messages (at most `linger` s)
     await mesh.broadcast(_ctl({"ctl": "done", "step": session.step}))
     end = time.monotonic() + cfg.linger

@@ -122,10 +122,7 @@ def test_silence_blames_the_missing_seat() -> None:
         j, item = queue.popleft()
         if j == 2:
             continue
-        if j < 0:
-            t.handle(-1 - j, t.sessions[-1 - j].act(item))
-        else:
-            t.handle(j, t.sessions[j].receive(item))
+        t.deliver(j, item)
     assert t.sessions[0].pending_seats() == (2,)
     effects = t.sessions[0].blame_silence()
     aborted = [e for e in effects if isinstance(e, Aborted)]

@@ -118,7 +118,7 @@ def _catch_up(t: Table, k: int, back: int = 8) -> None:
     while t.queue:
         j, item = t.queue.popleft()
         if j >= 0:
-            t.handle(j, t.sessions[j].receive(item))
+            t.deliver(j, item)
 
 
 def test_a_split_view_whose_relays_were_lost_is_resolved_by_the_catch_up() -> None:
@@ -201,10 +201,7 @@ def _freeze(t: Table, frozen: int, until: Any) -> list[tuple[int, Any]]:
         if stopped and target == frozen:
             held.append((j, item))
             continue
-        if j < 0:
-            t.handle(target, t.sessions[target].act(item))
-        else:
-            t.handle(target, t.sessions[target].receive(item))
+        t.deliver(j, item)
     return held
 
 
@@ -221,11 +218,11 @@ def test_a_resumed_seat_honours_the_abort_records_it_received() -> None:
         assert t.aborted[k] is not None and t.aborted[k].blame == 2
     # SIGCONT: seat 2 takes what it missed (its own move first), then its clock says "timeout"
     for j, item in held:
-        t.handle(2, t.sessions[2].act(item) if j < 0 else t.sessions[2].receive(item))
+        t.deliver(j, item)
     while t.queue:
         j, item = t.queue.popleft()
         if j == 2:
-            t.handle(2, t.sessions[2].receive(item))
+            t.deliver(2, item)
     t.handle(2, t.sessions[2].blame_silence())
     aborted = t.aborted[2]
     assert isinstance(aborted, Aborted) and aborted.blame is None, aborted
