@@ -86,6 +86,7 @@ class Session:
         self.aborted: Aborted | None = None
         self._out: list[Effect] = []
         self._advancing = False  # inside `_advance`: a completed step returns to its loop
+        self._digested = -1  # the step whose stall digest went out
 
     # ---- public API ---------------------------------------------------------------------------
     @property
@@ -196,11 +197,12 @@ class Session:
 
     # ---- digests (PROTOCOL §8): equivocation caught without relaying every body -----------------
     def digest(self) -> list[Effect]:
-        """The runner's stall tick: tell every peer where this seat is (its step and chain hash)
-        and which messages of the current step it lacks. A peer on another history answers with
-        its heads, a peer holding what is lacking sends it."""
-        if self.seat is None or self.finished:
+        """The runner's stall tick: tell every peer, once per step, where this seat is (its step
+        and chain hash) and which messages of the current step it lacks. A peer on another
+        history answers with its heads, a peer holding what is lacking sends it."""
+        if self.seat is None or self.finished or self._digested == self.step:
             return []
+        self._digested = self.step
         return [DigestTo(None, make_frame(self.step, self.chain, [], self._lacking()))]
 
     def receive_digest(self, seat: int, frame: object) -> list[Effect]:
