@@ -21,6 +21,7 @@ from p2ptarot.mental.codec import MAX_DECK_ID, MAX_INT, MAX_ITEMS
 from .bodies import (AbortBody, CommitBody, MoveBody, MoveOpenBody, OpenBody, ResultBody,
                      SealedCommitment)
 from .charter import B64, SignedCharter
+from .digest import DigestFrame
 from .envelope import Envelope
 
 _STRICT = ConfigDict(extra="forbid", frozen=True, strict=True)
@@ -135,11 +136,13 @@ BODY_MODELS: dict[str, type[BaseModel]] = {
 
 
 def wire_schemas() -> dict[str, dict[str, Any]]:
-    """name -> JSON Schema: envelope, signed charter, transcript header and one per body kind."""
+    """name -> JSON Schema: envelope, signed charter, transcript header, the digest control frame
+    and one per body kind."""
     out: dict[str, dict[str, Any]] = {
         "envelope": Envelope.model_json_schema(),
         "signed-charter": SignedCharter.model_json_schema(),
         "transcript-header": TranscriptHeader.model_json_schema(),
+        "control.digest": DigestFrame.model_json_schema(),
     }
     for kind, model in BODY_MODELS.items():
         out[f"body.{kind}"] = model.model_json_schema()

@@ -11,7 +11,7 @@ from collections import deque
 import pytest
 from helpers import resign, verify
 from secret_game import SecretVote, Vote, secret_vote  # noqa: F401  (fixture)
-from table_harness import Table
+from table_harness import Gossip, Table
 
 from p2ptarot.engine import Commit, Open
 from p2ptarot.table import canonical, rounds
@@ -154,10 +154,7 @@ def test_a_secret_never_opened_abandons_the_table_blaming_nobody(secret_vote: st
         j, item = queue.popleft()
         if j == -1 and isinstance(item, Open):
             continue  # seat 0 never opens its word
-        if j < 0:
-            t.handle(-1 - j, t.sessions[-1 - j].act(item))
-        else:
-            t.handle(j, t.sessions[j].receive(item))
+        t.deliver(j, item)
     assert t.sessions[1].pending_seats() == (0,)
     assert t.sessions[1].game.secrets["word"].value is None
     aborted = [e for e in t.sessions[1].abandon() if isinstance(e, Aborted)]
@@ -234,7 +231,8 @@ def _run_restarting(t: Table, seat: int, when) -> bool:
         j, item = queue.popleft()
         k = -1 - j if j < 0 else j
         s = t.sessions[k]
-        effects = s.act(item) if j < 0 else s.receive(item)
+        effects = (s.act(item) if j < 0 else s.receive_digest(item.sender, item.frame)
+                   if isinstance(item, Gossip) else s.receive(item))
         if k == seat:
             sent.extend(e.envelope.encoded() for e in effects if type(e).__name__ == "Send")
         t.handle(k, effects)
