@@ -10,7 +10,8 @@ from p2ptarot.app.table import Hub
 from p2ptarot.engine import Move, Outcome
 from p2ptarot.net.lan import DEFAULT_HEARTBEAT, LanTransport
 from p2ptarot.net.link import Transport
-from p2ptarot.table.effects import Aborted, NeedMove, StandInMove
+from p2ptarot.table.effects import Aborted, NeedMove
+from p2ptarot.table.inputs import StandInMove
 
 #: answers a NeedMove: the move, or a StandInMove when the seat's stand-in bot chose it
 Chooser = Callable[[NeedMove], Awaitable[Move | StandInMove]]

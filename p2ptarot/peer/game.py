@@ -14,13 +14,15 @@ import time
 from typing import Any, Awaitable, Callable
 
 from p2ptarot.crypto.signing import Identity
-from p2ptarot.engine import EngineError, Move
+from p2ptarot.engine import Move
 from p2ptarot.net.errors import MeshError
 from p2ptarot.net.events import LinkDown, LinkUp, Received
 from p2ptarot.net.link import Links
 from p2ptarot.table.charter import SignedCharter
-from p2ptarot.table.effects import (Aborted, Effect, Finished, Forward, NeedMove, Progress, Record,
-                                    Send, StandInMove, Warning)
+from p2ptarot.table.effects import (Aborted, DigestTo, Effect, Finished, Forward, NeedMove, Notice,
+                                    Progress, Record, ResendTo, Send)
+from p2ptarot.table.errors import TableUsageError
+from p2ptarot.table.inputs import StandInMove
 from p2ptarot.table.names import printable
 from p2ptarot.table.session import Session
 
@@ -79,11 +81,18 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
             audience.effect(e)
             if isinstance(e, Send):
                 await links.broadcast(next(lines))
-            elif isinstance(e, Forward):  # relayed before anything is chained on it
+            elif isinstance(e, Forward):  # an abort record: every peer learns who stopped
                 try:
                     await links.broadcast(e.envelope.encoded())
                 except MeshError as exc:
                     logger.info("relay failed: %s", exc)
+            elif isinstance(e, DigestTo):  # step messages are compared by digest, not relayed
+                if e.seat is None:
+                    await links.broadcast(ctl(e.frame))
+                else:
+                    await safe_send(links, keys[e.seat], ctl(e.frame))
+            elif isinstance(e, ResendTo):
+                await safe_send(links, keys[e.seat], e.envelope.encoded())
             elif isinstance(e, NeedMove):
                 async def ask(need: NeedMove = e) -> None:
                     try:
@@ -94,7 +103,7 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
                 pending_choice.append(asyncio.create_task(ask()))
             elif isinstance(e, Progress):
                 logger.debug("step %d: %s", e.step, printable(e.text))
-            elif isinstance(e, Warning):
+            elif isinstance(e, Notice):
                 logger.info("%s", printable(e.text))
             elif isinstance(e, Finished):
                 cfg.say("game over: " + ", ".join(f"{names[i]} {score}" for i, score
@@ -207,7 +216,7 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
                     effects = session.act(choice.move, by="bot")
                 else:
                     effects = session.act(choice)
-            except EngineError as exc:  # the local chooser broke the rules: a bug, not a fault
+            except TableUsageError as exc:  # the local chooser broke the rules: a bug, not a fault
                 raise RunError(f"the move chosen for seat {session.seat} was refused: {exc}") from exc
             await handle(effects)
         if event_task in ready:
@@ -221,6 +230,10 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
                 elif msg["ctl"] == "chat":
                     if on_chat is not None:
                         on_chat(ev.peer, msg.get("text"))
+                elif msg["ctl"] == "digest":
+                    sender = session.charter.seat_of(ev.peer)
+                    if sender is not None:
+                        await handle(session.receive_digest(sender, msg))
                 else:
                     await _answer_sync(links, syncs, session, ev.peer, msg)
             elif isinstance(ev, LinkUp):  # a new or healed link: each side asks the other
@@ -247,6 +260,7 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
         elif now - max(stall.since, last_sync) > RESYNC_AFTER:
             last_sync = now  # stalled: ask again (an answer may have been cut or lost)
             await links.broadcast(ctl({"ctl": "sync", "step": session.step}))
+            await handle(session.digest())  # a peer on another history shows its heads
     await _linger(cfg, links, session, handle, healer, syncs, done)
 
 

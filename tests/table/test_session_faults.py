@@ -123,10 +123,7 @@ def test_silence_abandons_the_table_naming_the_awaited_seat_and_blaming_nobody()
         j, item = queue.popleft()
         if j == 2:
             continue
-        if j < 0:
-            t.handle(-1 - j, t.sessions[-1 - j].act(item))
-        else:
-            t.handle(j, t.sessions[j].receive(item))
+        t.deliver(j, item)
     assert t.sessions[0].pending_seats() == (2,)
     effects = t.sessions[0].abandon(since="21:04 UTC")
     aborted = [e for e in effects if isinstance(e, Aborted)]

@@ -88,8 +88,8 @@ def test_an_abort_record_blaming_an_honest_seat_without_proof_convicts_nobody() 
 
 def test_split_view_equivocation_convicts_the_equivocator_everywhere() -> None:
     """Defect 2: seat 2 plays one card to seat 0 and another to seat 1 (both signed, both legal).
-    The honest peers relay what they receive, so both see both versions and convict seat 2, and
-    so does the verifier on either transcript (the old peers blamed each other: "chained to
+    The honest peers compare digests of what they store (PROTOCOL §8), so both see both versions
+    and convict seat 2, and so does the verifier on either transcript (the old peers blamed each other: "chained to
     another history")."""
     t = Table("sinople", 3, seed=22)
     twins: list[bytes] = []
@@ -118,11 +118,11 @@ def _catch_up(t: Table, k: int, back: int = 8) -> None:
     while t.queue:
         j, item = t.queue.popleft()
         if j >= 0:
-            t.handle(j, t.sessions[j].receive(item))
+            t.deliver(j, item)
 
 
 def test_a_split_view_whose_relays_were_lost_is_resolved_by_the_catch_up() -> None:
-    """The same split view with the relays lost: seat 1 holds seat 2's messages chained to another
+    """The same split view with the digests lost: seat 1 holds seat 2's messages chained to another
     history and stalls; seat 0 goes on with seat 2 until it needs seat 1. No peer blames another at
     once (the old seat 1 blamed its neighbour: "chained to another history"), and the catch-up the
     runner makes before any silence verdict brings both versions together: seat 2 is convicted."""
@@ -133,7 +133,7 @@ def test_a_split_view_whose_relays_were_lost_is_resolved_by_the_catch_up() -> No
     t.run()
     assert twins and t.aborted == [None, None, None]  # nobody blamed anybody on a hash
     stalled = t.sessions[1]
-    assert stalled.pending_seats() == (CHEAT,) and CHEAT in stalled._inbox[stalled.step]
+    assert stalled.pending_seats() == (CHEAT,) and CHEAT in stalled.intake.held(stalled.step)
     _catch_up(t, 1)
     for k in HONEST:
         aborted = t.aborted[k]
@@ -142,7 +142,7 @@ def test_a_split_view_whose_relays_were_lost_is_resolved_by_the_catch_up() -> No
 
 
 def test_a_split_view_that_cannot_be_resolved_convicts_nobody() -> None:
-    """Without relays and without catch-up, the stalled seat abandons naming nobody as awaited:
+    """Without digests and without catch-up, the stalled seat abandons naming nobody as awaited:
     the seat it waits for did speak, on another history."""
     t = Table("sinople", 3, seed=22, shuffle_seed=SPLIT_DEAL)
     t.relay = False
@@ -159,7 +159,7 @@ def test_a_split_view_that_cannot_be_resolved_convicts_nobody() -> None:
 
 def test_equivocation_evidence_in_an_abort_record_convicts_on_peers_that_saw_one_version() -> None:
     """Defect 3: seat 2 sends seat 0 one version of its key and seat 1 both (no relaying, so seat
-    0 never sees the second). Seat 1's abort record carries both: seat 0 re-checks them and
+    0 never sees the second: no digests). Seat 1's abort record carries both: seat 0 re-checks them and
     convicts seat 2 (the old seat 0 ignored the record and waited for seat 1 forever)."""
     t = Table("sinople", 3, seed=23)
     t.relay = False
@@ -201,10 +201,7 @@ def _freeze(t: Table, frozen: int, until: Any) -> list[tuple[int, Any]]:
         if stopped and target == frozen:
             held.append((j, item))
             continue
-        if j < 0:
-            t.handle(target, t.sessions[target].act(item))
-        else:
-            t.handle(target, t.sessions[target].receive(item))
+        t.deliver(j, item)
     return held
 
 
@@ -223,11 +220,11 @@ def test_a_resumed_seat_honours_the_abort_records_it_received() -> None:
         assert "waiting on seat 2" in t.aborted[k].reason
     # SIGCONT: seat 2 takes what it missed (its own move first), then its clock says "timeout"
     for j, item in held:
-        t.handle(2, t.sessions[2].act(item) if j < 0 else t.sessions[2].receive(item))
+        t.deliver(j, item)
     while t.queue:
         j, item = t.queue.popleft()
         if j == 2:
-            t.handle(2, t.sessions[2].receive(item))
+            t.deliver(2, item)
     t.handle(2, t.sessions[2].abandon())
     aborted = t.aborted[2]
     assert isinstance(aborted, Aborted) and aborted.blame is None, aborted
