@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from p2ptarot.app.events import ChatLine
+from p2ptarot.app.events import ChatLine, Event
 from p2ptarot.app.table import Hub, TableApp
 from p2ptarot.table.charter import Charter
 from p2ptarot.table.effects import Aborted, Effect, Finished, Record
@@ -39,7 +39,7 @@ class Watcher:
             hub.publish(self.app.opened())
             self._view = session.game.view(seat)
 
-    def _publish(self, event: Any) -> None:
+    def _publish(self, event: Event | None) -> None:
         if self.hub is not None:
             self.hub.publish(event)
 
