@@ -40,6 +40,10 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bot", nargs="?", const="heuristic", default=None, metavar="KIND",
                    help="let a bot play this seat (random or heuristic; default heuristic)")
     p.add_argument("--seed", type=int, default=None, help="seed of the bot's choices")
+    p.add_argument("--test-seed", type=int, default=None, metavar="N",
+                   help="TESTS AND BENCHMARKS ONLY: derive this peer's identity key and every "
+                        "secret of its table (hence the deal) from N; anyone who knows N knows "
+                        "the cards")
     p.add_argument("--timeout", type=int, default=120,
                    help="seconds a cryptographic step may stay silent before a seat is blamed")
     p.add_argument("--move-timeout", type=int, default=300, metavar="SECONDS",
@@ -191,7 +195,8 @@ def _config(args: argparse.Namespace) -> PeerConfig:
     return PeerConfig(data_dir=args.data_dir, name=args.name, interface=args.interface,
                       port=args.port, timeout=args.timeout, move_timeout=args.move_timeout,
                       lobby_timeout=args.lobby_timeout, say=say,
-                      ready=not (args.not_ready and not args.bot), bot=bool(args.bot))
+                      ready=not (args.not_ready and not args.bot), bot=bool(args.bot),
+                      test_seed=args.test_seed)
 
 
 def _report(result: GameResult, args: argparse.Namespace) -> int:

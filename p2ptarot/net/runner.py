@@ -21,6 +21,7 @@ from p2ptarot.crypto.errors import CryptoError
 from p2ptarot.crypto.signing import Identity, fingerprint, verify_signature
 from p2ptarot.engine import EngineError, Move, Outcome
 from p2ptarot.engine import info as game_info
+from p2ptarot.mental.randomness import SeededRandomSource
 from p2ptarot.table import canonical
 from p2ptarot.table.charter import Charter, SignedCharter, charter_signing_bytes
 from p2ptarot.table.effects import (Aborted, Effect, Finished, Forward, NeedMove, Progress, Record,
@@ -36,7 +37,7 @@ from .catchup import RESYNC_AFTER, SyncServer, sync_step
 from .errors import MeshError
 from .finder import FindError, Pick, find_table, matches_table_id_only, parse_target
 from .events import LinkDown, LinkUp, Received
-from .store import DataDir, TableStore
+from .store import DataDir, TableStore, test_secret
 from .transport import WS_PATH, Mesh, MeshConfig
 from .txt import TableInfo
 
@@ -85,6 +86,8 @@ class PeerConfig:
     ready: bool = True
     #: this seat is played by a bot (always ready; shown as a bot in the lobby)
     bot: bool = False
+    #: tests and benchmarks only: the game seed and (host) the charter nonce derive from it
+    test_seed: int | None = None
 
 
 @dataclass
@@ -265,6 +268,8 @@ async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str,
                 await advertiser.update(seats_taken=len(room.seats))
                 await tell_roster()
         seated = chosen if chosen is not None else list(room.seats)
+        if cfg.test_seed is not None:  # a repeatable table: joiners by name, not by arrival
+            seated = seated[:1] + sorted(seated[1:], key=lambda s: s.name)
         joined = [(s.key, s.name, s.address) for s in seated]
         if len(seated) != seats:
             cfg.say(f"starting now with {len(seated)} players")
@@ -273,7 +278,9 @@ async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str,
                 await _safe_send(mesh, s.key, _ctl({"ctl": "left-out"}))
                 cfg.say(f"{s.name} was not ready and is left out")
         charter = make_charter(game, joined, variant=variant, options=options,
-                               timeout=cfg.move_timeout, stand_in_after=cfg.stand_in_after)
+                               timeout=cfg.move_timeout, stand_in_after=cfg.stand_in_after,
+                               nonce=None if cfg.test_seed is None
+                               else test_secret(cfg.test_seed, "charter-nonce"))
         mesh.admit_only([k for k, _, _ in joined])  # from now on only the seated keys may talk
         await advertiser.update(table_id=charter.table_id.hex())
         sigs: dict[bytes, str] = {identity.public_bytes: sign_charter(charter, identity)}
@@ -389,12 +396,14 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
                choose: Chooser, resume: bool = False) -> GameResult:
     """Play one table to its end (or abort) over the mesh; persist everything on the way."""
     data = DataDir(cfg.data_dir)
-    store = TableStore(data, signed)
+    store = TableStore(data, signed, cfg.test_seed)
     charter = signed.charter
     seat = charter.seat_of(identity.public_bytes)
     if seat is None:
         raise RunError("this identity has no seat at the table")
-    session = Session(signed, seat, identity, store.seed)
+    session = Session(signed, seat, identity, store.seed,
+                      None if cfg.test_seed is None
+                      else SeededRandomSource(test_secret(cfg.test_seed, "deck")))
     saved = store.saved_messages() if resume else []
     outbox = store.outbox()
     transcript = store.fresh_transcript()
@@ -701,7 +710,7 @@ async def _answer_sync(mesh: Mesh, syncs: SyncServer, session: Session, peer: by
 async def run_host(cfg: PeerConfig, game: str, variant: str | None, seats: int, choose: Chooser,
                    options: dict[str, Any] | None = None,
                    on_listening: Callable[[str], None] | None = None) -> GameResult:
-    identity = DataDir(cfg.data_dir).identity()
+    identity = DataDir(cfg.data_dir).identity(cfg.test_seed)
     async with Mesh(identity, _mesh_config(cfg)) as mesh:
         try:
             async with asyncio.timeout(cfg.lobby_timeout):
@@ -716,7 +725,7 @@ async def run_host(cfg: PeerConfig, game: str, variant: str | None, seats: int, 
 async def run_join(cfg: PeerConfig, target: str | None, game: str | None, choose: Chooser,
                    pick: Pick | None = None, find_wait: float = 30.0) -> GameResult:
     """Join the table the user named (or the only open one; `pick` chooses among several)."""
-    identity = DataDir(cfg.data_dir).identity()
+    identity = DataDir(cfg.data_dir).identity(cfg.test_seed)
     try:
         wanted = parse_target(target)
         if wanted.url is not None:
