@@ -443,8 +443,8 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
                 transcript.append(e.envelope.encoded())
         for line in sends:
             outbox.append(line)
-        if sends:
-            outbox.sync()  # the transcript is synced at close: lost lines come back from peers
+        if sends:  # durable before sent; the fsync on the store's worker thread, off the loop
+            await outbox.sync_off_loop()  # the transcript is synced at close: lost lines come back from peers
         lines = iter(sends)
         for e in effects:
             watch.effect(e)
