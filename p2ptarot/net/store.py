@@ -16,7 +16,6 @@ integer knows the cards; it exists so that a demo or benchmark deals the same ga
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import os
@@ -161,6 +160,9 @@ class LineAppender:
         (a message is on disk before it is sent), but the event loop keeps reading the links
         and answering pings during the fsync (issue 26: fsync on the loop cost 11% of wall).
         Lines appended while it runs are left dirty for the next sync."""
+        import asyncio  # (here, not at the top: `verify` reads transcripts without an event loop;
+        # a coroutine only runs inside one, so asyncio is already loaded and this is a look-up)
+
         if self._dirty:
             self._dirty = False
             try:

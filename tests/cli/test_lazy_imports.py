@@ -56,6 +56,7 @@ def test_offline_commands_never_load_the_network_stack(argv: list[str]) -> None:
     report = run_command(*argv)
     assert report["rc"] == 0
     assert loaded(report, NETWORK) == []
+    assert loaded(report, ("asyncio", "ssl")) == []  # no event loop: e.g. the store's fsync thread
     assert "p2ptarot.cli.peer" not in report["modules"]  # another command's front end
 
 
