@@ -30,7 +30,8 @@ t_proc = time.time()
 import logging
 log, ready, ops = sys.argv[1], sys.argv[2], sys.argv[3]
 logging.basicConfig(level=logging.WARNING, filename=log, format='%(created).4f %(message)s')
-logging.getLogger('p2ptarot.net.runner').setLevel(logging.DEBUG)
+logging.getLogger('p2ptarot.peer.game').setLevel(logging.DEBUG)
+logging.getLogger('p2ptarot.net.runner').setLevel(logging.DEBUG)  # (the pump before the peer package)
 # the floor's operations: signatures counted by wrapping them before any module binds the names
 import p2ptarot.crypto.signing as _sg
 _sigs = {'sign': 0, 'verify': 0}
@@ -44,6 +45,25 @@ def _counted_verify(*a, **k):
 _sg.Identity.sign, _sg.verify_signature = _counted_sign, _counted_verify
 from p2ptarot.cli.main import main
 import p2ptarot.cli.peer  # host/join's own modules (imported lazily since issue 16): "ready" is the same point in every build
+import os
+if os.environ.get('P2PTAROT_WIRE_COUNT'):  # wire_bytes.py: count what this peer hands its links
+    import atexit, collections, json
+    from p2ptarot.net import transport
+    sent, frames = collections.Counter(), collections.Counter()
+    # the link's send: `_send_frame` (bytes encoded once, issue 26) or `_send_text` (str) before
+    _name = '_send_frame' if hasattr(transport.Mesh, '_send_frame') else '_send_text'
+    _send = getattr(transport.Mesh, _name)
+    async def _counted(self, link, data):
+        ok = await _send(self, link, data)
+        if ok:
+            text = data if isinstance(data, str) else data.decode()
+            at = text.find('"ctl":"', 0, 120)
+            kind = text[at + 7:text.find('"', at + 7)] if at >= 0 else 'envelope'
+            sent[kind] += len(text.encode()); frames[kind] += 1
+        return ok
+    setattr(transport.Mesh, _name, _counted)
+    _out = os.environ['P2PTAROT_WIRE_COUNT'] + '/' + os.path.basename(ready) + '.wire.json'
+    atexit.register(lambda: open(_out, 'w').write(json.dumps({'bytes': sent, 'frames': frames})))
 with open(ready, 'w') as fh:
     fh.write(str(time.time()))
 from p2ptarot.crypto.group import count_ops
@@ -74,6 +94,9 @@ class TableRun:
     cpu: float | None = None  # user+sys of all peer processes (only when run to the end)
     steps: int | None = None
     wire_bytes: int | None = None  # envelope bytes sent: transcript lines x (peers - 1)
+    #: with `count_wire`: bytes and frames every peer handed its links, by kind ("envelope" or
+    #: the control frame's `ctl`), summed over the peers
+    sent: dict[str, dict[str, int]] | None = None
     transcript: str | None = None
     results: list[str] = field(default_factory=list)
     #: group operations and signatures of all peers (the floor's inputs; see `floor_seconds`)
@@ -88,7 +111,7 @@ class TableRun:
 
 def _host_fingerprint(root: Path, data: Path, test_seed: int | None = None) -> str:
     arg = "" if test_seed is None else str(test_seed)
-    code = ("import sys; from p2ptarot.net.store import DataDir; "
+    code = ("import sys; from " + _store(root) + " import DataDir; "
             "print(DataDir(__import__('pathlib').Path(sys.argv[1])).identity(" + arg + ").fingerprint)")
     out = subprocess.run([str(root / ".venv/bin/python"), "-c", code, str(data)], cwd=root,
                          capture_output=True, text=True, check=True)
@@ -117,9 +140,10 @@ def _free_ports(seed: int, n: int) -> list[int]:
 
 
 def run_table(root: Path, game: str, peers: int, *, stop_at_first_move: bool = False,
-              seed: int = 1, timeout: float = 900.0) -> TableRun:
+              seed: int = 1, timeout: float = 900.0, count_wire: bool = False) -> TableRun:
     """One table from checkout `root`; stop (kill) once the first move is due, or play to the end.
-    A checkout whose peers take `--test-seed` deals the same cards for the same `seed`."""
+    `count_wire`: also count the bytes every peer sends (`TableRun.sent`). A checkout whose peers
+    take `--test-seed` deals the same cards for the same `seed`."""
     work = Path(tempfile.mkdtemp(prefix="p2ptarot-bench-"))
     py = str(root / ".venv/bin/python")
     seeded = seeds_the_deal(root)
@@ -140,9 +164,10 @@ def run_table(root: Path, game: str, peers: int, *, stop_at_first_move: bool = F
             args += ["--data-dir", str(work / f"peer-{k}"), "--seed", str(seed + k)] + common
             if seeded:
                 args += ["--test-seed", str(seed + k), "--port", str(ports[k])]
+            env = {**os.environ, "P2PTAROT_WIRE_COUNT": str(work)} if count_wire else None
             procs.append(subprocess.Popen([py, "-c", _WRAPPER, *files, *args], cwd=root,
                                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                          text=True, start_new_session=True))
+                                          text=True, start_new_session=True, env=env))
         host_log = work / "log0.txt"
         deadline = time.monotonic() + timeout
         if stop_at_first_move:
@@ -183,6 +208,13 @@ def run_table(root: Path, game: str, peers: int, *, stop_at_first_move: bool = F
                 keep = Path(tempfile.mkdtemp(prefix="p2ptarot-bench-transcript-")) / "t.jsonl"
                 shutil.copyfile(run.transcript, keep)
                 run.transcript = str(keep)
+        if count_wire and run.end is not None:
+            run.sent = {"bytes": {}, "frames": {}}
+            for path in work.glob("*.wire.json"):
+                counts = json.loads(path.read_text())
+                for what in ("bytes", "frames"):
+                    for kind, n in counts[what].items():
+                        run.sent[what][kind] = run.sent[what].get(kind, 0) + n
         readies = [work / f"ready{k}.txt" for k in range(peers)]
         if all(r.exists() for r in readies):
             run.ready = max(float(r.read_text()) for r in readies) - t0
@@ -207,10 +239,15 @@ def _read_steps(run: TableRun, host_log: Path, t0: float) -> None:
         run.last_step, run.steps = last
 
 
+def _store(root: Path) -> str:
+    """The data-directory module of checkout `root` (net.store before the peer package)."""
+    return "p2ptarot.peer.store" if (root / "p2ptarot/peer/store.py").exists() else "p2ptarot.net.store"
+
+
 def verify_seconds(root: Path, transcript: str) -> float:
     """Wall time of verifying `transcript` with checkout `root`'s verifier (imports excluded)."""
     code = ("import sys, time; from pathlib import Path; "
-            "from p2ptarot.net.store import read_transcript; "
+            "from " + _store(root) + " import read_transcript; "
             "from p2ptarot.transcript import verify_transcript; "
             "t = read_transcript(Path(sys.argv[1])); t0 = time.perf_counter(); "
             "v = verify_transcript(t); dt = time.perf_counter() - t0; "

@@ -16,9 +16,9 @@ import threading
 import time
 from pathlib import Path
 
-from p2ptarot.net.store import DataDir, read_transcript
+from p2ptarot.peer.store import DataDir, read_transcript
 
-from .errors import check_table
+from .errors import check_table, interface_arg
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -31,8 +31,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                    help="TESTS AND BENCHMARKS ONLY: seed of the bots' choices, of every peer's "
                         "identity and secrets (hence the deal) and of its ports: the same seed "
                         "plays the same game (default: bots seeded 1, cards from the OS)")
-    p.add_argument("--interface", default="127.0.0.1", metavar="IP",
-                   help="address for every socket and zeroconf (default 127.0.0.1)")
+    p.add_argument("--interface", default="127.0.0.1", metavar="CARD|IP", type=interface_arg,
+                   help="network card (a name or its address) for every socket and zeroconf "
+                        "(default 127.0.0.1)")
     p.add_argument("--out", type=Path, default=None, help="copy the verified transcript here")
     p.add_argument("--timeout", type=int, default=120, help="seconds of silence before blame")
     p.add_argument("--lobby-timeout", type=float, default=120.0, metavar="SECONDS",
