@@ -10,9 +10,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
-from p2ptarot.app.human import LeftTable, human_seat, until_left
+from p2ptarot import app, cli
 from p2ptarot.app.events import Notice
-from p2ptarot.app.table import Hub
 from p2ptarot.bots import make as make_bot
 from p2ptarot.engine import BadConfiguration, Move
 from p2ptarot.net.finder import describe as describe_table
@@ -24,11 +23,10 @@ from p2ptarot.peer.run import bot_chooser, run_join, run_resume
 from p2ptarot.peer.store import DataDir
 from p2ptarot.table.charter import MAX_STAND_IN_AFTER
 
-from .console import Console
 from .errors import check_table, interface_arg, usage_error
-from .front import Terminal
 
 if TYPE_CHECKING:  # zeroconf is imported only by the commands that browse (not `join ws://`)
+    from p2ptarot.app.table import Hub
     from p2ptarot.net.discovery import TableAdvert
 
 
@@ -43,6 +41,10 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bot", nargs="?", const="heuristic", default=None, metavar="KIND",
                    help="let a bot play this seat (random or heuristic; default heuristic)")
     p.add_argument("--seed", type=int, default=None, help="seed of the bot's choices")
+    p.add_argument("--test-seed", type=int, default=None, metavar="N",
+                   help="TESTS AND BENCHMARKS ONLY: derive this peer's identity key and every "
+                        "secret of its table (hence the deal) from N; anyone who knows N knows "
+                        "the cards")
     p.add_argument("--timeout", type=int, default=120,
                    help="seconds a stalled step waits before this peer pushes its recent "
                         "messages to the seats it waits for and asks everyone for what it missed "
@@ -135,14 +137,14 @@ def _chooser(args: argparse.Namespace, hub: Hub | None):
     if args.bot:
         return bot_chooser(make_bot(args.bot, args.seed if args.seed is not None else os.getpid()))
     assert hub is not None
-    return human_seat(hub, args.name, args.seed if args.seed is not None else os.getpid())
+    return app.human_seat(hub, args.name, args.seed if args.seed is not None else os.getpid())
 
 
 def _hub(args: argparse.Namespace) -> Hub | None:
     """A human seat (or a watched bot with --web) gets the application layer's hub."""
     if args.bot and not (args.web or args.watch):
         return None
-    hub = Hub()
+    hub = app.Hub()
     hub.public = bool(args.bot and args.watch)  # a watched bot shows what the table shows
     return hub
 
@@ -155,12 +157,12 @@ async def _with_fronts(args: argparse.Namespace, cfg: PeerConfig, hub: Hub | Non
         return await game()
     helpers: list[asyncio.Task[Any]] = []
     if not args.bot or args.watch:
-        term = Terminal(hub, say=lambda text: print(text, flush=True), spectator=bool(args.bot))
+        term = cli.Terminal(hub, say=lambda text: print(text, flush=True), spectator=bool(args.bot))
         if not args.bot:
             # Ctrl-D at a terminal leaves; input that is no terminal (a launcher, `< /dev/null`)
             # ending leaves only when the browser page cannot play instead
             page_plays = args.web and not sys.stdin.isatty()
-            helpers.append(asyncio.create_task(term.read_commands(Console(),
+            helpers.append(asyncio.create_task(term.read_commands(cli.Console(),
                                                                   eof_leaves=not page_plays)))
             helpers.append(asyncio.create_task(term.remind()))
     if not args.quiet:  # lobby news reach the page too (the terminal prints them as notices)
@@ -177,14 +179,14 @@ async def _with_fronts(args: argparse.Namespace, cfg: PeerConfig, hub: Hub | Non
         server = WebServer(hub, host=args.web_interface, port=args.web_port)
         servers.append(server)
         print(f"your table in the browser: {await server.start()}", flush=True)
-        cfg.spectators = Hub()
+        cfg.spectators = app.Hub()
         cfg.spectators.public = True
         watchers = WebServer(cfg.spectators, host=args.web_interface)
         servers.append(watchers)
         print(f"spectators (the public table, no cards of yours): {await watchers.start()}",
               flush=True)
     try:
-        return await until_left(hub, game())
+        return await app.until_left(hub, game())
     finally:
         for task in helpers:
             task.cancel()
@@ -207,7 +209,8 @@ def _config(args: argparse.Namespace) -> PeerConfig:
                       port=args.port, timeout=args.timeout, move_timeout=args.move_timeout,
                       lobby_timeout=args.lobby_timeout, say=say, heartbeat=args.heartbeat,
                       lobby_grace=getattr(args, "lobby_grace", DEFAULT_LOBBY_GRACE),
-                      ready=not (args.not_ready and not args.bot), bot=bool(args.bot))
+                      ready=not (args.not_ready and not args.bot), bot=bool(args.bot),
+                      test_seed=args.test_seed)
 
 
 def _report(result: GameResult, args: argparse.Namespace) -> int:
@@ -254,10 +257,10 @@ def run_host_cmd(args: argparse.Namespace) -> int:
 
     try:
         result = asyncio.run(go())
-    except LeftTable as exc:
+    except (RunError, BadConfiguration) as exc:  # (first: a bot never loads app.human)
         _left_message(args, f"p2ptarot host: {exc}")
         return 1
-    except (RunError, BadConfiguration) as exc:
+    except app.LeftTable as exc:
         _left_message(args, f"p2ptarot host: {exc}")
         return 1
     except KeyboardInterrupt:
@@ -298,10 +301,10 @@ def run_join_cmd(args: argparse.Namespace) -> int:
 
     try:
         result = asyncio.run(go())
-    except LeftTable as exc:
+    except RunError as exc:  # (first: a bot never loads app.human)
         _left_message(args, f"p2ptarot join: {exc}")
         return 1
-    except RunError as exc:
+    except app.LeftTable as exc:
         _left_message(args, f"p2ptarot join: {exc}")
         return 1
     except KeyboardInterrupt:

@@ -31,6 +31,7 @@ from p2ptarot.engine import (Commit, EngineError, GameState, IllegalMove, Move, 
                              RandomChoice, Shuffle, Turn, TurnKind, create)
 from p2ptarot.mental.errors import MentalError, MentalViolation
 from p2ptarot.mental.events import Expectation
+from p2ptarot.mental.randomness import RandomSource
 from p2ptarot.mental.table import MentalTable
 
 from . import canonical, codec, rounds
@@ -57,7 +58,9 @@ class Session:
     """One seat's (or an observer's) copy of a table's lockstep log."""
 
     def __init__(self, signed: SignedCharter, seat: int | None, identity: Identity | None = None,
-                 seed: bytes | None = None) -> None:
+                 seed: bytes | None = None, test_rng: RandomSource | None = None) -> None:
+        """`test_rng` (tests and benchmarks only): the source of the seat's permutations and
+        re-encryption factors instead of the OS, for a repeatable deal."""
         signed.verify()
         self.signed = signed
         self.charter = signed.charter
@@ -70,7 +73,7 @@ class Session:
             if identity.public_bytes != self.charter.seat_key(seat):
                 raise ValueError(f"this identity is not the one of seat {seat}")
         self.identity = identity
-        self._keys = EpochKeySource(seed, self.table_id) if seed is not None else None
+        self._keys = EpochKeySource(seed, self.table_id, test_rng) if seed is not None else None
         self._secrets = SeatSecrets(seed, self.table_id) if seed is not None else None
         self.game: GameState = create(self.charter.game, self.n, self.charter.variant,
                                       self.charter.options, viewer=seat, omniscient=False)
