@@ -17,8 +17,8 @@ from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Iterable, Mapping
 
 from .errors import EngineError, IllegalMove, NotYourTurn
-from .types import (PUBLIC, Claim, Commit, Move, Open, Outcome, Reveal, Secret, Turn, TurnKind,
-                    bad_field, move_from_json)
+from .types import (PUBLIC, Claim, Commit, Finding, Move, Open, Outcome, Reveal, Secret, Turn,
+                    TurnKind, bad_field, move_from_json)
 
 #: the turn kinds in which a seat makes a move
 MOVE_KINDS = (TurnKind.SEAT, TurnKind.SIMULTANEOUS, TurnKind.INTERRUPT)
@@ -52,6 +52,8 @@ class GameState(ABC):
         #: every claim made in this game, in order: claim_log[c.id] is c
         self.claim_log: list[Claim] = []
         self.secrets: dict[str, Secret] = {}
+        #: faults the rules punish without ending the game, in the order found (§6 of ENGINE.md)
+        self.findings: list[Finding] = []
 
     # ---- the contract -------------------------------------------------------------------------
     @abstractmethod
@@ -145,6 +147,15 @@ class GameState(ABC):
     def _false_claim(claim: Claim, reason: str) -> IllegalMove:
         """The error that blames a claim proven false (raise it)."""
         return IllegalMove(claim.seat, reason, claim.where, claim=claim.id)
+
+    def _record_finding(self, claim: Claim | None, seat: int, reason: str, where: str) -> Finding:
+        """A fault the rules punish in play instead of by stopping the game (Eleusis §7.7): keep
+        it and go on. `claim` (proven false) is dropped from the pending ones."""
+        finding = Finding(seat, reason, where, None if claim is None else claim.id)
+        self.findings.append(finding)
+        if claim is not None:
+            self._settle_claim(claim)
+        return finding
 
     def _settle_claim(self, claim: Claim) -> None:
         """A claim proven true: no longer pending."""

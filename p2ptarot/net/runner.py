@@ -23,8 +23,8 @@ from p2ptarot.engine import EngineError, Move, Outcome
 from p2ptarot.engine import info as game_info
 from p2ptarot.table import canonical
 from p2ptarot.table.charter import Charter, SignedCharter, charter_signing_bytes
-from p2ptarot.table.effects import (Aborted, Effect, Finished, Forward, NeedMove, Progress, Record,
-                                    Send, StandInMove, Warning)
+from p2ptarot.table.effects import (Aborted, Effect, Finished, Forward, Found, NeedMove, Progress,
+                                    Record, Send, StandInMove, Warning)
 from p2ptarot.table.lobby import make_charter, sign_charter
 from p2ptarot.table.names import clean_name, printable
 from p2ptarot.table.room import (ChatRelay, Room, RoomError, RoomSeat, RosterSeen, clean_chat,
@@ -461,6 +461,9 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
                 cfg.say("game over: " + ", ".join(f"{names[i]} {score}" for i, score
                                                   in enumerate(e.outcome.scores))
                         + "; won by " + (", ".join(names[w] for w in e.outcome.winners) or "nobody"))
+            elif isinstance(e, Found):
+                cfg.say(f"{names[e.blame]} (seat {e.blame + 1}) is at fault: "
+                        f"{printable(e.reason)}; play goes on")
             elif isinstance(e, Aborted):
                 who = (f"{names[e.blame]} (seat {e.blame + 1}) is blamed" if e.blame is not None
                        else "nobody is blamed")

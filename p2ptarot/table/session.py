@@ -37,8 +37,8 @@ from .bodies import (STAND_IN, AbortBody, CommitBody, MoveBody, MoveOpenBody, Op
                      ResultBody, SealedCommitment, SecretSalt)
 from .bridge import CommittedSecret, EngineBridge
 from .charter import SignedCharter
-from .effects import (Aborted, Effect, Finished, Forward, NeedMove, Progress, Record, Send,
-                      Warning)
+from .effects import (Aborted, Effect, Finished, Forward, Found, NeedMove, Progress, Record,
+                      Send, Warning)
 from .envelope import Envelope, EnvelopeError, chain_next, chain_start, parse, seal
 from .evidence import AbortLedger, StoppedSeat, evidence_lines, is_equivocation
 from .rounds import BlindRound, DrawRound, SeatSecrets
@@ -157,6 +157,8 @@ class Session:
         self._draws = 0  # joint draws started so far (each one's index)
         self.outcome: Outcome | None = None
         self.aborted: Aborted | None = None
+        #: faults the rules punished without ending the game (the engine's findings), with evidence
+        self.findings: list[Found] = []
         self._out: list[Effect] = []
         self._advancing = False  # inside `_advance`: a completed step returns to its loop
 
@@ -611,6 +613,7 @@ class Session:
         disproved claim cites the claimant's own signed message."""
         try:
             fn()
+            self._note_findings(evidence)
         except IllegalMove as exc:
             if exc.claim is not None:
                 # a claim proven false (even by its author's own later move, e.g. an Eleusis
@@ -625,6 +628,17 @@ class Session:
             if blame is None:
                 raise
             raise Violation(blame, f"rejected by the rules engine: {exc}", evidence) from exc
+
+    def _note_findings(self, evidence: tuple[Envelope, ...]) -> None:
+        """Faults the engine found and punished in play (ENGINE.md §6): each is kept with its
+        evidence — the false claim's signed message, else the move that revealed the fault — and
+        reported; the game goes on."""
+        for f in self.game.findings[len(self.findings):]:
+            cited = self.bridge.claim_evidence(f.claim) or evidence[:1]
+            step = cited[0].step if cited else self.step
+            found = Found(f.seat, f"{f.reason} ({f.where})", step, cited)
+            self.findings.append(found)
+            self._emit(found)
 
     # ---- advancing ----------------------------------------------------------------------------
     def _advance(self) -> None:
