@@ -54,6 +54,8 @@ class GameState(ABC):
         self.secrets: dict[str, Secret] = {}
         #: faults the rules punish without ending the game, in the order found (§6 of ENGINE.md)
         self.findings: list[Finding] = []
+        #: handles some claim depends on (public bookkeeping: the same in every state)
+        self._audit_watch: set[int] = set()
 
     # ---- the contract -------------------------------------------------------------------------
     @abstractmethod
@@ -95,6 +97,22 @@ class GameState(ABC):
     @abstractmethod
     def outcome(self) -> Outcome | None:
         """The result once the turn kind is OVER, else None."""
+
+    def audit_opens(self) -> frozenset[int]:
+        """The handles an epoch's audit must open to everyone (ENGINE.md §1): those whose values
+        a claim or a rule still needs and that are not public yet. Nothing else is ever opened,
+        so a card the rules keep hidden (an undealt hand, a set-aside card, a stock) stays hidden.
+
+        Computed from public bookkeeping only — never from a value this state happens to know —
+        so every peer asks the same audit. Default: every handle registered by
+        `_watch_for_audit` (at each claim, in every state) that is not public yet."""
+        return frozenset(h for h in self._audit_watch if PUBLIC not in self.seen[h])
+
+    def _watch_for_audit(self, handles: Iterable[int]) -> None:
+        """A claim made now depends on `handles` (a public set: e.g. the claimant's hand
+        handles that are not public). Call it in every state, whether or not this state can
+        decide the claim at once, so that `audit_opens` is the same everywhere."""
+        self._audit_watch.update(handles)
 
     def move_reveals(self, seat: int, move: Move) -> tuple[Reveal, ...]:
         """Reveals a move carries with it (e.g. a card played face up). Default: none."""

@@ -191,6 +191,7 @@ class ArcanoidState(Pipeline, GameState):
         open; at once for those already known)."""
         claim = self._claim(seat, kind, detail, where)
         handles = dict(claim.detail)["handles"]
+        self._watch_for_audit(handles)  # public handles, named by the claim
         for h in handles:
             known = self.cards[h]
             if known is None:

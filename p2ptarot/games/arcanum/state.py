@@ -144,6 +144,7 @@ class ArcanumState(Core, GameState):
     def _claim_card(self, seat: int, kind: str, handle: int) -> None:
         """§10: a claim about one card, decided when its value is learnt (at once if known)."""
         claim = self._claim(seat, kind, (("handle", handle),), self.where())
+        self._watch_for_audit((handle,))
         self._claims_by_handle.setdefault(handle, []).append(claim)
         if self.cards[handle] is not None:
             self._judge(claim, self.cards[handle])  # type: ignore[arg-type]
