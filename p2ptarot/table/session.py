@@ -11,7 +11,7 @@ It is laid out as objects that own their state, around one log:
 - the move-body codec (`codec.py`) turns moves into signed bodies and back, as pure functions;
 - `MentalTable` runs the deck, the engine's `GameState` the rules, `EngineBridge` maps between;
 - the session itself walks the steps (`steps.py`): a *step* is one round of messages. The seats
-  it expects follow from the deck (keys, a shuffle, shares, re-encryptions, audit keys) or, when
+  it expects follow from the deck (keys, a shuffle, shares, re-encryptions, audit shares) or, when
   the deck is idle, from the head of the queue of *pending work* (`ApplyMove`, `ResolveReveals`,
   a `DrawRound`, a `BlindRound`...) and, once that queue is empty, from the engine's turn. A step
   completes when every expected seat has spoken; its messages are then processed in seat order
@@ -503,7 +503,12 @@ class Session:
         return None
 
     def _audit(self, deck: str, epoch: int) -> None:
-        self.mental.audit(deck, epoch)
+        """Close a deck epoch: open to everyone, by proven decryption shares, exactly the
+        handles of that epoch the engine says its claims and rules need (`audit_opens`, public
+        bookkeeping: every peer asks the same); every other card of the epoch stays hidden."""
+        opens = self.game.audit_opens()
+        positions = [pos for h, pos in self.bridge.handles_in(deck, epoch) if h in opens]
+        self.mental.audit(deck, epoch, positions)
         self._pending.append(FinishAudit(deck, epoch))
 
     # ---- pending work -------------------------------------------------------------------------
@@ -543,7 +548,7 @@ class Session:
             if pos in values and self.game.cards[h] is None:
                 self._learn(h, values[pos])
         self._emit(Progress(self.step, f"audit of {item.deck} epoch {item.epoch}: every card "
-                                       f"checked"))
+                                       f"the rules needed opened and checked"))
 
     def _apply_move(self, item: ApplyMove) -> None:
         """Apply one received move. A move that opens cards first asks the deck for their
