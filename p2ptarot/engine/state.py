@@ -121,6 +121,17 @@ class GameState(ABC):
     def _on_learn(self, handle: int, card: str) -> None:
         """Hook: a card value became known; games decide pending claims here."""
 
+    def _on_public(self, handle: int, card: str) -> None:
+        """Hook: `handle`, whose value this state may already have known privately, is now open
+        to everyone (the audit; games call it where their rules turn a card face up). A claim
+        that only private knowledge could refute (a card a third seat was shown) is decided here,
+        so that every peer and the verifier decide it together (ENGINE.md §6)."""
+
+    def audited(self, handle: int, card: str) -> None:
+        """The epoch's audit opened `handle` to everyone with value `card`."""
+        self.learn(handle, card)
+        self._on_public(handle, card)
+
     def _on_learn_secret(self, name: str, value: str) -> None:
         """Hook: the value of secret `name` became known (its Open, or the owner's own Commit);
         games decide the claims that depended on it here."""

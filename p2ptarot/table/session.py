@@ -545,8 +545,8 @@ class Session:
         self._pending.popleft()
         values = self.mental.epoch(item.deck, item.epoch).audit_result()
         for h, pos in self.bridge.handles_in(item.deck, item.epoch):
-            if pos in values and self.game.cards[h] is None:
-                self._learn(h, values[pos])
+            if pos in values:  # also a value known before: a claim may wait for it to be public
+                self._learn(h, values[pos], audited=True)
         self._emit(Progress(self.step, f"audit of {item.deck} epoch {item.epoch}: every card "
                                        f"the rules needed opened and checked"))
 
@@ -626,11 +626,14 @@ class Session:
             if card is not None:
                 self._learn(h, card)
 
-    def _learn(self, handle: int, card: str) -> None:
-        """Tell the engine a card value; a claim it disproves blames the seat that made it, with
-        that seat's signed message as evidence."""
+    def _learn(self, handle: int, card: str, audited: bool = False) -> None:
+        """Tell the engine a card value (`audited`: the audit opened it to everyone); a claim it
+        disproves blames the seat that made it, with that seat's signed message as evidence."""
         try:
-            self.game.learn(handle, card)
+            if audited:
+                self.game.audited(handle, card)
+            else:
+                self.game.learn(handle, card)
         except IllegalMove as exc:
             raise Violation(exc.seat, f"false claim: {exc.reason}",
                             self.bridge.claim_evidence(exc.claim)) from exc
