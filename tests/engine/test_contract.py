@@ -108,9 +108,8 @@ class Peers:
             if self.epoch_of[h] != (deck, epoch):
                 continue
             self.opened += 1
-            for p in self.partial.values():
-                if p.cards[h] is None:
-                    p.learn(h, self.omni.cards[h])  # type: ignore[arg-type]
+            for p in self.partial.values():  # opened to everyone, known here before or not
+                p.audited(h, self.omni.cards[h])  # type: ignore[arg-type]
 
     def audit_all(self) -> None:
         for deck, epoch in list(self.open_epochs.items()):
