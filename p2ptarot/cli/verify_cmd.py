@@ -114,6 +114,12 @@ def run_verify(args: argparse.Namespace) -> int:
             print(f"  seat {printable(record.get('by'), 20)} stopped the game at the table (step "
                   f"{printable(record.get('at'), 20)}), {accused}: {printable(record.get('reason'))} "
                   f"[{len(record.get('evidence') or [])} piece(s) of evidence]")
+    if not args.json:
+        seats = transcript.charter.charter.seats
+        for f in verdict.findings:  # punished in play (an Eleusis void round): the game went on
+            print(f"  fault found at step {f['step']}, seat {f['seat']} "
+                  f"({printable(seats[f['seat']].name, 40)}): {printable(f['reason'])}; play went "
+                  f"on [{len(f['evidence'])} piece(s) of evidence, re-checked by this replay]")
     return 0 if verdict.valid else EXIT_INVALID
 
 
@@ -135,6 +141,9 @@ def run_replay(args: argparse.Namespace) -> int:
         print(f"  step {f.step:>5}  {who:<12} {f.sentence}")
         for mark in f.marks:
             print(f"  {mark}")
+    for found in verdict.findings:  # punished in play (an Eleusis void round): the game went on
+        print(f"  step {found['step']:>5}  FAULT of {names[found['seat']]} (seat "
+              f"{found['seat'] + 1}): {printable(name_seats(found['reason'], names))}; play went on")
     if verdict.valid and verdict.outcome:
         scores, winners = verdict.outcome["scores"], verdict.outcome["winners"]
         order = sorted(range(len(scores)), key=lambda s: (s not in winners, -scores[s], s))

@@ -20,8 +20,8 @@ from p2ptarot.net.events import LinkDown, LinkUp, Received
 from p2ptarot.net.link import Links
 from p2ptarot.mental.randomness import SeededRandomSource
 from p2ptarot.table.charter import SignedCharter
-from p2ptarot.table.effects import (Aborted, DigestTo, Effect, Finished, Forward, NeedMove, Notice,
-                                    Progress, Record, ResendTo, Send)
+from p2ptarot.table.effects import (Aborted, DigestTo, Effect, Finished, Forward, Found, NeedMove,
+                                    Notice, Progress, Record, ResendTo, Send)
 from p2ptarot.table.errors import TableUsageError
 from p2ptarot.table.inputs import StandInMove
 from p2ptarot.table.names import printable
@@ -112,6 +112,9 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
                 cfg.say("game over: " + ", ".join(f"{names[i]} {score}" for i, score
                                                   in enumerate(e.outcome.scores))
                         + "; won by " + (", ".join(names[w] for w in e.outcome.winners) or "nobody"))
+            elif isinstance(e, Found):
+                cfg.say(f"{names[e.blame]} (seat {e.blame + 1}) is at fault: "
+                        f"{printable(e.reason)}; play goes on")
             elif isinstance(e, Aborted):
                 who = (f"{names[e.blame]} (seat {e.blame + 1}) is blamed" if e.blame is not None
                        else "nobody is blamed")

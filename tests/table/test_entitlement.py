@@ -46,10 +46,9 @@ class Ledger:
         cache: dict[tuple[str, int], dict[int, str]] = {}
         for h, (deck, epoch, mh) in s.bridge.where.items():
             ep = s.mental.epoch(deck, epoch)
-            if ep.closed:
-                continue  # the audit opens everything, by design
             known = cache.setdefault((deck, epoch), ep.known_cards())
-            shown = s.game.known_to(h, k)
+            # shown by the rules, or opened by an audit because a claim needed it
+            shown = s.game.known_to(h, k) or (ep.closed and mh in ep.public_cards())
             assert (mh in known) == shown, (f"seat {k}, step {s.step}, handle {h}: "
                                             f"decrypted={mh in known}, shown={shown}")
             if mh in known:

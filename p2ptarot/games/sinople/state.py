@@ -302,6 +302,7 @@ class SinopleState(GameState):
     def _apply_search_pass(self, seat: int) -> None:
         self._check_search_seat(seat)
         target = self._target()
+        self._watch_for_audit(h for h in self.hands[seat] if PUBLIC not in self.seen[h])
         unknown = [h for h in self.hands[seat] if self._val[h] < 0]
         if unknown:
             self._book.add_not_holding(self._claim(seat, NOT_HOLDING, (("card", ID[target]),),
@@ -345,6 +346,7 @@ class SinopleState(GameState):
         hand = self.hands[seat]
         led = self.led
         if led >= 0 and CLS[idx] != led:
+            self._watch_for_audit(h for h in hand if PUBLIC not in self.seen[h])
             unknown = [h for h in hand if self._val[h] < 0]
             if unknown:
                 self._book.add_void_in(self._claim(seat, VOID_IN, (("class", CLASS_NAMES[led]),),

@@ -230,6 +230,9 @@ class TroisRosesState(GameState):
         if self._val[handle] < 0:
             self.learn(handle, ID[idx])
         self.seen[handle] = {PUBLIC}
+        if denials([c for _, _, c in self.trick], idx):  # public: the claims this play makes
+            self._watch_for_audit(h for h in self.hands[seat]
+                                  if h != handle and PUBLIC not in self.seen[h])
         for denial, unknown in checks:
             self._book.add(self._claim(seat, denial.kind, denial.detail(), self._where()), denial, unknown)
         self.hands[seat].remove(handle)

@@ -65,9 +65,9 @@ def replay_partial(omni: ArcanoidState, viewer: int | None, audit: bool = True) 
                       if r.to == PUBLIC or r.to == viewer}
             part.resolve_reveals(values)
             shadow.resolve_reveals()
-    if audit:
-        for h, card in enumerate(omni.cards):
-            part.learn(h, card)
+    if audit:  # as the table's audit: what claims need, opened to everyone
+        for h in sorted(part.audit_opens()):
+            part.audited(h, omni.cards[h])  # type: ignore[arg-type]
     return part
 
 

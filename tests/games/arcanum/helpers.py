@@ -60,7 +60,7 @@ def random_game(players: int, seed: int, variant: str | None = None, check: bool
 def replay_partial(omni: ArcanumState, viewer: int | None, audit: bool = True,
                    edits: dict[int, Any] | None = None) -> ArcanumState:
     """Replay an omniscient game into `viewer`'s partial state (None: a public observer), feeding
-    only what that seat is shown; the turn sequence must match; the audit opens everything.
+    only what that seat is shown; the turn sequence must match; the audit opens what claims need.
     `edits[i](state)` re-applies a test's direct edit before log entry i (to both replicas)."""
     shadow = create("arcanum", omni.players, omni.variant, options=omni.options)
     part = create("arcanum", omni.players, omni.variant, options=omni.options, viewer=viewer,
@@ -89,10 +89,9 @@ def replay_partial(omni: ArcanumState, viewer: int | None, audit: bool = True,
                       if r.to == PUBLIC or r.to == viewer}
             part.resolve_reveals(values)
             shadow.resolve_reveals()
-    if audit:
-        for h, card in enumerate(omni.cards):
-            assert card is not None
-            part.learn(h, card)
+    if audit:  # what the table's audit does for the handles claims need (ENGINE.md §1)
+        for h in sorted(part.audit_opens()):
+            part.audited(h, omni.cards[h])  # type: ignore[arg-type]
     return part
 
 

@@ -52,7 +52,7 @@ def test_hints_are_checked():
     state.check(0, Hint(("history 1", "ignores position"), "think about parity"))
 
 
-def test_a_false_hint_is_blamed_at_the_opening():
+def test_a_false_hint_voids_the_round_at_the_opening():
     t = Tables(5)  # only the states that do not know the rule (they accept a false hint)
     t.drop(t.omni)
     t.drop(t.views[0])
@@ -60,11 +60,13 @@ def test_a_false_hint_is_blamed_at_the_opening():
     t.move(0, Commit("rule-1", BEGINNER_1))
     t.move(0, Hint(("ignores colour",), ""))
     finish_round(t, BEGINNER_1)
+    t.move(0, Open("rule-1", BEGINNER_1))
     for st in t.all():
-        with pytest.raises(IllegalMove) as exc:
-            st.apply(0, Open("rule-1", BEGINNER_1))
-        assert exc.value.seat == 0 and exc.value.claim == 0
-        assert exc.value.where == "round 1, before the deal"
+        (finding,) = st.findings
+        assert finding.seat == 0 and finding.claim == 0
+        assert finding.where == "round 1, before the deal"
+        assert st.records[0].void == finding.to_json() and st.records[0].scores == []
+        assert st.claims == [] and st.dealer == 1 and st.phase_name() == "rule"
 
 
 def test_plays_must_be_real_cards_of_the_hand():
@@ -134,7 +136,7 @@ def test_the_sage_window_and_open_are_for_their_seats_only():
     refused(t.omni, 3, Play((t.handle(3, "H7"),), (cid("H7"),)), "not expected")
 
 
-def test_an_invalid_rule_opened_blames_the_dealer():
+def test_an_invalid_rule_opened_voids_the_round_against_the_dealer():
     t = Tables(5)
     t.drop(t.omni)
     t.drop(t.views[0])
@@ -142,12 +144,15 @@ def test_an_invalid_rule_opened_blames_the_dealer():
     t.move(0, Commit("rule-1", BEGINNER_1))
     t.move(0, Hint((), ""))
     finish_round(t, BEGINNER_1)
-    for st in t.all():
-        with pytest.raises(IllegalMove) as exc:
-            st.apply(0, Open("rule-1", "accept c.rank"))
-        assert exc.value.seat == 0 and "not valid ERL" in exc.value.reason
-    with pytest.raises(IllegalMove):  # and only the dealer opens his rule
+    with pytest.raises(IllegalMove):  # only the dealer opens his rule
         t.views[1].check(1, Open("rule-1", BEGINNER_1))
+    t.move(0, Open("rule-1", "accept c.rank"))
+    for st in t.all():
+        (finding,) = st.findings
+        assert finding.seat == 0 and finding.claim is None
+        assert "not valid ERL" in finding.reason and finding.where == "round 1, rule opening"
+        assert st.records[0].void is not None and st.records[0].rule == "accept c.rank"
+        assert st.dealer == 1 and st.claims == []
 
 
 def test_oversized_moves_are_refused_before_any_work():

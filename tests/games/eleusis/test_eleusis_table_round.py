@@ -39,55 +39,13 @@ def test_a_round_with_sages_and_runs_over_mental_poker() -> None:
     assert verdict.outcome == outcomes[0]
 
 
-def test_a_lying_dealer_is_blamed_by_every_peer_and_by_the_verifier() -> None:
-    """The dealer's peer, blind to its own rule (as a cheater's would be), commits `accept true`
-    and then judges a play "wrong": a lie. The honest peers refuse it (their engines know the
-    rule at the opening, checked against the table's hash commitment) and blame the dealer with
-    his signed judgment."""
-    harness = _load("table_harness", "harness.py")
-    helpers = _load("table_helpers_eleusis", "helpers.py")
-    from p2ptarot.engine import Commit, Open
-    from p2ptarot.games.eleusis.moves import Judge
-    from p2ptarot.table.envelope import parse
-
-    dealer = 0
-
-    committed: list[str] = []
-
-    def script(legal: list):
-        if not legal and committed:  # its engine, blind to the rule, offers no opening
-            return Open(committed[0], "accept true")
-        first = legal[0]
-        if isinstance(first, Commit):
-            committed.append(first.name)
-            return Commit(first.name, "accept true")
-        if isinstance(first, Judge):
-            return Judge("wrong")
-        return None
-
-    t = harness.Table("eleusis", 4, seed=9, bot="random", options={"rounds": 1, "first_dealer": dealer},
-                      scripts={dealer: script})
-    game = t.sessions[dealer].game
-    learn_secret = game._on_learn_secret
-    game._on_learn_secret = lambda name, value: None  # the cheater's engine does not hold the rule
-    t.run()
-    game._on_learn_secret = learn_secret
-    for k in (1, 2, 3):
-        abort = t.aborted[k]
-        assert t.finished[k] is None and abort is not None and abort.blame == dealer, abort
-        assert "contradicts his rule" in abort.reason
-    lie = [parse(x) for x in t.records[1] if parse(x).kind == "move" and parse(x).seat == dealer
-           and parse(x).body["move"]["kind"] == "judge"]
-    assert lie and lie[0].body["move"]["verdict"] == "wrong"
-    assert t.aborted[1].evidence[0] == lie[0]  # the claimant's own signed judgment
-    verdict = helpers.verify(t, t.records[1])
-    assert not verdict.valid and verdict.seat == dealer
-
-
-def test_with_the_rule_hidden_from_the_peers_the_lie_is_caught_when_it_opens() -> None:
-    """What the table's hash commitment will give (ENGINE v2 §2): the honest peers' engines are
-    given the commitment without its value; they accept the lying judgment as claim 0, and when
-    the rule opens they blame the dealer with his signed judgment as the evidence, at its step."""
+def test_a_lying_dealer_voids_his_round_and_the_game_goes_on() -> None:
+    """The dealer's peer, blind to its own rule until it opens it (as a cheater's would be),
+    commits `accept true` and then judges a play "wrong": a lie. The honest peers accept it as a
+    claim; when the rule opens (checked against the table's hash commitment) every peer finds the
+    lie, the round is void (nobody scores, the dealer has dealt: rules §7.7, R35, T9) and the next
+    dealer deals. Every peer and the verifier record the fault against the dealer at the step of
+    his signed judgment, and the game ends with an outcome every seat signs."""
     from dataclasses import replace
 
     from p2ptarot.engine import Commit, Open
@@ -97,38 +55,51 @@ def test_with_the_rule_hidden_from_the_peers_the_lie_is_caught_when_it_opens() -
     harness = _load("table_harness", "harness.py")
     helpers = _load("table_helpers_eleusis", "helpers.py")
     dealer, rule = 0, "accept true"
+    lied: list[bool] = []
 
     def script(legal: list):
         first = legal[0] if legal else None
-        if isinstance(first, Commit):
+        if isinstance(first, Commit) and first.name == "rule-1":
             return Commit(first.name, rule)
-        if isinstance(first, Judge):
+        if isinstance(first, Judge) and not lied:
+            lied.append(True)
             return Judge("wrong")
         return None
 
     t = harness.Table("eleusis", 4, seed=11, bot="random",
-                      options={"rounds": 1, "first_dealer": dealer}, scripts={dealer: script})
-    for k, session in enumerate(t.sessions):
-        game = session.game
-        if k == dealer:  # the cheater's engine neither knows nor checks his rule...
-            game._on_learn_secret = lambda name, value: None
-            legal = game.legal_moves
-            game.legal_moves = (lambda g, orig: lambda seat: (  # ...but opens it when asked
-                [Open(g.secret_name(), rule)] if g.phase_name() == "open" else orig(seat)))(game, legal)
-        else:  # an honest peer sees the commitment, not the text
-            record = game._record_commit
-            game._record_commit = (lambda orig: lambda seat, move: orig(
-                seat, replace(move, value="")))(record)
+                      options={"rounds": 2, "first_dealer": dealer}, scripts={dealer: script})
+    cheater = t.sessions[dealer].game
+    record_commit = cheater._record_commit
+    legal = cheater.legal_moves
+
+    def cheater_commits(seat: int, move: Commit) -> None:  # blind to rule 1 until it opens
+        record_commit(seat, replace(move, value="") if move.name == "rule-1" else move)
+
+    def cheater_legal(seat: int) -> list:
+        if cheater.phase_name() == "open" and cheater.round == 0:
+            return [Open("rule-1", rule)]
+        return legal(seat)
+
+    cheater._record_commit = cheater_commits
+    cheater.legal_moves = cheater_legal
     t.run()
+    assert lied and all(a is None for a in t.aborted), t.aborted
+    outcomes = [f.outcome.to_json() for f in t.finished]
+    assert all(o == outcomes[0] for o in outcomes)
+    rounds = outcomes[0]["detail"]["rounds"]
+    assert len(rounds) == 2 and rounds[0]["void"]["seat"] == dealer and rounds[0]["scores"] == []
+    assert rounds[1]["dealer"] == 1 and rounds[1]["void"] is None and rounds[1]["scores"]
+    assert outcomes[0]["scores"] == [rounds[1]["scores"][s] + (0 if s < 2 else 10)
+                                     for s in range(4)]
     judge_steps = [parse(x).step for x in t.records[1] if parse(x).kind == "move"
                    and parse(x).seat == dealer and parse(x).body["move"]["kind"] == "judge"]
-    opened = [parse(x).step for x in t.records[1] if parse(x).kind == "move"
-              and parse(x).seat == dealer and parse(x).body["move"]["kind"] == "open"]
-    assert judge_steps and opened and opened[0] > judge_steps[0]  # the game ran on to the opening
-    for k in (1, 2, 3):
-        abort = t.aborted[k]
-        assert abort is not None and abort.blame == dealer, abort
-        assert "contradicts his rule" in abort.reason
-        assert abort.step == judge_steps[0]  # the step of the lie, though found at the opening
+    for k in range(4):
+        (found,) = t.sessions[k].findings
+        assert found.blame == dealer and "contradicts his rule" in found.reason
+        assert found.step == judge_steps[0]  # the step of the lie, though found at the opening
+        assert found.evidence[0].body["move"] == {"kind": "judge", "verdict": "wrong"}
     verdict = helpers.verify(t, t.records[1])
-    assert not verdict.valid and verdict.seat == dealer and verdict.step == judge_steps[0]
+    assert verdict.valid and verdict.outcome == outcomes[0]
+    (finding,) = verdict.findings
+    assert finding["seat"] == dealer and finding["step"] == judge_steps[0]
+    assert finding["evidence"][0]["step"] == judge_steps[0]
