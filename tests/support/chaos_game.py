@@ -65,7 +65,7 @@ def play(cfg: Chaos, chaos: bool, work: Path, run: int = 1) -> dict:
     import chaos_proxy
     from netns_rig import open_rig
 
-    from p2ptarot.net.store import DataDir, read_transcript
+    from p2ptarot.peer.store import DataDir, read_transcript
     from p2ptarot.transcript import verify_transcript
 
     work.mkdir(parents=True, exist_ok=True)
