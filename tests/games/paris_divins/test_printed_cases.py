@@ -1,4 +1,4 @@
-"""Every printed test case of roses.md §3.10 (PD-T1 … PD-T8)."""
+"""Every printed test case of spec/games/roses.md, rules §3.10 (PD-T1 … PD-T8)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rules and test cases T1–T7, T18–T21 of shared/rules/sinople-tarot.md on the engine, in every
+"""Rules and test cases T1–T7, T18–T21 of spec/games/sinople.md on the engine, in every
 knowledge mode where the case allows."""
 
 from __future__ import annotations
