@@ -4,7 +4,7 @@ knowledge mode where the case allows."""
 from __future__ import annotations
 
 import pytest
-from sinople_support import (all_modes, card, cards, deal_order, figures_with, fill_hands, start)
+from .support import (all_modes, card, cards, deal_order, figures_with, fill_hands, start)
 
 from p2ptarot.engine import PUBLIC, IllegalMove, NotYourTurn, Pass, TurnKind, create
 from p2ptarot.games.sinople import Play, Show

@@ -5,27 +5,10 @@ rule's hash commitment on the wire are the table's work, not this package's.)"""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
-_TABLE = Path(__file__).parents[2] / "table"
-
-
-def _load(name: str, file: str):
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, _TABLE / file)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+from tests.table import harness, helpers
 
 
 def test_a_round_with_sages_and_runs_over_mental_poker() -> None:
-    harness = _load("table_harness", "harness.py")
-    helpers = _load("table_helpers_eleusis", "helpers.py")
     t = harness.Table("eleusis", 5, seed=7, bot="heuristic", options={"rounds": 1})
     t.run()
     assert all(a is None for a in t.aborted)
@@ -44,8 +27,6 @@ def test_a_lying_dealer_is_blamed_by_every_peer_and_by_the_verifier() -> None:
     and then judges a play "wrong": a lie. The honest peers refuse it (their engines know the
     rule at the opening, checked against the table's hash commitment) and blame the dealer with
     his signed judgment."""
-    harness = _load("table_harness", "harness.py")
-    helpers = _load("table_helpers_eleusis", "helpers.py")
     from p2ptarot.engine import Commit, Open
     from p2ptarot.games.eleusis.moves import Judge
     from p2ptarot.table.envelope import parse
@@ -94,8 +75,6 @@ def test_with_the_rule_hidden_from_the_peers_the_lie_is_caught_when_it_opens() -
     from p2ptarot.games.eleusis.moves import Judge
     from p2ptarot.table.envelope import parse
 
-    harness = _load("table_harness", "harness.py")
-    helpers = _load("table_helpers_eleusis", "helpers.py")
     dealer, rule = 0, "accept true"
 
     def script(legal: list):

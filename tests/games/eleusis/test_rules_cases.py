@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from eleusis_support import Tables, cid, stacked_order
+from .support import Tables, cid, stacked_order
 
 from p2ptarot.cards import standard_52_copy
 from p2ptarot.engine import IllegalMove
@@ -333,7 +333,7 @@ def test_t9_the_omniscient_state_refuses_a_false_judgment_at_once():
 
 
 def test_t9_a_lie_is_caught_when_the_rule_opens():
-    from eleusis_support import finish_round
+    from .support import finish_round
     t = tables({3: ["S5"]}, "H3")
     t.start_blind(BEGINNER_1)
     t.play("S5")
@@ -349,7 +349,7 @@ def test_t9_a_lie_is_caught_when_the_rule_opens():
 
 
 def test_an_honest_round_opens_cleanly_in_every_mode():
-    from eleusis_support import finish_round
+    from .support import finish_round
     t = tables({}, "H3")
     t.start_blind(BEGINNER_1)
     finish_round(t, BEGINNER_1)
