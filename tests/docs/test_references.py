@@ -27,6 +27,8 @@ REF = re.compile(
 NOT_FILES = re.compile(
     r"(?:^|/)results/|"  # what a benchmark writes when it runs
     r"(?:^|/)(?:tmp|var|proc|etc|usr|dev|home|run)/")  # system paths
+#: a section of a project document named without its ending (`PROTOCOL §7`, `DESIGN §9`)
+DOC_SECTION = re.compile(r"\b([A-Z][A-Z-]{2,})\s?§")
 #: in code a bare `name.ext` is usually an attribute (`args.json`, `page.js`): there a bare name
 #: counts only in backticks or as a Markdown document
 CODE_BARE = re.compile(r"`([\w-]+(?:\.[\w-]+)*\." + EXT + r")`|(?<![\w./:@-])([\w-]+\.md)(?![\w/-])")
@@ -79,6 +81,7 @@ def dangling() -> list[str]:
             if path.suffix == ".py":
                 refs = [r for r in refs if "/" in r]
                 refs += [a or b for a, b in CODE_BARE.findall(line)]
+            refs += [f"{name}.md" for name in DOC_SECTION.findall(line)]
             for ref in refs:
                 if NOT_FILES.search(ref) or _exists(ref, path, names):
                     continue
@@ -97,6 +100,8 @@ def test_a_missing_file_is_caught(tmp_path: Path) -> None:
     assert _exists("spec/PROTOCOL.md", ROOT / "README.md", names)
     assert REF.findall("see `CRYPTO-NOTES.md` and shared/rules/roses.md §3") == [
         "CRYPTO-NOTES.md", "shared/rules/roses.md"]
+    assert DOC_SECTION.findall("(DESIGN §9; PROTOCOL §7)") == ["DESIGN", "PROTOCOL"]
+    assert not _exists("DESIGN.md", ROOT / "README.md", names)
     line = OTHER_DOC.sub("", "PROTOCOL §7.2; rules §4.13, R20, PD-T3, P1")
     assert SECTION.findall(line) == ["4.13"]
     assert [x for x in LABEL.findall(line) if not NOT_RULINGS.match(x)] == ["R20", "PD-T3"]
