@@ -33,22 +33,19 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     r.set_defaults(run=run_replay, prog=r.prog)
 
 
-def _load(args: argparse.Namespace) -> Transcript | None:
-    """The transcript named on the command line, or None after saying why it cannot be read."""
-    try:
-        return read_transcript(args.file)
-    except TranscriptError as exc:
-        print(f"{args.prog}: {printable(exc, 1000)}", file=sys.stderr)
-        return None
-
-
-def _verdict(args: argparse.Namespace, transcript: Transcript) -> Verdict | None:
-    """The verifier's verdict; None (after one line on stderr) if it failed on this input.
+def _verified(args: argparse.Namespace) -> tuple[Transcript, Verdict] | None:
+    """The transcript named on the command line and the verifier's verdict on it; None after one
+    line on stderr when the file cannot be read or the verifier failed on it.
 
     Every hostile input the verifier knows of is a verdict; this is the last line of defence, so
     a file that trips an unknown bug gets a sentence and exit 2, not a traceback."""
     try:
-        return verify_transcript(transcript)
+        transcript = read_transcript(args.file)
+    except TranscriptError as exc:
+        print(f"{args.prog}: {printable(exc, 1000)}", file=sys.stderr)
+        return None
+    try:
+        return transcript, verify_transcript(transcript)
     except (Exception, RecursionError) as exc:  # noqa: BLE001 - the user gets a sentence
         print(f"{args.prog}: {args.file}: cannot be verified (verifier failure: "
               f"{type(exc).__name__}: {printable(exc, 300)})", file=sys.stderr)
@@ -82,12 +79,10 @@ def stand_in_lines(transcript: Transcript) -> list[str]:
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    transcript = _load(args)
-    if transcript is None:
+    checked = _verified(args)
+    if checked is None:
         return EXIT_UNREADABLE
-    verdict = _verdict(args, transcript)
-    if verdict is None:
-        return EXIT_UNREADABLE
+    transcript, verdict = checked
     if args.json:
         print(json.dumps({**verdict.to_json(), "stand_in": stand_in_summary(transcript)},
                          sort_keys=True))
@@ -127,12 +122,10 @@ def run_replay(args: argparse.Namespace) -> int:
     """Replay for people: every move with its player's name and its cards, a line for each trick
     won and each round over, the final standings as a table; exit 1 when the transcript is not
     valid (the moves up to the fault are still shown)."""
-    transcript = _load(args)
-    if transcript is None:
+    checked = _verified(args)
+    if checked is None:
         return EXIT_UNREADABLE
-    verdict = _verdict(args, transcript)
-    if verdict is None:
-        return EXIT_UNREADABLE
+    transcript, verdict = checked
     charter = transcript.charter.charter
     names, moves = frames(transcript)
     print(f"{charter.game} — " + ", ".join(f"{n} (seat {i + 1})" for i, n in enumerate(names)))

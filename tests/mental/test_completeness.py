@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness import Loopback
+from .support import Loopback
 from p2ptarot.mental import CardLearned, MentalTable, OperationCompleted, SeededRandomSource
 
 # Big tables with small decks, big decks with few seats (keeps the suite fast).

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from harness import Loopback
+from .support import Loopback
 from p2ptarot.mental import MessageDecodeError, Transfer, message_from_dict
 from p2ptarot.mental.codec import b64, unb64
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from harness import Loopback
+from .support import Loopback
 from p2ptarot.crypto.elgamal import combine
 from p2ptarot.mental import ShareMessage, Transfer, card_point
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from harness import Loopback
+from .support import Loopback
 from p2ptarot.mental import Transfer
 
 CARDS = [f"c{i}" for i in range(6)]

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from harness import TABLE_ID, Loopback
+from .support import TABLE_ID, Loopback
 from p2ptarot.crypto.elgamal import encrypt, reencrypt
 from p2ptarot.crypto.group import ORDER, G, Scalar, base_mul, hash_to_scalar
 from p2ptarot.crypto.proofs import make_share

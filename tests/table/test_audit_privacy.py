@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from table_harness import Table
-from helpers import verify
+from tests.table.harness import Table
+from tests.table.helpers import verify
 
 from p2ptarot.engine import PUBLIC
 from p2ptarot.table.session import Session

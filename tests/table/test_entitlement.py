@@ -9,7 +9,7 @@ sources agree: the deck layer's decryptions and the engine's record of who saw w
 from __future__ import annotations
 
 import pytest
-from table_harness import Table, once
+from tests.table.harness import Table, once
 
 from p2ptarot.engine import create
 from p2ptarot.games.arcanoid.cardinfo import PRIESTESS

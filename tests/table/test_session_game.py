@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from helpers import verify
+from tests.table.helpers import verify
 
 from p2ptarot.table.envelope import parse
 

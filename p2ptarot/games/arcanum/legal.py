@@ -2,7 +2,7 @@
 
 `check` judges from the state's own knowledge: a card it does not know passes and becomes a claim
 when applied (§10). `candidates` builds moves from one seat's knowledge; `legal_moves` keeps those
-`check` accepts. Move spaces are complete except the Temperance swaps, capped (spec R-A5).
+`check` accepts. Move spaces are complete except the Temperance swaps, capped (spec/games/arcanum.md A5).
 """
 
 from __future__ import annotations
@@ -144,7 +144,7 @@ def _limit(g: "ArcanumState", seat: int, move: Discard, ctx: Ctx) -> None:
         raise _bad(g, seat, f"discard exactly {ctx.data['count']} cards")
     _distinct_in(g, seat, move.handles, g.z.hands[seat], "hand")
     if set(move.handles) & set(ctx.data["keep"]):
-        raise _bad(g, seat, "the minor just drawn by force must be played (R-A1)")
+        raise _bad(g, seat, "the minor just drawn by force must be played (A1)")
     _check_cards(g, seat, move.handles, move.cards)
 
 

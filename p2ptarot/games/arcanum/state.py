@@ -51,7 +51,7 @@ class ArcanumState(Core, GameState):
         return self._req.ctx if isinstance(self._req, Ask) else None
 
     def legal_moves(self, seat: int) -> list[Move]:
-        """The seat's move space from its own knowledge (spec/games/arcanum.md R-A5)."""
+        """The seat's move space from its own knowledge (spec/games/arcanum.md A5)."""
         req = self._req
         if not isinstance(req, Ask) or seat not in req.seats or seat in req.ctx.answers:
             return []

@@ -1,4 +1,4 @@
-"""The Eleusis state machine (rules: shared/rules/eleusis.md; as built: spec/games/eleusis.md).
+"""The Eleusis state machine (spec/games/eleusis.md).
 
 One class for the three modes of the engine contract. The dealer's rule is a secret committed
 before the shuffle (`Commit`) and opened at the round's end (`Open`); every statement the dealer

@@ -1,4 +1,4 @@
-"""The sinople tarot state machine (rules: shared/rules/sinople-tarot.md; as built: spec/games/sinople.md).
+"""The sinople tarot state machine (spec/games/sinople.md).
 
 One class for the three modes of the engine contract. Every rule is written against `self._val`
 (card index per handle, -1 when this state does not know it): in omniscient mode everything is

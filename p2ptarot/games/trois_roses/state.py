@@ -1,4 +1,4 @@
-"""The trois roses state machine (rules: shared/rules/roses.md §2; as built: spec/games/roses.md).
+"""The trois roses state machine (spec/games/roses.md, rules §2).
 
 One class for the three modes of the engine contract. Every rule is written against `self._val`
 (card index per handle, -1 when this state does not know it): in omniscient mode and for the

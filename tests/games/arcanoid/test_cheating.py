@@ -9,7 +9,7 @@ from p2ptarot.engine import PUBLIC, IllegalMove, Pass, TurnKind, create
 from p2ptarot.games.arcanoid.cardinfo import POPE, STAR
 from p2ptarot.games.arcanoid.moves import Call, Pope, Show
 
-from .helpers import Table, filler
+from .support import Table, filler
 
 P1, P2, P3, P4 = 0, 1, 2, 3
 

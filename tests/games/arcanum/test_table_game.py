@@ -14,11 +14,8 @@ permutation) so the scene is fixed: seat 0 opens with the Wheel, seat 1 passes a
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any, Iterator
 from unittest import mock
 
@@ -28,8 +25,8 @@ import p2ptarot.mental.epoch as mental_epoch
 from p2ptarot.games.arcanum.components import MAJOR_CARDS, MINOR_CARDS
 from p2ptarot.games.arcanum.moves import Give, Hide, PlayMajor
 from p2ptarot.table.envelope import parse
+from tests.table import harness
 
-_HARNESS = Path(__file__).resolve().parents[2] / "table" / "harness.py"
 SEATS = 3
 HANDS = [["swords-1", "swords-2", "swords-3", "swords-4"],
          ["coins-1", "coins-2", "coins-3", "coins-4"],
@@ -39,13 +36,8 @@ PASSED = "major-5"
 
 
 def _harness():
-    if "table_harness" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("table_harness", _HARNESS)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["table_harness"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["table_harness"]
+    """The in-memory table harness of tests/table."""
+    return harness
 
 
 @contextmanager

@@ -1,4 +1,4 @@
-"""17 — The Star, 18 — The Moon, 19 — The Sun: calls (rules §6.17–6.19, A71–A75, claim §9.2.1).
+"""17 — The Star, 18 — The Moon, 19 — The Sun: calls (rules §6.17–6.19, A71–A75, claim §9.2 item 1).
 
 Shown and discarded; each call first looks in the public holding zones (visible slots, demon
 hands, Chariot reserves, hand cards already shown); otherwise every participant in the round with

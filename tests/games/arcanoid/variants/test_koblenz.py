@@ -10,7 +10,7 @@ from p2ptarot.games.arcanoid.cardinfo import (EMPEROR, EMPRESS, FOOL, MAGICIAN, 
 from p2ptarot.games.arcanoid.moves import Fool, Pope, Show, Tower
 from p2ptarot.games.arcanoid.secret import FoolOutcome, SecretEngage
 
-from .vhelpers import abdicate_to_the_end, P1, P2, P3, P4, idle, pass_windows, refused, vtable
+from .support import abdicate_to_the_end, P1, P2, P3, P4, idle, pass_windows, refused, vtable
 
 
 def secret(t, seat: int, field: str, *cards: str) -> None:

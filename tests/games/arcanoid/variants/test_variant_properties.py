@@ -11,7 +11,7 @@ import pytest
 
 from p2ptarot.engine import PUBLIC, RandomDealer, TurnKind, create, info, play
 
-from ..helpers import RandomAgent, check_conservation
+from ..support import RandomAgent, check_conservation
 
 VARIANTS = [v for v in info("arcanoid").playable_variants() if v != "DRESDEN"]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from eleusis_support import Tables, cid, stacked_order
+from .support import Tables, cid, stacked_order
 
 from p2ptarot.cards import standard_52_copy
 from p2ptarot.engine import IllegalMove
@@ -335,7 +335,7 @@ def test_t9_the_omniscient_state_refuses_a_false_judgment_at_once():
 def test_t9_a_lie_is_caught_when_the_rule_opens_and_voids_the_round():
     """§7.7, R35: the round is void (nobody scores), the dealer counts as having dealt, the fault
     is recorded against him at his first false statement, and the game goes on (L1)."""
-    from eleusis_support import finish_round
+    from .support import finish_round
     t = tables({3: ["S5"]}, "H3", rounds=2)
     t.start_blind(BEGINNER_1)
     t.play("S5")
@@ -352,7 +352,7 @@ def test_t9_a_lie_is_caught_when_the_rule_opens_and_voids_the_round():
     # round 2, dealt by seat 1, is played and scored as usual; seat 0's void round scores nothing
     t.move(1, Commit("rule-2", LOW))
     t.move(1, Hint((), ""))
-    from eleusis_support import oracle_move
+    from .support import oracle_move
     while t.ref.phase_name() != "open":  # seat 0's own peer left the lockstep: play from values
         phase = t.ref.phase_name()
         if phase == "play":
@@ -371,7 +371,7 @@ def test_t9_a_lie_is_caught_when_the_rule_opens_and_voids_the_round():
 
 
 def test_an_honest_round_opens_cleanly_in_every_mode():
-    from eleusis_support import finish_round
+    from .support import finish_round
     t = tables({}, "H3")
     t.start_blind(BEGINNER_1)
     finish_round(t, BEGINNER_1)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import random
 
-from eleusis_support import Tables, cid, stacked_order
+from tests.games.eleusis.support import Tables, cid, stacked_order
 
 from p2ptarot.bots import eleusis as bot
 from p2ptarot.bots import make

@@ -5,7 +5,7 @@ elsewhere."""
 from __future__ import annotations
 
 import pytest
-from eleusis_support import Tables, cid, finish_round, stacked_order
+from .support import Tables, cid, finish_round, stacked_order
 
 from p2ptarot.engine import Commit, IllegalMove, NotYourTurn, Open, Pass, create
 from p2ptarot.games.eleusis.moves import Answer, Call, DeclareSage, Hint, Judge, NoPlay, Pick, Play

@@ -8,7 +8,7 @@ from p2ptarot.engine import IllegalMove, Pass, StackedDealer, TurnKind, create
 from p2ptarot.games.arcanoid.cardinfo import ALL_CARDS
 from p2ptarot.games.arcanoid.moves import Discard, Engage
 
-from ..helpers import Table, filler
+from ..support import Table, filler
 
 P1, P2, P3, P4 = 0, 1, 2, 3
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from eleusis_support import Tables, cid, stacked_order
+from tests.games.eleusis.support import Tables, cid, stacked_order
 
 from p2ptarot.bots import make
 from p2ptarot.engine import RandomDealer, create, play

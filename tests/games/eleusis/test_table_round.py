@@ -5,27 +5,10 @@ rule's hash commitment on the wire are the table's work, not this package's.)"""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
-_TABLE = Path(__file__).parents[2] / "table"
-
-
-def _load(name: str, file: str):
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, _TABLE / file)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+from tests.table import harness, helpers
 
 
 def test_a_round_with_sages_and_runs_over_mental_poker() -> None:
-    harness = _load("table_harness", "harness.py")
-    helpers = _load("table_helpers_eleusis", "helpers.py")
     t = harness.Table("eleusis", 5, seed=7, bot="heuristic", options={"rounds": 1})
     t.run()
     assert all(a is None for a in t.aborted)
@@ -52,8 +35,6 @@ def test_a_lying_dealer_voids_his_round_and_the_game_goes_on() -> None:
     from p2ptarot.games.eleusis.moves import Judge
     from p2ptarot.table.envelope import parse
 
-    harness = _load("table_harness", "harness.py")
-    helpers = _load("table_helpers_eleusis", "helpers.py")
     dealer, rule = 0, "accept true"
     lied: list[bool] = []
 

@@ -69,7 +69,7 @@ class Game:
         self.advance()
 
 
-# roses.md §3.10 PD-T3: the hands, then per round
+# spec/games/roses.md, rules §3.10 PD-T3: the hands, then per round
 PD_T3_HANDS = [
     "minor-cup-5 major-nature-7 minor-feather-4 major-concept-8 minor-star-6 divine-8 minor-mask-1 major-role-5",
     "major-role-2 minor-mask-god minor-staff-3 divine-1 minor-feather-6 major-concept-6 rose-upright minor-cup-guardian",
