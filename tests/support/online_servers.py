@@ -43,6 +43,7 @@ storage:
 max_event_size: {RELAY_EVENT_LIMIT}
 gunicorn:
   bind: {host}:{port}
+  host: {host}  # read by the uvicorn server (it takes only the port from bind)
   workers: 1
   loglevel: warning
 verification:

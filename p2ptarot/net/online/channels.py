@@ -198,9 +198,10 @@ class RelayChannel(Channel):
 
     async def _ping(self, interval: float) -> None:
         with contextlib.suppress(Exception):
+            await asyncio.sleep(1.0)
             while not self.closed:
-                await asyncio.sleep(interval * 3)  # relay events are dear: ping less often
                 await self._send("ping", int(time.time() * 1000), 0, 1, "")
+                await asyncio.sleep(interval * 3)  # relay events are dear: ping less often
 
     async def close(self) -> None:
         self._pinger.cancel()
