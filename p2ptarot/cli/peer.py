@@ -22,7 +22,7 @@ from p2ptarot.net.runner import (DEFAULT_STAND_IN_AFTER, GameResult, PeerConfig,
 from p2ptarot.table.charter import MAX_STAND_IN_AFTER
 
 from .console import Console
-from .errors import check_table, usage_error
+from .errors import check_table, interface_arg, usage_error
 from .front import Terminal
 from .local_bots import LocalBots
 
@@ -32,8 +32,9 @@ if TYPE_CHECKING:  # zeroconf is imported only by the commands that browse (not 
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--name", default=os.environ.get("USER", "player"), help="your display name")
-    p.add_argument("--interface", default=None, metavar="IP",
-                   help="bind sockets and zeroconf to this address (default: all interfaces)")
+    p.add_argument("--interface", default=None, metavar="CARD|IP", type=interface_arg,
+                   help="bind sockets and zeroconf to this network card (a name such as eth0, "
+                        "or its address; default: all interfaces)")
     p.add_argument("--port", type=int, default=0, help="listening port (default: any free port)")
     p.add_argument("--data-dir", type=Path, default=Path.home() / ".p2ptarot", metavar="DIR",
                    help="identity key, secrets and transcripts (default: ~/.p2ptarot)")
@@ -94,7 +95,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     j.set_defaults(run=run_join_cmd, prog=j.prog)
 
     ls = subparsers.add_parser("list", help="list the open tables on the LAN")
-    ls.add_argument("--interface", default=None, metavar="IP")
+    ls.add_argument("--interface", default=None, metavar="CARD|IP", type=interface_arg,
+                    help="listen on this network card only (a name or an address)")
     ls.add_argument("--timeout", type=float, default=3.0, help="seconds to listen")
     ls.add_argument("--json", action="store_true")
     ls.set_defaults(run=run_list, prog=ls.prog)
