@@ -1,6 +1,6 @@
 """One link between two homes on each path, with real relay and coturn processes in
 namespaces: cone NATs give a direct path (STUN hole punching), symmetric NATs need TURN, and
-with UDP blocked at the routers (and no TURN over TCP) the frames ride on the relay.  Every
+with UDP blocked at the routers (TURN configured over UDP only) the frames ride on the relay.  Every
 path carries a fragmented 200 KB frame and measures an RTT; the relay's store never holds an
 address or a session description."""
 
@@ -36,7 +36,9 @@ def _link(internet, nat: str, block_udp: bool, turn: bool) -> dict[str, object]:
 
 
 def test_cone_nats_link_directly(internet) -> None:
-    assert _link(internet, "cone", block_udp=False, turn=True)["path"] == "direct"
+    # STUN only: aioice nominates the first pair that answers, so with a TURN server also
+    # configured a relayed pair may win the race against the hole punch
+    assert _link(internet, "cone", block_udp=False, turn=False)["path"] == "direct"
 
 
 def test_symmetric_nats_link_through_turn(internet) -> None:
