@@ -67,10 +67,11 @@ def parse_address(address: str) -> str | None:
     return key if re.fullmatch(r"[0-9a-f]{64}", key) else None
 
 
-def make_advert(key: NostrKey, table: TableInfo, now: int) -> Event:
+def make_advert(key: NostrKey, table: TableInfo, now: int, ttl: int = ADVERT_TTL) -> Event:
+    """The advert event; a short ``ttl`` withdraws the table (it replaces the live advert)."""
     content = json.dumps(encode_txt(table), sort_keys=True, separators=(",", ":"))
     tags = [["d", code_of(key.public_hex)], ["t", TOPIC],
-            ["expiration", str(now + ADVERT_TTL)]]
+            ["expiration", str(now + ttl)]]
     return make_event(key, ADVERT_KIND, tags, content, now)
 
 

@@ -138,6 +138,11 @@ class OnlineMesh:
         return address_of(self.nostr.public_hex)
 
     @property
+    def address(self) -> str:
+        """The link interface's name for ``url``."""
+        return self.url
+
+    @property
     def port(self) -> int:
         return 0
 
