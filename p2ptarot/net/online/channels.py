@@ -37,6 +37,7 @@ class Channel:
         self.closed = False
         self.rtt: float | None = None
         self.overflowed = False
+        self.heard = time.monotonic()  # last sign of life from the peer (a frame or a pong)
 
     def _push(self, text: str) -> None:
         if self.closed:
@@ -58,6 +59,7 @@ class Channel:
                 self.incoming.put_nowait(None)
 
     def _rtt_sample(self, sample: float) -> None:
+        self.heard = time.monotonic()
         self.rtt = sample if self.rtt is None else 0.8 * self.rtt + 0.2 * sample
 
     async def send(self, text: str) -> None:
@@ -91,6 +93,7 @@ class RtcChannel(Channel):
             self._mark_closed()  # a peer breaking the framing is cut off
             return
         kind, body = data[0], data[1:]
+        self.heard = time.monotonic()
         if kind == _PING and len(body) == 8:
             with contextlib.suppress(Exception):
                 self.dc.send(bytes([_PONG]) + body)
@@ -115,8 +118,13 @@ class RtcChannel(Channel):
             self._mark_closed()
 
     async def _ping(self, interval: float) -> None:
+        """Ping every ``interval``; a peer silent for 6 intervals is gone (the link closes and
+        the table's healing dials again)."""
         with contextlib.suppress(Exception):
             while not self.closed:
+                if time.monotonic() - self.heard > 6 * interval:
+                    self._mark_closed()
+                    break
                 if self.dc.readyState == "open":
                     self.dc.send(bytes([_PING]) + struct.pack(">d", time.monotonic()))
                 await asyncio.sleep(interval)
@@ -178,6 +186,7 @@ class RelayChannel(Channel):
     def feed(self, kind: str, seq: int, part: int, parts: int, body: str) -> None:
         """A relay-path signal for this link arrived."""
         now = time.monotonic()
+        self.heard = now
         if kind == "data":
             for frame in self._in.feed(seq, part, parts, body, now):
                 self._push(frame)
@@ -200,6 +209,9 @@ class RelayChannel(Channel):
         with contextlib.suppress(Exception):
             await asyncio.sleep(1.0)
             while not self.closed:
+                if time.monotonic() - self.heard > 12 * interval:  # silent for a minute: gone
+                    self._mark_closed()
+                    break
                 await self._send("ping", int(time.time() * 1000), 0, 1, "")
                 await asyncio.sleep(interval * 3)  # relay events are dear: ping less often
 
