@@ -127,11 +127,6 @@ BODY_MODELS: dict[str, type[BaseModel]] = {
 }
 
 
-def body_model(kind: str) -> type[BaseModel]:
-    """The model of an envelope body of `kind` (KeyError for an unknown kind)."""
-    return BODY_MODELS[kind]
-
-
 def wire_schemas() -> dict[str, dict[str, Any]]:
     """name -> JSON Schema: envelope, signed charter, transcript header and one per body kind."""
     out: dict[str, dict[str, Any]] = {
