@@ -19,7 +19,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
 
 from p2ptarot import PROTOCOL_VERSION
@@ -96,6 +96,10 @@ class OnlineMesh:
         self._closed = False
         self._started = False
         self.dropped_notices = 0
+        #: every peer's latest path and RTT (kept after the link closes, for the game's report)
+        self.seen: dict[PeerKey, tuple[str, float | None]] = {}
+        #: told (peer, path, rtt) once a new link has its first RTT sample (or 10 s passed)
+        self.on_link: Callable[[PeerKey, str, float | None], None] | None = None
 
     # ----------------------------------------------------------------- lifecycle
     async def start(self) -> None:
@@ -449,7 +453,22 @@ class OnlineMesh:
             self._spawn(old.channel.close())
         self._emit(LinkUp(link.peer, f"{link.channel.path} {link.address}", link.dialed,
                           old is not None))
+        self.seen[link.peer] = (link.channel.path, None)
         self._spawn(self._pump(link))
+        self._spawn(self._report(link))
+
+    async def _report(self, link: _Link) -> None:
+        """Record the link's RTT as it is measured; tell ``on_link`` after the first sample."""
+        told = False
+        start = time.monotonic()
+        while not link.channel.closed:
+            rtt = link.channel.rtt
+            if rtt is not None or time.monotonic() - start > 10:
+                self.seen[link.peer] = (link.channel.path, rtt)
+                if not told and self.on_link is not None:
+                    told = True
+                    self.on_link(link.peer, link.channel.path, rtt)
+            await asyncio.sleep(1.0)
 
     async def _pump(self, link: _Link) -> None:
         reason = "link closed"

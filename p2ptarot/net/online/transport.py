@@ -13,7 +13,8 @@ import contextlib
 import hashlib
 import logging
 import time
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
 from ..handshake import Signer
 from ..nostr.adverts import ADVERT_TTL, code_of, make_advert
@@ -37,14 +38,27 @@ def nostr_key_for(identity: Signer) -> NostrKey:
             digest = hashlib.sha256(digest).digest()
 
 
-@dataclass(frozen=True)
+@dataclass
 class OnlineTransport:
     """Links over WebRTC/relays and adverts on the relays, with the user's ``config``."""
 
     config: OnlineConfig
+    #: told (peer key, path, rtt seconds or None) when a link is up and measured
+    on_link: Callable[[bytes, str, float | None], None] | None = None
+    meshes: list[OnlineMesh] = field(default_factory=list)
 
     def open(self, identity: Signer, address: str | None = None) -> OnlineMesh:
-        return OnlineMesh(identity, self.config, key=nostr_key_for(identity))
+        mesh = OnlineMesh(identity, self.config, key=nostr_key_for(identity))
+        mesh.on_link = self.on_link
+        self.meshes.append(mesh)
+        return mesh
+
+    def paths(self) -> dict[bytes, tuple[str, float | None]]:
+        """Every peer's latest path and RTT over this transport's meshes."""
+        out: dict[bytes, tuple[str, float | None]] = {}
+        for mesh in self.meshes:
+            out.update(mesh.seen)
+        return out
 
     def advert(self, info: TableInfo, links: OnlineMesh) -> OnlineAdvert:
         return OnlineAdvert(info, links)
