@@ -85,6 +85,9 @@ class PeerConfig:
     ready: bool = True
     #: this seat is played by a bot (always ready; shown as a bot in the lobby)
     bot: bool = False
+    #: how this peer reaches the others: an online transport (`net.online.transport`), or None
+    #: for the LAN websocket mesh on `interface`/`port`
+    transport: Any = None
 
 
 @dataclass
@@ -102,6 +105,8 @@ def _mesh_config(cfg: PeerConfig) -> MeshConfig:
 def _public_url(cfg: PeerConfig, mesh: Mesh) -> str:
     """The address peers should dial: the bound interface, or this host's LAN address when bound
     to every interface (a wildcard address cannot be dialled)."""
+    if cfg.transport is not None:
+        return mesh.url
     if cfg.interface and cfg.interface not in ("0.0.0.0", "::"):
         return mesh.url
     import socket
@@ -200,10 +205,19 @@ async def host_lobby(cfg: PeerConfig, mesh: Mesh, identity: Identity, game: str,
     info = TableInfo(game=game, variant=variant or "", seats_taken=1,
                      seats_total=seats, fingerprint=identity.fingerprint,
                      host_name=cfg.name[:40])
-    advertiser = TableAdvertiser(info, mesh.port, interfaces=_interfaces(cfg),
-                                 addresses=[cfg.interface] if cfg.interface else None)
+    if cfg.transport is not None:
+        advertiser: Any = cfg.transport.advert(info, mesh)
+    else:
+        advertiser = TableAdvertiser(info, mesh.port, interfaces=_interfaces(cfg),
+                                     addresses=[cfg.interface] if cfg.interface else None)
     await advertiser.start()
-    cfg.say(f"table open: {game} for {seats} at {mesh.url} (fingerprint {identity.fingerprint})")
+    if cfg.transport is not None:
+        from .nostr.adverts import show_code
+        code = show_code(advertiser.code)
+        cfg.say(f"table open online: {game} for {seats}; invitation code {code} "
+                f"(others type: p2ptarot join {code}) (fingerprint {identity.fingerprint})")
+    else:
+        cfg.say(f"table open: {game} for {seats} at {mesh.url} (fingerprint {identity.fingerprint})")
     if on_listening:
         on_listening(mesh.url)
 
@@ -698,11 +712,22 @@ async def _answer_sync(mesh: Mesh, syncs: SyncServer, session: Session, peer: by
 
 
 # ---- entry points used by the CLI ----------------------------------------------------------------
+def _links(cfg: PeerConfig, identity: Identity) -> Any:
+    """The peer's links: the online transport's when one is set, else the LAN websocket mesh."""
+    if cfg.transport is not None:
+        return cfg.transport.open(identity)
+    return Mesh(identity, _mesh_config(cfg))
+
+
+def _is_online_address(target: str | None) -> bool:
+    return target is not None and target.startswith("nostr:")
+
+
 async def run_host(cfg: PeerConfig, game: str, variant: str | None, seats: int, choose: Chooser,
                    options: dict[str, Any] | None = None,
                    on_listening: Callable[[str], None] | None = None) -> GameResult:
     identity = DataDir(cfg.data_dir).identity()
-    async with Mesh(identity, _mesh_config(cfg)) as mesh:
+    async with _links(cfg, identity) as mesh:
         try:
             async with asyncio.timeout(cfg.lobby_timeout):
                 signed = await host_lobby(cfg, mesh, identity, game, variant, seats, options,
@@ -718,15 +743,17 @@ async def run_join(cfg: PeerConfig, target: str | None, game: str | None, choose
     """Join the table the user named (or the only open one; `pick` chooses among several)."""
     identity = DataDir(cfg.data_dir).identity()
     try:
-        wanted = parse_target(target)
-        if wanted.url is not None:
+        wanted = parse_target(None) if _is_online_address(target) else parse_target(target)
+        if target is not None and _is_online_address(target):
+            url = target
+        elif wanted.url is not None:
             url = wanted.url
         else:
             url = await find_table(_interfaces(cfg), game, wanted.prefix, wait=find_wait, pick=pick)
             cfg.say(f"found the table at {url}")
     except FindError as exc:
         raise RunError(str(exc)) from None
-    async with Mesh(identity, _mesh_config(cfg)) as mesh:
+    async with _links(cfg, identity) as mesh:
         try:
             async with asyncio.timeout(cfg.lobby_timeout):
                 signed = await join_lobby(cfg, mesh, identity, url, host_prefix=wanted.prefix)
@@ -750,7 +777,8 @@ async def run_resume(cfg: PeerConfig, choose: Chooser) -> GameResult:
     port = int(address.rsplit(":", 1)[1].split("/")[0]) if address else 0
     config = _mesh_config(cfg)
     config = MeshConfig(host=config.host, port=port, protocol_version=config.protocol_version)
-    async with Mesh(identity, config) as mesh:
+    async with (cfg.transport.open(identity, address) if cfg.transport is not None
+                else Mesh(identity, config)) as mesh:
         return await play(cfg, mesh, identity, store.signed, choose, resume=True)
 
 
