@@ -27,9 +27,10 @@ pytestmark = pytest.mark.network
 WAIT = 30.0
 
 
-@pytest.fixture
-def relay(tmp_path: Path) -> Iterator[Relay]:
-    server = start_relay(tmp_path / "relay")
+@pytest.fixture(scope="module")
+def relay(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Relay]:
+    """One relay process for the module (it takes seconds to start; tests use their own keys)."""
+    server = start_relay(tmp_path_factory.mktemp("relay"))
     yield server
     server.stop()
 
@@ -94,3 +95,36 @@ def test_the_nostr_key_is_stable_per_identity() -> None:
     identity = Identity.generate()
     assert nostr_key_for(identity).public_hex == nostr_key_for(identity).public_hex
     assert nostr_key_for(identity).public_hex != nostr_key_for(Identity.generate()).public_hex
+
+
+async def test_strangers_on_the_relay_cannot_break_or_join_a_link(relay: Relay) -> None:
+    """Junk, undecryptable and misaddressed signals, and frames injected into a live relay-borne
+    link by a third key, are ignored; the link keeps working and delivers only its own frames."""
+    from p2ptarot.net.nostr.event import make_event
+    from p2ptarot.net.nostr.keys import NostrKey
+    from p2ptarot.net.nostr.pool import RelayPool
+    from p2ptarot.net.nostr.signal import SIGNAL_KIND, Signal, seal
+
+    alice, bob = Identity.generate(), Identity.generate()
+    async with OnlineMesh(alice, _config(relay)) as a, OnlineMesh(bob, _config(relay)) as b, \
+            RelayPool([relay.url]) as eve_pool:
+        await a.connect(b.url, expected_key=bob.public_bytes)
+        await _next(b, LinkUp)
+        (link_id,) = list(b._relays)  # the live link's id (a relay could guess it: it cannot)
+        eve = NostrKey()
+        await eve_pool.wait_connected(WAIT)
+        now = int(__import__("time").time())
+        junk = [
+            make_event(eve, SIGNAL_KIND, [["p", b.nostr.public_hex], ["expiration", str(now + 60)]],
+                       "not nip44", now),
+            seal(eve, b.nostr.public_hex, Signal("", "data", link_id, seq=1, part=0, parts=1,
+                                                 body='{"evil":1}'), now),
+            seal(eve, b.nostr.public_hex, Signal("", "offer", "ee" * 16, sdp="v=0 junk"), now),
+            seal(eve, a.nostr.public_hex, Signal("", "bye", link_id), now),
+        ]
+        for event in junk:
+            assert await eve_pool.publish(event) == 1
+        await a.send(bob.public_bytes, b'{"n":"after the junk"}')
+        got = await _next(b, Received)
+        assert got.data == b'{"n":"after the junk"}' and got.peer == alice.public_bytes
+        assert a.peers() == [bob.public_bytes] and b.peers() == [alice.public_bytes]
