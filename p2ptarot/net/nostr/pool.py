@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +35,14 @@ class Delivered:
     sub: str
     event: Event
     relay: str
+
+
+def _fresh(filters: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """On a re-connection, ask for the last minute only: what came before was delivered then
+    (or is lost; the table's catch-up repairs that), and deduplication has a bounded memory."""
+    floor = int(time.time()) - 60
+    return [dict(f, since=max(f["since"], floor)) if isinstance(f.get("since"), int) else f
+            for f in filters]
 
 
 class RelayPool:
@@ -140,7 +149,7 @@ class RelayPool:
             self._sockets[url] = ws
             try:
                 for sub, filters in list(self._subs.items()):
-                    await ws.send_str(json.dumps(["REQ", sub, *filters]))
+                    await ws.send_str(json.dumps(["REQ", sub, *_fresh(filters)]))
                 self._connected[url].set()
                 await self._read(url, ws)
             except (ConnectionError, RuntimeError, aiohttp.ClientError) as exc:

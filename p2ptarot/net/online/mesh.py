@@ -19,6 +19,7 @@ import json
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -42,6 +43,7 @@ logger = logging.getLogger(__name__)
 
 _SUB = "p2ptarot-signal"
 _MAX_DROPPED = 64
+_SEEN_LINKS = 4096
 
 
 @dataclass(eq=False)
@@ -87,7 +89,7 @@ class OnlineMesh:
         self._links: dict[PeerKey, _Link] = {}
         self._pending: dict[str, _Pending] = {}
         self._relays: dict[str, tuple[str, RelayChannel]] = {}  # link id -> (peer key, channel)
-        self._seen_links: set[str] = set()
+        self._seen_links: OrderedDict[str, None] = OrderedDict()  # link ids ever answered
         self._events: asyncio.Queue[MeshEvent] = asyncio.Queue()
         self._room = asyncio.Event()
         self._room.set()
@@ -242,7 +244,7 @@ class OnlineMesh:
         link_id = secrets.token_hex(16)
         pending = _Pending(peer, dialed=True)
         self._pending[link_id] = pending
-        self._seen_links.add(link_id)
+        self._remember(link_id)
         try:
             channel = await self._dial_channel(link_id, pending)
         finally:
@@ -327,12 +329,17 @@ class OnlineMesh:
         if len(self._pending) >= self.config.max_pending:
             self._emit(LinkRejected(address_of(sig.sender), "too many links being set up", None))
             return
-        self._seen_links.add(sig.link)
+        self._remember(sig.link)
         pending = _Pending(sig.sender, dialed=False)
         self._pending[sig.link] = pending
         if sig.kind != "offer":  # relays may reorder: a data frame can overtake "relay"
             self._switch_to_relay(sig, pending)
         self._spawn(self._answer(sig, pending))
+
+    def _remember(self, link_id: str) -> None:
+        self._seen_links[link_id] = None
+        if len(self._seen_links) > _SEEN_LINKS:  # older ids are past their events' expiry
+            self._seen_links.popitem(last=False)
 
     def _switch_to_relay(self, sig: Signal, pending: _Pending) -> None:
         """The dialler chose the relays for this link: open (once) the relay channel."""
