@@ -93,7 +93,7 @@ def _paths(results: dict[str, dict]) -> set[str]:
 
 
 def test_cone_nats_play_over_direct_links(netns: Rig, tmp_path: Path) -> None:
-    results, rows, secrets = _game(netns, tmp_path, "cone", block_udp=False, turn=False)
+    results, rows, secrets = _game(netns, tmp_path, "cone", block_udp=False, turn=True)
     assert _paths(results) == {"direct"}
     _assert_relay_saw_nothing(rows, secrets)
 

@@ -4,9 +4,10 @@ One ephemeral event kind (``SIGNAL_KIND``, NIP-01 20000-29999) carries every mes
 peer to another: a ``p`` tag names the recipient's key, an ``expiration`` tag (NIP-40) bounds
 its life, and the content is the NIP-44 encryption of a small JSON object:
 
-- ``{"t": "offer", "link": L, "sdp": S}`` and ``{"t": "answer", "link": L, "sdp": S}``: the
-  WebRTC session descriptions (aiortc gathers every ICE candidate before it writes one, so they
-  carry the candidates: no separate trickle messages);
+- ``{"t": "offer", "link": L, "sdp": S, "turn": false?}`` and ``{"t": "answer", "link": L,
+  "sdp": S}``: the WebRTC session descriptions (aiortc gathers every ICE candidate before it
+  writes one, so they carry the candidates: no separate trickle messages); ``"turn": false``
+  asks the answerer to leave its TURN server out (the direct-first attempt);
 - ``{"t": "relay", "link": L}``: the dialler gives up on WebRTC for link L; both sides carry it
   over the relays (``data`` messages) instead;
 - ``{"t": "data", "link": L, "seq": n, "part": i, "parts": k, "body": B}``: part i of k of the
@@ -52,11 +53,14 @@ class Signal:
     part: int = 0
     parts: int = 1
     body: str = ""
+    turn: bool = True  # offer: the answerer may use its TURN server too
 
     def payload(self) -> dict[str, object]:
         out: dict[str, object] = {"t": self.kind, "link": self.link}
         if self.kind in ("offer", "answer"):
             out["sdp"] = self.sdp
+        if self.kind == "offer" and not self.turn:
+            out["turn"] = False
         elif self.kind == "data":
             out.update(seq=self.seq, part=self.part, parts=self.parts, body=self.body)
         elif self.kind in ("ping", "pong"):
@@ -93,7 +97,10 @@ def open_signal(key: NostrKey, event: Event, now: int) -> Signal:
         sdp = obj.get("sdp")
         if not isinstance(sdp, str) or not 0 < len(sdp) <= MAX_SDP:
             raise SignalError("bad sdp")
-        return Signal(event.pubkey, kind, link, sdp=sdp)
+        turn = obj.get("turn", True)
+        if kind == "offer" and type(turn) is not bool:
+            raise SignalError("bad turn flag")
+        return Signal(event.pubkey, kind, link, sdp=sdp, turn=turn is not False)
     if kind == "data":
         seq, part, parts, body = obj.get("seq"), obj.get("part"), obj.get("parts"), obj.get("body")
         if (type(seq) is not int or type(part) is not int or type(parts) is not int

@@ -36,7 +36,7 @@ from ..nostr.pool import RelayPool
 from ..nostr.signal import SIGNAL_KIND, Signal, SignalError, open_signal, seal
 from ..transport import LinkInfo
 from .channels import Channel, RelayChannel, RtcChannel
-from .config import OnlineConfig
+from .config import IceServer, OnlineConfig
 from .rtc import path_of, peer_connection
 
 logger = logging.getLogger(__name__)
@@ -70,8 +70,9 @@ class _Pending:
     dialed: bool
     answer: asyncio.Future[str] = field(default_factory=lambda: asyncio.get_running_loop()
                                         .create_future())
-    relay: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop()
-                                        .create_future())
+    #: "relay" (carry the link on the relays) or "bye" (the dialler abandoned this attempt)
+    relay: asyncio.Future[str] = field(default_factory=lambda: asyncio.get_running_loop()
+                                       .create_future())
 
 
 class OnlineMesh:
@@ -241,43 +242,67 @@ class OnlineMesh:
             raise ConnectError(f"{address!r} is not an online seat address (nostr:<key>)")
         if peer == self.nostr.public_hex:
             raise ConnectError("that address is this peer's own")
-        link_id = secrets.token_hex(16)
-        pending = _Pending(peer, dialed=True)
-        self._pending[link_id] = pending
-        self._remember(link_id)
-        try:
-            channel = await self._dial_channel(link_id, pending)
-        finally:
-            self._pending.pop(link_id, None)
+        channel = await self._dial_channel(peer)
         link = await self._handshake(channel, address, True, expected_key)
         await self._adopt(link)
         return link.peer
 
-    async def _dial_channel(self, link_id: str, pending: _Pending) -> Channel:
+    def _stages(self) -> list[tuple[tuple[IceServer, ...], bool, float]]:
+        """The WebRTC attempts: (ICE servers, TURN allowed, seconds); direct first when a TURN
+        server is configured, all within ``rtc_deadline``."""
         cfg = self.config
-        if cfg.transport == "auto":
-            pc = peer_connection(cfg.ice)
-            dc = pc.createDataChannel("p2ptarot", ordered=True)
-            opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            dc.on("open", lambda: opened.done() or opened.set_result(None))
+        if cfg.transport != "auto":
+            return []
+        plain = tuple(s for s in cfg.ice if not s.url.startswith("turn"))
+        if len(plain) == len(cfg.ice) or cfg.direct_first <= 0:
+            return [(cfg.ice, True, cfg.rtc_deadline)]
+        first = min(cfg.direct_first, cfg.rtc_deadline / 2)
+        return [(plain, False, first), (cfg.ice, True, cfg.rtc_deadline - first)]
+
+    async def _dial_channel(self, peer: str) -> Channel:
+        for ice, turn, deadline in self._stages():
+            link_id = secrets.token_hex(16)
+            pending = _Pending(peer, dialed=True)
+            self._pending[link_id] = pending
+            self._remember(link_id)
             try:
-                async with asyncio.timeout(cfg.rtc_deadline):
-                    await pc.setLocalDescription(await pc.createOffer())
-                    await self._signal(pending.peer, Signal("", "offer", link_id,
-                                                            sdp=pc.localDescription.sdp))
-                    sdp = await pending.answer
-                    from aiortc import RTCSessionDescription
-                    await pc.setRemoteDescription(RTCSessionDescription(sdp, "answer"))
-                    await opened
-                return RtcChannel(pc, dc, path_of(pc), cfg.max_message_size,
-                                  cfg.max_queued_events, cfg.ping_interval)
-            except (TimeoutError, ValueError) as exc:  # ValueError: an unusable answer
-                logger.info("WebRTC to %s failed (%s); using the relays", pending.peer[:16],
-                            exc or type(exc).__name__)
-                with contextlib.suppress(Exception):
-                    await pc.close()
-        await self._signal(pending.peer, Signal("", "relay", link_id))
-        return self._relay_channel(link_id, pending.peer)
+                channel = await self._try_rtc(link_id, pending, ice, turn, deadline)
+            finally:
+                self._pending.pop(link_id, None)
+            if channel is not None:
+                return channel
+            with contextlib.suppress(ConnectionError):
+                await self._signal(peer, Signal("", "bye", link_id))  # the answerer lets go
+        link_id = secrets.token_hex(16)
+        self._remember(link_id)
+        await self._signal(peer, Signal("", "relay", link_id))
+        return self._relay_channel(link_id, peer)
+
+    async def _try_rtc(self, link_id: str, pending: _Pending, ice: tuple[IceServer, ...],
+                       turn: bool, deadline: float) -> Channel | None:
+        """One WebRTC attempt: the open data channel, or None after ``deadline``."""
+        from aiortc import RTCSessionDescription
+        cfg = self.config
+        pc = peer_connection(ice)
+        dc = pc.createDataChannel("p2ptarot", ordered=True)
+        opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        dc.on("open", lambda: opened.done() or opened.set_result(None))
+        try:
+            async with asyncio.timeout(deadline):
+                await pc.setLocalDescription(await pc.createOffer())
+                await self._signal(pending.peer, Signal("", "offer", link_id,
+                                                        sdp=pc.localDescription.sdp, turn=turn))
+                sdp = await pending.answer
+                await pc.setRemoteDescription(RTCSessionDescription(sdp, "answer"))
+                await opened
+            return RtcChannel(pc, dc, path_of(pc), cfg.max_message_size,
+                              cfg.max_queued_events, cfg.ping_interval)
+        except (TimeoutError, ValueError) as exc:  # ValueError: an unusable answer
+            logger.info("WebRTC to %s (turn %s) failed: %s", pending.peer[:16], turn,
+                        exc or type(exc).__name__)
+            with contextlib.suppress(Exception):
+                await pc.close()
+            return None
 
     def _relay_channel(self, link_id: str, peer: str) -> RelayChannel:
         cfg = self.config
@@ -323,6 +348,8 @@ class OnlineMesh:
                 pending.answer.set_result(sig.sdp)
             elif sig.kind in ("relay", "data") and not pending.dialed:
                 self._switch_to_relay(sig, pending)
+            elif sig.kind == "bye" and not pending.dialed and not pending.relay.done():
+                pending.relay.set_result("bye")  # the dialler moved on to its next attempt
             return
         if sig.link in self._seen_links or sig.kind not in ("offer", "relay", "data"):
             return  # a replay of an old link, or a stray frame
@@ -348,7 +375,7 @@ class OnlineMesh:
         if sig.kind == "data":
             channel.feed(sig.kind, sig.seq, sig.part, sig.parts, sig.body)
         if not pending.relay.done():
-            pending.relay.set_result(None)
+            pending.relay.set_result("relay")
 
     async def _answer(self, sig: Signal, pending: _Pending) -> None:
         address = address_of(sig.sender)
@@ -367,11 +394,14 @@ class OnlineMesh:
     async def _answer_channel(self, sig: Signal, pending: _Pending) -> Channel:
         cfg = self.config
         if pending.relay.done():
+            if pending.relay.result() == "bye":
+                raise ConnectionError("the dialler tried another way")
             return self._relays[sig.link][1]
         if cfg.transport == "relay":
             return self._relay_channel(sig.link, sig.sender)
         from aiortc import RTCSessionDescription
-        pc = peer_connection(cfg.ice)
+        pc = peer_connection(cfg.ice if sig.turn else
+                             tuple(s for s in cfg.ice if not s.url.startswith("turn")))
         channel_ready: asyncio.Future[object] = asyncio.get_running_loop().create_future()
 
         def on_datachannel(dc: object) -> None:
@@ -397,6 +427,8 @@ class OnlineMesh:
         if pending.relay in done:
             with contextlib.suppress(Exception):
                 await pc.close()
+            if pending.relay.result() == "bye":
+                raise ConnectionError("the dialler tried another way")
             return self._relays[sig.link][1]
         return RtcChannel(pc, channel_ready.result(), path_of(pc), cfg.max_message_size,
                           cfg.max_queued_events, cfg.ping_interval)
