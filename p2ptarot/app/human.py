@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Awaitable, Callable, TypeVar
 
-from p2ptarot.table.effects import StandInMove
+from p2ptarot.table.inputs import StandInMove
 
 from .events import (HandOver, Leave, Notice, PlayComposed, PlayMove, StandInChanged, TakeBack,
                      WriteMove)

@@ -19,12 +19,14 @@ from typing import Any, Awaitable, Callable, Sequence
 from p2ptarot import PROTOCOL_VERSION
 from p2ptarot.crypto.errors import CryptoError
 from p2ptarot.crypto.signing import Identity, fingerprint, verify_signature
-from p2ptarot.engine import EngineError, Move, Outcome
+from p2ptarot.engine import Move, Outcome
 from p2ptarot.engine import info as game_info
 from p2ptarot.table import canonical
 from p2ptarot.table.charter import Charter, SignedCharter, charter_signing_bytes
-from p2ptarot.table.effects import (Aborted, Effect, Finished, Forward, NeedMove, Progress, Record,
-                                    Send, StandInMove, Warning)
+from p2ptarot.table.effects import (Aborted, Effect, Finished, Forward, NeedMove, Notice, Progress,
+                                    Record, Send)
+from p2ptarot.table.errors import TableUsageError
+from p2ptarot.table.inputs import StandInMove
 from p2ptarot.table.lobby import make_charter, sign_charter
 from p2ptarot.table.names import clean_name, printable
 from p2ptarot.table.room import (ChatRelay, Room, RoomError, RoomSeat, RosterSeen, clean_chat,
@@ -469,7 +471,7 @@ async def play(cfg: PeerConfig, mesh: Mesh, identity: Identity, signed: SignedCh
                 pending_choice.append(asyncio.create_task(ask()))
             elif isinstance(e, Progress):
                 logger.debug("step %d: %s", e.step, printable(e.text))
-            elif isinstance(e, Warning):
+            elif isinstance(e, Notice):
                 logger.info("%s", printable(e.text))
             elif isinstance(e, Finished):
                 cfg.say("game over: " + ", ".join(f"{names[i]} {score}" for i, score
@@ -538,7 +540,7 @@ async def _pump(cfg: PeerConfig, mesh: Mesh, session: Session,
                     effects = session.act(choice.move, by="bot")
                 else:
                     effects = session.act(choice)
-            except EngineError as exc:  # the local chooser broke the rules: a bug, not a fault
+            except TableUsageError as exc:  # the local chooser broke the rules: a bug, not a fault
                 raise RunError(f"the move chosen for seat {session.seat} was refused: {exc}") from exc
             await handle(effects)
         if event_task in ready:

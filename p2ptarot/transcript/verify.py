@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from p2ptarot.table.effects import Aborted, Warning
+from p2ptarot.table.effects import Aborted, Notice
 from p2ptarot.table.envelope import Envelope, EnvelopeError, parse
 from p2ptarot.table.bodies import envelope_of
 from p2ptarot.table.evidence import cite
@@ -65,7 +65,7 @@ def verify_transcript(t: Transcript) -> Verdict:
         for effect in session.receive(line):
             if isinstance(effect, Aborted):
                 return _ended(session, effect, aborts)
-            if isinstance(effect, Warning) and env.kind != "abort":
+            if isinstance(effect, Notice) and env.kind != "abort":
                 # an unsigned, foreign or unchained line: the file is wrong, nobody is implicated
                 if index == last and "bad signature" in effect.text:
                     return _incomplete(session, aborts, f"its last line is not correctly signed "

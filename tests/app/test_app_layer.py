@@ -236,7 +236,7 @@ def test_every_registered_game_gets_a_screen_and_a_menu(game: str) -> None:
 
 async def test_a_bot_stands_in_for_an_absent_player_after_the_grace_period() -> None:
     from p2ptarot.app.events import StandInChanged
-    from p2ptarot.table.effects import StandInMove
+    from p2ptarot.table.inputs import StandInMove
     seat, view, legal = _states("sinople", 3, lambda v, l: len(l) >= 3)[0]
     hub = Hub()
     hub.app = TableApp("sinople", None, NAMES, seat)

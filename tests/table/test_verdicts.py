@@ -133,7 +133,7 @@ def test_a_split_view_whose_relays_were_lost_is_resolved_by_the_catch_up() -> No
     t.run()
     assert twins and t.aborted == [None, None, None]  # nobody blamed anybody on a hash
     stalled = t.sessions[1]
-    assert stalled.pending_seats() == (CHEAT,) and CHEAT in stalled._inbox[stalled.step]
+    assert stalled.pending_seats() == (CHEAT,) and CHEAT in stalled.intake.held(stalled.step)
     _catch_up(t, 1)
     for k in HONEST:
         aborted = t.aborted[k]
