@@ -46,7 +46,7 @@ _FIRST_MOVE = re.compile(r"^(\d+\.\d+) step \d+: .*move by seat")
 def _identity_code(data: Path) -> tuple[str, str]:
     from p2ptarot.net.nostr.adverts import code_of, show_code
     from p2ptarot.net.online.transport import nostr_key_for
-    from p2ptarot.net.store import DataDir
+    from p2ptarot.peer.store import DataDir
     identity = DataDir(data).identity()
     return identity.fingerprint, show_code(code_of(nostr_key_for(identity).public_hex))
 

@@ -15,7 +15,7 @@ import threading
 import time
 from pathlib import Path
 
-from p2ptarot.net.store import DataDir, read_transcript
+from p2ptarot.peer.store import DataDir, read_transcript
 
 from .errors import check_table, interface_arg
 

@@ -16,15 +16,17 @@ from p2ptarot.app.table import Hub
 from p2ptarot.bots import make as make_bot
 from p2ptarot.engine import BadConfiguration, Move
 from p2ptarot.net.finder import describe as describe_table
-from p2ptarot.net.store import DataDir
-from p2ptarot.net.runner import (DEFAULT_STAND_IN_AFTER, GameResult, PeerConfig, RunError,
-                                 bot_chooser, run_host, run_join, run_resume)
+from p2ptarot.net.lan import DEFAULT_HEARTBEAT
+from p2ptarot.peer.bots import host_with_bots
+from p2ptarot.peer.config import (DEFAULT_LOBBY_GRACE, DEFAULT_STAND_IN_AFTER, GameResult,
+                                  PeerConfig, RunError)
+from p2ptarot.peer.run import bot_chooser, run_join, run_resume
+from p2ptarot.peer.store import DataDir
 from p2ptarot.table.charter import MAX_STAND_IN_AFTER
 
 from .console import Console
 from .errors import check_table, interface_arg, usage_error
 from .front import Terminal
-from .local_bots import LocalBots
 
 if TYPE_CHECKING:  # zeroconf is imported only by the commands that browse (not `join ws://`)
     from p2ptarot.net.discovery import TableAdvert
@@ -61,6 +63,9 @@ def _common(p: argparse.ArgumentParser) -> None:
                         "(default: ready as soon as you sit; bots always are)")
     p.add_argument("--lobby-timeout", type=float, default=600.0, metavar="SECONDS",
                    help="give up if the table has not started after this long (default 600)")
+    p.add_argument("--heartbeat", type=float, default=DEFAULT_HEARTBEAT, metavar="SECONDS",
+                   help=f"ping every link this often; a link silent this long is dropped and "
+                        f"dialled again (default {DEFAULT_HEARTBEAT:g})")
 
 
 def _common_online(p: argparse.ArgumentParser) -> None:
@@ -75,6 +80,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     h.add_argument("--variant", default=None, help="a variant of the game (default: its base rules)")
     h.add_argument("--seats", type=int, required=True, help="number of players, you included")
     h.add_argument("--bots", type=int, default=0, help="fill this many seats with local bot processes")
+    h.add_argument("--lobby-grace", type=float, default=DEFAULT_LOBBY_GRACE, metavar="SECONDS",
+                   help="a table hosted by a bot (--bot) starts this long after its seats were "
+                        "all taken, with the players ready by then, so a joiner that never says "
+                        f"ready cannot hold it (default {DEFAULT_LOBBY_GRACE:g})")
     h.add_argument("--stand-in-after", type=int, default=None, metavar="SECONDS",
                    help="table policy, written in the charter: when a human leaves a turn "
                         "unanswered this long, their own peer lets a bot play their seat until "
@@ -204,7 +213,8 @@ def _config(args: argparse.Namespace) -> PeerConfig:
     say = (lambda text: None) if args.quiet else (lambda text: print(text, flush=True))
     cfg = PeerConfig(data_dir=args.data_dir, name=args.name, interface=args.interface,
                      port=args.port, timeout=args.timeout, move_timeout=args.move_timeout,
-                     lobby_timeout=args.lobby_timeout, say=say,
+                     lobby_timeout=args.lobby_timeout, say=say, heartbeat=args.heartbeat,
+                     lobby_grace=getattr(args, "lobby_grace", DEFAULT_LOBBY_GRACE),
                      ready=not (args.not_ready and not args.bot), bot=bool(args.bot))
     from .online import transport_of, wants_online
     if wants_online(args):
@@ -266,20 +276,16 @@ def run_host_cmd(args: argparse.Namespace) -> int:
     if cfg.transport is not None and args.bots:
         return usage_error(args, "--bots plays on the LAN; online, bots join with the code "
                                  "(p2ptarot join CODE --bot)")
-    bots = LocalBots(args.bots, args.data_dir, args.interface, args.timeout, args.lobby_timeout)
-    spawn_bots = bots.spawn
     cfg.stand_in_after = policy
 
     async def go() -> GameResult:
         hub = _hub(args)
         cfg.hub = hub
-        return await _with_fronts(args, cfg, hub, lambda: run_host(
-            cfg, args.game, args.variant, args.seats, _chooser(args, hub), on_listening=spawn_bots))
+        return await _with_fronts(args, cfg, hub, lambda: host_with_bots(
+            cfg, args.game, args.variant, args.seats, _chooser(args, hub), args.bots))
 
-    finished = False
     try:
         result = asyncio.run(go())
-        finished = True
     except LeftTable as exc:
         _left_message(args, f"p2ptarot host: {exc}")
         return 1
@@ -289,8 +295,6 @@ def run_host_cmd(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         _left_message(args, "p2ptarot host: interrupted; you left the table")
         return 130
-    finally:
-        bots.stop(finished)  # the host left or failed: its own bots have no table any more
     return _report(result, args)
 
 

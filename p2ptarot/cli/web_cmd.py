@@ -13,8 +13,8 @@ from p2ptarot.app.events import ReplayLoaded
 from p2ptarot.app.human import LeftTable, until_left
 from p2ptarot.app.replay import frames
 from p2ptarot.app.table import Hub
-from p2ptarot.net.runner import DEFAULT_STAND_IN_AFTER, PeerConfig
-from p2ptarot.net.store import read_transcript
+from p2ptarot.peer.config import DEFAULT_STAND_IN_AFTER, PeerConfig
+from p2ptarot.peer.store import read_transcript
 from p2ptarot.transcript import TranscriptError, verify_transcript
 
 from .errors import interface_arg

@@ -15,7 +15,7 @@ import pytest
 from netns_rig import Rig, bound_sockets
 
 from p2ptarot.net.discovery import MDNS_GROUP_V4
-from p2ptarot.net.store import DataDir, read_transcript
+from p2ptarot.peer.store import DataDir, read_transcript
 from p2ptarot.transcript import verify_transcript
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]

@@ -19,7 +19,7 @@ from online_servers import start_relay, start_turn
 
 from p2ptarot.net.nostr.adverts import code_of, show_code
 from p2ptarot.net.online.transport import nostr_key_for
-from p2ptarot.net.store import DataDir, read_transcript
+from p2ptarot.peer.store import DataDir, read_transcript
 from p2ptarot.transcript import verify_transcript
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]

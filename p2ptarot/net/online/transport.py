@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from ..handshake import Signer
-from ..nostr.adverts import ADVERT_TTL, code_of, make_advert
+from ..nostr.adverts import ADVERT_TTL, code_of, make_advert, show_code
 from ..nostr.keys import KeyError_, NostrKey
 from ..txt import TableInfo
 from .config import OnlineConfig
@@ -74,6 +74,11 @@ class OnlineAdvert:
         self.code = code_of(links.nostr.public_hex)
         self._task: asyncio.Task[None] | None = None
         self._last = 0  # created_at of the last advert: each must be newer to replace it
+
+    @property
+    def invitation(self) -> str:
+        """The code as people type it (``XXXXX-XXXXX``)."""
+        return show_code(self.code)
 
     async def _publish(self, ttl: int | None = None) -> None:
         # a withdrawn advert replaces the live one (same address, newer) and expires at once
