@@ -11,7 +11,7 @@ its life, and the content is the NIP-44 encryption of a small JSON object:
 - ``{"t": "relay", "link": L}``: the dialler gives up on WebRTC for link L; both sides carry it
   over the relays (``data`` messages) instead;
 - ``{"t": "data", "link": L, "seq": n, "part": i, "parts": k, "body": B}``: part i of k of the
-  n-th frame of link L when it rides on the relays;
+  n-th packet (a JSON array of table frames) of link L when it rides on the relays;
 - ``{"t": "ping", "link": L, "seq": ms}`` / ``{"t": "pong", ...}``: round-trip time of a link
   riding on the relays (``seq`` echoes the sender's clock in milliseconds);
 - ``{"t": "bye", "link": L}``: the link is closed.

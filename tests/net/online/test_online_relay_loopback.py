@@ -128,3 +128,15 @@ async def test_strangers_on_the_relay_cannot_break_or_join_a_link(relay: Relay) 
         got = await _next(b, Received)
         assert got.data == b'{"n":"after the junk"}' and got.peer == alice.public_bytes
         assert a.peers() == [bob.public_bytes] and b.peers() == [alice.public_bytes]
+
+
+async def test_a_burst_of_small_frames_travels_in_few_events(relay: Relay) -> None:
+    alice, bob = Identity.generate(), Identity.generate()
+    async with OnlineMesh(alice, _config(relay)) as a, OnlineMesh(bob, _config(relay)) as b:
+        await a.connect(b.url, expected_key=bob.public_bytes)
+        frames = [json.dumps({"n": i}).encode() for i in range(50)]
+        for frame in frames:
+            await a.send(bob.public_bytes, frame)
+        assert [(await _next(b, Received)).data for _ in frames] == frames
+        packets = a._links[bob.public_bytes].channel.packets_sent  # handshake included
+        assert packets < 10, packets
