@@ -45,8 +45,26 @@ def is_code(text: str | None) -> bool:
 
 
 def wants_online(args: argparse.Namespace) -> bool:
+    table = getattr(args, "table", None)
     return bool(getattr(args, "online", False) or getattr(args, "relay_only", False)
-                or is_code(getattr(args, "table", None)))
+                or is_code(table) or (table or "").startswith("nostr:"))
+
+
+def bot_args(args: argparse.Namespace) -> tuple[str, ...]:
+    """The online options a host hands to its local bot processes (they join by address)."""
+    out: list[str] = []
+    for url in relays_of(args):
+        out += ["--relay", url]
+    for url in args.stun:
+        out += ["--stun", url]
+    if args.turn:
+        out += ["--turn", args.turn]
+        if args.turn_user:
+            out += ["--turn-user", args.turn_user]
+        if args.turn_pass is not None:
+            out += ["--turn-pass", args.turn_pass]
+    out += ["--rtc-deadline", f"{args.rtc_deadline:g}"]
+    return tuple(out + (["--relay-only"] if args.relay_only else []))
 
 
 def relays_of(args: argparse.Namespace) -> list[str]:

@@ -273,16 +273,16 @@ def run_host_cmd(args: argparse.Namespace) -> int:
         cfg = _config(args)
     except ValueError as exc:  # an online setting that cannot be used (a sentence)
         return usage_error(args, str(exc))
-    if cfg.transport is not None and args.bots:
-        return usage_error(args, "--bots plays on the LAN; online, bots join with the code "
-                                 "(p2ptarot join CODE --bot)")
+    from .online import bot_args
+    extra = bot_args(args) if cfg.transport is not None else ()
     cfg.stand_in_after = policy
 
     async def go() -> GameResult:
         hub = _hub(args)
         cfg.hub = hub
         return await _with_fronts(args, cfg, hub, lambda: host_with_bots(
-            cfg, args.game, args.variant, args.seats, _chooser(args, hub), args.bots))
+            cfg, args.game, args.variant, args.seats, _chooser(args, hub), args.bots,
+            bot_args=extra))
 
     try:
         result = asyncio.run(go())

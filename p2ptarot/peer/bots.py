@@ -22,9 +22,11 @@ class LocalBots:
     """`count` bot processes that join the table at the URL `spawn` is given."""
 
     def __init__(self, count: int, data_dir: Path, interface: str | None, timeout: int,
-                 lobby_timeout: float, heartbeat: float | None = None) -> None:
+                 lobby_timeout: float, heartbeat: float | None = None,
+                 extra: tuple[str, ...] = ()) -> None:
         self.count, self.data_dir, self.interface = count, data_dir, interface
         self.timeout, self.lobby_timeout, self.heartbeat = timeout, lobby_timeout, heartbeat
+        self.extra = extra  # more `join` options (an online table: its relays, STUN, TURN)
         self.children: list[subprocess.Popen[bytes]] = []
 
     def command(self, url: str, k: int) -> list[str]:
@@ -35,7 +37,7 @@ class LocalBots:
             cmd += ["--interface", self.interface]
         if self.heartbeat is not None:
             cmd += ["--heartbeat", f"{self.heartbeat:g}"]
-        return cmd
+        return cmd + list(self.extra)
 
     def spawn(self, url: str) -> None:
         """Start the bots, dialling the host at `url` (called once the table listens)."""
@@ -56,11 +58,12 @@ class LocalBots:
 
 async def host_with_bots(cfg: PeerConfig, game: str, variant: str | None, seats: int,
                          choose: Chooser, bots: int, bots_dir: Path | None = None,
-                         options: dict[str, Any] | None = None) -> GameResult:
+                         options: dict[str, Any] | None = None,
+                         bot_args: tuple[str, ...] = ()) -> GameResult:
     """Host a table and fill `bots` of its seats with local bot processes; whatever happens to
     the host's game (finished, failed, cancelled), its bots are stopped before this returns."""
     local = LocalBots(bots, bots_dir or cfg.data_dir, cfg.interface, cfg.timeout,
-                      cfg.lobby_timeout, cfg.heartbeat)
+                      cfg.lobby_timeout, cfg.heartbeat, bot_args)
     finished = False
     try:
         result = await run_host(cfg, game, variant, seats, choose, options,
