@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from netns_rig import Rig
-from online_servers import start_relay, start_turn
+from online_servers import leaks, start_relay, start_turn
 
 from p2ptarot.net.nostr.adverts import code_of, show_code
 from p2ptarot.net.online.transport import nostr_key_for
@@ -24,7 +24,6 @@ from p2ptarot.transcript import verify_transcript
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 CLI = [sys.executable, "-m", "p2ptarot.cli.main"]
-_IPV4 = r"(?<![0-9.])(?:\d{1,3}\.){3}\d{1,3}(?![0-9.])"
 
 
 def _game(netns: Rig, tmp_path: Path, nat: str, block_udp: bool, turn: bool
@@ -75,17 +74,10 @@ def _game(netns: Rig, tmp_path: Path, nat: str, block_udp: bool, turn: bool
 
 
 def _assert_relay_saw_nothing(rows: list[dict[str, object]], secrets: dict[str, str]) -> None:
-    import re
-    kinds = {int(r["kind"]) for r in rows}  # type: ignore[arg-type]
-    assert kinds <= {21478, 30478}, kinds
-    signatures = set(secrets["signatures"].splitlines())
-    for row in rows:
-        content = row["content"]
-        text = content.decode() if isinstance(content, bytes) else str(content)
-        text += str(row["tags"])
-        assert not re.search(_IPV4, text), text[:300]
-        assert "candidate" not in text and "a=fingerprint" not in text
-        assert not any(sig in text for sig in signatures)
+    """Only adverts and signalling were stored, and none shows an address, a session
+    description or any signature of the table's messages (a move in clear would carry one)."""
+    assert {int(r["kind"]) for r in rows} <= {21478, 30478}  # type: ignore[arg-type]
+    assert rows and leaks(rows, secrets["signatures"].splitlines()) == []
 
 
 def _paths(results: dict[str, dict]) -> set[str]:

@@ -5,7 +5,7 @@ chose (127.0.0.1, or a host of a namespace rig), stopped by the caller or the ri
 
 from __future__ import annotations
 
-import os
+import re
 import shutil
 import socket
 import sqlite3
@@ -170,3 +170,27 @@ def start_turn(workdir: Path, host: str, popen, prefix: Sequence[str], port: int
     proc = popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=workdir)
     _wait_port(prefix, host, port, proc, log)
     return Turn(host, port, user, password, proc, log)
+
+
+# ---- what the online tests check ---------------------------------------------------------------
+PROBE = str(Path(__file__).parent / "online_probe.py")
+_IPV4 = re.compile(r"(?<![0-9.])(?:\d{1,3}\.){3}\d{1,3}(?![0-9.])")
+
+
+def leaks(rows: list[dict[str, object]], secrets: list[str]) -> list[str]:
+    """What a relay's stored events show that it should never have seen: an IPv4 address, a
+    session description, or any of `secrets` (e.g. a table message's signature)."""
+    found = []
+    for row in rows:
+        text = f"{row.get('tags')} {row.get('content')}"
+        if isinstance(row.get("content"), bytes):
+            text = f"{row.get('tags')} {row['content'].decode('utf-8', 'replace')}"  # type: ignore[union-attr]
+        found += [f"address {m}" for m in _IPV4.findall(text)]
+        found += [f"sdp {w}" for w in ("candidate", "a=fingerprint", "v=0") if w in text]
+        found += [f"secret {s[:12]}" for s in secrets if s and s in text]
+    return found
+
+
+def run_probe(host, relay: Relay, *args: str, timeout: float = 180) -> "subprocess.CompletedProcess[str]":
+    return host.run([sys.executable, PROBE, "--relay", relay.url, *args], timeout=timeout,
+                    check=False)

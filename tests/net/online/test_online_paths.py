@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import PROBE, leaks, run_probe
+from online_servers import PROBE, leaks, run_probe
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 
