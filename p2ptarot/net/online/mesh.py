@@ -248,25 +248,28 @@ class OnlineMesh:
         return link.peer
 
     def _stages(self) -> list[tuple[tuple[IceServer, ...], bool, float]]:
-        """The WebRTC attempts: (ICE servers, TURN allowed, seconds); direct first when a TURN
-        server is configured, all within ``rtc_deadline``."""
+        """The WebRTC attempts: (ICE servers, TURN allowed, seconds to wait once the offer is
+        out); direct first when a TURN server is configured.  All of them together get
+        ``rtc_deadline`` (gathering included: over blocked UDP a STUN query alone takes 5 s)."""
         cfg = self.config
         if cfg.transport != "auto":
             return []
         plain = tuple(s for s in cfg.ice if not s.url.startswith("turn"))
         if len(plain) == len(cfg.ice) or cfg.direct_first <= 0:
             return [(cfg.ice, True, cfg.rtc_deadline)]
-        first = min(cfg.direct_first, cfg.rtc_deadline / 2)
-        return [(plain, False, first), (cfg.ice, True, cfg.rtc_deadline - first)]
+        return [(plain, False, cfg.direct_first), (cfg.ice, True, cfg.rtc_deadline)]
 
     async def _dial_channel(self, peer: str) -> Channel:
-        for ice, turn, deadline in self._stages():
+        end = time.monotonic() + self.config.rtc_deadline
+        for ice, turn, wait in self._stages():
+            if time.monotonic() >= end:
+                break
             link_id = secrets.token_hex(16)
             pending = _Pending(peer, dialed=True)
             self._pending[link_id] = pending
             self._remember(link_id)
             try:
-                channel = await self._try_rtc(link_id, pending, ice, turn, deadline)
+                channel = await self._try_rtc(link_id, pending, ice, turn, wait, end)
             finally:
                 self._pending.pop(link_id, None)
             if channel is not None:
@@ -279,8 +282,9 @@ class OnlineMesh:
         return self._relay_channel(link_id, peer)
 
     async def _try_rtc(self, link_id: str, pending: _Pending, ice: tuple[IceServer, ...],
-                       turn: bool, deadline: float) -> Channel | None:
-        """One WebRTC attempt: the open data channel, or None after ``deadline``."""
+                       turn: bool, wait: float, end: float) -> Channel | None:
+        """One WebRTC attempt: the open data channel, or None when it is not open ``wait``
+        seconds after the offer went out, or at ``end`` (monotonic), whichever comes first."""
         from aiortc import RTCSessionDescription
         cfg = self.config
         pc = peer_connection(ice)
@@ -288,10 +292,12 @@ class OnlineMesh:
         opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         dc.on("open", lambda: opened.done() or opened.set_result(None))
         try:
-            async with asyncio.timeout(deadline):
-                await pc.setLocalDescription(await pc.createOffer())
+            async with asyncio.timeout_at(_loop_time(end)) as overall:
+                await pc.setLocalDescription(await pc.createOffer())  # gathers the candidates
                 await self._signal(pending.peer, Signal("", "offer", link_id,
                                                         sdp=pc.localDescription.sdp, turn=turn))
+                stage_end = _loop_time(min(end, time.monotonic() + wait))
+                overall.reschedule(stage_end)
                 sdp = await pending.answer
                 await pc.setRemoteDescription(RTCSessionDescription(sdp, "answer"))
                 await opened
@@ -558,6 +564,11 @@ class OnlineMesh:
         task = asyncio.ensure_future(coro)  # type: ignore[arg-type]
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+
+def _loop_time(monotonic: float) -> float:
+    """A ``time.monotonic()`` instant on the event loop's clock (for ``asyncio.timeout_at``)."""
+    return asyncio.get_running_loop().time() + (monotonic - time.monotonic())
 
 
 def _is_json_object(text: str) -> bool:
