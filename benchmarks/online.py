@@ -73,7 +73,7 @@ def run_once(scenario: str, game: str, seed: int) -> dict[str, object]:
         common = ["--bot", "heuristic", "--quiet", "--json", "--timeout", "120",
                   "--lobby-timeout", "300"]
         if scenario != "lan":
-            common += ["--relay", relay.url, "--stun", turn.stun_url, "--rtc-deadline", "10"]
+            common += ["--relay", relay.url, "--stun", turn.stun_url]
             if scenario != "direct":
                 common += ["--turn", turn.turn_url, "--turn-user", turn.user,
                            "--turn-pass", turn.password]

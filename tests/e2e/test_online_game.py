@@ -43,8 +43,7 @@ def _game(netns: Rig, tmp_path: Path, nat: str, block_udp: bool, turn: bool
     if turn:
         online += ["--turn", coturn.turn_url, "--turn-user", coturn.user,
                    "--turn-pass", coturn.password]
-    common = ["--bot", "random", "--quiet", "--timeout", "120", "--lobby-timeout", "300",
-              "--rtc-deadline", "10"] + online
+    common = ["--bot", "random", "--quiet", "--timeout", "120", "--lobby-timeout", "300"] + online
     dirs = {h.label: tmp_path / h.label for h in hosts}
     code = show_code(code_of(nostr_key_for(DataDir(dirs["a1"]).identity()).public_hex))
     logs = {h.label: tmp_path / f"{h.label}.log" for h in hosts}

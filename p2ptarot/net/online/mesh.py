@@ -248,8 +248,8 @@ class OnlineMesh:
         return link.peer
 
     def _stages(self) -> list[tuple[tuple[IceServer, ...], bool, float]]:
-        """The WebRTC attempts: (ICE servers, TURN allowed, seconds to wait once the offer is
-        out); direct first when a TURN server is configured.  All of them together get
+        """The WebRTC attempts: (ICE servers, TURN allowed, seconds to wait once the answer is
+        in); direct first when a TURN server is configured.  All of them together get
         ``rtc_deadline`` (gathering included: over blocked UDP a STUN query alone takes 5 s)."""
         cfg = self.config
         if cfg.transport != "auto":
@@ -284,7 +284,7 @@ class OnlineMesh:
     async def _try_rtc(self, link_id: str, pending: _Pending, ice: tuple[IceServer, ...],
                        turn: bool, wait: float, end: float) -> Channel | None:
         """One WebRTC attempt: the open data channel, or None when it is not open ``wait``
-        seconds after the offer went out, or at ``end`` (monotonic), whichever comes first."""
+        seconds after the answer came, or at ``end`` (monotonic), whichever comes first."""
         from aiortc import RTCSessionDescription
         cfg = self.config
         pc = peer_connection(ice)
@@ -296,9 +296,8 @@ class OnlineMesh:
                 await pc.setLocalDescription(await pc.createOffer())  # gathers the candidates
                 await self._signal(pending.peer, Signal("", "offer", link_id,
                                                         sdp=pc.localDescription.sdp, turn=turn))
-                stage_end = _loop_time(min(end, time.monotonic() + wait))
-                overall.reschedule(stage_end)
-                sdp = await pending.answer
+                sdp = await pending.answer  # the answerer gathers too (5 s over blocked UDP)
+                overall.reschedule(_loop_time(min(end, time.monotonic() + wait)))
                 await pc.setRemoteDescription(RTCSessionDescription(sdp, "answer"))
                 await opened
             return RtcChannel(pc, dc, path_of(pc), cfg.max_message_size,
