@@ -32,6 +32,22 @@ logging.basicConfig(level=logging.WARNING, filename=log, format='%(created).4f %
 logging.getLogger('p2ptarot.peer.game').setLevel(logging.DEBUG)
 from p2ptarot.cli.main import main
 import p2ptarot.cli.peer  # host/join's own modules (imported lazily since issue 16): "ready" is the same point in every build
+import os
+if os.environ.get('P2PTAROT_WIRE_COUNT'):  # wire_bytes.py: count what this peer hands its links
+    import atexit, collections, json
+    from p2ptarot.net import transport
+    sent, frames = collections.Counter(), collections.Counter()
+    _send = transport.Mesh._send_text
+    async def _counted(self, link, text):
+        ok = await _send(self, link, text)
+        if ok:
+            at = text.find('"ctl":"', 0, 120)
+            kind = text[at + 7:text.find('"', at + 7)] if at >= 0 else 'envelope'
+            sent[kind] += len(text.encode()); frames[kind] += 1
+        return ok
+    transport.Mesh._send_text = _counted
+    _out = os.environ['P2PTAROT_WIRE_COUNT'] + '/' + os.path.basename(ready) + '.wire.json'
+    atexit.register(lambda: open(_out, 'w').write(json.dumps({'bytes': sent, 'frames': frames})))
 with open(ready, 'w') as fh:
     fh.write(str(time.time()))
 sys.exit(main(sys.argv[3:]))
@@ -53,6 +69,9 @@ class TableRun:
     cpu: float | None = None  # user+sys of all peer processes (only when run to the end)
     steps: int | None = None
     wire_bytes: int | None = None  # envelope bytes sent: transcript lines x (peers - 1)
+    #: with `count_wire`: bytes and frames every peer handed its links, by kind ("envelope" or
+    #: the control frame's `ctl`), summed over the peers
+    sent: dict[str, dict[str, int]] | None = None
     transcript: str | None = None
     results: list[str] = field(default_factory=list)
 
@@ -72,8 +91,9 @@ def _host_fingerprint(root: Path, data: Path) -> str:
 
 
 def run_table(root: Path, game: str, peers: int, *, stop_at_first_move: bool = False,
-              seed: int = 1, timeout: float = 900.0) -> TableRun:
-    """One table from checkout `root`; stop (kill) once the first move is due, or play to the end."""
+              seed: int = 1, timeout: float = 900.0, count_wire: bool = False) -> TableRun:
+    """One table from checkout `root`; stop (kill) once the first move is due, or play to the end.
+    `count_wire`: also count the bytes every peer sends (`TableRun.sent`)."""
     work = Path(tempfile.mkdtemp(prefix="p2ptarot-bench-"))
     py = str(root / ".venv/bin/python")
     fp = _host_fingerprint(root, work / "peer-0")
@@ -90,9 +110,10 @@ def run_table(root: Path, game: str, peers: int, *, stop_at_first_move: bool = F
             else:
                 args = ["join", fp, "--game", game, "--name", f"p{k}"]
             args += ["--data-dir", str(work / f"peer-{k}"), "--seed", str(seed + k)] + common
+            env = {**os.environ, "P2PTAROT_WIRE_COUNT": str(work)} if count_wire else None
             procs.append(subprocess.Popen([py, "-c", _WRAPPER, *files, *args], cwd=root,
                                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                          text=True, start_new_session=True))
+                                          text=True, start_new_session=True, env=env))
         host_log = work / "log0.txt"
         deadline = time.monotonic() + timeout
         if stop_at_first_move:
@@ -128,6 +149,13 @@ def run_table(root: Path, game: str, peers: int, *, stop_at_first_move: bool = F
                 keep = Path(tempfile.mkdtemp(prefix="p2ptarot-bench-transcript-")) / "t.jsonl"
                 shutil.copyfile(run.transcript, keep)
                 run.transcript = str(keep)
+        if count_wire and run.end is not None:
+            run.sent = {"bytes": {}, "frames": {}}
+            for path in work.glob("*.wire.json"):
+                counts = json.loads(path.read_text())
+                for what in ("bytes", "frames"):
+                    for kind, n in counts[what].items():
+                        run.sent[what][kind] = run.sent[what].get(kind, 0) + n
         readies = [work / f"ready{k}.txt" for k in range(peers)]
         if all(r.exists() for r in readies):
             run.ready = max(float(r.read_text()) for r in readies) - t0

@@ -17,7 +17,7 @@ from p2ptarot.bots import make as make_bot
 from p2ptarot.engine import BadConfiguration, Move
 from p2ptarot.net.finder import describe as describe_table
 from p2ptarot.net.lan import DEFAULT_HEARTBEAT
-from p2ptarot.peer.bots import host_with_bots
+from p2ptarot.peer.bots import LocalBots, host_with_bots
 from p2ptarot.peer.config import (DEFAULT_LOBBY_GRACE, DEFAULT_STAND_IN_AFTER, GameResult,
                                   PeerConfig, RunError)
 from p2ptarot.peer.run import bot_chooser, run_join, run_resume
@@ -44,10 +44,13 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="let a bot play this seat (random or heuristic; default heuristic)")
     p.add_argument("--seed", type=int, default=None, help="seed of the bot's choices")
     p.add_argument("--timeout", type=int, default=120,
-                   help="seconds a cryptographic step may stay silent before a seat is blamed")
+                   help="seconds a stalled step waits before this peer pushes its recent "
+                        "messages to the seats it waits for and asks everyone for what it missed "
+                        "(default 120; ending the table is the charter's --move-timeout)")
     p.add_argument("--move-timeout", type=int, default=300, metavar="SECONDS",
-                   help="host: seconds a player may think over a move before the seat is blamed "
-                        "(default 300; written in the table's charter)")
+                   help="host: the table's limit, written in its charter: seconds a step may "
+                        "wait on a seat (its move, or its link coming back) before the table is "
+                        "abandoned, blaming nobody (default 300)")
     p.add_argument("--watch", action="store_true",
                    help="print the public table as it is played (e.g. for a bot seat)")
     p.add_argument("--web", action="store_true",
@@ -90,7 +93,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         "they come back (0 = never). Default 60 s: long enough to think over a "
                         "move, short enough that the table is not held up for minutes by someone "
                         "who walked away; 0 when --move-timeout is 60 s or less (the stand-in "
-                        "must come before the blame). Must be shorter than --move-timeout")
+                        "must come before the table is abandoned). Must be shorter than "
+                        "--move-timeout")
     _common(h)
     _common_online(h)
     h.set_defaults(run=run_host_cmd, prog=h.prog)
@@ -281,8 +285,8 @@ def run_host_cmd(args: argparse.Namespace) -> int:
         hub = _hub(args)
         cfg.hub = hub
         return await _with_fronts(args, cfg, hub, lambda: host_with_bots(
-            cfg, args.game, args.variant, args.seats, _chooser(args, hub), args.bots,
-            bot_args=extra))
+            cfg, args.game, args.variant, args.seats, _chooser(args, hub),
+            LocalBots.for_table(cfg, args.bots, extra=extra)))
 
     try:
         result = asyncio.run(go())

@@ -1,4 +1,4 @@
-"""The contract every game's state implements (spec/ENGINE.md).
+"""The contract every game's state implements (spec/ENGINE.md §1–§3).
 
 One class serves two uses. *Omniscient* (simulation, tests, the audit): every handle's card is
 known. *Partial* (one peer's view over the network): only the handles this peer has seen are known;

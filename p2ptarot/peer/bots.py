@@ -29,6 +29,14 @@ class LocalBots:
         self.extra = extra  # more `join` options (an online table: its relays, STUN, TURN)
         self.children: list[subprocess.Popen[bytes]] = []
 
+    @classmethod
+    def for_table(cls, cfg: PeerConfig, count: int, data_dir: Path | None = None,
+                  extra: tuple[str, ...] = ()) -> LocalBots:
+        """`count` bots with the host's interface and limits (data in `data_dir`/bot-K);
+        `extra`: more `join` options (an online table's relays, STUN, TURN)."""
+        return cls(count, data_dir or cfg.data_dir, cfg.interface, cfg.timeout, cfg.lobby_timeout,
+                   cfg.heartbeat, extra)
+
     def command(self, url: str, k: int) -> list[str]:
         cmd = [sys.executable, "-m", "p2ptarot.cli.main", "join", url, "--bot", "--quiet",
                "--name", f"bot-{k}", "--data-dir", str(self.data_dir / f"bot-{k}"),
@@ -57,18 +65,16 @@ class LocalBots:
 
 
 async def host_with_bots(cfg: PeerConfig, game: str, variant: str | None, seats: int,
-                         choose: Chooser, bots: int, bots_dir: Path | None = None,
-                         options: dict[str, Any] | None = None,
-                         bot_args: tuple[str, ...] = ()) -> GameResult:
-    """Host a table and fill `bots` of its seats with local bot processes; whatever happens to
-    the host's game (finished, failed, cancelled), its bots are stopped before this returns."""
-    local = LocalBots(bots, bots_dir or cfg.data_dir, cfg.interface, cfg.timeout,
-                      cfg.lobby_timeout, cfg.heartbeat, bot_args)
+                         choose: Chooser, bots: LocalBots,
+                         options: dict[str, Any] | None = None) -> GameResult:
+    """Host a table and fill some of its seats with `bots` (started once the table listens);
+    whatever happens to the host's game (finished, failed, cancelled), they are stopped before
+    this returns."""
     finished = False
     try:
         result = await run_host(cfg, game, variant, seats, choose, options,
-                                on_listening=local.spawn if bots else None)
+                                on_listening=bots.spawn if bots.count else None)
         finished = True
         return result
     finally:
-        await asyncio.shield(asyncio.to_thread(local.stop, finished))
+        await asyncio.shield(asyncio.to_thread(bots.stop, finished))

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from p2ptarot.app.events import ChatLine
+from p2ptarot.app.events import ChatLine, Event
 from p2ptarot.app.table import Hub, TableApp
 from p2ptarot.table.charter import Charter
 from p2ptarot.table.effects import Aborted, Effect, Finished, Record
@@ -27,8 +27,8 @@ class Watcher:
         self.seat: int | None = None if public or (hub is not None and hub.public) else seat
         self.transcript = transcript
         self.step, self.step_start = -1, time.monotonic()
+        #: the table's limit: a step waiting this long on other seats abandons the table
         self._limit = float(charter.timeout)
-        self._protocol_timeout = float(charter.timeout)
         self.app: TableApp | None = None
         self._view: dict[str, Any] | None = None
         self._last_chat: dict[int, float] = {}
@@ -39,22 +39,9 @@ class Watcher:
             hub.publish(self.app.opened())
             self._view = session.game.view(seat)
 
-    def _publish(self, event: Any) -> None:
+    def _publish(self, event: Event | None) -> None:
         if self.hub is not None:
             self.hub.publish(event)
-
-    def timeout_for(self, protocol_timeout: float) -> Callable[[], float]:
-        """A move step may last the charter's move timeout; other steps the protocol timeout."""
-        self._protocol_timeout = protocol_timeout
-
-        def limit() -> float:
-            spec = self.session.spec
-            if spec is not None and spec.kind in MOVE_STEP_KINDS:
-                self._limit = float(self.charter.timeout)
-            else:
-                self._limit = float(min(self._protocol_timeout, self.charter.timeout))
-            return self._limit
-        return limit
 
     def effect(self, e: Effect) -> None:
         if self.app is None:
@@ -88,7 +75,6 @@ class Watcher:
         pending = self.session.pending_seats()
         if spec is None or not pending:
             return
-        self.timeout_for(self._protocol_timeout)()
         what = "move" if spec.kind in MOVE_STEP_KINDS else spec.label
         deadline = time.time() + self._limit - (time.monotonic() - self.step_start)
         self._publish(self.app.waiting(pending, what, deadline))
@@ -114,4 +100,4 @@ class Watcher:
             return
         seat = self.charter.seat_of(peer)
         if seat is not None:
-            self._publish(self.app.link(seat, up))
+            self._publish(self.app.link(seat, up, since=time.time()))

@@ -14,7 +14,7 @@ from p2ptarot.app.table import Hub
 from p2ptarot.engine import BadConfiguration, UnknownGame, games
 from p2ptarot.engine import info as game_info
 from p2ptarot.net.discovery import TableAdvert, TableBrowser
-from p2ptarot.peer.bots import host_with_bots
+from p2ptarot.peer.bots import LocalBots, host_with_bots
 from p2ptarot.peer.config import GameResult, PeerConfig, RunError
 from p2ptarot.peer.run import run_join
 
@@ -45,6 +45,8 @@ class Lobby:
         #: the rows last shown (to name a table's host when the player sits down)
         self._rows: tuple[dict[str, Any], ...] = ()
         self._games = game_rows()
+        #: the bot processes of a table hosted from the page (stopped when its game task ends)
+        self.bots: LocalBots | None = None
         self._every = 1.0
         self._rewatch: asyncio.Future[None] | None = None
 
@@ -92,10 +94,10 @@ class Lobby:
         self.hub.publish(Notice(f"opening a table of {gi.title} for {cmd.seats}"
                                 + (f" with {cmd.bots} bot{'s' if cmd.bots > 1 else ''}" if cmd.bots else "")
                                 + "..."))
-        # the bots are stopped when the game task ends, however it ends
+        self.bots = LocalBots.for_table(self.cfg, cmd.bots, self.cfg.data_dir / "bots")
         self.game = asyncio.create_task(host_with_bots(self.cfg, cmd.game, variant, cmd.seats,
                                                        human_seat(self.hub, self.cfg.name),
-                                                       cmd.bots, self.cfg.data_dir / "bots"))
+                                                       self.bots))
         self.game.add_done_callback(self._done)
 
     async def close(self) -> None:

@@ -43,9 +43,10 @@ def test_four_hosts_find_the_table_by_multicast_and_play_a_verified_game(
         assert procs["h1"].poll() is None, logs["h1"].read_text()
     assert [t["host"] for t in seen] == [host_fp], seen
     assert seen[0]["url"].startswith(f"ws://{hosts[0].address}:")
-    for h in hosts[1:]:
+    for h in hosts[1:]:  # --interface: a card's name, or (h2) its address
         procs[h.label] = h.popen(
-            CLI + ["join", host_fp, "--game", "sinople", "--interface", h.card,
+            CLI + ["join", host_fp, "--game", "sinople",
+                   "--interface", h.address if h.label == "h2" else h.card,
                    "--data-dir", str(dirs[h.label])] + common,
             stdout=open(logs[h.label], "w"), stderr=subprocess.STDOUT)
     # while they play: each peer's sockets are on its own card (or the mDNS group) only

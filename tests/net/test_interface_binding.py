@@ -85,3 +85,79 @@ def test_a_host_on_a_card_binds_only_that_card_and_is_seen_only_there(
     # a browser on h2's loopback hears nothing from the LAN card (and the host hears nothing
     # on its loopback): each zeroconf is confined to its card
     assert _tables(h2, "lo") == []
+
+
+_PROBE = """
+import asyncio, json, os, sys
+from netns_rig import bound_sockets
+from p2ptarot.net.discovery import TableAdvertiser, TableBrowser
+from p2ptarot.net.txt import TableInfo
+
+async def main(role, address):
+    info = TableInfo(game="sinople", variant="", seats_taken=1, seats_total=3,
+                     fingerprint="ab12-cd34")
+    mine = lambda: sorted({(s.address, s.port) for s in bound_sockets(os.getpid())})
+    if role == "advertise":
+        async with TableAdvertiser(info, 4242, interfaces=[address]):
+            print(json.dumps(mine()), flush=True)
+            await asyncio.sleep(60)
+    async with TableBrowser(interfaces=[address]) as browser:
+        async with asyncio.timeout(30):
+            while not browser.tables:
+                await asyncio.sleep(0.05)
+        print(json.dumps([mine(), [a.addresses for a in browser.tables.values()]]))
+
+asyncio.run(main(sys.argv[1], sys.argv[2]))
+"""
+
+
+def test_ipv6_zeroconf_binds_the_group_on_its_card_and_finds_the_table(netns: Rig) -> None:
+    _, (h1, h2) = netns.lan(2)
+    for i, h in enumerate((h1, h2), start=1):
+        h.ip("addr", "add", f"fd7e::{i}/64", "dev", h.card, "nodad")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    adv = h1.popen([sys.executable, "-c", _PROBE, "advertise", "fd7e::1"], env=env,
+                   stdout=subprocess.PIPE, text=True)
+    assert json.loads(adv.stdout.readline()) == [["fd7e::1", 5353], ["ff02::fb", 5353]]
+    out = h2.run([sys.executable, "-c", _PROBE, "browse", "fd7e::2"], env=env).stdout
+    sockets, seen = json.loads(out)
+    assert sockets == [["fd7e::2", 5353], ["ff02::fb", 5353]]
+    assert seen == [["fd7e::1"]]
+
+
+_BROWSE = """
+import asyncio, json, sys
+from p2ptarot.net.discovery import TableBrowser
+
+async def main(address, seconds):
+    async with TableBrowser(interfaces=[address]) as browser:
+        await asyncio.sleep(seconds)
+        print(json.dumps(sorted(a.host for a in browser.tables.values())))
+
+asyncio.run(main(sys.argv[1], float(sys.argv[2])))
+"""
+
+
+def test_a_zeroconf_on_one_card_hears_nothing_of_another_card(netns: Rig, tmp_path) -> None:
+    """h1 sits on two LANs (cards veth-h1 and lan-b). A table is advertised on LAN b; a zeroconf
+    on h1's lan-b card sees it, one on veth-h1 must not, even though the other socket has
+    joined the mDNS group on lan-b (python-zeroconf's wildcard listener would hear it: Linux
+    hands a group's packets to every wildcard socket once any socket joined it there)."""
+    _, (h1, h2) = netns.lan(2)
+    lan_b = netns.segment("b")
+    link_b = h1.attach(lan_b, "lan-b")
+    h3 = netns.host("h3", lan_b)
+    host = h3.popen(CLI + ["host", "--game", "sinople", "--seats", "3", "--bot", "--quiet",
+                           "--interface", h3.card, "--data-dir", str(tmp_path / "h3"),
+                           "--lobby-timeout", "120"],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 90
+    while not _tables(h1, "lan-b"):  # the host is up and heard on lan-b (slow under load)
+        assert host.poll() is None and time.monotonic() < deadline, host.stderr.read()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    on_b = h1.popen([sys.executable, "-c", _BROWSE, link_b.address, "6"], env=env,
+                    stdout=subprocess.PIPE, text=True)
+    on_a = h1.run([sys.executable, "-c", _BROWSE, h1.address, "6"], env=env).stdout
+    assert json.loads(on_b.communicate(timeout=60)[0]) == [h3.address]  # adverts kept coming
+    assert json.loads(on_a) == []
+    assert host.poll() is None, host.stderr.read()

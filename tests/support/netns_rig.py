@@ -132,6 +132,7 @@ class Link:
 
     def __init__(self, host: Namespace, card: str, switch: Segment, port: str) -> None:
         self.host, self.card, self.switch, self.port = host, card, switch, port
+        self.address = ""  # set by its host
         self._loss = 0
         self._cut = False
 
@@ -182,6 +183,7 @@ class Host(Namespace):
         self.label, self.segment, self.address = name, segment, address
         self.card = f"veth-{name}"
         self.link = Link(self, self.card, segment, f"p-{name}")
+        self.link.address = address
 
     def _build(self, gateway: str | None, default_on_link: bool) -> None:
         self.ip("link", "set", "lo", "up")
@@ -196,6 +198,20 @@ class Host(Namespace):
             # an internet server answers any address; one that is not on the segment is
             # simply never reached (not "Network is unreachable", which makes coturn give up)
             self.ip("route", "add", "default", "dev", self.card)
+
+    def attach(self, segment: Segment, card: str, address: str | None = None) -> Link:
+        """A second card (named `card`, at most 15 characters) on another segment: a
+        multi-homed computer. Returns its link; its address is `link.address`."""
+        if len(card) > 15 or card in (self.card, "lo"):
+            raise ValueError("a card name has at most 15 characters and is new on the host")
+        link = Link(self, card, segment, f"p-{self.label}-{segment.label}"[:15])
+        link.address = address or segment.allocate()
+        _run(["ip", "link", "add", card, "netns", self.name, "type", "veth",
+              "peer", "name", link.port, "netns", segment.name])
+        segment.ip("link", "set", link.port, "master", "br0", "up")
+        self.ip("addr", "add", f"{link.address}/24", "dev", card)
+        self.ip("link", "set", card, "up")
+        return link
 
     def block_udp(self) -> None:
         """Drop every UDP packet in and out of this host's card."""
