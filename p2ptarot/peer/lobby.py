@@ -119,8 +119,13 @@ async def host_lobby(cfg: PeerConfig, links: Links, identity: Identity, game: st
                      host_name=cfg.name[:40])
     advertiser = (transport or cfg.links()).advert(info, links)
     await advertiser.start()
-    cfg.say(f"table open: {game} for {seats} at {links.address} "
-            f"(fingerprint {identity.fingerprint})")
+    invitation = getattr(advertiser, "invitation", None)  # an online table's code
+    if invitation:
+        cfg.say(f"table open online: {game} for {seats}; invitation code {invitation} (others "
+                f"type: p2ptarot join {invitation}) (fingerprint {identity.fingerprint})")
+    else:
+        cfg.say(f"table open: {game} for {seats} at {links.address} "
+                f"(fingerprint {identity.fingerprint})")
     if on_listening:
         on_listening(links.address)
     grace = _Grace(cfg.lobby_grace, active=cfg.bot)
