@@ -1,4 +1,4 @@
-"""Long fuzz run of a seated peer and the verifier (the mutators of tests/fuzz/mutate.py).
+"""Long fuzz run of a seated peer and the verifier (the mutators of tests/fuzz/support.py).
 
 One arcanoïd game is played in memory with real mental poker; then mutants of its envelopes are
 fed to seat 0 (a live, seated Session) and to the offline verifier:
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import importlib.util
 import json
 import platform
 import random
@@ -31,18 +30,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-
-def _load(name: str, path: Path) -> Any:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-harness = _load("table_harness", ROOT / "tests" / "table" / "harness.py")
-mutate = _load("fuzz_mutate", ROOT / "tests" / "fuzz" / "mutate.py")
+from tests.fuzz import support as mutate  # noqa: E402  (tests/ is a package: the repo root is on the path)
+from tests.table import harness  # noqa: E402
 
 from p2ptarot.table.effects import Aborted  # noqa: E402
 from p2ptarot.table.envelope import parse  # noqa: E402

@@ -278,10 +278,15 @@ def cases(lines: list[bytes], ids: list[Identity]) -> list[Case]:
                     "verifier re-checks them and convicts their signer", cut + [abort],
                     envs[i].step, envs[i].seat, "equivocation"))
 
-    k = max(n for n, e in enumerate(envs) if e.kind == "mental.reveal-key" and e.seat == 0)
+    both = {e.step for e in envs if e.seat == 1 and e.kind != "result"}
+    # seat 0's message of such a step that seat 1 has not yet answered in the log (the audit's
+    # shares may come in either order, so seat 1 may already have spoken in the last one)
+    k = max(n for n, e in enumerate(envs) if e.seat == 0 and e.step in both
+            and not any(f.step == e.step and f.seat == 1 for f in envs[:n]))
     framing = _abort(ids, envs[k], 1, 0, "seat 0 cheated", [])
-    out.append(Case("abort-framing", "seat 1 withholds its last audit key and signs an abort "
-                    "blaming seat 0 without evidence: an accusation convicts nobody",
+    out.append(Case("abort-framing", "seat 1 withholds its message of the last step both seats "
+                    "speak in before the result and signs an abort blaming seat 0 without "
+                    "evidence: an accusation convicts nobody",
                     lines[:k + 1] + [framing], envs[k].step, None, "incomplete"))
 
     i = _first(envs, lambda e: e.step > 0 and len([f for f in envs if f.step == e.step]) == 2)

@@ -275,8 +275,7 @@ _REPLACED = (ViewChanged, Waiting, TurnStarted, TablesSeen, LobbyState)
 
 #: the cryptographic steps of the table, as a player reads them
 _MENTAL_WORDS = {"key": "setting up the deck", "shuffle": "shuffling the cards",
-                 "shares": "dealing the cards", "reencrypt": "passing cards on",
-                 "reveal-key": "showing cards"}
+                 "shares": "dealing the cards", "reencrypt": "passing cards on"}
 
 
 def busy_words(what: str) -> str:

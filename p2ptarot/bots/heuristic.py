@@ -10,6 +10,8 @@ from typing import Any, Callable, Mapping, Sequence
 from p2ptarot.engine import UnknownGame, info
 from p2ptarot.engine.types import Move
 
+from .random_bot import RandomBot
+
 Strategy = Callable[[Mapping[str, Any], int, Sequence[Move], random.Random], Move]
 
 
@@ -23,18 +25,14 @@ def strategy(game: str) -> Strategy | None:
     return getattr(module, "choose", None) if module is not None else None
 
 
-class HeuristicBot:
-    """Reads only the seat's JSON view and the legal moves (never the omniscient state)."""
+class HeuristicBot(RandomBot):
+    """Reads only the seat's JSON view and the legal moves (never the omniscient state); plays
+    like `RandomBot` where the game registers no strategy."""
 
     uses_view = True
 
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
     def choose(self, seat: int, view: Mapping[str, Any] | None, legal: Sequence[Move]) -> Move:
-        if len(legal) == 1:
-            return legal[0]
         chosen = strategy(str(view.get("game", ""))) if view else None
-        if chosen is None:
-            return legal[self.rng.randrange(len(legal))]
+        if chosen is None or len(legal) == 1:
+            return super().choose(seat, view, legal)
         return chosen(view, seat, legal, self.rng)  # type: ignore[arg-type]

@@ -1,4 +1,5 @@
-"""The Tarot des Roses' 96 cards with the attributes both games compare (roses.md §1).
+"""The Tarot des Roses' 96 cards with the attributes both games compare
+(spec/games/roses.md, rules §1).
 
 Canonical index (§1.7): minors ``12 × familyIndex + rank − 1`` (0–59), then the nature, role and
 concept majors (60–83), the World (84), ``divine-1``…``divine-9`` (85–93), ``rose-inverted`` (94),

@@ -1,4 +1,4 @@
-"""The sinople tarot's 39 cards: 30 numeric cards and 9 figures (sinople-tarot.md §2).
+"""The sinople tarot's 39 cards: 30 numeric cards and 9 figures (spec/games/sinople.md, rules §2).
 
 Ids and canonical indices are the rules document's: ``num-<class>-<value>`` =
 ``10 × classIndex + value`` (0–29) and ``fig-<class>-<role>`` =

@@ -1,6 +1,6 @@
 """Standard 52-card decks for Eleusis, in as many physical copies as the stock needs.
 
-Ids and canonical index follow eleusis.md §2.1: ``<suit>-<rank>#<copy>`` and
+Ids and canonical index follow spec/games/eleusis.md, rules §2.1: ``<suit>-<rank>#<copy>`` and
 ``52 × (copy − 1) + 13 × suitIndex + rank − 1``. Two copies make the opening deck; ruling R12
 adds copy 3, 4, … whenever the stock runs dry, so the vocabulary is open-ended. Copies up to
 :data:`MAX_COPY` are accepted (a bound that keeps the attribute cache finite against hostile

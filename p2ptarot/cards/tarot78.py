@@ -5,9 +5,9 @@ order as printed on its deck: VIII Strength, XI Justice) give the same physical 
 numbers. A physical card is therefore identified by its *name* (``"justice"``), never by a
 number, and each game's vocabulary (``trump-8`` / ``major-11``) is a naming layered on top.
 
-Canonical indices (DESIGN §9; arcanum.md §2.2–2.3): minors ``14 × suitIndex + rank − 1`` with
-rank 1–10 for numerals and 11–14 for page/knave, knight, queen, king (0–55); the Fool 56; the
-trump numbered N in the naming's own tradition ``56 + N`` (57–77). arcanoid.md defines no
+Canonical indices (spec/games/arcanum.md, rules §2.2–2.3): minors ``14 × suitIndex + rank − 1``
+with rank 1–10 for numerals and 11–14 for page/knave, knight, queen, king (0–55); the Fool 56; the
+trump numbered N in the naming's own tradition ``56 + N`` (57–77). The arcanoïd rules define no
 canonical index, so the project gives arcanoïd the same layout (``fool`` = 56,
 ``trump-N`` = 56 + N). Justice and Strength therefore have different indices in the two namings,
 exactly as they have different numbers.
@@ -210,12 +210,14 @@ class TarotNaming:
 ARCANOID = TarotNaming(
     "arcanoid", "tarot-78/arcanoid", ("page", "knight", "queen", "king"), MARSEILLE_ORDER, "trump-", "fool", None
 )
-"""arcanoïd's naming (arcanoid.md §1.1): ``swords-page``, ``trump-8`` = Justice, ``fool``."""
+"""arcanoïd's naming (spec/games/arcanoid.md, rules §1.1):
+``swords-page``, ``trump-8`` = Justice, ``fool``."""
 
 ARCANUM = TarotNaming(
     "arcanum", "tarot-78/arcanum", ("knave", "knight", "queen", "king"), GOLDEN_DAWN_ORDER, "major-", "major-0", 0
 )
-"""Arcanum's naming (arcanum.md §2.2–2.3): ``swords-knave``, ``major-11`` = Justice, ``major-0``."""
+"""Arcanum's naming (spec/games/arcanum.md, rules §2.2–2.3):
+``swords-knave``, ``major-11`` = Justice, ``major-0``."""
 
 
 def convert(card_id: str, source: TarotNaming, target: TarotNaming) -> str:

@@ -10,9 +10,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
-from p2ptarot.app.human import LeftTable, human_seat, until_left
+from p2ptarot import app, cli
 from p2ptarot.app.events import Notice
-from p2ptarot.app.table import Hub
 from p2ptarot.bots import make as make_bot
 from p2ptarot.engine import BadConfiguration, Move
 from p2ptarot.net.finder import describe as describe_table
@@ -24,11 +23,10 @@ from p2ptarot.peer.run import bot_chooser, run_join, run_resume
 from p2ptarot.peer.store import DataDir
 from p2ptarot.table.charter import MAX_STAND_IN_AFTER
 
-from .console import Console
 from .errors import check_table, interface_arg, usage_error
-from .front import Terminal
 
 if TYPE_CHECKING:  # zeroconf is imported only by the commands that browse (not `join ws://`)
+    from p2ptarot.app.table import Hub
     from p2ptarot.net.discovery import TableAdvert
 
 
@@ -43,6 +41,10 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bot", nargs="?", const="heuristic", default=None, metavar="KIND",
                    help="let a bot play this seat (random or heuristic; default heuristic)")
     p.add_argument("--seed", type=int, default=None, help="seed of the bot's choices")
+    p.add_argument("--test-seed", type=int, default=None, metavar="N",
+                   help="TESTS AND BENCHMARKS ONLY: derive this peer's identity key and every "
+                        "secret of its table (hence the deal) from N; anyone who knows N knows "
+                        "the cards")
     p.add_argument("--timeout", type=int, default=120,
                    help="seconds a stalled step waits before this peer pushes its recent "
                         "messages to the seats it waits for and asks everyone for what it missed "
@@ -71,6 +73,11 @@ def _common(p: argparse.ArgumentParser) -> None:
                         f"dialled again (default {DEFAULT_HEARTBEAT:g})")
 
 
+def _common_online(p: argparse.ArgumentParser) -> None:
+    from .online import add_online_args
+    add_online_args(p)
+
+
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     h = subparsers.add_parser("host", help="open a table on the LAN and play at seat 0",
                               description="Advertise a table with zeroconf, wait for players, play.")
@@ -91,13 +98,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         "must come before the table is abandoned). Must be shorter than "
                         "--move-timeout")
     _common(h)
+    _common_online(h)
     h.set_defaults(run=run_host_cmd, prog=h.prog)
 
     j = subparsers.add_parser("join", help="sit down at a table on the LAN",
                               description="Join a table found by zeroconf or given as ws://host:port.")
     j.add_argument("table", nargs="?", default=None, metavar="TABLE",
-                   help="ws://host:port (or host:port) of the host, or a host fingerprint from "
-                        "`p2ptarot list`; default: the only open table (asks, or refuses with "
+                   help="ws://host:port (or host:port) of the host, a host fingerprint from "
+                        "`p2ptarot list`, or an online table's invitation code XXXXX-XXXXX; default: the only open table (asks, or refuses with "
                         "the list, when there are several)")
     j.add_argument("--game", default=None, help="only join a table of this game")
     j.add_argument("--find-timeout", type=float, default=30.0, metavar="SECONDS",
@@ -105,9 +113,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     j.add_argument("--resume", action="store_true",
                    help="resume the unfinished game saved in --data-dir (after a crash)")
     _common(j)
+    _common_online(j)
     j.set_defaults(run=run_join_cmd, prog=j.prog)
 
-    ls = subparsers.add_parser("list", help="list the open tables on the LAN")
+    ls = subparsers.add_parser("list", help="list the open tables on the LAN (or --online)")
+    ls.add_argument("--online", action="store_true", help="list the tables on NOSTR relays")
+    ls.add_argument("--relay", action="append", default=[], metavar="URL",
+                    help="a NOSTR relay to ask (repeatable; default: <data dir>/relays.txt, "
+                         "else the packaged list)")
+    ls.add_argument("--data-dir", type=Path, default=Path.home() / ".p2ptarot", metavar="DIR")
     ls.add_argument("--interface", default=None, metavar="CARD|IP", type=interface_arg,
                     help="listen on this network card only (a name or an address)")
     ls.add_argument("--timeout", type=float, default=3.0, help="seconds to listen")
@@ -135,14 +149,14 @@ def _chooser(args: argparse.Namespace, hub: Hub | None):
     if args.bot:
         return bot_chooser(make_bot(args.bot, args.seed if args.seed is not None else os.getpid()))
     assert hub is not None
-    return human_seat(hub, args.name, args.seed if args.seed is not None else os.getpid())
+    return app.human_seat(hub, args.name, args.seed if args.seed is not None else os.getpid())
 
 
 def _hub(args: argparse.Namespace) -> Hub | None:
     """A human seat (or a watched bot with --web) gets the application layer's hub."""
     if args.bot and not (args.web or args.watch):
         return None
-    hub = Hub()
+    hub = app.Hub()
     hub.public = bool(args.bot and args.watch)  # a watched bot shows what the table shows
     return hub
 
@@ -155,12 +169,12 @@ async def _with_fronts(args: argparse.Namespace, cfg: PeerConfig, hub: Hub | Non
         return await game()
     helpers: list[asyncio.Task[Any]] = []
     if not args.bot or args.watch:
-        term = Terminal(hub, say=lambda text: print(text, flush=True), spectator=bool(args.bot))
+        term = cli.Terminal(hub, say=lambda text: print(text, flush=True), spectator=bool(args.bot))
         if not args.bot:
             # Ctrl-D at a terminal leaves; input that is no terminal (a launcher, `< /dev/null`)
             # ending leaves only when the browser page cannot play instead
             page_plays = args.web and not sys.stdin.isatty()
-            helpers.append(asyncio.create_task(term.read_commands(Console(),
+            helpers.append(asyncio.create_task(term.read_commands(cli.Console(),
                                                                   eof_leaves=not page_plays)))
             helpers.append(asyncio.create_task(term.remind()))
     if not args.quiet:  # lobby news reach the page too (the terminal prints them as notices)
@@ -177,14 +191,14 @@ async def _with_fronts(args: argparse.Namespace, cfg: PeerConfig, hub: Hub | Non
         server = WebServer(hub, host=args.web_interface, port=args.web_port)
         servers.append(server)
         print(f"your table in the browser: {await server.start()}", flush=True)
-        cfg.spectators = Hub()
+        cfg.spectators = app.Hub()
         cfg.spectators.public = True
         watchers = WebServer(cfg.spectators, host=args.web_interface)
         servers.append(watchers)
         print(f"spectators (the public table, no cards of yours): {await watchers.start()}",
               flush=True)
     try:
-        return await until_left(hub, game())
+        return await app.until_left(hub, game())
     finally:
         for task in helpers:
             task.cancel()
@@ -203,11 +217,24 @@ def _left_message(args: argparse.Namespace, why: str) -> None:
 
 def _config(args: argparse.Namespace) -> PeerConfig:
     say = (lambda text: None) if args.quiet else (lambda text: print(text, flush=True))
-    return PeerConfig(data_dir=args.data_dir, name=args.name, interface=args.interface,
-                      port=args.port, timeout=args.timeout, move_timeout=args.move_timeout,
-                      lobby_timeout=args.lobby_timeout, say=say, heartbeat=args.heartbeat,
-                      lobby_grace=getattr(args, "lobby_grace", DEFAULT_LOBBY_GRACE),
-                      ready=not (args.not_ready and not args.bot), bot=bool(args.bot))
+    cfg = PeerConfig(data_dir=args.data_dir, name=args.name, interface=args.interface,
+                     port=args.port, timeout=args.timeout, move_timeout=args.move_timeout,
+                     lobby_timeout=args.lobby_timeout, say=say, heartbeat=args.heartbeat,
+                     lobby_grace=getattr(args, "lobby_grace", DEFAULT_LOBBY_GRACE),
+                     ready=not (args.not_ready and not args.bot), bot=bool(args.bot),
+                     test_seed=args.test_seed)
+    from .online import transport_of, wants_online
+    if wants_online(args):
+        from p2ptarot.crypto.signing import fingerprint
+        transport = transport_of(args)
+
+        def tell(peer: bytes, path: str, rtt: float | None) -> None:
+            when = f", round trip {rtt * 1000:.0f} ms" if rtt is not None else ""
+            say(f"link to {fingerprint(peer)}: {path}{when}")
+        transport.on_link = tell
+        cfg.transport = transport
+        args.online_transport = transport
+    return cfg
 
 
 def _report(result: GameResult, args: argparse.Namespace) -> int:
@@ -222,6 +249,13 @@ def _report(result: GameResult, args: argparse.Namespace) -> int:
               f"{result.transcript}", flush=True)
         return 1
     summary: dict[str, Any] = {"table": result.table_id.hex(), "transcript": str(result.transcript)}
+    online = getattr(args, "online_transport", None)
+    if online is not None:  # which path each link took, and its last round-trip time
+        from p2ptarot.crypto.signing import fingerprint
+        seen = online.paths()
+        summary["paths"] = {fingerprint(k): p for k, (p, _) in seen.items()}
+        summary["rtt_ms"] = {fingerprint(k): round(r * 1000, 1) for k, (_, r) in seen.items()
+                             if r is not None}
     if result.outcome is not None:
         summary["outcome"] = result.outcome.to_json()
         print(json.dumps({"result": "finished", "scores": list(result.outcome.scores),
@@ -242,7 +276,12 @@ def run_host_cmd(args: argparse.Namespace) -> int:
     policy = stand_in_policy(args)
     if isinstance(policy, str):
         return usage_error(args, policy)
-    cfg = _config(args)
+    try:
+        cfg = _config(args)
+    except ValueError as exc:  # an online setting that cannot be used (a sentence)
+        return usage_error(args, str(exc))
+    from .online import bot_args
+    extra = bot_args(args) if cfg.transport is not None else ()
     cfg.stand_in_after = policy
 
     async def go() -> GameResult:
@@ -250,14 +289,14 @@ def run_host_cmd(args: argparse.Namespace) -> int:
         cfg.hub = hub
         return await _with_fronts(args, cfg, hub, lambda: host_with_bots(
             cfg, args.game, args.variant, args.seats, _chooser(args, hub),
-            LocalBots.for_table(cfg, args.bots)))
+            LocalBots.for_table(cfg, args.bots, extra=extra)))
 
     try:
         result = asyncio.run(go())
-    except LeftTable as exc:
+    except (RunError, BadConfiguration) as exc:  # (first: a bot never loads app.human)
         _left_message(args, f"p2ptarot host: {exc}")
         return 1
-    except (RunError, BadConfiguration) as exc:
+    except app.LeftTable as exc:
         _left_message(args, f"p2ptarot host: {exc}")
         return 1
     except KeyboardInterrupt:
@@ -285,7 +324,14 @@ async def _ask_which_table(candidates: list[TableAdvert]) -> TableAdvert | None:
 
 
 def run_join_cmd(args: argparse.Namespace) -> int:
-    cfg = _config(args)
+    from .online import is_code, resolve_code
+    try:
+        cfg = _config(args)
+        if is_code(args.table):
+            args.table, _ = asyncio.run(resolve_code(args, args.table, args.find_timeout))
+    except (LookupError, ValueError) as exc:
+        _left_message(args, f"p2ptarot join: {exc}")
+        return 1
 
     async def go() -> GameResult:
         hub = _hub(args)
@@ -298,10 +344,10 @@ def run_join_cmd(args: argparse.Namespace) -> int:
 
     try:
         result = asyncio.run(go())
-    except LeftTable as exc:
+    except RunError as exc:  # (first: a bot never loads app.human)
         _left_message(args, f"p2ptarot join: {exc}")
         return 1
-    except RunError as exc:
+    except app.LeftTable as exc:
         _left_message(args, f"p2ptarot join: {exc}")
         return 1
     except KeyboardInterrupt:
@@ -311,6 +357,9 @@ def run_join_cmd(args: argparse.Namespace) -> int:
 
 
 def run_list(args: argparse.Namespace) -> int:
+    if args.online or args.relay:
+        from .online import run_list_online
+        return run_list_online(args)
     from p2ptarot.net.discovery import browse_tables
 
     from .spinner import Spinner

@@ -33,22 +33,19 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     r.set_defaults(run=run_replay, prog=r.prog)
 
 
-def _load(args: argparse.Namespace) -> Transcript | None:
-    """The transcript named on the command line, or None after saying why it cannot be read."""
-    try:
-        return read_transcript(args.file)
-    except TranscriptError as exc:
-        print(f"{args.prog}: {printable(exc, 1000)}", file=sys.stderr)
-        return None
-
-
-def _verdict(args: argparse.Namespace, transcript: Transcript) -> Verdict | None:
-    """The verifier's verdict; None (after one line on stderr) if it failed on this input.
+def _verified(args: argparse.Namespace) -> tuple[Transcript, Verdict] | None:
+    """The transcript named on the command line and the verifier's verdict on it; None after one
+    line on stderr when the file cannot be read or the verifier failed on it.
 
     Every hostile input the verifier knows of is a verdict; this is the last line of defence, so
     a file that trips an unknown bug gets a sentence and exit 2, not a traceback."""
     try:
-        return verify_transcript(transcript)
+        transcript = read_transcript(args.file)
+    except TranscriptError as exc:
+        print(f"{args.prog}: {printable(exc, 1000)}", file=sys.stderr)
+        return None
+    try:
+        return transcript, verify_transcript(transcript)
     except (Exception, RecursionError) as exc:  # noqa: BLE001 - the user gets a sentence
         print(f"{args.prog}: {args.file}: cannot be verified (verifier failure: "
               f"{type(exc).__name__}: {printable(exc, 300)})", file=sys.stderr)
@@ -82,12 +79,10 @@ def stand_in_lines(transcript: Transcript) -> list[str]:
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    transcript = _load(args)
-    if transcript is None:
+    checked = _verified(args)
+    if checked is None:
         return EXIT_UNREADABLE
-    verdict = _verdict(args, transcript)
-    if verdict is None:
-        return EXIT_UNREADABLE
+    transcript, verdict = checked
     if args.json:
         print(json.dumps({**verdict.to_json(), "stand_in": stand_in_summary(transcript)},
                          sort_keys=True))
@@ -114,6 +109,12 @@ def run_verify(args: argparse.Namespace) -> int:
             print(f"  seat {printable(record.get('by'), 20)} stopped the game at the table (step "
                   f"{printable(record.get('at'), 20)}), {accused}: {printable(record.get('reason'))} "
                   f"[{len(record.get('evidence') or [])} piece(s) of evidence]")
+    if not args.json:
+        seats = transcript.charter.charter.seats
+        for f in verdict.findings:  # punished in play (an Eleusis void round): the game went on
+            print(f"  fault found at step {f['step']}, seat {f['seat']} "
+                  f"({printable(seats[f['seat']].name, 40)}): {printable(f['reason'])}; play went "
+                  f"on [{len(f['evidence'])} piece(s) of evidence, re-checked by this replay]")
     return 0 if verdict.valid else EXIT_INVALID
 
 
@@ -121,12 +122,10 @@ def run_replay(args: argparse.Namespace) -> int:
     """Replay for people: every move with its player's name and its cards, a line for each trick
     won and each round over, the final standings as a table; exit 1 when the transcript is not
     valid (the moves up to the fault are still shown)."""
-    transcript = _load(args)
-    if transcript is None:
+    checked = _verified(args)
+    if checked is None:
         return EXIT_UNREADABLE
-    verdict = _verdict(args, transcript)
-    if verdict is None:
-        return EXIT_UNREADABLE
+    transcript, verdict = checked
     charter = transcript.charter.charter
     names, moves = frames(transcript)
     print(f"{charter.game} — " + ", ".join(f"{n} (seat {i + 1})" for i, n in enumerate(names)))
@@ -135,6 +134,9 @@ def run_replay(args: argparse.Namespace) -> int:
         print(f"  step {f.step:>5}  {who:<12} {f.sentence}")
         for mark in f.marks:
             print(f"  {mark}")
+    for found in verdict.findings:  # punished in play (an Eleusis void round): the game went on
+        print(f"  step {found['step']:>5}  FAULT of {names[found['seat']]} (seat "
+              f"{found['seat'] + 1}): {printable(name_seats(found['reason'], names))}; play went on")
     if verdict.valid and verdict.outcome:
         scores, winners = verdict.outcome["scores"], verdict.outcome["winners"]
         order = sorted(range(len(scores)), key=lambda s: (s not in winners, -scores[s], s))

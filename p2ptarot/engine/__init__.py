@@ -8,13 +8,13 @@ from .errors import BadConfiguration, EngineError, IllegalMove, NotYourTurn, Unk
 from .local import Agent, Dealer, RandomDealer, StackedDealer, play
 from .registry import PLANNED, PLAYABLE, GameInfo, VariantInfo, create, games, info, register
 from .state import GameState
-from .types import (NOBODY, PUBLIC, Claim, Commit, Move, Open, Outcome, Pass, RandomChoice, Reveal,
-                    Secret, Shuffle, Turn, TurnKind, move_from_json)
+from .types import (NOBODY, PUBLIC, Claim, Commit, Finding, Move, Open, Outcome, Pass,
+                    RandomChoice, Reveal, Secret, Shuffle, Turn, TurnKind, move_from_json)
 
 __all__ = [
-    "Agent", "BadConfiguration", "Claim", "Commit", "Dealer", "EngineError", "GameInfo",
-    "GameState", "IllegalMove", "Move", "NOBODY", "NotYourTurn", "Open", "Outcome", "PLANNED",
-    "PLAYABLE", "PUBLIC", "Pass", "RandomChoice", "RandomDealer", "Reveal", "Secret", "Shuffle",
+    "Agent", "BadConfiguration", "Claim", "Commit", "Dealer", "EngineError", "Finding",
+    "GameInfo", "GameState", "IllegalMove", "Move", "NOBODY", "NotYourTurn", "Open", "Outcome",
+    "PLANNED", "PLAYABLE", "PUBLIC", "Pass", "RandomChoice", "RandomDealer", "Reveal", "Secret", "Shuffle",
     "StackedDealer", "Turn", "TurnKind", "UnknownGame", "VariantInfo", "create", "games", "info",
     "move_from_json", "play", "register",
 ]

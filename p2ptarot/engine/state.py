@@ -17,8 +17,8 @@ from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Mapping
 
 from .errors import EngineError, IllegalMove, NotYourTurn
-from .types import (PUBLIC, Claim, Commit, Move, Open, Outcome, Reveal, Secret, Turn, TurnKind,
-                    bad_field, move_from_json)
+from .types import (PUBLIC, Claim, Commit, Finding, Move, Open, Outcome, Reveal, Secret, Turn,
+                    TurnKind, bad_field, move_from_json)
 
 #: the turn kinds in which a seat makes a move
 MOVE_KINDS = (TurnKind.SEAT, TurnKind.SIMULTANEOUS, TurnKind.INTERRUPT)
@@ -52,6 +52,10 @@ class GameState(ABC):
         #: every claim made in this game, in order: claim_log[c.id] is c
         self.claim_log: list[Claim] = []
         self.secrets: dict[str, Secret] = {}
+        #: faults the rules punish without ending the game, in the order found (§6 of ENGINE.md)
+        self.findings: list[Finding] = []
+        #: handles some claim depends on (public bookkeeping: the same in every state)
+        self._audit_watch: set[int] = set()
 
     # ---- the contract -------------------------------------------------------------------------
     @abstractmethod
@@ -94,12 +98,39 @@ class GameState(ABC):
     def outcome(self) -> Outcome | None:
         """The result once the turn kind is OVER, else None."""
 
+    def audit_opens(self) -> frozenset[int]:
+        """The handles an epoch's audit must open to everyone (ENGINE.md §1): those whose values
+        a claim or a rule still needs and that are not public yet. Nothing else is ever opened,
+        so a card the rules keep hidden (an undealt hand, a set-aside card, a stock) stays hidden.
+
+        Computed from public bookkeeping only — never from a value this state happens to know —
+        so every peer asks the same audit. Default: every handle registered by
+        `_watch_for_audit` (at each claim, in every state) that is not public yet."""
+        return frozenset(h for h in self._audit_watch if PUBLIC not in self.seen[h])
+
+    def _watch_for_audit(self, handles: Iterable[int]) -> None:
+        """A claim made now depends on `handles` (a public set: e.g. the claimant's hand
+        handles that are not public). Call it in every state, whether or not this state can
+        decide the claim at once, so that `audit_opens` is the same everywhere."""
+        self._audit_watch.update(handles)
+
     def move_reveals(self, seat: int, move: Move) -> tuple[Reveal, ...]:
         """Reveals a move carries with it (e.g. a card played face up). Default: none."""
         return ()
 
     def _on_learn(self, handle: int, card: str) -> None:
         """Hook: a card value became known; games decide pending claims here."""
+
+    def _on_public(self, handle: int, card: str) -> None:
+        """Hook: `handle`, whose value this state may already have known privately, is now open
+        to everyone (the audit; games call it where their rules turn a card face up). A claim
+        that only private knowledge could refute (a card a third seat was shown) is decided here,
+        so that every peer and the verifier decide it together (ENGINE.md §6)."""
+
+    def audited(self, handle: int, card: str) -> None:
+        """The epoch's audit opened `handle` to everyone with value `card`."""
+        self.learn(handle, card)
+        self._on_public(handle, card)
 
     def _on_learn_secret(self, name: str, value: str) -> None:
         """Hook: the value of secret `name` became known (its Open, or the owner's own Commit);
@@ -123,11 +154,16 @@ class GameState(ABC):
             raise IllegalMove(seat, f"{move.KIND} field {wrong!r} has a value of the wrong type")
         self._check(seat, move)
 
-    def apply(self, seat: int, move: Move) -> None:
+    def apply(self, seat: int, move: Move, *, listed: bool = False) -> None:
         """`check` then apply `seat`'s move. After an `IllegalMove` (blaming the seat it names)
         the game must be aborted: callers never continue with this state.
+
+        `listed=True` says the caller took `move` from `legal_moves(seat)` on this very state
+        (the simulator's and a bot's choice): the engine already vouched for it, so the check is
+        skipped (it was 12-14% of a simulation). Every move that arrives from outside is checked.
         """
-        self.check(seat, move)
+        if not listed:
+            self.check(seat, move)
         self._apply(seat, move)
 
     # ---- claims -------------------------------------------------------------------------------
@@ -145,6 +181,15 @@ class GameState(ABC):
     def _false_claim(claim: Claim, reason: str) -> IllegalMove:
         """The error that blames a claim proven false (raise it)."""
         return IllegalMove(claim.seat, reason, claim.where, claim=claim.id)
+
+    def _record_finding(self, claim: Claim | None, seat: int, reason: str, where: str) -> Finding:
+        """A fault the rules punish in play instead of by stopping the game (Eleusis §7.7): keep
+        it and go on. `claim` (proven false) is dropped from the pending ones."""
+        finding = Finding(seat, reason, where, None if claim is None else claim.id)
+        self.findings.append(finding)
+        if claim is not None:
+            self._settle_claim(claim)
+        return finding
 
     def _settle_claim(self, claim: Claim) -> None:
         """A claim proven true: no longer pending."""

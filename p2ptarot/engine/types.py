@@ -120,6 +120,26 @@ class Claim:
 
 
 @dataclass(frozen=True, slots=True)
+class Finding:
+    """A fault the rules punish without ending the game (Eleusis §7.7: a dealer caught judging
+    wrongly makes his round void, and play goes on with the next dealer).
+
+    Recorded in `GameState.findings` in the order found, identically in every state that finds
+    it; `claim` is the number of the claim proven false (the table cites the signed message that
+    made it), or None when the fault is the move that revealed it (e.g. an invalid rule opened).
+    """
+
+    seat: int
+    reason: str
+    where: str
+    claim: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "reason": self.reason, "where": self.where,
+                "claim": self.claim}
+
+
+@dataclass(frozen=True, slots=True)
 class Secret:
     """A committed value that is not a card (a rule text, a bet, a choice).
 

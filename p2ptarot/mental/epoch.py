@@ -22,11 +22,10 @@ from p2ptarot.crypto.proofs import (make_share, prove_key, prove_reencryption, v
 from p2ptarot.crypto.shuffle import prove_shuffle, verify_shuffle
 
 from . import binding
-from .audit import run_audit
 from .errors import MentalError, MentalUsageError, MentalViolation
 from .events import CardLearned, Event, Expectation, OperationCompleted, Transfer
-from .messages import (KeyMessage, KeyRevealMessage, MentalMessage, ReencryptionItem,
-                       ReencryptionMessage, ShareItem, ShareMessage, ShuffleMessage)
+from .messages import (KeyMessage, MentalMessage, ReencryptionItem, ReencryptionMessage,
+                       ShareItem, ShareMessage, ShuffleMessage)
 from .operations import (AuditOp, DiscloseOp, KeysOp, Operation, SharesPhase, ShuffleOp,
                          TransferOp)
 from .randomness import RandomSource, random_permutation, random_scalar
@@ -83,8 +82,7 @@ class DeckEpoch:
         self._made: dict[tuple[int, str], MentalMessage] = {}
         self._known: dict[int, str] = {}
         self._public: dict[int, str] = {}
-        self._revealed: dict[int, Scalar] = {}
-        self._audit: dict[int, str] | None = None
+        self._closed = False
         self._stash: list[Event] = []
         self._activate()
 
@@ -108,8 +106,8 @@ class DeckEpoch:
 
     @property
     def closed(self) -> bool:
-        """The audit completed: every card of the epoch is public."""
-        return self._audit is not None
+        """The audit completed: the handles it opened are public; nothing else ever opens."""
+        return self._closed
 
     def take_events(self) -> list[Event]:
         """Events produced outside `receive` (an operation with nothing to wait for)."""
@@ -131,28 +129,24 @@ class DeckEpoch:
         return self._handle(handle).current_version.ciphertext
 
     def knowers(self, handle: int) -> frozenset[int]:
-        """Seats able to know the handle's card from what is public (all after the audit)."""
-        if self.closed:
-            return frozenset(range(self.n))
+        """Seats able to know the handle's card from what is public (the audit opens only what
+        it was asked to: every other handle keeps its knowers forever)."""
         return self._handle(handle).knowers(self.n)
 
     def known_cards(self) -> dict[int, str]:
         """handle -> card for every handle this seat has actually decrypted."""
-        if self._audit is not None:
-            return dict(self._audit)
         return dict(self._known)
 
     def public_cards(self) -> dict[int, str]:
         """handle -> card for handles opened to everyone."""
-        if self._audit is not None:
-            return dict(self._audit)
         return dict(self._public)
 
     def audit_result(self) -> dict[int, str]:
-        """handle -> card for every handle of the epoch, live or reshuffled away."""
-        if self._audit is None:
+        """handle -> card for every handle public once the audit completed (those it opened,
+        live or reshuffled away, and those opened before); no other handle ever opens."""
+        if not self._closed:
             raise MentalUsageError("the audit has not completed")
-        return dict(self._audit)
+        return dict(self._public)
 
     # ---- requests (every peer queues the same ones, in the same order) -------------------------
 
@@ -188,10 +182,12 @@ class DeckEpoch:
         new = self._plan.reshuffle(hs)
         return self._queue(ShuffleOp(name="reshuffle", inputs=hs, outputs=new)), new
 
-    def audit(self) -> int:
-        """End the epoch: every seat publishes x_i; no request may follow."""
-        self._plan.audit()
-        return self._queue(AuditOp())
+    def audit(self, handles: Sequence[int] = ()) -> int:
+        """End the epoch by opening exactly `handles` (live or retired) to everyone, through
+        proven decryption shares; no request may follow and no key is ever published."""
+        hs = tuple(handles)
+        self._plan.audit(hs)
+        return self._queue(AuditOp(requests=tuple((h, None) for h in hs)))
 
     # ---- producing this seat's messages ----------------------------------------------------------
 
@@ -240,8 +236,6 @@ class DeckEpoch:
                 d, proof = make_share(x, h_me, ct, ctx)
                 items.append(ShareItem(handle, v, d, proof))
             return ShareMessage(**head, items=tuple(items))
-        if isinstance(op, AuditOp):
-            return KeyRevealMessage(**head, secret=x)
         raise MentalError(f"no message for operation {op.name}")  # pragma: no cover
 
     def _reencrypt(self, op: TransferOp, t: Transfer) -> ReencryptionItem:
@@ -285,11 +279,9 @@ class DeckEpoch:
         elif isinstance(msg, ReencryptionMessage):
             assert isinstance(op, TransferOp)
             self._on_reencryption(op, msg, trusted)
-        elif isinstance(msg, ShareMessage):
-            assert isinstance(op, SharesPhase)
-            events += self._on_shares(op, msg, trusted)
         else:
-            self._on_key_reveal(op, msg)
+            assert isinstance(op, SharesPhase) and isinstance(msg, ShareMessage)
+            events += self._on_shares(op, msg, trusted)
         return self.take_events() + events + self._advance()
 
     def _on_key(self, op: Operation, msg: KeyMessage, trusted: bool) -> None:
@@ -379,13 +371,6 @@ class DeckEpoch:
         op.pending.discard(s)
         return events
 
-    def _on_key_reveal(self, op: Operation, msg: KeyRevealMessage) -> None:
-        s = msg.seat
-        if base_mul(msg.secret) != self.keys[s]:
-            raise MentalViolation(s, "revealed secret does not match its public key")
-        self._revealed[s] = msg.secret
-        op.pending.discard(s)
-
     # ---- knowledge ---------------------------------------------------------------------------
 
     def _learn(self, handle: int, v: int) -> list[Event]:
@@ -427,7 +412,7 @@ class DeckEpoch:
         if self.idle:
             return
         op = self._ops[self._cursor]
-        if isinstance(op, (KeysOp, AuditOp)):
+        if isinstance(op, KeysOp):
             op.pending = set(range(self.n))
         elif isinstance(op, ShuffleOp):
             H = self._H()
@@ -481,8 +466,7 @@ class DeckEpoch:
             for t in op.transfers:
                 self.handles[t.handle].current = op.new_versions[t.handle]
         elif isinstance(op, AuditOp):
-            self._audit = run_audit(self.handles, self._revealed, self._card_by_point,
-                                    self.card_ids)
+            self._closed = True
 
     # ---- helpers -----------------------------------------------------------------------------
 

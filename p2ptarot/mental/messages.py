@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Union
 
 from p2ptarot.crypto.elgamal import Ciphertext
-from p2ptarot.crypto.group import Point, Scalar
+from p2ptarot.crypto.group import Point
 from p2ptarot.crypto.proofs import DleqProof, SchnorrProof
 from p2ptarot.crypto.shuffle import ShuffleProof
 
@@ -172,28 +172,10 @@ class ReencryptionMessage(_Base):
                    items=tuple(ReencryptionItem.from_dict(i) for i in get_list(d, "items")))
 
 
-@dataclass(frozen=True)
-class KeyRevealMessage(_Base):
-    """The audit: the seat's secret x_i for the epoch, so anyone can decrypt everything."""
-
-    KIND: ClassVar[str] = "mental.reveal-key"
-    secret: Scalar
-
-    def to_dict(self) -> dict[str, Any]:
-        return {**self._head(), "secret": b64(self.secret.encode())}
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> KeyRevealMessage:
-        d = check_keys(d, _HEADER | {"secret"}, cls.KIND)
-        return cls(**_header(d), secret=decode_bytes(d["secret"], "secret", Scalar.decode))
-
-
-MentalMessage = Union[KeyMessage, ShuffleMessage, ShareMessage, ReencryptionMessage,
-                      KeyRevealMessage]
+MentalMessage = Union[KeyMessage, ShuffleMessage, ShareMessage, ReencryptionMessage]
 
 MESSAGE_TYPES: dict[str, type[Any]] = {
-    cls.KIND: cls for cls in (KeyMessage, ShuffleMessage, ShareMessage, ReencryptionMessage,
-                              KeyRevealMessage)
+    cls.KIND: cls for cls in (KeyMessage, ShuffleMessage, ShareMessage, ReencryptionMessage)
 }
 
 

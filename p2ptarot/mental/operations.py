@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 from p2ptarot.crypto.elgamal import Ciphertext
 
 from .events import Transfer
-from .messages import (KeyMessage, KeyRevealMessage, ReencryptionMessage, ShareMessage,
-                       ShuffleMessage)
+from .messages import KeyMessage, ReencryptionMessage, ShareMessage, ShuffleMessage
 
 VersionRef = tuple[int, int]
 """(handle, version): one ciphertext of the epoch."""
@@ -74,6 +73,9 @@ class TransferOp(SharesPhase):
 
 
 @dataclass
-class AuditOp(Operation):
+class AuditOp(DiscloseOp):
+    """End the epoch: open exactly `requests` (recipient None) to everyone by proven decryption
+    shares — the handles the game's claims and rules need, live or reshuffled away — and nothing
+    else, ever: no key is published, so every other card stays hidden."""
+
     name: str = "audit"
-    kind: str = KeyRevealMessage.KIND

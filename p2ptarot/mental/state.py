@@ -134,8 +134,14 @@ class Plan:
         self.live -= set(handles)
         return self.add_handles(len(handles))
 
-    def audit(self) -> None:
+    def audit(self, handles: tuple[int, ...]) -> None:
+        """The last operation: open `handles` (distinct, existing, live or retired) publicly."""
         self._check_open()
+        if len(set(handles)) != len(handles):
+            raise MentalUsageError("an audit opens distinct handles")
+        for h in handles:
+            if not 0 <= h < self.next_handle:
+                raise MentalUsageError(f"handle {h} does not exist")
         self.closing = True
 
     def _check_open(self) -> None:

@@ -78,8 +78,8 @@ class MentalTable:
                   ) -> tuple[int, tuple[int, ...]]:
         return self.epoch(deck, epoch).reshuffle(handles)
 
-    def audit(self, deck: str, epoch: int) -> int:
-        return self.epoch(deck, epoch).audit()
+    def audit(self, deck: str, epoch: int, handles: Sequence[int] = ()) -> int:
+        return self.epoch(deck, epoch).audit(handles)
 
     # ---- protocol ------------------------------------------------------------------------------
 

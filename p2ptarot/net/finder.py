@@ -43,10 +43,13 @@ class Target:
 
 
 def parse_target(text: str | None) -> Target:
-    """`ws://h:p[/p2ptarot]`, `http://h:p`, `h:p`, or a fingerprint/table-id prefix; None: any."""
+    """`ws://h:p[/p2ptarot]`, `http://h:p`, `h:p`, `nostr:<key>` (an online host), or a
+    fingerprint/table-id prefix; None: any."""
     if text is None or not text.strip():
         return Target()
     text = text.strip()
+    if re.fullmatch(r"nostr:[0-9a-f]{64}", text):  # an online seat (an invitation code resolved)
+        return Target(url=text)
     for scheme in ("ws://", "http://"):
         if text.lower().startswith(scheme):
             rest = text[len(scheme):].rstrip("/")

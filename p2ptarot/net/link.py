@@ -11,7 +11,12 @@ same guarantees:
   notices (`LinkRejected`, `FrameDropped`) that a peer may ignore;
 * delivery is best effort and ordered per link; a lost frame costs a catch-up, not correctness
   (every table message is signed and hash-chained above this layer);
-* once `admit_only(keys)` names the seats, nobody else is linked, delivered to or sent to.
+* once `admit_only(keys)` names the seats, nobody else is linked, delivered to or sent to, and
+  a seated key that comes back (dialling in, or dialled by `connect`) is always linked again.
+
+Links do not heal themselves: the peer (`p2ptarot.peer.heal`) calls `connect` again, with
+backoff, for every seat that has no link, for as long as the table lives; a `LinkDown` wakes it.
+An implementation only has to make `connect(address, expected_key)` work again after a loss.
 
 The `Advert` tells others that a table is open (zeroconf TXT records on a LAN; an online
 transport may publish elsewhere), and a `Transport` opens both for one peer.

@@ -22,16 +22,20 @@ class LocalBots:
     """`count` bot processes that join the table at the URL `spawn` is given."""
 
     def __init__(self, count: int, data_dir: Path, interface: str | None, timeout: int,
-                 lobby_timeout: float, heartbeat: float | None = None) -> None:
+                 lobby_timeout: float, heartbeat: float | None = None,
+                 extra: tuple[str, ...] = ()) -> None:
         self.count, self.data_dir, self.interface = count, data_dir, interface
         self.timeout, self.lobby_timeout, self.heartbeat = timeout, lobby_timeout, heartbeat
+        self.extra = extra  # more `join` options (an online table: its relays, STUN, TURN)
         self.children: list[subprocess.Popen[bytes]] = []
 
     @classmethod
-    def for_table(cls, cfg: PeerConfig, count: int, data_dir: Path | None = None) -> LocalBots:
-        """`count` bots with the host's interface and limits (data in `data_dir`/bot-K)."""
+    def for_table(cls, cfg: PeerConfig, count: int, data_dir: Path | None = None,
+                  extra: tuple[str, ...] = ()) -> LocalBots:
+        """`count` bots with the host's interface and limits (data in `data_dir`/bot-K);
+        `extra`: more `join` options (an online table's relays, STUN, TURN)."""
         return cls(count, data_dir or cfg.data_dir, cfg.interface, cfg.timeout, cfg.lobby_timeout,
-                   cfg.heartbeat)
+                   cfg.heartbeat, extra)
 
     def command(self, url: str, k: int) -> list[str]:
         cmd = [sys.executable, "-m", "p2ptarot.cli.main", "join", url, "--bot", "--quiet",
@@ -41,7 +45,7 @@ class LocalBots:
             cmd += ["--interface", self.interface]
         if self.heartbeat is not None:
             cmd += ["--heartbeat", f"{self.heartbeat:g}"]
-        return cmd
+        return cmd + list(self.extra)
 
     def spawn(self, url: str) -> None:
         """Start the bots, dialling the host at `url` (called once the table listens)."""

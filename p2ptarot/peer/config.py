@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Awaitable, Callable
+from typing import TYPE_CHECKING, Awaitable, Callable
 
-from p2ptarot.app.table import Hub
 from p2ptarot.engine import Move, Outcome
 from p2ptarot.net.lan import DEFAULT_HEARTBEAT, LanTransport
 from p2ptarot.net.link import Transport
 from p2ptarot.table.effects import Aborted, NeedMove
 from p2ptarot.table.inputs import StandInMove
+
+if TYPE_CHECKING:  # a bot peer has no hub: the player's front end is never loaded (issue 26)
+    from p2ptarot.app.table import Hub
 
 #: answers a NeedMove: the move, or a StandInMove when the seat's stand-in bot chose it
 Chooser = Callable[[NeedMove], Awaitable[Move | StandInMove]]
@@ -66,6 +68,9 @@ class PeerConfig:
     ready: bool = True
     #: this seat is played by a bot (always ready; shown as a bot in the lobby)
     bot: bool = False
+    #: tests and benchmarks only: identity, game seed, deck randomness and (host) the charter
+    #: nonce derive from it, for a repeatable deal (`p2ptarot demo --seed`)
+    test_seed: int | None = None
     #: how this peer reaches the others (None: the LAN transport on `interface`/`port`)
     transport: Transport | None = None
 

@@ -18,9 +18,10 @@ from p2ptarot.engine import Move
 from p2ptarot.net.errors import MeshError
 from p2ptarot.net.events import LinkDown, LinkUp, Received
 from p2ptarot.net.link import Links
+from p2ptarot.mental.randomness import SeededRandomSource
 from p2ptarot.table.charter import SignedCharter
-from p2ptarot.table.effects import (Aborted, DigestTo, Effect, Finished, Forward, NeedMove, Notice,
-                                    Progress, Record, ResendTo, Send)
+from p2ptarot.table.effects import (Aborted, DigestTo, Effect, Finished, Forward, Found, NeedMove,
+                                    Notice, Progress, Record, ResendTo, Send)
 from p2ptarot.table.errors import TableUsageError
 from p2ptarot.table.inputs import StandInMove
 from p2ptarot.table.names import printable
@@ -30,7 +31,7 @@ from .catchup import RESYNC_AFTER, SyncServer, sync_step
 from .config import Chooser, GameResult, PeerConfig, RunError
 from .frames import ctl, parse_ctl, safe_send
 from .heal import Healer
-from .store import DataDir, TableStore
+from .store import DataDir, TableStore, test_secret
 from .watcher import Watcher
 
 logger = logging.getLogger(__name__)
@@ -45,12 +46,14 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
                choose: Chooser, resume: bool = False) -> GameResult:
     """Play one table to its end (or abort) over the links; persist everything on the way."""
     data = DataDir(cfg.data_dir)
-    store = TableStore(data, signed)
+    store = TableStore(data, signed, cfg.test_seed)
     charter = signed.charter
     seat = charter.seat_of(identity.public_bytes)
     if seat is None:
         raise RunError("this identity has no seat at the table")
-    session = Session(signed, seat, identity, store.seed)
+    session = Session(signed, seat, identity, store.seed,
+                      None if cfg.test_seed is None
+                      else SeededRandomSource(test_secret(cfg.test_seed, "deck")))
     saved = store.saved_messages() if resume else []
     outbox = store.outbox()
     transcript = store.fresh_transcript()
@@ -73,8 +76,8 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
                 transcript.append(e.envelope.encoded())
         for line in sends:
             outbox.append(line)
-        if sends:
-            outbox.sync()  # the transcript is synced at close: lost lines come back from peers
+        if sends:  # durable before sent; the fsync on a worker thread, off the event loop
+            await outbox.sync_off_loop()  # the transcript is synced at close: lost lines come back from peers
         lines = iter(sends)
         for e in effects:
             watch.effect(e)
@@ -109,6 +112,9 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
                 cfg.say("game over: " + ", ".join(f"{names[i]} {score}" for i, score
                                                   in enumerate(e.outcome.scores))
                         + "; won by " + (", ".join(names[w] for w in e.outcome.winners) or "nobody"))
+            elif isinstance(e, Found):
+                cfg.say(f"{names[e.blame]} (seat {e.blame + 1}) is at fault: "
+                        f"{printable(e.reason)}; play goes on")
             elif isinstance(e, Aborted):
                 who = (f"{names[e.blame]} (seat {e.blame + 1}) is blamed" if e.blame is not None
                        else "nobody is blamed")

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from pydantic import ValidationError
 
 from p2ptarot.app.events import ChatLine, LobbyState, Notice, Ready, StartNow
-from p2ptarot.app.table import Hub
 from p2ptarot.crypto.signing import Identity, fingerprint
 from p2ptarot.engine import info as game_info
 from p2ptarot.net.errors import MeshError
@@ -31,6 +30,10 @@ from p2ptarot.table.room import (ChatRelay, Room, RoomError, RoomSeat, RosterSee
                                  parse_chat_relay, parse_roster)
 
 from .config import PeerConfig, RunError
+from .store import test_secret
+if TYPE_CHECKING:
+    from p2ptarot.app.table import Hub
+
 from .frames import charter_signature_ok, ctl, parse_ctl, safe_send
 
 
@@ -116,8 +119,13 @@ async def host_lobby(cfg: PeerConfig, links: Links, identity: Identity, game: st
                      host_name=cfg.name[:40])
     advertiser = (transport or cfg.links()).advert(info, links)
     await advertiser.start()
-    cfg.say(f"table open: {game} for {seats} at {links.address} "
-            f"(fingerprint {identity.fingerprint})")
+    invitation = getattr(advertiser, "invitation", None)  # an online table's code
+    if invitation:
+        cfg.say(f"table open online: {game} for {seats}; invitation code {invitation} (others "
+                f"type: p2ptarot join {invitation}) (fingerprint {identity.fingerprint})")
+    else:
+        cfg.say(f"table open: {game} for {seats} at {links.address} "
+                f"(fingerprint {identity.fingerprint})")
     if on_listening:
         on_listening(links.address)
     grace = _Grace(cfg.lobby_grace, active=cfg.bot)
@@ -187,6 +195,8 @@ async def host_lobby(cfg: PeerConfig, links: Links, identity: Identity, game: st
                 await advertiser.update(seats_taken=len(room.seats))
                 await tell_roster()
         seated = chosen if chosen is not None else list(room.seats)
+        if cfg.test_seed is not None:  # a repeatable table: joiners by name, not by arrival
+            seated = seated[:1] + sorted(seated[1:], key=lambda s: s.name)
         joined = [(s.key, s.name, s.address) for s in seated]
         if len(seated) != seats:
             cfg.say(f"starting now with {len(seated)} players")
@@ -195,7 +205,9 @@ async def host_lobby(cfg: PeerConfig, links: Links, identity: Identity, game: st
                 await safe_send(links, s.key, ctl({"ctl": "left-out"}))
                 cfg.say(f"{s.name} was not ready and is left out")
         charter = make_charter(game, joined, variant=variant, options=options,
-                               timeout=cfg.move_timeout, stand_in_after=cfg.stand_in_after)
+                               timeout=cfg.move_timeout, stand_in_after=cfg.stand_in_after,
+                               nonce=None if cfg.test_seed is None
+                               else test_secret(cfg.test_seed, "charter-nonce"))
         links.admit_only([k for k, _, _ in joined])  # from now on only the seated keys may talk
         await advertiser.update(table_id=charter.table_id.hex())
         sigs: dict[bytes, str] = {identity.public_bytes: sign_charter(charter, identity)}

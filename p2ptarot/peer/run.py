@@ -23,7 +23,7 @@ def _interfaces(cfg: PeerConfig) -> list[str] | None:
 async def run_host(cfg: PeerConfig, game: str, variant: str | None, seats: int, choose: Chooser,
                    options: dict[str, Any] | None = None,
                    on_listening: Callable[[str], None] | None = None) -> GameResult:
-    identity = DataDir(cfg.data_dir).identity()
+    identity = DataDir(cfg.data_dir).identity(cfg.test_seed)
     transport = cfg.links()
     async with transport.open(identity) as links:
         try:
@@ -39,7 +39,7 @@ async def run_host(cfg: PeerConfig, game: str, variant: str | None, seats: int, 
 async def run_join(cfg: PeerConfig, target: str | None, game: str | None, choose: Chooser,
                    pick: Pick | None = None, find_wait: float = 30.0) -> GameResult:
     """Join the table the user named (or the only open one; `pick` chooses among several)."""
-    identity = DataDir(cfg.data_dir).identity()
+    identity = DataDir(cfg.data_dir).identity(cfg.test_seed)
     try:
         wanted = parse_target(target)
         if wanted.url is not None:

@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from p2ptarot.app.events import ChatLine
-from p2ptarot.app.table import Hub, TableApp
+from p2ptarot import app
+from p2ptarot.app.events import ChatLine, Event
 from p2ptarot.table.charter import Charter
 from p2ptarot.table.effects import Aborted, Effect, Finished, Record
 from p2ptarot.table.names import printable
 from p2ptarot.table.session import MOVE_STEP_KINDS, Session
+
+if TYPE_CHECKING:  # loaded only with a hub: a bot peer never imports the front end
+    from p2ptarot.app.table import Hub, TableApp
 
 
 class Watcher:
@@ -33,13 +36,13 @@ class Watcher:
         self._view: dict[str, Any] | None = None
         self._last_chat: dict[int, float] = {}
         if hub is not None:
-            self.app = TableApp(charter.game, charter.variant, [s.name for s in charter.seats],
+            self.app = app.TableApp(charter.game, charter.variant, [s.name for s in charter.seats],
                                 self.seat, charter.timeout, charter.stand_in_after)
             hub.app = self.app
             hub.publish(self.app.opened())
             self._view = session.game.view(seat)
 
-    def _publish(self, event: Any) -> None:
+    def _publish(self, event: Event | None) -> None:
         if self.hub is not None:
             self.hub.publish(event)
 

@@ -1,4 +1,4 @@
-"""The arcanoïd screen and move sentences, from one seat's view only (rules: arcanoid.md).
+"""The arcanoïd screen and move sentences, from one seat's view only (spec/games/arcanoid.md).
 
 Everything printed comes from the view dict, which already holds only what this seat may know: a
 card the seat may not see is ``None`` there and is shown only as a count. Field lines shorten

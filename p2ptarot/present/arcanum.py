@@ -1,4 +1,4 @@
-"""The Arcanum screen and move sentences, from one seat's view only (arcanum.md).
+"""The Arcanum screen and move sentences, from one seat's view only (spec/games/arcanum.md).
 
 The city is drawn as ten lines (number, name, left-side symbols, figures standing there, a Tower
 mark), then the four prestige tracks 0…21, then each player's VP, hand and hidden area. A card the

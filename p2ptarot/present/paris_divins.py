@@ -1,4 +1,5 @@
-"""The paris divins screen and move sentences, from one seat's view only (roses.md §3)."""
+"""The paris divins screen and move sentences, from one seat's view only
+(spec/games/roses.md, rules §3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The sinople tarot screen and move sentences, from one seat's view only (sinople-tarot.md).
+"""The sinople tarot screen and move sentences, from one seat's view only (spec/games/sinople.md).
 
 Cards use the rules' shorthand (``B7`` = class B, value 7). Won piles are public but long, so a
 seat's line shows the count of cards taken and only the round-class cards that score.

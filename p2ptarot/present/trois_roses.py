@@ -1,4 +1,5 @@
-"""The trois roses screen and move sentences, from one seat's view only (roses.md §2).
+"""The trois roses screen and move sentences, from one seat's view only
+(spec/games/roses.md, rules §2).
 
 Won piles are public but long: a seat's line shows their points and roses so far, which is what
 the scoring reads (§2.7); the last trick names its excused cards, which went back to their players.

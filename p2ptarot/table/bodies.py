@@ -1,6 +1,6 @@
 """Pydantic models of every envelope body the table layer itself defines.
 
-Mental-poker bodies (keys, shuffles, shares, re-encryptions, audit secrets) are defined by
+Mental-poker bodies (keys, shuffles, shares, re-encryptions) are defined by
 `p2ptarot.mental.messages` and mirrored here for the JSON Schemas in `protocol/`. These models are
 the wire boundary: every received body is validated against its model before anything else.
 """

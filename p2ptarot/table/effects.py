@@ -99,5 +99,18 @@ class Aborted:
     evidence: tuple[Envelope, ...] = ()
 
 
-Effect = (Send | Forward | DigestTo | ResendTo | Record | NeedMove | Progress | Notice | Finished
-          | Aborted)
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A fault the rules punish without ending the game (an Eleusis dealer's void round, rules
+    §7.7): `blame` is convicted by this peer's own checks of `evidence` (the false claim's signed
+    message, else the move that revealed the fault), and play goes on. `step` is the step of the
+    offending message. The verifier lists these with its verdict."""
+
+    blame: int
+    reason: str
+    step: int
+    evidence: tuple[Envelope, ...] = ()
+
+
+Effect = (Send | Forward | DigestTo | ResendTo | Record | NeedMove | Progress | Notice | Found
+          | Finished | Aborted)

@@ -104,13 +104,6 @@ class MentalReencryptBody(_MentalHeader):
     items: list[ReencryptionItemModel] = Field(max_length=MAX_ITEMS)
 
 
-class MentalRevealKeyBody(_MentalHeader):
-    """The audit: the seat's epoch secret x_i (a canonical scalar below the group order)."""
-
-    kind: Literal["mental.reveal-key"]
-    secret: str = Field(pattern=B64_32, description="scalar, 32 bytes little-endian, base64url")
-
-
 class TranscriptHeader(BaseModel):
     """First line of a transcript file."""
 
@@ -131,7 +124,6 @@ BODY_MODELS: dict[str, type[BaseModel]] = {
     "mental.shuffle": MentalShuffleBody,
     "mental.shares": MentalSharesBody,
     "mental.reencrypt": MentalReencryptBody,
-    "mental.reveal-key": MentalRevealKeyBody,
 }
 
 

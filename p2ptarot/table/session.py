@@ -11,7 +11,7 @@ It is laid out as objects that own their state, around one log:
 - the move-body codec (`codec.py`) turns moves into signed bodies and back, as pure functions;
 - `MentalTable` runs the deck, the engine's `GameState` the rules, `EngineBridge` maps between;
 - the session itself walks the steps (`steps.py`): a *step* is one round of messages. The seats
-  it expects follow from the deck (keys, a shuffle, shares, re-encryptions, audit keys) or, when
+  it expects follow from the deck (keys, a shuffle, shares, re-encryptions, audit shares) or, when
   the deck is idle, from the head of the queue of *pending work* (`ApplyMove`, `ResolveReveals`,
   a `DrawRound`, a `BlindRound`...) and, once that queue is empty, from the engine's turn. A step
   completes when every expected seat has spoken; its messages are then processed in seat order
@@ -31,6 +31,7 @@ from p2ptarot.engine import (Commit, EngineError, GameState, IllegalMove, Move, 
                              RandomChoice, Shuffle, Turn, TurnKind, create)
 from p2ptarot.mental.errors import MentalError, MentalViolation
 from p2ptarot.mental.events import Expectation
+from p2ptarot.mental.randomness import RandomSource
 from p2ptarot.mental.table import MentalTable
 
 from . import canonical, codec, rounds
@@ -38,8 +39,8 @@ from .bodies import STAND_IN, AbortBody, ResultBody
 from .bridge import CommittedSecret, EngineBridge
 from .charter import SignedCharter
 from .digest import MAX_WANTS, make_frame, parse_frame
-from .effects import (Aborted, DigestTo, Effect, Finished, Forward, NeedMove, Notice, Progress,
-                      Record, ResendTo, Send)
+from .effects import (Aborted, DigestTo, Effect, Finished, Forward, Found, NeedMove, Notice,
+                      Progress, Record, ResendTo, Send)
 from .envelope import Envelope, chain_next, chain_start, seal
 from .errors import MoveRefused, TableUsageError, Violation
 from .evidence import StoppedSeat
@@ -57,7 +58,9 @@ class Session:
     """One seat's (or an observer's) copy of a table's lockstep log."""
 
     def __init__(self, signed: SignedCharter, seat: int | None, identity: Identity | None = None,
-                 seed: bytes | None = None) -> None:
+                 seed: bytes | None = None, test_rng: RandomSource | None = None) -> None:
+        """`test_rng` (tests and benchmarks only): the source of the seat's permutations and
+        re-encryption factors instead of the OS, for a repeatable deal."""
         signed.verify()
         self.signed = signed
         self.charter = signed.charter
@@ -70,7 +73,7 @@ class Session:
             if identity.public_bytes != self.charter.seat_key(seat):
                 raise ValueError(f"this identity is not the one of seat {seat}")
         self.identity = identity
-        self._keys = EpochKeySource(seed, self.table_id) if seed is not None else None
+        self._keys = EpochKeySource(seed, self.table_id, test_rng) if seed is not None else None
         self._secrets = SeatSecrets(seed, self.table_id) if seed is not None else None
         self.game: GameState = create(self.charter.game, self.n, self.charter.variant,
                                       self.charter.options, viewer=seat, omniscient=False)
@@ -84,6 +87,8 @@ class Session:
         self._draws = 0  # joint draws started so far (each one's index)
         self.outcome: Outcome | None = None
         self.aborted: Aborted | None = None
+        #: faults the rules punished without ending the game (the engine's findings), with evidence
+        self.findings: list[Found] = []
         self._out: list[Effect] = []
         self._advancing = False  # inside `_advance`: a completed step returns to its loop
         self._digested = -1  # the step whose stall digest went out
@@ -444,6 +449,7 @@ class Session:
         disproved claim cites the claimant's own signed message."""
         try:
             fn()
+            self._note_findings(evidence)
         except IllegalMove as exc:
             if exc.claim is not None:
                 # a claim proven false (even by its author's own later move, e.g. an Eleusis
@@ -458,6 +464,17 @@ class Session:
             if blame is None:
                 raise
             raise Violation(blame, f"rejected by the rules engine: {exc}", evidence) from exc
+
+    def _note_findings(self, evidence: tuple[Envelope, ...]) -> None:
+        """Faults the engine found and punished in play (ENGINE.md §6): each is kept with its
+        evidence — the false claim's signed message, else the move that revealed the fault — and
+        reported; the game goes on."""
+        for f in self.game.findings[len(self.findings):]:
+            cited = self.bridge.claim_evidence(f.claim) or evidence[:1]
+            step = cited[0].step if cited else self.step
+            found = Found(f.seat, f"{f.reason} ({f.where})", step, cited)
+            self.findings.append(found)
+            self._emit(found)
 
     # ---- advancing ----------------------------------------------------------------------------
     def _advance(self) -> None:
@@ -571,7 +588,12 @@ class Session:
         return None
 
     def _audit(self, deck: str, epoch: int) -> None:
-        self.mental.audit(deck, epoch)
+        """Close a deck epoch: open to everyone, by proven decryption shares, exactly the
+        handles of that epoch the engine says its claims and rules need (`audit_opens`, public
+        bookkeeping: every peer asks the same); every other card of the epoch stays hidden."""
+        opens = self.game.audit_opens()
+        positions = [pos for h, pos in self.bridge.handles_in(deck, epoch) if h in opens]
+        self.mental.audit(deck, epoch, positions)
         self._pending.append(FinishAudit(deck, epoch))
 
     # ---- pending work -------------------------------------------------------------------------
@@ -608,10 +630,10 @@ class Session:
         self._pending.popleft()
         values = self.mental.epoch(item.deck, item.epoch).audit_result()
         for h, pos in self.bridge.handles_in(item.deck, item.epoch):
-            if pos in values and self.game.cards[h] is None:
-                self._learn(h, values[pos])
+            if pos in values:  # also a value known before: a claim may wait for it to be public
+                self._learn(h, values[pos], audited=True)
         self._emit(Progress(self.step, f"audit of {item.deck} epoch {item.epoch}: every card "
-                                       f"checked"))
+                                       f"the rules needed opened and checked"))
 
     def _apply_move(self, item: ApplyMove) -> None:
         """Apply one received move. A move that opens cards first asks the deck for their
@@ -689,11 +711,14 @@ class Session:
             if card is not None:
                 self._learn(h, card)
 
-    def _learn(self, handle: int, card: str) -> None:
-        """Tell the engine a card value; a claim it disproves blames the seat that made it, with
-        that seat's signed message as evidence."""
+    def _learn(self, handle: int, card: str, audited: bool = False) -> None:
+        """Tell the engine a card value (`audited`: the audit opened it to everyone); a claim it
+        disproves blames the seat that made it, with that seat's signed message as evidence."""
         try:
-            self.game.learn(handle, card)
+            if audited:
+                self.game.audited(handle, card)
+            else:
+                self.game.learn(handle, card)
         except IllegalMove as exc:
             raise Violation(exc.seat, f"false claim: {exc.reason}",
                             self.bridge.claim_evidence(exc.claim)) from exc

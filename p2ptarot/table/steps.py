@@ -19,7 +19,6 @@ class StepKind(StrEnum):
     DECK_SHUFFLE = "mental.shuffle"
     DECK_SHARES = "mental.shares"
     DECK_REENCRYPT = "mental.reencrypt"
-    DECK_REVEAL_KEY = "mental.reveal-key"
     MOVE = "move"
     MOVE_COMMIT = "move.commit"
     MOVE_OPEN = "move.open"
@@ -62,7 +61,7 @@ class ResolveReveals:
 
 @dataclass(frozen=True, slots=True)
 class FinishAudit:
-    """The audit of one deck epoch is in: feed the engine every value it did not know."""
+    """The audit of one deck epoch is in: feed the engine the values it opened."""
 
     deck: str
     epoch: int

@@ -37,21 +37,32 @@ class Verdict:
     reason: str | None = None
     aborted_by_players: list[dict[str, Any]] = field(default_factory=list)
     evidence: list[dict[str, Any]] = field(default_factory=list)
+    #: faults the rules punished while play went on (an Eleusis void round), proven by the replay
+    findings: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {"valid": self.valid, "steps": self.steps, "outcome": self.outcome,
                 "violation": None if self.valid else
                 {"step": self.step, "seat": self.seat, "reason": self.reason,
                  "evidence": self.evidence},
+                "findings": self.findings,
                 "aborted_by_players": self.aborted_by_players}
 
 
 def verify_transcript(t: Transcript) -> Verdict:
-    """Replay `t` from nothing; the first fault ends the replay."""
+    """Replay `t` from nothing; the first fault ends the replay. Whatever the verdict, it lists
+    the faults the rules punished while play went on (`findings`), each with its evidence."""
     try:
         session = Session(t.charter, seat=None)
     except ValueError as exc:
         return Verdict(False, 0, step=0, seat=None, reason=f"charter: {exc}")
+    verdict = _replay(t, session)
+    verdict.findings = [{"step": f.step, "seat": f.blame, "reason": f.reason,
+                         "evidence": [cite(e) for e in f.evidence]} for f in session.findings]
+    return verdict
+
+
+def _replay(t: Transcript, session: Session) -> Verdict:
     session.start()
     aborts = _signed_aborts(t)
     last = len(t.messages) + 1

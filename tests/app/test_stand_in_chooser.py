@@ -6,9 +6,6 @@ once, from the log's `by` markers."""
 from __future__ import annotations
 
 import asyncio
-import importlib.util
-import sys
-from pathlib import Path
 from typing import Any
 
 from p2ptarot.app.events import (HandOver, Leave, MovePlayed, Notice, PlayMove, Presence,
@@ -21,12 +18,7 @@ from p2ptarot.table.inputs import StandInMove
 
 import pytest
 
-_spec = importlib.util.spec_from_file_location("app_layer_tests",
-                                               Path(__file__).with_name("test_app_layer.py"))
-assert _spec is not None and _spec.loader is not None
-_layer = importlib.util.module_from_spec(_spec)
-sys.modules["app_layer_tests"] = _layer
-_spec.loader.exec_module(_layer)
+from tests.app import test_app_layer as _layer
 
 NAMES = ("Alice", "Bob", "Carol")
 SEAT, VIEW, LEGAL = _layer._states("sinople", 3, lambda v, l: len(l) >= 3)[0]

@@ -1,4 +1,5 @@
-"""roses-96: ids, canonical index, trick value, strength and points (roses.md §1)."""
+"""roses-96: ids, canonical index, trick value, strength and points
+(spec/games/roses.md, rules §1)."""
 
 import pytest
 

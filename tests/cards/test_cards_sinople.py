@@ -1,4 +1,4 @@
-"""sinople-39 and its two sub-decks (sinople-tarot.md §2)."""
+"""sinople-39 and its two sub-decks (spec/games/sinople.md, rules §2)."""
 
 import pytest
 

@@ -24,7 +24,8 @@ def test_opening_deck_has_104_unique_cards_in_canonical_order() -> None:
 
 
 def test_ids_and_indices_quoted_from_rules() -> None:
-    # eleusis.md §2.1 examples and 52 × (copy − 1) + 13 × suitIndex + rank − 1.
+    # spec/games/eleusis.md, rules §2.1 examples, and
+    # 52 × (copy − 1) + 13 × suitIndex + rank − 1.
     assert standard_card("hearts-1#1").index == 26
     queen = standard_card("hearts-12#2")
     assert (queen.index, queen.suit, queen.rank, queen.copy) == (52 + 26 + 11, "hearts", 12, 2)

@@ -49,7 +49,8 @@ def test_arcanoid_ids_and_indices() -> None:
 
 
 def test_arcanum_ids_and_indices_quoted_from_rules() -> None:
-    # arcanum.md §2.2: swords-1 = 0, swords-king = 13, wands-1 = 14, coins-king = 55.
+    # spec/games/arcanum.md, rules §2.2:
+    # swords-1 = 0, swords-king = 13, wands-1 = 14, coins-king = 55.
     assert [ARCANUM.card(c).index for c in ("swords-1", "swords-king", "wands-1", "coins-king")] == [0, 13, 14, 55]
     assert ARCANUM.card("swords-knave").rank == 11
     assert ARCANUM.card("cups-queen").rank == 13

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from crypto_helpers import BAD_ENCS, IDENTITY_ENC, card_point
+from .support import BAD_ENCS, IDENTITY_ENC, card_point
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 import rbcl
-from crypto_helpers import BAD_ENCS, IDENTITY_ENC, NEGATIVE_ENCS, NON_CANONICAL_ENCS
+from .support import BAD_ENCS, IDENTITY_ENC, NEGATIVE_ENCS, NON_CANONICAL_ENCS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

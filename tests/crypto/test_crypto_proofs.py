@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from crypto_helpers import NEGATIVE_ENCS, NON_SQUARE_ENC, card_point
+from .support import NEGATIVE_ENCS, NON_SQUARE_ENC, card_point
 
 from p2ptarot.crypto.elgamal import Ciphertext, encrypt, reencrypt
 from p2ptarot.crypto.errors import InvalidEncoding, ProofError

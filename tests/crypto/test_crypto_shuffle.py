@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import pytest
-from crypto_helpers import IDENTITY_ENC, NEGATIVE_XY_ENC, NON_SQUARE_ENC, card_point, open_deck
+from .support import IDENTITY_ENC, NEGATIVE_XY_ENC, NON_SQUARE_ENC, card_point, open_deck
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

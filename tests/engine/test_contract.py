@@ -10,8 +10,11 @@ values each is shown; another seat's `Commit` reaches them without its value). A
 - moves round-trip through JSON; views are JSON-native;
 - each seat's partial state agrees with the omniscient state on the turn, that seat's legal moves
   and that seat's view (so the omniscient view shows a seat nothing it was not shown);
-At the end: every partial state, audited (every value learnt), reaches the same outcome with every
-claim decided and none found false; replaying the log into a fresh state is deterministic.
+Each deck epoch is audited as the table does it (when the deck's next epoch is shuffled, and at
+the end): every state names the same `audit_opens()` (public bookkeeping), and the partial states
+learn exactly those values of the closing epoch, nothing else. At the end every partial state
+reaches the same outcome with every claim decided and none found false — so no game needs a card
+the audit keeps hidden; replaying the log into a fresh state is deterministic.
 """
 
 from __future__ import annotations
@@ -76,6 +79,41 @@ class Peers:
                         for seat in range(players)}
         self.partial[None] = create(game, players, variant, viewer=None, omniscient=False)  # type: ignore[index]
         self.log: list[tuple[Any, ...]] = []
+        self.epoch_of: dict[int, tuple[str, int]] = {}  # handle -> its deck epoch
+        self.open_epochs: dict[str, int] = {}  # deck -> its epoch not audited yet
+        self.opened = 0  # values the audits opened, over the game
+
+    def shuffled(self, chance: Shuffle) -> None:
+        """Before a shuffle: a new epoch of a deck first audits its previous one (as the table
+        does); then its handles belong to the new epoch (a reshuffle's to its source's)."""
+        if chance.cards:
+            previous = self.open_epochs.get(chance.deck)
+            if previous is not None:
+                self.audit(chance.deck, previous)
+            self.open_epochs[chance.deck] = chance.epoch
+            where = (chance.deck, chance.epoch)
+        else:
+            where = self.epoch_of[chance.source[0]]
+        for h in chance.handles:
+            self.epoch_of[h] = where
+
+    def audit(self, deck: str, epoch: int) -> None:
+        """Close one epoch: open to every partial state exactly what the engine asks for."""
+        opens = self.omni.audit_opens()
+        for viewer, p in self.partial.items():
+            assert p.audit_opens() == opens, f"seat {viewer}'s state asks another audit"
+        assert all(PUBLIC not in self.omni.seen[h] for h in opens)
+        del self.open_epochs[deck]
+        for h in sorted(opens):
+            if self.epoch_of[h] != (deck, epoch):
+                continue
+            self.opened += 1
+            for p in self.partial.values():  # opened to everyone, known here before or not
+                p.audited(h, self.omni.cards[h])  # type: ignore[arg-type]
+
+    def audit_all(self) -> None:
+        for deck, epoch in list(self.open_epochs.items()):
+            self.audit(deck, epoch)
 
     def chance(self, result: Any) -> None:
         self.log.append(("c", result))
@@ -177,6 +215,8 @@ def play_checked(peers: Peers, seed: int) -> None:
             return
         if kind is TurnKind.CHANCE:
             chance = turn.chance
+            if isinstance(chance, Shuffle):
+                peers.shuffled(chance)
             peers.chance(dealer.shuffle(omni, chance) if isinstance(chance, Shuffle)
                          else dealer.choice(chance))  # type: ignore[arg-type]
             assert isinstance(chance, (Shuffle, RandomChoice))
@@ -221,10 +261,8 @@ def test_random_play_keeps_the_contract(game: str, variant: str | None, players:
     assert outcome is not None and len(outcome.scores) == players
     assert set(outcome.winners) <= set(range(players))
     assert _json_native(outcome.to_json()) and _json_native(peers.omni.view(None))
-    for viewer, p in peers.partial.items():  # the audit: every value becomes known
-        for handle, card in enumerate(peers.omni.cards):
-            if card is not None:
-                p.learn(handle, card)
+    peers.audit_all()
+    for viewer, p in peers.partial.items():
         assert p.outcome() == outcome, f"seat {viewer}'s state ends differently"
         assert p.claims == [], f"claims still pending for seat {viewer} after the audit"
         assert [c.id for c in p.claim_log] == list(range(len(p.claim_log)))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from fuzz_mutate import Mutator
+from .support import Mutator
 
 from p2ptarot.cli.main import main
 from p2ptarot.table.effects import Aborted, Notice

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness import Loopback
+from .support import Loopback
 from p2ptarot.mental import CardLearned, MentalTable, OperationCompleted, SeededRandomSource
 
 # Big tables with small decks, big decks with few seats (keeps the suite fast).
@@ -44,10 +44,17 @@ def test_deal_reveal_audit(n: int, size: int) -> None:
     lb.run()
     for p in lb.peers:
         assert p.epoch("main", 1).public_cards() == {0: together[0], 1: together[1]}
-    lb.each(lambda p: p.audit("main", 1))
+    # the audit opens exactly the handles asked for (2 and the last one), never the others
+    last = size - 1
+    lb.each(lambda p: p.audit("main", 1, [2, last]))
     lb.run()
+    opened = {h: together[h] for h in (0, 1, 2, last)}
     for p in lb.peers:
-        assert p.epoch("main", 1).audit_result() == together
+        assert p.epoch("main", 1).audit_result() == opened
+    for s in range(n):
+        known = lb.seats[s].epoch("main", 1).known_cards()
+        assert set(known) == set(opened) | {h for h, j in holder.items() if j == s}
+    assert lb.observer.epoch("main", 1).known_cards() == {}
     completed = [e.name for e in lb.events[0] if isinstance(e, OperationCompleted)]
     assert completed == ["keys", "shuffle", "disclose", "disclose", "audit"]
 
@@ -82,7 +89,7 @@ def test_several_decks_and_epochs_like_sinople() -> None:
     lb.each(lambda p: p.reveal("figures", 1, [0]))
     lb.run()
     first = {s: lb.seats[s].epoch("numbers", 1).known_cards() for s in range(3)}
-    lb.each(lambda p: p.audit("numbers", 1))
+    lb.each(lambda p: p.audit("numbers", 1, range(12)))
     lb.run()
     lb.open("numbers", 2, cards(12))
     lb.run()

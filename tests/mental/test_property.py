@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from harness import Loopback
+from .support import Loopback
 from p2ptarot.mental import Transfer
 
 CARDS = [f"c{i}" for i in range(6)]
@@ -92,7 +92,8 @@ def test_random_operation_sequences(n: int, seed: int, data: st.DataObject) -> N
             _op(data, lb, m)
         lb.run()
         _check(lb, m)
-    lb.each(lambda p: p.audit("d", 1))
+    everything = range(len(lb.observer.epoch("d", 1).handles))
+    lb.each(lambda p: p.audit("d", 1, everything))  # open every handle, live or retired
     lb.run()
     truth = lb.observer.epoch("d", 1).audit_result()
     assert sorted(truth[h] for h in m.live) == CARDS

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from harness import TABLE_ID, Loopback
+from .support import TABLE_ID, Loopback
 from p2ptarot.crypto.elgamal import encrypt, reencrypt
 from p2ptarot.crypto.group import ORDER, G, Scalar, base_mul, hash_to_scalar
 from p2ptarot.crypto.proofs import make_share
@@ -304,28 +304,27 @@ def test_tampered_reencryption_and_non_holder() -> None:
 
 # ---- audit -------------------------------------------------------------------------------------
 
-def test_wrong_secret_in_audit() -> None:
+def test_a_wrong_audit_share_is_blamed_on_its_author() -> None:
+    """The audit opens by proven decryption shares: a share whose proof fails names its seat."""
     lb = setup()
     lb.run()
-    lb.each(lambda p: p.audit("d", 1))
-    m = pending_message(lb, 2, "mental.reveal-key")
-    rejected(lb, 2, dataclasses.replace(m, secret=m.secret + Scalar(1)), 2, "does not match")
+    lb.each(lambda p: p.audit("d", 1, [3, 5]))
+    m = pending_message(lb, 2, "mental.shares")
+    assert [(i.handle, i.version) for i in m.items] == [(3, 0), (5, 0)]
+    forged = dataclasses.replace(m.items[0], share=base_mul(Scalar(42)))
+    rejected(lb, 2, dataclasses.replace(m, items=(forged, *m.items[1:])), 2, "rejected")
     finishes(lb)
-    assert lb.observer.epoch("d", 1).closed
+    obs = lb.observer.epoch("d", 1)
+    assert obs.closed and set(obs.audit_result()) == {3, 5}
 
 
-def test_audit_names_the_author_of_a_share_that_contradicts_its_key() -> None:
-    """Shares are proven when received; the audit re-checks them all (defence in depth)."""
+def test_an_audit_may_not_ask_for_a_handle_that_does_not_exist() -> None:
     lb = setup()
     lb.run()
-    lb.each(lambda p: p.deal("d", 1, {3: 0}))
-    lb.run()
-    lb.each(lambda p: p.audit("d", 1))
-    obs = lb.observer.epoch("d", 1)
-    obs.handles[3].versions[0].shares[2] = base_mul(Scalar(42))  # simulate a forged share
-    with pytest.raises(MentalViolation) as info:
-        lb.run()
-    assert info.value.seat == 2 and "handle 3" in info.value.reason
+    with pytest.raises(MentalUsageError, match="does not exist"):
+        lb.seats[0].epoch("d", 1).audit([99])
+    with pytest.raises(MentalUsageError, match="distinct"):
+        lb.seats[0].epoch("d", 1).audit([1, 1])
 
 
 # ---- malformed wire dicts ---------------------------------------------------------------------

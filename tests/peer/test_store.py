@@ -38,3 +38,44 @@ def test_sync_fsyncs_once_per_batch_and_only_when_dirty(tmp_path: Path,
     assert len(calls) == 2
     writer.close()  # closing twice is harmless
     assert (tmp_path / "t.jsonl").read_bytes().count(b"\n") == 6
+
+
+def test_the_off_loop_sync_is_durable_before_it_returns_and_leaves_the_loop_free(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fsync runs on a worker thread: the event loop runs other tasks meanwhile, and the
+    caller resumes only once the fsync is done (a message is durable before it is sent)."""
+    import asyncio
+    import threading
+
+    events: list[str] = []
+    gate = threading.Event()
+    real = os.fsync
+
+    def slow_sync(fd: int) -> None:
+        events.append("fsync on " + ("loop" if threading.current_thread() is main else "worker"))
+        gate.wait(10)  # held until the loop proved it kept running
+        real(fd)
+        events.append("fsync done")
+
+    main = threading.current_thread()
+    monkeypatch.setattr(store, "_datasync", slow_sync)
+
+    async def scenario() -> None:
+        writer = LineAppender(tmp_path / "outbox.jsonl")
+        writer.append(b'{"m":1}')
+
+        async def other_task() -> None:
+            while "fsync on worker" not in events:
+                await asyncio.sleep(0.001)
+            events.append("loop ran")
+            gate.set()
+
+        helper = asyncio.create_task(other_task())
+        await writer.sync_off_loop()
+        events.append("sync returned")
+        await helper
+        await writer.sync_off_loop()  # nothing new: no second fsync
+        writer.close()
+
+    asyncio.run(scenario())
+    assert events == ["fsync on worker", "loop ran", "fsync done", "sync returned"]

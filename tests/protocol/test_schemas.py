@@ -34,8 +34,7 @@ def test_every_body_kind_has_a_schema() -> None:
     assert {"envelope", "signed-charter", "transcript-header"} <= names
     assert {f"body.{k}" for k in BODY_MODELS} <= names
     assert set(BODY_MODELS) == {"move", "move.commit", "move.open", "coin.commit", "coin.open", "result", "abort", "mental.key",
-                                "mental.shuffle", "mental.shares", "mental.reencrypt",
-                                "mental.reveal-key"}
+                                "mental.shuffle", "mental.shares", "mental.reencrypt"}
 
 
 def test_header_and_every_envelope_of_a_real_game_validate(lines: list[bytes]) -> None:
@@ -47,7 +46,7 @@ def test_header_and_every_envelope_of_a_real_game_validate(lines: list[bytes]) -
         BODY_MODELS[env.kind].model_validate(env.body)
         kinds.add(env.kind)
     assert {"move", "coin.commit", "coin.open", "result", "mental.key", "mental.shuffle",
-            "mental.shares", "mental.reveal-key"} <= kinds
+            "mental.shares"} <= kinds
 
 
 def test_mental_models_agree_with_the_mental_decoder(lines: list[bytes]) -> None:

@@ -2,21 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
-
-_spec = importlib.util.spec_from_file_location("table_harness", Path(__file__).with_name("harness.py"))
-assert _spec is not None and _spec.loader is not None
-table_harness = importlib.util.module_from_spec(_spec)
-sys.modules["table_harness"] = table_harness  # unique name: tests/mental has its own harness.py
-_spec.loader.exec_module(table_harness)
-Table = table_harness.Table
-
-
+from .harness import Table
 
 
 @pytest.fixture(scope="session")

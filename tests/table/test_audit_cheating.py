@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from table_harness import Table, once
-from helpers import verify
+from tests.table.harness import Table, once
+from tests.table.helpers import verify
 
 from p2ptarot.engine import create
 from p2ptarot.games.arcanoid.cardinfo import ALL_CARDS, POPE, STAR

@@ -10,8 +10,8 @@
 
 from __future__ import annotations
 
-from helpers import verify
-from table_harness import Table
+from tests.table.helpers import verify
+from tests.table.harness import Table
 
 from p2ptarot.table.envelope import Envelope, parse
 

@@ -12,8 +12,8 @@ from p2ptarot.table.envelope import chain_start, seal
 from p2ptarot.table.errors import TableUsageError, Violation
 from p2ptarot.table.rounds import SeatSecrets, coin_label
 
-from secret_game import secret_vote  # noqa: F401  (fixture)
-from table_harness import Table
+from tests.table.secret_game import secret_vote  # noqa: F401  (fixture)
+from tests.table.harness import Table
 
 TABLE = bytes(range(32))
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections import deque
 
 import pytest
-from helpers import resign, verify
-from secret_game import SecretVote, Vote, secret_vote  # noqa: F401  (fixture)
-from table_harness import Gossip, Table
+from tests.table.helpers import resign, verify
+from tests.table.secret_game import SecretVote, Vote, secret_vote  # noqa: F401  (fixture)
+from tests.table.harness import Gossip, Table
 
 from p2ptarot.engine import Commit, Open
 from p2ptarot.table import canonical, rounds

@@ -9,8 +9,8 @@ import random
 from collections import Counter
 from typing import Any
 
-from helpers import resign
-from table_harness import Table
+from tests.table.helpers import resign
+from tests.table.harness import Table
 
 from p2ptarot.table import canonical
 from p2ptarot.table.digest import MAX_HEADS, make_frame

@@ -9,7 +9,7 @@ sources agree: the deck layer's decryptions and the engine's record of who saw w
 from __future__ import annotations
 
 import pytest
-from table_harness import Table, once
+from tests.table.harness import Table, once
 
 from p2ptarot.engine import create
 from p2ptarot.games.arcanoid.cardinfo import PRIESTESS
@@ -46,10 +46,9 @@ class Ledger:
         cache: dict[tuple[str, int], dict[int, str]] = {}
         for h, (deck, epoch, mh) in s.bridge.where.items():
             ep = s.mental.epoch(deck, epoch)
-            if ep.closed:
-                continue  # the audit opens everything, by design
             known = cache.setdefault((deck, epoch), ep.known_cards())
-            shown = s.game.known_to(h, k)
+            # shown by the rules, or opened by an audit because a claim needed it
+            shown = s.game.known_to(h, k) or (ep.closed and mh in ep.public_cards())
             assert (mh in known) == shown, (f"seat {k}, step {s.step}, handle {h}: "
                                             f"decrypted={mh in known}, shown={shown}")
             if mh in known:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from helpers import resign, verify
-from table_harness import Table
+from tests.table.helpers import resign, verify
+from tests.table.harness import Table
 
 from p2ptarot.engine import create
 from p2ptarot.games.arcanoid.cardinfo import ALL_CARDS, PRIESTESS

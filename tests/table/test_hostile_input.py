@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 
 import pytest
-from table_harness import Table
+from tests.table.harness import Table
 
 from p2ptarot.table import canonical
 from p2ptarot.table.bodies import AbortBody, envelope_of

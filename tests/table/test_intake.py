@@ -9,7 +9,7 @@ from p2ptarot.table.envelope import parse
 from p2ptarot.table.errors import Violation
 from p2ptarot.table.intake import MAX_STEPS_AHEAD, Intake
 
-from helpers import resign, unsigned_edit
+from tests.table.helpers import resign, unsigned_edit
 
 
 def _fresh(game) -> tuple[Intake, list[bytes]]:

@@ -8,7 +8,7 @@ import pytest
 from p2ptarot.games.sinople import Play, Show
 from p2ptarot.table.errors import MoveRefused
 
-from table_harness import Table
+from tests.table.harness import Table
 
 
 def test_act_refuses_an_illegal_move_with_the_engines_reason() -> None:

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections import deque
 
 import pytest
-from helpers import verify
-from table_harness import Table
-from helpers import cut, deep, resign, unsigned_edit
+from tests.table.helpers import verify
+from tests.table.harness import Table
+from tests.table.helpers import cut, deep, resign, unsigned_edit
 
 from p2ptarot.table import canonical
 from p2ptarot.table.effects import Aborted, Send

@@ -17,8 +17,8 @@ from p2ptarot.table.errors import TableUsageError
 from p2ptarot.table.lobby import make_charter
 from p2ptarot.table.session import Session
 
-from table_harness import Table
-from helpers import resign, verify
+from tests.table.harness import Table
+from tests.table.helpers import resign, verify
 
 
 def _mark(table: Table, seat: int, numbers: range) -> None:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from helpers import resign, verify
-from table_harness import Table
+from tests.table.helpers import resign, verify
+from tests.table.harness import Table
 
 from p2ptarot.table import canonical
 from p2ptarot.table.effects import Aborted
@@ -60,14 +60,14 @@ def _play_another_card_to_seat_1(t: Table, twins: list[bytes]) -> Any:
 
 
 def test_an_abort_record_blaming_an_honest_seat_without_proof_convicts_nobody() -> None:
-    """Defect 1: seat 2 withholds its audit key and signs an abort blaming seat 0, citing one of
+    """Defect 1: seat 2 withholds its signed result and signs an abort blaming seat 0, citing one of
     seat 0's honest messages. Nobody is convicted — live or in `verify` (the old verifier took
     the record's `blame` as its verdict and convicted seat 0)."""
     t = Table("sinople", 3, seed=21)
     forged: list[bytes] = []
 
     def tamper(k: int, env: Envelope, data: bytes) -> bytes:
-        if k == CHEAT and env.kind == "mental.reveal-key" and not forged:
+        if k == CHEAT and env.kind == "result" and not forged:
             honest = next(e for e in reversed(t.sessions[CHEAT].log) if e.seat == 0)
             forged.append(_abort(t, CHEAT, env, 0, "seat 0 sent a forged share", [honest]))
             return forged[0]

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from cdp import Browser
+from tests.web.cdp import Browser
 from p2ptarot.engine import games
-from tables import CLICK, close_table, host, human, join_bot, keep_shot
+from tests.web.tables import CLICK, close_table, host, human, join_bot, keep_shot
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 MOVES = 4

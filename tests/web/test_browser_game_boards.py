@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from cdp import Browser
+from tests.web.cdp import Browser
 from p2ptarot.app.events import MovePlayed, TurnStarted, ViewChanged
 from p2ptarot.app.faces import sort_key
-from tables import CLICK, close_table, host, human, join_bot, keep_shot
+from tests.web.tables import CLICK, close_table, host, human, join_bot, keep_shot
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 
@@ -114,7 +114,7 @@ async def test_eleusis_dealer_writes_a_rule_and_a_player_plays_a_run_in_the_page
     try:
         host(seats[0], "eleusis", 4, on_listening=lambda url: listening.set_result(url))
         url = await listening
-        from tables import join_human
+        from tests.web.tables import join_human
         for s in seats[1:]:
             join_human(s, url, "eleusis")
         dealer = await _wait(lambda: next((s for s in seats if s.hub.turn is not None), None))

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from cdp import Browser
+from tests.web.cdp import Browser
 from p2ptarot.app.events import TableOpened
 from p2ptarot.app.table import Hub
 from p2ptarot.web.lobby import Lobby
 from p2ptarot.web.server import WebServer
-from tables import CLICK, OVER, config, keep_shot
+from tests.web.tables import CLICK, OVER, config, keep_shot
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 SEATS = "document.querySelector('#lobby table.seats') ? document.querySelector('#lobby table.seats').textContent : ''"

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from cdp import Browser
+from tests.web.cdp import Browser
 from p2ptarot.app.events import TableOpened
 from p2ptarot.app.table import Hub
 from p2ptarot.bots import make as make_bot
 from p2ptarot.peer.run import bot_chooser, run_host
 from p2ptarot.web.lobby import Lobby
 from p2ptarot.web.server import WebServer
-from tables import config, keep_shot
+from tests.web.tables import config, keep_shot
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 LOG = "document.getElementById('log').textContent"

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from cdp import Browser
+from tests.web.cdp import Browser
 from p2ptarot.app.table import Hub
 from p2ptarot.web.server import WebServer
-from tables import CLICK, OVER, host, human, join_bot, keep_shot
+from tests.web.tables import CLICK, OVER, host, human, join_bot, keep_shot
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 

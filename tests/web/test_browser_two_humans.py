@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from cdp import Browser
+from tests.web.cdp import Browser
 from p2ptarot.app.human import LeftTable
-from tables import CLICK, OVER, Seat, host, human, join_human, keep_shot, resume_human
+from tests.web.tables import CLICK, OVER, Seat, host, human, join_human, keep_shot, resume_human
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 

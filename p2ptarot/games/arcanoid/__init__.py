@@ -1,4 +1,4 @@
-"""arcanoïd, DRESDEN and the §8 variants (rules/arcanoid.md; spec/games/arcanoid.md): a pure
+"""arcanoïd, DRESDEN and the §8 variants (spec/games/arcanoid.md): a pure
 rules engine.
 
 Importing this package registers the game with the engine registry.

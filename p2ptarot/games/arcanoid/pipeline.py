@@ -156,6 +156,7 @@ class Pipeline:
         for handle, card in pairs:
             self.seen[handle] = {PUBLIC}
             self.learn(handle, card)  # type: ignore[attr-defined]
+            self._on_public(handle, card)  # type: ignore[attr-defined]
 
     def flush(self) -> Flow:
         if self.pending:

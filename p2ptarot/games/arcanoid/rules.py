@@ -1,4 +1,4 @@
-"""arcanoïd rules as data (rules/arcanoid.md §8 "Variants as diffs").
+"""arcanoïd rules as data (spec/games/arcanoid.md, rules §8 "Variants as diffs").
 
 `DRESDEN` is the base rules object. A variant is its parent plus a diff:
 

@@ -177,8 +177,9 @@ def fool_attempt(g: "ArcanoidState", engager: int, user: int, field: str):
     return move.outcome == STOLEN
 
 
-def true_outcome(g: "ArcanoidState", handles: Sequence[int]) -> str | None:
-    cards = [g.cards[h] for h in handles]
+def true_outcome(g: "ArcanoidState", handles: Sequence[int], seat: int) -> str | None:
+    """The Fool's outcome as this state may judge it for `seat` (`usable_card`), or None."""
+    cards = [g.usable_card(h, seat) for h in handles]
     if any(c is None for c in cards):
         return None
     return STOLEN if g.rules.stealable(cards, g.rules) else LOST  # type: ignore[arg-type]
@@ -188,7 +189,7 @@ def check_outcome(g: "ArcanoidState", seat: int, move: FoolOutcome, ctx: Any) ->
     if move.outcome not in (STOLEN, LOST):
         raise IllegalMove(seat, "the outcome is 'stolen' or 'lost'", g.where())
     rec = g.parts[ctx.data["engager"]].records[ctx.data["field"]]
-    truth = true_outcome(g, rec.handles)
+    truth = true_outcome(g, rec.handles, seat)
     if truth is not None and truth != move.outcome:
         raise IllegalMove(seat, f"the secret engagement is {'' if truth == STOLEN else 'not '}"
                                 f"stealable: the outcome is {truth!r}", g.where())
@@ -196,7 +197,7 @@ def check_outcome(g: "ArcanoidState", seat: int, move: FoolOutcome, ctx: Any) ->
 
 def legal_outcomes(g: "ArcanoidState", seat: int, ctx: Any) -> list[Move]:
     rec = g.parts[ctx.data["engager"]].records[ctx.data["field"]]
-    truth = true_outcome(g, rec.handles)
+    truth = true_outcome(g, rec.handles, seat)
     return [FoolOutcome(truth)] if truth is not None else [FoolOutcome(STOLEN), FoolOutcome(LOST)]
 
 

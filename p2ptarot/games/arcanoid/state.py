@@ -67,6 +67,8 @@ class ArcanoidState(Pipeline, GameState):
         self.round_winners: list[dict[str, int]] = []
         self.round_records: list[dict[str, list[dict]]] = []
         self._claims_by_handle: dict[int, list[Claim]] = {}
+        #: handles an audit opened to everyone (their `seen` is not PUBLIC: no rule showed them)
+        self._opened: set[int] = set()
         self._log: list[tuple] = []
         self._busy = 0
         self._reset_round()
@@ -119,11 +121,11 @@ class ArcanoidState(Pipeline, GameState):
             return secret.legal_outcomes(self, seat, ctx)
         raise EngineError(f"unknown decision {name}")
 
-    def apply(self, seat: int, move: Move) -> None:
+    def apply(self, seat: int, move: Move, *, listed: bool = False) -> None:
         self._log.append(("m", seat, move))
         self._busy += 1
         try:
-            super().apply(seat, move)
+            super().apply(seat, move, listed=listed)
         finally:
             self._busy -= 1
 
@@ -138,8 +140,12 @@ class ArcanoidState(Pipeline, GameState):
     def resolve_reveals(self, values: Mapping[int, str] | None = None) -> None:
         self._log.append(("r", dict(values or {})))
         self._busy += 1
+        public = [r.handle for r in self.turn().reveals if r.to == PUBLIC]
         try:
             super().resolve_reveals(values)
+            for h in public:  # a value known here privately is now everyone's
+                if self.cards[h] is not None:
+                    self._on_public(h, self.cards[h])  # type: ignore[arg-type]
         finally:
             self._busy -= 1
 
@@ -186,13 +192,24 @@ class ArcanoidState(Pipeline, GameState):
         return self.clone()
 
     # ---- claims ------------------------------------------------------------------------------
+    def usable_card(self, handle: int, seat: int) -> str | None:
+        """The value of `handle` as this state may use it to judge `seat`: in `seat`'s own state
+        or an omniscient one, whatever it knows; elsewhere only a public value (shown to everyone
+        or opened by an audit). A third seat's private knowledge (a Papesse's look, an engager's
+        own cards, a Fool thief's look) never convicts: one peer alone would (issue 24 item 5)."""
+        card = self.cards[handle]
+        if card is None or self.omniscient or self.viewer == seat:
+            return card
+        return card if PUBLIC in self.seen[handle] or handle in self._opened else None
+
     def add_claim(self, seat: int, kind: str, detail: tuple[tuple[str, Any], ...], where: str) -> None:
-        """A claim about `detail["handles"]`, the claimant's cards unknown here (decided as they
-        open; at once for those already known)."""
+        """A claim about `detail["handles"]`, decided by the values this state may use to judge
+        `seat` (`usable_card`): at once for those, the others as they open to everyone."""
         claim = self._claim(seat, kind, detail, where)
         handles = dict(claim.detail)["handles"]
+        self._watch_for_audit(handles)  # public handles, named by the claim
         for h in handles:
-            known = self.cards[h]
+            known = self.usable_card(h, seat)
             if known is None:
                 self._claims_by_handle.setdefault(h, []).append(claim)
             else:
@@ -200,9 +217,9 @@ class ArcanoidState(Pipeline, GameState):
         self._settle_if_decided(claim)
 
     def _settle_if_decided(self, claim: Claim) -> None:
-        """A claim whose every handle is known and none contradicts it is settled (a secret
+        """A claim whose every handle is usable here and none contradicts it is settled (a secret
         engagement's claims are judged on all their cards together)."""
-        if claim in self.claims and all(self.cards[h] is not None
+        if claim in self.claims and all(self.usable_card(h, claim.seat) is not None
                                            for h in dict(claim.detail)["handles"]):
             if claim.kind in SECRET_CLAIMS:
                 reason = secret.decide(self, claim)
@@ -218,9 +235,20 @@ class ArcanoidState(Pipeline, GameState):
             raise self._false_claim(claim, f"Pope: withheld {card} ({detail['category']})")
 
     def _on_learn(self, handle: int, card: str) -> None:
-        for claim in self._claims_by_handle.pop(handle, ()):
-            self._check_claim(claim, card)
-            self._settle_if_decided(claim)
+        waiting = self._claims_by_handle.pop(handle, [])
+        later = [c for c in waiting if self.usable_card(handle, c.seat) is None]  # private here
+        if later:
+            self._claims_by_handle[handle] = later
+        for claim in waiting:
+            if claim not in later:
+                self._check_claim(claim, card)
+                self._settle_if_decided(claim)
+
+    def _on_public(self, handle: int, card: str) -> None:
+        """`handle` is open to everyone now: decide the claims that waited for it."""
+        if PUBLIC not in self.seen[handle]:
+            self._opened.add(handle)
+        self._on_learn(handle, card)
 
     # ---- checking moves (pure) ---------------------------------------------------------------
     def _check(self, seat: int, move: Move) -> None:

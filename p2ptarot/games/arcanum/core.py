@@ -116,6 +116,7 @@ class Core:
             self.seen[handle] = {PUBLIC}
             self.learn(handle, card)  # type: ignore[attr-defined]
             self.kind[handle] = kind_of(card)
+            self._on_public(handle, card)  # type: ignore[attr-defined]
 
     def flush(self) -> Flow:
         if self.pending:

@@ -2,7 +2,7 @@
 
 `check` judges from the state's own knowledge: a card it does not know passes and becomes a claim
 when applied (§10). `candidates` builds moves from one seat's knowledge; `legal_moves` keeps those
-`check` accepts. Move spaces are complete except the Temperance swaps, capped (spec R-A5).
+`check` accepts. Move spaces are complete except the Temperance swaps, capped (spec/games/arcanum.md A5).
 """
 
 from __future__ import annotations
@@ -72,13 +72,26 @@ def _hideable(g: "ArcanumState", seat: int, handles: tuple[int, ...]) -> None:
     """Hides name minors (R26: never the Fool); an unknown kind passes and becomes a claim."""
     _distinct_in(g, seat, handles, g.z.hands[seat], "hand")
     for h in handles:
-        if g.known_kind(h) not in (None, MINOR):
+        if _judged_kind(g, seat, h) not in (None, MINOR):
             raise _bad(g, seat, "only minors can be hidden this way")
 
 
+def _judged_kind(g: "ArcanumState", seat: int, handle: int) -> str | None:
+    """The kind of `seat`'s card `handle` as this state may use it to judge `seat`'s move: what
+    it knows in `seat`'s own state or an omniscient one, else the public kind only — never a
+    third seat's private knowledge (a Wheel card's giver), which would convict at one peer alone;
+    the move then makes a claim that every peer decides when the card opens (A10)."""
+    return g.known_kind(handle) if g.omniscient or g.viewer == seat else g.kind[handle]
+
+
 def _knows_minor(g: "ArcanumState", seat: int) -> bool | None:
-    """Whether `seat` holds a minor, as this state knows it (None: some kinds unknown here)."""
-    kinds = [g.known_kind(h) for h in g.z.hands[seat]]
+    """Whether `seat` holds a minor, as this state may judge it (None: some kinds unknown here).
+
+    Only the seat's own state (and an omniscient one) use the values they know; any other state
+    judges from the public kinds alone, even if it privately knows a card of that hand (the giver
+    of a Wheel card): the answer is then a claim that every peer decides together when the card
+    opens (A10; a refusal from private knowledge would convict at one peer only)."""
+    kinds = [_judged_kind(g, seat, h) for h in g.z.hands[seat]]
     if MINOR in kinds:
         return True
     return None if None in kinds else False
@@ -131,7 +144,7 @@ def _limit(g: "ArcanumState", seat: int, move: Discard, ctx: Ctx) -> None:
         raise _bad(g, seat, f"discard exactly {ctx.data['count']} cards")
     _distinct_in(g, seat, move.handles, g.z.hands[seat], "hand")
     if set(move.handles) & set(ctx.data["keep"]):
-        raise _bad(g, seat, "the minor just drawn by force must be played (R-A1)")
+        raise _bad(g, seat, "the minor just drawn by force must be played (A1)")
     _check_cards(g, seat, move.handles, move.cards)
 
 
@@ -225,7 +238,7 @@ def _swap(g: "ArcanumState", seat: int, move: Swap, ctx: Ctx) -> None:
     _distinct_in(g, seat, move.give, g.z.hands[seat], "hand")
     _distinct_in(g, seat, move.take, g.z.hidden[seat], "hidden area")
     for h, c in zip(move.give, move.cards):
-        known = g.known_kind(h)
+        known = _judged_kind(g, seat, h)
         if c == "":
             if known == MAJOR:
                 raise _bad(g, seat, "a major entering the hidden area is opened (R25)")

@@ -1,7 +1,7 @@
 """Rules as data (engine contract v2 §5): the base `STANDARD` rules and each variant derived from it.
 
-Table options (arcanum.md §3.1 length, R29 `starsVP`, R30 `moonDraw`, R45 `majors`, §10
-`wheelHidesKind`) are fields; a variant is `dataclasses.replace(PARENT, ...)`.
+Table options (spec/games/arcanum.md; rules §3.1 length, R29 `starsVP`, R30 `moonDraw`, R45
+`majors`, §10 `wheelHidesKind`) are fields; a variant is `dataclasses.replace(PARENT, ...)`.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ ENGLISH_TEXT = replace(STANDARD, name="ENGLISH-TEXT", stars_vp=2, moon_draw=1)
 HIDDEN_WHEEL = replace(STANDARD, name="HIDDEN-WHEEL", wheel_hides_kind=True)
 
 VARIANTS: dict[str, tuple[Rules, str | None, str]] = {
-    "STANDARD": (STANDARD, None, "the project's rulings (arcanum.md R1–R48)"),
+    "STANDARD": (STANDARD, None, "the project's rulings (spec/games/arcanum.md, rules R1–R48)"),
     "FIRST-GAME": (FIRST_GAME, "STANDARD", "R45: no major at turn 1; one dealt at turn 3"),
     "NO-MAJORS": (NO_MAJORS, "STANDARD", "R45: the majors stay out of the game"),
     "ENGLISH-TEXT": (ENGLISH_TEXT, "STANDARD", "the English text: Stars +2 VP, Moon draws 1"),

@@ -51,7 +51,7 @@ class ArcanumState(Core, GameState):
         return self._req.ctx if isinstance(self._req, Ask) else None
 
     def legal_moves(self, seat: int) -> list[Move]:
-        """The seat's move space from its own knowledge (spec/games/arcanum.md R-A5)."""
+        """The seat's move space from its own knowledge (spec/games/arcanum.md A5)."""
         req = self._req
         if not isinstance(req, Ask) or seat not in req.seats or seat in req.ctx.answers:
             return []
@@ -70,11 +70,11 @@ class ArcanumState(Core, GameState):
         assert isinstance(req, Ask)
         legal.check(self, seat, move, req.ctx)
 
-    def apply(self, seat: int, move: Move) -> None:
+    def apply(self, seat: int, move: Move, *, listed: bool = False) -> None:
         self._log.append(("m", seat, move))
         self._busy += 1
         try:
-            super().apply(seat, move)
+            super().apply(seat, move, listed=listed)
         finally:
             self._busy -= 1
 
@@ -92,8 +92,12 @@ class ArcanumState(Core, GameState):
     def resolve_reveals(self, values: Mapping[int, str] | None = None) -> None:
         self._log.append(("r", dict(values or {})))
         self._busy += 1
+        public = [r.handle for r in self.turn().reveals if r.to == PUBLIC]
         try:
             super().resolve_reveals(values)
+            for h in public:
+                if self.cards[h] is not None:
+                    self._on_public(h, self.cards[h])  # type: ignore[arg-type]
         finally:
             self._busy -= 1
 
@@ -142,11 +146,26 @@ class ArcanumState(Core, GameState):
         return [h for h in self.z.hidden[seat] if h not in self.face_up]
 
     def _claim_card(self, seat: int, kind: str, handle: int) -> None:
-        """§10: a claim about one card, decided when its value is learnt (at once if known)."""
+        """§10: a claim about one card, decided when its value is learnt — at once where it is
+        known to the claimant (its own state), to everyone (public) or to an omniscient state.
+        A third seat that knows it privately (the giver of a Wheel card) does not act on that
+        private knowledge: the claim waits until the card opens to everyone (a scoring, a play,
+        the audit, which opens it for this claim), so every peer and the verifier convict the
+        liar together (A10)."""
         claim = self._claim(seat, kind, (("handle", handle),), self.where())
+        self._watch_for_audit((handle,))
         self._claims_by_handle.setdefault(handle, []).append(claim)
-        if self.cards[handle] is not None:
-            self._judge(claim, self.cards[handle])  # type: ignore[arg-type]
+        card = self.cards[handle]
+        if card is not None and (self.omniscient or seat == self.viewer
+                                 or PUBLIC in self.seen[handle]):
+            self._judge(claim, card)
+
+    def _on_public(self, handle: int, card: str) -> None:
+        """A card this state may have known privately is open to everyone: decide the claims
+        that waited for it."""
+        for claim in self._claims_by_handle.get(handle, ()):
+            if claim in self.claims:
+                self._judge(claim, card)
 
     def _judge(self, claim: Claim, card: str) -> None:
         minor = kind_of(card) == MINOR

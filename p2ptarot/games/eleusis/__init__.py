@@ -1,4 +1,4 @@
-"""Eleusis: an inductive game with a secret rule (shared/rules/eleusis.md; spec/games/eleusis.md).
+"""Eleusis: an inductive game with a secret rule (spec/games/eleusis.md).
 
 The package mirrors the rules document: `erl/` is the rule language (§6), `layout` the main and
 side lines (§2.3), `moves` the plays and statements (§4), `sage` the prophet (§4.9–4.12),

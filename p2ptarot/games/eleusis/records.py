@@ -44,7 +44,10 @@ class RoundRecord:
     hints: tuple[str, ...] = ()
     sage: int = NOBODY
     layout: int = 0
+    #: the dealer's fault that made the round void (§7.7, L1), as `Finding.to_json()`; None if not
+    void: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"dealer": self.dealer, "scores": list(self.scores), "rule": self.rule,
-                "hints": list(self.hints), "sage": self.sage, "layout": self.layout}
+                "hints": list(self.hints), "sage": self.sage, "layout": self.layout,
+                "void": self.void}

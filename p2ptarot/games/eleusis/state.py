@@ -1,11 +1,12 @@
-"""The Eleusis state machine (rules: shared/rules/eleusis.md; as built: spec/games/eleusis.md).
+"""The Eleusis state machine (spec/games/eleusis.md).
 
 One class for the three modes of the engine contract. The dealer's rule is a secret committed
 before the shuffle (`Commit`) and opened at the round's end (`Open`); every statement the dealer
 makes before that is a numbered claim (claims.py). A state that knows the rule (omniscient, or the
 dealer's own peer) decides each claim at once, so a false one is refused as it is made; any other
-state decides them all, in order, when the rule opens. Either way the blamed seat and the step are
-the same: the dealer, at his first inconsistent statement (rules §7.7).
+state decides them all, in order, when the rule opens: a false one makes the round void and is
+recorded as a finding against the dealer, at his first inconsistent statement, and the game goes
+on with the next dealer (rules §7.7, R35; L1).
 
 Hidden information (§8): hands are revealed to their owners only, penalty cards to their receiver
 only, the dealer sees no hand; every played or shown card is public. The stock is one list of
@@ -19,7 +20,7 @@ from typing import Any, Mapping
 
 from p2ptarot.cards.errors import UnknownCardError
 from p2ptarot.cards.standard52 import STANDARD_52X2, standard_card
-from p2ptarot.engine.errors import BadConfiguration, EngineError, IllegalMove
+from p2ptarot.engine.errors import BadConfiguration, EngineError
 from p2ptarot.engine.state import GameState
 from p2ptarot.engine.types import (NOBODY, PUBLIC, Claim, Move, Outcome, Pass, RandomChoice, Reveal,
                                    Shuffle, Turn, TurnKind)
@@ -345,10 +346,26 @@ class EleusisState(MoveChecks, StockEffects, GameState):
         try:
             self._learn_rule(value)
         except ErlError as exc:
-            raise IllegalMove(self.dealer, f"the rule is not valid ERL: {exc}", self.where()) from None
+            self._void_round(None, f"the rule is not valid ERL: {exc}", self.where())
+            return
         for record in self.dealer_claims:
-            self._decide(self._pending.pop(record.id), record)
+            claim = self._pending.pop(record.id)
+            if self._truth(record.question) != record.expected:
+                self._void_round(claim, record.reason(), record.where)
+                return
+            self._settle_claim(claim)
         self.dealer_claims = []
+
+    def _void_round(self, claim: Claim | None, reason: str, where: str) -> None:
+        """The dealer is at fault (§7.7, R35, L1): the finding is recorded against him (his first
+        false statement, or the invalid rule he opened), the round is void — nobody scores, he
+        has dealt — and the game goes on. His other statements no longer matter."""
+        finding = self._record_finding(claim, self.dealer, reason, where)
+        for pending in self._pending.values():
+            self._settle_claim(pending)
+        self._pending.clear()
+        self.dealer_claims = []
+        self.records[-1].void = finding.to_json()
 
     def _sudden(self) -> bool:
         """Sudden death for a play made now (§4.13, R20)."""
@@ -540,11 +557,16 @@ class EleusisState(MoveChecks, StockEffects, GameState):
         self._enter(OPEN)
 
     def _apply_open(self, seat: int, move: Open) -> None:
-        self._record_open(seat, move)  # decides every pending claim (_on_learn_secret)
+        self._record_open(seat, move)  # decides every pending claim (_on_learn_secret): may void
         self._score_round()
 
     def _score_round(self) -> None:
         rec = self.records[-1]
+        if rec.void is not None:  # L18: the scores of a void round are never computed
+            rec.rule = self.secrets[self.secret_name()].value or ""
+            rec.sage, rec.layout = self.sage, self.layout.size
+            self._next_round()
+            return
         hands: list[int | None] = [None if s == self.dealer else len(self.hands[s])
                                    for s in range(self.players)]
         bonus = sage_rules.bonus(self.layout) if self.sage >= 0 else 0
@@ -556,6 +578,9 @@ class EleusisState(MoveChecks, StockEffects, GameState):
         rec.rule = self.rule_text or ""
         rec.sage = self.sage
         rec.layout = self.layout.size
+        self._next_round()
+
+    def _next_round(self) -> None:
         if self.round + 1 >= self.rounds:
             self._enter(OVER)
         else:

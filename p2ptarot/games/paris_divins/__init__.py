@@ -1,5 +1,5 @@
 """Les paris divins: simultaneous card-and-bet rounds for 2–12 players on the Tarot des Roses
-(roses.md §3)."""
+(spec/games/roses.md, rules §3)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def _factory(players: int, variant: str | None, options: Mapping[str, Any], view
 
 register(GameInfo(
     name="paris-divins", title="Les paris divins", min_players=2, max_players=12,
-    variants=(VariantInfo(PARIS_DIVINS.name, summary="8 cards, supply 6, stakes 1/2/3 (roses.md §3)"),),
+    variants=(VariantInfo(PARIS_DIVINS.name, summary="8 cards, supply 6, stakes 1/2/3 (rules §3)"),),
     default_variant=PARIS_DIVINS.name, decks=(DECK,), factory=_factory,
     presenter="p2ptarot.present.paris_divins", bots="p2ptarot.bots.paris_divins"))
 

@@ -1,4 +1,5 @@
-"""The rules' numbers as data (roses.md §3.2–§3.3): one frozen `Rules` object per variant."""
+"""The rules' numbers as data (spec/games/roses.md, rules §3.2–§3.3):
+one frozen `Rules` object per variant."""
 
 from __future__ import annotations
 

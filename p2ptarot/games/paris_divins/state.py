@@ -1,4 +1,4 @@
-"""The paris divins state machine (rules: shared/rules/roses.md §3; as built: spec/games/roses.md).
+"""The paris divins state machine (spec/games/roses.md, rules §3).
 
 One shuffle of the whole deck, 8 cards dealt privately to each player; the undealt cards and the
 hands of eliminated players are never revealed (they open only at the final audit). Each round:

@@ -1,1 +1,2 @@
-"""What both Tarot des Roses games share: index tables over the 96-card deck (roses.md §1)."""
+"""What both Tarot des Roses games share: index tables over the 96-card deck
+(spec/games/roses.md, rules §1)."""

@@ -1,4 +1,5 @@
-"""Card attribute tables by canonical index (roses.md §1.7), for the engines' hot paths.
+"""Card attribute tables by canonical index (spec/games/roses.md, rules §1.7), for the engines'
+hot paths.
 
 Engines keep card indices (0–95, -1 for a value this state does not know) in plain lists, so a
 rule is a couple of tuple look-ups instead of parsing ids.

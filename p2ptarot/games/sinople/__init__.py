@@ -1,4 +1,4 @@
-"""Sinople tarot: 9 rounds of trick play, each scoring one figure (shared/rules/sinople-tarot.md)."""
+"""Sinople tarot: 9 rounds of trick play, each scoring one figure (spec/games/sinople.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The sinople tarot state machine (rules: shared/rules/sinople-tarot.md; as built: spec/games/sinople.md).
+"""The sinople tarot state machine (spec/games/sinople.md).
 
 One class for the three modes of the engine contract. Every rule is written against `self._val`
 (card index per handle, -1 when this state does not know it): in omniscient mode everything is
@@ -302,6 +302,7 @@ class SinopleState(GameState):
     def _apply_search_pass(self, seat: int) -> None:
         self._check_search_seat(seat)
         target = self._target()
+        self._watch_for_audit(h for h in self.hands[seat] if PUBLIC not in self.seen[h])
         unknown = [h for h in self.hands[seat] if self._val[h] < 0]
         if unknown:
             self._book.add_not_holding(self._claim(seat, NOT_HOLDING, (("card", ID[target]),),
@@ -345,6 +346,7 @@ class SinopleState(GameState):
         hand = self.hands[seat]
         led = self.led
         if led >= 0 and CLS[idx] != led:
+            self._watch_for_audit(h for h in hand if PUBLIC not in self.seen[h])
             unknown = [h for h in hand if self._val[h] < 0]
             if unknown:
                 self._book.add_void_in(self._claim(seat, VOID_IN, (("class", CLASS_NAMES[led]),),

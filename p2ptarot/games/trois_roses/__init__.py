@@ -1,4 +1,5 @@
-"""Le jeu des trois roses: trick-taking for 3–5 players on the Tarot des Roses (roses.md §2)."""
+"""Le jeu des trois roses: trick-taking for 3–5 players on the Tarot des Roses
+(spec/games/roses.md, rules §2)."""
 
 from __future__ import annotations
 

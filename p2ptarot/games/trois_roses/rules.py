@@ -1,4 +1,5 @@
-"""The rules' numbers as data (roses.md §2.2–§2.4, §2.8): one frozen `Rules` object per variant."""
+"""The rules' numbers as data (spec/games/roses.md, rules §2.2–§2.4, §2.8): one
+frozen `Rules` object per variant."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The trois roses state machine (rules: shared/rules/roses.md §2; as built: spec/games/roses.md).
+"""The trois roses state machine (spec/games/roses.md, rules §2).
 
 One class for the three modes of the engine contract. Every rule is written against `self._val`
 (card index per handle, -1 when this state does not know it): in omniscient mode and for the
@@ -230,6 +230,9 @@ class TroisRosesState(GameState):
         if self._val[handle] < 0:
             self.learn(handle, ID[idx])
         self.seen[handle] = {PUBLIC}
+        if denials([c for _, _, c in self.trick], idx):  # public: the claims this play makes
+            self._watch_for_audit(h for h in self.hands[seat]
+                                  if h != handle and PUBLIC not in self.seen[h])
         for denial, unknown in checks:
             self._book.add(self._claim(seat, denial.kind, denial.detail(), self._where()), denial, unknown)
         self.hands[seat].remove(handle)

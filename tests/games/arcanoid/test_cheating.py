@@ -9,7 +9,7 @@ from p2ptarot.engine import PUBLIC, IllegalMove, Pass, TurnKind, create
 from p2ptarot.games.arcanoid.cardinfo import POPE, STAR
 from p2ptarot.games.arcanoid.moves import Call, Pope, Show
 
-from .helpers import Table, filler
+from .support import Table, filler
 
 P1, P2, P3, P4 = 0, 1, 2, 3
 
@@ -41,8 +41,9 @@ def _peer(t: Table, viewer: int):
 
 
 def _audit(peer, omni) -> None:
-    for h, card in enumerate(omni.cards):
-        peer.learn(h, card)
+    """As the table's audit: the handles claims need, opened to everyone."""
+    for h in sorted(peer.audit_opens()):
+        peer.audited(h, omni.cards[h])
 
 
 def test_hidden_called_card_is_blamed_at_the_audit() -> None:

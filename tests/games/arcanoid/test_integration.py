@@ -11,7 +11,7 @@ from p2ptarot.bots.arcanoid import ArcanoidBot
 from p2ptarot.engine import BadConfiguration, RandomDealer, TurnKind, create, info, play
 from p2ptarot.games.arcanoid import ArcanoidState
 
-from .helpers import RandomAgent
+from .support import RandomAgent
 
 
 def test_registry_entry() -> None:

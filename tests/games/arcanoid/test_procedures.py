@@ -12,7 +12,7 @@ from p2ptarot.games.arcanoid.moves import (Abdicate, Call, Discard, Engage, Fool
                                            WheelDiscard, World)
 from p2ptarot.games.arcanoid.records import FORCED, JUDGED
 
-from .helpers import Table, filler
+from .support import Table, filler
 
 P1, P2, P3, P4 = 0, 1, 2, 3
 

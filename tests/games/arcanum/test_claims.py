@@ -10,7 +10,7 @@ import pytest
 from p2ptarot.engine import IllegalMove, Move
 from p2ptarot.games.arcanum.moves import Choose, Give, Hide, PlayMajor
 
-from .helpers import Table, replay_partial, scenario
+from .support import Table, replay_partial, scenario
 
 HANDS = [["swords-1", "swords-2", "cups-9", "wands-10", "major-10"],
          ["coins-1", "coins-2", "coins-3", "coins-4", "major-5"],

@@ -5,7 +5,7 @@ from __future__ import annotations
 from p2ptarot.engine import PUBLIC, Pass
 from p2ptarot.games.arcanum.moves import Choose, Discard, Fields, Hide, PlayMinor
 
-from .helpers import check_invariants, scenario
+from .support import check_invariants, scenario
 
 OTHERS = [["coins-1", "coins-2", "coins-3", "coins-4", "major-5"],
           ["cups-1", "cups-2", "cups-3", "cups-4", "major-6"]]

@@ -11,7 +11,7 @@ from p2ptarot.games.arcanum.moves import (Choose, Discard, Empress, Expose, Give
                                           PlayMajor, PlayMinor, Relocate, Remove, Return, Swap,
                                           Tower)
 
-from .helpers import check_invariants, scenario
+from .support import check_invariants, scenario
 
 MINORS0 = ["swords-1", "swords-2", "cups-9", "wands-10"]  # wands-10 is hidden in phase A
 OTHERS = [["coins-1", "coins-2", "coins-3", "coins-4", "major-5"],

@@ -16,7 +16,7 @@ from p2ptarot.games.arcanum.rules import STANDARD, rules_for
 from p2ptarot.games.arcanum.setup import placement
 from p2ptarot.games.arcanum.tracks import change_prestige
 
-from .helpers import check_invariants, random_game, scenario
+from .support import check_invariants, random_game, scenario
 
 OTHERS = [["coins-1", "coins-2", "coins-3", "coins-4", "major-5"],
           ["cups-1", "cups-2", "cups-3", "cups-4", "major-6"]]

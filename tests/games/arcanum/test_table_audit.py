@@ -1,7 +1,8 @@
 """A lie only the end-of-game audit can expose (§10 claim 3, wheelHidesKind), over real mental
 poker: seat 2 says "I hold no minor" for a forced draw while holding a minor passed by a colluding
-seat 1 (both engines blind to it). Hands are never opened by the rules, so the honest seat 0 and
-the offline verifier convict seat 2 only when the audit opens every card, naming the lie's step."""
+seat 1 (both engines blind to it) — or by an honest seat 1 that knows it. Hands are never opened by
+the rules, so the honest seats and the offline verifier convict seat 2 when the audit opens the
+cards the claim covers (and only those), naming the lie's step."""
 
 from __future__ import annotations
 
@@ -73,18 +74,51 @@ def _scripts(t: Any) -> dict[int, Any]:
     return {0: seat0, 1: seat1, 2: seat2}
 
 
-@pytest.fixture(scope="module")
-def audited():
+def _play(blind_seats: tuple[int, ...]) -> Any:
     harness = _harness()
     t = harness.Table("arcanum", 3, seed=11, bot="random",
                       options={"first_seat": 0, "wheelHidesKind": True})
     cls = _until_public(harness)
-    for k in (1, 2):
+    for k in blind_seats:
         t.sessions[k] = cls(t.signed, k, t.ids[k], t.seeds[k], blind=frozenset(SECRET))
     t.scripts = _scripts(t)
     with _stacked_decks(HANDS, MAJORS):
         t.run()
     return t
+
+
+@pytest.fixture(scope="module")
+def audited():
+    """Seat 1, the giver, colludes (blind to the card it passed as well)."""
+    return _play((1, 2))
+
+
+@pytest.fixture(scope="module")
+def honest_giver():
+    """Seat 1, the giver, is honest: it knows the minor it passed (issue 24 item 5: it used to
+    convict alone, from private knowledge, while every other peer abandoned with no blame)."""
+    return _play((2,))
+
+
+def test_with_an_honest_giver_every_peer_and_the_verifier_convict_the_liar(honest_giver) -> None:
+    """The giver does not act on its private knowledge: the "no minor" claim is deferred to the
+    audit, which opens the cards it covers; then the giver, the third seat and the verifier
+    convict seat 2 together, at the lie's step, with the same evidence."""
+    t = honest_giver
+    lies = [e for e in map(parse, t.records[0]) if e.kind == "move" and e.seat == 2
+            and e.body["move"] == {"kind": "choose", "option": "draw"}]
+    assert lies, "seat 2 declared a forced draw"
+    for k in (0, 1):
+        aborted = t.aborted[k]
+        assert aborted is not None and aborted.blame == 2, aborted
+        assert aborted.step == lies[0].step and "coins-1" in aborted.reason
+        assert [e.body["move"] for e in aborted.evidence] == [{"kind": "choose", "option": "draw"}]
+        game = t.sessions[k].game
+        assert game.turn_no == game.rules.turns(3)  # proven at the very end, by the audit
+        from p2ptarot.transcript import Transcript, verify_transcript
+
+        verdict = verify_transcript(Transcript(t.signed, t.records[k]))
+        assert not verdict.valid and verdict.seat == 2 and verdict.step == lies[0].step
 
 
 def test_the_no_minor_lie_is_convicted_at_the_audit(audited) -> None:

@@ -5,19 +5,17 @@ permutation) so the scene is fixed: seat 0 opens with the Wheel, seat 1 passes a
 * honest play: every seat agrees, the verifier accepts the log, the Wheel's cards were shown to
   their receivers by proven re-encryption;
 * under wheelHidesKind, seat 2 (blind to the major it received, so its own engine signs the lie)
-  hides that major as a minor: the giver, who knows the card, convicts it at once; the third seat
-  only records a claim;
+  hides that major as a minor: to every peer, the giver included (it does not act on private
+  knowledge), the lie is a claim until the card opens to everyone; then every peer and the
+  verifier convict seat 2;
 * with a colluding giver (blind as well), the lie stands until the scoring opens the card: then
   the third seat and the offline verifier convict seat 2 at the step of its signed hide.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any, Iterator
 from unittest import mock
 
@@ -27,8 +25,8 @@ import p2ptarot.mental.epoch as mental_epoch
 from p2ptarot.games.arcanum.components import MAJOR_CARDS, MINOR_CARDS
 from p2ptarot.games.arcanum.moves import Give, Hide, PlayMajor
 from p2ptarot.table.envelope import parse
+from tests.table import harness
 
-_HARNESS = Path(__file__).resolve().parents[2] / "table" / "harness.py"
 SEATS = 3
 HANDS = [["swords-1", "swords-2", "swords-3", "swords-4"],
          ["coins-1", "coins-2", "coins-3", "coins-4"],
@@ -38,13 +36,8 @@ PASSED = "major-5"
 
 
 def _harness():
-    if "table_harness" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("table_harness", _HARNESS)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["table_harness"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["table_harness"]
+    """The in-memory table harness of tests/table."""
+    return harness
 
 
 @contextmanager
@@ -196,29 +189,28 @@ def test_the_verifier_accepts_the_log(honest) -> None:
     assert verdict.outcome == honest.finished[0].outcome.to_json()
 
 
-def test_a_major_hidden_as_a_minor_is_convicted(liar) -> None:
+def test_a_major_hidden_as_a_minor_is_convicted_by_every_peer_and_the_verifier(liar) -> None:
+    """The giver knows the card, but does not act on that private knowledge (issue 24 item 5):
+    the lie is a claim to every peer until the card opens to everyone (the scoring, or the audit
+    that opens it for this claim); then the giver, the third seat and the offline verifier all
+    convict seat 2 at the step of its signed hide, with that hide as the evidence."""
+    from p2ptarot.transcript import Transcript, verify_transcript
+
     hides = [m for s, m in _moves(liar) if s == 2 and m["kind"] == "hide"]
     h = liar.passed[0]
     assert [h] in [m["handles"] for m in hides], "seat 2 signed the lie"
-    giver = liar.aborted[1]
-    assert giver is not None and giver.blame == 2, giver  # the giver knows the card: at once
-    assert [e.body["move"] for e in giver.evidence] == [{"kind": "hide", "handles": [h]}]
+    lie = [e for e in map(parse, liar.records[0]) if e.kind in ("move", "move.open")
+           and e.seat == 2 and e.body["move"] == {"kind": "hide", "handles": [h]}]
+    for k in (0, 1):  # the third seat and the giver alike
+        aborted = liar.aborted[k]
+        assert aborted is not None and aborted.blame == 2, aborted
+        assert aborted.step == lie[0].step
+        assert [e.body["move"] for e in aborted.evidence] == [{"kind": "hide", "handles": [h]}]
     assert all(f is None for f in liar.finished)
-
-
-def test_the_third_seat_and_the_verifier_blame_nobody_wrongly(liar) -> None:
-    """Seat 0 never saw the passed card: the lie is only a claim to it, and the game stopped (seat
-    1's abort) before the card opened, so seat 0 and the offline verifier convict nobody and do
-    not certify the game. (Known limit, reported: an abort whose proof is a card only its accuser
-    has seen is not followed by an audit that would open it.)"""
-    from p2ptarot.transcript import Transcript, verify_transcript
-
-    third = liar.aborted[0]
-    assert third is not None and third.blame is None
     assert any(c.kind == "minor" and c.seat == 2 for c in liar.sessions[0].game.claim_log)
-    verdict = verify_transcript(Transcript(liar.signed, liar.records[1]))
-    assert not verdict.valid and verdict.seat is None
-
+    for k in (0, 1):
+        verdict = verify_transcript(Transcript(liar.signed, liar.records[k]))
+        assert not verdict.valid and verdict.seat == 2 and verdict.step == lie[0].step, verdict
 
 
 def test_with_a_colluding_giver_the_lie_is_caught_when_the_card_opens(colluders) -> None:

@@ -8,7 +8,7 @@ import pytest
 from p2ptarot.engine import IllegalMove, NotYourTurn
 from p2ptarot.games.paris_divins import Wager
 
-from .helpers import PD_T3_HANDS, PD_T3_ROUNDS, Game, fill
+from .support import PD_T3_HANDS, PD_T3_ROUNDS, Game, fill
 
 MODES = [{"viewer": 0}, {"viewer": 1}, {"viewer": None, "omniscient": False}]
 

@@ -1,4 +1,4 @@
-"""Every printed test case of roses.md §3.10 (PD-T1 … PD-T8)."""
+"""Every printed test case of spec/games/roses.md, rules §3.10 (PD-T1 … PD-T8)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from p2ptarot.games.paris_divins.stakes import stake_check
 from p2ptarot.games.paris_divins.transfers import final_count, winners
 from p2ptarot.games.roses_common.tables import DIVINE, INDEX, MAJOR, MINOR, STRENGTH
 
-from .helpers import PD_T3_HANDS, PD_T3_ROUNDS, Game, fill
+from .support import PD_T3_HANDS, PD_T3_ROUNDS, Game, fill
 
 ALL_MODES3 = [{"viewer": s} for s in range(3)] + [{"viewer": None, "omniscient": False}]
 

@@ -3,7 +3,8 @@ verifier accepts, and the cards never opened by the rules stay hidden until the 
 
 from __future__ import annotations
 
-from roses_support.table import Table, verify
+from tests.table.harness import Table
+from tests.table.helpers import verify
 
 
 def test_a_game_over_the_table_protocol() -> None:

@@ -5,7 +5,8 @@ opening as evidence."""
 from __future__ import annotations
 
 import pytest
-from roses_support.table import Table, verify
+from tests.table.harness import Table
+from tests.table.helpers import verify
 
 from p2ptarot.games.paris_divins.moves import Wager
 from p2ptarot.table.effects import Aborted

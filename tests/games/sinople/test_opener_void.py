@@ -5,7 +5,7 @@ honest dealer); it stops the game and lets the audit name every seat that denied
 from __future__ import annotations
 
 import pytest
-from sinople_support import cards, deal_order, figures_with, fill_hands, start
+from .support import cards, deal_order, figures_with, fill_hands, start
 
 from p2ptarot.engine import IllegalMove, TurnKind
 

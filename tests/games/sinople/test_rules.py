@@ -1,10 +1,10 @@
-"""Rules and test cases T1–T7, T18–T21 of shared/rules/sinople-tarot.md on the engine, in every
+"""Rules and test cases T1–T7, T18–T21 of spec/games/sinople.md on the engine, in every
 knowledge mode where the case allows."""
 
 from __future__ import annotations
 
 import pytest
-from sinople_support import (all_modes, card, cards, deal_order, figures_with, fill_hands, start)
+from .support import (all_modes, card, cards, deal_order, figures_with, fill_hands, start)
 
 from p2ptarot.engine import PUBLIC, IllegalMove, NotYourTurn, Pass, TurnKind, create
 from p2ptarot.games.sinople import Play, Show

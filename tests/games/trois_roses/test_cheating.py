@@ -9,7 +9,7 @@ import pytest
 from p2ptarot.engine import IllegalMove
 from p2ptarot.games.trois_roses import Play
 
-from .helpers import Deal, fill_hands
+from .support import Deal, fill_hands
 
 # (claim kind, fixed hands, avoid, the lying trick, the liar, the next trick up to the caught card)
 CASES = [

@@ -8,7 +8,7 @@ import pytest
 from p2ptarot.engine import BadConfiguration, TurnKind, create
 from p2ptarot.games.roses_common.tables import INDEX, POINTS
 
-from .helpers import Deal, fill_hands
+from .support import Deal, fill_hands
 
 MODES4 = [{"viewer": s} for s in range(4)] + [{"viewer": None, "omniscient": False}]
 

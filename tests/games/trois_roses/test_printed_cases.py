@@ -1,4 +1,5 @@
-"""Every printed test case of roses.md §2.11: trick resolution (TR-T), legal plays (TR-L), deal
+"""Every printed test case of spec/games/roses.md, rules §2.11: trick resolution (TR-T), legal
+plays (TR-L), deal
 scoring (TR-S) and the match (TR-M1)."""
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from p2ptarot.games.roses_common.tables import ID, INDEX
 from p2ptarot.games.trois_roses import Play
 from p2ptarot.games.trois_roses.obligations import denials, legal_cards
 
-from roses_support import all_modes
+from tests.games.roses_common.support import all_modes
 
 
 def _deal(players: int, seed: int):

@@ -3,7 +3,8 @@ seat agrees, the logs are identical and the offline verifier accepts the transcr
 
 from __future__ import annotations
 
-from roses_support.table import Table, verify
+from tests.table.harness import Table
+from tests.table.helpers import verify
 
 from p2ptarot.games.roses_common.tables import INDEX, POINTS
 

@@ -12,14 +12,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from roses_support.table import Table, once, verify
+from tests.table.harness import Table, once
+from tests.table.helpers import verify
 
 from p2ptarot.games.roses_common.tables import DECK_IDS
 from p2ptarot.games.trois_roses import Play
 from p2ptarot.table.bodies import AbortBody
 from p2ptarot.table.envelope import parse
 
-from .helpers import deal_order, fill_hands
+from .support import deal_order, fill_hands
 
 SEED = 5
 GOD, TRUMP = "minor-cup-god", "major-role-2"

@@ -1,4 +1,4 @@
-"""17 — The Star, 18 — The Moon, 19 — The Sun: calls (rules §6.17–6.19, A71–A75, claim §9.2.1).
+"""17 — The Star, 18 — The Moon, 19 — The Sun: calls (rules §6.17–6.19, A71–A75, claim §9.2 item 1).
 
 Shown and discarded; each call first looks in the public holding zones (visible slots, demon
 hands, Chariot reserves, hand cards already shown); otherwise every participant in the round with
@@ -45,13 +45,14 @@ def check_give(g: "ArcanoidState", seat: int, move: Give, ctx: Ctx) -> None:
     pid = ctx.data["by_seat"][seat]
     if move.handle not in g.parts[pid].hand or move.card != ctx.data["called"]:
         raise IllegalMove(seat, "give the called card from the hidden hand", g.where())
-    if g.cards[move.handle] is not None and g.cards[move.handle] != move.card:
+    known = g.usable_card(move.handle, seat)
+    if known is not None and known != move.card:
         raise IllegalMove(seat, "that card is not the called card", g.where())
 
 
 def check_pass(g: "ArcanoidState", seat: int, ctx: Ctx) -> None:
     pid = ctx.data["by_seat"][seat]
-    if any(g.cards[h] == ctx.data["called"] for h in g.parts[pid].hand):
+    if any(g.usable_card(h, seat) == ctx.data["called"] for h in g.parts[pid].hand):
         raise IllegalMove(seat, f"claimed not to hold {ctx.data['called']} while holding it",
                           g.where())
 

@@ -34,10 +34,12 @@ def check_show(g: "ArcanoidState", seat: int, move: Show, ctx: Ctx) -> None:
     for h, c in zip(move.handles, move.cards):
         if h not in hand:
             raise IllegalMove(seat, "a Pope show comes from the hidden hand", g.where())
-        if not in_category(c, cat) or (g.cards[h] is not None and g.cards[h] != c):
+        known = g.usable_card(h, seat)
+        if not in_category(c, cat) or (known is not None and known != c):
             raise IllegalMove(seat, f"card {h} is not of category {cat}", g.where())
     for h in hand:
-        if h not in move.handles and g.cards[h] is not None and in_category(g.cards[h], cat):
+        known = g.usable_card(h, seat)
+        if h not in move.handles and known is not None and in_category(known, cat):
             raise IllegalMove(seat, f"Pope: withheld a card of category {cat}", g.where())
 
 

@@ -10,7 +10,7 @@ from p2ptarot.games.arcanoid.moves import (Abdicate, Call, Engage, Fool, HangedM
                                            Priestess, Show)
 from p2ptarot.games.arcanoid.rules import rules_for
 
-from .vhelpers import P1, P2, P3, P4, idle, pass_windows, vtable
+from .support import P1, P2, P3, P4, idle, pass_windows, vtable
 
 USA4 = 4  # the USA's participant id at a 4-player table
 USA_CARDS = ["swords-2", "swords-3", "swords-4", "swords-5", STAR.replace("17", "18"), "wands-9"]

@@ -10,7 +10,7 @@ from p2ptarot.games.arcanoid.cardinfo import (EMPEROR, EMPRESS, FOOL, MAGICIAN, 
 from p2ptarot.games.arcanoid.moves import Fool, Pope, Show, Tower
 from p2ptarot.games.arcanoid.secret import FoolOutcome, SecretEngage
 
-from .vhelpers import abdicate_to_the_end, P1, P2, P3, P4, idle, pass_windows, refused, vtable
+from .support import abdicate_to_the_end, P1, P2, P3, P4, idle, pass_windows, refused, vtable
 
 
 def secret(t, seat: int, field: str, *cards: str) -> None:
@@ -123,10 +123,54 @@ def test_k4_false_outcome_is_a_claim_blamed_on_the_thief() -> None:
     claim = peer.claim_log[-1]
     assert claim.kind == "fool-outcome" and claim.seat == P2
     h = dict(claim.detail)["handles"]
-    peer.learn(h[0], st.cards[h[0]])
+    peer.audited(h[0], st.cards[h[0]])  # the audit opens them to everyone
     with pytest.raises(IllegalMove) as exc:
-        peer.learn(h[1], st.cards[h[1]])
+        peer.audited(h[1], st.cards[h[1]])
     assert exc.value.seat == P2 and exc.value.claim == claim.id
+
+
+def _peer(st, viewer: int):
+    """`viewer`'s partial state, fed only what it is shown (as over the network)."""
+    peer = create("arcanoid", 4, "KOBLENZ", options=st.options, viewer=viewer, omniscient=False)
+    shadow = create("arcanoid", 4, "KOBLENZ", options=st.options)
+    for entry in st._log:
+        if entry[0] == "m":
+            peer.apply(entry[1], entry[2]); shadow.apply(entry[1], entry[2])
+        elif entry[0] == "c":
+            peer.resolve_chance({} if isinstance(entry[1], dict) else entry[1])
+            shadow.resolve_chance(entry[1])
+        elif entry[0] == "r":
+            vals = {r.handle: st.cards[r.handle] for r in shadow.turn().reveals
+                    if r.to in (PUBLIC, viewer)}
+            peer.resolve_reveals(vals); shadow.resolve_reveals()
+    return peer
+
+
+def test_k4_a_false_outcome_is_never_judged_from_the_engagers_private_knowledge() -> None:
+    """Issue 24 item 5: the engager knows its own face-down cards, so its state could refute the
+    thief's false "stolen" alone — one peer convicting while every other abandons. It does not:
+    the claim waits, like everywhere else, until the cards open to everyone (the end-of-round
+    reveal, or the audit that opens them for the claim); then the engager, a third seat and an
+    outsider convict the thief together, on the same claim."""
+    t, st = _attempt(["cups-1", "cups-3"], "lost")
+    engager, third, outsider = _peer(st, P1), _peer(st, P3), _peer(st, None)
+    h = st.parts[P1].records["cups"].handles
+    assert all(engager.cards[x] is not None for x in h)  # it knows them, privately
+    lie = FoolOutcome("stolen")
+    for peer in (engager, third, outsider):
+        peer.check(P2, lie)  # nobody refuses it from private knowledge
+        peer.apply(P2, lie)
+        claim = peer.claim_log[-1]
+        assert claim.kind == "fool-outcome" and claim.seat == P2 and claim in peer.claims
+        assert set(h) <= peer.audit_opens()  # the audit will open exactly what it needs
+    ids = set()
+    for peer in (engager, third, outsider):
+        peer.audited(h[0], st.cards[h[0]])
+        with pytest.raises(IllegalMove) as exc:
+            peer.audited(h[1], st.cards[h[1]])
+        assert exc.value.seat == P2
+        ids.add(exc.value.claim)
+    assert len(ids) == 1
 
 
 def test_k6_tower_discards_it_unrevealed() -> None:
@@ -154,9 +198,9 @@ def test_k2_illegal_secret_engagement_is_refused_where_known_and_claimed_elsewhe
     peer.apply(P1, move)  # accepted where the cards are unknown: a numbered claim
     claim = next(c for c in peer.claim_log if c.kind == "secret-legal")
     assert claim.seat == P1 and claim in peer.claims
-    peer.learn(move.handles[0], "cups-2")
+    peer.audited(move.handles[0], "cups-2")  # opened to everyone (reveal or audit)
     with pytest.raises(IllegalMove) as exc:
-        peer.learn(move.handles[1], "coins-3")
+        peer.audited(move.handles[1], "coins-3")
     assert exc.value.seat == P1 and exc.value.claim == claim.id
 
 

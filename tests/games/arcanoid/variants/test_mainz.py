@@ -8,7 +8,7 @@ from p2ptarot.games.arcanoid.engage import composition_error, stealable
 from p2ptarot.games.arcanoid.moves import ChariotAdd, ChariotLoad, Fool, Temperance
 from p2ptarot.games.arcanoid.rules import rules_for
 
-from .vhelpers import P1, P2, P3, engage_move, eng, idle, pass_windows, refused, vtable
+from .support import P1, P2, P3, engage_move, eng, idle, pass_windows, refused, vtable
 
 MAINZ = rules_for("MAINZ")
 

@@ -8,7 +8,7 @@ from p2ptarot.games.arcanoid.moves import Fool, Play
 from p2ptarot.games.arcanoid.secret import FoolOutcome, SecretEngage
 from p2ptarot.games.arcanoid.variants.malta import MagicianSecret
 
-from .vhelpers import (P1, P2, abdicate_to_the_end, engage_move, idle, pass_windows, refused,
+from .support import (P1, P2, abdicate_to_the_end, engage_move, idle, pass_windows, refused,
                        vtable)
 
 

@@ -8,7 +8,7 @@ from p2ptarot.games.arcanoid.moves import Vote, Abdicate, Judgement, Temperance,
 from p2ptarot.games.arcanoid.records import ABDICATION, JUDGED
 from p2ptarot.games.arcanoid.variants.nassau import RemoveTemperance
 
-from .vhelpers import P1, P2, P3, P4, eng, engage_move, idle, refused, vtable
+from .support import P1, P2, P3, P4, eng, engage_move, idle, refused, vtable
 
 
 def _tempered(variant: str = "NASSAU", **kw):

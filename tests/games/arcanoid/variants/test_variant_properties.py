@@ -11,7 +11,7 @@ import pytest
 
 from p2ptarot.engine import PUBLIC, RandomDealer, TurnKind, create, info, play
 
-from ..helpers import RandomAgent, check_conservation
+from ..support import RandomAgent, check_conservation
 
 VARIANTS = [v for v in info("arcanoid").playable_variants() if v != "DRESDEN"]
 
@@ -35,8 +35,8 @@ def _replay(omni, viewer):
             part.resolve_reveals({r.handle: omni.cards[r.handle] for r in turn.reveals
                                   if r.to == PUBLIC or r.to == viewer})
             shadow.resolve_reveals()
-    for h, card in enumerate(omni.cards):
-        part.learn(h, card)
+    for h in sorted(part.audit_opens()):  # as the table's audit: what claims need, to everyone
+        part.audited(h, omni.cards[h])  # type: ignore[arg-type]
     return part
 
 

@@ -7,7 +7,7 @@ from p2ptarot.games.arcanoid.moves import Fool, Temperance, Tower
 from p2ptarot.games.arcanoid.records import battle_key
 from p2ptarot.games.arcanoid.variants.worms import Reinforce, lone_ace
 
-from .vhelpers import P1, P2, P3, eng, idle, pass_windows, refused, vtable
+from .support import P1, P2, P3, eng, idle, pass_windows, refused, vtable
 
 
 def reinforce(t, field: str, *cards: str, transmute: str | None = None) -> Reinforce:

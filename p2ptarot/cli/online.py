@@ -1,0 +1,121 @@
+"""The command line's online options (`--online`, `--relay`, `--stun`, `--turn` …), the
+invitation code as `join` accepts it, and `list --online`.
+
+Heavy modules (aiortc, coincurve) are imported only when a command goes online.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from p2ptarot.net.online.transport import OnlineTransport
+
+_CODE_SHAPE = re.compile(r"^(?:p2ptarot:(?://)?)?[0-9A-Za-z]{5}-[0-9A-Za-z]{5}$", re.IGNORECASE)
+
+
+def add_online_args(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("online play (NOSTR relays, WebRTC)")
+    g.add_argument("--online", action="store_true",
+                   help="play over the Internet: meet on NOSTR relays, link by WebRTC")
+    g.add_argument("--relay", action="append", default=[], metavar="URL",
+                   help="a NOSTR relay (ws:// or wss://; repeatable; default: <data dir>/"
+                        "relays.txt, else the packaged list)")
+    g.add_argument("--stun", action="append", default=[], metavar="URL",
+                   help="a STUN server, stun:HOST:PORT (none by default: only the ones you give)")
+    g.add_argument("--turn", default=None, metavar="URL",
+                   help="a TURN server for when NATs refuse a direct path: turn:HOST:PORT "
+                        "(?transport=tcp to cross a UDP block), with --turn-user/--turn-pass")
+    g.add_argument("--turn-user", default=None, metavar="NAME")
+    g.add_argument("--turn-pass", default=None, metavar="SECRET")
+    g.add_argument("--rtc-deadline", type=float, default=15.0, metavar="SECONDS",
+                   help="give WebRTC this long, then carry the link on the relays (default 15)")
+    g.add_argument("--relay-only", action="store_true",
+                   help="carry every link on the relays (no WebRTC)")
+
+
+def is_code(text: str | None) -> bool:
+    """`join XXXXX-XXXXX` (or p2ptarot:XXXXX-XXXXX) names an online table, not a LAN one."""
+    return bool(text) and _CODE_SHAPE.match(text.strip()) is not None  # type: ignore[union-attr]
+
+
+def wants_online(args: argparse.Namespace) -> bool:
+    table = getattr(args, "table", None)
+    return bool(getattr(args, "online", False) or getattr(args, "relay_only", False)
+                or is_code(table) or (table or "").startswith("nostr:"))
+
+
+def bot_args(args: argparse.Namespace) -> tuple[str, ...]:
+    """The online options a host hands to its local bot processes (they join by address)."""
+    out: list[str] = []
+    for url in relays_of(args):
+        out += ["--relay", url]
+    for url in args.stun:
+        out += ["--stun", url]
+    if args.turn:
+        out += ["--turn", args.turn]
+        if args.turn_user:
+            out += ["--turn-user", args.turn_user]
+        if args.turn_pass is not None:
+            out += ["--turn-pass", args.turn_pass]
+    out += ["--rtc-deadline", f"{args.rtc_deadline:g}"]
+    return tuple(out + (["--relay-only"] if args.relay_only else []))
+
+
+def relays_of(args: argparse.Namespace) -> list[str]:
+    from p2ptarot.net.online.config import check_relay, default_relays
+    if args.relay:
+        return [check_relay(u) for u in args.relay]
+    return default_relays(Path(args.data_dir) if getattr(args, "data_dir", None) else None)
+
+
+def transport_of(args: argparse.Namespace) -> OnlineTransport:
+    """The online transport the options describe (`OnlineConfigError` with a sentence if not)."""
+    from p2ptarot.net.online.config import IceServer, OnlineConfig, parse_turn
+    from p2ptarot.net.online.transport import OnlineTransport
+    ice = [IceServer(u) for u in args.stun]
+    if args.turn:
+        ice.append(parse_turn(args.turn, args.turn_user, args.turn_pass))
+    return OnlineTransport(OnlineConfig(relays=tuple(relays_of(args)), ice=tuple(ice),
+                                        rtc_deadline=args.rtc_deadline,
+                                        transport="relay" if args.relay_only else "auto"))
+
+
+async def resolve_code(args: argparse.Namespace, text: str, wait: float) -> tuple[str, str]:
+    """(address to dial, host fingerprint) of the table a code names; `LookupError` if none."""
+    from p2ptarot.net.nostr.adverts import normalize_code, show_code
+    from p2ptarot.net.online.finder import find_code
+    code = normalize_code(text)
+    if code is None:
+        raise LookupError(f"{text!r} is not an invitation code (XXXXX-XXXXX)")
+    found = await find_code(relays_of(args), code, wait)
+    if found is None:
+        raise LookupError(f"no open table with code {show_code(code)} on the relays "
+                          f"({', '.join(relays_of(args))}) within {wait:g} s")
+    return found.address, found.table.fingerprint
+
+
+def run_list_online(args: argparse.Namespace) -> int:
+    from p2ptarot.net.nostr.adverts import show_code
+    from p2ptarot.net.online.finder import browse_online
+    tables = asyncio.run(browse_online(relays_of(args), args.timeout))
+    if args.json:
+        print(json.dumps({"tables": [
+            {"code": show_code(t.code), "game": t.table.game, "variant": t.table.variant,
+             "seats": f"{t.table.seats_taken}/{t.table.seats_total}", "host": t.table.fingerprint,
+             "name": t.table.host_name, "address": t.address} for t in tables]}))
+        return 0
+    if not tables:
+        print("no open online table on the relays")
+        return 0
+    for t in tables:
+        who = f"{t.table.host_name} " if t.table.host_name else ""
+        print(f"{show_code(t.code)}  {t.table.game}{'/' + t.table.variant if t.table.variant else ''}"
+              f"  {t.table.seats_taken}/{t.table.seats_total} seats  {who}({t.table.fingerprint})"
+              f"  -> p2ptarot join {show_code(t.code)}")
+    return 0

@@ -1,0 +1,277 @@
+"""The two kinds of byte pipe an online link can ride on, behind one small shape.
+
+A channel carries text frames (UTF-8 JSON objects) both ways, measures its round-trip time and
+says which path it took: ``direct`` (a WebRTC data channel between the peers' own addresses,
+possibly after NAT hole punching with STUN), ``turn`` (the data channel through a TURN relay)
+or ``relay`` (frames chunked into encrypted NOSTR events, rate-limited).  Incoming frames go to
+a bounded queue; ``None`` in the queue means the channel closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import struct
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from ..limits import TokenBucket
+from .reassembly import Reassembler
+
+logger = logging.getLogger(__name__)
+
+_MORE, _LAST, _PING, _PONG = 0, 1, 2, 3
+RTC_FRAGMENT = 60000  # under every implementation's SCTP message limit (64 KiB)
+_HIGH_WATER = 1 << 20
+
+
+class Channel:
+    """Common part: the incoming queue, the closed flag, the RTT estimate."""
+
+    path = "?"
+
+    def __init__(self, max_queued: int) -> None:
+        self.incoming: asyncio.Queue[str | None] = asyncio.Queue(max_queued)
+        self.closed = False
+        self.rtt: float | None = None
+        self.overflowed = False
+        self.heard = time.monotonic()  # last sign of life from the peer (a frame or a pong)
+
+    def _push(self, text: str) -> None:
+        if self.closed:
+            return
+        try:
+            self.incoming.put_nowait(text)
+        except asyncio.QueueFull:  # a peer flooding faster than the table reads: cut it off
+            self.overflowed = True
+            self._mark_closed()
+
+    def _mark_closed(self) -> None:
+        if not self.closed:
+            self.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.incoming.put_nowait(None)
+            if self.incoming.full():  # make room for the end marker
+                with contextlib.suppress(asyncio.QueueEmpty):
+                    self.incoming.get_nowait()
+                self.incoming.put_nowait(None)
+
+    def _rtt_sample(self, sample: float) -> None:
+        self.heard = time.monotonic()
+        self.rtt = sample if self.rtt is None else 0.8 * self.rtt + 0.2 * sample
+
+    async def send(self, text: str) -> None:
+        raise RuntimeError("abstract")
+
+    async def close(self) -> None:
+        self._mark_closed()
+
+
+class RtcChannel(Channel):
+    """A reliable, ordered WebRTC data channel; frames are cut into binary fragments."""
+
+    def __init__(self, pc: Any, dc: Any, path: str, max_message: int, max_queued: int,
+                 ping_interval: float) -> None:
+        super().__init__(max_queued)
+        self.pc, self.dc, self.path = pc, dc, path
+        self._max = max_message
+        self._parts: list[bytes] = []
+        self._size = 0
+        dc.on("message", self._message)
+        dc.on("close", self._mark_closed)
+        pc.on("connectionstatechange", self._state)
+        self._pinger = asyncio.ensure_future(self._ping(ping_interval))
+
+    def _state(self) -> None:
+        if self.pc.connectionState in ("failed", "closed"):
+            self._mark_closed()
+
+    def _message(self, data: object) -> None:
+        if not isinstance(data, bytes) or not data:
+            self._mark_closed()  # a peer breaking the framing is cut off
+            return
+        kind, body = data[0], data[1:]
+        self.heard = time.monotonic()
+        if kind == _PING and len(body) == 8:
+            with contextlib.suppress(Exception):
+                self.dc.send(bytes([_PONG]) + body)
+        elif kind == _PONG and len(body) == 8:
+            (sent,) = struct.unpack(">d", body)
+            if 0 <= time.monotonic() - sent < 600:
+                self._rtt_sample(time.monotonic() - sent)
+        elif kind in (_MORE, _LAST):
+            self._size += len(body)
+            if self._size > self._max:
+                self._mark_closed()
+                return
+            self._parts.append(body)
+            if kind == _LAST:
+                raw = b"".join(self._parts)
+                self._parts, self._size = [], 0
+                try:
+                    self._push(raw.decode("utf-8"))
+                except UnicodeDecodeError:
+                    self._mark_closed()
+        else:
+            self._mark_closed()
+
+    async def _ping(self, interval: float) -> None:
+        """Ping every ``interval``; a peer silent for 6 intervals is gone (the link closes and
+        the table's healing dials again)."""
+        with contextlib.suppress(Exception):
+            while not self.closed:
+                if time.monotonic() - self.heard > 6 * interval:
+                    self._mark_closed()
+                    break
+                if self.dc.readyState == "open":
+                    self.dc.send(bytes([_PING]) + struct.pack(">d", time.monotonic()))
+                await asyncio.sleep(interval)
+
+    async def send(self, text: str) -> None:
+        if self.closed or self.dc.readyState != "open":
+            raise ConnectionError("data channel closed")
+        raw = text.encode("utf-8")
+        chunks = [raw[i:i + RTC_FRAGMENT] for i in range(0, len(raw), RTC_FRAGMENT)] or [b""]
+        for i, chunk in enumerate(chunks):
+            while self.dc.bufferedAmount > _HIGH_WATER and not self.closed:
+                await asyncio.sleep(0.01)  # the peer reads slowly: wait rather than buffer
+            self.dc.send(bytes([_LAST if i == len(chunks) - 1 else _MORE]) + chunk)
+
+    async def close(self) -> None:
+        self._pinger.cancel()
+        self._mark_closed()
+        with contextlib.suppress(Exception):
+            await self.pc.close()
+
+
+#: sends one relay-path signal: (kind, seq, part, parts, body) -> None
+RelaySend = Callable[[str, int, int, int, str], Awaitable[None]]
+
+
+class RelayChannel(Channel):
+    """Frames carried in encrypted NOSTR events (see ``nostr.signal``).  Frames sent close
+    together travel as one *packet* (a JSON array of frames, cut into parts of at most
+    ``chunk`` characters), so a burst of small table messages costs one event, not one each;
+    events are paced by a token bucket so a table never floods the relays; packets are
+    reassembled in order on the other side."""
+
+    path = "relay"
+    LINGER = 0.01  # seconds a packet waits for more frames before it goes
+
+    def __init__(self, send: RelaySend, chunk: int, rate: float, burst: int, gap: float,
+                 max_message: int, max_queued: int, ping_interval: float) -> None:
+        super().__init__(max_queued)
+        self._send = send
+        self._chunk = chunk
+        self._bucket = TokenBucket(rate, burst)
+        self._seq = 0
+        self._in = Reassembler(gap, max_chars=max_message * 2)
+        self._max = max_message
+        self._out: list[str] = []
+        self._out_chars = 0
+        self._wake = asyncio.Event()
+        self._drained = asyncio.Event()
+        self._drained.set()
+        self._flusher = asyncio.ensure_future(self._flush())
+        self._pinger = asyncio.ensure_future(self._ping(ping_interval))
+        self._ticker = asyncio.ensure_future(self._tick(gap))
+        self.packets_sent = 0
+
+    async def send(self, text: str) -> None:
+        """Queue a frame (order kept); waits while more than two frames' worth are queued."""
+        if self.closed:
+            raise ConnectionError("relay channel closed")
+        if len(text) > self._max:
+            raise ValueError("frame too large")
+        while self._out_chars > 2 * self._max and not self.closed:
+            self._drained.clear()
+            await self._drained.wait()
+        self._out.append(text)
+        self._out_chars += len(text)
+        self._wake.set()
+
+    def _take_packet(self) -> list[str]:
+        frames, size = [self._out.pop(0)], 0
+        size = len(frames[0])
+        while self._out and size + len(self._out[0]) <= self._chunk:
+            size += len(self._out[0])
+            frames.append(self._out.pop(0))
+        self._out_chars -= size
+        if self._out_chars <= 2 * self._max:
+            self._drained.set()
+        return frames
+
+    async def _flush(self) -> None:
+        while not self.closed:
+            await self._wake.wait()
+            await asyncio.sleep(self.LINGER)  # let the rest of a burst join this packet
+            while self._out and not self.closed:
+                packet = json.dumps(self._take_packet(), ensure_ascii=False,
+                                    separators=(",", ":"))
+                parts = [packet[i:i + self._chunk] for i in range(0, len(packet), self._chunk)]
+                seq, self._seq = self._seq, self._seq + 1
+                try:
+                    for i, body in enumerate(parts):
+                        wait = self._bucket.take(1)
+                        if wait:
+                            await asyncio.sleep(wait)
+                        await self._send("data", seq, i, len(parts), body)
+                except ConnectionError as exc:  # no relay right now: the table's catch-up
+                    logger.info("relay packet lost: %s", exc)  # repairs what this loses
+                self.packets_sent += 1
+            self._wake.clear()
+
+    def _deliver_packet(self, packet: str) -> None:
+        try:
+            frames = json.loads(packet)
+        except (ValueError, RecursionError):
+            frames = None
+        if not isinstance(frames, list) or not all(isinstance(f, str) for f in frames):
+            self._mark_closed()  # a peer breaking the framing is cut off
+            return
+        for frame in frames:
+            self._push(frame)
+
+    def feed(self, kind: str, seq: int, part: int, parts: int, body: str) -> None:
+        """A relay-path signal for this link arrived."""
+        now = time.monotonic()
+        self.heard = now
+        if kind == "data":
+            for packet in self._in.feed(seq, part, parts, body, now):
+                self._deliver_packet(packet)
+        elif kind == "ping":
+            asyncio.ensure_future(self._send("pong", seq, 0, 1, ""))
+        elif kind == "pong":
+            sample = time.time() - seq / 1000
+            if 0 <= sample < 600:
+                self._rtt_sample(sample)
+        elif kind == "bye":
+            self._mark_closed()
+
+    async def _tick(self, gap: float) -> None:
+        while not self.closed:
+            await asyncio.sleep(gap / 2)
+            for packet in self._in.poll(time.monotonic()):
+                self._deliver_packet(packet)
+
+    async def _ping(self, interval: float) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.sleep(1.0)
+            while not self.closed:
+                if time.monotonic() - self.heard > 12 * interval:  # silent for a minute: gone
+                    self._mark_closed()
+                    break
+                await self._send("ping", int(time.time() * 1000), 0, 1, "")
+                await asyncio.sleep(interval * 3)  # relay events are dear: ping less often
+
+    async def close(self) -> None:
+        self._pinger.cancel()
+        self._ticker.cancel()
+        self._flusher.cancel()
+        if not self.closed:
+            with contextlib.suppress(Exception):
+                await self._send("bye", 0, 0, 1, "")
+        self._mark_closed()

@@ -1,0 +1,103 @@
+"""Settings of online play: relays, STUN/TURN servers, deadlines and the relay path's limits.
+
+Nothing is hard-wired: relays come from ``--relay`` or, failing that, from the user's
+``relays.txt`` in the data directory, or the packaged ``default_relays.txt``; STUN and TURN
+servers only from the user's settings (aiortc's own fallback to a public STUN server is never
+used: the ICE server list is always passed, possibly empty).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from urllib.parse import urlsplit
+
+_RELAY = re.compile(r"wss?://[^\s/]+(/\S*)?")
+
+
+class OnlineConfigError(ValueError):
+    """A relay or ICE server setting that cannot be used."""
+
+
+@dataclass(frozen=True)
+class IceServer:
+    """One STUN or TURN server (``stun:host:port``, ``turn:host:port[?transport=tcp]``)."""
+
+    url: str
+    username: str | None = None
+    credential: str | None = None
+
+    def __post_init__(self) -> None:
+        if not re.fullmatch(r"(stun|turn|turns):[^\s:]+(:\d{1,5})?(\?transport=(udp|tcp))?",
+                            self.url):
+            raise OnlineConfigError(f"{self.url!r} is not stun:HOST[:PORT] or turn:HOST[:PORT]")
+        if self.url.startswith("turn") and (not self.username or self.credential is None):
+            raise OnlineConfigError("a TURN server needs a username and a credential")
+
+
+@dataclass(frozen=True)
+class OnlineConfig:
+    relays: tuple[str, ...]
+    ice: tuple[IceServer, ...] = ()
+    #: seconds the WebRTC attempt may take before the link falls back to the relays (ICE itself
+    #: gives up only after ~64 s; gathering over blocked UDP alone costs 5 s)
+    rtc_deadline: float = 15.0
+    #: with a TURN server configured: seconds of a first attempt without it (aioice nominates
+    #: the first pair that answers, so a relayed pair could beat a hole punch that would work)
+    direct_first: float = 4.0
+    #: "auto": WebRTC, then the relays; "relay": the relays only
+    transport: str = "auto"
+    handshake_timeout: float = 20.0
+    max_message_size: int = 4 * 1024 * 1024
+    #: relay path: characters of a frame per event, and events per second (burst) per link
+    relay_chunk: int = 12000
+    relay_rate: float = 20.0
+    relay_burst: int = 60
+    #: a missing relay frame is skipped after this long (catch-up repairs the loss)
+    relay_gap: float = 8.0
+    max_pending: int = 16
+    max_links: int = 64
+    max_queued_events: int = 1024
+    ping_interval: float = 5.0
+    extra: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.relays:
+            raise OnlineConfigError("online play needs at least one relay (--relay URL)")
+        for url in self.relays:
+            check_relay(url)
+        if self.transport not in ("auto", "relay"):
+            raise OnlineConfigError("transport is 'auto' or 'relay'")
+        if not 1000 <= self.relay_chunk <= 24000:
+            raise OnlineConfigError("relay_chunk must be within 1000..24000")
+
+
+def check_relay(url: str) -> str:
+    if not _RELAY.fullmatch(url) or urlsplit(url).hostname is None:
+        raise OnlineConfigError(f"{url!r} is not a relay URL (ws://HOST[:PORT] or wss://...)")
+    return url
+
+
+def _read_list(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines()
+            if line.strip() and not line.lstrip().startswith("#")]
+
+
+def default_relays(data_dir: Path | None) -> list[str]:
+    """The user's ``relays.txt`` in the data directory, else the packaged default list."""
+    if data_dir is not None and (data_dir / "relays.txt").is_file():
+        urls = _read_list((data_dir / "relays.txt").read_text(encoding="utf-8"))
+    else:
+        urls = _read_list(resources.files(__package__).joinpath("default_relays.txt")
+                          .read_text(encoding="utf-8"))
+    return [check_relay(u) for u in urls]
+
+
+def parse_turn(url: str, user: str | None, credential: str | None) -> IceServer:
+    """``--turn turn:host:port`` with ``--turn-user`` and ``--turn-pass`` (or user:pass@ form)."""
+    match = re.fullmatch(r"(turns?):([^@\s:]+):([^@\s]+)@(.+)", url)
+    if match:
+        return IceServer(f"{match.group(1)}:{match.group(4)}", match.group(2), match.group(3))
+    return IceServer(url, user, credential)
