@@ -30,7 +30,7 @@ check: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q -m 'not slow' --ignore=tests/web
 
 bench: $(STAMP)
-	$(BIN)/python benchmarks/run_all.py
+	$(BIN)/python benchmarks/run_all.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info

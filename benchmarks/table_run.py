@@ -17,6 +17,7 @@ import re
 import resource
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -24,17 +25,57 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 _WRAPPER = r"""
-import time, sys
+import time, sys, json
 t_proc = time.time()
 import logging
-log, ready = sys.argv[1], sys.argv[2]
+log, ready, ops = sys.argv[1], sys.argv[2], sys.argv[3]
 logging.basicConfig(level=logging.WARNING, filename=log, format='%(created).4f %(message)s')
-logging.getLogger('p2ptarot.net.runner').setLevel(logging.DEBUG)
+logging.getLogger('p2ptarot.peer.game').setLevel(logging.DEBUG)
+logging.getLogger('p2ptarot.net.runner').setLevel(logging.DEBUG)  # (the pump before the peer package)
+# the floor's operations: signatures counted by wrapping them before any module binds the names
+import p2ptarot.crypto.signing as _sg
+_sigs = {'sign': 0, 'verify': 0}
+_sign, _verify = _sg.Identity.sign, _sg.verify_signature
+def _counted_sign(self, data):
+    _sigs['sign'] += 1
+    return _sign(self, data)
+def _counted_verify(*a, **k):
+    _sigs['verify'] += 1
+    return _verify(*a, **k)
+_sg.Identity.sign, _sg.verify_signature = _counted_sign, _counted_verify
 from p2ptarot.cli.main import main
 import p2ptarot.cli.peer  # host/join's own modules (imported lazily since issue 16): "ready" is the same point in every build
+import os
+if os.environ.get('P2PTAROT_WIRE_COUNT'):  # wire_bytes.py: count what this peer hands its links
+    import atexit, collections, json
+    from p2ptarot.net import transport
+    sent, frames = collections.Counter(), collections.Counter()
+    # the link's send: `_send_frame` (bytes encoded once, issue 26) or `_send_text` (str) before
+    _name = '_send_frame' if hasattr(transport.Mesh, '_send_frame') else '_send_text'
+    _send = getattr(transport.Mesh, _name)
+    async def _counted(self, link, data):
+        ok = await _send(self, link, data)
+        if ok:
+            text = data if isinstance(data, str) else data.decode()
+            at = text.find('"ctl":"', 0, 120)
+            kind = text[at + 7:text.find('"', at + 7)] if at >= 0 else 'envelope'
+            sent[kind] += len(text.encode()); frames[kind] += 1
+        return ok
+    setattr(transport.Mesh, _name, _counted)
+    _out = os.environ['P2PTAROT_WIRE_COUNT'] + '/' + os.path.basename(ready) + '.wire.json'
+    atexit.register(lambda: open(_out, 'w').write(json.dumps({'bytes': sent, 'frames': frames})))
 with open(ready, 'w') as fh:
     fh.write(str(time.time()))
-sys.exit(main(sys.argv[3:]))
+from p2ptarot.crypto.group import count_ops
+rc = 1
+try:
+    with count_ops() as _n:
+        rc = main(sys.argv[4:])
+finally:
+    with open(ops, 'w') as fh:
+        json.dump({'var_mul': _n.var_mul, 'base_mul': _n.base_mul, 'add': _n.add,
+                   'validate': _n.validate, **_sigs}, fh)
+sys.exit(rc)
 """
 _FIRST_MOVE = re.compile(r"^(\d+\.\d+) step \d+: .*move by seat")
 _STEP = re.compile(r"^(\d+\.\d+) step (\d+):")
@@ -53,8 +94,13 @@ class TableRun:
     cpu: float | None = None  # user+sys of all peer processes (only when run to the end)
     steps: int | None = None
     wire_bytes: int | None = None  # envelope bytes sent: transcript lines x (peers - 1)
+    #: with `count_wire`: bytes and frames every peer handed its links, by kind ("envelope" or
+    #: the control frame's `ctl`), summed over the peers
+    sent: dict[str, dict[str, int]] | None = None
     transcript: str | None = None
     results: list[str] = field(default_factory=list)
+    #: group operations and signatures of all peers (the floor's inputs; see `floor_seconds`)
+    ops: dict[str, int] = field(default_factory=dict)
 
     @property
     def from_ready(self) -> float | None:
@@ -63,20 +109,46 @@ class TableRun:
         return self.first_move - self.ready
 
 
-def _host_fingerprint(root: Path, data: Path) -> str:
-    code = ("import sys; from p2ptarot.net.store import DataDir; "
-            "print(DataDir(__import__('pathlib').Path(sys.argv[1])).identity().fingerprint)")
+def _host_fingerprint(root: Path, data: Path, test_seed: int | None = None) -> str:
+    arg = "" if test_seed is None else str(test_seed)
+    code = ("import sys; from " + _store(root) + " import DataDir; "
+            "print(DataDir(__import__('pathlib').Path(sys.argv[1])).identity(" + arg + ").fingerprint)")
     out = subprocess.run([str(root / ".venv/bin/python"), "-c", code, str(data)], cwd=root,
                          capture_output=True, text=True, check=True)
     return out.stdout.strip()
 
 
+def seeds_the_deal(root: Path) -> bool:
+    """Whether checkout `root`'s peers take `--test-seed` (a repeatable deal, issue 26)."""
+    return "--test-seed" in (root / "p2ptarot/cli/peer.py").read_text()
+
+
+def _free_ports(seed: int, n: int) -> list[int]:
+    """The ports `p2ptarot demo --seed` would pick (they are in the charter: same seed, same
+    table id, same draws)."""
+    start = 20000 + (seed * 7919) % 30000
+    for base in range(start, start + 100 * n, n):
+        try:
+            for port in range(base, base + n):
+                with socket.socket() as s:
+                    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                    s.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+        return list(range(base, base + n))
+    raise RuntimeError("no free ports")
+
+
 def run_table(root: Path, game: str, peers: int, *, stop_at_first_move: bool = False,
-              seed: int = 1, timeout: float = 900.0) -> TableRun:
-    """One table from checkout `root`; stop (kill) once the first move is due, or play to the end."""
+              seed: int = 1, timeout: float = 900.0, count_wire: bool = False) -> TableRun:
+    """One table from checkout `root`; stop (kill) once the first move is due, or play to the end.
+    `count_wire`: also count the bytes every peer sends (`TableRun.sent`). A checkout whose peers
+    take `--test-seed` deals the same cards for the same `seed`."""
     work = Path(tempfile.mkdtemp(prefix="p2ptarot-bench-"))
     py = str(root / ".venv/bin/python")
-    fp = _host_fingerprint(root, work / "peer-0")
+    seeded = seeds_the_deal(root)
+    ports = _free_ports(seed, peers) if seeded else []
+    fp = _host_fingerprint(root, work / "peer-0", seed if seeded else None)
     common = ["--bot", "heuristic", "--quiet", "--interface", "127.0.0.1", "--lobby-timeout", "120"]
     procs: list[subprocess.Popen[str]] = []
     run = TableRun(peers=peers, game=game)
@@ -84,15 +156,18 @@ def run_table(root: Path, game: str, peers: int, *, stop_at_first_move: bool = F
     t0 = time.time()
     try:
         for k in range(peers):
-            files = [str(work / f"log{k}.txt"), str(work / f"ready{k}.txt")]
+            files = [str(work / f"log{k}.txt"), str(work / f"ready{k}.txt"), str(work / f"ops{k}.json")]
             if k == 0:
                 args = ["host", "--game", game, "--seats", str(peers), "--name", "p0"]
             else:
                 args = ["join", fp, "--game", game, "--name", f"p{k}"]
             args += ["--data-dir", str(work / f"peer-{k}"), "--seed", str(seed + k)] + common
+            if seeded:
+                args += ["--test-seed", str(seed + k), "--port", str(ports[k])]
+            env = {**os.environ, "P2PTAROT_WIRE_COUNT": str(work)} if count_wire else None
             procs.append(subprocess.Popen([py, "-c", _WRAPPER, *files, *args], cwd=root,
                                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                          text=True, start_new_session=True))
+                                          text=True, start_new_session=True, env=env))
         host_log = work / "log0.txt"
         deadline = time.monotonic() + timeout
         if stop_at_first_move:
@@ -122,12 +197,24 @@ def run_table(root: Path, game: str, peers: int, *, stop_at_first_move: bool = F
             first = next((ln for ln in reversed(outs[0].splitlines()) if ln.startswith("{")), "{}")
             run.transcript = json.loads(first).get("transcript")
             _read_steps(run, host_log, t0)
+            for k in range(peers):
+                path = work / f"ops{k}.json"
+                if path.exists():
+                    for key, v in json.loads(path.read_text()).items():
+                        run.ops[key] = run.ops.get(key, 0) + v
             if run.transcript and Path(run.transcript).exists():
                 lines = Path(run.transcript).read_bytes().splitlines()[1:]
                 run.wire_bytes = sum(len(ln) + 1 for ln in lines) * (peers - 1)
                 keep = Path(tempfile.mkdtemp(prefix="p2ptarot-bench-transcript-")) / "t.jsonl"
                 shutil.copyfile(run.transcript, keep)
                 run.transcript = str(keep)
+        if count_wire and run.end is not None:
+            run.sent = {"bytes": {}, "frames": {}}
+            for path in work.glob("*.wire.json"):
+                counts = json.loads(path.read_text())
+                for what in ("bytes", "frames"):
+                    for kind, n in counts[what].items():
+                        run.sent[what][kind] = run.sent[what].get(kind, 0) + n
         readies = [work / f"ready{k}.txt" for k in range(peers)]
         if all(r.exists() for r in readies):
             run.ready = max(float(r.read_text()) for r in readies) - t0
@@ -152,10 +239,15 @@ def _read_steps(run: TableRun, host_log: Path, t0: float) -> None:
         run.last_step, run.steps = last
 
 
+def _store(root: Path) -> str:
+    """The data-directory module of checkout `root` (net.store before the peer package)."""
+    return "p2ptarot.peer.store" if (root / "p2ptarot/peer/store.py").exists() else "p2ptarot.net.store"
+
+
 def verify_seconds(root: Path, transcript: str) -> float:
     """Wall time of verifying `transcript` with checkout `root`'s verifier (imports excluded)."""
     code = ("import sys, time; from pathlib import Path; "
-            "from p2ptarot.net.store import read_transcript; "
+            "from " + _store(root) + " import read_transcript; "
             "from p2ptarot.transcript import verify_transcript; "
             "t = read_transcript(Path(sys.argv[1])); t0 = time.perf_counter(); "
             "v = verify_transcript(t); dt = time.perf_counter() - t0; "
@@ -163,3 +255,40 @@ def verify_seconds(root: Path, transcript: str) -> float:
     out = subprocess.run([str(root / ".venv/bin/python"), "-c", code, transcript], cwd=root,
                          capture_output=True, text=True, check=True)
     return float(out.stdout.strip())
+
+
+#: what `unit_costs` prints: microseconds of each floor operation, fastest of many batches
+_UNITS = r"""
+import json, time
+from p2ptarot.crypto.group import Point, Scalar, base_mul, hash_to_point
+from p2ptarot.crypto.signing import Identity, verify_signature
+k = Scalar.random(); P = hash_to_point("floor", b"P"); Q = hash_to_point("floor", b"Q")
+enc = P.encode(); me = Identity.generate(); sig = me.sign(b"m"); pub = me.public_bytes
+def unit(fn):
+    best = float("inf")
+    for _ in range(25):
+        t0 = time.process_time()
+        for _ in range(50):
+            fn()
+        best = min(best, (time.process_time() - t0) / 50 * 1e6)
+    return round(best, 2)
+print(json.dumps({"var_mul": unit(lambda: P * k), "base_mul": unit(lambda: base_mul(k)),
+                  "add": unit(lambda: P + Q), "validate": unit(lambda: Point.decode(enc)),
+                  "sign": unit(lambda: me.sign(b"m" * 64)),
+                  "verify": unit(lambda: verify_signature(pub, b"m", sig))}))
+"""
+
+
+def unit_costs(root: Path) -> dict[str, float]:
+    """CPU microseconds of each floor operation (libsodium through rbcl; Ed25519 through
+    cryptography), measured by checkout `root`'s interpreter."""
+    out = subprocess.run([str(root / ".venv/bin/python"), "-c", _UNITS], cwd=root,
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def floor_seconds(ops: dict[str, int], units: dict[str, float]) -> float | None:
+    """The game's floor: its counted group operations and signatures at their unit costs."""
+    if not ops:
+        return None
+    return round(sum(n * units[k] for k, n in ops.items() if k in units) / 1e6, 3)

@@ -17,21 +17,26 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from table_run import run_table, verify_seconds  # noqa: E402
+from table_run import floor_seconds, run_table, unit_costs, verify_seconds  # noqa: E402
 
 HERE = Path(__file__).resolve().parent.parent
-KEYS = ("wall", "game", "setup", "cpu", "verify", "steps", "wire_bytes", "cpu_per_step_ms",
-        "game_per_step_ms")
+KEYS = ("wall", "game", "setup", "cpu", "floor", "cpu_floor_ratio", "verify", "steps", "wire_bytes",
+        "cpu_per_step_ms", "game_per_step_ms")
 #: games differ in length (the deal is random): per-step figures compare builds fairly
 RATIOS = ("wall", "game", "setup", "cpu", "verify", "cpu_per_step_ms", "game_per_step_ms")
 
 
-def measure(root: Path, game: str, players: int, seed: int) -> dict[str, float | None]:
+def measure(root: Path, game: str, players: int, seed: int,
+            units: dict[str, float]) -> dict[str, float | None]:
+    """One game; its floor is this build's own counted operations at `units` (CPU us each)."""
     run = run_table(root, game, players, seed=seed)
     if any(r != "finished" for r in run.results) or run.transcript is None:
         raise SystemExit(f"{root}: the game did not finish: {run.results}")
     game_s = (run.last_step - run.first_move) if run.last_step and run.first_move else None
+    floor = floor_seconds(run.ops, units)
     return {"wall": run.end, "game": game_s, "setup": run.first_move, "cpu": run.cpu,
+            "floor": floor, "cpu_floor_ratio": round(run.cpu / floor, 2) if floor and run.cpu else None,
+            "ops": run.ops,  # type: ignore[dict-item]
             "verify": verify_seconds(root, run.transcript), "steps": run.steps,
             "wire_bytes": run.wire_bytes,
             "cpu_per_step_ms": round(1000 * run.cpu / run.steps, 2) if run.cpu and run.steps else None,
@@ -53,13 +58,16 @@ def main() -> int:
     args = ap.parse_args()
     builds = {"this": HERE} | ({"previous": args.compare.resolve()} if args.compare else {})
     samples: dict[str, list[dict[str, float | None]]] = {b: [] for b in builds}
+    units = unit_costs(HERE)  # one price list for both builds (the same rbcl and cryptography)
     for run in range(args.runs):
         for name, root in builds.items():  # interleaved: both builds see the same load
-            samples[name].append(measure(root, args.game, args.players, seed=run + 1))
+            samples[name].append(measure(root, args.game, args.players, seed=run + 1, units=units))
             print(f"run {run + 1} {name}: {json.dumps(samples[name][-1])}", file=sys.stderr)
     result: dict[str, object] = {"benchmark": "whole_game", "game": args.game,
                                  "players": args.players, "runs": args.runs,
-                                 "unit": "seconds (wire: bytes)"}
+                                 "unit": "seconds (wire: bytes)", "unit_costs_us": units,
+                                 "floor": "group operations and signatures counted in every peer, "
+                                          "at their fastest measured CPU cost each"}
     for name in builds:
         result[name] = {k: _median([s[k] for s in samples[name]]) for k in KEYS}
         result[name + "_samples"] = samples[name]

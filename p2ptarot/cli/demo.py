@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -15,9 +16,9 @@ import threading
 import time
 from pathlib import Path
 
-from p2ptarot.net.store import DataDir, read_transcript
+from p2ptarot.peer.store import DataDir, read_transcript
 
-from .errors import check_table
+from .errors import check_table, interface_arg
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -26,9 +27,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--game", default="sinople")
     p.add_argument("--variant", default=None)
     p.add_argument("--players", type=int, default=4)
-    p.add_argument("--seed", type=int, default=1, help="seed of the bots' choices (not of the cards)")
-    p.add_argument("--interface", default="127.0.0.1", metavar="IP",
-                   help="address for every socket and zeroconf (default 127.0.0.1)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="TESTS AND BENCHMARKS ONLY: seed of the bots' choices, of every peer's "
+                        "identity and secrets (hence the deal) and of its ports: the same seed "
+                        "plays the same game (default: bots seeded 1, cards from the OS)")
+    p.add_argument("--interface", default="127.0.0.1", metavar="CARD|IP", type=interface_arg,
+                   help="network card (a name or its address) for every socket and zeroconf "
+                        "(default 127.0.0.1)")
     p.add_argument("--out", type=Path, default=None, help="copy the verified transcript here")
     p.add_argument("--timeout", type=int, default=120, help="seconds of silence before blame")
     p.add_argument("--lobby-timeout", type=float, default=120.0, metavar="SECONDS",
@@ -60,10 +65,15 @@ def run(args: argparse.Namespace) -> int:
     started = time.monotonic()
     procs: list[subprocess.Popen] = []
     try:
+        seed = 1 if args.seed is None else args.seed
+        seeded = [[] for _ in range(args.players)]  # each peer's --test-seed and --port
+        if args.seed is not None:
+            for k, port in enumerate(seeded_ports(args.seed, args.players, args.interface)):
+                seeded[k] = ["--test-seed", str(args.seed + k), "--port", str(port)]
         # the joiners name the host's fingerprint: they never sit at another table on the LAN
-        host_fp = DataDir(work / "peer-0").identity().fingerprint
+        host_fp = DataDir(work / "peer-0").identity(args.seed).fingerprint
         host_cmd = base + ["host", "--game", args.game, "--seats", str(args.players), "--name", "peer-0",
-                           "--data-dir", str(work / "peer-0"), "--seed", str(args.seed)] + common
+                           "--data-dir", str(work / "peer-0"), "--seed", str(seed)] + seeded[0] + common
         if args.variant:
             host_cmd += ["--variant", args.variant]
         if not args.json:
@@ -75,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         say(f"demo: {args.players} peers ({args.game}) on {args.interface}, work dir {work}")
         for k in range(1, args.players):
             cmd = base + ["join", host_fp, "--game", args.game, "--name", f"peer-{k}",
-                          "--data-dir", str(work / f"peer-{k}"), "--seed", str(args.seed + k)] + common
+                          "--data-dir", str(work / f"peer-{k}"), "--seed", str(seed + k)] + seeded[k] + common
             procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True))
         say("demo: peers started; discovering through zeroconf, shuffling, playing (the host's "
             "view of the table follows)...")
@@ -122,6 +132,22 @@ def run(args: argparse.Namespace) -> int:
         for proc in procs:
             if proc.poll() is None:
                 proc.kill()
+
+
+def seeded_ports(seed: int, n: int, interface: str) -> list[int]:
+    """n free ports that `seed` picks (they are in the charter, hence in the table id and every
+    joint draw): the same seed gives the same ports unless one is taken, then the next block."""
+    start = 20000 + (seed * 7919) % 30000
+    for base in range(start, start + 100 * n, n):
+        try:
+            for port in range(base, base + n):
+                with socket.socket() as s:  # as the peers' listeners bind (asyncio's default):
+                    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # TIME_WAIT is free
+                    s.bind((interface, port))
+        except OSError:
+            continue
+        return list(range(base, base + n))
+    raise RuntimeError(f"no {n} free consecutive ports from {start}")
 
 
 def _standing(names: list[str], scores: list[int] | None, winners: list[int] | None) -> str:

@@ -10,41 +10,49 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
-from p2ptarot.app.human import LeftTable, human_seat, until_left
+from p2ptarot import app, cli
 from p2ptarot.app.events import Notice
-from p2ptarot.app.table import Hub
 from p2ptarot.bots import make as make_bot
 from p2ptarot.engine import BadConfiguration, Move
 from p2ptarot.net.finder import describe as describe_table
-from p2ptarot.net.store import DataDir
-from p2ptarot.net.runner import (DEFAULT_STAND_IN_AFTER, GameResult, PeerConfig, RunError,
-                                 bot_chooser, run_host, run_join, run_resume)
+from p2ptarot.net.lan import DEFAULT_HEARTBEAT
+from p2ptarot.peer.bots import LocalBots, host_with_bots
+from p2ptarot.peer.config import (DEFAULT_LOBBY_GRACE, DEFAULT_STAND_IN_AFTER, GameResult,
+                                  PeerConfig, RunError)
+from p2ptarot.peer.run import bot_chooser, run_join, run_resume
+from p2ptarot.peer.store import DataDir
 from p2ptarot.table.charter import MAX_STAND_IN_AFTER
 
-from .console import Console
-from .errors import check_table, usage_error
-from .front import Terminal
-from .local_bots import LocalBots
+from .errors import check_table, interface_arg, usage_error
 
 if TYPE_CHECKING:  # zeroconf is imported only by the commands that browse (not `join ws://`)
+    from p2ptarot.app.table import Hub
     from p2ptarot.net.discovery import TableAdvert
 
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--name", default=os.environ.get("USER", "player"), help="your display name")
-    p.add_argument("--interface", default=None, metavar="IP",
-                   help="bind sockets and zeroconf to this address (default: all interfaces)")
+    p.add_argument("--interface", default=None, metavar="CARD|IP", type=interface_arg,
+                   help="bind sockets and zeroconf to this network card (a name such as eth0, "
+                        "or its address; default: all interfaces)")
     p.add_argument("--port", type=int, default=0, help="listening port (default: any free port)")
     p.add_argument("--data-dir", type=Path, default=Path.home() / ".p2ptarot", metavar="DIR",
                    help="identity key, secrets and transcripts (default: ~/.p2ptarot)")
     p.add_argument("--bot", nargs="?", const="heuristic", default=None, metavar="KIND",
                    help="let a bot play this seat (random or heuristic; default heuristic)")
     p.add_argument("--seed", type=int, default=None, help="seed of the bot's choices")
+    p.add_argument("--test-seed", type=int, default=None, metavar="N",
+                   help="TESTS AND BENCHMARKS ONLY: derive this peer's identity key and every "
+                        "secret of its table (hence the deal) from N; anyone who knows N knows "
+                        "the cards")
     p.add_argument("--timeout", type=int, default=120,
-                   help="seconds a cryptographic step may stay silent before a seat is blamed")
+                   help="seconds a stalled step waits before this peer pushes its recent "
+                        "messages to the seats it waits for and asks everyone for what it missed "
+                        "(default 120; ending the table is the charter's --move-timeout)")
     p.add_argument("--move-timeout", type=int, default=300, metavar="SECONDS",
-                   help="host: seconds a player may think over a move before the seat is blamed "
-                        "(default 300; written in the table's charter)")
+                   help="host: the table's limit, written in its charter: seconds a step may "
+                        "wait on a seat (its move, or its link coming back) before the table is "
+                        "abandoned, blaming nobody (default 300)")
     p.add_argument("--watch", action="store_true",
                    help="print the public table as it is played (e.g. for a bot seat)")
     p.add_argument("--web", action="store_true",
@@ -60,6 +68,9 @@ def _common(p: argparse.ArgumentParser) -> None:
                         "(default: ready as soon as you sit; bots always are)")
     p.add_argument("--lobby-timeout", type=float, default=600.0, metavar="SECONDS",
                    help="give up if the table has not started after this long (default 600)")
+    p.add_argument("--heartbeat", type=float, default=DEFAULT_HEARTBEAT, metavar="SECONDS",
+                   help=f"ping every link this often; a link silent this long is dropped and "
+                        f"dialled again (default {DEFAULT_HEARTBEAT:g})")
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -69,13 +80,18 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     h.add_argument("--variant", default=None, help="a variant of the game (default: its base rules)")
     h.add_argument("--seats", type=int, required=True, help="number of players, you included")
     h.add_argument("--bots", type=int, default=0, help="fill this many seats with local bot processes")
+    h.add_argument("--lobby-grace", type=float, default=DEFAULT_LOBBY_GRACE, metavar="SECONDS",
+                   help="a table hosted by a bot (--bot) starts this long after its seats were "
+                        "all taken, with the players ready by then, so a joiner that never says "
+                        f"ready cannot hold it (default {DEFAULT_LOBBY_GRACE:g})")
     h.add_argument("--stand-in-after", type=int, default=None, metavar="SECONDS",
                    help="table policy, written in the charter: when a human leaves a turn "
                         "unanswered this long, their own peer lets a bot play their seat until "
                         "they come back (0 = never). Default 60 s: long enough to think over a "
                         "move, short enough that the table is not held up for minutes by someone "
                         "who walked away; 0 when --move-timeout is 60 s or less (the stand-in "
-                        "must come before the blame). Must be shorter than --move-timeout")
+                        "must come before the table is abandoned). Must be shorter than "
+                        "--move-timeout")
     _common(h)
     h.set_defaults(run=run_host_cmd, prog=h.prog)
 
@@ -94,7 +110,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     j.set_defaults(run=run_join_cmd, prog=j.prog)
 
     ls = subparsers.add_parser("list", help="list the open tables on the LAN")
-    ls.add_argument("--interface", default=None, metavar="IP")
+    ls.add_argument("--interface", default=None, metavar="CARD|IP", type=interface_arg,
+                    help="listen on this network card only (a name or an address)")
     ls.add_argument("--timeout", type=float, default=3.0, help="seconds to listen")
     ls.add_argument("--json", action="store_true")
     ls.set_defaults(run=run_list, prog=ls.prog)
@@ -120,14 +137,14 @@ def _chooser(args: argparse.Namespace, hub: Hub | None):
     if args.bot:
         return bot_chooser(make_bot(args.bot, args.seed if args.seed is not None else os.getpid()))
     assert hub is not None
-    return human_seat(hub, args.name, args.seed if args.seed is not None else os.getpid())
+    return app.human_seat(hub, args.name, args.seed if args.seed is not None else os.getpid())
 
 
 def _hub(args: argparse.Namespace) -> Hub | None:
     """A human seat (or a watched bot with --web) gets the application layer's hub."""
     if args.bot and not (args.web or args.watch):
         return None
-    hub = Hub()
+    hub = app.Hub()
     hub.public = bool(args.bot and args.watch)  # a watched bot shows what the table shows
     return hub
 
@@ -140,12 +157,12 @@ async def _with_fronts(args: argparse.Namespace, cfg: PeerConfig, hub: Hub | Non
         return await game()
     helpers: list[asyncio.Task[Any]] = []
     if not args.bot or args.watch:
-        term = Terminal(hub, say=lambda text: print(text, flush=True), spectator=bool(args.bot))
+        term = cli.Terminal(hub, say=lambda text: print(text, flush=True), spectator=bool(args.bot))
         if not args.bot:
             # Ctrl-D at a terminal leaves; input that is no terminal (a launcher, `< /dev/null`)
             # ending leaves only when the browser page cannot play instead
             page_plays = args.web and not sys.stdin.isatty()
-            helpers.append(asyncio.create_task(term.read_commands(Console(),
+            helpers.append(asyncio.create_task(term.read_commands(cli.Console(),
                                                                   eof_leaves=not page_plays)))
             helpers.append(asyncio.create_task(term.remind()))
     if not args.quiet:  # lobby news reach the page too (the terminal prints them as notices)
@@ -162,14 +179,14 @@ async def _with_fronts(args: argparse.Namespace, cfg: PeerConfig, hub: Hub | Non
         server = WebServer(hub, host=args.web_interface, port=args.web_port)
         servers.append(server)
         print(f"your table in the browser: {await server.start()}", flush=True)
-        cfg.spectators = Hub()
+        cfg.spectators = app.Hub()
         cfg.spectators.public = True
         watchers = WebServer(cfg.spectators, host=args.web_interface)
         servers.append(watchers)
         print(f"spectators (the public table, no cards of yours): {await watchers.start()}",
               flush=True)
     try:
-        return await until_left(hub, game())
+        return await app.until_left(hub, game())
     finally:
         for task in helpers:
             task.cancel()
@@ -190,8 +207,10 @@ def _config(args: argparse.Namespace) -> PeerConfig:
     say = (lambda text: None) if args.quiet else (lambda text: print(text, flush=True))
     return PeerConfig(data_dir=args.data_dir, name=args.name, interface=args.interface,
                       port=args.port, timeout=args.timeout, move_timeout=args.move_timeout,
-                      lobby_timeout=args.lobby_timeout, say=say,
-                      ready=not (args.not_ready and not args.bot), bot=bool(args.bot))
+                      lobby_timeout=args.lobby_timeout, say=say, heartbeat=args.heartbeat,
+                      lobby_grace=getattr(args, "lobby_grace", DEFAULT_LOBBY_GRACE),
+                      ready=not (args.not_ready and not args.bot), bot=bool(args.bot),
+                      test_seed=args.test_seed)
 
 
 def _report(result: GameResult, args: argparse.Namespace) -> int:
@@ -227,31 +246,26 @@ def run_host_cmd(args: argparse.Namespace) -> int:
     if isinstance(policy, str):
         return usage_error(args, policy)
     cfg = _config(args)
-    bots = LocalBots(args.bots, args.data_dir, args.interface, args.timeout, args.lobby_timeout)
-    spawn_bots = bots.spawn
     cfg.stand_in_after = policy
 
     async def go() -> GameResult:
         hub = _hub(args)
         cfg.hub = hub
-        return await _with_fronts(args, cfg, hub, lambda: run_host(
-            cfg, args.game, args.variant, args.seats, _chooser(args, hub), on_listening=spawn_bots))
+        return await _with_fronts(args, cfg, hub, lambda: host_with_bots(
+            cfg, args.game, args.variant, args.seats, _chooser(args, hub),
+            LocalBots.for_table(cfg, args.bots)))
 
-    finished = False
     try:
         result = asyncio.run(go())
-        finished = True
-    except LeftTable as exc:
+    except (RunError, BadConfiguration) as exc:  # (first: a bot never loads app.human)
         _left_message(args, f"p2ptarot host: {exc}")
         return 1
-    except (RunError, BadConfiguration) as exc:
+    except app.LeftTable as exc:
         _left_message(args, f"p2ptarot host: {exc}")
         return 1
     except KeyboardInterrupt:
         _left_message(args, "p2ptarot host: interrupted; you left the table")
         return 130
-    finally:
-        bots.stop(finished)  # the host left or failed: its own bots have no table any more
     return _report(result, args)
 
 
@@ -287,10 +301,10 @@ def run_join_cmd(args: argparse.Namespace) -> int:
 
     try:
         result = asyncio.run(go())
-    except LeftTable as exc:
+    except RunError as exc:  # (first: a bot never loads app.human)
         _left_message(args, f"p2ptarot join: {exc}")
         return 1
-    except RunError as exc:
+    except app.LeftTable as exc:
         _left_message(args, f"p2ptarot join: {exc}")
         return 1
     except KeyboardInterrupt:

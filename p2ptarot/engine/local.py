@@ -117,12 +117,17 @@ def play(state: GameState, agents: Sequence[Agent], dealer: Dealer,
             continue
         if kind is TurnKind.SEAT:
             seat = turn.seats[0]
-            move = _ask(state, agents[seat], seat)
+            legal = _legal(state, seat)
+            move = _choose(state, agents[seat], seat, legal)
             if on_move:
                 on_move(state, seat, move)
-            state.apply(seat, move)
+            # one of the engine's own objects, listed on this very state: no second check
+            state.apply(seat, move, listed=any(m is move for m in legal))
             continue
-        decided = [(seat, _ask(state, agents[seat], seat)) for seat in turn.seats]
+        # simultaneous and interrupt turns: the earlier answers change the state, so each
+        # later one is checked again on the state it is applied to
+        decided = [(seat, _choose(state, agents[seat], seat, _legal(state, seat)))
+                   for seat in turn.seats]
         for seat, move in decided:
             if kind is TurnKind.INTERRUPT and state.turn() != turn:
                 break
@@ -132,9 +137,13 @@ def play(state: GameState, agents: Sequence[Agent], dealer: Dealer,
     raise EngineError("game did not end within max_steps")
 
 
-def _ask(state: GameState, agent: Agent, seat: int) -> Move:
+def _legal(state: GameState, seat: int) -> list[Move]:
     legal = state.legal_moves(seat)
     if not legal:
         raise EngineError(f"{state.NAME}: seat {seat} must act but has no legal move")
+    return legal
+
+
+def _choose(state: GameState, agent: Agent, seat: int, legal: list[Move]) -> Move:
     view = state.view(seat) if agent.uses_view else None
     return agent.choose(seat, view, legal)

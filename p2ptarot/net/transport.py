@@ -27,6 +27,7 @@ import contextlib
 import json
 import logging
 import os
+import socket
 import time
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
@@ -245,8 +246,20 @@ class Mesh:
 
     @property
     def url(self) -> str:
-        """Where peers dial us (the bound host; a wildcard bind must advertise a real address)."""
+        """The URL of the bound host (a wildcard when bound to every interface)."""
         return f"ws://{self.config.host}:{self.port}{WS_PATH}"
+
+    @property
+    def address(self) -> str:
+        """Where peers dial us: the bound interface, or this host's LAN address when bound to
+        every interface (a wildcard address cannot be dialled)."""
+        if self.config.host not in ("0.0.0.0", "::", ""):
+            return self.url
+        try:
+            host = socket.gethostbyname(socket.gethostname())
+        except OSError:
+            host = "127.0.0.1"
+        return f"ws://{host}:{self.port}{WS_PATH}"
 
     # ----------------------------------------------------------------- queries
 
@@ -339,11 +352,11 @@ class Mesh:
 
     async def send(self, peer: PeerKey, data: bytes) -> None:
         """Send one UTF-8 JSON message to ``peer``; raises ``NoLinkError`` if it cannot go out."""
-        text = self._as_text(data)
+        frame = self._checked(data)
         link = self._links.get(peer)
         if link is None or link.ws.closed:
             raise NoLinkError(f"no open link to peer {peer.hex()[:16]}")
-        if not await self._send_text(link, text):
+        if not await self._send_frame(link, frame):
             raise NoLinkError(f"link to peer {peer.hex()[:16]} lost while sending")
 
     async def broadcast(self, data: bytes) -> list[PeerKey]:
@@ -352,28 +365,32 @@ class Mesh:
         This is not an authenticated broadcast (a sender can still equivocate); the table's
         hash chain is what detects that.
         """
-        text = self._as_text(data)
+        frame = self._checked(data)  # encoded once, the same bytes for every link
         links = [link for link in self._links.values()
                  if not link.ws.closed and self._is_admitted(link.peer)]
-        results = await asyncio.gather(*(self._send_text(link, text) for link in links))
+        results = await asyncio.gather(*(self._send_frame(link, frame) for link in links))
         return [link.peer for link, ok in zip(links, results, strict=True) if ok]
 
-    def _as_text(self, data: bytes) -> str:
+    def _checked(self, data: bytes) -> bytes:
+        """`data` itself once it is known to fit and to be UTF-8 (a text frame's payload)."""
         if len(data) > self.config.max_message_size:
             raise MessageTooLarge(
                 f"message of {len(data)} bytes exceeds limit {self.config.max_message_size}"
             )
         try:
-            return data.decode("utf-8")
+            data.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise ValueError("mesh messages must be UTF-8 JSON") from exc
+        return bytes(data)
 
-    async def _send_text(self, link: _Link, text: str) -> bool:
+    async def _send_frame(self, link: _Link, frame: bytes) -> bool:
+        """One text frame of already-encoded UTF-8 (aiohttp's `send_str` would encode the text
+        again for every link)."""
         async with link.send_lock:
             if link.ws.closed:
                 return False
             try:
-                await link.ws.send_str(text)
+                await link.ws.send_frame(frame, WSMsgType.TEXT)
             except (ConnectionError, aiohttp.ClientError, RuntimeError) as exc:
                 logger.info("send to %s failed: %s", link.peer.hex()[:16], exc)
                 return False

@@ -21,10 +21,29 @@ class Send:
 
 @dataclass(frozen=True, slots=True)
 class Forward:
-    """Relay this envelope, received from another seat, to every peer (once, before this seat acts
-    on it): what one peer saw for a step every peer sees, so a seat that signs two versions of one
-    step message is caught by every honest peer (PROTOCOL §8, split view)."""
+    """Relay this abort record, received from another seat, to every peer (once): a seat that
+    stopped is known to every peer, whoever it told (PROTOCOL §8). Step messages are never
+    relayed: peers compare digests instead (`DigestTo`)."""
 
+    envelope: Envelope
+
+
+@dataclass(frozen=True, slots=True)
+class DigestTo:
+    """Send this digest control frame (`p2ptarot.table.digest`) to seat `seat`, or to every peer
+    when `seat` is None: it names what this peer stores or lacks, so that both versions of an
+    equivocated message meet without relaying every body (PROTOCOL §8)."""
+
+    seat: int | None
+    frame: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ResendTo:
+    """Send this stored envelope to seat `seat` alone: its digest named another version of it,
+    or asked for it."""
+
+    seat: int
     envelope: Envelope
 
 
@@ -93,4 +112,5 @@ class Found:
     evidence: tuple[Envelope, ...] = ()
 
 
-Effect = Send | Forward | Record | NeedMove | Progress | Notice | Found | Finished | Aborted
+Effect = (Send | Forward | DigestTo | ResendTo | Record | NeedMove | Progress | Notice | Found
+          | Finished | Aborted)

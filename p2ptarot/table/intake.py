@@ -56,6 +56,9 @@ class Intake:
         self._held: dict[int, dict[int, Envelope]] = {}  # step -> seat -> message
         self._logged: dict[tuple[int, int], Envelope] = {}  # (step, seat) -> its logged message
         self._strays: set[tuple[int, int]] = set()  # (step, seat) noticed on another history
+        self._last_logged: dict[int, int] = {}  # seat -> the last step it has a logged message in
+        self._asked: set[tuple[int, int]] = set()  # (step, seat) asked for what this peer lacks
+        self._resent: set[tuple[int, int, int]] = set()  # (step, author, to): body sent on demand
 
     # ---- taking frames ------------------------------------------------------------------------
     def take(self, data: bytes, step: int, trusted: bool = False) -> Taken:
@@ -133,6 +136,13 @@ class Intake:
         prev = canonical.b64(chain)
         return {s: e for s, e in self._held.get(step, {}).items() if e.prev == prev}
 
+    def note_stray(self, step: int, seat: int) -> bool:
+        """Record that `seat` showed another history at `step`; False when already known."""
+        if (step, seat) in self._strays:
+            return False
+        self._strays.add((step, seat))
+        return True
+
     def strays(self, step: int, chain: bytes) -> list[int]:
         """Seats whose message for `step` chains to another history than `chain`, each reported
         once: it convicts nobody by itself (its author saw different messages for an earlier
@@ -148,7 +158,44 @@ class Intake:
         """`step` completed with `envs` (seat order): they join the log, the rest held is dropped."""
         self.log.extend(envs)
         self._logged.update(((e.step, e.seat), e) for e in envs)
+        self._last_logged.update((e.seat, e.step) for e in envs)
         self._held.pop(step, None)
+
+    # ---- digests (PROTOCOL §8): what is stored, named by hash -----------------------------------
+    def stored(self, step: int, seat: int) -> Envelope | None:
+        """This peer's message of `seat` for `step`, logged or held."""
+        return self._logged.get((step, seat)) or self._held.get(step, {}).get(seat)
+
+    def heads(self, first: int, last: int) -> list[tuple[int, int, bytes]]:
+        """(step, seat, digest) of every stored message of steps `first`..`last`."""
+        out = []
+        for step in range(max(0, first), last + 1):
+            for seat in range(self.n):
+                env = self.stored(step, seat)
+                if env is not None:
+                    out.append((step, seat, env.digest()))
+        return out
+
+    def agreed_since(self, seat: int, step: int) -> int:
+        """The first step a history shown by `seat` at `step` can differ from this peer's in: its
+        last logged message chained to this peer's history (or the window's start)."""
+        return max(self._last_logged.get(seat, 0), step - MAX_STEPS_AHEAD, 0)
+
+    def resend_once(self, env: Envelope, to: int) -> bool:
+        """True the first time `env` is sent to seat `to` on its demand: a digest draws each body
+        at most once per peer, however often it asks (a lost one comes back by catch-up)."""
+        key = (env.step, env.seat, to)
+        if key in self._resent:
+            return False
+        self._resent.add(key)
+        return True
+
+    def ask_once(self, step: int, seat: int) -> bool:
+        """True the first time this peer asks `seat` for what it lacks at `step`."""
+        if (step, seat) in self._asked:
+            return False
+        self._asked.add((step, seat))
+        return True
 
     def messages_from(self, step: int) -> list[Envelope]:
         """Logged and held messages from `step` on, then every abort record (to serve a peer that

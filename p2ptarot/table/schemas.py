@@ -21,6 +21,7 @@ from p2ptarot.mental.codec import MAX_DECK_ID, MAX_INT, MAX_ITEMS
 from .bodies import (AbortBody, CommitBody, MoveBody, MoveOpenBody, OpenBody, ResultBody,
                      SealedCommitment)
 from .charter import B64, SignedCharter
+from .digest import DigestFrame
 from .envelope import Envelope
 
 _STRICT = ConfigDict(extra="forbid", frozen=True, strict=True)
@@ -54,9 +55,16 @@ class MentalKeyBody(_MentalHeader):
 
 
 class MentalShuffleBody(_MentalHeader):
-    """The re-encrypted, permuted deck and its Terelius–Wikström proof ((5n+9)·32 bytes)."""
+    """The re-encrypted, permuted deck, the handles it consumes and creates, and its
+    Terelius–Wikström proof ((5n+9)·32 bytes)."""
 
     kind: Literal["mental.shuffle"]
+    inputs: list[Annotated[int, Field(ge=0, le=MAX_INT)]] = Field(
+        max_length=MAX_ITEMS, description="the handles whose current versions are the input, in "
+        "order; empty for an epoch's first shuffle (its input is the open deck)")
+    outputs: list[Annotated[int, Field(ge=0, le=MAX_INT)]] = Field(
+        max_length=MAX_ITEMS, description="the handles the shuffled deck occupies, position by "
+        "position (0..N-1 for the first shuffle, the next unused numbers for a reshuffle)")
     ciphertexts: list[Annotated[str, Field(pattern=B64_64, description=CIPHERTEXT_DOC)]] = Field(
         max_length=MAX_ITEMS)
     proof: str = Field(pattern=B64, description="shuffle proof: (3n+5) points then (2n+4) scalars")
@@ -120,11 +128,13 @@ BODY_MODELS: dict[str, type[BaseModel]] = {
 
 
 def wire_schemas() -> dict[str, dict[str, Any]]:
-    """name -> JSON Schema: envelope, signed charter, transcript header and one per body kind."""
+    """name -> JSON Schema: envelope, signed charter, transcript header, the digest control frame
+    and one per body kind."""
     out: dict[str, dict[str, Any]] = {
         "envelope": Envelope.model_json_schema(),
         "signed-charter": SignedCharter.model_json_schema(),
         "transcript-header": TranscriptHeader.model_json_schema(),
+        "control.digest": DigestFrame.model_json_schema(),
     }
     for kind, model in BODY_MODELS.items():
         out[f"body.{kind}"] = model.model_json_schema()

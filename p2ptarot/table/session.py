@@ -1,8 +1,8 @@
 """The table session: a signed, hash-chained lockstep log that drives the engine and the deck.
 
-Sans-I/O (the h11 pattern): `receive(bytes)`, `act(move)`, `start()` and `blame_silence()` return
-a list of effects (`Send`, `Record`, `NeedMove`, `Progress`, `Finished`, `Aborted`...); the runner
-in `p2ptarot.net` pumps them. The same class, built with `seat=None` and no identity, is the
+Sans-I/O (the h11 pattern): `receive(bytes)`, `act(move)`, `start()` and `abandon()` return
+a list of effects (`Send`, `Record`, `NeedMove`, `Progress`, `Finished`, `Aborted`...); the game
+pump in `p2ptarot.peer` pumps them. The same class, built with `seat=None` and no identity, is the
 offline verifier: it replays a transcript and performs every check a live peer performs.
 
 It is laid out as objects that own their state, around one log:
@@ -31,14 +31,16 @@ from p2ptarot.engine import (Commit, EngineError, GameState, IllegalMove, Move, 
                              RandomChoice, Shuffle, Turn, TurnKind, create)
 from p2ptarot.mental.errors import MentalError, MentalViolation
 from p2ptarot.mental.events import Expectation
+from p2ptarot.mental.randomness import RandomSource
 from p2ptarot.mental.table import MentalTable
 
-from . import codec, rounds
+from . import canonical, codec, rounds
 from .bodies import STAND_IN, AbortBody, ResultBody
 from .bridge import CommittedSecret, EngineBridge
 from .charter import SignedCharter
-from .effects import (Aborted, Effect, Finished, Forward, Found, NeedMove, Notice, Progress,
-                      Record, Send)
+from .digest import MAX_WANTS, make_frame, parse_frame
+from .effects import (Aborted, DigestTo, Effect, Finished, Forward, Found, NeedMove, Notice,
+                      Progress, Record, ResendTo, Send)
 from .envelope import Envelope, chain_next, chain_start, seal
 from .errors import MoveRefused, TableUsageError, Violation
 from .evidence import StoppedSeat
@@ -56,7 +58,9 @@ class Session:
     """One seat's (or an observer's) copy of a table's lockstep log."""
 
     def __init__(self, signed: SignedCharter, seat: int | None, identity: Identity | None = None,
-                 seed: bytes | None = None) -> None:
+                 seed: bytes | None = None, test_rng: RandomSource | None = None) -> None:
+        """`test_rng` (tests and benchmarks only): the source of the seat's permutations and
+        re-encryption factors instead of the OS, for a repeatable deal."""
         signed.verify()
         self.signed = signed
         self.charter = signed.charter
@@ -69,7 +73,7 @@ class Session:
             if identity.public_bytes != self.charter.seat_key(seat):
                 raise ValueError(f"this identity is not the one of seat {seat}")
         self.identity = identity
-        self._keys = EpochKeySource(seed, self.table_id) if seed is not None else None
+        self._keys = EpochKeySource(seed, self.table_id, test_rng) if seed is not None else None
         self._secrets = SeatSecrets(seed, self.table_id) if seed is not None else None
         self.game: GameState = create(self.charter.game, self.n, self.charter.variant,
                                       self.charter.options, viewer=seat, omniscient=False)
@@ -87,6 +91,7 @@ class Session:
         self.findings: list[Found] = []
         self._out: list[Effect] = []
         self._advancing = False  # inside `_advance`: a completed step returns to its loop
+        self._digested = -1  # the step whose stall digest went out
 
     # ---- public API ---------------------------------------------------------------------------
     @property
@@ -162,12 +167,14 @@ class Session:
         have = self.intake.chained(self.step, self.chain)
         return tuple(s for s in self._spec.seats if s not in have)
 
-    def blame_silence(self) -> list[Effect]:
-        """The runner's timeout expired. Blame the first other seat the step still waits for —
-        unless that silence is explained: a seat that signed an abort record has stopped (anyone
-        may be waiting on it), and a seat whose message chains to another history is not silent
-        (someone showed us different messages; without both versions nobody can be blamed).
-        This seat's own pending move is its runner's business, never a fault of another seat."""
+    def abandon(self, since: str = "") -> list[Effect]:
+        """The step waited past the table's limit: end the table as abandoned, convicting nobody
+        (PROTOCOL §8, silence). Silence proves nothing: a withheld message and a lost link look
+        the same to every peer and to the verifier, so network trouble never convicts. The record
+        says what this seat waited for — `since` (the runner's clock, e.g. "21:04 UTC") — and no
+        more: a seat that signed an abort record stopped (anyone may be waiting on it); a seat
+        whose message chains to another history is waiting itself (a split view), so it is not
+        named as awaited; this seat's own pending move is its runner's business."""
         def go() -> None:
             if self.finished:
                 return
@@ -179,21 +186,87 @@ class Session:
             if not missing:
                 return
             have = self.intake.held(self.step)
-            split = [s for s in missing if s in have]
-            if split:
-                self._abort(None, f"step {self.step} cannot complete: seat {split[0]}'s message "
-                                  f"chains to another history than this seat's (some seat showed "
-                                  f"peers different messages, and both versions never reached "
-                                  f"this seat); nobody can be convicted without them", ())
+            awaited = [s for s in missing if s not in have]
+            what = f"step {self.step} ({self._spec.label if self._spec else ''})"
+            if not awaited:
+                self._abort(None, f"abandoned: {what} cannot complete: seat {missing[0]}'s "
+                                  f"message chains to another history than this seat's (some seat "
+                                  f"showed peers different messages, and both versions never "
+                                  f"reached this seat); nobody is convicted", ())
                 return
-            self._abort(missing[0], f"silent past the table timeout in step {self.step} "
-                                    f"({self._spec.label if self._spec else ''})", ())
+            who = " and ".join(f"seat {s}" for s in awaited)
+            self._abort(None, f"abandoned: {what} waited past the table's limit, waiting on "
+                              f"{who}{' since ' + since if since else ''}; silence convicts "
+                              f"nobody", ())
         self._run(go)
         return self._flush()
 
     def messages_from(self, step: int) -> list[Envelope]:
         """Log and pending envelopes from `step` on (to serve a peer that is catching up)."""
         return self.intake.messages_from(step)
+
+    # ---- digests (PROTOCOL §8): equivocation caught without relaying every body -----------------
+    def digest(self) -> list[Effect]:
+        """The runner's stall tick: tell every peer, once per step, where this seat is (its step
+        and chain hash) and which messages of the current step it lacks. A peer on another
+        history answers with its heads, a peer holding what is lacking sends it."""
+        if self.seat is None or self.finished or self._digested == self.step:
+            return []
+        self._digested = self.step
+        return [DigestTo(None, make_frame(self.step, self.chain, [], self._lacking()))]
+
+    def receive_digest(self, seat: int, frame: object) -> list[Effect]:
+        """A digest control frame from the peer of `seat` (its link is authenticated; the frame
+        itself is checked here). Answers with the bodies of the messages it names under another
+        digest or asks for, asks in turn for what it names that this seat lacks or holds in
+        another version, and shows its own heads to a peer on another history."""
+        def go() -> None:
+            if self.seat is None or seat == self.seat or not 0 <= seat < self.n:
+                return
+            got = parse_frame(frame)
+            if got is None:
+                self._emit(Notice(f"dropped a malformed digest from seat {seat}"))
+                return
+            other: list[tuple[int, int]] = []
+            for step, author, digest in got.heads:
+                env = self.intake.stored(step, author)
+                if env is None:
+                    if self.step <= step <= self.step + MAX_STEPS_AHEAD:
+                        other.append((step, author))  # lost, or still on its way
+                elif canonical.b64(env.digest()) != digest:
+                    self._resend(seat, env)  # another version: theirs is wanted too
+                    other.append((step, author))
+            for step, author in got.want:
+                env = self.intake.stored(step, author)
+                if env is not None:
+                    self._resend(seat, env)
+            if other:
+                self._emit(DigestTo(seat, make_frame(self.step, self.chain, [], other)))
+            if (got.step == self.step and got.chain != canonical.b64(self.chain)
+                    and self.intake.note_stray(self.step, seat)):
+                self._show_heads(seat)
+        self._run(go)
+        return self._flush()
+
+    def _resend(self, seat: int, env: Envelope) -> None:
+        if self.intake.resend_once(env, seat):
+            self._emit(ResendTo(seat, env))
+
+    def _lacking(self) -> list[tuple[int, int]]:
+        """(step, seat) of the other seats the current step waits for without any message."""
+        if self._spec is None:
+            return []
+        have = self.intake.held(self.step)
+        return [(self.step, s) for s in self._spec.seats
+                if s != self.seat and s not in have][:MAX_WANTS]
+
+    def _show_heads(self, seat: int) -> None:
+        """`seat` showed a history other than this seat's: send it this seat's heads since the
+        last step their histories surely agreed, so the step where they part shows two versions
+        of one message (the equivocation, which both then convict) or a message one lacks."""
+        first = self.intake.agreed_since(seat, self.step)
+        heads = self.intake.heads(first, self.step)
+        self._emit(DigestTo(seat, make_frame(self.step, self.chain, heads, [])))
 
     # ---- plumbing -----------------------------------------------------------------------------
     def _flush(self) -> list[Effect]:
@@ -238,9 +311,9 @@ class Session:
         env = taken.env
         if env is None:
             return
-        if not trusted and env.seat != self.seat:
-            self._emit(Forward(env))  # before anything is chained on it (PROTOCOL §8)
-        if taken.record is not None:  # an abort record: kept, then its evidence re-checked
+        if taken.record is not None:  # an abort record: relayed, kept, its evidence re-checked
+            if not trusted and env.seat != self.seat:
+                self._emit(Forward(env))
             self._emit(Record(env))
             blame = taken.record.blame
             accused = "nobody" if blame is None else f"seat {blame}"
@@ -249,15 +322,27 @@ class Session:
             for line in taken.evidence:
                 self._accept(line, advance=advance, trusted=trusted)
             return
+        if not trusted and env.step > self.step:
+            self._ask_for_lacking(env.seat)
         if advance and not self.finished:
             self._try_complete()
+
+    def _ask_for_lacking(self, seat: int) -> None:
+        """`seat` signed a message for a later step, so it completed the current one: ask it,
+        once per step, for the messages of the current step this seat still lacks (one lost on
+        its way here is fetched from a peer that has it, instead of every peer relaying it)."""
+        lacking = self._lacking()
+        if self.seat is not None and lacking and self.intake.ask_once(self.step, seat):
+            self._emit(DigestTo(seat, make_frame(self.step, self.chain, [], lacking)))
 
     def _try_complete(self) -> None:
         while self._spec is not None and not self.finished:
             have = self.intake.chained(self.step, self.chain)
             for seat in self.intake.strays(self.step, self.chain):
                 self._emit(Notice(f"seat {seat}'s message for step {self.step} chains to another "
-                                  f"history: waiting for the messages that explain it"))
+                                  f"history: comparing digests with it"))
+                if self.seat is not None and seat != self.seat:
+                    self._show_heads(seat)
             if not all(s in have for s in self._spec.seats):
                 return
             extra = [s for s in have if s not in self._spec.seats]

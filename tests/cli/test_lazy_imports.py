@@ -19,7 +19,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 VALID = ROOT / "protocol" / "vectors" / "valid.jsonl"
 NETWORK = ("aiohttp", "zeroconf", "p2ptarot.net.transport", "p2ptarot.net.discovery",
-           "p2ptarot.net.runner")  # (not `ssl`: asyncio imports that module on its own)
+           "p2ptarot.peer.game")  # (not `ssl`: asyncio imports that module on its own)
 
 _PROBE = """
 import contextlib, io, json, sys
@@ -31,9 +31,17 @@ print(json.dumps({"rc": rc, "modules": sorted(sys.modules), "games": games}))
 """
 
 
+#: a player's front end: a bot peer (no terminal, no page) never loads it (issue 26)
+FRONT_END = ("p2ptarot.app.human", "p2ptarot.app.table", "p2ptarot.app.screen",
+             "p2ptarot.app.forms", "p2ptarot.cli.front", "p2ptarot.cli.console", "p2ptarot.web")
+#: other commands' machinery: never in a peer
+NOT_A_PEER = ("p2ptarot.transcript.verify", "p2ptarot.cli.demo", "p2ptarot.cli.simulate",
+              "p2ptarot.cli.verify_cmd", "p2ptarot.cli.games_cmd", "p2ptarot.app.replay")
+
+
 def run_command(*argv: str) -> dict:
     out = subprocess.run([sys.executable, "-c", _PROBE, *argv], cwd=ROOT, capture_output=True,
-                         text=True, timeout=120, check=True)
+                         text=True, timeout=120, check=True, stdin=subprocess.DEVNULL)
     return json.loads(out.stdout.splitlines()[-1])
 
 
@@ -48,6 +56,7 @@ def test_offline_commands_never_load_the_network_stack(argv: list[str]) -> None:
     report = run_command(*argv)
     assert report["rc"] == 0
     assert loaded(report, NETWORK) == []
+    assert loaded(report, ("asyncio", "ssl")) == []  # no event loop: e.g. the store's fsync thread
     assert "p2ptarot.cli.peer" not in report["modules"]  # another command's front end
 
 
@@ -74,6 +83,33 @@ def test_joining_a_ws_address_dials_without_zeroconf(tmp_path: Path) -> None:
     assert report["rc"] == 1  # refused: a clear error, and the websocket client was really used
     assert "aiohttp" in report["modules"]
     assert loaded(report, ("zeroconf", "p2ptarot.net.discovery")) == []
+    assert loaded(report, FRONT_END + NOT_A_PEER) == []  # a bot has no terminal and no page
+
+
+def _refused_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_a_player_who_joins_gets_the_terminal_front_end(tmp_path: Path) -> None:
+    """The positive control of the bot tests: the same command for a person loads the front."""
+    report = run_command("join", f"ws://127.0.0.1:{_refused_port()}", "--quiet", "--interface",
+                         "127.0.0.1", "--data-dir", str(tmp_path / "me"), "--find-timeout", "1",
+                         "--lobby-timeout", "5")
+    assert report["rc"] == 1
+    assert loaded(report, ("p2ptarot.cli.front", "p2ptarot.app.human", "p2ptarot.app.table")) == [
+        "p2ptarot.cli.front", "p2ptarot.app.human", "p2ptarot.app.table"]
+
+
+def test_a_bot_host_advertises_without_a_front_end(tmp_path: Path) -> None:
+    report = run_command("host", "--game", "sinople", "--seats", "2", "--bot", "--quiet",
+                         "--interface", "127.0.0.1", "--data-dir", str(tmp_path / "host"),
+                         "--lobby-timeout", "1")
+    assert report["rc"] == 1  # nobody came
+    assert "zeroconf" in report["modules"]  # the table was advertised
+    assert report["games"] == ["sinople"]
+    assert loaded(report, FRONT_END + NOT_A_PEER) == []
 
 
 def test_the_overall_help_still_lists_every_command() -> None:
@@ -84,7 +120,7 @@ def test_the_overall_help_still_lists_every_command() -> None:
 
 
 def test_the_network_package_loads_its_names_on_first_use() -> None:
-    code = ("import sys, p2ptarot.net.store, p2ptarot.net as net; "
+    code = ("import sys, p2ptarot.peer.store, p2ptarot.net as net; "
             "before = 'aiohttp' in sys.modules or 'zeroconf' in sys.modules; "
             "from p2ptarot.net.transport import Mesh; "
             "print(before, net.Mesh is Mesh, 'zeroconf' in sys.modules)")
@@ -97,7 +133,7 @@ def test_the_demo_makes_the_host_key_before_loading_the_table_stack(tmp_path: Pa
     """`p2ptarot demo` starts its peers right after creating the host's key: that step must not
     wait for libsodium, pydantic or the verifier (they are loaded after the game, to verify)."""
     code = ("import sys; from pathlib import Path; from p2ptarot.cli.main import build_parser; "
-            "build_parser(['demo']); from p2ptarot.net.store import DataDir; "
+            "build_parser(['demo']); from p2ptarot.peer.store import DataDir; "
             "fp = DataDir(Path(sys.argv[1])).identity().fingerprint; "
             "heavy = ['rbcl', 'pydantic', 'p2ptarot.transcript', 'p2ptarot.table.session', 'aiohttp']; "
             "print(len(fp) > 0, [m for m in heavy if m in sys.modules])")

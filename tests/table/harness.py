@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from dataclasses import dataclass
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
 from unittest import mock
@@ -18,9 +19,18 @@ import p2ptarot.mental.epoch as mental_epoch
 
 from p2ptarot.bots import make as make_bot
 from p2ptarot.crypto.signing import Identity
-from p2ptarot.table.effects import Aborted, Finished, Forward, NeedMove, Record, Send
+from p2ptarot.table.effects import (Aborted, DigestTo, Finished, Forward, NeedMove, Record,
+                                   ResendTo, Send)
 from p2ptarot.table.lobby import make_charter, signed_locally
 from p2ptarot.table.session import Session
+
+
+@dataclass(frozen=True)
+class Gossip:
+    """A digest control frame on its way from seat `sender` (the runner's `ctl: digest`)."""
+
+    sender: int
+    frame: dict[str, Any]
 
 
 class BlindSession(Session):
@@ -89,7 +99,9 @@ class Table:
         self.aborted: list[Aborted | None] = [None] * n
         self.tamper = None  # optional callable(sender, data) -> data
         self.split = None  # optional callable(sender, env, data, recipient) -> data (split views)
-        self.relay = True  # honest peers relay what they receive (PROTOCOL §8); off: no relays
+        # peers exchange digests, answer them and relay abort records (PROTOCOL §8); off: all of
+        # that traffic is lost (only the seats' own messages travel)
+        self.relay = True
         self.observe: Callable[[int, Session], None] | None = None  # after each delivery
 
     def handle(self, k: int, effects) -> None:
@@ -107,6 +119,12 @@ class Table:
                 for j in range(len(self.sessions)):
                     if j not in (k, e.envelope.seat):
                         self.queue.append((j, data))
+            elif isinstance(e, DigestTo) and self.relay:
+                for j in range(len(self.sessions)) if e.seat is None else (e.seat,):
+                    if j != k:
+                        self.queue.append((j, Gossip(k, e.frame)))
+            elif isinstance(e, ResendTo) and self.relay:
+                self.queue.append((e.seat, e.envelope.encoded()))
             elif isinstance(e, Record):
                 self.records[k].append(e.envelope.encoded())
             elif isinstance(e, NeedMove):
@@ -162,18 +180,42 @@ class Table:
         with mock.patch.object(mental_epoch, "random_permutation", permutation):
             yield
 
+    def deliver(self, j: int, item: Any) -> int:
+        """Hand one queued item to its session (a move to `act` when `j` < 0, a digest frame to
+        `receive_digest`, bytes to `receive`); returns the session's index."""
+        if j < 0:
+            j = -1 - j
+            self.handle(j, self.sessions[j].act(item))
+        elif isinstance(item, Gossip):
+            self.handle(j, self.sessions[j].receive_digest(item.sender, item.frame))
+        else:
+            self.handle(j, self.sessions[j].receive(item))
+        return j
+
+    def stall(self) -> bool:
+        """What the runner does when a table stalls: every unfinished seat sends its digest.
+        False when no digest went out."""
+        before = len(self.queue)
+        for k, s in enumerate(self.sessions):
+            if not s.finished and self.relay:
+                self.handle(k, s.digest())
+        return len(self.queue) > before
+
     def _run(self, max_messages: int) -> None:
         for k, s in enumerate(self.sessions):
             self.handle(k, s.start())
+        ticks, last = 0, []  # stall ticks in a row without any step taken; steps at the first
         for _ in range(max_messages):
             if not self.queue:
-                return
+                steps = [s.step for s in self.sessions]
+                if ticks >= 2 or not self.stall():
+                    return
+                ticks, last = ticks + 1, (last if ticks else steps)
+                continue
             j, item = self.queue.popleft()
-            if j < 0:
-                j = -1 - j
-                self.handle(j, self.sessions[j].act(item))
-            else:
-                self.handle(j, self.sessions[j].receive(item))
+            j = self.deliver(j, item)
+            if ticks and [s.step for s in self.sessions] != last:
+                ticks = 0
             if self.observe is not None:
                 self.observe(j, self.sessions[j])
         raise AssertionError("table did not settle")

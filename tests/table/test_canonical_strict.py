@@ -52,3 +52,23 @@ def test_envelope_with_reordered_keys_is_dropped(game2) -> None:
     assert reordered != line
     with pytest.raises(EnvelopeError):
         parse(reordered)
+
+
+@pytest.mark.parametrize("value", [["ok", "\ud800"], {"k": "\ud800"}, {"\udfff": 1},
+                                   ("a", ["b", "\ud800"]), [[["x", 1.5]]], {"a": ["x", 2.0]},
+                                   {"a": ["x", 10 ** 101]}, ["x", {1: "y"}], ["x", b"bytes"]])
+def test_every_item_of_a_container_is_checked(value) -> None:
+    """The containers' fast path for ASCII strings (issue 26) lets nothing else through."""
+    with pytest.raises(canonical.CanonicalError):
+        canonical.encode(value)
+
+
+def test_nesting_is_bounded_for_strings_too() -> None:
+    deep: object = "leaf"
+    for _ in range(canonical.MAX_DEPTH):
+        deep = [deep]
+    canonical.encode(deep)  # the string sits at depth MAX_DEPTH: allowed
+    with pytest.raises(canonical.CanonicalError):
+        canonical.encode([deep])  # one level more: refused, ASCII string or not
+    with pytest.raises(canonical.CanonicalError):
+        canonical.encode({"k": deep})

@@ -95,10 +95,8 @@ def test_act_refuses_any_marker_but_bot() -> None:
         j, item = table.queue.popleft()
         if j == -1:
             move = item
-        elif j >= 0:
-            table.handle(j, table.sessions[j].receive(item))
         else:
-            table.handle(-1 - j, table.sessions[-1 - j].act(item))
+            table.deliver(j, item)
     with pytest.raises(TableUsageError, match="marked by 'bot'"):
         session.act(move, by="human")
     effects = session.act(move, by="bot")

@@ -88,8 +88,8 @@ def test_an_abort_record_blaming_an_honest_seat_without_proof_convicts_nobody() 
 
 def test_split_view_equivocation_convicts_the_equivocator_everywhere() -> None:
     """Defect 2: seat 2 plays one card to seat 0 and another to seat 1 (both signed, both legal).
-    The honest peers relay what they receive, so both see both versions and convict seat 2, and
-    so does the verifier on either transcript (the old peers blamed each other: "chained to
+    The honest peers compare digests of what they store (PROTOCOL §8), so both see both versions
+    and convict seat 2, and so does the verifier on either transcript (the old peers blamed each other: "chained to
     another history")."""
     t = Table("sinople", 3, seed=22)
     twins: list[bytes] = []
@@ -118,11 +118,11 @@ def _catch_up(t: Table, k: int, back: int = 8) -> None:
     while t.queue:
         j, item = t.queue.popleft()
         if j >= 0:
-            t.handle(j, t.sessions[j].receive(item))
+            t.deliver(j, item)
 
 
 def test_a_split_view_whose_relays_were_lost_is_resolved_by_the_catch_up() -> None:
-    """The same split view with the relays lost: seat 1 holds seat 2's messages chained to another
+    """The same split view with the digests lost: seat 1 holds seat 2's messages chained to another
     history and stalls; seat 0 goes on with seat 2 until it needs seat 1. No peer blames another at
     once (the old seat 1 blamed its neighbour: "chained to another history"), and the catch-up the
     runner makes before any silence verdict brings both versions together: seat 2 is convicted."""
@@ -142,14 +142,14 @@ def test_a_split_view_whose_relays_were_lost_is_resolved_by_the_catch_up() -> No
 
 
 def test_a_split_view_that_cannot_be_resolved_convicts_nobody() -> None:
-    """Without relays and without catch-up, the stalled seat's silence verdict names nobody: the
-    seat it waits for did speak, on another history."""
+    """Without digests and without catch-up, the stalled seat abandons naming nobody as awaited:
+    the seat it waits for did speak, on another history."""
     t = Table("sinople", 3, seed=22, shuffle_seed=SPLIT_DEAL)
     t.relay = False
     twins: list[bytes] = []
     t.split = _play_another_card_to_seat_1(t, twins)
     t.run()
-    t.handle(1, t.sessions[1].blame_silence())
+    t.handle(1, t.sessions[1].abandon())
     aborted = t.aborted[1]
     assert isinstance(aborted, Aborted) and aborted.blame is None, aborted
     assert "another history" in aborted.reason
@@ -159,7 +159,7 @@ def test_a_split_view_that_cannot_be_resolved_convicts_nobody() -> None:
 
 def test_equivocation_evidence_in_an_abort_record_convicts_on_peers_that_saw_one_version() -> None:
     """Defect 3: seat 2 sends seat 0 one version of its key and seat 1 both (no relaying, so seat
-    0 never sees the second). Seat 1's abort record carries both: seat 0 re-checks them and
+    0 never sees the second: no digests). Seat 1's abort record carries both: seat 0 re-checks them and
     convicts seat 2 (the old seat 0 ignored the record and waited for seat 1 forever)."""
     t = Table("sinople", 3, seed=23)
     t.relay = False
@@ -201,32 +201,31 @@ def _freeze(t: Table, frozen: int, until: Any) -> list[tuple[int, Any]]:
         if stopped and target == frozen:
             held.append((j, item))
             continue
-        if j < 0:
-            t.handle(target, t.sessions[target].act(item))
-        else:
-            t.handle(target, t.sessions[target].receive(item))
+        t.deliver(j, item)
     return held
 
 
 def test_a_resumed_seat_honours_the_abort_records_it_received() -> None:
-    """Defect 5: seat 2 is stopped (SIGSTOP) while it must move; seats 0 and 1 time out and blame
-    it. Resumed, seat 2 reads their abort records and ends the game without blaming anyone (the
-    old seat 2 later timed out and blamed honest seat 0 for silence)."""
+    """Defect 5: seat 2 is stopped (SIGSTOP) while it must move; seats 0 and 1 reach the table's
+    limit and abandon the table, blaming nobody. Resumed, seat 2 reads their abort records and
+    ends the game without blaming anyone either (the old seat 2 later timed out and blamed
+    honest seat 0 for silence)."""
     t = Table("sinople", 3, seed=24)
     held = _freeze(t, 2, lambda s: s.spec is not None and s.spec.kind == "move"
                    and s.spec.seats == (2,) and s.step > 40)
     assert held
     for k in HONEST:
-        t.handle(k, t.sessions[k].blame_silence())
-        assert t.aborted[k] is not None and t.aborted[k].blame == 2
+        t.handle(k, t.sessions[k].abandon())
+        assert t.aborted[k] is not None and t.aborted[k].blame is None
+        assert "waiting on seat 2" in t.aborted[k].reason
     # SIGCONT: seat 2 takes what it missed (its own move first), then its clock says "timeout"
     for j, item in held:
-        t.handle(2, t.sessions[2].act(item) if j < 0 else t.sessions[2].receive(item))
+        t.deliver(j, item)
     while t.queue:
         j, item = t.queue.popleft()
         if j == 2:
-            t.handle(2, t.sessions[2].receive(item))
-    t.handle(2, t.sessions[2].blame_silence())
+            t.deliver(2, item)
+    t.handle(2, t.sessions[2].abandon())
     aborted = t.aborted[2]
     assert isinstance(aborted, Aborted) and aborted.blame is None, aborted
     assert "stopped the game" in aborted.reason
@@ -238,7 +237,7 @@ def test_silence_is_never_blamed_on_the_own_seat_or_a_seat_waiting_on_a_stopped_
                    and s.spec.seats == (0,))
     assert any(j == -1 for j, _ in held)  # seat 0's own move is what the table waits for
     assert t.sessions[0].pending_seats() == (0,)
-    assert t.sessions[0].blame_silence() == []  # its own slowness blames nobody
+    assert t.sessions[0].abandon() == []  # its own slowness ends nothing: its runner's business
 
 
 def _signed_with_version(t: Table, env: Envelope, v: int) -> bytes:

@@ -121,11 +121,11 @@ class ArcanoidState(Pipeline, GameState):
             return secret.legal_outcomes(self, seat, ctx)
         raise EngineError(f"unknown decision {name}")
 
-    def apply(self, seat: int, move: Move) -> None:
+    def apply(self, seat: int, move: Move, *, listed: bool = False) -> None:
         self._log.append(("m", seat, move))
         self._busy += 1
         try:
-            super().apply(seat, move)
+            super().apply(seat, move, listed=listed)
         finally:
             self._busy -= 1
 

@@ -70,11 +70,11 @@ class ArcanumState(Core, GameState):
         assert isinstance(req, Ask)
         legal.check(self, seat, move, req.ctx)
 
-    def apply(self, seat: int, move: Move) -> None:
+    def apply(self, seat: int, move: Move, *, listed: bool = False) -> None:
         self._log.append(("m", seat, move))
         self._busy += 1
         try:
-            super().apply(seat, move)
+            super().apply(seat, move, listed=listed)
         finally:
             self._busy -= 1
 

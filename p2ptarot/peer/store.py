@@ -7,10 +7,16 @@ outbox (own messages, written before they are sent) and the transcript.
 The charter and transcript modules (pydantic, the verifier's package) are imported where a table
 is stored or a transcript read: `DataDir(...).identity()` alone stays cheap (the `demo` parent
 creates the host's key before it starts any peer).
+
+A *test seed* (`p2ptarot demo --seed`, the benchmarks; never a real game) makes a peer's every
+secret a function of one integer: its identity key, its per-table game seed (hence its deck keys,
+permutations and coin openings) and, for the host, the charter's nonce. Anyone who knows the
+integer knows the cards; it exists so that a demo or benchmark deals the same game twice.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -32,16 +38,23 @@ def _write_private(path: Path, data: bytes) -> None:
         os.fsync(fh.fileno())
 
 
+def test_secret(seed: int, purpose: str) -> bytes:
+    """32 bytes that `seed` fixes for `purpose` (tests and benchmarks only: see the module)."""
+    return hashlib.sha256(f"p2ptarot/test-seed/{purpose}/{seed}".encode()).digest()
+
+
 class DataDir:
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
 
-    def identity(self) -> Identity:
+    def identity(self, test_seed: int | None = None) -> Identity:
+        """The identity key, created on first use (from `test_seed` when one is given)."""
         path = self.root / "identity.key"
         if path.exists():
             return Identity.from_seed(path.read_bytes())
-        ident = Identity.generate()
+        ident = (Identity.generate() if test_seed is None
+                 else Identity.from_seed(test_secret(test_seed, "identity")))
         _write_private(path, ident.seed())
         return ident
 
@@ -60,7 +73,7 @@ class DataDir:
 class TableStore:
     """Everything one seat persists about one table."""
 
-    def __init__(self, data: DataDir, signed: SignedCharter) -> None:
+    def __init__(self, data: DataDir, signed: SignedCharter, test_seed: int | None = None) -> None:
         self.dir = data.table_dir(signed.charter.table_id)
         self.dir.mkdir(parents=True, exist_ok=True)
         self.signed = signed
@@ -71,7 +84,8 @@ class TableStore:
         if not seed_path.exists():
             from p2ptarot.table.secrets import new_seed
 
-            _write_private(seed_path, new_seed())
+            _write_private(seed_path, new_seed() if test_seed is None
+                           else test_secret(test_seed, "game-seed"))
         self.seed = seed_path.read_bytes()
         self.transcript_path = self.dir / "transcript.jsonl"
         self.outbox_path = self.dir / "outbox.jsonl"
@@ -140,6 +154,22 @@ class LineAppender:
         if self._dirty:
             _datasync(self._fh.fileno())
             self._dirty = False
+
+    async def sync_off_loop(self) -> None:
+        """:meth:`sync` on a worker thread: the caller still waits until the lines are durable
+        (a message is on disk before it is sent), but the event loop keeps reading the links
+        and answering pings during the fsync (issue 26: fsync on the loop cost 11% of wall).
+        Lines appended while it runs are left dirty for the next sync."""
+        import asyncio  # (here, not at the top: `verify` reads transcripts without an event loop;
+        # a coroutine only runs inside one, so asyncio is already loaded and this is a look-up)
+
+        if self._dirty:
+            self._dirty = False
+            try:
+                await asyncio.to_thread(_datasync, self._fh.fileno())
+            except BaseException:
+                self._dirty = True  # not known durable: the next sync tries again
+                raise
 
     def close(self) -> None:
         if not self._fh.closed:
