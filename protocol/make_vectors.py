@@ -278,8 +278,8 @@ def cases(lines: list[bytes], ids: list[Identity]) -> list[Case]:
                     "verifier re-checks them and convicts their signer", cut + [abort],
                     envs[i].step, envs[i].seat, "equivocation"))
 
-    both = {e.step for e in envs if e.seat == 1 and e.kind != "result"}
-    k = max(n for n, e in enumerate(envs) if e.seat == 0 and e.step in both)
+    k = max(n for n, e in enumerate(envs[:-1]) if e.seat == 0 and e.kind != "result"
+            and envs[n + 1].step == e.step and envs[n + 1].seat == 1)
     framing = _abort(ids, envs[k], 1, 0, "seat 0 cheated", [])
     out.append(Case("abort-framing", "seat 1 withholds its message of the last step both seats "
                     "speak in before the result and signs an abort blaming seat 0 without "
