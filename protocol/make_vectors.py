@@ -278,11 +278,8 @@ def cases(lines: list[bytes], ids: list[Identity]) -> list[Case]:
                     "verifier re-checks them and convicts their signer", cut + [abort],
                     envs[i].step, envs[i].seat, "equivocation"))
 
-    both = {e.step for e in envs if e.seat == 1 and e.kind != "result"}
-    # seat 0's message of such a step that seat 1 has not yet answered in the log (the audit's
-    # shares may come in either order, so seat 1 may already have spoken in the last one)
-    k = max(n for n, e in enumerate(envs) if e.seat == 0 and e.step in both
-            and not any(f.step == e.step and f.seat == 1 for f in envs[:n]))
+    k = max(n for n, e in enumerate(envs[:-1]) if e.seat == 0 and e.kind != "result"
+            and envs[n + 1].step == e.step and envs[n + 1].seat == 1)
     framing = _abort(ids, envs[k], 1, 0, "seat 0 cheated", [])
     out.append(Case("abort-framing", "seat 1 withholds its message of the last step both seats "
                     "speak in before the result and signs an abort blaming seat 0 without "

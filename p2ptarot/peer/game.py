@@ -112,7 +112,7 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
                 cfg.say("game over: " + ", ".join(f"{names[i]} {score}" for i, score
                                                   in enumerate(e.outcome.scores))
                         + "; won by " + (", ".join(names[w] for w in e.outcome.winners) or "nobody"))
-            elif isinstance(e, Found):
+            elif isinstance(e, Found):  # a fault the rules punish in play (Eleusis void round)
                 cfg.say(f"{names[e.blame]} (seat {e.blame + 1}) is at fault: "
                         f"{printable(e.reason)}; play goes on")
             elif isinstance(e, Aborted):
