@@ -36,8 +36,11 @@ class TableOpened(Event):
     seat: int | None
     names: tuple[str, ...]
     move_timeout: int
-    #: the table's stand-in policy (charter): seconds before a bot plays an unanswered turn, 0 never
+    #: the table's stand-in policy (charter): seconds after its player left before a bot plays a
+    #: seat, and whether a bot plays a connected player's overdue move (0: never, the seat is blamed)
     stand_in_after: int = 0
+    #: the time rule in words (`clock.rule_text`), shown before the game
+    rule: str = ""
 
 
 @dataclass(frozen=True)
@@ -207,6 +210,15 @@ class Notice(Event):
     """A plain sentence for the player (resuming, a forced move played for you...)."""
 
     TYPE: ClassVar[str] = "notice"
+    text: str
+
+
+@dataclass(frozen=True)
+class TimeWarning(Event):
+    """Our move's time is running out: `left` seconds, and what the table does then."""
+
+    TYPE: ClassVar[str] = "clock"
+    left: int
     text: str
 
 
@@ -458,4 +470,5 @@ __all__ = ["Chat", "ChatLine", "Command", "Event", "FormReply", "GameAborted", "
            "HandOver", "Host", "Leave", "LobbyState", "MoveOption", "MovePlayed", "Notice",
            "PlayComposed", "PlayMove", "Presence", "Ready", "ReplayLoaded", "RoundOver", "Sit",
            "StandInChanged", "StartNow", "TablesSeen", "TakeBack", "Standing", "TableOpened",
-           "TurnStarted", "ViewChanged", "Waiting", "WriteMove", "command_from_json", "seat_label"]
+           "TimeWarning", "TurnStarted", "ViewChanged", "Waiting", "WriteMove", "command_from_json",
+           "seat_label"]

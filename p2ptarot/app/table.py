@@ -22,6 +22,7 @@ from .events import (Chat, ChatLine, HandOver, Leave, PlayComposed, PlayMove, Re
 from .events import (Command, Event, GameAborted, GameFinished, LobbyState, MoveOption, MovePlayed, Presence,
                      RoundOver, Standing, TableOpened, TablesSeen, TurnStarted, ViewChanged,
                      Waiting)
+from .clock import rule_text
 from .results import round_rows, totals
 
 
@@ -41,6 +42,7 @@ class TableApp:
         self._turns = 0
         self._last_view: str | None = None
         self._last_waiting: tuple[Any, ...] | None = None
+        self._last_deadline: float | None = None
         self._since: list[str] = []
         self._away: set[int] = set()
         self._rounds_seen = 0
@@ -57,7 +59,7 @@ class TableApp:
         except Exception:
             title = self.game
         return TableOpened(self.game, title, self.variant, self.seat, self.names, self.move_timeout,
-                           self.stand_in_after)
+                           self.stand_in_after, rule_text(self.move_timeout, self.stand_in_after))
 
     # ---- what the session did ---------------------------------------------------------------
     def move_recorded(self, step: int, seat: int, move_json: dict[str, Any],
@@ -96,9 +98,11 @@ class TableApp:
     def waiting(self, seats: Sequence[int], what: str, deadline: float | None) -> Waiting | None:
         """What the table waits for (None when unchanged since the last call)."""
         key = (tuple(seats), what)
-        if key == self._last_waiting:
+        # the same seats again at a later step (one seat moving twice) is news: a new deadline
+        if key == self._last_waiting and (deadline is None or self._last_deadline is None
+                                          or abs(deadline - self._last_deadline) < 2.0):
             return None
-        self._last_waiting = key
+        self._last_waiting, self._last_deadline = key, deadline
         # "waiting for Bob and you": our own seat among others is named as the reader; a seat
         # its stand-in bot plays says so ("Bob's bot")
         def who(s: int) -> str:
@@ -155,9 +159,17 @@ class TableApp:
 class Hub:
     """Fan-out of events to every front end, and the inbox of their commands."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] | None = None) -> None:
         self.history: list[Event] = []
         import asyncio  # noqa: PLC0415 - see TYPE_CHECKING above
+        import time  # noqa: PLC0415
+
+        #: the wall clock (Unix time) the presence is stamped with (tests pass their own)
+        self.clock: Callable[[], float] = clock or time.time
+        #: front ends the player has open now (pages, a terminal reading its input)
+        self.fronts = 0
+        #: since when no front end is open (Unix time; None while one is): the player has left
+        self.away_since: float | None = self.clock()
 
         self._queues: list[asyncio.Queue[Event]] = []
         self._listeners: list[Callable[[Event], None]] = []
@@ -175,6 +187,7 @@ class Hub:
         self.app: TableApp | None = None
         #: when the seat the table waits for will be blamed (Unix time), from the last Waiting
         self.deadline: float | None = None
+        self.waiting: Waiting | None = None
         #: the player's name before a table is opened (lobby chat lines are shown with it)
         self.me = ""
         #: lobby commands (Ready, StartNow) for the runner's lobby loop, and its wake-up call
@@ -190,20 +203,42 @@ class Hub:
             self.turn = event
         elif isinstance(event, Waiting):
             self.deadline = event.deadline
+            self.waiting = event
         self.history.append(event)
         for q in self._queues:
             q.put_nowait(event)
         for fn in self._listeners:
             fn(event)
 
+    def move_deadline(self, seat: int | None, asked_at: float, move_timeout: int) -> float | None:
+        """When `seat`'s open move will be blamed: the table's word when it waits for that move,
+        else (its Waiting not published yet) the move time counted from when it was asked."""
+        w = self.waiting
+        if w is not None and w.what == "move" and seat in w.seats and w.deadline:
+            return w.deadline
+        return asked_at + move_timeout if move_timeout else None
+
+    def attach(self) -> None:
+        """A front end the player uses opened (a page, a terminal reading input)."""
+        self.fronts += 1
+        self.away_since = None
+
+    def detach(self) -> None:
+        """A front end closed; with none left the player has left (the stand-in's grace runs)."""
+        self.fronts = max(0, self.fronts - 1)
+        if self.fronts == 0 and self.away_since is None:
+            self.away_since = self.clock()
+
     def listen(self, fn: Callable[[Event], None]) -> None:
         """Call `fn` for every later event (the terminal printer)."""
         self._listeners.append(fn)
 
     def subscribe(self) -> asyncio.Queue[Event]:
-        """A queue of every event so far, then every later one (a browser page)."""
+        """A queue of every event so far, then every later one (a browser page, which counts as
+        the player's front end until `unsubscribe`)."""
         import asyncio  # noqa: PLC0415
 
+        self.attach()
         q: asyncio.Queue[Event] = asyncio.Queue()
         for ev in self.catch_up():
             q.put_nowait(ev)
@@ -235,6 +270,7 @@ class Hub:
     def unsubscribe(self, q: asyncio.Queue[Event]) -> None:
         if q in self._queues:
             self._queues.remove(q)
+            self.detach()
 
     def send(self, command: Command) -> None:
         if isinstance(command, Chat):  # goes to the other players, not to the chooser

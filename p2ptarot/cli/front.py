@@ -17,8 +17,9 @@ from typing import Any, Callable, Sequence
 from p2ptarot.app.events import (Chat, ChatLine, Event, GameAborted, GameFinished, HandOver,
                                  Leave, LobbyState, MovePlayed, Notice, PlayComposed, PlayMove,
                                  Presence, Ready, RoundOver, StandInChanged, StartNow, TableOpened,
-                                 TakeBack, TurnStarted, ViewChanged,
+                                 TakeBack, TimeWarning, TurnStarted, ViewChanged,
                                  Waiting)
+from p2ptarot.app.clock import countdown, rule_text
 from p2ptarot.app.screen import presenter
 from p2ptarot.app.table import Hub
 
@@ -39,8 +40,7 @@ Print = Callable[[str], None]
 def _left(deadline: float | None) -> str:
     if deadline is None:
         return ""
-    left = max(0, int(deadline - time.time()))
-    return f"{left // 60}:{left % 60:02d} left"
+    return f"{countdown(deadline - time.time())} left"
 
 
 def standings_lines(ev: GameFinished) -> list[str]:
@@ -76,8 +76,15 @@ def turn_open(term: "Terminal") -> bool:
 class Terminal:
     """Prints events; `spectator=True` prints the table as it goes without asking anything."""
 
-    def __init__(self, hub: Hub, say: Print = print, spectator: bool = False) -> None:
-        self.hub, self.say, self.spectator = hub, say, spectator
+    def __init__(self, hub: Hub, say: Print = print, spectator: bool = False,
+                 raw: Print | None = None, live: bool = False) -> None:
+        self.hub, self.spectator = hub, spectator
+        self._say = say
+        #: writes without a newline (the live countdown's redraw); `live`: stdout is a terminal
+        self.raw: Print = raw or (lambda text: None)
+        self.live = live and raw is not None
+        #: nothing was printed since the prompt (the countdown may redraw it in place)
+        self._prompt_is_last = False
         self.me: str | None = None
         self.screen_text = ""
         self.view: dict[str, Any] | None = None
@@ -94,10 +101,17 @@ class Terminal:
         hub.listen(self.on_event)
 
     # ---- output -----------------------------------------------------------------------------
+    def say(self, text: str) -> None:
+        self._say(text)
+        self._prompt_is_last = False
+
     def on_event(self, ev: Event) -> None:
         out = self._lines(ev)
         if out:
+            if not isinstance(ev, TurnStarted) and turn_open(self) and self.composing is None:
+                out.append(self.prompt())  # the prompt again under the news: its clock lives on
             self.say("\n".join(out))
+            self._prompt_is_last = turn_open(self) and self.composing is None
 
     def _lines(self, ev: Event) -> list[str]:
         if isinstance(ev, LobbyState):
@@ -109,11 +123,12 @@ class Terminal:
                             for i, n in enumerate(ev.names))
             if self.spectator:
                 return [f"== {ev.title} — {who} =="]
-            stand_in = (f"; after {ev.stand_in_after} s without an answer a bot plays for you "
-                        "until you come back" if ev.stand_in_after else "")
-            return [f"== {ev.title} — {who} ==",
-                    f"a move may take up to {ev.move_timeout // 60} min {ev.move_timeout % 60} s"
-                    f"{stand_in}; type bot to let a bot play for you; Ctrl-D leaves the table"]
+            rule = ev.rule or rule_text(ev.move_timeout, ev.stand_in_after)
+            return [f"== {ev.title} — {who} ==", f"time: {rule}",
+                    "type bot to let a bot play for you; rules = the rules of this game; "
+                    "Ctrl-D leaves the table"]
+        if isinstance(ev, TimeWarning):
+            return [f"  ** {ev.text} **"] if turn_open(self) else []
         if isinstance(ev, ViewChanged):
             self.screen_text, self.view = ev.text, ev.view
             return []
@@ -210,6 +225,7 @@ class Terminal:
         wait for the next prompt (as `input()` would); Ctrl-D with nothing typed ahead leaves
         at once, whatever the table is doing. With `eof_leaves` False (the browser page is the
         player's other front end) closed input only stops the terminal's reading."""
+        self.hub.attach()  # the player is here while the terminal reads (the stand-in waits)
         while True:
             if not turn_open(self) and (not self.in_lobby or self._held) and not self.hub.stand_in:
                 if console.closed_and_empty:
@@ -218,6 +234,7 @@ class Terminal:
                 await asyncio.sleep(0.1)
                 continue
             text = await console.line()
+            self._prompt_is_last = False  # Enter moved the cursor under the prompt
             if text is not None and not turn_open(self) and self.composing is None:
                 if self.hub.stand_in and not self.in_lobby:  # the bot plays: `back`, `say`...
                     self.handle_line(text)
@@ -239,6 +256,7 @@ class Terminal:
             self.handle_line(text)
 
     def _input_closed(self, eof_leaves: bool) -> None:
+        self.hub.detach()
         if eof_leaves:
             self.hub.send(Leave("standard input closed"))
         else:
@@ -301,16 +319,22 @@ class Terminal:
         elif text:
             self.say("  not your turn" + (f"; {self.waiting_for}" if self.waiting_for else ""))
 
-    async def remind(self) -> None:
-        """A countdown at the prompt: a reminder one minute and ten seconds before the limit."""
-        warned: set[tuple[int, int]] = set()
+    async def remind(self, live: bool | None = None) -> None:
+        """The prompt's countdown, kept live: at a terminal the prompt line is redrawn in place
+        every second while nothing else was printed under it (the cursor and what the player
+        types stay where they are); elsewhere (a pipe, a log) a line at every minute. The 60 s
+        and 15 s warnings come from the table (`TimeWarning`)."""
+        live = self.live if live is None else live
+        told: set[tuple[int, int]] = set()
         while True:
             await asyncio.sleep(1.0)
             turn, deadline = self.turn, self.hub.deadline
-            if turn is None or self.answered or deadline is None:
+            if turn is None or self.answered or deadline is None or self.composing is not None:
                 continue
-            left = deadline - time.time()
-            marks = [m for m in (60, 10) if 0 < left <= m and (turn.turn, m) not in warned]
-            if marks:
-                warned.update((turn.turn, m) for m in (60, 10) if m >= min(marks))
-                self.say(f"  {int(left)} s left to move, or the table blames your seat")
+            left = int(deadline - time.time())
+            if live and self._prompt_is_last:
+                # save the cursor, up one line to the prompt, redraw it, restore the cursor
+                self.raw("\x1b7\x1b[1A\r" + self.prompt() + "\x1b[K\x1b8")
+            elif not live and left > 0 and left % 60 == 0 and (turn.turn, left) not in told:
+                told.add((turn.turn, left))
+                self.say(f"  ({countdown(left)} left for your move)")

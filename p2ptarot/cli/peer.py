@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
+from p2ptarot.app.clock import DEFAULT_MOVE_TIMEOUT
 from p2ptarot.app.human import LeftTable, human_seat, until_left
 from p2ptarot.app.events import Notice
 from p2ptarot.app.table import Hub
@@ -42,9 +43,11 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=None, help="seed of the bot's choices")
     p.add_argument("--timeout", type=int, default=120,
                    help="seconds a cryptographic step may stay silent before a seat is blamed")
-    p.add_argument("--move-timeout", type=int, default=300, metavar="SECONDS",
-                   help="host: seconds a player may think over a move before the seat is blamed "
-                        "(default 300; written in the table's charter)")
+    p.add_argument("--move-timeout", type=int, default=DEFAULT_MOVE_TIMEOUT, metavar="SECONDS",
+                   help="host: seconds a player may think over one move (default "
+                        f"{DEFAULT_MOVE_TIMEOUT}: enough for the slowest game; written in the "
+                        "table's charter). Warned 60 s and 15 s before; then the table's "
+                        "stand-in policy applies (see --stand-in-after)")
     p.add_argument("--watch", action="store_true",
                    help="print the public table as it is played (e.g. for a bot seat)")
     p.add_argument("--web", action="store_true",
@@ -70,12 +73,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     h.add_argument("--seats", type=int, required=True, help="number of players, you included")
     h.add_argument("--bots", type=int, default=0, help="fill this many seats with local bot processes")
     h.add_argument("--stand-in-after", type=int, default=None, metavar="SECONDS",
-                   help="table policy, written in the charter: when a human leaves a turn "
-                        "unanswered this long, their own peer lets a bot play their seat until "
-                        "they come back (0 = never). Default 60 s: long enough to think over a "
-                        "move, short enough that the table is not held up for minutes by someone "
-                        "who walked away; 0 when --move-timeout is 60 s or less (the stand-in "
-                        "must come before the blame). Must be shorter than --move-timeout")
+                   help="table policy, written in the charter: when a human has left (page "
+                        "closed, terminal gone) this long, their own peer lets a bot play their "
+                        "seat until they come back, and a connected player's overdue move is "
+                        "played by the bot just before the move time runs out (the seat stays "
+                        "theirs). 0 = never: an overdue seat is blamed. A player who is "
+                        "connected is never replaced for thinking. Default 60 s; 0 when "
+                        "--move-timeout is 60 s or less. Must be shorter than --move-timeout")
     _common(h)
     h.set_defaults(run=run_host_cmd, prog=h.prog)
 
@@ -140,7 +144,9 @@ async def _with_fronts(args: argparse.Namespace, cfg: PeerConfig, hub: Hub | Non
         return await game()
     helpers: list[asyncio.Task[Any]] = []
     if not args.bot or args.watch:
-        term = Terminal(hub, say=lambda text: print(text, flush=True), spectator=bool(args.bot))
+        term = Terminal(hub, say=lambda text: print(text, flush=True), spectator=bool(args.bot),
+                        raw=lambda text: print(text, end="", flush=True),
+                        live=sys.stdin.isatty() and sys.stdout.isatty())
         if not args.bot:
             # Ctrl-D at a terminal leaves; input that is no terminal (a launcher, `< /dev/null`)
             # ending leaves only when the browser page cannot play instead

@@ -249,7 +249,7 @@ async def test_a_bot_stands_in_for_an_absent_player_after_the_grace_period() -> 
     assert isinstance(move, StandInMove) and move.move == legal[-1]
     assert hub.stand_in
     assert any(isinstance(e, StandInChanged) and e.active
-               and "Alice did not answer within 0.05 s" in e.reason for e in hub.history)
+               and "Alice left the table (no page or terminal open for 0.05 s)" in e.reason for e in hub.history)
 
 
 def test_a_late_page_gets_every_move_but_only_the_latest_view() -> None:

@@ -69,7 +69,10 @@ function drawStatus() {
   let text = S.lobby ? "Choose a table to join" : S.room && !S.names.length ? lobbyStatus(S.room)
            : S.connected ? "Waiting for the players to sit down…" : "Connecting…";
   if (S.standin && !S.finished) { text = "A bot plays for you — take your seat back whenever you like"; }
-  else if (S.turn && !S.answered) { text = "Your move: choose below"; st.classList.add("yours"); }
+  else if (S.turn && !S.answered) {
+    text = S.warning && S.warning.turn === S.turn.turn ? S.warning.text : "Your move: choose below";
+    st.classList.add("yours");
+  }
   else if (S.waiting) {
     const who = S.waiting.names.join(", ");
     text = S.waiting.what === "move" ? "Waiting for " + who
@@ -197,6 +200,11 @@ const handlers = {
     S.names = e.names; S.seat = e.seat; S.away = new Set(); $("lobby").hidden = true;
     if (e.seat === null) { $("leave").hidden = true; $("chat").hidden = true; $("sincetitle").textContent = "Spectating: the public table"; }
     addLog("Table: " + e.title + " — " + e.names.map((n, i) => n + " (seat " + (i + 1) + ")").join(", "), "notice");
+    if (e.rule && e.seat !== null) { addLog("Time: " + e.rule, "notice"); S.rule = e.rule; }
+  },
+  clock(e) {  // the move's time runs out: told in the status line and the log, never as an error
+    S.warning = { turn: S.turn ? S.turn.turn : null, text: e.text };
+    addLog(e.text, "warning");
   },
   lobby(e) { drawLobby(e); },
   tables(e) { drawTables(e); },
