@@ -8,7 +8,7 @@ Each event has `to_json()` (the browser receives exactly that, with a "type" key
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar
 
 
@@ -41,6 +41,8 @@ class TableOpened(Event):
     stand_in_after: int = 0
     #: the time rule in words (`clock.rule_text`), shown before the game
     rule: str = ""
+    #: the game's rules in players' words (`present.rulebook.Rules.to_json`), {} if unwritten
+    rules: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,8 @@ class MoveOption:
     targets: tuple[str, ...] = ()
     #: the cards of a move that names several (picked together on the page)
     cards: tuple[str, ...] = ()
+    #: what this kind of move does, in one line (from the rules), '' for a plain move
+    help: str = ""
 
 
 @dataclass(frozen=True)

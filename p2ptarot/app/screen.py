@@ -17,6 +17,7 @@ from types import ModuleType
 from typing import Any, Mapping, Sequence
 
 from p2ptarot.engine import info as game_info
+from p2ptarot.present.rulebook import explain
 
 from .events import MoveOption
 from .faces import card_name, face, is_card, sort_key
@@ -138,7 +139,8 @@ def move_options(legal: Sequence[Any], view: Mapping[str, Any],
         data = dict(move.to_json() if hasattr(move, "to_json") else move)
         card = move_card(data, view)
         rows.append((i, _group_title(str(data.get("kind")), mod), card, describe(data, view, names),
-                     _targets(mod, data, view), move_cards(data, view)))
+                     _targets(mod, data, view), move_cards(data, view),
+                     explain(str(view.get("game")), str(data.get("kind")))))
     order: dict[str, int] = {}
     for _, group, *_ in rows:
         order.setdefault(group, len(order))
@@ -151,8 +153,9 @@ def move_options(legal: Sequence[Any], view: Mapping[str, Any],
         return group
 
     rows.sort(key=lambda r: (order[r[1]], sort_key(r[2]) if r[2] else (-1, ""), r[0]))
-    return tuple(MoveOption(index=i, sentence=s, group=heading(g, c), card=c, targets=t, cards=cs)
-                 for i, g, c, s, t, cs in rows)
+    return tuple(MoveOption(index=i, sentence=s, group=heading(g, c), card=c, targets=t, cards=cs,
+                            help=h)
+                 for i, g, c, s, t, cs, h in rows)
 
 
 def _targets(mod: ModuleType | None, move: Mapping[str, Any], view: Mapping[str, Any]) -> tuple[str, ...]:

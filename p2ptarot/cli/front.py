@@ -26,7 +26,9 @@ from p2ptarot.app.table import Hub
 from .console import Console
 from .text_table import table
 
-HELP = ("type a move's number to play it; m = list the moves again; v = the raw JSON view; "
+HELP = ("type a move's number to play it; m = list the moves again; rules (or r) = the rules of "
+        "this game; rules WORD = what a card, location or move does (e.g. rules trump-9, "
+        "rules loc-3); v = the raw JSON view; "
         "w = write your own move where the game allows it (an Eleusis rule or run); "
         "say TEXT = chat with the table; "
         "bot = let a bot play for you (this program keeps running; back, or any move, takes "
@@ -41,6 +43,11 @@ def _left(deadline: float | None) -> str:
     if deadline is None:
         return ""
     return f"{countdown(deadline - time.time())} left"
+
+
+def _wrap_words(text: str, width: int = 96) -> list[str]:
+    import textwrap
+    return textwrap.wrap(text, width) or [""]
 
 
 def standings_lines(ev: GameFinished) -> list[str]:
@@ -87,6 +94,8 @@ class Terminal:
         self._prompt_is_last = False
         self.me: str | None = None
         self.screen_text = ""
+        #: the table's rules (from TableOpened), for `rules`
+        self.rules: dict[str, Any] = {}
         self.view: dict[str, Any] | None = None
         self.turn: TurnStarted | None = None
         self.answered = True
@@ -118,6 +127,7 @@ class Terminal:
             return self._lobby_lines(ev)
         if isinstance(ev, TableOpened):
             self.in_lobby = False
+            self.rules = ev.rules
             self.me = ev.names[ev.seat] if ev.seat is not None else None
             who = ", ".join(f"{n} (seat {i + 1}{', you' if i == ev.seat else ''})"
                             for i, n in enumerate(ev.names))
@@ -212,6 +222,21 @@ class Terminal:
             return False
         return True
 
+    def rules_text(self, word: str | None = None) -> str:
+        """`rules`: the game's rules in players' words; `rules WORD`: one card, place or move."""
+        book = self.rules
+        if not book:
+            return "  no rules for this table yet (the game has not started)"
+        if word is None:
+            out = [f"== {book.get('title', '')}: the rules =="]
+            for heading, body in book.get("sections", []):
+                out += [f"-- {heading} --", *_wrap_words(body)]
+            return "\n".join(out)
+        helps = book.get("help", {})
+        word = word.strip().lower()
+        hits = [f"  {k}: {v}" for k, v in helps.items() if word == k or word in v.lower()]
+        return "\n".join(hits[:12]) if hits else f"  nothing about {word!r} (try: rules)"
+
     def prompt(self) -> str:
         if self.turn is None:
             return ""
@@ -298,13 +323,18 @@ class Terminal:
             else:
                 self.hub.send(HandOver())
             return
-        if self.hub.stand_in and text and text not in ("h", "?", "v"):
+        if self.hub.stand_in and text and text not in ("h", "?", "v", "rules", "r") \
+                and not text.startswith("rules "):
             self.hub.send(TakeBack())  # any other line: the player is back
             return
         if text == "back":
             self.say("  you have your seat")
             return
-        if text in ("h", "?"):
+        if text in ("rules", "r"):
+            self.say(self.rules_text())
+        elif text.startswith("rules ") or text.startswith("r "):
+            self.say(self.rules_text(text.split(None, 1)[1]))
+        elif text in ("h", "?"):
             self.say("  " + HELP)
         elif text == "v":
             self.say(json.dumps(self.view, indent=1, sort_keys=True) if self.view else "no view yet")

@@ -23,7 +23,7 @@ pytestmark = [pytest.mark.network, pytest.mark.slow]
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 
 LOG = "S.log.map((e) => e.text).join('\\n')"  # the whole log (the page shows its last 200 lines)
-MOVES = "document.querySelectorAll('button.move').length > 0"
+MOVES = "(S.turn && !S.answered)"
 BADGE = "[...document.querySelectorAll('#players .player')].filter(p => p.querySelector('.badge.bot')).map(p => p.dataset.seat)"
 
 

@@ -14,9 +14,45 @@ function el(tag, cls, text) {
 }
 function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
 
+// ---- rules at hand: the panel, and a one-line hint on every card, place or move that has one
+function helpFor(key) { return (S.rules && S.rules.help && key && S.rules.help[key]) || ""; }
+function cardHelp(id) {
+  if (!id) return "";
+  const h = helpFor(id); if (h) return h;
+  const parts = id.split("-");
+  for (const k of [parts[0], parts[parts.length - 1]]) {
+    if (["divine", "major", "guardian", "god"].includes(k) && S.rules.game !== "arcanum" && helpFor(k)) return helpFor(k);
+  }
+  return "";
+}
+function hint(text) { const h = $("hint"); h.textContent = text || ""; h.hidden = !text; }
+function withHelp(node, text) {  // hover (mouse) or first tap (touch) shows the explanation
+  if (!text) return node;
+  node.title = (node.title ? node.title + " — " : "") + text;
+  node.classList.add("has-help");
+  node.addEventListener("mouseenter", () => hint(text));
+  node.addEventListener("touchstart", () => hint(text), { passive: true });
+  return node;
+}
+function drawRules() {
+  const box = $("rulestext"); clear(box);
+  const r = S.rules; $("rulesbtn").hidden = !r || !r.sections;
+  if (!r || !r.sections) return;
+  box.appendChild(el("h2", null, r.title));
+  r.sections.forEach(([h, body]) => { box.appendChild(el("h3", null, h)); box.appendChild(el("p", null, body)); });
+  const keys = Object.keys(r.help || {});
+  if (keys.length) {
+    box.appendChild(el("h3", null, "Cards, places and moves"));
+    const dl = el("dl");
+    keys.forEach((k) => { dl.appendChild(el("dt", null, k)); dl.appendChild(el("dd", null, r.help[k])); });
+    box.appendChild(dl);
+  }
+}
+
 function cardEl(face, onClick) {
   const c = el("div", "card " + (face.kind || "") + " c-" + (face.colour || "grey"));
   c.title = face.name || "";
+  withHelp(c, cardHelp(face.id));
   c.dataset.card = face.id || "";
   if (face.kind !== "back") {
     c.appendChild(el("span", "corner", face.corner));
@@ -101,9 +137,9 @@ function drawScreen() {
   $("handbox").hidden = S.seat === null || (S.finished && !(sc.hand || []).length);
   (sc.hand || []).forEach((f) => {
     const opts = byCard.get(f.id) || [];
-    const click = opts.length === 1 ? () => play(opts[0]) : opts.length > 1 ? () => highlight(opts) : null;
-    const c = cardEl(f, click);
+    const c = cardEl(f, opts.length ? () => pickCard(f.id, opts) : null);
     if (opts.length === 1) c.dataset.option = opts[0];
+    if (selected() && S.sel.card === f.id) c.classList.add("chosen");
     hand.appendChild(c);
   });
   const piles = $("piles"); clear(piles);
@@ -126,35 +162,84 @@ function drawScreen() {
   $("text").textContent = sc.text || "";
 }
 
-function highlight(indexes) {
-  S.picked = { turn: S.turn ? S.turn.turn : null, indexes };  // games.js narrows it with a board click
-  document.querySelectorAll("button.move").forEach((b) => {
-    b.style.outline = indexes.includes(Number(b.dataset.option)) ? "3px solid #d9a400" : "";
-    if (b.style.outline && b.closest("details")) b.closest("details").open = true;
-  });
+// ---- play by pointing ------------------------------------------------------------------------------
+// Pick a card of the hand (or several, in the picker), then a lit place of the table (a field, a
+// location, a House, a figure); a one-line preview then waits for "Play" (or a second click on the
+// same card). Only moves with neither a card nor a place are offered as buttons.
+function selected() { return S.sel && S.turn && !S.answered && S.sel.turn === S.turn.turn ? S.sel : null; }
+function previewed() { return S.preview && S.turn && !S.answered && S.preview.turn === S.turn.turn ? S.preview.index : null; }
+function setSel(card, indexes) {
+  S.sel = indexes && indexes.length ? { turn: S.turn ? S.turn.turn : null, card, options: indexes } : null;
+  S.preview = S.sel && indexes.length === 1 ? { turn: S.sel.turn, index: indexes[0] } : null;
+}
+function highlight(indexes) { setSel(selected() ? S.sel.card : null, indexes); }  // games.js narrows with a board click
+function pickCard(id, opts) {
+  if (selected() && S.sel.card === id) {  // the same card again: play the previewed move, or put the card back
+    const k = previewed();
+    if (k !== null) { play(k); return; }
+    setSel(null, null);
+  } else setSel(id, opts);
+  drawAll();
+}
+function pointable(o) { return !!(o.card || (o.targets || []).length || (o.cards || []).length >= 2); }
+function moveButton(o, k) {
+  const b = el("button", "move", o.sentence);
+  b.dataset.option = k;
+  withHelp(b, o.help);
+  b.addEventListener("click", () => play(k));
+  return b;
 }
 
 function drawMoves() {
   const box = $("moves"); clear(box);
   if (!S.turn || S.answered) return;
+  const k = previewed();
+  if (k !== null) {  // the one-line preview of the pointed move, before it is played
+    const bar = el("div", "preview"); bar.id = "preview";
+    bar.appendChild(el("span", "what", "▶ " + S.turn.options[k - 1].sentence));
+    const go = el("button", "confirm", "Play"); go.id = "confirm"; go.addEventListener("click", () => play(k));
+    const no = el("button", "cancel", "Cancel"); no.addEventListener("click", () => { setSel(null, null); drawAll(); });
+    bar.appendChild(go); bar.appendChild(no); box.appendChild(bar);
+    return;
+  }
+  const sel = selected();
+  let rows;
+  if (sel) {  // a card (or cards) picked: its moves without a place, the places are lit on the table
+    const ks = sel.options;
+    const placed = ks.filter((i) => (S.turn.options[i - 1].targets || []).length);
+    rows = ks.filter((i) => !(S.turn.options[i - 1].targets || []).length || ks.length <= 10);
+    const say = placed.length ? "point at a lit place on the table" + (rows.length ? ", or choose:" : "") : "choose:";
+    const head = el("div", "pickbar");
+    head.appendChild(el("span", null, (sel.card ? cardName(sel.card) + ": " : "") + say));
+    const no = el("button", "cancel", "Cancel"); no.addEventListener("click", () => { setSel(null, null); drawAll(); });
+    head.appendChild(no); box.appendChild(head);
+    if (placed.length && rows.length > 10) rows = [];
+  } else {
+    rows = S.turn.options.map((o, i) => i + 1).filter((i) => !pointable(S.turn.options[i - 1]));
+    if (S.turn.options.some(pointable)) {
+      box.appendChild(el("div", "pickbar", rows.length ? "Pick a card of your hand or a lit place on the table — or:" : "Pick a card of your hand or a lit place on the table"));
+    }
+  }
   let group = null, gbox = null;
-  S.turn.options.forEach((o, k) => {
+  rows.forEach((i) => {
+    const o = S.turn.options[i - 1];
     if (o.group !== group) {
       group = o.group; gbox = el("div", "group"); box.appendChild(gbox);
-      const n = S.turn.options.filter((x) => x.group === group).length;
-      if (n > 16) {  // a long group (the Chariot's loads) stays folded until asked for
+      const n = rows.filter((x) => S.turn.options[x - 1].group === group).length;
+      if (n > 10) {  // a long group stays folded until asked for
         const d = el("details"); d.appendChild(el("summary", null, group + " — " + n + " choices"));
         const key = S.turn.turn + "/" + group; S.unfolded = S.unfolded || new Set();
-        d.open = S.unfolded.has(key);  // stays open across redraws once opened
+        d.open = S.unfolded.has(key);
         d.addEventListener("toggle", () => { if (d.open) S.unfolded.add(key); else S.unfolded.delete(key); });
         gbox.appendChild(d); gbox = d;
       } else gbox.appendChild(el("h3", null, group));
     }
-    const b = el("button", "move", o.sentence);
-    b.dataset.option = k + 1;
-    b.addEventListener("click", () => play(k + 1));
-    gbox.appendChild(b);
+    gbox.appendChild(moveButton(o, i));
   });
+}
+function cardName(id) {
+  const f = (S.screen && S.screen.hand || []).find((h) => h.id === id);
+  return f ? f.name : id;
 }
 
 function drawLog() {
@@ -201,6 +286,7 @@ const handlers = {
     if (e.seat === null) { $("leave").hidden = true; $("chat").hidden = true; $("sincetitle").textContent = "Spectating: the public table"; }
     addLog("Table: " + e.title + " — " + e.names.map((n, i) => n + " (seat " + (i + 1) + ")").join(", "), "notice");
     if (e.rule && e.seat !== null) { addLog("Time: " + e.rule, "notice"); S.rule = e.rule; }
+    S.rules = e.rules && e.rules.sections ? e.rules : null; drawRules();
   },
   clock(e) {  // the move's time runs out: told in the status line and the log, never as an error
     S.warning = { turn: S.turn ? S.turn.turn : null, text: e.text };
