@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar
 
+from p2ptarot.present.screen import MoveOption
+
 
 def seat_label(seat: int) -> str:
     """The seat a person reads: internal seat 0 is 'seat 1' (the rules count from 1)."""
@@ -87,20 +89,6 @@ class ViewChanged(Event):
     screen: dict[str, Any]
     text: str
     view: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class MoveOption:
-    index: int
-    sentence: str
-    group: str
-    card: str | None = None
-    #: the board fields the move acts on ("loc-3", "house-cups"), clickable on the page
-    targets: tuple[str, ...] = ()
-    #: the cards of a move that names several (picked together on the page)
-    cards: tuple[str, ...] = ()
-    #: what this kind of move does, in one line (from the rules), '' for a plain move
-    help: str = ""
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from .clock import WARN_AT, next_step, warning_text
 from .events import (HandOver, Leave, Notice, PlayComposed, PlayMove, StandInChanged, TakeBack,
                      TimeWarning, WriteMove)
 from .forms import answer_written
-from .screen import describe, presenter
+from p2ptarot.present.screen import describe, presenter
 from .table import Hub, option_for
 
 

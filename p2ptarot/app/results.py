@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from .faces import card_name, is_card
+from p2ptarot.present.cards import card_name
+from p2ptarot.present.faces import is_card
 
 
 #: keys of a round record whose integer value is a seat

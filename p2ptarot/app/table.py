@@ -16,7 +16,7 @@ from p2ptarot.engine import info as game_info
 if TYPE_CHECKING:  # the Hub's queues load asyncio where a peer runs; replays never do
     import asyncio
 
-from . import screen as screens
+from p2ptarot.present import screen as screens
 from .events import (Chat, ChatLine, HandOver, Leave, PlayComposed, PlayMove, Ready,
                      StandInChanged, StartNow, TakeBack, WriteMove)
 from .events import (Command, Event, GameAborted, GameFinished, LobbyState, MoveOption, MovePlayed, Presence,

@@ -20,7 +20,7 @@ from p2ptarot.app.events import (Chat, ChatLine, Event, GameAborted, GameFinishe
                                  TakeBack, TimeWarning, TurnStarted, ViewChanged,
                                  Waiting)
 from p2ptarot.app.clock import countdown, rule_text
-from p2ptarot.app.screen import presenter
+from p2ptarot.present.screen import presenter
 from p2ptarot.app.table import Hub
 
 from .console import Console

@@ -11,9 +11,9 @@ import pytest
 
 from p2ptarot.app.events import (ChatLine, Leave, Notice, PlayMove, Presence, TurnStarted,
                                  command_from_json, seat_label)
-from p2ptarot.app.faces import face, sort_key
+from p2ptarot.present.faces import face, sort_key
 from p2ptarot.app.human import LeftTable, human_chooser, until_left
-from p2ptarot.app.screen import move_options, name_seats, screen
+from p2ptarot.present.screen import move_options, name_seats, screen
 from p2ptarot.app.results import round_rows
 from p2ptarot.app.table import Hub, TableApp
 from p2ptarot.engine import create

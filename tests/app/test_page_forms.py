@@ -11,7 +11,7 @@ import pytest
 
 from p2ptarot.app.events import (MAX_WRITTEN_BYTES, FormReply, WriteMove, command_from_json)
 from p2ptarot.app.forms import answer_written
-from p2ptarot.app.screen import move_options, screen
+from p2ptarot.present.screen import move_options, screen
 from p2ptarot.engine import create
 from p2ptarot.engine.local import RandomDealer, play
 from p2ptarot.games.eleusis.erl.lexer import MAX_TEXT_BYTES

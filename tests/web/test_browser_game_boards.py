@@ -10,7 +10,7 @@ import pytest
 
 from cdp import Browser
 from p2ptarot.app.events import MovePlayed, TurnStarted, ViewChanged
-from p2ptarot.app.faces import sort_key
+from p2ptarot.present.faces import sort_key
 from tables import CLICK, close_table, host, human, join_bot, keep_shot
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]

@@ -16,11 +16,27 @@ import re
 from types import ModuleType
 from typing import Any, Mapping, Sequence
 
-from p2ptarot.engine import info as game_info
-from p2ptarot.present.rulebook import explain
+from dataclasses import dataclass
 
-from .events import MoveOption
-from .faces import card_name, face, is_card, sort_key
+from p2ptarot.engine import info as game_info
+
+from .cards import card_name
+from .faces import face, is_card, sort_key
+from .rulebook import explain
+
+@dataclass(frozen=True)
+class MoveOption:
+    index: int
+    sentence: str
+    group: str
+    card: str | None = None
+    #: the board fields the move acts on ("loc-3", "house-cups"), clickable on the page
+    targets: tuple[str, ...] = ()
+    #: the cards of a move that names several (picked together on the page)
+    cards: tuple[str, ...] = ()
+    #: what this kind of move does, in one line (from the rules), '' for a plain move
+    help: str = ""
+
 
 #: groups of more moves than this are split by the suit of their card
 SPLIT_OVER = 12
@@ -32,7 +48,7 @@ _HISTORY_KEYS = {"history", "round_winners", "rounds_played"}
 
 def presenter(game: str) -> ModuleType | None:
     """The game's presenter module (render/describe/GROUPS), found through the registry."""
-    from p2ptarot.present import presenter as registered
+    from . import presenter as registered  # the package, loaded before this module runs
     return registered(game)
 
 
