@@ -164,6 +164,8 @@ class Standing:
     seat: int
     score: int
     winner: bool
+    #: the place (1 = first); players the rules cannot tell apart share it
+    rank: int = 0
 
 
 @dataclass(frozen=True)
@@ -174,6 +176,10 @@ class GameFinished(Event):
     standings: tuple[Standing, ...]
     transcript: str = ""
     rounds: tuple[dict[str, Any], ...] = ()
+    #: what the score counts ("figures won", "VP"), from the rules
+    score_label: str = "score"
+    #: the reader's own line ("you finished 2nd of 3"), '' for a spectator
+    personal: str = ""
 
 
 @dataclass(frozen=True)
@@ -361,6 +367,16 @@ class Host(Command):
 
 
 @dataclass(frozen=True)
+class BackToLobby(Command):
+    """After a game in `p2ptarot web`: show the open tables again (the page starts afresh)."""
+
+
+@dataclass(frozen=True)
+class Rematch(Command):
+    """After a game hosted from the page: a new table of the same game, seats and bots."""
+
+
+@dataclass(frozen=True)
 class Ready(Command):
     """In the lobby: this player is ready to start (or, `ready=False`, not yet)."""
 
@@ -407,6 +423,10 @@ def command_from_json(data: Any) -> Command:
         if not 1 <= seats <= 64 or not 0 <= bots < seats:
             raise ValueError("host: seats 1 to 64, bots fewer than the seats")
         return Host(game[:40], variant[:40], seats, bots, name[:40])
+    if cmd == "lobby":
+        return BackToLobby()
+    if cmd == "rematch":
+        return Rematch()
     if cmd == "ready":
         ready = data.get("ready", True)
         if not isinstance(ready, bool):
@@ -461,6 +481,6 @@ def _and(names: tuple[str, ...] | list[str]) -> str:
 __all__ = ["Chat", "ChatLine", "Command", "Event", "FormReply", "GameAborted", "GameFinished",
            "HandOver", "Host", "Leave", "LobbyState", "MoveOption", "MovePlayed", "Notice",
            "PlayComposed", "PlayMove", "Presence", "Ready", "ReplayLoaded", "RoundOver", "Sit",
-           "StandInChanged", "StartNow", "TablesSeen", "TakeBack", "Standing", "TableOpened",
+           "StandInChanged", "StartNow", "BackToLobby", "Rematch", "TablesSeen", "TakeBack", "Standing", "TableOpened",
            "TimeWarning", "TurnStarted", "ViewChanged", "Waiting", "WriteMove", "command_from_json",
            "seat_label"]

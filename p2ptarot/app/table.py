@@ -24,6 +24,7 @@ from .events import (Command, Event, GameAborted, GameFinished, LobbyState, Move
                      Waiting)
 from .clock import rule_text
 from .results import round_rows, totals
+from p2ptarot.present.rulebook import rules
 
 
 class TableApp:
@@ -150,13 +151,52 @@ class TableApp:
 
     def finished(self, scores: Sequence[int], winners: Sequence[int], transcript: str = "",
                  view: dict[str, Any] | None = None) -> GameFinished:
-        order = sorted(range(len(scores)), key=lambda s: (s not in winners, -scores[s], s))
-        standings = tuple(Standing(self.name(s), s, int(scores[s]), s in winners) for s in order)
-        return GameFinished(standings, transcript, tuple(round_rows(view or {}, self.names)))
+        standings = final_standings(self.game, self.names, scores, winners, view or {})
+        book = rules(self.game)
+        label = (book.help.get("score") if book is not None else None) or "score"
+        mine = next((s for s in standings if s.seat == self.seat), None)
+        personal = ""
+        if mine is not None:
+            shared = sum(s.rank == mine.rank for s in standings) > 1
+            personal = (f"you finished {ordinal(mine.rank)} of {len(standings)}"
+                        + (" (shared)" if shared else "") + (" — you won!" if mine.winner else ""))
+        return GameFinished(standings, transcript, tuple(round_rows(view or {}, self.names)),
+                            label, personal)
 
     def aborted(self, blame: int | None, reason: str, step: int | None) -> GameAborted:
         return GameAborted(blame, self.name(blame) if blame is not None else "",
                            screens.name_seats(reason, self.names), step)
+
+
+def ordinal(n: int) -> str:
+    """1 -> '1st', 2 -> '2nd', 11 -> '11th'."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def final_standings(game: str, names: Sequence[str], scores: Sequence[int], winners: Sequence[int],
+                    view: dict[str, Any]) -> tuple[Standing, ...]:
+    """Places by the game's rules: the signed winners first (the engine already applied the
+    tie-breaks for the win), then the others by score and the presenter's tie-break key
+    (`rank_key(view, seat)`: sinople's children and wives, Arcanum's cards in hand); seats equal
+    on all of it share a place."""
+    key_of = getattr(screens.presenter(game), "rank_key", None)
+
+    def key(s: int) -> tuple[Any, ...]:
+        extra: tuple[Any, ...] = ()
+        if key_of is not None:
+            try:
+                extra = tuple(key_of(view, s))
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+                extra = ()
+        return (s in winners, scores[s], *extra)
+    order = sorted(range(len(scores)), key=lambda s: (tuple(-x if isinstance(x, (int, float)) and not isinstance(x, bool) else not x for x in key(s)), s))
+    out: list[Standing] = []
+    for i, s in enumerate(order):
+        rank = out[-1].rank if out and key(order[i - 1]) == key(s) else i + 1
+        name = names[s] if 0 <= s < len(names) else f"seat {s + 1}"
+        out.append(Standing(name, s, int(scores[s]), s in winners, rank))
+    return tuple(out)
 
 
 class Hub:
@@ -198,6 +238,16 @@ class Hub:
         self.lobby_poke = asyncio.Event()
         #: the stand-in bot plays this seat now (a grace elapsed, or the player handed it over)
         self.stand_in = False
+
+    def reset(self) -> None:
+        """A new table in the same page (back to the lobby, a rematch): the finished game's events
+        are no longer replayed to a page that opens (or reloads)."""
+        self.history.clear()
+        self.app = self.turn = self.need = self.waiting = None
+        self.deadline = None
+        self.stand_in = False
+        while not self.commands.empty():
+            self.commands.get_nowait()
 
     def publish(self, event: Event | None) -> None:
         if event is None:

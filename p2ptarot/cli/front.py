@@ -51,9 +51,12 @@ def _wrap_words(text: str, width: int = 96) -> list[str]:
 
 
 def standings_lines(ev: GameFinished) -> list[str]:
-    rows = [(i, s.name, f"seat {s.seat + 1}", s.score, "winner" if s.winner else "")
+    rows = [(s.rank or i, s.name, f"seat {s.seat + 1}", s.score, "winner" if s.winner else "")
             for i, s in enumerate(ev.standings, start=1)]
-    out = ["", "== Final standings =="] + table(rows, ("#", "player", "seat", "score", ""))
+    out = ["", "== Final standings =="] + table(rows, ("place", "player", "seat",
+                                                      ev.score_label or "score", ""))
+    if ev.personal:
+        out.append(ev.personal)
     if ev.rounds:
         keys = list(dict.fromkeys(k for r in ev.rounds for k in r))
         out += ["", "Rounds:"] + table([[i] + [r.get(k, "") for k in keys]

@@ -279,3 +279,11 @@ def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) 
                               "cards": [face(c) for c in cards]})
     sc["piles"] = piles
     return sc
+
+
+def rank_key(view: Mapping[str, Any], seat: int) -> tuple[int, ...]:
+    """The final order (rules §4.4, R42): VP, then cards in hand (higher first)."""
+    for p in view.get("players") or []:
+        if p.get("seat") == seat:
+            return (int(p.get("vp", 0)), len(p.get("hand") or []))
+    return (0, 0)

@@ -112,3 +112,10 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
             return f"Pass (I do not hold {k}{view['search_value']})"
         return "Pass"
     return kind + " " + " ".join(f"{k}={v}" for k, v in move.items() if k != "kind")
+
+
+def rank_key(view: Mapping[str, Any], seat: int) -> tuple[int, ...]:
+    """The final order (rules §6, R17): figures won, then children, then wives (higher first)."""
+    held = (view.get("figures") or [[]] * (seat + 1))[seat] or []
+    return (len(held), sum(str(f).endswith("-child") for f in held),
+            sum(str(f).endswith("-wife") for f in held))

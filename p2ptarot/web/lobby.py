@@ -8,7 +8,7 @@ import asyncio
 import logging
 from typing import Any
 
-from p2ptarot.app.events import Host, Notice, Sit, TablesSeen
+from p2ptarot.app.events import BackToLobby, Host, Notice, Rematch, Sit, TablesSeen
 from p2ptarot.app.human import human_seat
 from p2ptarot.app.table import Hub
 from p2ptarot.cli.local_bots import LocalBots
@@ -48,6 +48,25 @@ class Lobby:
         self.bots: LocalBots | None = None
         self._every = 1.0
         self._rewatch: asyncio.Future[None] | None = None
+        #: the table this page hosted last (a rematch opens the same again)
+        self.hosted: Host | None = None
+
+    def after_game(self, cmd: BackToLobby | Rematch) -> None:
+        """Once the game is over: back to the list of tables, or (the host) the same table anew.
+        The page starts afresh (the hub forgets the finished game); the other players see the new
+        table in their lobby and sit down again."""
+        if self.game is None or not self.game.done():
+            self.hub.publish(Notice("the game is not over yet"))
+            return
+        self.hub.reset()
+        if isinstance(cmd, Rematch) and self.hosted is not None:
+            if self.bots is not None:
+                bots, self.bots = self.bots, None
+                asyncio.get_running_loop().run_in_executor(None, bots.stop, True)
+            self.game = None
+            self.host(self.hosted)
+            return
+        self._back_to_the_list()
 
     async def watch(self, every: float = 1.0) -> None:
         """Publish the open tables whenever the list changes (until the player sits down)."""
@@ -65,6 +84,9 @@ class Lobby:
     async def command(self, cmd: Any) -> None:
         """Sit: join the named table; Host: open a table (bots as local processes); either is
         then played in this page."""
+        if isinstance(cmd, (BackToLobby, Rematch)):
+            self.after_game(cmd)
+            return
         if isinstance(cmd, Host) and self.game is None:
             self.host(cmd)
         if not isinstance(cmd, Sit) or self.game is not None:
@@ -90,6 +112,7 @@ class Lobby:
             return
         if cmd.name.strip():
             self.cfg.name = cmd.name.strip()[:40]
+        self.hosted = cmd
         self.bots = LocalBots(cmd.bots, self.cfg.data_dir / "bots", self.cfg.interface,
                               self.cfg.timeout, self.cfg.lobby_timeout)
         self.hub.publish(Notice(f"opening a table of {gi.title} for {cmd.seats}"

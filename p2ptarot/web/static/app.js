@@ -292,8 +292,8 @@ const handlers = {
     S.warning = { turn: S.turn ? S.turn.turn : null, text: e.text };
     addLog(e.text, "warning");
   },
-  lobby(e) { drawLobby(e); },
-  tables(e) { drawTables(e); },
+  lobby(e) { S.lobbyApp = true; drawLobby(e); },
+  tables(e) { S.lobbyApp = true; drawTables(e); },
   view(e) { S.screen = e.screen; },
   turn(e) {
     S.turn = e; S.answered = false; S.deadline = e.deadline || S.deadline;
@@ -325,7 +325,11 @@ const handlers = {
     const keys = Object.keys(e.result);
     addLog("Round " + e.number + " over: " + keys.map((k) => k + " " + e.result[k]).join(", "), "notice");
     const box = $("results"); clear(box);
+    box.classList.add("roundover");
     box.appendChild(el("h2", null, "Round " + e.number + " over"));
+    const on = el("button", "confirm", "Continue"); on.id = "continue";
+    on.addEventListener("click", () => { clear(box); box.classList.remove("roundover"); });
+    box.appendChild(on);
     box.appendChild(resultsTable(keys, [keys.map((k) => e.result[k])]));
     const tk = Object.keys(e.totals || {});
     if (tk.length) box.appendChild(resultsTable(["player", "total"], tk.map((k) => [k, e.totals[k]])));
@@ -334,9 +338,23 @@ const handlers = {
     S.finished = true; S.turn = null;
     const box = $("results"); clear(box);
     box.id = "results"; box.appendChild(el("h2", null, "Final standings"));
-    box.appendChild(resultsTable(["#", "player", "seat", "score", ""],
-      e.standings.map((s, i) => [i + 1, s.name, "seat " + (s.seat + 1), s.score, s.winner ? "winner" : ""]),
+    if (e.personal) box.appendChild(el("p", "personal", e.personal));
+    const place = (r) => r + (r % 10 === 1 && r % 100 !== 11 ? "st" : r % 10 === 2 && r % 100 !== 12 ? "nd" : r % 10 === 3 && r % 100 !== 13 ? "rd" : "th");
+    box.appendChild(resultsTable(["place", "player", "seat", e.score_label || "score", ""],
+      e.standings.map((s, i) => [place(s.rank || i + 1), s.name, "seat " + (s.seat + 1), s.score, s.winner ? "winner" : ""]),
       e.standings.map((s) => s.winner)));
+    if (S.lobbyApp && S.seat !== null) {  // p2ptarot web: the page goes on after the game
+      const row = el("div", "afterbar");
+      const back = el("button", null, "Back to the lobby"); back.id = "tolobby";
+      back.addEventListener("click", () => { send({ cmd: "lobby" }); setTimeout(() => location.reload(), 300); });
+      row.appendChild(back);
+      if (S.seat === 0) {
+        const again = el("button", "confirm", "Rematch"); again.id = "rematch";
+        again.addEventListener("click", () => { send({ cmd: "rematch" }); setTimeout(() => location.reload(), 300); });
+        row.appendChild(again);
+      }
+      box.appendChild(row);
+    }
     if (e.rounds && e.rounds.length) {
       const keys = Object.keys(e.rounds[0]);
       box.appendChild(el("h2", null, "Rounds"));
