@@ -6,10 +6,12 @@ fed to seat 0 (a live, seated Session) and to the offline verifier:
   surrogates, garbage) must be dropped: the peer neither raises nor aborts, and still ends the
   game with the same outcome;
 - re-signed mutants (seats 1 and 2 cheat with their own keys) may only get seat 1 or 2 blamed;
-- the verifier returns a verdict for every mutated transcript.
+- the verifier returns a verdict for every mutated transcript;
+- genuine messages delivered far too early, then again in order, never leave the peer waiting
+  (no hang: it finishes with the same outcome).
 
 Usage: python benchmarks/fuzz.py [--messages 100000] [--seed 1] [--game arcanoid --seats 3]
-Prints one JSON object; exit status 1 if any exception escaped or an honest seat was blamed.
+Prints one JSON object; exit status 1 if any exception escaped, an honest seat was blamed or a session hung.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ mutate = _load("fuzz_mutate", ROOT / "tests" / "fuzz" / "mutate.py")
 
 from p2ptarot.table.effects import Aborted  # noqa: E402
 from p2ptarot.table.envelope import parse  # noqa: E402
-from p2ptarot.table.session import Session  # noqa: E402
+from p2ptarot.table.session import MAX_STEPS_AHEAD, Session  # noqa: E402
 from p2ptarot.transcript import Transcript, verify_transcript  # noqa: E402
 
 SEAT = 0
@@ -58,6 +60,7 @@ class Findings:
         self.honest_blamed: list[str] = []
         self.unsigned_aborts: list[str] = []
         self.unsigned_seconds = 0.0
+        self.hangs: list[str] = []
 
     def crash(self, where: str, op: str, exc: BaseException) -> None:
         frame = traceback.extract_tb(exc.__traceback__)[-1]
@@ -135,6 +138,34 @@ def resigned_phase(game: Any, rng: random.Random, sessions: int, found: Findings
     return done
 
 
+def early_phase(game: Any, rng: random.Random, sessions: int, found: Findings) -> int:
+    """Genuine messages far too early (a relay or a catch-up racing ahead) among unsigned
+    mutants, then every message again in order: the peer must finish with the same outcome (a
+    dropped early message once stayed "seen" and the session waited for it forever)."""
+    lines = game.records[SEAT]
+    done = 0
+    for _ in range(sessions):
+        cut = rng.randrange(0, len(lines))
+        session, rest = seated_at(game, cut)
+        mutator = mutate.Mutator(rng, lines[max(0, cut - 10):cut + 20], {})
+        early = [x for x in rest if parse(x).step > session.step + MAX_STEPS_AHEAD]
+        try:
+            for line in rng.sample(early, min(len(early), 40)):
+                session.receive(line)
+                session.receive(mutator.unsigned()[1])
+                done += 2
+            for line in rest:
+                session.receive(line)
+        except Exception as exc:  # noqa: BLE001
+            found.crash("session-early", "early", exc)
+            continue
+        found.ops["early"] += 1
+        if session.outcome != game.finished[SEAT].outcome:
+            found.hangs.append(f"cut {cut}: step {session.step}, "
+                               f"{'aborted' if session.aborted else 'waiting'}")
+    return done
+
+
 def verifier_phase(game: Any, rng: random.Random, runs: int, found: Findings) -> int:
     lines = game.records[SEAT]
     cheaters = {k: game.ids[k] for k in range(1, len(game.ids))}
@@ -158,6 +189,8 @@ def main() -> int:
     ap.add_argument("--messages", type=int, default=100_000, help="unsigned mutants")
     ap.add_argument("--sessions", type=int, default=40, help="fresh sessions for re-signed mutants")
     ap.add_argument("--verify-runs", type=int, default=40)
+    ap.add_argument("--early-sessions", type=int, default=8,
+                    help="sessions fed genuine messages far too early, then all in order")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--game", default="arcanoid")
     ap.add_argument("--seats", type=int, default=3)
@@ -175,7 +208,10 @@ def main() -> int:
     t3 = time.perf_counter()
     verified = verifier_phase(game, rng, args.verify_runs, found)
     t4 = time.perf_counter()
-    ok = not found.exceptions and not found.honest_blamed and not found.unsigned_aborts
+    early = early_phase(game, rng, args.early_sessions, found)
+    t5 = time.perf_counter()
+    ok = (not found.exceptions and not found.honest_blamed and not found.unsigned_aborts
+          and not found.hangs)
     print(json.dumps({
         "benchmark": "fuzz", "game": args.game, "seats": args.seats, "seed": args.seed,
         "log_lines": len(game.records[SEAT]), "game_seconds": round(t_game, 2),
@@ -183,6 +219,8 @@ def main() -> int:
         "unsigned_phase_seconds": round(t2 - t1, 2),
         "resigned_mutants": resigned, "resigned_seconds": round(t3 - t2, 2),
         "verifier_runs": verified, "verifier_seconds": round(t4 - t3, 2),
+        "early_messages": early, "early_sessions": args.early_sessions,
+        "early_seconds": round(t5 - t4, 2), "hangs": found.hangs,
         "mutations": dict(sorted(found.ops.items())),
         "uncaught_exceptions": found.exceptions, "exception_examples": found.examples,
         "honest_seat_blamed": found.honest_blamed, "unsigned_mutant_aborts": found.unsigned_aborts,

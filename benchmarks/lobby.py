@@ -19,7 +19,8 @@ from pathlib import Path
 from p2ptarot.app.events import LobbyState, Ready, TableOpened
 from p2ptarot.app.table import Hub
 from p2ptarot.bots import make as make_bot
-from p2ptarot.net.runner import PeerConfig, bot_chooser, run_host, run_join
+from p2ptarot.peer.config import PeerConfig
+from p2ptarot.peer.run import bot_chooser, run_host, run_join
 
 
 def _cfg(tmp: Path, name: str, hub: Hub) -> PeerConfig:

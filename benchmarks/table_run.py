@@ -29,7 +29,7 @@ t_proc = time.time()
 import logging
 log, ready = sys.argv[1], sys.argv[2]
 logging.basicConfig(level=logging.WARNING, filename=log, format='%(created).4f %(message)s')
-logging.getLogger('p2ptarot.net.runner').setLevel(logging.DEBUG)
+logging.getLogger('p2ptarot.peer.game').setLevel(logging.DEBUG)
 from p2ptarot.cli.main import main
 import p2ptarot.cli.peer  # host/join's own modules (imported lazily since issue 16): "ready" is the same point in every build
 with open(ready, 'w') as fh:
@@ -64,7 +64,7 @@ class TableRun:
 
 
 def _host_fingerprint(root: Path, data: Path) -> str:
-    code = ("import sys; from p2ptarot.net.store import DataDir; "
+    code = ("import sys; from p2ptarot.peer.store import DataDir; "
             "print(DataDir(__import__('pathlib').Path(sys.argv[1])).identity().fingerprint)")
     out = subprocess.run([str(root / ".venv/bin/python"), "-c", code, str(data)], cwd=root,
                          capture_output=True, text=True, check=True)
@@ -155,7 +155,7 @@ def _read_steps(run: TableRun, host_log: Path, t0: float) -> None:
 def verify_seconds(root: Path, transcript: str) -> float:
     """Wall time of verifying `transcript` with checkout `root`'s verifier (imports excluded)."""
     code = ("import sys, time; from pathlib import Path; "
-            "from p2ptarot.net.store import read_transcript; "
+            "from p2ptarot.peer.store import read_transcript; "
             "from p2ptarot.transcript import verify_transcript; "
             "t = read_transcript(Path(sys.argv[1])); t0 = time.perf_counter(); "
             "v = verify_transcript(t); dt = time.perf_counter() - t0; "

@@ -1,5 +1,6 @@
 """p2ptarot: serverless, cheat-proof play of tarot-deck card games."""
 
 __version__ = "0.1.0"
-PROTOCOL_VERSION = 5  # 5: stand-in policy in the charter, `by` on move bodies; 4: blind
+PROTOCOL_VERSION = 6  # 6: shuffles name their input and output handles, strict decoding (top
+#   bit, sealed sizes); 5: stand-in policy in the charter, `by` on move bodies; 4: blind
 #   simultaneous turns, engine secrets; 3: ristretto255 group

@@ -39,11 +39,18 @@ from p2ptarot.table.lobby import make_charter, signed_locally  # noqa: E402
 from p2ptarot.table.session import Session  # noqa: E402
 from p2ptarot.transcript import Transcript, verify_transcript  # noqa: E402
 from p2ptarot.transcript import header_line  # noqa: E402
+from p2ptarot.crypto.group import G, Scalar, base_mul, hash_to_scalar  # noqa: E402
+from p2ptarot.mental import binding  # noqa: E402
+from p2ptarot.mental.randomness import random_scalar  # noqa: E402
+from p2ptarot.table.secrets import EpochKeySource  # noqa: E402
+
+import crypto_vector  # noqa: E402  (protocol/crypto_vector.py, next to this script)
 
 OUT = ROOT / "protocol" / "vectors"
 SEATS = 2
 GAME = "sinople"
 BLIND_GAME = "paris-divins"
+SECRET_GAME = "eleusis"
 
 
 class _Drbg:
@@ -70,23 +77,29 @@ _SECRETS_USERS = ("p2ptarot.crypto.group", "p2ptarot.crypto.shuffle", "p2ptarot.
                   "p2ptarot.mental.randomness")
 
 
-def identities() -> list[Identity]:
+def identities(seats: int = SEATS) -> list[Identity]:
     return [Identity.from_seed(hashlib.sha256(b"p2ptarot/vector-identity/%d" % k).digest())
-            for k in range(SEATS)]
+            for k in range(seats)]
+
+
+def seeds(seats: int = SEATS) -> list[bytes]:
+    """Each seat's per-game seed (its epoch keys, coin values, salts and sealing key)."""
+    return [hashlib.sha256(b"p2ptarot/vector-seed/%d" % k).digest() for k in range(seats)]
 
 
 #: the stand-in reference game: seat 1's moves number 2 to 5 are its stand-in bot's (`by`)
 STAND_IN_SEAT, STAND_IN_MOVES = 1, range(2, 6)
 
 
-def play(game: str = GAME, tag: bytes = b"", stand_in: bool = False
-         ) -> tuple[Any, list[bytes], list[Identity]]:
+def play(game: str = GAME, tag: bytes = b"", stand_in: bool = False, seats: int = SEATS,
+         options: dict[str, Any] | None = None) -> tuple[Any, list[bytes], list[Identity]]:
     """One full game; returns the signed charter, seat 0's transcript lines and the identities.
     `tag` separates the nonce and random stream of a second reference game. `stand_in`: the
     table's charter sets a 60 s stand-in policy and seat 1's moves 2 to 5 are marked as its
     stand-in bot's (`by: "bot"`), after which its player takes the seat back."""
-    ids = identities()
+    ids = identities(seats)
     charter = make_charter(game, [(i.public_bytes, f"p{k}", "") for k, i in enumerate(ids)],
+                           options=options,
                            nonce=hashlib.sha256(b"p2ptarot/vector-nonce" + tag).digest(),
                            stand_in_after=60 if stand_in else 0)
     signed = signed_locally(charter, ids)
@@ -98,18 +111,18 @@ def play(game: str = GAME, tag: bytes = b"", stand_in: bool = False
     for m in modules:
         m.secrets = drbg  # type: ignore[attr-defined]
     try:
-        seeds = [hashlib.sha256(b"p2ptarot/vector-seed/%d" % k).digest() for k in range(SEATS)]
-        sessions = [Session(signed, k, ids[k], seeds[k]) for k in range(SEATS)]
-        bots = [make_bot("random", 7 + k) for k in range(SEATS)]
-        records: list[list[bytes]] = [[] for _ in range(SEATS)]
+        game_seeds = seeds(seats)
+        sessions = [Session(signed, k, ids[k], game_seeds[k]) for k in range(seats)]
+        bots = [make_bot("random", 7 + k) for k in range(seats)]
+        records: list[list[bytes]] = [[] for _ in range(seats)]
         queue: deque[tuple[int, Any]] = deque()
-        finished = [False] * SEATS
-        asked = [0] * SEATS
+        finished = [False] * seats
+        asked = [0] * seats
 
         def handle(k: int, effects: list[Any]) -> None:
             for e in effects:
                 if isinstance(e, Send):
-                    queue.extend((j, e.envelope.encoded()) for j in range(SEATS) if j != k)
+                    queue.extend((j, e.envelope.encoded()) for j in range(seats) if j != k)
                 elif isinstance(e, Record):
                     records[k].append(e.envelope.encoded())
                 elif isinstance(e, NeedMove):
@@ -132,7 +145,7 @@ def play(game: str = GAME, tag: bytes = b"", stand_in: bool = False
         table_secrets._os_random = saved
         for m, orig in zip(modules, saved_secrets):
             m.secrets = orig  # type: ignore[attr-defined]
-    if not all(finished) or records[0] != records[1]:
+    if not all(finished) or any(r != records[0] for r in records):
         raise SystemExit("the reference game did not finish identically on both seats")
     return signed, records[0], ids
 
@@ -275,7 +288,74 @@ def cases(lines: list[bytes], ids: list[Identity]) -> list[Case]:
     out.append(Case("truncated", "the file stops inside a two-seat step: incomplete, nobody is "
                     "blamed for the missing line", lines[:i + 1], envs[i].step, None,
                     "incomplete"))
+    out += strict_cases(lines, envs, ids)
     return out
+
+
+def strict_cases(lines: list[bytes], envs: list[Envelope], ids: list[Identity]) -> list[Case]:
+    """Protocol 6 strictness (PROTOCOL §6.1, §6.3, §9): what no honest seat or writer produces."""
+    out: list[Case] = []
+    last = envs[-1]
+    garbage = _flip_sig(_abort(ids, last, 1, None, "stopped", []))
+    out.append(Case("abort-bad-signature", "a complete game, then an abort line whose signature "
+                    "is wrong: no seat signed it, so the file is refused (incomplete: a last line "
+                    "not correctly signed), naming nobody", lines + [garbage], last.step + 1, None,
+                    "not correctly signed"))
+
+    i = _first(envs, lambda e: e.kind == "move" and e.step > 20
+               and len([f for f in envs if f.step == e.step]) == 1)
+    out.append(Case("duplicated-line", "a one-message move step logged twice verbatim: an honest "
+                    "writer logs each line once", _cut(lines[:i + 1] + lines[i:], envs[i].step),
+                    envs[i].step + 1, None, "repeats line"))
+
+    k = _first(envs, lambda e: e.kind == "move" and e.seat == 1 and e.step > 20)
+    stop = _abort(ids, envs[k], 1, None, "stopped", [])
+    nxt = _first(envs, lambda e: e.seat == 1 and e.step > envs[k].step, k)
+    out.append(Case("abort-then-moves", "seat 1 signs an abort record at a step, then its "
+                    "messages of later steps follow in the file: refused, naming nobody",
+                    _cut(lines[:k] + [stop] + lines[k:], envs[nxt].step), envs[nxt].step, None,
+                    "signed an abort record"))
+
+    k = _first(envs, lambda e: e.kind == "mental.key" and e.seat == 1)
+    out.append(Case("top-bit-key", "seat 1 publishes its epoch key with bit 255 set and a Schnorr "
+                    "proof hashed over those bytes (a lax decoder reads the same element and "
+                    "accepts it): a non-canonical encoding, blamed on its signer",
+                    _cut(lines[:k] + [_top_bit_key(ids, envs[k])] + lines[k + 1:], envs[k].step),
+                    envs[k].step, 1, "canonical"))
+
+    k = _first(envs, lambda e: e.kind == "move" and e.seat == 0)
+    null = _resign(ids, envs[k], body={**envs[k].body, "secret": None})
+    out.append(Case("secret-null", "a move body with \"secret\": null (absent is the only form), "
+                    "properly signed: malformed, blamed on its signer",
+                    _cut(lines[:k] + [null] + lines[k + 1:], envs[k].step), envs[k].step, 0,
+                    "malformed move body"))
+
+    k = _first(envs, lambda e: e.kind == "mental.shuffle" and e.seat == 1)
+    wrong = _resign(ids, envs[k], body={**envs[k].body, "inputs": [0]})
+    out.append(Case("shuffle-wrong-inputs", "seat 1's first shuffle names handle 0 as its input "
+                    "(the open deck has no handles), properly signed: blamed on its signer",
+                    _cut(lines[:k] + [wrong] + lines[k + 1:], envs[k].step), envs[k].step, 1,
+                    "shuffle names inputs"))
+    return out
+
+
+def _top_bit_key(ids: list[Identity], env: Envelope) -> bytes:
+    """`env` (a mental.key of seat 1) with its key's bit 255 set and a proof made for those
+    bytes with the seat's real epoch secret (derived from its seed, PROTOCOL §11)."""
+    body = dict(env.body)
+    table_id = canonical.unb64(env.table)
+    src = EpochKeySource(seeds()[env.seat], table_id)
+    src.arm(body["deck"], body["epoch"])
+    x = random_scalar(src)
+    key = canonical.unb64(body["key"])
+    assert base_mul(x).encode() == key
+    top = key[:31] + bytes([key[31] | 0x80])
+    ctx = binding.key_context(table_id, body["deck"], body["epoch"], env.seat)
+    k = Scalar(987654321)
+    c = hash_to_scalar("p2ptarot/schnorr", ctx, G.encode(), top, base_mul(k).encode())
+    body["key"] = canonical.b64(top)
+    body["proof"] = canonical.b64(c.encode() + (k + c * x).encode())
+    return _resign(ids, env, body=body)
 
 
 def blind_cases(lines: list[bytes], ids: list[Identity]) -> list[Case]:
@@ -286,9 +366,29 @@ def blind_cases(lines: list[bytes], ids: list[Identity]) -> list[Case]:
     move["bet"] = next(b for b in ("minor", "major", "divine") if b != move["bet"])
     bad = list(lines)
     bad[i] = _resign(ids, envs[i], body={**envs[i].body, "move": move})
+    k = _first(envs, lambda e: e.kind == "move.commit" and e.seat == 0)
+    sealed = canonical.unb64(envs[k].body["sealed"])
+    grown = _resign(ids, envs[k], body={**envs[k].body,
+                                        "sealed": canonical.b64(sealed + bytes(48))})
     return [Case("blind-open-mismatch", "in a blind round, seat 1 opens another wager than the one "
                  "it committed to (properly signed): convicted at the open step",
-                 _cut(bad, envs[i].step), envs[i].step, 1, "does not match the commitment")]
+                 _cut(bad, envs[i].step), envs[i].step, 1, "does not match the commitment"),
+            Case("sealed-size", f"seat 0's blind commitment seals {len(sealed) + 48} bytes (honest "
+                 f"sizes are 2^k + 16, here {len(sealed)}), properly signed: malformed",
+                 _cut(lines[:k] + [grown] + lines[k + 1:], envs[k].step), envs[k].step, 0,
+                 "malformed")]
+
+
+def secret_cases(lines: list[bytes], ids: list[Identity]) -> list[Case]:
+    """An engine secret opened with another value than the one committed (eleusis game)."""
+    envs = _envs(lines)
+    i = _first(envs, lambda e: e.kind == "move" and e.body["move"].get("kind") == "open")
+    move = {**envs[i].body["move"], "value": envs[i].body["move"]["value"] + " "}
+    bad = _resign(ids, envs[i], body={**envs[i].body, "move": move})
+    return [Case("secret-open-mismatch", "the Eleusis dealer opens its secret rule with one more "
+                 "character than it committed to (properly signed): convicted at the open",
+                 _cut(lines[:i] + [bad] + lines[i + 1:], envs[i].step), envs[i].step,
+                 envs[i].seat, "does not match")]
 
 
 def _abort(ids: list[Identity], at: Envelope, by: int, blame: int, reason: str,
@@ -308,6 +408,31 @@ def _illegal_move(lines: list[bytes], envs: list[Envelope], ids: list[Identity])
     bad[i] = _resign(ids, envs[i], body=envs[k].body)
     return Case("illegal-move", "seat 0 plays a card that seat 1 holds (properly signed)",
                 _cut(bad, envs[i].step, extra_steps=4), envs[i].step, 0, "does not hold")
+
+
+#: the invalid vectors whose faulty line breaks a JSON Schema (every other line of every vector
+#: validates): a malformed body is visible to the schemas, a bad proof or a wrong claim is not
+MALFORMED = frozenset({"move-by-garbage", "equivocation", "secret-null", "sealed-size"})
+
+
+def schema_invalid_lines(lines: list[bytes]) -> list[int]:
+    """1-based numbers of the lines that fail protocol/schemas/ (line 1: the header)."""
+    import jsonschema  # a test dependency: `pip install -e '.[test]'`
+
+    schemas = {p.stem: json.loads(p.read_text(encoding="utf-8"))
+               for p in (ROOT / "protocol" / "schemas").glob("*.json")}
+    validators = {k: jsonschema.Draft202012Validator(v) for k, v in schemas.items()}
+    bad = []
+    for number, line in enumerate(lines, start=1):
+        record = json.loads(line)
+        if number == 1:
+            ok = validators["transcript-header"].is_valid(record)
+        else:
+            ok = validators["envelope"].is_valid(record) and \
+                validators[f"body.{record['kind']}"].is_valid(record["body"])
+        if not ok:
+            bad.append(number)
+    return bad
 
 
 def canonical_vectors() -> dict[str, Any]:
@@ -373,8 +498,24 @@ def main() -> int:
                       "\"by\": \"bot\" (its stand-in bot chose them), its later ones do not",
                       "expect": {"valid": True, "steps": stand_verdict.steps,
                                  "outcome": stand_verdict.outcome}})
+    secret_signed, secret_lines, secret_ids = play(SECRET_GAME, b"/secret", seats=4,
+                                                   options={"rounds": 1})
+    secret_head = header_line(secret_signed)
+    secret_verdict = verify_transcript(Transcript(secret_signed, secret_lines))
+    moves = [parse(x).body["move"].get("kind") for x in secret_lines if parse(x).kind == "move"]
+    if not secret_verdict.valid or "commit" not in moves or "open" not in moves:
+        raise SystemExit(f"the engine-secret reference game does not verify or has no commit "
+                         f"and open: {secret_verdict.reason}")
+    (OUT / "valid-secret.jsonl").write_bytes(b"\n".join([secret_head, *secret_lines]) + b"\n")
+    index.append({"file": "valid-secret.jsonl", "description": "a complete 4-seat Eleusis game of "
+                  "one round (options rounds 1): the dealer commits its secret rule (a `commit` "
+                  "move with \"secret\": {digest, sealed}) and opens it at the end of the round "
+                  "(an `open` move with \"secret\": {salt}), PROTOCOL §7.2",
+                  "expect": {"valid": True, "steps": secret_verdict.steps,
+                             "outcome": secret_verdict.outcome}})
     todo = [(signed, head, c) for c in cases(lines, ids)]
     todo += [(blind_signed, blind_head, c) for c in blind_cases(blind_lines, ids)]
+    todo += [(secret_signed, secret_head, c) for c in secret_cases(secret_lines, secret_ids)]
     for signed_, head_, case in todo:
         v = verify_transcript(Transcript(signed_, case.lines))
         if v.valid or v.step != case.step or v.seat != case.seat or case.reason not in (v.reason or ""):
@@ -385,8 +526,15 @@ def main() -> int:
         index.append({"file": fname, "description": case.description,
                       "expect": {"valid": False, "step": case.step, "seat": case.seat,
                                  "reason_contains": case.reason}})
+    for entry in index:
+        bad = schema_invalid_lines((OUT / entry["file"]).read_bytes().splitlines())
+        name = entry["file"].removeprefix("invalid-").removesuffix(".jsonl")
+        if len(bad) != (1 if name in MALFORMED else 0):
+            raise SystemExit(f"{entry['file']}: lines {bad} fail the JSON Schemas")
+        entry["schema_invalid_lines"] = bad
     (OUT / "transcripts.json").write_text(json.dumps(index, indent=2, sort_keys=True) + "\n")
     (OUT / "canonical.json").write_text(json.dumps(canonical_vectors(), indent=2) + "\n")
+    (OUT / "crypto.json").write_text(json.dumps(crypto_vector.build(), indent=1) + "\n")
     print(f"wrote {len(index)} transcript vectors and the canonical-JSON vectors to {OUT}")
     return 0
 

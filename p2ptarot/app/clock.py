@@ -8,8 +8,8 @@ A connected player who runs out of the move time (the charter's `timeout`) is wa
   * a table with a stand-in (`stand_in_after` > 0): the seat's own bot plays *that one move* a
     few seconds before the deadline (so it reaches every peer in time) and the player keeps the
     seat for the next turn;
-  * a table without one (`stand_in_after` = 0): the table blames the seat at the deadline and
-    the game ends, as for any silent seat.
+  * a table without one (`stand_in_after` = 0): at the deadline the table is abandoned, blaming
+    nobody, as for any silent seat (PROTOCOL §8: silence never convicts).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ DEFAULT_MOVE_TIMEOUT = 600
 #: seconds left on the move clock when the player is warned (both front ends)
 WARN_AT = (60, 15)
 #: seconds before the deadline at which the stand-in plays a connected player's overdue move
-#: (the others blame a silent seat at the deadline plus their catch-up grace: this arrives first)
+#: (the others give the table up at the deadline: this move reaches them first)
 LAST_MOMENT = 5.0
 
 
@@ -69,7 +69,7 @@ def warning_text(left: int, grace: float, stand_in: bool = True) -> str:
     if stand_in and grace > 0:
         then = "then a bot plays this one move for you (you keep your seat)"
     else:
-        then = "then the table blames your seat and the game ends"
+        then = "then the table is abandoned (nobody is blamed) and the game ends"
     return f"{when} left for your move: {then}"
 
 
@@ -81,7 +81,7 @@ def rule_text(move_timeout: int, grace: int) -> str:
                 f"plays that one move for you and you keep your seat. If you leave (page closed, "
                 f"program stopped) a bot plays for you after {grace} s until you come back")
     return (f"a move may take up to {limit}; you are warned 1 min and 15 s before; then the "
-            f"table blames your seat and the game ends. No bot plays for anyone who leaves")
+            f"table is abandoned (nobody is blamed). No bot plays for anyone who leaves")
 
 
 def countdown(seconds: float) -> str:

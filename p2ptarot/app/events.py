@@ -118,7 +118,8 @@ class MovePlayed(Event):
 
 @dataclass(frozen=True)
 class Waiting(Event):
-    """What the table waits for now, and until when a silent seat is tolerated."""
+    """What the table waits for now, and until when (past it the table is abandoned, blaming
+    nobody)."""
 
     TYPE: ClassVar[str] = "waiting"
     seats: tuple[int, ...]
@@ -138,24 +139,33 @@ class Waiting(Event):
 
 @dataclass(frozen=True)
 class Presence(Event):
-    """A player's link came up or went down ('joined', 'left', 'rejoined'), or, read from the
-    log, a stand-in bot started playing their seat ('stand-in') or they took it back ('back')."""
+    """A player's link came up or went down ('joined', 'left': disconnected, and re-dialled
+    since `since`, Unix time; 'rejoined'), or, read from the log, a stand-in bot started playing
+    their seat ('stand-in') or they took it back ('back')."""
 
     TYPE: ClassVar[str] = "presence"
     seat: int
     name: str
     status: str
+    since: float | None = None
 
     @property
     def sentence(self) -> str:
         if self.status == "left":
-            return (f"{self.name} left the table; the game waits for them to come back "
-                    "(p2ptarot join --resume)")
+            return f"{self.name} is disconnected — reconnecting"
         if self.status in ("rejoined", "back"):
             return f"{self.name} is back"
         if self.status == "stand-in":
             return f"{self.name}'s seat is played by a bot until {self.name} comes back"
         return f"{self.name} {self.status}"
+
+    def line(self, now: float) -> str:
+        """The sentence with the time since the link dropped: 'Bob is disconnected —
+        reconnecting (0:42)' (a front end redraws it every second)."""
+        if self.status != "left" or self.since is None:
+            return self.sentence
+        elapsed = max(0, int(now - self.since))
+        return f"{self.sentence} ({elapsed // 60}:{elapsed % 60:02d})"
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Awaitable, Callable, TypeVar
 
-from p2ptarot.table.effects import StandInMove
+from p2ptarot.table.inputs import StandInMove
 
 from .clock import WARN_AT, next_step, warning_text
 from .events import (HandOver, Leave, Notice, PlayComposed, PlayMove, StandInChanged, TakeBack,

@@ -133,8 +133,10 @@ class TableApp:
         """Seats a stand-in bot plays now (as their last moves tell)."""
         return frozenset(self._bot_seats)
 
-    def link(self, seat: int, up: bool) -> Presence | None:
-        """A peer's link changed: announced at once (a left player may come back)."""
+    def link(self, seat: int, up: bool, since: float | None = None) -> Presence | None:
+        """A peer's link changed: announced at once. A lost link is re-dialled for as long as
+        the table lives, so a player whose link dropped is 'disconnected — reconnecting', since
+        `since` (Unix time), not accused of anything."""
         if seat == self.seat:
             return None
         if up:
@@ -147,7 +149,7 @@ class TableApp:
         if seat in self._away:
             return None
         self._away.add(seat)
-        return Presence(seat, self.name(seat), "left")
+        return Presence(seat, self.name(seat), "left", since)
 
     def finished(self, scores: Sequence[int], winners: Sequence[int], transcript: str = "",
                  view: dict[str, Any] | None = None) -> GameFinished:
@@ -228,7 +230,7 @@ class Hub:
         self.turn: TurnStarted | None = None
         #: the table being played (set by the runner once the charter is signed)
         self.app: TableApp | None = None
-        #: when the seat the table waits for will be blamed (Unix time), from the last Waiting
+        #: when the table will be abandoned if the seats it waits for stay silent (Unix time)
         self.deadline: float | None = None
         self.waiting: Waiting | None = None
         #: the player's name before a table is opened (lobby chat lines are shown with it)

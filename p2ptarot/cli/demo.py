@@ -15,9 +15,9 @@ import threading
 import time
 from pathlib import Path
 
-from p2ptarot.net.store import DataDir, read_transcript
+from p2ptarot.peer.store import DataDir, read_transcript
 
-from .errors import check_table
+from .errors import check_table, interface_arg
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -27,8 +27,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--variant", default=None)
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seed", type=int, default=1, help="seed of the bots' choices (not of the cards)")
-    p.add_argument("--interface", default="127.0.0.1", metavar="IP",
-                   help="address for every socket and zeroconf (default 127.0.0.1)")
+    p.add_argument("--interface", default="127.0.0.1", metavar="CARD|IP", type=interface_arg,
+                   help="network card (a name or its address) for every socket and zeroconf "
+                        "(default 127.0.0.1)")
     p.add_argument("--out", type=Path, default=None, help="copy the verified transcript here")
     p.add_argument("--timeout", type=int, default=120, help="seconds of silence before blame")
     p.add_argument("--lobby-timeout", type=float, default=120.0, metavar="SECONDS",

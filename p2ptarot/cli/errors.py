@@ -29,3 +29,14 @@ def check_table(args: argparse.Namespace, game: str, players: int,
     except (UnknownGame, BadConfiguration) as exc:
         return usage_error(args, str(exc))
     return None
+
+
+def interface_arg(value: str) -> str:
+    """argparse type of `--interface`: a card's name or an address, resolved to the address
+    every socket and zeroconf then bind (p2ptarot.net.interfaces)."""
+    from p2ptarot.net.interfaces import InterfaceError, resolve_interface
+
+    try:
+        return resolve_interface(value)
+    except InterfaceError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc

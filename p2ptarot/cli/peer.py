@@ -17,15 +17,17 @@ from p2ptarot.app.table import Hub
 from p2ptarot.bots import make as make_bot
 from p2ptarot.engine import BadConfiguration, Move
 from p2ptarot.net.finder import describe as describe_table
-from p2ptarot.net.store import DataDir
-from p2ptarot.net.runner import (DEFAULT_STAND_IN_AFTER, GameResult, PeerConfig, RunError,
-                                 bot_chooser, run_host, run_join, run_resume)
+from p2ptarot.net.lan import DEFAULT_HEARTBEAT
+from p2ptarot.peer.bots import LocalBots, host_with_bots
+from p2ptarot.peer.config import (DEFAULT_LOBBY_GRACE, DEFAULT_STAND_IN_AFTER, GameResult,
+                                  PeerConfig, RunError)
+from p2ptarot.peer.run import bot_chooser, run_join, run_resume
+from p2ptarot.peer.store import DataDir
 from p2ptarot.table.charter import MAX_STAND_IN_AFTER
 
 from .console import Console
-from .errors import check_table, usage_error
+from .errors import check_table, interface_arg, usage_error
 from .front import Terminal
-from .local_bots import LocalBots
 
 if TYPE_CHECKING:  # zeroconf is imported only by the commands that browse (not `join ws://`)
     from p2ptarot.net.discovery import TableAdvert
@@ -33,8 +35,9 @@ if TYPE_CHECKING:  # zeroconf is imported only by the commands that browse (not 
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--name", default=os.environ.get("USER", "player"), help="your display name")
-    p.add_argument("--interface", default=None, metavar="IP",
-                   help="bind sockets and zeroconf to this address (default: all interfaces)")
+    p.add_argument("--interface", default=None, metavar="CARD|IP", type=interface_arg,
+                   help="bind sockets and zeroconf to this network card (a name such as eth0, "
+                        "or its address; default: all interfaces)")
     p.add_argument("--port", type=int, default=0, help="listening port (default: any free port)")
     p.add_argument("--data-dir", type=Path, default=Path.home() / ".p2ptarot", metavar="DIR",
                    help="identity key, secrets and transcripts (default: ~/.p2ptarot)")
@@ -42,12 +45,15 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="let a bot play this seat (random or heuristic; default heuristic)")
     p.add_argument("--seed", type=int, default=None, help="seed of the bot's choices")
     p.add_argument("--timeout", type=int, default=120,
-                   help="seconds a cryptographic step may stay silent before a seat is blamed")
+                   help="seconds a stalled step waits before this peer pushes its recent "
+                        "messages to the seats it waits for and asks everyone for what it missed "
+                        "(default 120; ending the table is the charter's --move-timeout)")
     p.add_argument("--move-timeout", type=int, default=DEFAULT_MOVE_TIMEOUT, metavar="SECONDS",
-                   help="host: seconds a player may think over one move (default "
-                        f"{DEFAULT_MOVE_TIMEOUT}: enough for the slowest game; written in the "
-                        "table's charter). Warned 60 s and 15 s before; then the table's "
-                        "stand-in policy applies (see --stand-in-after)")
+                   help="host: the table's limit, written in its charter: seconds a step may "
+                        "wait on a seat (its move, or its link coming back) before the table is "
+                        f"abandoned, blaming nobody (default {DEFAULT_MOVE_TIMEOUT}: enough to "
+                        "think over a move in the slowest game). A player is warned 60 s and "
+                        "15 s before; then the table's stand-in policy applies (--stand-in-after)")
     p.add_argument("--watch", action="store_true",
                    help="print the public table as it is played (e.g. for a bot seat)")
     p.add_argument("--web", action="store_true",
@@ -63,6 +69,9 @@ def _common(p: argparse.ArgumentParser) -> None:
                         "(default: ready as soon as you sit; bots always are)")
     p.add_argument("--lobby-timeout", type=float, default=600.0, metavar="SECONDS",
                    help="give up if the table has not started after this long (default 600)")
+    p.add_argument("--heartbeat", type=float, default=DEFAULT_HEARTBEAT, metavar="SECONDS",
+                   help=f"ping every link this often; a link silent this long is dropped and "
+                        f"dialled again (default {DEFAULT_HEARTBEAT:g})")
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -72,12 +81,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     h.add_argument("--variant", default=None, help="a variant of the game (default: its base rules)")
     h.add_argument("--seats", type=int, required=True, help="number of players, you included")
     h.add_argument("--bots", type=int, default=0, help="fill this many seats with local bot processes")
+    h.add_argument("--lobby-grace", type=float, default=DEFAULT_LOBBY_GRACE, metavar="SECONDS",
+                   help="a table hosted by a bot (--bot) starts this long after its seats were "
+                        "all taken, with the players ready by then, so a joiner that never says "
+                        f"ready cannot hold it (default {DEFAULT_LOBBY_GRACE:g})")
     h.add_argument("--stand-in-after", type=int, default=None, metavar="SECONDS",
                    help="table policy, written in the charter: when a human has left (page "
                         "closed, terminal gone) this long, their own peer lets a bot play their "
                         "seat until they come back, and a connected player's overdue move is "
                         "played by the bot just before the move time runs out (the seat stays "
-                        "theirs). 0 = never: an overdue seat is blamed. A player who is "
+                        "theirs). 0 = never: an overdue table is abandoned. A player who is "
                         "connected is never replaced for thinking. Default 60 s; 0 when "
                         "--move-timeout is 60 s or less. Must be shorter than --move-timeout")
     _common(h)
@@ -98,7 +111,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     j.set_defaults(run=run_join_cmd, prog=j.prog)
 
     ls = subparsers.add_parser("list", help="list the open tables on the LAN")
-    ls.add_argument("--interface", default=None, metavar="IP")
+    ls.add_argument("--interface", default=None, metavar="CARD|IP", type=interface_arg,
+                    help="listen on this network card only (a name or an address)")
     ls.add_argument("--timeout", type=float, default=3.0, help="seconds to listen")
     ls.add_argument("--json", action="store_true")
     ls.set_defaults(run=run_list, prog=ls.prog)
@@ -196,7 +210,8 @@ def _config(args: argparse.Namespace) -> PeerConfig:
     say = (lambda text: None) if args.quiet else (lambda text: print(text, flush=True))
     return PeerConfig(data_dir=args.data_dir, name=args.name, interface=args.interface,
                       port=args.port, timeout=args.timeout, move_timeout=args.move_timeout,
-                      lobby_timeout=args.lobby_timeout, say=say,
+                      lobby_timeout=args.lobby_timeout, say=say, heartbeat=args.heartbeat,
+                      lobby_grace=getattr(args, "lobby_grace", DEFAULT_LOBBY_GRACE),
                       ready=not (args.not_ready and not args.bot), bot=bool(args.bot))
 
 
@@ -233,20 +248,17 @@ def run_host_cmd(args: argparse.Namespace) -> int:
     if isinstance(policy, str):
         return usage_error(args, policy)
     cfg = _config(args)
-    bots = LocalBots(args.bots, args.data_dir, args.interface, args.timeout, args.lobby_timeout)
-    spawn_bots = bots.spawn
     cfg.stand_in_after = policy
 
     async def go() -> GameResult:
         hub = _hub(args)
         cfg.hub = hub
-        return await _with_fronts(args, cfg, hub, lambda: run_host(
-            cfg, args.game, args.variant, args.seats, _chooser(args, hub), on_listening=spawn_bots))
+        return await _with_fronts(args, cfg, hub, lambda: host_with_bots(
+            cfg, args.game, args.variant, args.seats, _chooser(args, hub),
+            LocalBots.for_table(cfg, args.bots)))
 
-    finished = False
     try:
         result = asyncio.run(go())
-        finished = True
     except LeftTable as exc:
         _left_message(args, f"p2ptarot host: {exc}")
         return 1
@@ -256,8 +268,6 @@ def run_host_cmd(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         _left_message(args, "p2ptarot host: interrupted; you left the table")
         return 130
-    finally:
-        bots.stop(finished)  # the host left or failed: its own bots have no table any more
     return _report(result, args)
 
 

@@ -14,9 +14,11 @@ from p2ptarot.app.events import ReplayLoaded
 from p2ptarot.app.human import LeftTable, until_left
 from p2ptarot.app.replay import frames
 from p2ptarot.app.table import Hub
-from p2ptarot.net.runner import DEFAULT_STAND_IN_AFTER, PeerConfig
-from p2ptarot.net.store import read_transcript
+from p2ptarot.peer.config import DEFAULT_STAND_IN_AFTER, PeerConfig
+from p2ptarot.peer.store import read_transcript
 from p2ptarot.transcript import TranscriptError, verify_transcript
+
+from .errors import interface_arg
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -25,8 +27,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--replay", type=Path, default=None, metavar="FILE",
                    help="step through this transcript in the browser instead of the lobby")
     p.add_argument("--name", default=os.environ.get("USER", "player"), help="your display name")
-    p.add_argument("--interface", default=None, metavar="IP",
-                   help="LAN address for zeroconf and the game (default: all interfaces)")
+    p.add_argument("--interface", default=None, metavar="CARD|IP", type=interface_arg,
+                   help="LAN card (a name or its address) for zeroconf and the game "
+                        "(default: all interfaces)")
     p.add_argument("--data-dir", type=Path, default=Path.home() / ".p2ptarot", metavar="DIR")
     p.add_argument("--web-port", type=int, default=0, metavar="PORT")
     p.add_argument("--web-interface", default="127.0.0.1", metavar="IP",

@@ -7,9 +7,15 @@ spec/PROTOCOL.md, "Group choice", for the measurements behind the switch).
 Design choices, each for a reason:
 
 * ristretto255 is a prime-order group of order l with a canonical 32-byte encoding: decoding
-  (``crypto_core_ristretto255_is_valid_point``) refuses every non-canonical or off-group string
-  in about 10 us, and no operation has to re-check subgroup membership (edwards25519 needed a
-  multiplication by l at every decode *and* inside every variable-base multiplication).
+  (``crypto_core_ristretto255_is_valid_point``) refuses every off-group string and, with the
+  explicit top-bit test below, every non-canonical one (RFC 9496 §4.3.1), in about 10 us; no
+  operation has to re-check subgroup membership (edwards25519 needed a multiplication by l at
+  every decode *and* inside every variable-base multiplication).
+* The libsodium that ``rbcl`` bundles accepts an encoding whose top bit (bit 255) is set and
+  treats it as the same element as the encoding without it: two byte strings for one point.
+  RFC 9496 requires decoding to refuse it, and the protocol compares keys by their bytes, so
+  :meth:`Point.decode` refuses it before asking libsodium (a copied key under a second encoding
+  would otherwise pass the "same key" test).
 * ``Scalar`` arithmetic uses Python integers mod l: exact, and cheaper than a cffi round trip per
   operation. Only the point operations go to libsodium.
 * ``Point`` holds the canonical 32-byte encoding. :meth:`Point.decode` is the *only* way to make
@@ -64,7 +70,8 @@ def _sub_raw(p: bytes, q: bytes) -> bytes:
 
 
 def _valid_raw(p: bytes) -> bool:
-    return p != _IDENTITY_ENC and bool(_sodium.crypto_core_ristretto255_is_valid_point(p))
+    return (p != _IDENTITY_ENC and not p[31] & 0x80
+            and bool(_sodium.crypto_core_ristretto255_is_valid_point(p)))
 
 
 _var_mul = _var_mul_raw

@@ -12,6 +12,7 @@ check is the whole verification, so its failure message is exact.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Self
 
@@ -68,11 +69,16 @@ def _schnorr_challenge(h: Point, t: Point, context: bytes) -> Scalar:
     return hash_to_scalar(LABEL_SCHNORR, context, G.encode(), h.encode(), t.encode())
 
 
-def prove_key(x: Scalar, h: Point, context: bytes) -> SchnorrProof:
+#: where a prover's secret nonces come from: the OS CSPRNG (conformance vectors pass a fixed list)
+Nonces = Callable[[], Scalar]
+
+
+def prove_key(x: Scalar, h: Point, context: bytes,
+              nonce: Nonces = Scalar.random) -> SchnorrProof:
     """Prove knowledge of x = log_G h, bound to ``context`` (table id, epoch, seat...)."""
     if base_mul(x) != h:
         raise ValueError("prove_key: h != x·G")
-    k = Scalar.random()
+    k = nonce()
     c = _schnorr_challenge(h, base_mul(k), context)
     return SchnorrProof(c, k + c * x)
 
@@ -94,8 +100,8 @@ def _dleq_challenge(label: str, context: bytes, statement: tuple[Point, ...],
 
 
 def _prove(label: str, x: Scalar, g1: Point, g2: Point, statement: tuple[Point, ...],
-           context: bytes) -> DleqProof:
-    k = Scalar.random()
+           context: bytes, nonce: Nonces = Scalar.random) -> DleqProof:
+    k = nonce()
     c = _dleq_challenge(label, context, statement, g1 * k, g2 * k)
     return DleqProof(c, k + c * x)
 
@@ -124,10 +130,11 @@ def verify_dleq(g1: Point, h1: Point, g2: Point, h2: Point, proof: DleqProof,
 
 # --- decryption shares -----------------------------------------------------------------------
 
-def make_share(x: Scalar, h: Point, c: Ciphertext, context: bytes) -> tuple[Point, DleqProof]:
+def make_share(x: Scalar, h: Point, c: Ciphertext, context: bytes,
+               nonce: Nonces = Scalar.random) -> tuple[Point, DleqProof]:
     """d = x·a with a proof that log_G h == log_a d (statement: G, h, a, d, b)."""
     d = c.a * x
-    return d, _prove(LABEL_SHARE, x, G, c.a, (G, h, c.a, d, c.b), context)
+    return d, _prove(LABEL_SHARE, x, G, c.a, (G, h, c.a, d, c.b), context, nonce)
 
 
 def verify_share(h: Point, c: Ciphertext, d: Point, proof: DleqProof, context: bytes) -> None:
@@ -138,12 +145,12 @@ def verify_share(h: Point, c: Ciphertext, d: Point, proof: DleqProof, context: b
 # --- re-encryption ------------------------------------------------------------------------------
 
 def prove_reencryption(r: Scalar, c: Ciphertext, c2: Ciphertext, H: Point,
-                       context: bytes) -> DleqProof:
+                       context: bytes, nonce: Nonces = Scalar.random) -> DleqProof:
     """Prove c2 - c = (r·G, r·H), i.e. c2 re-encrypts c under H (statement: G, H, c, c2)."""
     da, db = c2.a - c.a, c2.b - c.b
     if base_mul(r) != da or H * r != db:
         raise ValueError("prove_reencryption: c2 is not c re-encrypted with r")
-    return _prove(LABEL_REENC, r, G, H, _reenc_statement(c, c2, H), context)
+    return _prove(LABEL_REENC, r, G, H, _reenc_statement(c, c2, H), context, nonce)
 
 
 def verify_reencryption(c: Ciphertext, c2: Ciphertext, H: Point, proof: DleqProof,

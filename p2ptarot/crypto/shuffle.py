@@ -12,7 +12,8 @@ discrete-log relation between them and G (which would let a prover open a commit
 
 Fiat–Shamir: the N challenges u_j and the main challenge c are derived from the *whole* statement
 (context, H, every input and output ciphertext, every permutation commitment) and, for c, also
-the commitment chain and every t value — see spec/CRYPTO-NOTES.md for the exact byte layout.
+the commitment chain and every t value — spec/PROTOCOL.md §6.4 gives the exact byte layout, every
+equation with its signs, and protocol/vectors/crypto.json works one proof through.
 
 The proof carries its t values (not only the challenge) so that the verifier can say exactly
 which equation failed ("shuffle: t3 mismatch"); it costs 8N+4 variable-base and N+4 fixed-base
@@ -22,6 +23,7 @@ multiplications to verify, 5N+1 and 3N+4 to prove.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -161,8 +163,12 @@ def shuffle(cts: list[Ciphertext], H: Point) -> tuple[list[Ciphertext], list[int
 
 
 def prove_shuffle(cts: list[Ciphertext], out: list[Ciphertext], perm: list[int],
-                  rands: list[Scalar], H: Point, context: bytes) -> ShuffleProof:
-    """Prove that ``out`` is ``cts`` re-encrypted with ``rands`` and permuted by ``perm``."""
+                  rands: list[Scalar], H: Point, context: bytes,
+                  nonce: Callable[[], Scalar] = Scalar.random) -> ShuffleProof:
+    """Prove that ``out`` is ``cts`` re-encrypted with ``rands`` and permuted by ``perm``.
+
+    ``nonce`` draws the prover's secret scalars, in this order: r[0..N-1] (permutation
+    commitment), r_hat[0..N-1] (chain), w1, w2, w3, w4, w_hat[0..N-1], w_prime[0..N-1]."""
     n = len(cts)
     if n < 1 or len(out) != n or len(rands) != n or sorted(perm) != list(range(n)):
         raise ValueError("prove_shuffle: inconsistent sizes or not a permutation")
@@ -170,7 +176,7 @@ def prove_shuffle(cts: list[Ciphertext], out: list[Ciphertext], perm: list[int],
     h0 = _chain_base()
 
     # Permutation commitment: com[perm[i]] = r[perm[i]]·G + h_i.
-    r = [Scalar.random() for _ in range(n)]
+    r = [nonce() for _ in range(n)]
     com_list: list[Point | None] = [None] * n
     for i in range(n):
         j = perm[i]
@@ -182,16 +188,16 @@ def prove_shuffle(cts: list[Ciphertext], out: list[Ciphertext], perm: list[int],
     u_t = [u[perm[i]] for i in range(n)]
 
     # Commitment chain: chain[i] = r_hat[i]·G + u_t[i]·chain[i-1], chain[-1] = h0.
-    r_hat = [Scalar.random() for _ in range(n)]
+    r_hat = [nonce() for _ in range(n)]
     chain: list[Point] = []
     prev = h0
     for i in range(n):
         prev = base_mul(r_hat[i]) + prev * u_t[i]
         chain.append(prev)
 
-    w1, w2, w3, w4 = (Scalar.random() for _ in range(4))
-    w_hat = [Scalar.random() for _ in range(n)]
-    w_prime = [Scalar.random() for _ in range(n)]
+    w1, w2, w3, w4 = (nonce() for _ in range(4))
+    w_hat = [nonce() for _ in range(n)]
+    w_prime = [nonce() for _ in range(n)]
 
     t1 = base_mul(w1)
     t2 = base_mul(w2)

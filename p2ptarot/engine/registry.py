@@ -50,10 +50,10 @@ class VariantInfo:
 class GameInfo:
     """Everything the build knows about one game, registered once by the game's package.
 
-    `presenter`, `bots` and `view_schema` are import paths, loaded lazily (so listing the games
-    stays cheap): a presenter module offers `render(view) -> str` and `describe(move_json, view)
-    -> str` (and optionally `GROUPS`, move kind -> heading); a bots module offers
-    `choose(view, seat, legal, rng) -> Move`; a view schema path "module:attr" names a JSON Schema.
+    `presenter` and `bots` are import paths, loaded lazily (so listing the games stays cheap): a
+    presenter module offers `render(view) -> str` and `describe(move_json, view) -> str` (and
+    optionally `GROUPS`, move kind -> heading); a bots module offers
+    `choose(view, seat, legal, rng) -> Move`.
     """
 
     name: str
@@ -66,7 +66,6 @@ class GameInfo:
     factory: Callable[..., GameState] | None = field(default=None, compare=False, repr=False)
     presenter: str | None = None
     bots: str | None = None
-    view_schema: str | None = None
     #: optional: the VariantInfo of a combined variant name not listed (arcanoid's `X+GAZA`),
     #: or None; `create`/`host` accept what it describes as playable
     combine: Callable[[str], VariantInfo | None] | None = field(default=None, compare=False,
@@ -129,9 +128,6 @@ class GameInfo:
 
     def load_bots(self) -> Any | None:
         return _load(self.bots)
-
-    def load_view_schema(self) -> Any | None:
-        return _load(self.view_schema)
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "title": self.title, "players": [self.min_players, self.max_players],

@@ -1,4 +1,4 @@
-"""The contract every game's state implements (DESIGN.md §5, spec/ENGINE.md).
+"""The contract every game's state implements (spec/ENGINE.md §1–§3).
 
 One class serves two uses. *Omniscient* (simulation, tests, the audit): every handle's card is
 known. *Partial* (one peer's view over the network): only the handles this peer has seen are known;
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Iterable, Mapping
+from typing import Any, ClassVar, Mapping
 
 from .errors import EngineError, IllegalMove, NotYourTurn
 from .types import (PUBLIC, Claim, Commit, Move, Open, Outcome, Reveal, Secret, Turn, TurnKind,
@@ -264,7 +264,3 @@ class GameState(ABC):
     def pending_claims(self) -> list[Claim]:
         return list(self.claims)
 
-
-def handles_of(seat_cards: Iterable[int]) -> list[int]:
-    """Sorted handles, a stable order for views and legal-move lists."""
-    return sorted(seat_cards)

@@ -20,7 +20,7 @@ NOBODY = -1
 
 
 class TurnKind(str, Enum):
-    """Who must act next (DESIGN.md §5)."""
+    """Who must act next (spec/ENGINE.md §2)."""
 
     SEAT = "seat"  # exactly one seat moves
     SIMULTANEOUS = "simultaneous"  # every listed seat moves, blind to the others (commits, votes)

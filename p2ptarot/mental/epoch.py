@@ -225,7 +225,8 @@ class DeckEpoch:
             out = [reencrypt(op.stage[perm[i]], H, rands[i]) for i in range(len(op.stage))]
             ctx = binding.shuffle_context(self.table_id, self.deck, self.epoch, self._cursor, me)
             proof = prove_shuffle(op.stage, out, perm, rands, H, ctx)
-            return ShuffleMessage(**head, ciphertexts=tuple(out), proof=proof)
+            return ShuffleMessage(**head, inputs=op.inputs or (), outputs=op.outputs,
+                                  ciphertexts=tuple(out), proof=proof)
         if isinstance(op, TransferOp) and not op.in_share_phase:
             return ReencryptionMessage(**head, items=tuple(self._reencrypt(op, t)
                                                            for t in op.transfers
@@ -313,6 +314,11 @@ class DeckEpoch:
 
     def _on_shuffle(self, op: ShuffleOp, msg: ShuffleMessage, trusted: bool) -> None:
         s = msg.seat
+        want = (op.inputs or (), op.outputs)
+        if (msg.inputs, msg.outputs) != want:
+            raise MentalViolation(s, f"shuffle names inputs {list(msg.inputs)} and outputs "
+                                     f"{list(msg.outputs)}, expected {list(want[0])} and "
+                                     f"{list(want[1])}")
         if len(msg.ciphertexts) != len(op.stage):
             raise MentalViolation(s, f"shuffle has {len(msg.ciphertexts)} ciphertexts, "
                                      f"expected {len(op.stage)}")

@@ -60,27 +60,40 @@ class KeyMessage(_Base):
                    proof=decode_bytes(d["proof"], "proof", SchnorrProof.decode))
 
 
+def _handles(d: Mapping[str, Any], field: str) -> tuple[int, ...]:
+    return tuple(get_int({field: v}, field) for v in get_list(d, field))
+
+
 @dataclass(frozen=True)
 class ShuffleMessage(_Base):
-    """One seat's re-encrypted, permuted deck and the proof that it is a shuffle of its input."""
+    """One seat's re-encrypted, permuted deck and the proof that it is a shuffle of its input.
+
+    `inputs` names the handles whose current versions, in this order, are the operation's input
+    (empty for an epoch's first shuffle: its input is the open deck, in the deck's card order);
+    `outputs` the handles the operation's final deck occupies, position by position. Every
+    seat's message of one operation names the same lists (protocol version 6)."""
 
     KIND: ClassVar[str] = "mental.shuffle"
+    inputs: tuple[int, ...]
+    outputs: tuple[int, ...]
     ciphertexts: tuple[Ciphertext, ...]
     proof: ShuffleProof
 
     def to_dict(self) -> dict[str, Any]:
-        return {**self._head(), "ciphertexts": [b64(c.encode()) for c in self.ciphertexts],
+        return {**self._head(), "inputs": list(self.inputs), "outputs": list(self.outputs),
+                "ciphertexts": [b64(c.encode()) for c in self.ciphertexts],
                 "proof": b64(self.proof.encode())}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> ShuffleMessage:
-        d = check_keys(d, _HEADER | {"ciphertexts", "proof"}, cls.KIND)
+        d = check_keys(d, _HEADER | {"inputs", "outputs", "ciphertexts", "proof"}, cls.KIND)
+        inputs, outputs = _handles(d, "inputs"), _handles(d, "outputs")
         raw = get_list(d, "ciphertexts")
         cts = tuple(decode_bytes(v, f"ciphertexts[{i}]", Ciphertext.decode)
                     for i, v in enumerate(raw))
         n = len(cts)
         proof = decode_bytes(d["proof"], "proof", lambda b: ShuffleProof.decode(b, n))
-        return cls(**_header(d), ciphertexts=cts, proof=proof)
+        return cls(**_header(d), inputs=inputs, outputs=outputs, ciphertexts=cts, proof=proof)
 
 
 @dataclass(frozen=True)

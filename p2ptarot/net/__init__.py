@@ -1,9 +1,12 @@
-"""The only I/O layer: an authenticated websocket mesh between table peers and zeroconf
-discovery of open tables.  Everything above it is sans-I/O and sees bytes and events.
+"""Transport only: links, their handshake and limits, and discovery of open tables.
 
-The names below are loaded on first use (PEP 562): importing one light submodule, e.g.
-`p2ptarot.net.store` for `p2ptarot verify`, must not pull in aiohttp and zeroconf, and a peer that
-dials a ws:// address directly never imports zeroconf.
+`link` is the interface a peer (`p2ptarot.peer`) plays over: a set of authenticated links keyed
+by peer public key. `transport.Mesh` implements it over websockets, `lan.LanTransport` pairs it
+with zeroconf adverts (`discovery`). This package imports nothing from `peer`, `app` or the front
+ends (tests/net/test_net_layering.py checks it).
+
+The names below are loaded on first use (PEP 562): importing one light submodule must not pull in
+aiohttp and zeroconf, and a peer that dials a ws:// address directly never imports zeroconf.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ _EXPORTS: dict[str, str] = {
     **dict.fromkeys(("FrameDropped", "LinkDown", "LinkRejected", "LinkUp", "MeshEvent", "PeerKey",
                      "Received"), "events"),
     "Signer": "handshake",
+    **dict.fromkeys(("Advert", "LinkEvent", "Links", "Transport"), "link"),
+    **dict.fromkeys(("DEFAULT_HEARTBEAT", "LanTransport"), "lan"),
     **dict.fromkeys(("WS_PATH", "LinkInfo", "Mesh", "MeshConfig"), "transport"),
     **dict.fromkeys(("AdvertError", "TableInfo"), "txt"),
 }
@@ -47,5 +52,7 @@ if TYPE_CHECKING:  # the eager form, for type checkers and editors
     from .events import (FrameDropped, LinkDown, LinkRejected, LinkUp, MeshEvent, PeerKey,
                          Received)
     from .handshake import Signer
+    from .lan import DEFAULT_HEARTBEAT, LanTransport
+    from .link import Advert, LinkEvent, Links, Transport
     from .transport import WS_PATH, LinkInfo, Mesh, MeshConfig
     from .txt import AdvertError, TableInfo

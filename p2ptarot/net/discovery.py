@@ -14,8 +14,15 @@ a responder multicasts a record at most once per second (section 6), e.g. right 
 announcements.
 
 ``interfaces`` is a setting everywhere: ``None`` means every interface (real users); a list of
-addresses such as ``["127.0.0.1"]`` confines multicast to those (tests, demos, and machines where
-multicast on other interfaces is not allowed).
+addresses such as ``["127.0.0.1"]`` confines zeroconf to those (tests, demos, and machines where
+multicast on other interfaces is not allowed). python-zeroconf given ``interfaces=[addr]``
+still binds its shared receiving socket to the wildcard (``0.0.0.0:5353``, joined to the group
+on ``addr`` only, but receiving unicast on every interface and, Linux's IP_MULTICAST_ALL
+default, the group's traffic joined by any socket of the host). ``open_zeroconf`` replaces that
+socket by one bound to the group address itself (``224.0.0.251:5353``, or ``ff02::fb%card``)
+with IP_MULTICAST_ALL off: it receives only mDNS multicast arriving on the chosen cards. The
+per-card sockets zeroconf sends from are bound to ``addr:5353``. So nothing listens on the
+wildcard (SECURITY §6).
 """
 
 from __future__ import annotations
@@ -27,6 +34,8 @@ import logging
 import os
 import re
 import socket
+import struct
+import threading
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
@@ -41,6 +50,8 @@ from zeroconf import (
     Zeroconf,
     get_all_addresses,
 )
+from zeroconf import _core as zeroconf_core
+from zeroconf._utils.net import add_interface, normalize_interface_choice
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from p2ptarot.net.errors import MeshError
@@ -57,20 +68,101 @@ class DiscoveryError(MeshError):
     """Advertising failed (name clash, no usable address)."""
 
 
+MDNS_PORT = 5353
+MDNS_GROUP_V4 = "224.0.0.251"
+MDNS_GROUP_V6 = "ff02::fb"
+# Linux <linux/in.h>, <linux/in6.h>: 0 = deliver only the groups this very socket joined, on
+# the cards it joined them on (the default 1 delivers any group joined by any socket).
+_IP_MULTICAST_ALL = 49
+_IPV6_MULTICAST_ALL = 29
+_PATCH_LOCK = threading.Lock()
+
+
 def open_zeroconf(interfaces: Sequence[str] | None) -> AsyncZeroconf:
-    """An ``AsyncZeroconf`` on ``interfaces`` (None = all, the default for real users)."""
+    """An ``AsyncZeroconf`` on ``interfaces`` (None = all, the default for real users); with a
+    list of addresses, every socket it holds is bound to those cards (see the module notes).
+    Either IPv4 addresses, or one IPv6 address (a link-local group needs one card)."""
     if interfaces is None:
         return AsyncZeroconf(interfaces=InterfaceChoice.All)
     addresses = [str(ipaddress.ip_address(a)) for a in interfaces]
     if not addresses:
         raise ValueError("interfaces must be None or a non-empty list of addresses")
-    has_v6 = any(":" in a for a in addresses)
-    has_v4 = any(":" not in a for a in addresses)
-    if has_v4 and has_v6:
-        version = IPVersion.All
-    else:
-        version = IPVersion.V6Only if has_v6 else IPVersion.V4Only
-    return AsyncZeroconf(interfaces=addresses, ip_version=version)
+    v6 = [a for a in addresses if ":" in a]
+    if v6 and (len(v6) > 1 or len(addresses) > 1):
+        raise ValueError("interfaces: IPv4 addresses, or a single IPv6 address")
+    version = IPVersion.V6Only if v6 else IPVersion.V4Only
+    original = zeroconf_core.create_sockets
+
+    def create_sockets(choice: object, unicast: bool, ip_version: IPVersion,
+                       apple_p2p: bool = False) -> tuple[socket.socket, list[socket.socket]]:
+        if choice is not addresses:  # someone else's Zeroconf, built meanwhile in a thread
+            return original(choice, unicast, ip_version, apple_p2p=apple_p2p)
+        return _bound_sockets(addresses, version)
+
+    with _PATCH_LOCK:  # python-zeroconf has no setting for its receiving socket's address
+        zeroconf_core.create_sockets = create_sockets
+        try:
+            return AsyncZeroconf(interfaces=addresses, ip_version=version)
+        finally:
+            zeroconf_core.create_sockets = original
+
+
+def _bound_sockets(addresses: list[str],
+                   version: IPVersion) -> tuple[socket.socket, list[socket.socket]]:
+    """The receiving socket bound to the mDNS group on the chosen cards, and zeroconf's own
+    per-card sending sockets (bound to each address, port 5353)."""
+    listen = _group_socket(addresses, version)
+    senders = []
+    try:
+        for interface in normalize_interface_choice(addresses, version):
+            sender = add_interface(listen, interface)
+            if sender is not None:
+                senders.append(sender)
+    except BaseException as exc:
+        listen.close()
+        for sender in senders:
+            sender.close()
+        if isinstance(exc, OSError):
+            raise DiscoveryError(f"zeroconf cannot use {', '.join(addresses)}: {exc}") from exc
+        raise
+    if not senders:
+        listen.close()
+        raise DiscoveryError(f"zeroconf cannot use {', '.join(addresses)} (no such address here, "
+                             f"or no multicast on its card)")
+    return listen, senders
+
+
+def _group_socket(addresses: list[str], version: IPVersion) -> socket.socket:
+    family = socket.AF_INET6 if version is IPVersion.V6Only else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_DGRAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if hasattr(socket, "SO_REUSEPORT"):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        if family == socket.AF_INET6:
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            sock.setsockopt(socket.IPPROTO_IPV6, _IPV6_MULTICAST_ALL, 0)
+            scope = _scope_of(addresses[0])
+            sock.bind((MDNS_GROUP_V6, MDNS_PORT, 0, scope))
+        else:
+            sock.setsockopt(socket.IPPROTO_IP, _IP_MULTICAST_ALL, struct.pack("i", 0))
+            sock.bind((MDNS_GROUP_V4, MDNS_PORT))
+    except OSError as exc:
+        sock.close()
+        raise DiscoveryError(f"cannot listen for mDNS on {', '.join(addresses)} only: {exc}") from exc
+    return sock
+
+
+def _scope_of(address: str) -> int:
+    """The index of the card holding an IPv6 address."""
+    import ifaddr
+
+    wanted = ipaddress.ip_address(address.split("%")[0])
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            if isinstance(ip.ip, tuple) and ipaddress.ip_address(ip.ip[0]) == wanted:
+                return int(adapter.index or 0)
+    raise DiscoveryError(f"no network card holds {address}")
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ import contextlib
 import json
 import logging
 import os
+import socket
 import time
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
@@ -245,8 +246,20 @@ class Mesh:
 
     @property
     def url(self) -> str:
-        """Where peers dial us (the bound host; a wildcard bind must advertise a real address)."""
+        """The URL of the bound host (a wildcard when bound to every interface)."""
         return f"ws://{self.config.host}:{self.port}{WS_PATH}"
+
+    @property
+    def address(self) -> str:
+        """Where peers dial us: the bound interface, or this host's LAN address when bound to
+        every interface (a wildcard address cannot be dialled)."""
+        if self.config.host not in ("0.0.0.0", "::", ""):
+            return self.url
+        try:
+            host = socket.gethostbyname(socket.gethostname())
+        except OSError:
+            host = "127.0.0.1"
+        return f"ws://{host}:{self.port}{WS_PATH}"
 
     # ----------------------------------------------------------------- queries
 

@@ -9,15 +9,26 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Sequence
 
-from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, field_validator
 
 from . import canonical
 from .charter import B64
 from .envelope import MAX_MESSAGE_BYTES, Envelope, EnvelopeError, parse
 from .evidence import MAX_EVIDENCE_CHARS
-from .rounds import MAX_SEALED_CHARS
+from .rounds import SEALED_SIZES
 
 _STRICT = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+def _b64_of_size(n: int) -> str:
+    """A regex for the canonical unpadded base64url of exactly `n` bytes (trailing bits zero)."""
+    full, rest = divmod(n, 3)
+    tail = {0: "", 1: "[A-Za-z0-9_-][AQgw]", 2: "[A-Za-z0-9_-]{2}[AEIMQUYcgkosw048]"}[rest]
+    return f"[A-Za-z0-9_-]{{{4 * full}}}{tail}"
+
+
+#: `sealed` has exactly one of the honest sizes (2^k + 16 bytes, 8 <= k <= 14)
+SEALED_PATTERN = "^(?:" + "|".join(_b64_of_size(n) for n in SEALED_SIZES) + ")$"
 
 
 class SealedCommitment(BaseModel):
@@ -26,8 +37,9 @@ class SealedCommitment(BaseModel):
 
     model_config = _STRICT
     digest: str = Field(pattern=B64, min_length=43, max_length=43)
-    sealed: str = Field(pattern=B64, min_length=1, max_length=MAX_SEALED_CHARS,
-                        description="padded secret, SecretBox under a key only its author holds")
+    sealed: str = Field(pattern=SEALED_PATTERN,
+                        description="padded secret, SecretBox under a key only its author holds: "
+                                    "exactly 2^k + 16 bytes (8 <= k <= 14), base64url")
 
 
 class SecretSalt(BaseModel):
@@ -47,8 +59,10 @@ _BY_SCHEMA = {"type": "string", "const": STAND_IN,
 
 def _absent_not_null(schema: dict[str, Any]) -> None:
     """An optional body field is left out when unset, never sent as null: its schema offers no
-    null default (pydantic would write `"default": null`)."""
+    null default (pydantic would write `"default": null`) and no null branch."""
     schema.pop("default", None)
+    if "anyOf" in schema:
+        schema["anyOf"] = [s for s in schema["anyOf"] if s != {"type": "null"}]
 
 
 class MoveBody(BaseModel):
@@ -69,6 +83,21 @@ class MoveBody(BaseModel):
     by: Annotated[Literal["bot"] | None, WithJsonSchema(_BY_SCHEMA)] = Field(
         default=None, json_schema_extra=_absent_not_null)
 
+    def __init__(self, **data: Any) -> None:
+        """In code, `secret=None` / `by=None` mean "absent"; only a received body's explicit
+        null (`model_validate`) is refused by the validator below."""
+        super().__init__(**{k: v for k, v in data.items()
+                            if not (k in ("secret", "by") and v is None)})
+
+    @field_validator("secret", "by", mode="before")
+    @classmethod
+    def _never_null(cls, value: Any) -> Any:
+        """Absent is the only way to say "none": an explicit null is a second byte form of the
+        same body, so it is malformed (PROTOCOL §5, §7.2)."""
+        if value is None:
+            raise ValueError("an optional field is absent, never null")
+        return value
+
     def wire(self) -> dict[str, Any]:
         """The body as sent: an absent `secret` or `by` is left out, never null."""
         body: dict[str, Any] = {"move": dict(self.move), "shares": list(self.shares)}
@@ -87,7 +116,8 @@ class MoveOpenBody(MoveBody):
 
 
 class CommitBody(BaseModel):
-    """Commit round of a joint random draw: H(label, context, salt, value)."""
+    """Commit round of a joint random draw: digest = SHA-512(lp("p2ptarot/commit/" + label, salt,
+    value))[0:32] with label "p2ptarot/coin/<table id hex>/<draw index>/<purpose>" (PROTOCOL §7)."""
 
     model_config = _STRICT
     purpose: str = Field(max_length=60)
@@ -131,7 +161,7 @@ class AbortBody(BaseModel):
     step: int = Field(ge=0, description="the step of the offending message, or where the fault "
                       "was detected when there is none")
     evidence: list[str | dict[str, Any]] = Field(
-        default_factory=list, max_length=2,
+        max_length=2,
         description="the offending signed envelope(s), if any: base64url of the canonical bytes")
 
     @classmethod

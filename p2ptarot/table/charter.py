@@ -57,15 +57,18 @@ class Charter(BaseModel):
     """Game, variant, options, seats, protocol version and a fresh nonce."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    # every field is required: a signed charter has one byte form, and no reader fills in a
+    # value the signers did not hash (the host's --move-timeout default, 300, is the CLI's)
     protocol: int = Field(ge=1)
     game: str = Field(min_length=1, max_length=40)
-    variant: str | None = Field(default=None, max_length=40)
-    options: dict[str, int | str | bool] = Field(default_factory=dict)
+    variant: str | None = Field(max_length=40, description="null for the game's default rules")
+    options: dict[str, int | str | bool]
     seats: list[SeatEntry] = Field(min_length=2, max_length=MAX_SEATS)
     nonce: str = Field(pattern=B64, min_length=43, max_length=43)
-    timeout: int = Field(default=120, ge=1, le=86400, description="seconds of silence before a seat is blamed")
+    timeout: int = Field(ge=1, le=86400, description="seconds a seat may take over a move step "
+                         "before it is blamed for silence")
     stand_in_after: int = Field(
-        default=0, ge=0, le=MAX_STAND_IN_AFTER,
+        ge=0, le=MAX_STAND_IN_AFTER,
         description="table policy: seconds a human seat may leave its turn unanswered before its "
                     "own peer lets a bot play for it (0 = never); shorter than `timeout`")
 

@@ -1,4 +1,6 @@
-"""What a `Session` asks its runner to do: the sans-I/O outputs (h11-style events)."""
+"""What a `Session` asks its runner to do: the sans-I/O outputs (h11-style events).
+
+Every effect is a slotted, frozen value: the runner reads it and never changes it."""
 
 from __future__ import annotations
 
@@ -10,14 +12,14 @@ from p2ptarot.engine import Move, Outcome
 from .envelope import Envelope
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Send:
     """Persist this own envelope, then send it to every peer (in that order: never lose it)."""
 
     envelope: Envelope
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Forward:
     """Relay this envelope, received from another seat, to every peer (once, before this seat acts
     on it): what one peer saw for a step every peer sees, so a seat that signs two versions of one
@@ -26,14 +28,14 @@ class Forward:
     envelope: Envelope
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Record:
     """Append this accepted envelope to the transcript (emitted in log order)."""
 
     envelope: Envelope
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class NeedMove:
     """The local seat must choose one of `legal` (from its own `view`), then call `Session.act`."""
 
@@ -42,15 +44,7 @@ class NeedMove:
     view: dict[str, Any]
 
 
-@dataclass(frozen=True)
-class StandInMove:
-    """A chooser's answer to `NeedMove` made by the seat's stand-in bot, not its player: the
-    runner passes it to `Session.act(move, by="bot")`, which marks the move's body."""
-
-    move: Move
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Progress:
     """A human-readable line about what the table is doing (for UIs and logs)."""
 
@@ -58,21 +52,21 @@ class Progress:
     text: str
 
 
-@dataclass(frozen=True)
-class Warning:
+@dataclass(frozen=True, slots=True)
+class Notice:
     """Input that was dropped without blame (unauthenticated garbage, stale duplicates...)."""
 
     text: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Finished:
     """The game ended and every seat signed the same outcome."""
 
     outcome: Outcome
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Aborted:
     """The game ended on a fault: `blame` is the seat at fault, proven by this peer's own checks of
     `evidence` (its signed envelopes), or None when nobody can be convicted (silence is blamed on
@@ -86,4 +80,4 @@ class Aborted:
     evidence: tuple[Envelope, ...] = ()
 
 
-Effect = Send | Forward | Record | NeedMove | Progress | Warning | Finished | Aborted
+Effect = Send | Forward | Record | NeedMove | Progress | Notice | Finished | Aborted

@@ -40,6 +40,10 @@ MAX_SEALED_PLAINTEXT = 16384
 _MIN_BUCKET = 256
 #: base64url length of the largest sealed value (padded plaintext + 16-byte MAC)
 MAX_SEALED_CHARS = ((MAX_SEALED_PLAINTEXT + nacl.secret.SecretBox.MACBYTES) * 4 + 2) // 3
+#: every size an honest `sealed` has: a power-of-two bucket (256 .. 16 KiB) plus the 16-byte MAC,
+#: so any other size is a malformed body (PROTOCOL §7.3)
+SEALED_SIZES: tuple[int, ...] = tuple(2**k + nacl.secret.SecretBox.MACBYTES for k in range(8, 15))
+assert SEALED_SIZES[0] == _MIN_BUCKET + 16 and SEALED_SIZES[-1] == MAX_SEALED_PLAINTEXT + 16
 
 
 # ---- labels: one per use, bound to the table ------------------------------------------------

@@ -54,9 +54,16 @@ class MentalKeyBody(_MentalHeader):
 
 
 class MentalShuffleBody(_MentalHeader):
-    """The re-encrypted, permuted deck and its Terelius–Wikström proof ((5n+9)·32 bytes)."""
+    """The re-encrypted, permuted deck, the handles it consumes and creates, and its
+    Terelius–Wikström proof ((5n+9)·32 bytes)."""
 
     kind: Literal["mental.shuffle"]
+    inputs: list[Annotated[int, Field(ge=0, le=MAX_INT)]] = Field(
+        max_length=MAX_ITEMS, description="the handles whose current versions are the input, in "
+        "order; empty for an epoch's first shuffle (its input is the open deck)")
+    outputs: list[Annotated[int, Field(ge=0, le=MAX_INT)]] = Field(
+        max_length=MAX_ITEMS, description="the handles the shuffled deck occupies, position by "
+        "position (0..N-1 for the first shuffle, the next unused numbers for a reshuffle)")
     ciphertexts: list[Annotated[str, Field(pattern=B64_64, description=CIPHERTEXT_DOC)]] = Field(
         max_length=MAX_ITEMS)
     proof: str = Field(pattern=B64, description="shuffle proof: (3n+5) points then (2n+4) scalars")
@@ -125,11 +132,6 @@ BODY_MODELS: dict[str, type[BaseModel]] = {
     "mental.reencrypt": MentalReencryptBody,
     "mental.reveal-key": MentalRevealKeyBody,
 }
-
-
-def body_model(kind: str) -> type[BaseModel]:
-    """The model of an envelope body of `kind` (KeyError for an unknown kind)."""
-    return BODY_MODELS[kind]
 
 
 def wire_schemas() -> dict[str, dict[str, Any]]:

@@ -1,124 +1,55 @@
 """The table session: a signed, hash-chained lockstep log that drives the engine and the deck.
 
-Sans-I/O (the h11 pattern): `receive(bytes)`, `act(move)`, `start()` and `blame_silence()` return
-a list of effects (`Send`, `Record`, `NeedMove`, `Progress`, `Finished`, `Aborted`); the runner in
-`p2ptarot.net` pumps them. The same class, built with `seat=None` and no identity, is the offline
-verifier: it replays a transcript and performs every check a live peer performs.
+Sans-I/O (the h11 pattern): `receive(bytes)`, `act(move)`, `start()` and `abandon()` return
+a list of effects (`Send`, `Record`, `NeedMove`, `Progress`, `Finished`, `Aborted`...); the game
+pump in `p2ptarot.peer` pumps them. The same class, built with `seat=None` and no identity, is the
+offline verifier: it replays a transcript and performs every check a live peer performs.
 
-A *step* is one round of messages (`StepSpec`): the seats it expects follow from the mental-poker
-layer (keys, a shuffle, shares, re-encryptions, audit keys) or, when the deck is idle, from the
-head of the session's queue of *pending work* — typed steps (`ApplyMove`, `ResolveReveals`, a
-`DrawRound`, a `BlindRound`...) each run by its handler in `_RUN` — and, once that queue is empty,
-from the engine's turn (`_ASK`). A step completes when every expected seat has spoken; its
-messages are then processed in seat order by the handler of its kind (`_PROCESS`), so every honest
-peer builds the same log. Handles, claims and secrets are mapped onto the wire by the engine
-bridge (`bridge.py`); the commit/open rounds live in `rounds.py`.
+It is laid out as objects that own their state, around one log:
+- `Intake` (`intake.py`) takes received bytes: parsing, checks, duplicates, equivocation, abort
+  records; it holds the messages of steps not yet complete and the log of completed ones;
+- the move-body codec (`codec.py`) turns moves into signed bodies and back, as pure functions;
+- `MentalTable` runs the deck, the engine's `GameState` the rules, `EngineBridge` maps between;
+- the session itself walks the steps (`steps.py`): a *step* is one round of messages. The seats
+  it expects follow from the deck (keys, a shuffle, shares, re-encryptions, audit keys) or, when
+  the deck is idle, from the head of the queue of *pending work* (`ApplyMove`, `ResolveReveals`,
+  a `DrawRound`, a `BlindRound`...) and, once that queue is empty, from the engine's turn. A step
+  completes when every expected seat has spoken; its messages are then processed in seat order
+  by the handler of its kind, so every honest peer builds the same log. One table, `_STEPS`,
+  gives each `StepKind` its two handlers: how a completed step is processed, and how this seat
+  speaks in it.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections import deque
-from dataclasses import dataclass, replace
-from typing import Any, Callable
+from dataclasses import replace
+from typing import Any, Callable, NamedTuple
 
-from p2ptarot.crypto.commitment import check_commitment, commit
-from p2ptarot.crypto.errors import CryptoError
 from p2ptarot.crypto.signing import Identity
 from p2ptarot.engine import (Commit, EngineError, GameState, IllegalMove, Move, Open, Outcome,
                              RandomChoice, Shuffle, Turn, TurnKind, create)
 from p2ptarot.mental.errors import MentalError, MentalViolation
 from p2ptarot.mental.events import Expectation
 from p2ptarot.mental.table import MentalTable
-from pydantic import ValidationError
 
-from . import canonical, rounds
-from .bodies import (STAND_IN, AbortBody, CommitBody, MoveBody, MoveOpenBody, OpenBody,
-                     ResultBody, SealedCommitment, SecretSalt)
+from . import codec, rounds
+from .bodies import STAND_IN, AbortBody, ResultBody
 from .bridge import CommittedSecret, EngineBridge
 from .charter import SignedCharter
-from .effects import (Aborted, Effect, Finished, Forward, NeedMove, Progress, Record, Send,
-                      Warning)
-from .envelope import Envelope, EnvelopeError, chain_next, chain_start, parse, seal
-from .evidence import AbortLedger, StoppedSeat, evidence_lines, is_equivocation
+from .effects import (Aborted, Effect, Finished, Forward, NeedMove, Notice, Progress, Record,
+                      Send)
+from .envelope import Envelope, chain_next, chain_start, seal
+from .errors import MoveRefused, TableUsageError, Violation
+from .evidence import StoppedSeat
+from .intake import MAX_STEPS_AHEAD, Intake
 from .rounds import BlindRound, DrawRound, SeatSecrets
 from .secrets import EpochKeySource
+from .steps import (MENTAL_KINDS, MOVE_STEP_KINDS, ApplyMove, FinishAudit, Pending,
+                    ResolveChance, ResolveReveals, SignResult, StepKind, StepSpec, SyncKnown)
 
-MAX_STEPS_AHEAD = 64
-MENTAL_KINDS = ("mental.key", "mental.shuffle", "mental.shares", "mental.reencrypt",
-                "mental.reveal-key")
-#: step kinds in which the local seat chooses a move (`NeedMove`, then `act`)
-MOVE_STEP_KINDS = ("move", "move.commit")
-
-
-class Violation(Exception):
-    """A fault attributable to `seat` (the session turns it into an abort)."""
-
-    def __init__(self, seat: int, reason: str, evidence: tuple[Envelope, ...] = ()) -> None:
-        super().__init__(f"seat {seat}: {reason}")
-        self.seat = seat
-        self.reason = reason
-        self.evidence = evidence
-
-
-@dataclass(frozen=True)
-class StepSpec:
-    """Who must speak in the current step, and what kind of message they send."""
-
-    kind: str
-    seats: tuple[int, ...]
-    label: str
-    deck_op: tuple[str, int, int] | None = None  # (deck, epoch, op) of a deck-protocol step
-    turn: Turn | None = None  # the engine turn a `move` step answers
-
-
-# ---- pending work: typed steps, run in order once the deck is idle ------------------------------
-@dataclass(frozen=True)
-class ResolveChance:
-    """The deck carried out the engine's shuffle: tell the engine."""
-
-
-@dataclass(frozen=True)
-class ResolveReveals:
-    """The deck carried out the engine's reveals: feed the values learnt, then tell the engine."""
-
-
-@dataclass(frozen=True)
-class FinishAudit:
-    """The audit of one deck epoch is in: feed the engine every value it did not know."""
-
-    deck: str
-    epoch: int
-
-
-@dataclass(frozen=True)
-class SyncKnown:
-    """A move's reveal shares are in: feed the engine the values now known."""
-
-
-@dataclass(frozen=True)
-class ApplyMove:
-    """A received move, applied in its step's seat order. `opened`: the cards it opens were
-    revealed already. `origin`: the step where the move was signed first (its commitment step in
-    a blind turn)."""
-
-    seat: int
-    move: Move
-    env: Envelope
-    turn: Turn
-    origin: int
-    opened: bool = False
-    digest: bytes | None = None  # a `Commit`'s commitment
-    salt: bytes | None = None  # an `Open`'s salt
-
-
-@dataclass(frozen=True)
-class SignResult:
-    """The game is over and every epoch audited: every seat signs the outcome."""
-
-
-Pending = (ResolveChance | ResolveReveals | FinishAudit | SyncKnown | ApplyMove | DrawRound
-           | BlindRound | SignResult)
+__all__ = ["MAX_STEPS_AHEAD", "MENTAL_KINDS", "MOVE_STEP_KINDS", "Session", "StepKind",
+           "StepSpec", "Violation"]
 
 
 class Session:
@@ -144,14 +75,9 @@ class Session:
                                       self.charter.options, viewer=seat, omniscient=False)
         self.mental = MentalTable(self.table_id, self.n, seat, self._keys)
         self.bridge = EngineBridge()
+        self.intake = Intake(self.charter, seat)
         self.step = 0
         self.chain = chain_start(self.table_id)
-        self.log: list[Envelope] = []
-        self._logged: dict[tuple[int, int], Envelope] = {}  # (step, seat) -> its logged message
-        self._ledger = AbortLedger()
-        self._seen: set[bytes] = set()  # hashes of every frame taken in (duplicates cost nothing)
-        self._other_history: set[tuple[int, int]] = set()  # (step, seat) already warned about
-        self._inbox: dict[int, dict[int, Envelope]] = {}
         self._spec: StepSpec | None = None
         self._pending: deque[Pending] = deque()
         self._draws = 0  # joint draws started so far (each one's index)
@@ -166,9 +92,14 @@ class Session:
         return self.outcome is not None or self.aborted is not None
 
     @property
+    def log(self) -> list[Envelope]:
+        """The messages of every completed step, in log order."""
+        return self.intake.log
+
+    @property
     def aborts(self) -> list[Envelope]:
         """Every correctly signed abort record this peer holds (its own included)."""
-        return self._ledger.records
+        return self.intake.ledger.records
 
     @property
     def spec(self) -> StepSpec | None:
@@ -197,100 +128,75 @@ class Session:
 
     def act(self, move: Move, by: str | None = None) -> list[Effect]:
         """The local seat's move for the current move step (in a blind turn: its commitment).
-        `by="bot"`: the seat's stand-in bot chose it (marked in the body, informational)."""
+        `by="bot"`: the seat's stand-in bot chose it (marked in the body, informational).
+        Raises `TableUsageError` (`MoveRefused` with the engine's reason for a move the rules
+        refuse) and changes nothing when the move cannot be made."""
         spec = self._spec
         if (self.seat is None or spec is None or spec.kind not in MOVE_STEP_KINDS
                 or self.seat not in spec.seats):
-            raise EngineError("it is not this seat's turn to move")
-        if self.seat in self._inbox.get(self.step, {}):
-            raise EngineError("this seat already moved in this step")
+            raise TableUsageError("it is not this seat's turn to move")
+        if self.seat in self.intake.held(self.step):
+            raise TableUsageError("this seat already moved in this step")
         if by not in (None, STAND_IN):
-            raise EngineError(f"a move is marked by {STAND_IN!r} or not at all, not {by!r}")
-        self.game.check(self.seat, move)  # IllegalMove with the engine's reason
-        body = self._wire_move(move, by)
-        if spec.kind == "move":
-            self._run(lambda: self._send("move", body))
-        else:
-            assert self._secrets is not None
-            label = rounds.move_label(self.table_id, self.step, self.seat)
-            plain = canonical.encode(body)
-            digest, _ = commit(label, plain, self._secrets.salt(label))
-            try:
-                sealed = self._secrets.seal(label, plain)
-            except ValueError as exc:
-                raise EngineError(f"this move is too large to commit: {exc}") from exc
-            commitment = SealedCommitment(digest=canonical.b64(digest), sealed=canonical.b64(sealed))
-            self._run(lambda: self._send("move.commit", commitment.model_dump()))
+            raise TableUsageError(f"a move is marked by {STAND_IN!r} or not at all, not {by!r}")
+        try:
+            self.game.check(self.seat, move)
+        except IllegalMove as exc:
+            raise MoveRefused(exc.reason) from exc
+        except (EngineError, LookupError, TypeError, ValueError) as exc:
+            raise MoveRefused(str(exc)) from exc
+        assert self._secrets is not None
+        body = codec.wire_move(move, by, self._secrets, self.table_id, self.step, self.seat,
+                               self.bridge.secrets)
+        if spec.kind is StepKind.MOVE_COMMIT:
+            body = codec.seal_move(body, self._secrets, self.table_id, self.step, self.seat)
+        self._run(lambda: self._send(spec.kind, body))
         return self._flush()
-
-    def _wire_move(self, move: Move, by: str | None = None) -> dict[str, Any]:
-        """The body of a local move: an engine secret is committed (its value replaced by "" and
-        sealed to this seat) or opened (with the salt of its commitment)."""
-        assert self._secrets is not None and self.seat is not None
-        secret: SealedCommitment | SecretSalt | None = None
-        if isinstance(move, Commit):
-            if not move.value:
-                raise EngineError("a secret value is never empty")
-            label = rounds.secret_label(self.table_id, self.step, self.seat, move.name)
-            value = move.value.encode("utf-8")
-            digest, _ = commit(label, value, self._secrets.salt(label))
-            try:
-                sealed = self._secrets.seal(label, value)
-            except ValueError as exc:
-                raise EngineError(f"secret {move.name!r} is too long: {exc}") from exc
-            secret = SealedCommitment(digest=canonical.b64(digest), sealed=canonical.b64(sealed))
-            move = Commit(move.name, "")
-        elif isinstance(move, Open):
-            committed = self.bridge.secrets.get(move.name)
-            if committed is None or committed.owner != self.seat:
-                raise EngineError(f"this seat committed no secret {move.name!r}")
-            secret = SecretSalt(salt=canonical.b64(self._secrets.salt(committed.label)))
-        return MoveBody(move=move.to_json(), shares=[], secret=secret, by=by).wire()
 
     def pending_seats(self) -> tuple[int, ...]:
         """Seats the current step still waits for: no message, or one chained to another history."""
         if self._spec is None or self.finished:
             return ()
-        have = self._inbox.get(self.step, {})
-        chain = canonical.b64(self.chain)
-        return tuple(s for s in self._spec.seats if s not in have or have[s].prev != chain)
+        have = self.intake.chained(self.step, self.chain)
+        return tuple(s for s in self._spec.seats if s not in have)
 
-    def blame_silence(self) -> list[Effect]:
-        """The runner's timeout expired. Blame the first other seat the step still waits for —
-        unless that silence is explained: a seat that signed an abort record has stopped (anyone
-        may be waiting on it), and a seat whose message chains to another history is not silent
-        (someone showed us different messages; without both versions nobody can be blamed).
-        This seat's own pending move is its runner's business, never a fault of another seat."""
+    def abandon(self, since: str = "") -> list[Effect]:
+        """The step waited past the table's limit: end the table as abandoned, convicting nobody
+        (PROTOCOL §8, silence). Silence proves nothing: a withheld message and a lost link look
+        the same to every peer and to the verifier, so network trouble never convicts. The record
+        says what this seat waited for — `since` (the runner's clock, e.g. "21:04 UTC") — and no
+        more: a seat that signed an abort record stopped (anyone may be waiting on it); a seat
+        whose message chains to another history is waiting itself (a split view), so it is not
+        named as awaited; this seat's own pending move is its runner's business."""
         def go() -> None:
             if self.finished:
                 return
-            stop = self._ledger.first()
+            stop = self.intake.ledger.first()
             if stop is not None:
                 self._abandon(stop)
                 return
             missing = [s for s in self.pending_seats() if s != self.seat]
             if not missing:
                 return
-            have = self._inbox.get(self.step, {})
-            split = [s for s in missing if s in have]
-            if split:
-                self._abort(None, f"step {self.step} cannot complete: seat {split[0]}'s message "
-                                  f"chains to another history than this seat's (some seat showed "
-                                  f"peers different messages, and both versions never reached "
-                                  f"this seat); nobody can be convicted without them", ())
+            have = self.intake.held(self.step)
+            awaited = [s for s in missing if s not in have]
+            what = f"step {self.step} ({self._spec.label if self._spec else ''})"
+            if not awaited:
+                self._abort(None, f"abandoned: {what} cannot complete: seat {missing[0]}'s "
+                                  f"message chains to another history than this seat's (some seat "
+                                  f"showed peers different messages, and both versions never "
+                                  f"reached this seat); nobody is convicted", ())
                 return
-            self._abort(missing[0], f"silent past the table timeout in step {self.step} "
-                                    f"({self._spec.label if self._spec else ''})", ())
+            who = " and ".join(f"seat {s}" for s in awaited)
+            self._abort(None, f"abandoned: {what} waited past the table's limit, waiting on "
+                              f"{who}{' since ' + since if since else ''}; silence convicts "
+                              f"nobody", ())
         self._run(go)
         return self._flush()
 
     def messages_from(self, step: int) -> list[Envelope]:
         """Log and pending envelopes from `step` on (to serve a peer that is catching up)."""
-        out = [e for e in self.log if e.step >= step]
-        for s in sorted(self._inbox):
-            if s >= step:
-                out.extend(self._inbox[s][k] for k in sorted(self._inbox[s]))
-        return out + list(self.aborts)
+        return self.intake.messages_from(step)
 
     # ---- plumbing -----------------------------------------------------------------------------
     def _flush(self) -> list[Effect]:
@@ -313,95 +219,48 @@ class Session:
         which ran first on the record's evidence. The verifier has no clock and simply replays."""
         if self.seat is None or self.finished:
             return
-        stop = self._ledger.blocking(self.step, self.pending_seats())
+        stop = self.intake.ledger.blocking(self.step, self.pending_seats())
         if stop is not None:
             self._abandon(stop)
 
     def _emit(self, effect: Effect) -> None:
         self._out.append(effect)
 
-    def _send(self, kind: str, body: dict[str, Any]) -> None:
+    def _send(self, kind: StepKind, body: dict[str, Any]) -> None:
         assert self.identity is not None and self.seat is not None
-        env = seal(self.identity, self.table_id, self.step, self.seat, self.chain, kind, body)
-        self._inbox.setdefault(self.step, {})[self.seat] = env
-        self._seen.add(hashlib.sha256(env.encoded()).digest())
+        env = seal(self.identity, self.table_id, self.step, self.seat, self.chain, kind.value, body)
+        self.intake.keep_own(env)
         self._emit(Send(env))
         self._try_complete()
 
     # ---- receiving ----------------------------------------------------------------------------
     def _accept(self, data: bytes, advance: bool = True, trusted: bool = False) -> None:
-        frame = hashlib.sha256(data).digest()
-        if frame in self._seen:
-            return  # the very same bytes again (a relay, a catch-up): nothing new
-        self._seen.add(frame)
-        try:
-            env = parse(data)
-        except EnvelopeError as exc:
-            self._emit(Warning(f"dropped a message: {exc}"))
+        taken = self.intake.take(data, self.step, trusted)
+        if taken.notice is not None:
+            self._emit(Notice(taken.notice))
+        env = taken.env
+        if env is None:
             return
-        if env.table != canonical.b64(self.table_id):
-            self._emit(Warning("dropped a message of another table"))
-            return
-        if env.seat >= self.n:
-            self._emit(Warning(f"dropped a message from unknown seat {env.seat}"))
-            return
-        try:
-            env.verify_signature(self.charter.seat_key(env.seat))
-        except EnvelopeError as exc:
-            self._emit(Warning(f"dropped a message: {exc}"))
-            return
-        if env.v != self.charter.protocol:
-            raise Violation(env.seat, f"signed a message of protocol version {env.v} at a table "
-                                      f"of version {self.charter.protocol}", (env,))
-        if env.kind == "abort":
-            self._on_abort_record(env, advance, trusted)
-            return
-        if env.step < self.step:
-            logged = self._logged.get((env.step, env.seat))
-            if logged is not None and is_equivocation(logged, env):
-                raise Violation(env.seat, f"equivocation: two signed messages for step {env.step}",
-                                (logged, env))
-            return  # a duplicate of something already processed
-        if env.step > self.step + MAX_STEPS_AHEAD and not trusted:
-            self._emit(Warning(f"dropped a message for step {env.step}, too far ahead"))
-            return
-        slot = self._inbox.setdefault(env.step, {})
-        known = slot.get(env.seat)
-        if known is not None:
-            if is_equivocation(known, env):
-                raise Violation(env.seat, f"equivocation: two signed messages for step {env.step}",
-                                (known, env))
-            return
-        slot[env.seat] = env
         if not trusted and env.seat != self.seat:
             self._emit(Forward(env))  # before anything is chained on it (PROTOCOL §8)
+        if taken.record is not None:  # an abort record: kept, then its evidence re-checked
+            self._emit(Record(env))
+            blame = taken.record.blame
+            accused = "nobody" if blame is None else f"seat {blame}"
+            self._emit(Progress(env.step, f"seat {env.seat} stopped the game, accusing "
+                                          f"{accused}: {taken.record.reason}"))
+            for line in taken.evidence:
+                self._accept(line, advance=advance, trusted=trusted)
+            return
         if advance and not self.finished:
             self._try_complete()
 
-    def _on_abort_record(self, env: Envelope, advance: bool, trusted: bool) -> None:
-        """Keep and relay a signed abort record, then re-check its evidence as received messages
-        (the record's own `blame` is never adopted: see `p2ptarot.table.evidence`)."""
-        try:
-            body = AbortBody.model_validate(env.body)
-        except ValidationError:
-            self._emit(Warning(f"dropped a malformed abort record from seat {env.seat}"))
-            return
-        if not self._ledger.add(env, body.blame, body.reason):
-            return
-        if not trusted and env.seat != self.seat:
-            self._emit(Forward(env))
-        self._emit(Record(env))
-        accused = "nobody" if body.blame is None else f"seat {body.blame}"
-        self._emit(Progress(env.step, f"seat {env.seat} stopped the game, accusing {accused}: "
-                                      f"{body.reason}"))
-        for line in evidence_lines(body.evidence):
-            self._accept(line, advance=advance, trusted=trusted)
-
     def _try_complete(self) -> None:
         while self._spec is not None and not self.finished:
-            chain = canonical.b64(self.chain)
-            have = {s: e for s, e in self._inbox.get(self.step, {}).items() if e.prev == chain}
-            self._note_other_history()
+            have = self.intake.chained(self.step, self.chain)
+            for seat in self.intake.strays(self.step, self.chain):
+                self._emit(Notice(f"seat {seat}'s message for step {self.step} chains to another "
+                                  f"history: waiting for the messages that explain it"))
             if not all(s in have for s in self._spec.seats):
                 return
             extra = [s for s in have if s not in self._spec.seats]
@@ -412,40 +271,19 @@ class Session:
             for env in envs:
                 if env.kind != self._spec.kind:
                     raise Violation(env.seat, f"step {self.step}: sent {env.kind!r}, expected "
-                                              f"{self._spec.kind!r}", (env,))
-            self._process(envs)
+                                              f"{self._spec.kind.value!r}", (env,))
+            _STEPS[self._spec.kind].process(self, envs)
             self.chain = chain_next(self.chain, envs)
-            self.log.extend(envs)
-            self._logged.update(((e.step, e.seat), e) for e in envs)
+            self.intake.complete(self.step, envs)
             for env in envs:
                 self._emit(Record(env))
-            del self._inbox[self.step]
             self.step += 1
             self._spec = None
             if self._advancing:
                 return  # the `_advance` loop below us goes on (no recursion per step)
             self._advance()
 
-    def _note_other_history(self) -> None:
-        """A message chained to another history than ours convicts nobody by itself: its author
-        saw different messages for an earlier step (someone equivocated, and the relayed twin
-        will convict that seat) or signed a wrong hash (then it never completes the step)."""
-        chain = canonical.b64(self.chain)
-        for seat, env in self._inbox.get(self.step, {}).items():
-            if env.prev != chain and (self.step, seat) not in self._other_history:
-                self._other_history.add((self.step, seat))
-                self._emit(Warning(f"seat {seat}'s message for step {self.step} chains to another "
-                                   f"history: waiting for the messages that explain it"))
-
-
-    # ---- processing a completed step (dispatch on its kind) -----------------------------------
-    def _process(self, envs: list[Envelope]) -> None:
-        kind = self._spec.kind if self._spec else ""
-        handler = self._PROCESS.get(kind)
-        if handler is None:
-            raise Violation(envs[0].seat, f"unknown message kind {kind!r}", (envs[0],))
-        handler(self, envs)
-
+    # ---- processing a completed step (the `process` half of `_STEPS`) ---------------------------
     def _on_deck(self, envs: list[Envelope]) -> None:
         for env in envs:
             self._check_deck_header(env)
@@ -464,8 +302,7 @@ class Session:
     def _on_blind_commits(self, envs: list[Envelope]) -> None:
         blind = self._pending[0]
         assert isinstance(blind, BlindRound)
-        digests = tuple(self._bytes(env, self._body(SealedCommitment, env).digest, "digest", 32)
-                        for env in envs)
+        digests = tuple(codec.commitment_digest(env) for env in envs)
         self._pending[0] = replace(blind, commits=tuple(envs), digests=digests)
 
     def _on_blind_openings(self, envs: list[Envelope]) -> None:
@@ -475,44 +312,22 @@ class Session:
         assert isinstance(blind, BlindRound)
         moves = []
         for env in envs:
-            body = self._body(MoveOpenBody, env)
             committed, digest = blind.commitment_of(env.seat)
-            content = {k: v for k, v in env.body.items() if k != "salt"}
-            try:
-                check_commitment(rounds.move_label(self.table_id, blind.step, env.seat), digest,
-                                 canonical.encode(content), self._bytes(env, body.salt, "salt", 32))
-            except CryptoError as exc:
-                raise Violation(env.seat, f"its move does not match the commitment it signed in "
-                                          f"step {blind.step}: {exc}", (env, committed)) from exc
+            content = codec.check_move_opening(env, committed, digest, self.table_id, blind.step)
             moves.append(self._decode_move(env, content, blind.turn, blind.step))
         self._pending.extendleft(reversed(moves))
 
     def _on_draw_commits(self, envs: list[Envelope]) -> None:
         draw = self._pending[0]
         assert isinstance(draw, DrawRound)
-        digests = []
-        for env in envs:
-            body = self._body(CommitBody, env)
-            if body.purpose != draw.request.purpose:
-                raise Violation(env.seat, "commitment for another draw", (env,))
-            digests.append(self._bytes(env, body.digest, "digest", 32))
-        self._pending[0] = replace(draw, digests=tuple(digests))
+        digests = tuple(codec.coin_digest(env, draw.request.purpose) for env in envs)
+        self._pending[0] = replace(draw, digests=digests)
 
     def _on_draw_openings(self, envs: list[Envelope]) -> None:
         draw = self._pending.popleft()
         assert isinstance(draw, DrawRound)
         label = rounds.coin_label(self.table_id, draw.request.purpose, draw.index)
-        openings = []
-        for env in envs:
-            body = self._body(OpenBody, env)
-            value = self._bytes(env, body.value, "value", 32)
-            try:
-                check_commitment(label, draw.digests[env.seat], value,
-                                 self._bytes(env, body.salt, "salt", 32))
-            except CryptoError as exc:
-                raise Violation(env.seat, f"opening does not match its commitment: {exc}",
-                                (env,)) from exc
-            openings.append(value)
+        openings = [codec.coin_opening(env, label, draw.digests[env.seat]) for env in envs]
         request = draw.request
         value = rounds.draw(openings, request.n, self.table_id + request.purpose.encode())
         self._emit(Progress(self.step, f"joint draw for {request.purpose}: {value}"))
@@ -523,22 +338,12 @@ class Session:
         mine = self.game.outcome()
         assert mine is not None
         for env in envs:
-            body = self._body(ResultBody, env)
+            body = codec.body_of(ResultBody, env)
             if body.outcome != mine.to_json():
                 raise Violation(env.seat, "signed a different outcome", (env,))
         self._pending.popleft()  # SignResult
         self.outcome = mine
         self._emit(Finished(mine))
-
-    _PROCESS: dict[str, Callable[["Session", list[Envelope]], None]] = {
-        **dict.fromkeys(MENTAL_KINDS, _on_deck),
-        "move": _on_moves,
-        "move.commit": _on_blind_commits,
-        "move.open": _on_blind_openings,
-        "coin.commit": _on_draw_commits,
-        "coin.open": _on_draw_openings,
-        "result": _on_results,
-    }
 
     def _check_deck_header(self, env: Envelope) -> None:
         """A deck message must be for the very operation the step expects (the deck layer would
@@ -551,59 +356,10 @@ class Session:
             raise Violation(env.seat, f"step {self.step}: a {env.kind} message for another "
                                       f"operation than {spec.label}", (env,))
 
-    def _body(self, model: type, env: Envelope, body: Any = None) -> Any:
-        try:
-            return model.model_validate(env.body if body is None else body)
-        except ValidationError as exc:
-            raise Violation(env.seat, f"malformed {env.kind} body: {exc.errors()[0]['msg']}",
-                            (env,)) from exc
-
-    def _bytes(self, env: Envelope, text: str, what: str, size: int | None = None) -> bytes:
-        """A base64url field of `env`'s body; a non-canonical one is its author's fault."""
-        try:
-            return canonical.unb64(text, what, size)
-        except canonical.CanonicalError as exc:
-            raise Violation(env.seat, f"malformed {env.kind} body: {exc}", (env,)) from exc
-
     def _decode_move(self, env: Envelope, content: dict[str, Any], turn: Turn,
                      origin: int) -> ApplyMove:
-        """A move body as the engine will see it. A `commit` must hide its value and carry its
-        commitment (the owner's own session unseals the value for its own engine); an `open`
-        carries its salt; no other move carries a `secret`."""
-        body = self._body(MoveBody, env, content)
-        try:
-            move = self.game.move_from_json(body.move)
-        except (EngineError, TypeError, ValueError) as exc:
-            raise Violation(env.seat, f"unreadable move: {exc}", (env,)) from exc
-        if "secret" in content and content["secret"] is None:
-            raise Violation(env.seat, "malformed move body: a null secret", (env,))
-        if "by" in content and content["by"] is None:  # one byte form: absent, never null
-            raise Violation(env.seat, "malformed move body: a null by", (env,))
-        digest = salt = None
-        if isinstance(move, Commit):
-            if move.value != "":
-                raise Violation(env.seat, f"committed secret {move.name!r} with its value in the "
-                                          f"clear", (env,))
-            if not isinstance(body.secret, SealedCommitment):
-                raise Violation(env.seat, f"committed secret {move.name!r} without its "
-                                          f"commitment", (env,))
-            digest = self._bytes(env, body.secret.digest, "digest", 32)
-            if env.seat == self.seat and self._secrets is not None:
-                label = rounds.secret_label(self.table_id, origin, env.seat, move.name)
-                try:
-                    value = self._secrets.unseal(label, self._bytes(env, body.secret.sealed,
-                                                                   "sealed")).decode("utf-8")
-                except ValueError as exc:  # UnicodeDecodeError is a ValueError
-                    raise Violation(env.seat, f"its own sealed secret {move.name!r} cannot be "
-                                              f"read back: {exc}", (env,)) from exc
-                move = Commit(move.name, value)  # this seat's own secret
-        elif isinstance(move, Open):
-            if not isinstance(body.secret, SecretSalt):
-                raise Violation(env.seat, f"opened secret {move.name!r} without its salt", (env,))
-            salt = self._bytes(env, body.secret.salt, "salt", 32)
-        elif body.secret is not None:
-            raise Violation(env.seat, f"a {move.KIND} move carries a secret", (env,))
-        return ApplyMove(env.seat, move, env, turn, origin, digest=digest, salt=salt)
+        own = self._secrets if env.seat == self.seat else None
+        return codec.decode_move(env, content, self.game, turn, origin, self.table_id, own)
 
     def _engine(self, fn: Callable[[], None], blame: int | None,
                 evidence: tuple[Envelope, ...] = ()) -> None:
@@ -656,21 +412,36 @@ class Session:
                 first = expected[0]
                 seats = tuple(sorted(e.seat for e in expected
                                      if (e.deck, e.epoch, e.op) == (first.deck, first.epoch, first.op)))
-                return StepSpec(first.kind, seats, f"{first.kind} for {first.deck} epoch "
-                                                   f"{first.epoch} (op {first.op})",
+                return StepSpec(StepKind(first.kind), seats, f"{first.kind} for {first.deck} "
+                                f"epoch {first.epoch} (op {first.op})",
                                 (first.deck, first.epoch, first.op))
             if self._pending:
-                item = self._pending[0]
-                spec = self._RUN[type(item)](self, item)
+                spec = self._run_pending(self._pending[0])
             elif self.outcome is not None:
                 return None
             else:
-                turn = self.game.turn()
-                spec = self._ASK[turn.kind](self, turn)
+                spec = self._ask(self.game.turn())
             if spec is not None or self.finished:
                 return spec
 
-    # ---- the engine's turn (dispatch on its kind) ----------------------------------------------
+    # ---- the engine's turn --------------------------------------------------------------------
+    def _ask(self, turn: Turn) -> StepSpec | None:
+        """What the engine's turn needs: a step, or pending work (None)."""
+        match turn.kind:
+            case TurnKind.CHANCE:
+                return self._ask_chance(turn)
+            case TurnKind.REVEAL:
+                return self._ask_reveals(turn)
+            case TurnKind.SEAT | TurnKind.INTERRUPT:
+                return StepSpec(StepKind.MOVE, tuple(turn.seats), f"{turn.kind.value} move by "
+                                f"seat(s) {', '.join(str(s) for s in turn.seats)}", turn=turn)
+            case TurnKind.SIMULTANEOUS:
+                self._pending.append(BlindRound(turn, self.step))
+                return None
+            case TurnKind.OVER:
+                return self._ask_over()
+        raise EngineError(f"unknown turn kind {turn.kind!r}")
+
     def _ask_chance(self, turn: Turn) -> StepSpec | None:
         chance = turn.chance
         if isinstance(chance, RandomChoice):
@@ -708,54 +479,55 @@ class Session:
         self._pending.append(ResolveReveals())
         return None
 
-    def _ask_moves(self, turn: Turn) -> StepSpec | None:
-        return StepSpec("move", tuple(turn.seats), f"{turn.kind.value} move by seat(s) "
-                        f"{', '.join(str(s) for s in turn.seats)}", turn=turn)
-
-    def _ask_blind_moves(self, turn: Turn) -> StepSpec | None:
-        self._pending.append(BlindRound(turn, self.step))
-        return None
-
-    def _ask_over(self, turn: Turn) -> StepSpec | None:
+    def _ask_over(self) -> StepSpec | None:
         """Audit every open epoch, then everyone signs the result."""
         open_epochs = [e for e in self.mental.epochs() if not e.closed]
         if open_epochs:
             for ep in open_epochs:
                 self._audit(ep.deck, ep.epoch)
             return None
-        if self.game.outcome() is None:  # a void game whose audit proved nobody at fault
+        if self.game.outcome() is None:  # a void game whose audit proved no seat at fault
             self._abort(None, "the game ended void (no outcome) and its audit proved no seat "
                               "at fault", ())
             return None
         self._pending.append(SignResult())
         return None
 
-    _ASK: dict[TurnKind, Callable[["Session", Turn], StepSpec | None]] = {
-        TurnKind.CHANCE: _ask_chance,
-        TurnKind.REVEAL: _ask_reveals,
-        TurnKind.SEAT: _ask_moves,
-        TurnKind.INTERRUPT: _ask_moves,
-        TurnKind.SIMULTANEOUS: _ask_blind_moves,
-        TurnKind.OVER: _ask_over,
-    }
-
     def _audit(self, deck: str, epoch: int) -> None:
         self.mental.audit(deck, epoch)
         self._pending.append(FinishAudit(deck, epoch))
 
-    # ---- pending work (dispatch on its type) ---------------------------------------------------
-    def _run_resolve_chance(self, item: ResolveChance) -> StepSpec | None:
-        self._pending.popleft()
-        self._engine(lambda: self.game.resolve_chance({}), None)
+    # ---- pending work -------------------------------------------------------------------------
+    def _run_pending(self, item: Pending) -> StepSpec | None:
+        """Run the head of the pending work: it finishes (None) or names the step it waits for."""
+        match item:
+            case ResolveChance():
+                self._pending.popleft()
+                self._engine(lambda: self.game.resolve_chance({}), None)
+            case ResolveReveals():
+                self._pending.popleft()
+                self._sync_known()
+                self._engine(lambda: self.game.resolve_reveals({}), None)
+            case FinishAudit():
+                self._finish_audit(item)
+            case SyncKnown():
+                self._pending.popleft()
+                self._sync_known()
+            case ApplyMove():
+                self._apply_move(item)
+            case DrawRound():
+                kind = StepKind.COIN_OPEN if item.stage == "open" else StepKind.COIN_COMMIT
+                return StepSpec(kind, tuple(range(self.n)), f"{kind} for {item.request.purpose}")
+            case BlindRound():
+                kind = StepKind.MOVE_OPEN if item.stage == "open" else StepKind.MOVE_COMMIT
+                what = "commitments to" if item.stage == "commit" else "openings of"
+                return StepSpec(kind, tuple(item.turn.seats), f"{what} the blind moves of seat(s) "
+                                f"{', '.join(str(s) for s in item.turn.seats)}", turn=item.turn)
+            case SignResult():
+                return StepSpec(StepKind.RESULT, tuple(range(self.n)), "every seat signs the result")
         return None
 
-    def _run_resolve_reveals(self, item: ResolveReveals) -> StepSpec | None:
-        self._pending.popleft()
-        self._sync_known()
-        self._engine(lambda: self.game.resolve_reveals({}), None)
-        return None
-
-    def _run_finish_audit(self, item: FinishAudit) -> StepSpec | None:
+    def _finish_audit(self, item: FinishAudit) -> None:
         self._pending.popleft()
         values = self.mental.epoch(item.deck, item.epoch).audit_result()
         for h, pos in self.bridge.handles_in(item.deck, item.epoch):
@@ -763,22 +535,19 @@ class Session:
                 self._learn(h, values[pos])
         self._emit(Progress(self.step, f"audit of {item.deck} epoch {item.epoch}: every card "
                                        f"checked"))
-        return None
 
-    def _run_sync_known(self, item: SyncKnown) -> StepSpec | None:
-        self._pending.popleft()
-        self._sync_known()
-        return None
-
-    def _run_apply_move(self, item: ApplyMove) -> StepSpec | None:
+    def _apply_move(self, item: ApplyMove) -> None:
         """Apply one received move. A move that opens cards first asks the deck for their
         shares (the engine's pure check passed first) and is applied once they are in."""
         seat, move, env = item.seat, item.move, item.env
         if item.turn.kind is TurnKind.INTERRUPT and self.game.turn() != item.turn:
             self._pending.popleft()  # the window closed before this answer: it has no effect
-            return None
+            return
         if isinstance(move, Open):
-            self._check_opening(item)
+            committed = self.bridge.secrets.get(move.name)
+            if committed is not None and committed.owner == seat:
+                codec.check_secret_opening(item, committed)
+            # an opening of another seat's or an unknown secret is left to the engine to refuse
         if not item.opened:
             by_epoch = self._cards_opened_by(seat, move, env)
             if by_epoch:
@@ -786,7 +555,7 @@ class Session:
                     self.mental.reveal(deck, epoch, positions)
                 self._pending[0] = replace(item, opened=True)
                 self._pending.appendleft(SyncKnown())
-                return None
+                return
         self._pending.popleft()
         self.bridge.note_seat(seat, env)
         self._engine(lambda: self.game.apply(seat, move), seat, (env,))
@@ -794,48 +563,6 @@ class Session:
         if isinstance(move, Commit) and item.digest is not None:
             label = rounds.secret_label(self.table_id, item.origin, seat, move.name)
             self.bridge.committed(move.name, CommittedSecret(seat, label, item.digest, env))
-        return None
-
-    def _run_round(self, item: DrawRound | BlindRound) -> StepSpec | None:
-        if isinstance(item, DrawRound):
-            kind = f"coin.{item.stage}"
-            return StepSpec(kind, tuple(range(self.n)), f"{kind} for {item.request.purpose}")
-        kind = f"move.{item.stage}"
-        what = "commitments to" if item.stage == "commit" else "openings of"
-        return StepSpec(kind, tuple(item.turn.seats), f"{what} the blind moves of seat(s) "
-                        f"{', '.join(str(s) for s in item.turn.seats)}", turn=item.turn)
-
-    def _run_sign_result(self, item: SignResult) -> StepSpec | None:
-        return StepSpec("result", tuple(range(self.n)), "every seat signs the result")
-
-    _RUN: dict[type, Callable[["Session", Any], StepSpec | None]] = {
-        ResolveChance: _run_resolve_chance,
-        ResolveReveals: _run_resolve_reveals,
-        FinishAudit: _run_finish_audit,
-        SyncKnown: _run_sync_known,
-        ApplyMove: _run_apply_move,
-        DrawRound: _run_round,
-        BlindRound: _run_round,
-        SignResult: _run_sign_result,
-    }
-
-    def _check_opening(self, item: ApplyMove) -> None:
-        """An `Open` must match the commitment its owner signed, before the engine sees it: a
-        mismatch blames the opener at once (its opening and its commitment are the evidence).
-        An opening of another seat's or an unknown secret is left to the engine to refuse."""
-        move = item.move
-        assert isinstance(move, Open)
-        committed = self.bridge.secrets.get(move.name)
-        if committed is None or committed.owner != item.seat:
-            return
-        assert item.salt is not None
-        try:
-            check_commitment(committed.label, committed.digest, move.value.encode("utf-8"),
-                             item.salt)
-        except (CryptoError, UnicodeEncodeError) as exc:
-            raise Violation(item.seat, f"opened secret {move.name!r} to a value that does not "
-                                       f"match its commitment of step {committed.envelope.step}",
-                            (item.env, committed.envelope)) from exc
 
     def _cards_opened_by(self, seat: int, move: Move, env: Envelope
                          ) -> dict[tuple[str, int], list[int]]:
@@ -894,20 +621,21 @@ class Session:
             raise Violation(exc.seat, f"false claim: {exc.reason}",
                             self.bridge.claim_evidence(exc.claim)) from exc
 
-    # ---- speaking (dispatch on the step's kind) -------------------------------------------------
+    # ---- speaking (the `speak` half of `_STEPS`) ----------------------------------------------
     def _speak_if_due(self) -> None:
         spec = self._spec
         if spec is None or self.seat is None or self.seat not in spec.seats:
             return
-        if self.seat in self._inbox.get(self.step, {}):
+        if self.seat in self.intake.held(self.step):
             return  # already said (resume): reuse, never make a second version
-        self._SPEAK[spec.kind](self, spec)
+        _STEPS[spec.kind].speak(self, spec)
 
     def _say_deck(self, spec: StepSpec) -> None:
         assert spec.deck_op is not None and self.seat is not None
         deck, epoch, op = spec.deck_op
-        msg = self.mental.epoch(deck, epoch).make(Expectation(deck, epoch, op, spec.kind, self.seat))
-        self._send(msg.KIND, msg.to_dict())
+        msg = self.mental.epoch(deck, epoch).make(Expectation(deck, epoch, op, spec.kind.value,
+                                                              self.seat))
+        self._send(StepKind(msg.KIND), msg.to_dict())
 
     def _ask_local_move(self, spec: StepSpec) -> None:
         assert self.seat is not None
@@ -915,43 +643,23 @@ class Session:
         self._emit(NeedMove(self.seat, legal, self.game.view(self.seat)))
 
     def _open_own_move(self, spec: StepSpec) -> None:
-        """Open this seat's blind move: read it back from its own signed commitment (so a
-        restarted seat opens exactly what it committed)."""
+        """Open this seat's blind move from its own signed commitment."""
         blind = self._pending[0]
         assert isinstance(blind, BlindRound) and self._secrets is not None and self.seat is not None
         committed, _ = blind.commitment_of(self.seat)
-        label = rounds.move_label(self.table_id, blind.step, self.seat)
-        sealed = SealedCommitment.model_validate(committed.body).sealed
-        content = canonical.decode(self._secrets.unseal(label, canonical.unb64(sealed, "sealed")))
-        salt = canonical.b64(self._secrets.salt(label))
-        self._send("move.open", {**content, "salt": salt})
+        self._send(spec.kind, codec.open_move(committed, self._secrets, self.table_id, blind.step))
 
     def _say_draw(self, spec: StepSpec) -> None:
         draw = self._pending[0]
         assert isinstance(draw, DrawRound) and self._secrets is not None
-        value, salt = self._secrets.coin(draw.index)
-        purpose = draw.request.purpose
-        if spec.kind == "coin.commit":
-            digest, _ = commit(rounds.coin_label(self.table_id, purpose, draw.index), value, salt)
-            self._send(spec.kind, CommitBody(purpose=purpose, digest=canonical.b64(digest)).model_dump())
-        else:
-            self._send(spec.kind, OpenBody(purpose=purpose, value=canonical.b64(value),
-                                           salt=canonical.b64(salt)).model_dump())
+        commit_body, open_body = codec.coin_bodies(self._secrets, self.table_id,
+                                                   draw.request.purpose, draw.index)
+        self._send(spec.kind, commit_body if spec.kind is StepKind.COIN_COMMIT else open_body)
 
     def _sign_result(self, spec: StepSpec) -> None:
         mine = self.game.outcome()
         assert mine is not None
-        self._send("result", ResultBody(outcome=mine.to_json()).model_dump())
-
-    _SPEAK: dict[str, Callable[["Session", StepSpec], None]] = {
-        **dict.fromkeys(MENTAL_KINDS, _say_deck),
-        "move": _ask_local_move,
-        "move.commit": _ask_local_move,
-        "move.open": _open_own_move,
-        "coin.commit": _say_draw,
-        "coin.open": _say_draw,
-        "result": _sign_result,
-    }
+        self._send(spec.kind, ResultBody(outcome=mine.to_json()).model_dump())
 
     # ---- faults -------------------------------------------------------------------------------
     def _abandon(self, stop: StoppedSeat) -> None:
@@ -969,7 +677,7 @@ class Session:
             body = AbortBody.quoting(blame, reason, step, evidence)
             env = seal(self.identity, self.table_id, self.step, self.seat, self.chain, "abort",
                        body.model_dump())
-            self._ledger.add(env, blame, reason[:500])
+            self.intake.keep_own_record(env, blame, reason[:500])
             self._emit(Send(env))
             self._emit(Record(env))
         self._emit(self.aborted)
@@ -979,10 +687,30 @@ class Session:
         transcript (seat order) before the abort record, so the verifier re-checks the very step
         and reaches the verdict itself."""
         spec = self._spec
-        chain = canonical.b64(self.chain)
-        have = {s: e for s, e in self._inbox.get(self.step, {}).items() if e.prev == chain}
+        have = self.intake.chained(self.step, self.chain)
         if spec is None or not all(s in have for s in spec.seats):
             return
         order = list(spec.seats) + sorted(s for s in have if s not in spec.seats)
         for s in order:
             self._emit(Record(have[s]))
+
+
+class _Step(NamedTuple):
+    """The two handlers of a step kind: `process` a completed step's messages (in seat order),
+    and `speak`: make this seat's own message in it (or ask its player for a move)."""
+
+    process: Callable[[Session, list[Envelope]], None]
+    speak: Callable[[Session, StepSpec], None]
+
+
+_DECK = _Step(Session._on_deck, Session._say_deck)
+_STEPS: dict[StepKind, _Step] = {
+    **dict.fromkeys(MENTAL_KINDS, _DECK),
+    StepKind.MOVE: _Step(Session._on_moves, Session._ask_local_move),
+    StepKind.MOVE_COMMIT: _Step(Session._on_blind_commits, Session._ask_local_move),
+    StepKind.MOVE_OPEN: _Step(Session._on_blind_openings, Session._open_own_move),
+    StepKind.COIN_COMMIT: _Step(Session._on_draw_commits, Session._say_draw),
+    StepKind.COIN_OPEN: _Step(Session._on_draw_openings, Session._say_draw),
+    StepKind.RESULT: _Step(Session._on_results, Session._sign_result),
+}
+assert set(_STEPS) == set(StepKind), "every step kind has its two handlers"

@@ -1,6 +1,6 @@
 """The transcript format: JSON lines — the signed charter first, then every accepted envelope in log
 order (abort records, if any, at the end). It is the log itself, so it needs nothing else to verify.
-Pure: reading and appending files is `p2ptarot.net.store`'s job.
+Pure: reading and appending files is `p2ptarot.peer.store`'s job.
 """
 
 from __future__ import annotations

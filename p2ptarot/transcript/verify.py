@@ -14,7 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from p2ptarot.table.effects import Aborted, Warning
+from pydantic import ValidationError
+
+from p2ptarot.table import canonical
+from p2ptarot.table.bodies import AbortBody
+from p2ptarot.table.effects import Aborted, Notice
 from p2ptarot.table.envelope import Envelope, EnvelopeError, parse
 from p2ptarot.table.bodies import envelope_of
 from p2ptarot.table.evidence import cite
@@ -51,21 +55,38 @@ def verify_transcript(t: Transcript) -> Verdict:
     session.start()
     aborts = _signed_aborts(t)
     last = len(t.messages) + 1
+    first_seen: dict[bytes, int] = {}
+    stopped: dict[int, int] = {}  # seat -> step of the first abort record it signed in the file
     for index, line in enumerate(t.messages, start=2):
+        if line in first_seen:  # an honest writer logs each line once
+            return _broken(session, aborts, f"line {index} repeats line {first_seen[line]} "
+                                            f"verbatim")
+        first_seen[line] = index
         try:
             env = parse(line)
         except EnvelopeError as exc:
             if index == last:  # a write cut short by a crash: the file ends early, that is all
                 return _incomplete(session, aborts, f"its last line is cut or unreadable ({exc})")
             return _broken(session, aborts, f"line {index}: {exc}")
-        if env.kind != "abort":
+        if env.kind == "abort":
+            problem = _bad_abort_line(t, env)
+            if problem:
+                if index == last and "bad signature" in problem:
+                    return _incomplete(session, aborts, f"its last line is not correctly signed "
+                                                        f"({problem})")
+                return _broken(session, aborts, f"line {index}: {problem}")
+            stopped.setdefault(env.seat, env.step)
+        else:
             problem = _misplaced(session, env)
+            if not problem and env.seat in stopped and env.step > stopped[env.seat]:
+                problem = (f"seat {env.seat} signed an abort record at step "
+                           f"{stopped[env.seat]} and then a message for step {env.step}")
             if problem:
                 return _broken(session, aborts, f"line {index}: {problem}")
         for effect in session.receive(line):
             if isinstance(effect, Aborted):
                 return _ended(session, effect, aborts)
-            if isinstance(effect, Warning) and env.kind != "abort":
+            if isinstance(effect, Notice) and env.kind != "abort":
                 # an unsigned, foreign or unchained line: the file is wrong, nobody is implicated
                 if index == last and "bad signature" in effect.text:
                     return _incomplete(session, aborts, f"its last line is not correctly signed "
@@ -93,6 +114,23 @@ def _incomplete(session: Session, aborts: list[dict[str, Any]], tail: str | None
                    reason="incomplete: the transcript ends before the game does"
                    + (f" (step {session.step} waits for seat(s) "
                       f"{', '.join(str(s) for s in missing)})" if missing else "") + note)
+
+
+def _bad_abort_line(t: Transcript, env: Envelope) -> str | None:
+    """Why an abort line is not a record a seat signed (its evidence is checked by the replay)."""
+    if env.table != canonical.b64(t.charter.charter.table_id):
+        return "an abort record of another table"
+    if env.seat >= len(t.charter.charter.seats):
+        return f"an abort record from unknown seat {env.seat}"
+    try:
+        env.verify_signature(t.charter.charter.seat_key(env.seat))
+    except EnvelopeError as exc:
+        return f"abort record: {exc}"
+    try:
+        AbortBody.model_validate(env.body)
+    except ValidationError:
+        return f"a malformed abort record from seat {env.seat}"
+    return None
 
 
 def _misplaced(session: Session, env: Envelope) -> str | None:

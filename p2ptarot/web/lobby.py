@@ -11,11 +11,12 @@ from typing import Any
 from p2ptarot.app.events import BackToLobby, Host, Notice, Rematch, Sit, TablesSeen
 from p2ptarot.app.human import human_seat
 from p2ptarot.app.table import Hub
-from p2ptarot.cli.local_bots import LocalBots
 from p2ptarot.engine import BadConfiguration, UnknownGame, games
 from p2ptarot.engine import info as game_info
 from p2ptarot.net.discovery import TableAdvert, TableBrowser
-from p2ptarot.net.runner import GameResult, PeerConfig, RunError, run_host, run_join
+from p2ptarot.peer.bots import LocalBots, host_with_bots
+from p2ptarot.peer.config import GameResult, PeerConfig, RunError
+from p2ptarot.peer.run import run_join
 
 logger = logging.getLogger(__name__)
 
@@ -44,7 +45,7 @@ class Lobby:
         #: the rows last shown (to name a table's host when the player sits down)
         self._rows: tuple[dict[str, Any], ...] = ()
         self._games = game_rows()
-        #: the bot processes of a table hosted from the page
+        #: the bot processes of a table hosted from the page (stopped when its game task ends)
         self.bots: LocalBots | None = None
         self._every = 1.0
         self._rewatch: asyncio.Future[None] | None = None
@@ -113,27 +114,22 @@ class Lobby:
         if cmd.name.strip():
             self.cfg.name = cmd.name.strip()[:40]
         self.hosted = cmd
-        self.bots = LocalBots(cmd.bots, self.cfg.data_dir / "bots", self.cfg.interface,
-                              self.cfg.timeout, self.cfg.lobby_timeout)
         self.hub.publish(Notice(f"opening a table of {gi.title} for {cmd.seats}"
                                 + (f" with {cmd.bots} bot{'s' if cmd.bots > 1 else ''}" if cmd.bots else "")
                                 + "..."))
-        self.game = asyncio.create_task(run_host(self.cfg, cmd.game, variant, cmd.seats,
-                                                 human_seat(self.hub, self.cfg.name),
-                                                 on_listening=self.bots.spawn))
+        self.bots = LocalBots.for_table(self.cfg, cmd.bots, self.cfg.data_dir / "bots")
+        self.game = asyncio.create_task(host_with_bots(self.cfg, cmd.game, variant, cmd.seats,
+                                                       human_seat(self.hub, self.cfg.name),
+                                                       self.bots))
         self.game.add_done_callback(self._done)
 
     async def close(self) -> None:
-        """Stop the game (if any), the bots it started and the list of tables."""
+        """Stop the game (if any; its bots stop with it) and the list of tables."""
         if self._rewatch is not None:
             self._rewatch.cancel()
         if self.game is not None and not self.game.done():
             self.game.cancel()
             await asyncio.gather(self.game, return_exceptions=True)
-        if self.bots is not None:
-            finished = (self.game is not None and not self.game.cancelled()
-                        and self.game.exception() is None)
-            await asyncio.to_thread(self.bots.stop, finished)
 
     def _done(self, task: asyncio.Task[GameResult]) -> None:
         if task.cancelled():
@@ -150,8 +146,5 @@ class Lobby:
     def _back_to_the_list(self) -> None:
         """After a sit or a host that failed before the game (a full table, a host that left):
         the page shows the open tables again and may sit elsewhere."""
-        if self.bots is not None:
-            bots, self.bots = self.bots, None
-            asyncio.get_running_loop().run_in_executor(None, bots.stop, False)
         self.game, self._last = None, None
         self._rewatch = asyncio.ensure_future(self.watch(self._every))

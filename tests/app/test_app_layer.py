@@ -93,8 +93,11 @@ def test_presence_is_announced_once_and_a_return_is_named() -> None:
     app = TableApp("sinople", None, NAMES, seat=0)
     assert app.link(1, True) == Presence(1, "Bob", "joined")
     assert app.link(1, True) is None
-    left = app.link(1, False)
-    assert left == Presence(1, "Bob", "left") and "join --resume" in left.sentence
+    left = app.link(1, False, since=1000.0)
+    assert left == Presence(1, "Bob", "left", 1000.0)
+    assert left.sentence == "Bob is disconnected — reconnecting"  # not a countdown to a verdict
+    assert left.line(now=1042.5) == "Bob is disconnected — reconnecting (0:42)"
+    assert left.line(now=1125.0) == "Bob is disconnected — reconnecting (2:05)"
     assert app.link(1, False) is None
     assert app.link(1, True) == Presence(1, "Bob", "rejoined")
     assert app.link(0, False) is None  # our own seat is not news
@@ -236,7 +239,7 @@ def test_every_registered_game_gets_a_screen_and_a_menu(game: str) -> None:
 
 async def test_a_bot_stands_in_for_an_absent_player_after_the_grace_period() -> None:
     from p2ptarot.app.events import StandInChanged
-    from p2ptarot.table.effects import StandInMove
+    from p2ptarot.table.inputs import StandInMove
     seat, view, legal = _states("sinople", 3, lambda v, l: len(l) >= 3)[0]
     hub = Hub()
     hub.app = TableApp("sinople", None, NAMES, seat)

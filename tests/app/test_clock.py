@@ -38,7 +38,7 @@ def test_a_connected_player_is_only_warned_then_the_overdue_move_is_the_bots() -
     assert (late.kind, late.left) == ("warn", 15)
     assert next_step(1590, deadline, None, 60, frozenset(WARN_AT)).at == deadline - LAST_MOMENT
     assert next_step(1596, deadline, None, 60, frozenset(WARN_AT)).kind == "overdue"
-    # no stand-in at this table: warned, then nothing (the table blames the seat at the deadline)
+    # no stand-in at this table: warned, then nothing (the table is abandoned at the deadline)
     assert next_step(1596, deadline, None, 0, frozenset(WARN_AT)).kind == "wait"
     assert next_step(1596, deadline, None, 60, frozenset(WARN_AT), stand_in=False).kind == "wait"
 
@@ -53,7 +53,7 @@ def test_the_words() -> None:
     assert countdown(299.6) == "4:59" and countdown(-3) == "0:00" and countdown(61) == "1:01"
     assert warning_text(60, 60) == ("1 min left for your move: then a bot plays this one move for "
                                     "you (you keep your seat)")
-    assert warning_text(15, 0).endswith("then the table blames your seat and the game ends")
+    assert warning_text(15, 0).endswith("then the table is abandoned (nobody is blamed) and the game ends")
     assert rule_text(600, 60).startswith("a move may take up to 10 min; you are warned")
     assert "after 60 s until you come back" in rule_text(600, 60)
     assert "No bot plays" in rule_text(90, 0) and "1 min 30 s" in rule_text(90, 0)

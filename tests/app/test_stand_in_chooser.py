@@ -16,7 +16,8 @@ from p2ptarot.app.events import (HandOver, Leave, MovePlayed, Notice, PlayMove, 
 from p2ptarot.app.human import LeftTable, human_chooser
 from p2ptarot.app.table import Hub, TableApp
 from p2ptarot.cli.front import Terminal
-from p2ptarot.table.effects import NeedMove, StandInMove
+from p2ptarot.table.effects import NeedMove
+from p2ptarot.table.inputs import StandInMove
 
 import pytest
 

@@ -19,7 +19,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 VALID = ROOT / "protocol" / "vectors" / "valid.jsonl"
 NETWORK = ("aiohttp", "zeroconf", "p2ptarot.net.transport", "p2ptarot.net.discovery",
-           "p2ptarot.net.runner")  # (not `ssl`: asyncio imports that module on its own)
+           "p2ptarot.peer.game")  # (not `ssl`: asyncio imports that module on its own)
 
 _PROBE = """
 import contextlib, io, json, sys
@@ -84,7 +84,7 @@ def test_the_overall_help_still_lists_every_command() -> None:
 
 
 def test_the_network_package_loads_its_names_on_first_use() -> None:
-    code = ("import sys, p2ptarot.net.store, p2ptarot.net as net; "
+    code = ("import sys, p2ptarot.peer.store, p2ptarot.net as net; "
             "before = 'aiohttp' in sys.modules or 'zeroconf' in sys.modules; "
             "from p2ptarot.net.transport import Mesh; "
             "print(before, net.Mesh is Mesh, 'zeroconf' in sys.modules)")
@@ -97,7 +97,7 @@ def test_the_demo_makes_the_host_key_before_loading_the_table_stack(tmp_path: Pa
     """`p2ptarot demo` starts its peers right after creating the host's key: that step must not
     wait for libsodium, pydantic or the verifier (they are loaded after the game, to verify)."""
     code = ("import sys; from pathlib import Path; from p2ptarot.cli.main import build_parser; "
-            "build_parser(['demo']); from p2ptarot.net.store import DataDir; "
+            "build_parser(['demo']); from p2ptarot.peer.store import DataDir; "
             "fp = DataDir(Path(sys.argv[1])).identity().fingerprint; "
             "heavy = ['rbcl', 'pydantic', 'p2ptarot.transcript', 'p2ptarot.table.session', 'aiohttp']; "
             "print(len(fp) > 0, [m for m in heavy if m in sys.modules])")

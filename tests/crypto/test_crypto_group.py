@@ -124,18 +124,38 @@ def test_every_crafted_encoding_is_refused_by_libsodium_too(enc: bytes) -> None:
         Point.decode(enc)
 
 
+def test_decode_rejects_the_top_bit_set() -> None:
+    """RFC 9496 §4.3.1: bit 255 of a canonical encoding is 0. The bundled libsodium ignores it
+    (the same element under a second byte string, so a copied key would pass a byte comparison);
+    `Point.decode` refuses it, for every element tried."""
+    for i in range(8):
+        enc = hash_to_point("t", b"top-bit", bytes([i])).encode()
+        assert not enc[31] & 0x80
+        top = enc[:31] + bytes([enc[31] | 0x80])
+        assert rbcl.crypto_core_ristretto255_is_valid_point(top)  # libsodium accepts it...
+        with pytest.raises(InvalidEncoding, match="canonical"):  # ...the protocol never does
+            Point.decode(top)
+    g_top = G.encode()[:31] + bytes([G.encode()[31] | 0x80])
+    # libsodium computes with it as with G: the two byte strings are one element
+    assert rbcl.crypto_core_ristretto255_sub(g_top, G.encode()) == IDENTITY_ENC
+
+
 def test_decode_accepts_exactly_the_canonical_encoding() -> None:
     # every element has one encoding: flipping any bit of a valid one gives garbage or another
     # element, never the same one
     P = hash_to_point("t", b"canonical")
     enc = P.encode()
+    decoded = 0
     for bit in range(256):
         flipped = bytearray(enc)
         flipped[bit // 8] ^= 1 << (bit % 8)
         try:
-            assert Point.decode(bytes(flipped)) != P
+            Q = Point.decode(bytes(flipped))
         except InvalidEncoding:
-            pass
+            continue
+        decoded += 1
+        assert Q != P and (Q - P) != IDENTITY  # another element, not the same one re-encoded
+    assert bit == 255 and decoded < 256
 
 
 def test_decode_rejects_non_curve_bytes() -> None:

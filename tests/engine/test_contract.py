@@ -238,5 +238,5 @@ def test_every_registered_game_has_a_case_and_its_pieces() -> None:
     for gi in games():
         assert any(c.values[0] == gi.name for c in cases)
         assert gi.factory is not None
-        for loader in (gi.load_presenter, gi.load_bots, gi.load_view_schema):
+        for loader in (gi.load_presenter, gi.load_bots):
             loader()  # a registered import path must import

@@ -12,9 +12,9 @@ from pathlib import Path
 from fuzz_mutate import Mutator
 
 from p2ptarot.cli.main import main
-from p2ptarot.table.effects import Aborted
+from p2ptarot.table.effects import Aborted, Notice
 from p2ptarot.table.envelope import parse
-from p2ptarot.table.session import Session
+from p2ptarot.table.session import MAX_STEPS_AHEAD, Session
 from p2ptarot.transcript import Transcript, Verdict, verify_transcript
 from p2ptarot.transcript.format import header_line
 
@@ -95,3 +95,27 @@ def test_verifier_gives_a_verdict_for_every_mutant(arcanoid3, tmp_path: Path, ca
             path.write_bytes(b"\n".join([header_line(arcanoid3.signed)] + body) + b"\n")
             assert main(["verify", str(path)]) == 1
             assert capsys.readouterr().out.startswith("INVALID at step ")
+
+
+def test_genuine_messages_early_then_again_never_hang(arcanoid3) -> None:
+    """Genuine messages delivered far too early among unsigned mutants (a relay or a catch-up
+    racing ahead), then every message again in order: the peer finishes with the same outcome
+    every time (issue 21, item 3: a dropped early message stayed "seen" and the session hung)."""
+    rng = random.Random(4)
+    lines = arcanoid3.records[SEAT]
+    for trial in range(4):
+        cut = rng.randrange(0, len(lines) // 2)
+        session, rest = seated_at(arcanoid3, cut)
+        mutator = Mutator(rng, lines[max(0, cut - 10):cut + 20], {})
+        early = [x for x in rest if parse(x).step > session.step + MAX_STEPS_AHEAD]
+        assert early, "the game is long enough to have messages beyond the window"
+        dropped = 0
+        for line in rng.sample(early, min(len(early), 30)):
+            effects = session.receive(line)
+            dropped += any(isinstance(e, Notice) and "too far ahead" in e.text for e in effects)
+            session.receive(mutator.unsigned()[1])
+        assert dropped > 0
+        for line in rest:
+            session.receive(line)
+        assert session.aborted is None, (trial, session.aborted)
+        assert session.outcome == arcanoid3.finished[SEAT].outcome, trial

@@ -10,13 +10,14 @@ import pytest
 
 from harness import TABLE_ID, Loopback
 from p2ptarot.crypto.elgamal import encrypt, reencrypt
-from p2ptarot.crypto.group import ORDER, G, Scalar, base_mul
+from p2ptarot.crypto.group import ORDER, G, Scalar, base_mul, hash_to_scalar
 from p2ptarot.crypto.proofs import make_share
 from p2ptarot.crypto.shuffle import prove_shuffle
 from p2ptarot.mental import (KeyMessage, MentalMessage, MentalTable, MentalUsageError,
                              MentalViolation, SeededRandomSource, ShareMessage, Transfer,
                              card_point)
 from p2ptarot.mental import binding
+from p2ptarot.crypto.encoding import unb64url as unb64
 from p2ptarot.mental.codec import b64
 
 CARDS = [f"c{i}" for i in range(6)]
@@ -88,6 +89,30 @@ def test_duplicate_key_is_blamed_on_the_later_seat() -> None:
     with pytest.raises(MentalViolation) as info:
         lb.run()
     assert info.value.seat == 2 and "same key" in info.value.reason
+
+
+def test_copied_key_under_its_top_bit_encoding_is_refused() -> None:
+    """Seats 0 and 1 collude and share x_0. Seat 1 publishes h_0 with bit 255 set and a proof
+    hashed over those bytes: libsodium reads the same element, so the proof verifies and, were
+    the encoding accepted, the byte comparison with seat 0's key would miss the copy. Decoding
+    refuses it (RFC 9496 §4.3.1) and blames seat 1 at once."""
+    lb = Loopback(3, seed=1)
+    lb.seats[1] = MentalTable(TABLE_ID, 3, 1, SeededRandomSource("1/0"))  # seat 0's secret
+    lb.open("d", 1, CARDS)
+    k0 = pending_message(lb, 0, KeyMessage.KIND)
+    x = lb.seats[1].epoch("d", 1).secret
+    assert x is not None and base_mul(x) == k0.key
+    h_top = k0.key.encode()[:31] + bytes([k0.key.encode()[31] | 0x80])
+    ctx = binding.key_context(TABLE_ID, "d", 1, 1)
+    k = Scalar(12345)
+    c = hash_to_scalar("p2ptarot/schnorr", ctx, G.encode(), h_top, base_mul(k).encode())
+    forged = {**k0.to_dict(), "seat": 1, "key": b64(h_top),
+              "proof": b64(c.encode() + (k + c * x).encode())}
+    for p in (lb.seats[2], lb.observer):
+        p.receive_dict(0, json.loads(json.dumps(k0.to_dict())))
+        with pytest.raises(MentalViolation) as info:
+            p.receive_dict(1, forged)
+        assert info.value.seat == 1 and "canonical" in info.value.reason
 
 
 def test_key_for_wrong_table_step_sender() -> None:
@@ -177,6 +202,26 @@ def test_cheating_reshuffle_is_caught() -> None:
     m = _shuffle_msg(lb, 1)
     cts = (m.ciphertexts[0],) * 4
     rejected(lb, 1, dataclasses.replace(m, ciphertexts=cts), 1, "shuffle proof rejected")
+    finishes(lb)
+
+
+def test_a_shuffle_names_its_input_and_output_handles() -> None:
+    """Protocol 6: the first shuffle names no input (the open deck) and outputs 0..N-1; a
+    reshuffle names the handles it consumes, in request order, and the new ones it creates.
+    A shuffle naming other handles is a violation of its author."""
+    lb = setup()
+    m = _shuffle_msg(lb, 0)
+    assert (m.inputs, m.outputs) == ((), tuple(range(len(CARDS))))
+    assert m.to_dict()["inputs"] == [] and m.to_dict()["outputs"] == list(range(len(CARDS)))
+    rejected(lb, 0, dataclasses.replace(m, inputs=(0,)), 0, "shuffle names inputs [0]")
+    rejected(lb, 0, dataclasses.replace(m, outputs=m.outputs[::-1]), 0, "expected [] and")
+    lb.run()
+    lb.each(lambda p: p.reshuffle("d", 1, [4, 1, 2]))
+    for seat in range(3):
+        r = _shuffle_msg(lb, seat)
+        assert (r.inputs, r.outputs) == ((4, 1, 2), (6, 7, 8))
+        rejected(lb, seat, dataclasses.replace(r, inputs=(1, 4, 2)), seat, "expected [4, 1, 2]")
+        assert lb.step()
     finishes(lb)
 
 
@@ -292,6 +337,11 @@ NEGATIVE = b"\x01" + bytes(31)
 NONCANONICAL = b"\xff" * 31 + b"\x7f"
 
 
+def _top_bit(key: str) -> str:
+    raw = unb64(key)
+    return b64(raw[:31] + bytes([raw[31] | 0x80]))
+
+
 MUTATIONS: list[tuple[str, Callable[[dict], None]]] = [
     ("extra key", lambda d: d.__setitem__("extra", 1)),
     ("missing key", lambda d: d.pop("proof")),
@@ -303,6 +353,9 @@ MUTATIONS: list[tuple[str, Callable[[dict], None]]] = [
     ("off-group key", lambda d: d.__setitem__("key", b64(NO_ELEMENT))),
     ("negative key", lambda d: d.__setitem__("key", b64(NEGATIVE))),
     ("non-canonical key", lambda d: d.__setitem__("key", b64(NONCANONICAL))),
+    # its own, correctly proven key with bit 255 set: the same element to libsodium, a second
+    # byte string to anyone comparing keys (RFC 9496 §4.3.1 refuses it)
+    ("top-bit key", lambda d: d.__setitem__("key", _top_bit(d["key"]))),
     ("short key", lambda d: d.__setitem__("key", b64(bytes(31)))),
     ("scalar >= l in proof", lambda d: d.__setitem__(
         "proof", b64(ORDER.to_bytes(32, "little") + bytes(32)))),

@@ -16,7 +16,7 @@ import pytest
 
 from p2ptarot.net.discovery import TableAdvert, TableAdvertiser
 from p2ptarot.net.finder import FindError, decide, find_table, parse_target
-from p2ptarot.net.store import DataDir
+from p2ptarot.peer.store import DataDir
 from p2ptarot.net.txt import TableInfo
 
 LOOPBACK = ["127.0.0.1"]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from p2ptarot.table import canonical
-from p2ptarot.net.store import read_transcript
+from p2ptarot.peer.store import read_transcript
 from p2ptarot.transcript import verify_transcript
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"

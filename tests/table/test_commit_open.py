@@ -143,7 +143,9 @@ def test_a_commit_without_its_commitment_is_a_violation(secret_vote: str, secret
     _assert_blamed(t, 0, "without its commitment")
 
 
-def test_a_secret_never_opened_is_a_silence(secret_vote: str) -> None:
+def test_a_secret_never_opened_abandons_the_table_blaming_nobody(secret_vote: str) -> None:
+    """A withheld opening is silence: unprovable (a lost message looks the same), so the table is
+    abandoned naming the seat it waited on, and nobody is convicted (PROTOCOL §8)."""
     t = _table(secret_vote)
     for k, s in enumerate(t.sessions):
         t.handle(k, s.start())
@@ -158,8 +160,8 @@ def test_a_secret_never_opened_is_a_silence(secret_vote: str) -> None:
             t.handle(j, t.sessions[j].receive(item))
     assert t.sessions[1].pending_seats() == (0,)
     assert t.sessions[1].game.secrets["word"].value is None
-    aborted = [e for e in t.sessions[1].blame_silence() if isinstance(e, Aborted)]
-    assert aborted and aborted[0].blame == 0 and "silent" in aborted[0].reason
+    aborted = [e for e in t.sessions[1].abandon() if isinstance(e, Aborted)]
+    assert aborted and aborted[0].blame is None and "waiting on seat 0" in aborted[0].reason
 
 
 def test_a_claim_disproved_by_the_opened_secret_blames_the_claimant(secret_vote: str) -> None:
@@ -296,6 +298,13 @@ def honest_log(secret_vote: str) -> Table:
     return t
 
 
+def _resized(sealed: str, delta: int) -> str:
+    """The same sealed value, `delta` bytes longer (or shorter): no honest seat seals that size."""
+    raw = canonical.unb64(sealed)
+    assert len(raw) in rounds.SEALED_SIZES
+    return canonical.b64(raw[:delta] if delta < 0 else raw + bytes(delta))
+
+
 def _bad_tail(text: str) -> str:
     """A 32-byte value's base64url with non-zero trailing bits ("B" carries one): not canonical."""
     return text[:-1] + "B"
@@ -305,6 +314,12 @@ def _bad_tail(text: str) -> str:
     ("move.commit", lambda b: {**b, "extra": 1}, "malformed"),
     ("move.commit", lambda b: {**b, "digest": _bad_tail(b["digest"])}, "malformed"),
     ("move.commit", lambda b: {k: v for k, v in b.items() if k != "sealed"}, "malformed"),
+    # a sealed value of any size but an honest one (2^k + 16 bytes) is malformed
+    ("move.commit", lambda b: {**b, "sealed": _resized(b["sealed"], -1)}, "malformed"),
+    ("move.commit", lambda b: {**b, "sealed": _resized(b["sealed"], 48)}, "malformed"),
+    ("move", lambda b: {**b, "secret": {**b["secret"], "sealed": _resized(b["secret"]["sealed"],
+                                                                         1000)}}
+     if b["move"]["kind"] == "commit" else None, "malformed"),
     ("move.open", lambda b: {**b, "salt": _bad_tail(b["salt"])}, ""),
     ("move.open", lambda b: {k: v for k, v in b.items() if k != "salt"}, "malformed"),
     ("move.open", lambda b: {**b, "secret": None}, ""),

@@ -11,7 +11,7 @@ from table_harness import Table
 
 from p2ptarot.table import canonical
 from p2ptarot.table.bodies import AbortBody, envelope_of
-from p2ptarot.table.effects import Aborted, Record, Send, Warning
+from p2ptarot.table.effects import Aborted, Notice, Record, Send
 from p2ptarot.table.envelope import MAX_MESSAGE_BYTES, EnvelopeError, parse, seal
 from p2ptarot.table.session import Session
 
@@ -54,10 +54,10 @@ def _started(seed: int) -> Table:
     return t
 
 
-def test_surrogate_frame_from_a_stranger_is_a_warning() -> None:
+def test_surrogate_frame_from_a_stranger_is_a_notice() -> None:
     t = _started(21)
     effects = t.sessions[0].receive(b'{"a":"\\ud800"}')
-    assert [type(e) for e in effects] == [Warning]
+    assert [type(e) for e in effects] == [Notice]
     assert not t.sessions[0].finished
 
 
@@ -149,3 +149,22 @@ def test_charter_refuses_a_non_canonical_seat_key(game2) -> None:
     data["seats"][1]["key"] = data["seats"][1]["key"][:42] + "B"
     with pytest.raises(ValidationError):
         Charter.model_validate(data)
+
+
+def test_a_message_too_far_ahead_is_taken_when_it_arrives_again(game2) -> None:
+    """A genuine message more than MAX_STEPS_AHEAD steps early is dropped, but not as "seen":
+    the same bytes, relayed or caught up later, are taken and the game finishes (issue 21, item
+    3: it used to be ignored forever and the session waited for it)."""
+    from p2ptarot.table.session import MAX_STEPS_AHEAD
+    lines = game2.records[0]
+    own = [x for x in lines if parse(x).seat == 0]
+    others = [x for x in lines if parse(x).seat != 0]
+    session = Session(game2.signed, 0, game2.ids[0], game2.seeds[0])
+    session.load(own)  # its own messages as its outbox holds them; nothing of seat 1 yet
+    early = next(x for x in others if parse(x).step > session.step + MAX_STEPS_AHEAD)
+    effects = session.receive(early)
+    assert any(isinstance(e, Notice) and "too far ahead" in e.text for e in effects)
+    for line in others:
+        session.receive(line)
+    assert session.aborted is None
+    assert session.outcome == game2.finished[0].outcome

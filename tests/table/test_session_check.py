@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from p2ptarot.engine import IllegalMove
 from p2ptarot.games.sinople import Play, Show
+from p2ptarot.table.errors import MoveRefused
 
 from table_harness import Table
 
@@ -21,7 +21,7 @@ def test_act_refuses_an_illegal_move_with_the_engines_reason() -> None:
             return None
         step = session.step
         for bad in (Play(legal_handle(session), "num-a-0"), Show("seven", "num-a-0")):  # type: ignore[arg-type]
-            with pytest.raises(IllegalMove) as err:
+            with pytest.raises(MoveRefused) as err:
                 session.act(bad)
             refused.append(err.value.reason)
         assert session.step == step and not session.finished

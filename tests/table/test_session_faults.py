@@ -1,4 +1,5 @@
-"""Tampering, equivocation, illegal moves and silence are blamed on the right seat and step."""
+"""Tampering, equivocation and illegal moves are blamed on the right seat and step; silence
+abandons the table and blames nobody."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from table_harness import Table
 from helpers import cut, deep, resign, unsigned_edit
 
 from p2ptarot.table import canonical
-from p2ptarot.table.effects import Aborted
+from p2ptarot.table.effects import Aborted, Send
 from p2ptarot.table.envelope import parse
 
 
@@ -113,7 +114,7 @@ def canonical_evidence(abort_env) -> bytes:
     return canonical.unb64(abort_env.body["evidence"][0])  # the quoted envelope's signed bytes
 
 
-def test_silence_blames_the_missing_seat() -> None:
+def test_silence_abandons_the_table_naming_the_awaited_seat_and_blaming_nobody() -> None:
     t = Table("sinople", 3, seed=7)
     for k in (0, 1):  # seat 2 never starts and never speaks
         t.handle(k, t.sessions[k].start())
@@ -127,10 +128,13 @@ def test_silence_blames_the_missing_seat() -> None:
         else:
             t.handle(j, t.sessions[j].receive(item))
     assert t.sessions[0].pending_seats() == (2,)
-    effects = t.sessions[0].blame_silence()
+    effects = t.sessions[0].abandon(since="21:04 UTC")
     aborted = [e for e in effects if isinstance(e, Aborted)]
-    assert aborted and aborted[0].blame == 2 and "silent" in aborted[0].reason
-    assert t.sessions[0].blame_silence() == []  # blamed once
+    assert aborted and aborted[0].blame is None
+    assert "abandoned" in aborted[0].reason and "waiting on seat 2 since 21:04 UTC" in aborted[0].reason
+    record = [e.envelope for e in effects if isinstance(e, Send)]
+    assert record and record[0].kind == "abort" and record[0].body["blame"] is None
+    assert t.sessions[0].abandon() == []  # once
 
 
 @pytest.mark.parametrize("handle", [-1, 10**6])

@@ -10,10 +10,10 @@ import pytest
 from pydantic import ValidationError
 
 from p2ptarot.crypto.signing import Identity
-from p2ptarot.engine import EngineError
 from p2ptarot.table.bodies import MoveBody, MoveOpenBody
 from p2ptarot.table.charter import Charter
 from p2ptarot.table.envelope import parse
+from p2ptarot.table.errors import TableUsageError
 from p2ptarot.table.lobby import make_charter
 from p2ptarot.table.session import Session
 
@@ -99,7 +99,7 @@ def test_act_refuses_any_marker_but_bot() -> None:
             table.handle(j, table.sessions[j].receive(item))
         else:
             table.handle(-1 - j, table.sessions[-1 - j].act(item))
-    with pytest.raises(EngineError, match="marked by 'bot'"):
+    with pytest.raises(TableUsageError, match="marked by 'bot'"):
         session.act(move, by="human")
     effects = session.act(move, by="bot")
     sent = [e.envelope for e in effects if type(e).__name__ == "Send"]

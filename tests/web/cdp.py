@@ -1,7 +1,7 @@
 """A small headless-Chromium driver over the Chrome DevTools Protocol (a websocket, JSON).
 
 Enough for the browser tests: open a page, evaluate JavaScript, click, take a screenshot. Uses
-Debian's `chromium` (installed by .ci/run when missing) and aiohttp's websocket client; nothing is
+Debian's `chromium` (installed by `make test` when missing) and aiohttp's websocket client; nothing is
 downloaded. DevTools listens on 127.0.0.1 only.
 """
 
@@ -25,7 +25,7 @@ def chromium_path() -> str:
         path = shutil.which(name)
         if path:
             return path
-    raise RuntimeError("no chromium on PATH (apt-get install chromium; .ci/run does it)")
+    raise RuntimeError("no chromium on PATH (apt-get install chromium; `make test` does it)")
 
 
 class Browser:

@@ -13,7 +13,8 @@ from typing import Any, Sequence
 from p2ptarot.app.human import human_chooser, until_left
 from p2ptarot.app.table import Hub
 from p2ptarot.bots import make as make_bot
-from p2ptarot.net.runner import GameResult, PeerConfig, bot_chooser, run_host, run_join, run_resume
+from p2ptarot.peer.config import GameResult, PeerConfig
+from p2ptarot.peer.run import bot_chooser, run_host, run_join, run_resume
 from p2ptarot.web.server import WebServer
 
 #: clicks the page's first playable card, else its first move button; says which

@@ -13,7 +13,7 @@ from cdp import Browser
 from p2ptarot.app.events import TableOpened
 from p2ptarot.app.table import Hub
 from p2ptarot.bots import make as make_bot
-from p2ptarot.net.runner import bot_chooser, run_host
+from p2ptarot.peer.run import bot_chooser, run_host
 from p2ptarot.web.lobby import Lobby
 from p2ptarot.web.server import WebServer
 from tables import config, keep_shot

@@ -13,7 +13,7 @@ import pytest
 from cdp import Browser
 from p2ptarot.app.human import human_chooser, until_left
 from p2ptarot.bots import make as make_bot
-from p2ptarot.net.runner import bot_chooser, run_host, run_join
+from p2ptarot.peer.run import bot_chooser, run_host, run_join
 from p2ptarot.app.table import Hub
 from p2ptarot.cli.web_cmd import replay_event
 from p2ptarot.web.server import WebServer

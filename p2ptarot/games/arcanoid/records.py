@@ -39,10 +39,6 @@ class Record:
     #: who laid a secret engagement down (a stolen one keeps its engager, who opens it)
     engager: int = -1
 
-    @property
-    def is_card_engagement(self) -> bool:
-        return self.kind == CARDS
-
     def transmuted_card(self) -> str | None:
         if self.transmuted < 0:
             return None

@@ -38,6 +38,3 @@ def is_numbered_major(index: int) -> bool:
     """A major other than the World (the only majors that set an overtrump threshold)."""
     return CATEGORY[index] == MAJOR and index != WORLD_INDEX
 
-
-def category_name(index: int) -> str:
-    return CATEGORY_NAMES[CATEGORY[index]]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from p2ptarot.net.store import read_transcript
+from p2ptarot.peer.store import read_transcript
 from p2ptarot.transcript import verify_transcript
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]

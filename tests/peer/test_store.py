@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from p2ptarot.net import store
-from p2ptarot.net.store import LineAppender
+from p2ptarot.peer import store
+from p2ptarot.peer.store import LineAppender
 
 
 def test_appended_lines_are_readable_before_any_sync(tmp_path: Path) -> None:

@@ -4,7 +4,7 @@ answered every `sync` with the whole log (100 requests of 23 bytes drew 24 MB)."
 from __future__ import annotations
 
 from p2ptarot.crypto.signing import Identity
-from p2ptarot.net.catchup import SyncServer, sync_step
+from p2ptarot.peer.catchup import SyncServer, sync_step
 from p2ptarot.table.envelope import seal
 
 IDENTITY = Identity.from_seed(b"\x07" * 32)

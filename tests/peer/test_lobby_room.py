@@ -15,8 +15,10 @@ from p2ptarot.app.table import Hub
 from p2ptarot.bots import make as make_bot
 from p2ptarot.crypto.signing import Identity
 from p2ptarot.net.events import LinkDown, Received
-from p2ptarot.net.runner import GameResult, PeerConfig, bot_chooser, host_lobby, run_host, run_join
-from p2ptarot.net.store import read_transcript
+from p2ptarot.peer.config import GameResult, PeerConfig
+from p2ptarot.peer.lobby import host_lobby
+from p2ptarot.peer.run import bot_chooser, run_host, run_join
+from p2ptarot.peer.store import read_transcript
 from p2ptarot.net.transport import Mesh, MeshConfig
 from p2ptarot.table import canonical
 from p2ptarot.transcript import verify_transcript
@@ -143,7 +145,7 @@ async def test_start_now_with_the_players_present_plays_to_a_verified_end(tmp_pa
 async def test_start_now_leaves_out_a_joiner_who_is_not_ready(tmp_path: Path) -> None:
     """Nobody holds a table by never saying Ready: the host starts with the ready players, the
     one left out is told so (a clear error, no seat), and the game plays to a verified end."""
-    from p2ptarot.net.runner import RunError
+    from p2ptarot.peer.config import RunError
 
     alice = Hub()
     listening: asyncio.Future[str] = asyncio.get_running_loop().create_future()

@@ -21,8 +21,9 @@ from p2ptarot.net.errors import HandshakeError
 from p2ptarot.net.events import LinkDown, Received
 from p2ptarot.net.handshake import (CLOSE_UNEXPECTED_KEY, INSTANCE_SIZE, READY, Hello,
                                     check_proof, check_ready, make_proof, parse_hello)
-from p2ptarot.net.runner import PeerConfig, bot_chooser, run_host, run_join
-from p2ptarot.net.store import read_transcript
+from p2ptarot.peer.config import PeerConfig
+from p2ptarot.peer.run import bot_chooser, run_host, run_join
+from p2ptarot.peer.store import read_transcript
 from p2ptarot.net.transport import Mesh, MeshConfig
 from p2ptarot.transcript import verify_transcript
 

@@ -1,0 +1,303 @@
+"""The game pump: one table played to its end around the sans-I/O `table.Session`.
+
+Everything protocol-relevant happens in the session; this module moves bytes between it, the
+links, the data directory and the local player (bot or human), and keeps the clocks: catch-up
+requests when a step stalls, links that heal (`heal.py`), and the abandonment rule when a step
+waits past the table's limit (PROTOCOL §8: silence and unreachability convict nobody).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any, Awaitable, Callable
+
+from p2ptarot.crypto.signing import Identity
+from p2ptarot.engine import Move
+from p2ptarot.net.errors import MeshError
+from p2ptarot.net.events import LinkDown, LinkUp, Received
+from p2ptarot.net.link import Links
+from p2ptarot.table.charter import SignedCharter
+from p2ptarot.table.effects import (Aborted, Effect, Finished, Forward, NeedMove, Notice, Progress,
+                                    Record, Send)
+from p2ptarot.table.errors import TableUsageError
+from p2ptarot.table.inputs import StandInMove
+from p2ptarot.table.names import printable
+from p2ptarot.table.session import Session
+
+from .catchup import RESYNC_AFTER, SyncServer, sync_step
+from .config import Chooser, GameResult, PeerConfig, RunError
+from .frames import ctl, parse_ctl, safe_send
+from .heal import Healer
+from .store import DataDir, TableStore
+from .watcher import Watcher
+
+logger = logging.getLogger(__name__)
+
+#: seconds between the last catch-up request and abandoning the table
+ABANDON_GRACE = 3.0
+#: steps of history a deep catch-up asks for and pushes
+SYNC_BACK = 8
+
+
+async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: SignedCharter,
+               choose: Chooser, resume: bool = False) -> GameResult:
+    """Play one table to its end (or abort) over the links; persist everything on the way."""
+    data = DataDir(cfg.data_dir)
+    store = TableStore(data, signed)
+    charter = signed.charter
+    seat = charter.seat_of(identity.public_bytes)
+    if seat is None:
+        raise RunError("this identity has no seat at the table")
+    session = Session(signed, seat, identity, store.seed)
+    saved = store.saved_messages() if resume else []
+    outbox = store.outbox()
+    transcript = store.fresh_transcript()
+    keys = [charter.seat_key(i) for i in range(len(charter.seats))]
+    links.admit_only(keys)  # a running game talks to its seats only (strangers are cut off)
+
+    healer = Healer(links, keys, [s.address for s in charter.seats], seat)
+    moves: asyncio.Queue[Move | StandInMove | Exception] = asyncio.Queue()
+    pending_choice: list[asyncio.Task[None]] = []
+    names = [s.name for s in charter.seats]
+    watch = Watcher(cfg.hub, session, charter, seat, store.transcript_path)
+    # spectators (a page showing the public table) get their own feed, never this seat's cards
+    audience = Watcher(cfg.spectators, session, charter, seat, store.transcript_path, public=True)
+
+    async def handle(effects: list[Effect]) -> None:
+        # one durable write per batch: own messages are fsynced before any of them is sent
+        sends = [e.envelope.encoded() for e in effects if isinstance(e, Send)]
+        for e in effects:
+            if isinstance(e, Record):
+                transcript.append(e.envelope.encoded())
+        for line in sends:
+            outbox.append(line)
+        if sends:
+            outbox.sync()  # the transcript is synced at close: lost lines come back from peers
+        lines = iter(sends)
+        for e in effects:
+            watch.effect(e)
+            audience.effect(e)
+            if isinstance(e, Send):
+                await links.broadcast(next(lines))
+            elif isinstance(e, Forward):  # relayed before anything is chained on it
+                try:
+                    await links.broadcast(e.envelope.encoded())
+                except MeshError as exc:
+                    logger.info("relay failed: %s", exc)
+            elif isinstance(e, NeedMove):
+                async def ask(need: NeedMove = e) -> None:
+                    try:
+                        choice: Move | StandInMove | Exception = await choose(need)
+                    except Exception as exc:  # surfaced by the game loop, never swallowed
+                        choice = exc
+                    await moves.put(choice)
+                pending_choice.append(asyncio.create_task(ask()))
+            elif isinstance(e, Progress):
+                logger.debug("step %d: %s", e.step, printable(e.text))
+            elif isinstance(e, Notice):
+                logger.info("%s", printable(e.text))
+            elif isinstance(e, Finished):
+                cfg.say("game over: " + ", ".join(f"{names[i]} {score}" for i, score
+                                                  in enumerate(e.outcome.scores))
+                        + "; won by " + (", ".join(names[w] for w in e.outcome.winners) or "nobody"))
+            elif isinstance(e, Aborted):
+                who = (f"{names[e.blame]} (seat {e.blame + 1}) is blamed" if e.blame is not None
+                       else "nobody is blamed")
+                cfg.say(f"game aborted at step {e.step}: {who}: "
+                        f"{printable(e.reason)}")  # a reason may quote a cheater's text
+        watch.settle()
+        audience.settle()
+
+    try:
+        await _pump(cfg, links, session, handle, healer, moves, saved if resume else None,
+                    on_link=lambda peer, up: (watch.link(peer, up), audience.link(peer, up)),
+                    on_chat=lambda peer, text: (watch.chat(peer, text), audience.chat(peer, text)),
+                    chat_out=watch.chat_out)
+    finally:
+        await healer.close()
+        for task in pending_choice:
+            task.cancel()
+        outbox.close()
+        transcript.close()
+    if session.outcome is not None:
+        store.mark_done()
+    return GameResult(charter.table_id, store.transcript_path, session.outcome, session.aborted)
+class _Stall:
+    """How long the current step has waited, on this peer's running clock: time the peer itself
+    was not running (suspended, SIGSTOP: the loop, which wakes every second, saw a gap) is not
+    counted against the seats it waits for."""
+
+    GAP = 5.0  # a loop turn longer than this means the peer itself was not running
+
+    def __init__(self, step: int) -> None:
+        now = time.monotonic()
+        self.step, self.since, self.wall, self.tick = step, now, time.time(), now
+
+    def observe(self, step: int) -> bool:
+        """Note the session's step; True when it moved on."""
+        now = time.monotonic()
+        gap, self.tick = now - self.tick, now
+        if gap > self.GAP:
+            self.since += gap - 1.0
+        if step != self.step:
+            self.step, self.since, self.wall = step, now, time.time()
+            return True
+        return False
+
+    def waited(self) -> float:
+        return time.monotonic() - self.since
+
+    def since_text(self) -> str:
+        return time.strftime("%H:%M UTC", time.gmtime(self.wall))
+
+
+async def _pump(cfg: PeerConfig, links: Links, session: Session,
+                handle: Callable[[list[Effect]], Awaitable[None]], healer: Healer,
+                moves: "asyncio.Queue[Move | StandInMove | Exception]", saved: list[bytes] | None,
+                on_link: Callable[[bytes, bool], None] | None = None,
+                on_chat: Callable[[bytes, object], None] | None = None,
+                chat_out: Callable[[], list[str]] | None = None) -> None:
+    """Feed the session from the links and the local chooser until the game ends, then linger.
+
+    Clocks (PROTOCOL §8): a stalled step asks for catch-up every `RESYNC_AFTER` s; after the
+    local `cfg.timeout` it also pushes its recent messages to the seats it waits for and asks
+    from a few steps back; past the table's limit (the charter's `timeout`, the same at every
+    seat) it does that once more and then abandons the table, convicting nobody."""
+    healer.start()
+    if saved is not None:
+        cfg.say(f"resuming from {len(saved)} saved messages")
+        await handle(session.load(saved))
+    else:
+        await handle(session.start())
+    await links.broadcast(ctl({"ctl": "sync", "step": session.step}))
+    syncs = SyncServer()
+    stall = _Stall(session.step)
+    table_limit = float(session.charter.timeout)
+    deep_every = max(RESYNC_AFTER, min(float(cfg.timeout), table_limit))
+    last_sync = last_deep = stall.since
+    asked: float | None = None  # when the catch-up before abandoning was requested
+    done: set[bytes] = set()  # peers that said they finished: they hold all our messages
+
+    async def deep_catch_up() -> None:
+        """Ask every peer from a few steps back (a split view's other version precedes the
+        stall) and push the same to the seats this one waits for (one that missed a message
+        is waiting on us, not silent): a seat waiting on someone else is never named."""
+        back = max(0, session.step - SYNC_BACK)
+        await links.broadcast(ctl({"ctl": "sync", "step": back}))
+        recent = session.messages_from(back)
+        for seat in session.pending_seats():
+            if seat != session.seat:
+                for env in recent:
+                    await safe_send(links, session.charter.seat_key(seat), env.encoded())
+
+    while not session.finished:
+        event_task = asyncio.ensure_future(links.next_event())
+        move_task = asyncio.ensure_future(moves.get())
+        ready, _ = await asyncio.wait({event_task, move_task}, timeout=1.0,
+                                      return_when=asyncio.FIRST_COMPLETED)
+        for t in (event_task, move_task):
+            if t not in ready:
+                t.cancel()
+        if move_task in ready:
+            choice = move_task.result()
+            if isinstance(choice, Exception):
+                raise RunError(f"no move for seat {session.seat}: {choice}") from choice
+            try:
+                if isinstance(choice, StandInMove):
+                    effects = session.act(choice.move, by="bot")
+                else:
+                    effects = session.act(choice)
+            except TableUsageError as exc:  # the local chooser broke the rules: a bug, not a fault
+                raise RunError(f"the move chosen for seat {session.seat} was refused: {exc}") from exc
+            await handle(effects)
+        if event_task in ready:
+            ev = event_task.result()
+            if isinstance(ev, Received):
+                msg = parse_ctl(ev.data)
+                if msg is None:
+                    await handle(session.receive(ev.data))
+                elif msg["ctl"] == "done":
+                    done.add(ev.peer)
+                elif msg["ctl"] == "chat":
+                    if on_chat is not None:
+                        on_chat(ev.peer, msg.get("text"))
+                else:
+                    await _answer_sync(links, syncs, session, ev.peer, msg)
+            elif isinstance(ev, LinkUp):  # a new or healed link: each side asks the other
+                await safe_send(links, ev.peer, ctl({"ctl": "sync", "step": session.step}))
+            elif isinstance(ev, LinkDown):
+                healer.lost(ev.peer)
+            if on_link is not None and isinstance(ev, (LinkUp, LinkDown)):
+                on_link(ev.peer, isinstance(ev, LinkUp))
+        for text in chat_out() if chat_out is not None else []:  # the player's chat lines
+            await links.broadcast(ctl({"ctl": "chat", "text": text}))
+        if session.finished:
+            break
+        now = time.monotonic()
+        if stall.observe(session.step):
+            asked, last_deep = None, now
+        elif stall.waited() > table_limit and asked is None:
+            asked = last_sync = now  # the last chance to hear from the awaited seats
+            await deep_catch_up()
+        elif asked is not None and now - asked > ABANDON_GRACE:
+            await handle(session.abandon(stall.since_text()))
+        elif stall.waited() > deep_every and now - last_deep > deep_every:
+            last_deep = last_sync = now
+            await deep_catch_up()
+        elif now - max(stall.since, last_sync) > RESYNC_AFTER:
+            last_sync = now  # stalled: ask again (an answer may have been cut or lost)
+            await links.broadcast(ctl({"ctl": "sync", "step": session.step}))
+    await _linger(cfg, links, session, handle, healer, syncs, done)
+
+
+async def _linger(cfg: PeerConfig, links: Links, session: Session,
+                  handle: Callable[[list[Effect]], Awaitable[None]], healer: Healer,
+                  syncs: SyncServer, done: set[bytes]) -> None:
+    """Stay while a seat may still lack our last messages. A finished table waits for every
+    seat's `done` — re-dialling the unreachable ones — up to the table's limit: a seat cut off
+    during the final audit finishes from us when its link heals. An abandoned table waits
+    `cfg.linger` s for the seats linked now (the others reach the same end on their own)."""
+    keys = {session.charter.seat_key(i) for i in range(session.n)} - {links.public_key}
+    finished = session.outcome is not None
+    await links.broadcast(ctl({"ctl": "done", "step": session.step}))
+    start = time.monotonic()
+    try:
+        while True:
+            waiting = (keys if finished else set(links.peers())) - done
+            limit = float(session.charter.timeout) if finished and waiting - set(links.peers()) \
+                else cfg.linger
+            left = start + limit - time.monotonic()
+            if not waiting or left <= 0:
+                break
+            try:
+                ev = await asyncio.wait_for(links.next_event(), timeout=min(max(0.05, left), 1.0))
+            except TimeoutError:
+                continue
+            if isinstance(ev, Received):
+                msg = parse_ctl(ev.data)
+                if msg is not None and msg["ctl"] == "done":
+                    done.add(ev.peer)
+                elif msg is not None:
+                    await _answer_sync(links, syncs, session, ev.peer, msg)
+                else:
+                    await handle(session.receive(ev.data))
+            elif isinstance(ev, LinkUp):
+                await safe_send(links, ev.peer, ctl({"ctl": "done", "step": session.step}))
+            elif isinstance(ev, LinkDown):
+                healer.lost(ev.peer)
+    finally:
+        await healer.close()
+
+
+async def _answer_sync(links: Links, syncs: SyncServer, session: Session, peer: bytes,
+                       msg: dict[str, Any]) -> None:
+    """Serve a catch-up request: rate-limited per peer, size-bounded (see `catchup`)."""
+    step = sync_step(msg)
+    if step is None:
+        return
+    for data in syncs.answer(peer, lambda: session.messages_from(step)):
+        await safe_send(links, peer, data)
+
+

@@ -1,0 +1,88 @@
+"""Links that heal: every seat without a link is dialled again, with backoff, for as long as the
+table lives (PROTOCOL §8, network trouble).
+
+Either side dials: the lower seat at once, the higher one after a short pause (at the start of a
+table both would otherwise dial each other at the same moment; the mesh keeps one of two
+duplicate links anyway). The other side's link comes back through the listener, where a seated
+key is always admitted again. A dial that fails waits longer each time (doubling, capped, with
+jitter so that peers that lost each other do not retry in lockstep); a link that comes up resets
+it. What the links missed meanwhile is caught up by the game pump on `LinkUp`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Sequence
+
+from p2ptarot.net.errors import MeshError
+from p2ptarot.net.link import Links
+
+logger = logging.getLogger(__name__)
+
+#: first retry delay, cap of the doubling delay (seconds), and the pause of the higher seat
+FIRST_RETRY = 0.25
+MAX_RETRY = 5.0
+HIGHER_SEAT_PAUSE = 1.0
+
+
+class Healer:
+    """Keeps dialling the seats of a table that have no open link, until `close`."""
+
+    def __init__(self, links: Links, keys: Sequence[bytes], addresses: Sequence[str], seat: int,
+                 rng: random.Random | None = None) -> None:
+        self.links, self.keys, self.addresses, self.seat = links, list(keys), list(addresses), seat
+        self._rng = rng or random.Random()
+        self._lost = {i: asyncio.Event() for i in range(len(keys)) if i != seat}
+        self._tasks: list[asyncio.Task[None]] = []
+        self.dials = 0  # attempts made (for tests and logs)
+
+    def start(self) -> None:
+        self._tasks = [asyncio.create_task(self._keep(i)) for i in self._lost]
+
+    def lost(self, peer: bytes) -> None:
+        """A link went down: dial that seat again now (a no-op for a key with no seat)."""
+        for i, key in enumerate(self.keys):
+            if key == peer and i in self._lost:
+                self._lost[i].set()
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._tasks = []
+
+    def delay(self, failures: int) -> float:
+        """Seconds to wait after `failures` failed dials in a row (jittered, 50-100%)."""
+        base = min(MAX_RETRY, FIRST_RETRY * 2 ** max(0, failures - 1))
+        return base * (0.5 + self._rng.random() / 2)
+
+    async def _keep(self, i: int) -> None:
+        key, address, lost = self.keys[i], self.addresses[i], self._lost[i]
+        if i > self.seat:
+            await asyncio.sleep(HIGHER_SEAT_PAUSE)  # it dials us first, usually
+        failures = 0
+        while True:
+            if key in self.links.peers():
+                failures = 0
+                lost.clear()
+                # woken by `lost`, or every few seconds in case a LinkDown was not seen
+                try:
+                    await asyncio.wait_for(lost.wait(), timeout=MAX_RETRY)
+                except TimeoutError:
+                    pass
+                continue
+            self.dials += 1
+            try:
+                await self.links.connect(address, expected_key=key)
+                failures = 0
+                continue
+            except MeshError as exc:
+                failures += 1
+                logger.info("seat %d unreachable (%s); retrying", i, exc)
+            lost.clear()
+            try:
+                await asyncio.wait_for(lost.wait(), timeout=self.delay(failures))
+            except TimeoutError:
+                pass

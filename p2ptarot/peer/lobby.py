@@ -1,0 +1,303 @@
+"""The lobby pump: seat players around the sans-I/O `table.room.Room`, have the charter signed.
+
+The host advertises its table, seats joiners in arrival order and sends them the roster whenever
+it changes (`lobby` frames); the table starts when every seat is taken and everyone is ready, when
+the host starts now with the ready players, or — a table hosted by a bot, which has nobody to
+press Start — `lobby_grace` seconds after its seats were all taken, with the players ready by then
+(a joiner that never says Ready cannot hold it). Every seat then signs the charter.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any, Callable, Sequence
+
+from pydantic import ValidationError
+
+from p2ptarot.app.events import ChatLine, LobbyState, Notice, Ready, StartNow
+from p2ptarot.app.table import Hub
+from p2ptarot.crypto.signing import Identity, fingerprint
+from p2ptarot.engine import info as game_info
+from p2ptarot.net.errors import MeshError
+from p2ptarot.net.events import LinkDown, Received
+from p2ptarot.net.finder import matches_table_id_only
+from p2ptarot.net.link import LinkEvent, Links, Transport
+from p2ptarot.net.txt import TableInfo
+from p2ptarot.table.charter import Charter, SignedCharter
+from p2ptarot.table.lobby import make_charter, sign_charter
+from p2ptarot.table.names import clean_name, printable
+from p2ptarot.table.room import (ChatRelay, Room, RoomError, RoomSeat, RosterSeen, clean_chat,
+                                 parse_chat_relay, parse_roster)
+
+from .config import PeerConfig, RunError
+from .frames import charter_signature_ok, ctl, parse_ctl, safe_send
+
+
+async def _lobby_input(links: Links, hub: Hub | None, wait: float | None = None
+                       ) -> LinkEvent | None:
+    """The next link event, or None when the local player did something in the lobby (a Ready,
+    a StartNow, a chat line: read them from the hub) or `wait` seconds passed."""
+    event_task = asyncio.ensure_future(links.next_event())
+    tasks: set[asyncio.Future[Any]] = {event_task}
+    poke = asyncio.ensure_future(hub.lobby_poke.wait()) if hub is not None else None
+    if poke is not None:
+        tasks.add(poke)
+    try:
+        done, _ = await asyncio.wait(tasks, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        if poke is not None:
+            poke.cancel()
+        if not event_task.done():
+            event_task.cancel()
+    return event_task.result() if event_task in done else None
+
+
+def _publish_lobby(hub: Hub | None, game: str, roster_names: Sequence[str], ready: Sequence[bool],
+                   bots: Sequence[bool], total: int, can_start: bool, seat: int | None,
+                   host: bool, address: str = "") -> None:
+    if hub is not None:
+        hub.publish(LobbyState(game, total, tuple(roster_names), address, tuple(ready),
+                               tuple(bots), can_start, seat, host))
+
+
+def _enter(hub: Hub | None, name: str) -> None:
+    if hub is not None:
+        hub.me = clean_name(name)
+        hub.take_chat()  # lines typed before sitting down had no table to go to
+        hub.take_lobby()
+
+
+class _Grace:
+    """When a bot-hosted table starts without its last Ready: `grace` seconds after every seat
+    was taken (a seat freed restarts the wait)."""
+
+    def __init__(self, grace: float, active: bool) -> None:
+        self.grace, self.active = grace, active
+        self.full_since: float | None = None
+
+    def note(self, room: Room, now: float) -> None:
+        full = len(room.seats) == room.seats_total
+        if not full:
+            self.full_since = None
+        elif self.full_since is None:
+            self.full_since = now
+
+    def due(self, now: float) -> bool:
+        return self.active and self.full_since is not None and now - self.full_since >= self.grace
+
+    def wait(self, now: float) -> float | None:
+        """Seconds until the grace ends (None: none running, or over: only a Ready, a seat freed
+        or a chat line can change anything then)."""
+        if not self.active or self.full_since is None or self.due(now):
+            return None
+        return self.full_since + self.grace - now
+
+
+async def host_lobby(cfg: PeerConfig, links: Links, identity: Identity, game: str,
+                     variant: str | None, seats: int, options: dict[str, Any] | None = None,
+                     on_listening: Callable[[str], None] | None = None,
+                     transport: Transport | None = None) -> SignedCharter:
+    """Advertise the table, seat joiners, start (see the module docstring), have every seat
+    sign the charter."""
+    gi = game_info(game)
+    variant = gi.resolve_variant(variant)  # BadConfiguration before anything is advertised
+    try:
+        room = Room(game, variant, seats,
+                    RoomSeat(identity.public_bytes, clean_name(cfg.name), links.address,
+                             ready=cfg.ready, bot=cfg.bot),
+                    gi.min_players, gi.max_players)
+    except RoomError as exc:
+        raise RunError(str(exc)) from None
+    hub = cfg.hub
+    _enter(hub, cfg.name)
+    info = TableInfo(game=game, variant=variant or "", seats_taken=1,
+                     seats_total=seats, fingerprint=identity.fingerprint,
+                     host_name=cfg.name[:40])
+    advertiser = (transport or cfg.links()).advert(info, links)
+    await advertiser.start()
+    cfg.say(f"table open: {game} for {seats} at {links.address} "
+            f"(fingerprint {identity.fingerprint})")
+    if on_listening:
+        on_listening(links.address)
+    grace = _Grace(cfg.lobby_grace, active=cfg.bot)
+
+    async def tell_roster() -> None:
+        roster = room.roster()
+        for i, s in enumerate(roster.seats[1:], start=1):
+            await safe_send(links, s.key, ctl(roster.frame(i)))
+        _publish_lobby(hub, game, roster.names, roster.ready, [s.bot for s in roster.seats],
+                       seats, roster.can_start_now, 0, True, links.address)
+
+    async def relay(said: ChatRelay, sender: bytes | None) -> None:
+        for s in room.seats[1:]:
+            if s.key != sender:
+                await safe_send(links, s.key, ctl(said.frame()))
+
+    await tell_roster()
+    chosen: list[RoomSeat] | None = None
+    try:
+        while chosen is None and not room.should_start:
+            ev = await _lobby_input(links, hub, grace.wait(time.monotonic()))
+            changed = False
+            if isinstance(ev, Received):
+                msg = parse_ctl(ev.data)
+                kind = msg["ctl"] if msg else None
+                if kind == "join" and msg is not None:
+                    was = room.seat_of(ev.peer)
+                    if room.join(ev.peer, msg) == "full":
+                        await safe_send(links, ev.peer, ctl({"ctl": "full"}))
+                    elif was is None:
+                        seat = room.seats[-1]
+                        cfg.say(f"seat {len(room.seats)}: {seat.name} ({fingerprint(ev.peer)})")
+                        changed = True
+                elif kind == "ready" and msg is not None:
+                    changed = room.set_ready(ev.peer, msg.get("ready"))
+                elif kind == "chat" and msg is not None:
+                    said = room.chat(ev.peer, msg.get("text"), time.monotonic())
+                    if said is not None:
+                        await relay(said, ev.peer)
+                        if hub is not None:
+                            hub.publish(ChatLine(said.name, said.text))
+            elif isinstance(ev, LinkDown):
+                if room.leave(ev.peer):
+                    cfg.say("a player left the lobby")
+                    changed = True
+            elif ev is None and hub is not None:  # the host's own player
+                for cmd in hub.take_lobby():
+                    if isinstance(cmd, Ready):
+                        changed |= room.set_ready(identity.public_bytes, cmd.ready)
+                    elif isinstance(cmd, StartNow):
+                        try:
+                            chosen = room.start_now()
+                        except RoomError as exc:
+                            hub.publish(Notice(f"cannot start now: {exc}"))
+                for text in hub.take_chat():  # the host's own lines (already shown locally)
+                    clean = clean_chat(text)
+                    if clean is not None:
+                        await relay(ChatRelay(0, room.seats[0].name, clean), identity.public_bytes)
+            now = time.monotonic()
+            grace.note(room, now)
+            if chosen is None and not room.should_start and grace.due(now) \
+                    and room.roster().can_start_now:
+                chosen = room.start_now()
+                cfg.say(f"the lobby grace ({cfg.lobby_grace:g} s) is over: starting with the "
+                        f"players who are ready")
+            if changed:
+                await advertiser.update(seats_taken=len(room.seats))
+                await tell_roster()
+        seated = chosen if chosen is not None else list(room.seats)
+        joined = [(s.key, s.name, s.address) for s in seated]
+        if len(seated) != seats:
+            cfg.say(f"starting now with {len(seated)} players")
+        for s in room.seats:  # a joiner who was not ready when the host started is told so
+            if all(s.key != k for k, _, _ in joined):
+                await safe_send(links, s.key, ctl({"ctl": "left-out"}))
+                cfg.say(f"{s.name} was not ready and is left out")
+        charter = make_charter(game, joined, variant=variant, options=options,
+                               timeout=cfg.move_timeout, stand_in_after=cfg.stand_in_after)
+        links.admit_only([k for k, _, _ in joined])  # from now on only the seated keys may talk
+        await advertiser.update(table_id=charter.table_id.hex())
+        sigs: dict[bytes, str] = {identity.public_bytes: sign_charter(charter, identity)}
+        for key, _, _ in joined[1:]:
+            await links.send(key, ctl({"ctl": "charter", "charter": charter.to_json()}))
+        while len(sigs) < len(joined):
+            ev = await links.next_event()
+            if isinstance(ev, Received):
+                msg = parse_ctl(ev.data)
+                seat_no = next((i for i, (k, _, _) in enumerate(joined) if k == ev.peer), None)
+                if msg and msg["ctl"] == "sign" and seat_no is not None:
+                    if charter_signature_ok(charter, ev.peer, msg.get("sig")):
+                        sigs[ev.peer] = msg["sig"]
+                    else:
+                        cfg.say(f"seat {seat_no} ({joined[seat_no][1]}) sent an invalid charter "
+                                f"signature; waiting for a valid one")
+            elif isinstance(ev, LinkDown) and any(k == ev.peer for k, _, _ in joined):
+                raise RunError("a player left before signing the charter")
+        signed = SignedCharter(charter=charter, signatures=[sigs[k] for k, _, _ in joined])
+        signed.verify()
+        await links.broadcast(ctl({"ctl": "signed", "signed": signed.model_dump(mode="json")}))
+        return signed
+    finally:
+        await advertiser.close()
+
+
+async def join_lobby(cfg: PeerConfig, links: Links, identity: Identity, url: str,
+                     host_prefix: str | None = None) -> SignedCharter:
+    """Dial the host, ask for a seat, follow the roster (tell the host when this player is ready,
+    send lobby chat), then check and sign the charter it proposes.
+
+    `host_prefix` (the fingerprint the user named) is checked against the key the host proved in
+    the handshake: a zeroconf advert is only a hint, anyone can copy another host's fingerprint.
+    """
+    try:
+        host = await links.connect(url)
+    except MeshError as exc:
+        raise RunError(str(exc)) from exc
+    if host_prefix is not None and not fingerprint(host).startswith(host_prefix.upper()) \
+            and not matches_table_id_only(host_prefix):
+        raise RunError(f"the host at {url} is {fingerprint(host)}, not the {host_prefix} you named")
+    hub = cfg.hub
+    _enter(hub, cfg.name)
+    join: dict[str, Any] = {"ctl": "join", "name": cfg.name, "address": links.address}
+    if not cfg.ready and not cfg.bot:
+        join["ready"] = False
+    if cfg.bot:
+        join["bot"] = True
+    await links.send(host, ctl(join))
+    cfg.say(f"joined the table at {url}; waiting for the other players")
+    roster: RosterSeen | None = None
+    while True:
+        ev = await _lobby_input(links, hub)
+        if ev is None and hub is not None:  # this player said something in the lobby
+            for cmd in hub.take_lobby():
+                if isinstance(cmd, Ready):
+                    await safe_send(links, host, ctl({"ctl": "ready", "ready": cmd.ready}))
+                elif isinstance(cmd, StartNow):
+                    hub.publish(Notice("only the host can start the table"))
+            for text in hub.take_chat():
+                await safe_send(links, host, ctl({"ctl": "chat", "text": text}))
+            continue
+        if isinstance(ev, LinkDown) and ev.peer == host:
+            raise RunError(f"the host closed the connection ({printable(ev.reason, 200)})")
+        if not isinstance(ev, Received) or ev.peer != host:
+            continue
+        msg = parse_ctl(ev.data)
+        if msg is None:
+            continue
+        if msg["ctl"] == "lobby":
+            seen = parse_roster(msg)
+            if seen is not None:
+                roster = seen
+                game = msg.get("game")
+                _publish_lobby(hub, printable(game, 40) if isinstance(game, str) else "",
+                               seen.names, seen.ready, seen.bots, seen.seats_total,
+                               seen.can_start, seen.you, False, url)
+        elif msg["ctl"] == "chat":
+            said = parse_chat_relay(msg, roster)
+            if said is not None and hub is not None and roster is not None \
+                    and said.seat != roster.you:
+                hub.publish(ChatLine(said.name, said.text))
+        elif msg["ctl"] == "full":
+            raise RunError("that table is full")
+        elif msg["ctl"] == "left-out":
+            raise RunError("the host started the table without you (you were not ready)")
+        elif msg["ctl"] == "charter":
+            try:
+                charter = Charter.model_validate(msg.get("charter"))
+                charter.check_version()
+            except (ValidationError, ValueError) as exc:
+                raise RunError(f"the host proposed an invalid charter: {printable(exc, 300)}") from exc
+            if charter.seat_of(identity.public_bytes) is None:
+                raise RunError("the host's charter does not seat this player")
+            if charter.seat_key(0) != host:
+                raise RunError("the charter's seat 0 is not the host we dialled")
+            await links.send(host, ctl({"ctl": "sign", "sig": sign_charter(charter, identity)}))
+        elif msg["ctl"] == "signed":
+            try:
+                signed = SignedCharter.model_validate(msg.get("signed"))
+                signed.verify()
+            except (ValidationError, ValueError) as exc:
+                raise RunError(f"the host sent an invalid signed charter: {printable(exc, 300)}") from exc
+            links.admit_only([signed.charter.seat_key(i) for i in range(len(signed.charter.seats))])
+            return signed

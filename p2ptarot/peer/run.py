@@ -1,0 +1,81 @@
+"""A peer's entry points: host a table, join one, resume a saved one (used by the front ends)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Callable
+
+from p2ptarot.engine.local import Agent
+from p2ptarot.engine import Move
+from p2ptarot.net.finder import FindError, Pick, find_table, parse_target
+from p2ptarot.table.effects import NeedMove
+
+from .config import Chooser, GameResult, PeerConfig, RunError
+from .game import play
+from .lobby import host_lobby, join_lobby
+from .store import DataDir, TableStore
+
+
+def _interfaces(cfg: PeerConfig) -> list[str] | None:
+    return [cfg.interface] if cfg.interface else None
+
+
+async def run_host(cfg: PeerConfig, game: str, variant: str | None, seats: int, choose: Chooser,
+                   options: dict[str, Any] | None = None,
+                   on_listening: Callable[[str], None] | None = None) -> GameResult:
+    identity = DataDir(cfg.data_dir).identity()
+    transport = cfg.links()
+    async with transport.open(identity) as links:
+        try:
+            async with asyncio.timeout(cfg.lobby_timeout):
+                signed = await host_lobby(cfg, links, identity, game, variant, seats, options,
+                                          on_listening, transport)
+        except TimeoutError:
+            raise RunError(f"the table was not filled and signed within {cfg.lobby_timeout:.0f} s; "
+                           "closing it (--lobby-timeout sets how long to wait)") from None
+        return await play(cfg, links, identity, signed, choose)
+
+
+async def run_join(cfg: PeerConfig, target: str | None, game: str | None, choose: Chooser,
+                   pick: Pick | None = None, find_wait: float = 30.0) -> GameResult:
+    """Join the table the user named (or the only open one; `pick` chooses among several)."""
+    identity = DataDir(cfg.data_dir).identity()
+    try:
+        wanted = parse_target(target)
+        if wanted.url is not None:
+            url = wanted.url
+        else:
+            url = await find_table(_interfaces(cfg), game, wanted.prefix, wait=find_wait, pick=pick)
+            cfg.say(f"found the table at {url}")
+    except FindError as exc:
+        raise RunError(str(exc)) from None
+    async with cfg.links().open(identity) as links:
+        try:
+            async with asyncio.timeout(cfg.lobby_timeout):
+                signed = await join_lobby(cfg, links, identity, url, host_prefix=wanted.prefix)
+        except TimeoutError:
+            raise RunError(f"the table did not start within {cfg.lobby_timeout:.0f} s; leaving it "
+                           "(--lobby-timeout sets how long to wait)") from None
+        return await play(cfg, links, identity, signed, choose)
+
+
+async def run_resume(cfg: PeerConfig, choose: Chooser) -> GameResult:
+    data = DataDir(cfg.data_dir)
+    unfinished = data.unfinished()
+    if not unfinished:
+        raise RunError(f"no unfinished game in {cfg.data_dir}")
+    store = TableStore.open_existing(data, unfinished[-1])
+    identity = data.identity()
+    seat = store.signed.charter.seat_of(identity.public_bytes)
+    if seat is None:
+        raise RunError("this data directory's identity has no seat at its saved table")
+    address = store.signed.charter.seats[seat].address
+    async with cfg.links().open(identity, address) as links:
+        return await play(cfg, links, identity, store.signed, choose, resume=True)
+
+
+def bot_chooser(bot: Agent) -> Chooser:
+    """A bot plays the seat: it sees only the seat's own view."""
+    async def choose(need: NeedMove) -> Move:
+        return bot.choose(need.seat, need.view, list(need.legal))
+    return choose

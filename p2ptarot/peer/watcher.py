@@ -1,0 +1,103 @@
+"""The feed from a table being played to the peer application layer (`p2ptarot.app`).
+
+Moves with their sentences, the view, what the table waits for and until when, presence (links
+lost and back). A no-op without a hub, so bots and tests without a front end pay nothing.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from p2ptarot.app.events import ChatLine
+from p2ptarot.app.table import Hub, TableApp
+from p2ptarot.table.charter import Charter
+from p2ptarot.table.effects import Aborted, Effect, Finished, Record
+from p2ptarot.table.names import printable
+from p2ptarot.table.session import MOVE_STEP_KINDS, Session
+
+
+class Watcher:
+    """One hub's view of the table: the seat's own (its cards), or the public one."""
+
+    def __init__(self, hub: Hub | None, session: Session, charter: Charter, seat: int,
+                 transcript: Path, public: bool = False) -> None:
+        self.hub, self.session, self.charter = hub, session, charter
+        self.seat: int | None = None if public or (hub is not None and hub.public) else seat
+        self.transcript = transcript
+        self.step, self.step_start = -1, time.monotonic()
+        #: the table's limit: a step waiting this long on other seats abandons the table
+        self._limit = float(charter.timeout)
+        self.app: TableApp | None = None
+        self._view: dict[str, Any] | None = None
+        self._last_chat: dict[int, float] = {}
+        if hub is not None:
+            self.app = TableApp(charter.game, charter.variant, [s.name for s in charter.seats],
+                                self.seat, charter.timeout, charter.stand_in_after)
+            hub.app = self.app
+            hub.publish(self.app.opened())
+            self._view = session.game.view(seat)
+
+    def _publish(self, event: Any) -> None:
+        if self.hub is not None:
+            self.hub.publish(event)
+
+    def effect(self, e: Effect) -> None:
+        if self.app is None:
+            return
+        if isinstance(e, Record) and e.envelope.kind in ("move", "move.open") \
+                and isinstance(e.envelope.body.get("move"), dict):
+            by = e.envelope.body.get("by")  # validated by the session: "bot" or absent
+            self._publish(self.app.stand_in(e.envelope.seat, by == "bot"))
+            self._publish(self.app.move_recorded(e.envelope.step, e.envelope.seat,
+                                                 e.envelope.body["move"], self._view or {},
+                                                 by=by if by == "bot" else None))
+        elif isinstance(e, Finished):
+            view = self.session.game.view(self.seat)
+            self._publish(self.app.view_changed(view))
+            self._publish(self.app.finished(e.outcome.scores, e.outcome.winners,
+                                            str(self.transcript), view))
+        elif isinstance(e, Aborted):
+            self._publish(self.app.aborted(e.blame, e.reason, e.step))
+
+    def settle(self) -> None:
+        """After a batch of effects: the new view and what the table now waits for."""
+        if self.app is None or self.session.finished:
+            return
+        if self.session.step != self.step:
+            self.step, self.step_start = self.session.step, time.monotonic()
+        self._view = self.session.game.view(self.seat)
+        self._publish(self.app.view_changed(self._view))
+        for ev in self.app.rounds_over(self._view):
+            self._publish(ev)
+        spec = self.session.spec
+        pending = self.session.pending_seats()
+        if spec is None or not pending:
+            return
+        what = "move" if spec.kind in MOVE_STEP_KINDS else spec.label
+        deadline = time.time() + self._limit - (time.monotonic() - self.step_start)
+        self._publish(self.app.waiting(pending, what, deadline))
+
+    def chat_out(self) -> list[str]:
+        """Chat lines the player typed since the last call (to broadcast)."""
+        return self.hub.take_chat() if self.hub is not None else []
+
+    def chat(self, peer: bytes, text: object) -> None:
+        """A peer's chat line: shown with its player's name, printable and short, at most one
+        every half second per peer (a flood is dropped, not queued)."""
+        seat = self.charter.seat_of(peer)
+        if self.app is None or seat is None or not isinstance(text, str):
+            return
+        now = time.monotonic()
+        if now - self._last_chat.get(seat, -1.0) < 0.5:
+            return
+        self._last_chat[seat] = now
+        self._publish(ChatLine(self.app.name(seat), printable(text, 300)))
+
+    def link(self, peer: bytes, up: bool) -> None:
+        if self.app is None:
+            return
+        seat = self.charter.seat_of(peer)
+        if seat is not None:
+            self._publish(self.app.link(seat, up, since=time.time()))
