@@ -13,7 +13,8 @@ from p2ptarot.app.clock import (LAST_MOMENT, WARN_AT, countdown, next_step, rule
 from p2ptarot.app.events import Notice, PlayMove, StandInChanged, TimeWarning, Waiting
 from p2ptarot.app.human import human_chooser
 from p2ptarot.app.table import Hub, TableApp
-from p2ptarot.table.effects import NeedMove, StandInMove
+from p2ptarot.table.effects import NeedMove
+from p2ptarot.table.inputs import StandInMove
 
 from test_stand_in_chooser import LEGAL, NAMES, SEAT, VIEW  # noqa: E402  (same states)
 
