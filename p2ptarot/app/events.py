@@ -222,6 +222,14 @@ class Notice(Event):
 
 
 @dataclass(frozen=True)
+class Restart(Event):
+    """The page's table changed (back to the lobby, a rematch): start afresh. Sent to the open
+    pages only, never kept in the history (a page opened later starts afresh anyway)."""
+
+    TYPE: ClassVar[str] = "restart"
+
+
+@dataclass(frozen=True)
 class TimeWarning(Event):
     """Our move's time is running out: `left` seconds, and what the table does then."""
 
@@ -492,5 +500,5 @@ __all__ = ["Chat", "ChatLine", "Command", "Event", "FormReply", "GameAborted", "
            "HandOver", "Host", "Leave", "LobbyState", "MoveOption", "MovePlayed", "Notice",
            "PlayComposed", "PlayMove", "Presence", "Ready", "ReplayLoaded", "RoundOver", "Sit",
            "StandInChanged", "StartNow", "BackToLobby", "Rematch", "TablesSeen", "TakeBack", "Standing", "TableOpened",
-           "TimeWarning", "TurnStarted", "ViewChanged", "Waiting", "WriteMove", "command_from_json",
+           "Restart", "TimeWarning", "TurnStarted", "ViewChanged", "Waiting", "WriteMove", "command_from_json",
            "seat_label"]

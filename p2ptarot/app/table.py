@@ -250,6 +250,9 @@ class Hub:
         self.stand_in = False
         while not self.commands.empty():
             self.commands.get_nowait()
+        from .events import Restart  # noqa: PLC0415
+        for q in self._queues:  # the open pages reload; a page opened later has nothing to replay
+            q.put_nowait(Restart())
 
     def publish(self, event: Event | None) -> None:
         if event is None:

@@ -292,6 +292,7 @@ const handlers = {
     S.warning = { turn: S.turn ? S.turn.turn : null, text: e.text };
     addLog(e.text, "warning");
   },
+  restart() { location.reload(); },  // a new table in this page (back to the lobby, a rematch)
   lobby(e) { S.lobbyApp = true; drawLobby(e); },
   tables(e) { S.lobbyApp = true; drawTables(e); },
   view(e) { S.screen = e.screen; },
@@ -346,11 +347,11 @@ const handlers = {
     if (S.lobbyApp && S.seat !== null) {  // p2ptarot web: the page goes on after the game
       const row = el("div", "afterbar");
       const back = el("button", null, "Back to the lobby"); back.id = "tolobby";
-      back.addEventListener("click", () => { send({ cmd: "lobby" }); setTimeout(() => location.reload(), 300); });
+      back.addEventListener("click", () => { send({ cmd: "lobby" }); back.disabled = true; });
       row.appendChild(back);
       if (S.seat === 0) {
         const again = el("button", "confirm", "Rematch"); again.id = "rematch";
-        again.addEventListener("click", () => { send({ cmd: "rematch" }); setTimeout(() => location.reload(), 300); });
+        again.addEventListener("click", () => { send({ cmd: "rematch" }); again.disabled = true; });
         row.appendChild(again);
       }
       box.appendChild(row);
