@@ -217,7 +217,9 @@ function drawMoves() {
   } else {
     rows = S.turn.options.map((o, i) => i + 1).filter((i) => !pointable(S.turn.options[i - 1]));
     if (S.turn.options.some(pointable)) {
-      box.appendChild(el("div", "pickbar", rows.length ? "Pick a card of your hand or a lit place on the table — or:" : "Pick a card of your hand or a lit place on the table"));
+      const places = S.turn.options.some((o) => !o.card && (o.targets || []).length);
+      const say = "Pick a card of your hand" + (places ? " or a lit place on the table" : "");
+      box.appendChild(el("div", "pickbar", rows.length ? say + " — or:" : say));
     }
   }
   let group = null, gbox = null;
