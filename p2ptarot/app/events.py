@@ -43,7 +43,7 @@ class TableOpened(Event):
     stand_in_after: int = 0
     #: the time rule in words (`clock.rule_text`), shown before the game
     rule: str = ""
-    #: the game's rules in players' words (`present.rulebook.Rules.to_json`), {} if unwritten
+    #: the game's rules in players' words, by language ({"en": Rules.to_json(), "fr": ...})
     rules: dict[str, Any] = field(default_factory=dict)
 
 

@@ -59,11 +59,11 @@ class TableApp:
             title = game_info(self.game).title
         except Exception:
             title = self.game
-        from p2ptarot.present.rulebook import rules  # noqa: PLC0415 - package data, read once
-        book = rules(self.game)
+        from p2ptarot.present.rulebook import LANGUAGES  # noqa: PLC0415 - package data, read once
+        books = {code: rules(self.game, code) for code in LANGUAGES}
         return TableOpened(self.game, title, self.variant, self.seat, self.names, self.move_timeout,
                            self.stand_in_after, rule_text(self.move_timeout, self.stand_in_after),
-                           book.to_json() if book is not None else {})
+                           {code: b.to_json() for code, b in books.items() if b is not None})
 
     # ---- what the session did ---------------------------------------------------------------
     def move_recorded(self, step: int, seat: int, move_json: dict[str, Any],

@@ -45,6 +45,16 @@ def _left(deadline: float | None) -> str:
     return f"{countdown(deadline - time.time())} left"
 
 
+def system_language() -> str:
+    """'fr' when the system's locale is French (LC_ALL, LC_MESSAGES, LANG), else 'en'."""
+    import os
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var, "")
+        if value:
+            return "fr" if value.lower().startswith("fr") else "en"
+    return "en"
+
+
 def _wrap_words(text: str, width: int = 96) -> list[str]:
     import textwrap
     return textwrap.wrap(text, width) or [""]
@@ -87,7 +97,7 @@ class Terminal:
     """Prints events; `spectator=True` prints the table as it goes without asking anything."""
 
     def __init__(self, hub: Hub, say: Print = print, spectator: bool = False,
-                 raw: Print | None = None, live: bool = False) -> None:
+                 raw: Print | None = None, live: bool = False, lang: str | None = None) -> None:
         self.hub, self.spectator = hub, spectator
         self._say = say
         #: writes without a newline (the live countdown's redraw); `live`: stdout is a terminal
@@ -97,8 +107,9 @@ class Terminal:
         self._prompt_is_last = False
         self.me: str | None = None
         self.screen_text = ""
-        #: the table's rules (from TableOpened), for `rules`
+        #: the table's rules (from TableOpened) in the player's language, for `rules`
         self.rules: dict[str, Any] = {}
+        self.lang = lang or system_language()
         self.view: dict[str, Any] | None = None
         self.turn: TurnStarted | None = None
         self.answered = True
@@ -130,7 +141,7 @@ class Terminal:
             return self._lobby_lines(ev)
         if isinstance(ev, TableOpened):
             self.in_lobby = False
-            self.rules = ev.rules
+            self.rules = ev.rules.get(self.lang) or ev.rules.get("en") or {}
             self.me = ev.names[ev.seat] if ev.seat is not None else None
             who = ", ".join(f"{n} (seat {i + 1}{', you' if i == ev.seat else ''})"
                             for i, n in enumerate(ev.names))

@@ -54,6 +54,8 @@ def _common(p: argparse.ArgumentParser) -> None:
                         f"abandoned, blaming nobody (default {DEFAULT_MOVE_TIMEOUT}: enough to "
                         "think over a move in the slowest game). A player is warned 60 s and "
                         "15 s before; then the table's stand-in policy applies (--stand-in-after)")
+    p.add_argument("--lang", choices=("en", "fr"), default=None,
+                   help="language of the rules shown at the terminal (default: the system's)")
     p.add_argument("--watch", action="store_true",
                    help="print the public table as it is played (e.g. for a bot seat)")
     p.add_argument("--web", action="store_true",
@@ -159,6 +161,7 @@ async def _with_fronts(args: argparse.Namespace, cfg: PeerConfig, hub: Hub | Non
     helpers: list[asyncio.Task[Any]] = []
     if not args.bot or args.watch:
         term = Terminal(hub, say=lambda text: print(text, flush=True), spectator=bool(args.bot),
+                        lang=getattr(args, "lang", None),
                         raw=lambda text: print(text, end="", flush=True),
                         live=sys.stdin.isatty() and sys.stdout.isatty())
         if not args.bot:

@@ -64,11 +64,16 @@ def _parse(game: str, text: str) -> Rules:
 def rules(game: str, lang: str = "en") -> Rules | None:
     """The rules of a game (its registered name) in `lang`, else in English; None if unwritten."""
     base = resources.files(__name__)
-    for code in (lang, LANGUAGES[0]):
-        path = base / f"{game}.{code}.md"
-        if path.is_file():
-            return _parse(game, path.read_text(encoding="utf-8"))
-    return None
+    found = [_parse(game, (base / f"{game}.{code}.md").read_text(encoding="utf-8"))
+             for code in dict.fromkeys((lang, LANGUAGES[0]))
+             if (base / f"{game}.{code}.md").is_file()]
+    if not found:
+        return None
+    first = found[0]
+    helps = {}
+    for r in reversed(found):  # a help line not yet translated falls back on the English one
+        helps.update(r.help)
+    return Rules(first.game, first.title, first.sections, helps)
 
 
 def explain(game: str, key: str | None, lang: str = "en") -> str:

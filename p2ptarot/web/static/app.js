@@ -288,7 +288,9 @@ const handlers = {
     if (e.seat === null) { $("leave").hidden = true; $("chat").hidden = true; $("sincetitle").textContent = "Spectating: the public table"; }
     addLog("Table: " + e.title + " — " + e.names.map((n, i) => n + " (seat " + (i + 1) + ")").join(", "), "notice");
     if (e.rule && e.seat !== null) { addLog("Time: " + e.rule, "notice"); S.rule = e.rule; }
-    S.rules = e.rules && e.rules.sections ? e.rules : null; drawRules();
+    // the rules in the browser's language when they are written in it, else in English
+    const lang = (navigator.language || "en").slice(0, 2).toLowerCase();
+    S.rules = e.rules ? (e.rules[lang] || e.rules.en || null) : null; drawRules();
   },
   clock(e) {  // the move's time runs out: told in the status line and the log, never as an error
     S.warning = { turn: S.turn ? S.turn.turn : null, text: e.text };
