@@ -143,7 +143,7 @@ async def test_a_closed_page_is_stood_in_for_after_the_grace(tmp_path: Path) -> 
         log_b = await page_b.js(LOG)
         assert "Alice's seat is played by a bot until Alice comes back" in log_b
         assert "Alice [bot]: " in log_b and await page_b.js(BADGE) == ["0"]
-        assert any(getattr(e, "reason", "") == "Alice did not answer within 2 s"
+        assert any(getattr(e, "reason", "") == "Alice left the table (no page or terminal open for 2 s)"
                    for e in alice.hub.history)
     finally:
         await browser.close()
