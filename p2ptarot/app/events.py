@@ -8,8 +8,10 @@ Each event has `to_json()` (the browser receives exactly that, with a "type" key
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar
+
+from p2ptarot.present.screen import MoveOption
 
 
 def seat_label(seat: int) -> str:
@@ -36,8 +38,13 @@ class TableOpened(Event):
     seat: int | None
     names: tuple[str, ...]
     move_timeout: int
-    #: the table's stand-in policy (charter): seconds before a bot plays an unanswered turn, 0 never
+    #: the table's stand-in policy (charter): seconds after its player left before a bot plays a
+    #: seat, and whether a bot plays a connected player's overdue move (0: never, the seat is blamed)
     stand_in_after: int = 0
+    #: the time rule in words (`clock.rule_text`), shown before the game
+    rule: str = ""
+    #: the game's rules in players' words, by language ({"en": Rules.to_json(), "fr": ...})
+    rules: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -82,18 +89,6 @@ class ViewChanged(Event):
     screen: dict[str, Any]
     text: str
     view: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class MoveOption:
-    index: int
-    sentence: str
-    group: str
-    card: str | None = None
-    #: the board fields the move acts on ("loc-3", "house-cups"), clickable on the page
-    targets: tuple[str, ...] = ()
-    #: the cards of a move that names several (picked together on the page)
-    cards: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -179,6 +174,8 @@ class Standing:
     seat: int
     score: int
     winner: bool
+    #: the place (1 = first); players the rules cannot tell apart share it
+    rank: int = 0
 
 
 @dataclass(frozen=True)
@@ -189,6 +186,10 @@ class GameFinished(Event):
     standings: tuple[Standing, ...]
     transcript: str = ""
     rounds: tuple[dict[str, Any], ...] = ()
+    #: what the score counts ("figures won", "VP"), from the rules
+    score_label: str = "score"
+    #: the reader's own line ("you finished 2nd of 3"), '' for a spectator
+    personal: str = ""
 
 
 @dataclass(frozen=True)
@@ -217,6 +218,23 @@ class Notice(Event):
     """A plain sentence for the player (resuming, a forced move played for you...)."""
 
     TYPE: ClassVar[str] = "notice"
+    text: str
+
+
+@dataclass(frozen=True)
+class Restart(Event):
+    """The page's table changed (back to the lobby, a rematch): start afresh. Sent to the open
+    pages only, never kept in the history (a page opened later starts afresh anyway)."""
+
+    TYPE: ClassVar[str] = "restart"
+
+
+@dataclass(frozen=True)
+class TimeWarning(Event):
+    """Our move's time is running out: `left` seconds, and what the table does then."""
+
+    TYPE: ClassVar[str] = "clock"
+    left: int
     text: str
 
 
@@ -367,6 +385,16 @@ class Host(Command):
 
 
 @dataclass(frozen=True)
+class BackToLobby(Command):
+    """After a game in `p2ptarot web`: show the open tables again (the page starts afresh)."""
+
+
+@dataclass(frozen=True)
+class Rematch(Command):
+    """After a game hosted from the page: a new table of the same game, seats and bots."""
+
+
+@dataclass(frozen=True)
 class Ready(Command):
     """In the lobby: this player is ready to start (or, `ready=False`, not yet)."""
 
@@ -413,6 +441,10 @@ def command_from_json(data: Any) -> Command:
         if not 1 <= seats <= 64 or not 0 <= bots < seats:
             raise ValueError("host: seats 1 to 64, bots fewer than the seats")
         return Host(game[:40], variant[:40], seats, bots, name[:40])
+    if cmd == "lobby":
+        return BackToLobby()
+    if cmd == "rematch":
+        return Rematch()
     if cmd == "ready":
         ready = data.get("ready", True)
         if not isinstance(ready, bool):
@@ -467,5 +499,6 @@ def _and(names: tuple[str, ...] | list[str]) -> str:
 __all__ = ["Chat", "ChatLine", "Command", "Event", "FormReply", "GameAborted", "GameFinished",
            "HandOver", "Host", "Leave", "LobbyState", "MoveOption", "MovePlayed", "Notice",
            "PlayComposed", "PlayMove", "Presence", "Ready", "ReplayLoaded", "RoundOver", "Sit",
-           "StandInChanged", "StartNow", "TablesSeen", "TakeBack", "Standing", "TableOpened",
-           "TurnStarted", "ViewChanged", "Waiting", "WriteMove", "command_from_json", "seat_label"]
+           "StandInChanged", "StartNow", "BackToLobby", "Rematch", "TablesSeen", "TakeBack", "Standing", "TableOpened",
+           "Restart", "TimeWarning", "TurnStarted", "ViewChanged", "Waiting", "WriteMove", "command_from_json",
+           "seat_label"]

@@ -6,10 +6,12 @@ cheater for not pressing a key to pass. `Leave` ends the seat's game loop with `
 
 The stand-in: under mental poker only this seat's own peer can play it (every card needs the
 seat's decryption shares), so an absent player's bot runs here, in the seat's own process. It
-takes the seat when the player leaves a turn unanswered for the table's grace (the charter's
-`stand_in_after`) or hands it over (`HandOver`: the page's button, the terminal's `bot`), and
-keeps it, turn after turn, until any command of the player's (`TakeBack`, a move) takes it back.
-Its moves are returned as `StandInMove`, so their bodies carry `by: "bot"` in the log.
+takes the seat when the player has *left* (no front end open, `Hub.away_since`) for the table's
+grace (the charter's `stand_in_after`) or hands it over (`HandOver`: the page's button, the
+terminal's `bot`), and keeps it, turn after turn, until any command of the player's (`TakeBack`,
+a move) takes it back. A connected player thinks as long as the move time allows: warned at 60 s
+and 15 s left, then the table's rule applies (`clock`). The bot's moves are returned as
+`StandInMove`, so their bodies carry `by: "bot"` in the log.
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ from typing import Any, Awaitable, Callable, TypeVar
 
 from p2ptarot.table.inputs import StandInMove
 
+from .clock import WARN_AT, next_step, warning_text
 from .events import (HandOver, Leave, Notice, PlayComposed, PlayMove, StandInChanged, TakeBack,
-                     WriteMove)
+                     TimeWarning, WriteMove)
 from .forms import answer_written
-from .screen import describe, presenter
+from p2ptarot.present.screen import describe, presenter
 from .table import Hub, option_for
 
 
@@ -36,9 +39,10 @@ class LeftTable(Exception):
 def human_chooser(hub: Hub, name: str = "you",
                   stand_in: Callable[[Any], Awaitable[Any]] | None = None,
                   grace: float | None = None) -> Callable[[Any], Awaitable[Any]]:
-    """`stand_in` (a bot's chooser) plays this seat while the player is away: from a turn left
-    unanswered for `grace` seconds (None: the table's policy, `hub.app.stand_in_after`; 0:
-    never by itself) or an explicit hand-over, until the player's next command."""
+    """`stand_in` (a bot's chooser) plays this seat while the player is away: once no front end
+    has been open for `grace` seconds (None: the table's policy, `hub.app.stand_in_after`; 0:
+    never by itself) or after an explicit hand-over, until the player's next command; and it
+    plays a connected player's overdue move when the table's policy has a stand-in."""
     async def by_bot(need: Any) -> StandInMove:
         assert stand_in is not None
         return StandInMove(await stand_in(need))
@@ -66,17 +70,34 @@ def human_chooser(hub: Hub, name: str = "you",
             return need.legal[0]
         turn = app.turn(need.legal, need.view, hub.deadline)
         hub.publish(turn)
-        wait = grace if grace is not None else float(app.stand_in_after)
-        loop = asyncio.get_running_loop()
-        until = loop.time() + wait if stand_in is not None and wait > 0 else None
+        table_grace = grace if grace is not None else float(app.stand_in_after)
+        warned: set[int] = set()
+        asked_at = hub.clock()
         while True:
             if hub.stand_in and stand_in is not None:  # handed over while this turn was open
                 return await by_bot(need)
+            now = hub.clock()
+            deadline = hub.move_deadline(app.seat, asked_at, app.move_timeout)
+            step = next_step(now, deadline, hub.away_since, table_grace, frozenset(warned),
+                             stand_in is not None)
+            if step.kind == "away":
+                hub.hand_over(f"{name} left the table (no page or terminal open for "
+                              f"{table_grace:g} s)")
+                continue
+            if step.kind == "overdue":  # the charter's rule: this one move, the seat stays ours
+                hub.publish(Notice(f"time is up: a bot played this move for {name}; "
+                                   "the next one is yours again"))
+                return await by_bot(need)
+            if step.kind == "warn":
+                warned.update(m for m in WARN_AT if m >= step.left)
+                hub.publish(TimeWarning(step.left, warning_text(step.left, table_grace,
+                                                                stand_in is not None)))
+                continue
+            # wake at the next mark, and at least every second (a page may close meanwhile)
+            wait = 1.0 if step.at is None else min(1.0, max(0.0, step.at - now))
             try:
-                cmd = await asyncio.wait_for(hub.commands.get(),
-                                             None if until is None else max(0.0, until - loop.time()))
+                cmd = await asyncio.wait_for(hub.commands.get(), wait)
             except TimeoutError:
-                hub.hand_over(f"{name} did not answer within {wait:g} s")
                 continue
             if isinstance(cmd, PlayComposed) and cmd.turn == turn.turn:
                 return cmd.move

@@ -16,7 +16,7 @@ from typing import Any
 from p2ptarot.table.envelope import EnvelopeError, parse
 from p2ptarot.table.names import printable
 
-from . import screen as screens
+from p2ptarot.present import screen as screens
 from .results import round_rows
 
 

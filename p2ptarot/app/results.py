@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from .faces import card_name, is_card
+from p2ptarot.present.cards import card_name
+from p2ptarot.present.faces import is_card
 
 
 #: keys of a round record whose integer value is a seat
@@ -51,7 +52,14 @@ def _leaves(value: Any) -> int:
 
 def round_rows(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
     """Each finished round of `view` as {column: words}: seats become names, cards card names.
-    A record whose values are all integers (arcanoïd: field -> winning seat) maps to names."""
+    A record whose values are all integers (arcanoïd: field -> winning seat) maps to names.
+    Eleusis keeps its rounds as scores and opened rules: each round shows the rule it was played
+    with, so the table sees what it was looking for."""
+    scores, rules = view.get("round_scores"), view.get("past_rules")
+    if isinstance(scores, list) and isinstance(rules, list) and scores:
+        return [{"rule": str(rule).strip() or "-",
+                 "scores": _word("scores", list(sc), names, False) if isinstance(sc, list) else sc}
+                for sc, rule in zip(scores, rules)]
     for key in _ROUND_KEYS:
         records = view.get(key)
         if isinstance(records, list) and records and all(isinstance(r, dict) for r in records):

@@ -16,13 +16,15 @@ from p2ptarot.engine import info as game_info
 if TYPE_CHECKING:  # the Hub's queues load asyncio where a peer runs; replays never do
     import asyncio
 
-from . import screen as screens
+from p2ptarot.present import screen as screens
 from .events import (Chat, ChatLine, HandOver, Leave, PlayComposed, PlayMove, Ready,
                      StandInChanged, StartNow, TakeBack, WriteMove)
 from .events import (Command, Event, GameAborted, GameFinished, LobbyState, MoveOption, MovePlayed, Presence,
                      RoundOver, Standing, TableOpened, TablesSeen, TurnStarted, ViewChanged,
                      Waiting)
+from .clock import rule_text
 from .results import round_rows, totals
+from p2ptarot.present.rulebook import rules
 
 
 class TableApp:
@@ -41,6 +43,7 @@ class TableApp:
         self._turns = 0
         self._last_view: str | None = None
         self._last_waiting: tuple[Any, ...] | None = None
+        self._last_deadline: float | None = None
         self._since: list[str] = []
         self._away: set[int] = set()
         self._rounds_seen = 0
@@ -56,8 +59,11 @@ class TableApp:
             title = game_info(self.game).title
         except Exception:
             title = self.game
+        from p2ptarot.present.rulebook import LANGUAGES  # noqa: PLC0415 - package data, read once
+        books = {code: rules(self.game, code) for code in LANGUAGES}
         return TableOpened(self.game, title, self.variant, self.seat, self.names, self.move_timeout,
-                           self.stand_in_after)
+                           self.stand_in_after, rule_text(self.move_timeout, self.stand_in_after),
+                           {code: b.to_json() for code, b in books.items() if b is not None})
 
     # ---- what the session did ---------------------------------------------------------------
     def move_recorded(self, step: int, seat: int, move_json: dict[str, Any],
@@ -96,9 +102,11 @@ class TableApp:
     def waiting(self, seats: Sequence[int], what: str, deadline: float | None) -> Waiting | None:
         """What the table waits for (None when unchanged since the last call)."""
         key = (tuple(seats), what)
-        if key == self._last_waiting:
+        # the same seats again at a later step (one seat moving twice) is news: a new deadline
+        if key == self._last_waiting and (deadline is None or self._last_deadline is None
+                                          or abs(deadline - self._last_deadline) < 2.0):
             return None
-        self._last_waiting = key
+        self._last_waiting, self._last_deadline = key, deadline
         # "waiting for Bob and you": our own seat among others is named as the reader; a seat
         # its stand-in bot plays says so ("Bob's bot")
         def who(s: int) -> str:
@@ -145,21 +153,68 @@ class TableApp:
 
     def finished(self, scores: Sequence[int], winners: Sequence[int], transcript: str = "",
                  view: dict[str, Any] | None = None) -> GameFinished:
-        order = sorted(range(len(scores)), key=lambda s: (s not in winners, -scores[s], s))
-        standings = tuple(Standing(self.name(s), s, int(scores[s]), s in winners) for s in order)
-        return GameFinished(standings, transcript, tuple(round_rows(view or {}, self.names)))
+        standings = final_standings(self.game, self.names, scores, winners, view or {})
+        book = rules(self.game)
+        label = (book.help.get("score") if book is not None else None) or "score"
+        mine = next((s for s in standings if s.seat == self.seat), None)
+        personal = ""
+        if mine is not None:
+            shared = sum(s.rank == mine.rank for s in standings) > 1
+            personal = (f"you finished {ordinal(mine.rank)} of {len(standings)}"
+                        + (" (shared)" if shared else "") + (" — you won!" if mine.winner else ""))
+        return GameFinished(standings, transcript, tuple(round_rows(view or {}, self.names)),
+                            label, personal)
 
     def aborted(self, blame: int | None, reason: str, step: int | None) -> GameAborted:
         return GameAborted(blame, self.name(blame) if blame is not None else "",
                            screens.name_seats(reason, self.names), step)
 
 
+def ordinal(n: int) -> str:
+    """1 -> '1st', 2 -> '2nd', 11 -> '11th'."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def final_standings(game: str, names: Sequence[str], scores: Sequence[int], winners: Sequence[int],
+                    view: dict[str, Any]) -> tuple[Standing, ...]:
+    """Places by the game's rules: the signed winners first (the engine already applied the
+    tie-breaks for the win), then the others by score and the presenter's tie-break key
+    (`rank_key(view, seat)`: sinople's children and wives, Arcanum's cards in hand); seats equal
+    on all of it share a place."""
+    key_of = getattr(screens.presenter(game), "rank_key", None)
+
+    def key(s: int) -> tuple[Any, ...]:
+        extra: tuple[Any, ...] = ()
+        if key_of is not None:
+            try:
+                extra = tuple(key_of(view, s))
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+                extra = ()
+        return (s in winners, scores[s], *extra)
+    order = sorted(range(len(scores)), key=lambda s: (tuple(-x if isinstance(x, (int, float)) and not isinstance(x, bool) else not x for x in key(s)), s))
+    out: list[Standing] = []
+    for i, s in enumerate(order):
+        rank = out[-1].rank if out and key(order[i - 1]) == key(s) else i + 1
+        name = names[s] if 0 <= s < len(names) else f"seat {s + 1}"
+        out.append(Standing(name, s, int(scores[s]), s in winners, rank))
+    return tuple(out)
+
+
 class Hub:
     """Fan-out of events to every front end, and the inbox of their commands."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] | None = None) -> None:
         self.history: list[Event] = []
         import asyncio  # noqa: PLC0415 - see TYPE_CHECKING above
+        import time  # noqa: PLC0415
+
+        #: the wall clock (Unix time) the presence is stamped with (tests pass their own)
+        self.clock: Callable[[], float] = clock or time.time
+        #: front ends the player has open now (pages, a terminal reading its input)
+        self.fronts = 0
+        #: since when no front end is open (Unix time; None while one is): the player has left
+        self.away_since: float | None = self.clock()
 
         self._queues: list[asyncio.Queue[Event]] = []
         self._listeners: list[Callable[[Event], None]] = []
@@ -177,6 +232,7 @@ class Hub:
         self.app: TableApp | None = None
         #: when the table will be abandoned if the seats it waits for stay silent (Unix time)
         self.deadline: float | None = None
+        self.waiting: Waiting | None = None
         #: the player's name before a table is opened (lobby chat lines are shown with it)
         self.me = ""
         #: lobby commands (Ready, StartNow) for the runner's lobby loop, and its wake-up call
@@ -185,6 +241,19 @@ class Hub:
         #: the stand-in bot plays this seat now (a grace elapsed, or the player handed it over)
         self.stand_in = False
 
+    def reset(self) -> None:
+        """A new table in the same page (back to the lobby, a rematch): the finished game's events
+        are no longer replayed to a page that opens (or reloads)."""
+        self.history.clear()
+        self.app = self.turn = self.need = self.waiting = None
+        self.deadline = None
+        self.stand_in = False
+        while not self.commands.empty():
+            self.commands.get_nowait()
+        from .events import Restart  # noqa: PLC0415
+        for q in self._queues:  # the open pages reload; a page opened later has nothing to replay
+            q.put_nowait(Restart())
+
     def publish(self, event: Event | None) -> None:
         if event is None:
             return
@@ -192,20 +261,42 @@ class Hub:
             self.turn = event
         elif isinstance(event, Waiting):
             self.deadline = event.deadline
+            self.waiting = event
         self.history.append(event)
         for q in self._queues:
             q.put_nowait(event)
         for fn in self._listeners:
             fn(event)
 
+    def move_deadline(self, seat: int | None, asked_at: float, move_timeout: int) -> float | None:
+        """When `seat`'s open move will be blamed: the table's word when it waits for that move,
+        else (its Waiting not published yet) the move time counted from when it was asked."""
+        w = self.waiting
+        if w is not None and w.what == "move" and seat in w.seats and w.deadline:
+            return w.deadline
+        return asked_at + move_timeout if move_timeout else None
+
+    def attach(self) -> None:
+        """A front end the player uses opened (a page, a terminal reading input)."""
+        self.fronts += 1
+        self.away_since = None
+
+    def detach(self) -> None:
+        """A front end closed; with none left the player has left (the stand-in's grace runs)."""
+        self.fronts = max(0, self.fronts - 1)
+        if self.fronts == 0 and self.away_since is None:
+            self.away_since = self.clock()
+
     def listen(self, fn: Callable[[Event], None]) -> None:
         """Call `fn` for every later event (the terminal printer)."""
         self._listeners.append(fn)
 
     def subscribe(self) -> asyncio.Queue[Event]:
-        """A queue of every event so far, then every later one (a browser page)."""
+        """A queue of every event so far, then every later one (a browser page, which counts as
+        the player's front end until `unsubscribe`)."""
         import asyncio  # noqa: PLC0415
 
+        self.attach()
         q: asyncio.Queue[Event] = asyncio.Queue()
         for ev in self.catch_up():
             q.put_nowait(ev)
@@ -237,6 +328,7 @@ class Hub:
     def unsubscribe(self, q: asyncio.Queue[Event]) -> None:
         if q in self._queues:
             self._queues.remove(q)
+            self.detach()
 
     def send(self, command: Command) -> None:
         if isinstance(command, Chat):  # goes to the other players, not to the chooser

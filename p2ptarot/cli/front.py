@@ -17,15 +17,18 @@ from typing import Any, Callable, Sequence
 from p2ptarot.app.events import (Chat, ChatLine, Event, GameAborted, GameFinished, HandOver,
                                  Leave, LobbyState, MovePlayed, Notice, PlayComposed, PlayMove,
                                  Presence, Ready, RoundOver, StandInChanged, StartNow, TableOpened,
-                                 TakeBack, TurnStarted, ViewChanged,
+                                 TakeBack, TimeWarning, TurnStarted, ViewChanged,
                                  Waiting)
-from p2ptarot.app.screen import presenter
+from p2ptarot.app.clock import countdown, rule_text
+from p2ptarot.present.screen import presenter
 from p2ptarot.app.table import Hub
 
 from .console import Console
 from .text_table import table
 
-HELP = ("type a move's number to play it; m = list the moves again; v = the raw JSON view; "
+HELP = ("type a move's number to play it; m = list the moves again; rules (or r) = the rules of "
+        "this game; rules WORD = what a card, location or move does (e.g. rules trump-9, "
+        "rules loc-3); v = the raw JSON view; "
         "w = write your own move where the game allows it (an Eleusis rule or run); "
         "say TEXT = chat with the table; "
         "bot = let a bot play for you (this program keeps running; back, or any move, takes "
@@ -39,14 +42,31 @@ Print = Callable[[str], None]
 def _left(deadline: float | None) -> str:
     if deadline is None:
         return ""
-    left = max(0, int(deadline - time.time()))
-    return f"{left // 60}:{left % 60:02d} left"
+    return f"{countdown(deadline - time.time())} left"
+
+
+def system_language() -> str:
+    """'fr' when the system's locale is French (LC_ALL, LC_MESSAGES, LANG), else 'en'."""
+    import os
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var, "")
+        if value:
+            return "fr" if value.lower().startswith("fr") else "en"
+    return "en"
+
+
+def _wrap_words(text: str, width: int = 96) -> list[str]:
+    import textwrap
+    return textwrap.wrap(text, width) or [""]
 
 
 def standings_lines(ev: GameFinished) -> list[str]:
-    rows = [(i, s.name, f"seat {s.seat + 1}", s.score, "winner" if s.winner else "")
+    rows = [(s.rank or i, s.name, f"seat {s.seat + 1}", s.score, "winner" if s.winner else "")
             for i, s in enumerate(ev.standings, start=1)]
-    out = ["", "== Final standings =="] + table(rows, ("#", "player", "seat", "score", ""))
+    out = ["", "== Final standings =="] + table(rows, ("place", "player", "seat",
+                                                      ev.score_label or "score", ""))
+    if ev.personal:
+        out.append(ev.personal)
     if ev.rounds:
         keys = list(dict.fromkeys(k for r in ev.rounds for k in r))
         out += ["", "Rounds:"] + table([[i] + [r.get(k, "") for k in keys]
@@ -76,10 +96,20 @@ def turn_open(term: "Terminal") -> bool:
 class Terminal:
     """Prints events; `spectator=True` prints the table as it goes without asking anything."""
 
-    def __init__(self, hub: Hub, say: Print = print, spectator: bool = False) -> None:
-        self.hub, self.say, self.spectator = hub, say, spectator
+    def __init__(self, hub: Hub, say: Print = print, spectator: bool = False,
+                 raw: Print | None = None, live: bool = False, lang: str | None = None) -> None:
+        self.hub, self.spectator = hub, spectator
+        self._say = say
+        #: writes without a newline (the live countdown's redraw); `live`: stdout is a terminal
+        self.raw: Print = raw or (lambda text: None)
+        self.live = live and raw is not None
+        #: nothing was printed since the prompt (the countdown may redraw it in place)
+        self._prompt_is_last = False
         self.me: str | None = None
         self.screen_text = ""
+        #: the table's rules (from TableOpened) in the player's language, for `rules`
+        self.rules: dict[str, Any] = {}
+        self.lang = lang or system_language()
         self.view: dict[str, Any] | None = None
         self.turn: TurnStarted | None = None
         self.answered = True
@@ -94,26 +124,35 @@ class Terminal:
         hub.listen(self.on_event)
 
     # ---- output -----------------------------------------------------------------------------
+    def say(self, text: str) -> None:
+        self._say(text)
+        self._prompt_is_last = False
+
     def on_event(self, ev: Event) -> None:
         out = self._lines(ev)
         if out:
+            if not isinstance(ev, TurnStarted) and turn_open(self) and self.composing is None:
+                out.append(self.prompt())  # the prompt again under the news: its clock lives on
             self.say("\n".join(out))
+            self._prompt_is_last = turn_open(self) and self.composing is None
 
     def _lines(self, ev: Event) -> list[str]:
         if isinstance(ev, LobbyState):
             return self._lobby_lines(ev)
         if isinstance(ev, TableOpened):
             self.in_lobby = False
+            self.rules = ev.rules.get(self.lang) or ev.rules.get("en") or {}
             self.me = ev.names[ev.seat] if ev.seat is not None else None
             who = ", ".join(f"{n} (seat {i + 1}{', you' if i == ev.seat else ''})"
                             for i, n in enumerate(ev.names))
             if self.spectator:
                 return [f"== {ev.title} — {who} =="]
-            stand_in = (f"; after {ev.stand_in_after} s without an answer a bot plays for you "
-                        "until you come back" if ev.stand_in_after else "")
-            return [f"== {ev.title} — {who} ==",
-                    f"a move may take up to {ev.move_timeout // 60} min {ev.move_timeout % 60} s"
-                    f"{stand_in}; type bot to let a bot play for you; Ctrl-D leaves the table"]
+            rule = ev.rule or rule_text(ev.move_timeout, ev.stand_in_after)
+            return [f"== {ev.title} — {who} ==", f"time: {rule}",
+                    "type bot to let a bot play for you; rules = the rules of this game; "
+                    "Ctrl-D leaves the table"]
+        if isinstance(ev, TimeWarning):
+            return [f"  ** {ev.text} **"] if turn_open(self) else []
         if isinstance(ev, ViewChanged):
             self.screen_text, self.view = ev.text, ev.view
             return []
@@ -197,6 +236,21 @@ class Terminal:
             return False
         return True
 
+    def rules_text(self, word: str | None = None) -> str:
+        """`rules`: the game's rules in players' words; `rules WORD`: one card, place or move."""
+        book = self.rules
+        if not book:
+            return "  no rules for this table yet (the game has not started)"
+        if word is None:
+            out = [f"== {book.get('title', '')}: the rules =="]
+            for heading, body in book.get("sections", []):
+                out += [f"-- {heading} --", *_wrap_words(body)]
+            return "\n".join(out)
+        helps = book.get("help", {})
+        word = word.strip().lower()
+        hits = [f"  {k}: {v}" for k, v in helps.items() if word == k or word in v.lower()]
+        return "\n".join(hits[:12]) if hits else f"  nothing about {word!r} (try: rules)"
+
     def prompt(self) -> str:
         if self.turn is None:
             return ""
@@ -210,6 +264,7 @@ class Terminal:
         wait for the next prompt (as `input()` would); Ctrl-D with nothing typed ahead leaves
         at once, whatever the table is doing. With `eof_leaves` False (the browser page is the
         player's other front end) closed input only stops the terminal's reading."""
+        self.hub.attach()  # the player is here while the terminal reads (the stand-in waits)
         while True:
             if not turn_open(self) and (not self.in_lobby or self._held) and not self.hub.stand_in:
                 if console.closed_and_empty:
@@ -218,6 +273,7 @@ class Terminal:
                 await asyncio.sleep(0.1)
                 continue
             text = await console.line()
+            self._prompt_is_last = False  # Enter moved the cursor under the prompt
             if text is not None and not turn_open(self) and self.composing is None:
                 if self.hub.stand_in and not self.in_lobby:  # the bot plays: `back`, `say`...
                     self.handle_line(text)
@@ -239,6 +295,7 @@ class Terminal:
             self.handle_line(text)
 
     def _input_closed(self, eof_leaves: bool) -> None:
+        self.hub.detach()
         if eof_leaves:
             self.hub.send(Leave("standard input closed"))
         else:
@@ -280,13 +337,18 @@ class Terminal:
             else:
                 self.hub.send(HandOver())
             return
-        if self.hub.stand_in and text and text not in ("h", "?", "v"):
+        if self.hub.stand_in and text and text not in ("h", "?", "v", "rules", "r") \
+                and not text.startswith("rules "):
             self.hub.send(TakeBack())  # any other line: the player is back
             return
         if text == "back":
             self.say("  you have your seat")
             return
-        if text in ("h", "?"):
+        if text in ("rules", "r"):
+            self.say(self.rules_text())
+        elif text.startswith("rules ") or text.startswith("r "):
+            self.say(self.rules_text(text.split(None, 1)[1]))
+        elif text in ("h", "?"):
             self.say("  " + HELP)
         elif text == "v":
             self.say(json.dumps(self.view, indent=1, sort_keys=True) if self.view else "no view yet")
@@ -301,16 +363,22 @@ class Terminal:
         elif text:
             self.say("  not your turn" + (f"; {self.waiting_for}" if self.waiting_for else ""))
 
-    async def remind(self) -> None:
-        """A countdown at the prompt: a reminder one minute and ten seconds before the limit."""
-        warned: set[tuple[int, int]] = set()
+    async def remind(self, live: bool | None = None) -> None:
+        """The prompt's countdown, kept live: at a terminal the prompt line is redrawn in place
+        every second while nothing else was printed under it (the cursor and what the player
+        types stay where they are); elsewhere (a pipe, a log) a line at every minute. The 60 s
+        and 15 s warnings come from the table (`TimeWarning`)."""
+        live = self.live if live is None else live
+        told: set[tuple[int, int]] = set()
         while True:
             await asyncio.sleep(1.0)
             turn, deadline = self.turn, self.hub.deadline
-            if turn is None or self.answered or deadline is None:
+            if turn is None or self.answered or deadline is None or self.composing is not None:
                 continue
-            left = deadline - time.time()
-            marks = [m for m in (60, 10) if 0 < left <= m and (turn.turn, m) not in warned]
-            if marks:
-                warned.update((turn.turn, m) for m in (60, 10) if m >= min(marks))
-                self.say(f"  {int(left)} s left to move, or the table blames your seat")
+            left = int(deadline - time.time())
+            if live and self._prompt_is_last:
+                # save the cursor, up one line to the prompt, redraw it, restore the cursor
+                self.raw("\x1b7\x1b[1A\r" + self.prompt() + "\x1b[K\x1b8")
+            elif not live and left > 0 and left % 60 == 0 and (turn.turn, left) not in told:
+                told.add((turn.turn, left))
+                self.say(f"  ({countdown(left)} left for your move)")

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from p2ptarot import app, cli
+from p2ptarot.app.clock import DEFAULT_MOVE_TIMEOUT
 from p2ptarot.app.events import Notice
 from p2ptarot.bots import make as make_bot
 from p2ptarot.engine import BadConfiguration, Move
@@ -49,10 +50,14 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="seconds a stalled step waits before this peer pushes its recent "
                         "messages to the seats it waits for and asks everyone for what it missed "
                         "(default 120; ending the table is the charter's --move-timeout)")
-    p.add_argument("--move-timeout", type=int, default=300, metavar="SECONDS",
+    p.add_argument("--move-timeout", type=int, default=DEFAULT_MOVE_TIMEOUT, metavar="SECONDS",
                    help="host: the table's limit, written in its charter: seconds a step may "
                         "wait on a seat (its move, or its link coming back) before the table is "
-                        "abandoned, blaming nobody (default 300)")
+                        f"abandoned, blaming nobody (default {DEFAULT_MOVE_TIMEOUT}: enough to "
+                        "think over a move in the slowest game). A player is warned 60 s and "
+                        "15 s before; then the table's stand-in policy applies (--stand-in-after)")
+    p.add_argument("--lang", choices=("en", "fr"), default=None,
+                   help="language of the rules shown at the terminal (default: the system's)")
     p.add_argument("--watch", action="store_true",
                    help="print the public table as it is played (e.g. for a bot seat)")
     p.add_argument("--web", action="store_true",
@@ -90,13 +95,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         "all taken, with the players ready by then, so a joiner that never says "
                         f"ready cannot hold it (default {DEFAULT_LOBBY_GRACE:g})")
     h.add_argument("--stand-in-after", type=int, default=None, metavar="SECONDS",
-                   help="table policy, written in the charter: when a human leaves a turn "
-                        "unanswered this long, their own peer lets a bot play their seat until "
-                        "they come back (0 = never). Default 60 s: long enough to think over a "
-                        "move, short enough that the table is not held up for minutes by someone "
-                        "who walked away; 0 when --move-timeout is 60 s or less (the stand-in "
-                        "must come before the table is abandoned). Must be shorter than "
-                        "--move-timeout")
+                   help="table policy, written in the charter: when a human has left (page "
+                        "closed, terminal gone) this long, their own peer lets a bot play their "
+                        "seat until they come back, and a connected player's overdue move is "
+                        "played by the bot just before the move time runs out (the seat stays "
+                        "theirs). 0 = never: an overdue table is abandoned. A player who is "
+                        "connected is never replaced for thinking. Default 60 s; 0 when "
+                        "--move-timeout is 60 s or less. Must be shorter than --move-timeout")
     _common(h)
     _common_online(h)
     h.set_defaults(run=run_host_cmd, prog=h.prog)
@@ -169,7 +174,10 @@ async def _with_fronts(args: argparse.Namespace, cfg: PeerConfig, hub: Hub | Non
         return await game()
     helpers: list[asyncio.Task[Any]] = []
     if not args.bot or args.watch:
-        term = cli.Terminal(hub, say=lambda text: print(text, flush=True), spectator=bool(args.bot))
+        term = cli.Terminal(hub, say=lambda text: print(text, flush=True), spectator=bool(args.bot),
+                            lang=getattr(args, "lang", None),
+                            raw=lambda text: print(text, end="", flush=True),
+                            live=sys.stdin.isatty() and sys.stdout.isatty())
         if not args.bot:
             # Ctrl-D at a terminal leaves; input that is no terminal (a launcher, `< /dev/null`)
             # ending leaves only when the browser page cannot play instead

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 from p2ptarot.app.replay import frames
-from p2ptarot.app.screen import name_seats
 from p2ptarot.peer.store import read_transcript
+from p2ptarot.present.screen import name_seats
 from p2ptarot.table.envelope import EnvelopeError, parse
 from p2ptarot.table.names import printable
 from p2ptarot.transcript import Transcript, TranscriptError, Verdict, verify_transcript

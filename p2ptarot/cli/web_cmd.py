@@ -9,6 +9,7 @@ import os
 import sys
 from pathlib import Path
 
+from p2ptarot.app.clock import DEFAULT_MOVE_TIMEOUT
 from p2ptarot.app.events import ReplayLoaded
 from p2ptarot.app.human import LeftTable, until_left
 from p2ptarot.app.replay import frames
@@ -58,6 +59,7 @@ async def serve(args: argparse.Namespace) -> int:
     else:
         cfg = PeerConfig(data_dir=args.data_dir, name=args.name, interface=args.interface,
                          timeout=args.timeout, hub=hub, ready=False,  # the page has a Ready button
+                         move_timeout=DEFAULT_MOVE_TIMEOUT,
                          stand_in_after=DEFAULT_STAND_IN_AFTER,  # a table hosted from the page
                          say=lambda text: print(text, flush=True))
         lobby = Lobby(hub, cfg, [args.interface] if args.interface else None)

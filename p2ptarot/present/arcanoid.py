@@ -18,6 +18,8 @@ from p2ptarot.games.arcanoid.records import (ILLEGITIMATE, IMPERIAL, ROYAL, VALU
                                              battle_key)
 
 from .cards import card_list, card_name, tarot_rank, tarot_title
+from .faces import face
+from .screen import name_seats
 
 FIELDS = ("swords", "wands", "cups", "coins")
 WIDTH = 100
@@ -375,8 +377,6 @@ def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) 
     """The generic screen plus the four fields side by side: each participant's record there
     (its cards, face down where this seat may not look, and what it is worth), the Temperance and
     never-engaged marks, the fields won. The per-field piles of the generic screen are dropped."""
-    from p2ptarot.app.faces import face
-    from p2ptarot.app.screen import name_seats
 
     def words(text: str) -> str:
         return name_seats(text.replace(_GLUE, " "), names)

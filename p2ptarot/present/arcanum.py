@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from p2ptarot.cards import ARCANUM, UnknownCardError
+
+from .cards import card_name as _name
+from .cards import roman
+from .faces import face, sort_key
 
 HOUSES = ("swords", "wands", "cups", "coins")
-_ROMAN = ((10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
 _DECISIONS = {
     "act": "play a minor (mandatory) and at most one major, before or after it",
     "draw-choice": "draw 3 minors or 1 major", "limit": "discard down to 7 cards",
@@ -38,27 +40,12 @@ GROUPS = {
     "pass": "pass"}
 
 
-def roman(n: int) -> str:
-    out = []
-    for value, sign in _ROMAN:
-        while n >= value:
-            out.append(sign)
-            n -= value
-    return "".join(out) or "0"
-
-
 def card_name(card: str | None, kind: str | None = None) -> str:
-    """"7 of cups", "queen of swords", "XVII The Star"; a hidden card by its kind."""
+    """"7 of cups", "queen of swords", "XVII The Star"; a card this seat may not see by its kind
+    ("a minor"). The names are the one `present.cards.card_name`."""
     if card is None:
         return f"a {kind}" if kind else "a hidden card"
-    try:
-        c = ARCANUM.card(card)
-    except UnknownCardError:
-        return "a hidden card"
-    if c.kind == "minor":
-        rank = card.rsplit("-", 1)[1] if c.court else ("ace" if c.rank == 1 else str(c.rank))
-        return f"{rank} of {c.suit}"
-    return f"{roman(c.number or 0)} {c.name}"
+    return _name(card)
 
 
 def _figure(fig: str) -> str:
@@ -252,7 +239,6 @@ def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) 
     """The generic screen plus what Arcanum's table shows: the seat's own hand (its known cards in
     deck order), the board (city, prestige tracks, VP, card counts, the decision) with names, and
     the discard piles named as such."""
-    from p2ptarot.app.faces import face, sort_key
 
     sc = dict(base)
     me = view.get("seat")
@@ -293,3 +279,11 @@ def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) 
                               "cards": [face(c) for c in cards]})
     sc["piles"] = piles
     return sc
+
+
+def rank_key(view: Mapping[str, Any], seat: int) -> tuple[int, ...]:
+    """The final order (rules §4.4, R42): VP, then cards in hand (higher first)."""
+    for p in view.get("players") or []:
+        if p.get("seat") == seat:
+            return (int(p.get("vp", 0)), len(p.get("hand") or []))
+    return (0, 0)

@@ -9,7 +9,8 @@ seat may not see) or unknown renders as "a hidden card", never as the raw id.
 
 from __future__ import annotations
 
-from p2ptarot.cards import ARCANOID, ROSES, SINOPLE, UnknownCardError
+from p2ptarot.cards import ARCANOID, ARCANUM, ROSES, SINOPLE, UnknownCardError
+from p2ptarot.cards import CardError, standard_card
 
 HIDDEN = "a hidden card"
 
@@ -17,13 +18,13 @@ _ROMAN = ((10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
 
 
 def roman(n: int) -> str:
-    """Roman numeral of a trump number (1–21)."""
+    """Roman numeral of a trump number (1–21); "0" for the Fool's 0 (the one `roman`)."""
     out = []
     for value, sign in _ROMAN:
         while n >= value:
             out.append(sign)
             n -= value
-    return "".join(out)
+    return "".join(out) or "0"
 
 
 def tarot_rank(card_id: str) -> str:
@@ -58,18 +59,39 @@ def sinople_name(card_id: str) -> str:
     return f"{c.role} of {c.cls.upper()}"
 
 
+_STANDARD_WORDS = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
+
+
+def arcanum_name(card_id: str) -> str:
+    """'7 of cups', 'knave of coins', 'XVII The Star' (Arcanum's own 78: knaves, `major-N`)."""
+    c = ARCANUM.card(card_id)
+    if c.kind == "minor":
+        rank = card_id.rsplit("-", 1)[1] if c.court else ("ace" if c.rank == 1 else str(c.rank))
+        return f"{rank} of {c.suit}"
+    return f"{roman(c.number or 0)} {c.name}" if c.number else str(c.name)
+
+
+def standard_name(card_id: str) -> str:
+    """'queen of hearts' for 'hearts-12#2' (the copy is irrelevant in play)."""
+    c = standard_card(card_id)
+    return f"{_STANDARD_WORDS.get(c.rank, str(c.rank))} of {c.suit}"
+
+
 def card_name(card_id: object) -> str:
-    """The human name of any card id of the built games; 'a hidden card' if unknown or None."""
+    """The human name of any card id of every deck (the one `card_name` of the front ends);
+    'a hidden card' if unknown or None."""
     if not isinstance(card_id, str):
         return HIDDEN
     if card_id in SINOPLE:
         return sinople_name(card_id)
     if card_id in ROSES:
         return roses_name(card_id)
-    try:
-        return tarot_name(card_id)
-    except UnknownCardError:
-        return HIDDEN
+    for name in (tarot_name, arcanum_name, standard_name):
+        try:
+            return name(card_id)
+        except (UnknownCardError, CardError, KeyError, TypeError, ValueError, AttributeError):
+            continue
+    return HIDDEN
 
 
 def card_list(card_ids: list | tuple) -> str:

@@ -13,7 +13,9 @@ from typing import Any, Callable, Mapping, Sequence
 
 from p2ptarot.games.eleusis.erl import HINTS, ErlError, compile_rule, hint_holds
 
+from .faces import face
 from .page import PageMoveError
+from .screen import name_seats
 
 #: headings for grouping long move lists by kind
 GROUPS: dict[str, str] = {
@@ -429,8 +431,6 @@ def refine_screen(view: Mapping[str, Any], names: Sequence[str], base: Mapping[s
     """The generic screen plus Eleusis's own: the layout as the rules draw it (main line, side
     columns under it), the players' statuses, and what the page's forms need (the hand with its
     handles, example rules, structured hints and which hold of the dealer's rule)."""
-    from p2ptarot.app.faces import face
-    from p2ptarot.app.screen import name_seats
     from p2ptarot.games.eleusis.erl.lexer import MAX_TEXT_BYTES
     from p2ptarot.games.eleusis.library import LIBRARY
 

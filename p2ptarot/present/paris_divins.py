@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .cards import card_list, card_name
+from .faces import face
+from .screen import name_seats
 
 GROUPS: dict[str, str] = {"wager": "play a card and bet"}
 
@@ -81,7 +83,6 @@ def targets(move: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
 def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) -> dict[str, Any]:
     """The generic screen plus the wager table: the three bet fields, each seat's stake, supply,
     reserve and rounds won, who has chosen, the seat's own choice, the last rounds in words."""
-    from p2ptarot.app.faces import face
 
     sc = dict(base)
     me = view.get("seat")
@@ -95,7 +96,6 @@ def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) 
               "supply": view["supply"][s], "reserve": view["reserve"][s]}
              for s in range(view.get("players", 0))]
     choice = view.get("my_choice")
-    from p2ptarot.app.screen import name_seats
     history = [name_seats(_round_line(r, view), names) for r in (view.get("history") or [])[-3:]]
     sc["wager"] = {
         "phase": _PHASES.get(view.get("phase", ""), view.get("phase")),

@@ -112,3 +112,39 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
             return f"Pass (I do not hold {k}{view['search_value']})"
         return "Pass"
     return kind + " " + " ".join(f"{k}={v}" for k, v in move.items() if k != "kind")
+
+
+def rank_key(view: Mapping[str, Any], seat: int) -> tuple[int, ...]:
+    """The final order (rules §6, R17): figures won, then children, then wives (higher first)."""
+    held = (view.get("figures") or [[]] * (seat + 1))[seat] or []
+    return (len(held), sum(str(f).endswith("-child") for f in held),
+            sum(str(f).endswith("-wife") for f in held))
+
+
+def _table_stats(view: Mapping[str, Any], s: int) -> list[tuple[str, Any]]:
+    points = view.get("points") or []
+    held = (view.get("figures") or [])
+    figs = held[s] if s < len(held) else []
+    return [(f"{str(view.get('round_class') or '').upper()} points", points[s] if s < len(points) else 0),
+            ("figures", ", ".join(_figure_word(f) for f in figs) or "none")]
+
+
+def _figure_word(fig: str) -> str:
+    """'fig-b-wife' -> 'wife of B'."""
+    parts = str(fig).split("-")
+    return f"{parts[2]} of {parts[1].upper()}" if len(parts) == 3 else str(fig)
+
+
+def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) -> dict[str, Any]:
+    """The generic screen plus the table drawn as one: seats around it, the trick in the middle,
+    each seat's points of the round's class and figures won."""
+    from .screen import name_seats
+    from .tricks import trick_table
+    sc = dict(base)
+    centre = name_seats(_goal_line(view), list(names))
+    n = view.get("trick_number")
+    if isinstance(n, int):
+        centre = f"trick {n} — " + centre
+    sc["tricktable"] = trick_table(view, list(names), _table_stats, centre)
+    sc["piles"] = [p for p in base.get("piles", []) if not p["label"].startswith("trick")]
+    return sc

@@ -81,10 +81,20 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
 
 def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) -> dict[str, Any]:
     """The generic screen with the demand written over the trick (what a player must follow)."""
+    from .tricks import trick_table
     sc = dict(base)
     demand = view.get("demand")
-    if demand is not None:
-        what = view.get("demand_family") if demand == "minor" else "majors"
-        sc["piles"] = [dict(p, label=f"{p['label']} — demand: {what}") if p["label"].startswith("trick ")
-                       else p for p in base.get("piles", [])]
+    what = (view.get("demand_family") if demand == "minor" else "majors") if demand else "none yet"
+    n = view.get("trick_number")
+    centre = (f"trick {n} of {view.get('tricks')} — " if isinstance(n, int) else "") + f"demand: {what}"
+    sc["tricktable"] = trick_table(view, list(names), _table_stats, centre)
+    sc["piles"] = [p for p in base.get("piles", []) if not p["label"].startswith("trick")]
     return sc
+
+
+def _table_stats(view: Mapping[str, Any], s: int) -> list[tuple[str, Any]]:
+    def at(key: str) -> Any:
+        v = view.get(key) or []
+        return v[s] if s < len(v) else 0
+    return [("points", f"{at('points')} / {view.get('target')}"), ("roses", at("roses")),
+            ("match", at("totals"))]

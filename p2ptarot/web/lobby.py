@@ -8,7 +8,8 @@ import asyncio
 import logging
 from typing import Any
 
-from p2ptarot.app.events import Host, Notice, Sit, TablesSeen
+from p2ptarot.app.events import (BackToLobby, GameAborted, GameFinished, Host, Notice, Rematch,
+                                 Sit, TablesSeen)
 from p2ptarot.app.human import human_seat
 from p2ptarot.app.table import Hub
 from p2ptarot.engine import BadConfiguration, UnknownGame, games
@@ -37,6 +38,10 @@ def game_rows() -> tuple[dict[str, Any], ...]:
                  for g in games())
 
 
+#: seconds a finished game may still linger (the other seats' "done") before a rematch ends it
+LINGER_WAIT = 15.0
+
+
 class Lobby:
     def __init__(self, hub: Hub, cfg: PeerConfig, interfaces: list[str] | None) -> None:
         self.hub, self.cfg, self.interfaces = hub, cfg, interfaces
@@ -49,6 +54,34 @@ class Lobby:
         self.bots: LocalBots | None = None
         self._every = 1.0
         self._rewatch: asyncio.Future[None] | None = None
+        #: the table this page hosted last (a rematch opens the same again)
+        self.hosted: Host | None = None
+
+    async def after_game(self, cmd: BackToLobby | Rematch) -> None:
+        """Once the game is over: back to the list of tables, or (the host) the same table anew.
+        The page starts afresh (the hub forgets the finished game); the other players see the new
+        table in their lobby and sit down again."""
+        over = any(isinstance(e, (GameFinished, GameAborted)) for e in self.hub.history)
+        if self.game is None or not (self.game.done() or over):
+            self.hub.publish(Notice("the game is not over yet"))
+            return
+        if not self.game.done():  # finished, still lingering for the other seats' "done"
+            try:
+                await asyncio.wait_for(asyncio.shield(self.game), LINGER_WAIT)
+            except (TimeoutError, asyncio.TimeoutError):
+                self.game.cancel()
+                await asyncio.gather(self.game, return_exceptions=True)
+            except Exception:  # noqa: BLE001 - its end was already told by _done
+                pass
+        self.hub.reset()
+        if isinstance(cmd, Rematch) and self.hosted is not None:
+            if self.bots is not None:
+                bots, self.bots = self.bots, None
+                asyncio.get_running_loop().run_in_executor(None, bots.stop, True)
+            self.game = None
+            self.host(self.hosted)
+            return
+        self._back_to_the_list()
 
     async def watch(self, every: float = 1.0) -> None:
         """Publish the open tables whenever the list changes (until the player sits down)."""
@@ -66,6 +99,10 @@ class Lobby:
     async def command(self, cmd: Any) -> None:
         """Sit: join the named table; Host: open a table (bots as local processes); either is
         then played in this page."""
+        if isinstance(cmd, (BackToLobby, Rematch)):
+            # its own task: the page that asked reloads meanwhile, closing its socket
+            self._after = asyncio.ensure_future(self.after_game(cmd))
+            return
         if isinstance(cmd, Host) and self.game is None:
             self.host(cmd)
         if not isinstance(cmd, Sit) or self.game is not None:
@@ -91,6 +128,7 @@ class Lobby:
             return
         if cmd.name.strip():
             self.cfg.name = cmd.name.strip()[:40]
+        self.hosted = cmd
         self.hub.publish(Notice(f"opening a table of {gi.title} for {cmd.seats}"
                                 + (f" with {cmd.bots} bot{'s' if cmd.bots > 1 else ''}" if cmd.bots else "")
                                 + "..."))

@@ -132,7 +132,8 @@ class WebServer:
         except ValueError as exc:  # json.JSONDecodeError is a ValueError too
             await ws.send_str(json.dumps({"type": "error", "text": f"bad command: {exc}"}))
             return
-        if self.on_command is not None and type(cmd).__name__ in ("Sit", "Host"):
+        if self.on_command is not None and type(cmd).__name__ in ("Sit", "Host", "BackToLobby",
+                                                                    "Rematch"):
             await self.on_command(cmd)
         else:
             self.hub.send(cmd)

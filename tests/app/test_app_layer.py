@@ -11,9 +11,9 @@ import pytest
 
 from p2ptarot.app.events import (ChatLine, Leave, Notice, PlayMove, Presence, TurnStarted,
                                  command_from_json, seat_label)
-from p2ptarot.app.faces import face, sort_key
+from p2ptarot.present.faces import face, sort_key
 from p2ptarot.app.human import LeftTable, human_chooser, until_left
-from p2ptarot.app.screen import move_options, name_seats, screen
+from p2ptarot.present.screen import move_options, name_seats, screen
 from p2ptarot.app.results import round_rows
 from p2ptarot.app.table import Hub, TableApp
 from p2ptarot.engine import create
@@ -252,7 +252,7 @@ async def test_a_bot_stands_in_for_an_absent_player_after_the_grace_period() -> 
     assert isinstance(move, StandInMove) and move.move == legal[-1]
     assert hub.stand_in
     assert any(isinstance(e, StandInChanged) and e.active
-               and "Alice did not answer within 0.05 s" in e.reason for e in hub.history)
+               and "Alice left the table (no page or terminal open for 0.05 s)" in e.reason for e in hub.history)
 
 
 def test_a_late_page_gets_every_move_but_only_the_latest_view() -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from p2ptarot.app.events import (MAX_WRITTEN_BYTES, FormReply, WriteMove, command_from_json)
 from p2ptarot.app.forms import answer_written
-from p2ptarot.app.screen import move_options, screen
+from p2ptarot.present.screen import move_options, screen
 from p2ptarot.engine import create
 from p2ptarot.engine.local import RandomDealer, play
 from p2ptarot.games.eleusis.erl.lexer import MAX_TEXT_BYTES
@@ -379,6 +379,12 @@ def test_moves_naming_several_cards_carry_them_and_one_handle_moves_their_card()
 def test_trick_piles_say_which_trick_who_won_the_last_and_the_demand() -> None:
     seat, view, legal = _decisions("trois-roses", 3, lambda v, l: bool(v.get("trick"))
                                    and v.get("demand") == "minor" and v.get("last_trick"), limit=1)[0]
-    labels = [p["label"] for p in screen(view, NAMES[:3])["piles"]]
-    assert f"trick {view['trick_number']} of {view['tricks']} — demand: {view['demand_family']}" in labels
+    sc = screen(view, NAMES[:3])
+    labels = [p["label"] for p in sc["piles"]]
+    # the trick is drawn on the table: its number and demand in the middle, each card by its seat
+    table = sc["tricktable"]
+    assert table["centre"] == f"trick {view['trick_number']} of {view['tricks']} — demand: {view['demand_family']}"
+    assert [(p["seat"], p["card"]["id"]) for p in table["seats"] if p["card"]] == \
+        sorted((s, c) for s, c in view["trick"])
+    assert not any(label.startswith("trick") for label in labels)
     assert f"last trick, won by {NAMES[view['last_winner']]}" in labels

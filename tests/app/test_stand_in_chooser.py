@@ -62,7 +62,7 @@ async def test_after_the_grace_the_bot_plays_and_keeps_the_seat_announced_once()
     assert sum(isinstance(e, TurnStarted) for e in hub.history) == turns  # no prompt meanwhile
     changes = _changes(hub)
     assert len(changes) == 1 and changes[0].active
-    assert changes[0].reason == "Alice did not answer within 0.02 s"
+    assert changes[0].reason == "Alice left the table (no page or terminal open for 0.02 s)"
     assert "type back" in changes[0].sentence
 
 
@@ -81,7 +81,7 @@ async def test_the_grace_comes_from_the_charter_and_zero_never_takes_the_seat() 
     assert policy.app is not None and policy.app.opened().stand_in_after == 1  # told to all
     move = await asyncio.wait_for(human_chooser(policy, "Alice", stand_in=_bot)(_need()), 10)
     assert move == StandInMove(LEGAL[-1])  # the charter's 1 s, with no local grace given
-    assert _changes(policy)[0].reason == "Alice did not answer within 1 s"
+    assert _changes(policy)[0].reason == "Alice left the table (no page or terminal open for 1 s)"
 
 
 async def test_any_command_of_the_player_takes_the_seat_back() -> None:

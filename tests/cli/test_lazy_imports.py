@@ -32,7 +32,7 @@ print(json.dumps({"rc": rc, "modules": sorted(sys.modules), "games": games}))
 
 
 #: a player's front end: a bot peer (no terminal, no page) never loads it (issue 26)
-FRONT_END = ("p2ptarot.app.human", "p2ptarot.app.table", "p2ptarot.app.screen",
+FRONT_END = ("p2ptarot.app.human", "p2ptarot.app.table", "p2ptarot.present.screen",
              "p2ptarot.app.forms", "p2ptarot.cli.front", "p2ptarot.cli.console", "p2ptarot.web")
 #: other commands' machinery: never in a peer
 NOT_A_PEER = ("p2ptarot.transcript.verify", "p2ptarot.cli.demo", "p2ptarot.cli.simulate",

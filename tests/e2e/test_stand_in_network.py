@@ -1,6 +1,7 @@
 """The stand-in bot end to end, over real sockets on 127.0.0.1 with real processes: Alice hosts
-at the terminal with a 2 s stand-in policy in the charter and does not answer; her own peer's
-bot takes her seat, Bob's peer (a watched bot) announces it from the log, Alice types `back` and
+at the terminal with a 2 s stand-in policy in the charter and types `bot` (a connected player is
+never replaced for thinking: the bot comes when she leaves or asks); her own peer's bot takes her
+seat, Bob's peer (a watched bot) announces it from the log, Alice types `back` and
 plays again, the game finishes, and `verify` / `replay` mark the stand-in's moves."""
 
 from __future__ import annotations
@@ -56,8 +57,9 @@ def test_the_stand_in_takes_an_absent_seat_is_announced_and_recorded(tmp_path: P
                    "--interface", "127.0.0.1", "--data-dir", str(tmp_path / "bob"),
                    "--timeout", "60"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        # nobody types: after 2 s the stand-in plays, and keeps the seat turn after turn
-        _wait_for(host_lines, r"a bot plays your seat \(Alice did not answer within 2 s\)")
+        # Alice lets a bot play: the stand-in plays, and keeps the seat turn after turn
+        os.write(write_end, b"bot\n")
+        _wait_for(host_lines, r"a bot plays your seat \(you asked for it\)")
         _wait_for(host_lines, r"Alice \(you\) \[bot\]: ")
         _wait_for(host_lines, r"Alice \(you\) \[bot\]: ")
         os.write(write_end, b"back\n" + b"1\n" * 3000)  # Alice is back, and plays option 1
@@ -73,7 +75,7 @@ def test_the_stand_in_takes_an_absent_seat_is_announced_and_recorded(tmp_path: P
     out = "".join(host_out)
     assert host.returncode == 0, (host.stderr.read() if host.stderr else "") + out[-2000:]
     assert bob.returncode == 0, bob_err[-2000:]
-    assert "after 2 s without an answer a bot plays for you" in out  # the charter's policy
+    assert "a bot plays for you after 2 s until you come back" in out  # the charter's policy
     # Bob's peer reads the takeover and the return from the log (the signed `by` marker)
     assert "Alice's seat is played by a bot until Alice comes back" in bob_out
     assert "Alice is back" in bob_out

@@ -10,7 +10,7 @@ from p2ptarot.bots import make
 from p2ptarot.engine import RandomDealer, create, play
 from p2ptarot.games.eleusis.moves import (Answer, Call, Commit, DeclareSage, Hint, Judge, NoPlay,
                                           Open, Pass, Pick, Play)
-from p2ptarot.present.eleusis import card_name, compose, describe, render
+from p2ptarot.present.eleusis import card_name, compose, describe, render  # noqa: F401
 
 BEGINNER_3 = "accept c.suit == p1.suit or c.rank == p1.rank"
 

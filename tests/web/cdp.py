@@ -147,9 +147,15 @@ class Page:
                 raise TimeoutError(f"page never satisfied: {expression}")
             await asyncio.sleep(every)
 
-    async def screenshot(self, path: Path) -> Path:
+    async def size(self, width: int, height: int, mobile: bool = False) -> None:
+        """Show the page at `width` x `height` (a phone: 390 x 844, mobile)."""
+        await self.call("Emulation.setDeviceMetricsOverride",
+                        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+        await self.call("Emulation.setTouchEmulationEnabled", {"enabled": mobile})
+
+    async def screenshot(self, path: Path, full: bool = True) -> Path:
         await self.call("Page.bringToFront")  # a background page may render no frame to capture
-        shot = await self.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})
+        shot = await self.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": full})
         path.write_bytes(base64.b64decode(shot["data"]))
         return path
 

@@ -19,12 +19,21 @@ from p2ptarot.web.server import WebServer
 
 #: clicks the page's first playable card, else its first move button; says which
 CLICK = """(() => {
-  const c = document.querySelector('#hand .card.playable[data-option]');
-  if (c) { c.click(); return 'card'; }
-  const b = document.querySelector('button.move');
+  const confirm = () => { const k = document.getElementById('confirm'); if (k) { k.click(); return true; } return false; };
+  if (confirm()) return 'card';
+  const c = document.querySelector('#hand .card.playable[data-option]') || document.querySelector('#hand .card.playable');
+  if (c) {
+    c.click();
+    if (confirm()) return 'card';
+    const f = document.querySelector('#gamebox .target.live'); if (f) { f.click(); if (confirm()) return 'card'; }
+  }
+  const b = document.querySelector('#moves button.move');
   if (b) { b.click(); return 'button'; }
+  const f = document.querySelector('#gamebox .target.live'); if (f) { f.click(); if (confirm()) return 'card'; }
   return '';
 })()"""
+#: it is this page's turn (a move is awaited from it)
+MY_TURN = "(S.turn && !S.answered)"
 OVER = """(() => { const h = document.querySelector('#results h2');
   return (h && h.textContent === 'Final standings') || !document.getElementById('banner').hidden; })()"""
 

@@ -35,12 +35,12 @@ async def test_a_human_makes_moves_through_the_page(game: str, tmp_path: Path) -
                             timeout=120)
         clicks = 0
         while clicks < MOVES and not alice.task.done():
-            if await page.js("document.querySelectorAll('button.move').length > 0"):
+            if await page.js("(S.turn && !S.answered)"):
                 before = await page.js("S.turn ? S.turn.turn : 0")
                 if await page.js(CLICK):
                     clicks += 1
                     # the page takes the click: its buttons go, or the next turn replaces them
-                    await page.wait_for("document.querySelectorAll('button.move').length === 0"
+                    await page.wait_for("!(S.turn && !S.answered)"
                                         f" || (S.turn && S.turn.turn !== {before})", timeout=60)
             await asyncio.sleep(0.05)
         assert clicks == MOVES or alice.task.done()

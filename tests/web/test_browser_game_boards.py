@@ -10,7 +10,7 @@ import pytest
 
 from tests.web.cdp import Browser
 from p2ptarot.app.events import MovePlayed, TurnStarted, ViewChanged
-from p2ptarot.app.faces import sort_key
+from p2ptarot.present.faces import sort_key
 from tests.web.tables import CLICK, close_table, host, human, join_bot, keep_shot
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
@@ -71,8 +71,11 @@ async def test_arcanum_page_shows_hand_board_and_plays_by_fields(tmp_path: Path)
         # answered: the page sent its move, or the next turn already came (it resets S.answered)
         answered = _sent(turn.turn)
         await page.js(f"document.querySelector('#arcanum-board .loc[data-target=\"{loc}\"]').click()")
-        if not await page.js(answered):
+        if not await page.js("document.getElementById('confirm') !== null"):
             await page.js(f"document.querySelector('#arcanum-board .fig[data-target=\"{figure}\"]').click()")
+        # the one-line preview of the pointed move, then "Play"
+        assert await page.js("document.querySelector('#preview .what').textContent") == "▶ " + minor.sentence
+        await page.js("document.getElementById('confirm').click()")
         try:
             await page.wait_for(answered, timeout=30)
         except TimeoutError:
@@ -208,6 +211,8 @@ async def test_paris_divins_wager_is_a_card_then_a_bet_field(tmp_path: Path) -> 
         await page.js(f"document.querySelector('#hand .card[data-card=\"{card}\"]').click()")
         assert not await page.js("S.answered")  # three bets are possible with this card
         await page.js("document.querySelector('#wager-board .bet[data-target=\"bet-divine\"]').click()")
+        assert "divine" in await page.js("document.querySelector('#preview .what').textContent")
+        await page.js("document.getElementById('confirm').click()")
         await page.wait_for(_sent(turn_no), timeout=10)
         keep_shot(await page.screenshot(tmp_path / "paris-divins-wager.png"))
         played = await _wait(lambda: next((ev for ev in alice.hub.history if isinstance(ev, MovePlayed)
@@ -250,6 +255,8 @@ async def test_arcanoid_fields_board_engages_by_card_then_field(tmp_path: Path) 
         await page.js(f"document.querySelector('#hand .card[data-card=\"{pick.card}\"]').click()")
         assert not await page.js("S.answered")
         await page.js(f"document.querySelector('#fields-board .field[data-target=\"{pick.targets[0]}\"]').click()")
+        assert await page.js("document.querySelector('#preview .what').textContent") == "▶ " + pick.sentence
+        await page.js("document.getElementById('confirm').click()")
         await page.wait_for(_sent(turn.turn), timeout=10)
         me = _latest(alice.hub, ViewChanged).view["seat"]
         played = await _wait(lambda: next((ev for ev in alice.hub.history if isinstance(ev, MovePlayed)

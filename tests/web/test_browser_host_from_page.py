@@ -56,7 +56,7 @@ async def test_host_from_the_page_with_a_bot_and_start_now(tmp_path: Path) -> No
         table = next(e for e in hub.history if isinstance(e, TableOpened))
         assert table.names == ("Hana", "bot-1")  # the charter seats the two players present
         while not await page.js(OVER):
-            if await page.js("document.querySelectorAll('button.move').length > 0"):
+            if await page.js("(S.turn && !S.answered)"):
                 await page.js(CLICK)
             await asyncio.sleep(0.05)
         assert "Final standings" in await page.js("document.getElementById('results').textContent")

@@ -82,7 +82,7 @@ async def test_two_pages_sit_chat_and_start_when_both_are_ready(tmp_path: Path) 
             await page.wait_for("document.getElementById('players').textContent.includes('Ben · seat 3')",
                                 timeout=60)
             assert await page.js("document.getElementById('lobby').hidden")
-            await page.wait_for("document.querySelectorAll('button.move').length > 0 || "
+            await page.wait_for("(S.turn && !S.answered) || "
                                 "document.querySelectorAll('#log li:not(.notice):not(.chat)').length > 0",
                                 timeout=60)
         names = next(e for e in seats[0][0].history if isinstance(e, TableOpened)).names

@@ -47,7 +47,7 @@ async def test_lobby_lists_tables_and_a_click_sits_and_plays(tmp_path: Path) -> 
         assert "Hostess · seat 1" in await page.js("document.getElementById('players').textContent")
         assert "joining Hostess's table of sinople" in await page.js("document.getElementById('log').textContent")
         while not await page.js(OVER):
-            if await page.js("document.querySelectorAll('button.move').length > 0"):
+            if await page.js("(S.turn && !S.answered)"):
                 await page.js(CLICK)
             await asyncio.sleep(0.05)
         assert "Final standings" in await page.js("document.getElementById('results').textContent")

@@ -24,7 +24,7 @@ async def _play_through_page(page, shots: Path, prefix: str, max_clicks: int = 3
     clocks: set[str] = set()
     while not await page.js(OVER):
         state = await page.js("""({status: document.getElementById('status').textContent,
-            moves: document.querySelectorAll('button.move').length,
+            moves: (S.turn && !S.answered) ? 1 : 0,
             players: document.getElementById('players').textContent,
             since: document.getElementById('since').textContent,
             hand: document.querySelectorAll('#hand .card').length,

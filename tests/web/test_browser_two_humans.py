@@ -20,7 +20,7 @@ LOG = "document.getElementById('log').textContent"
 async def _click_any(pages: list) -> int:
     n = 0
     for page in pages:
-        if await page.js("document.querySelectorAll('button.move').length > 0"):
+        if await page.js("(S.turn && !S.answered)"):
             if await page.js(CLICK):
                 n += 1
     return n
@@ -43,7 +43,7 @@ async def test_two_humans_play_one_leaves_and_rejoins(tmp_path: Path) -> None:
         clicks = 0
         while True:
             clicks += await _click_any([page_a])
-            if clicks >= 4 and await page_b.js("document.querySelectorAll('button.move').length > 0"):
+            if clicks >= 4 and await page_b.js("(S.turn && !S.answered)"):
                 break
             clicks += await _click_any([page_b])
             await asyncio.sleep(0.05)

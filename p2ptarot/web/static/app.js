@@ -14,9 +14,45 @@ function el(tag, cls, text) {
 }
 function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
 
+// ---- rules at hand: the panel, and a one-line hint on every card, place or move that has one
+function helpFor(key) { return (S.rules && S.rules.help && key && S.rules.help[key]) || ""; }
+function cardHelp(id) {
+  if (!id) return "";
+  const h = helpFor(id); if (h) return h;
+  const parts = id.split("-");
+  for (const k of [parts[0], parts[parts.length - 1]]) {
+    if (["divine", "major", "guardian", "god"].includes(k) && S.rules.game !== "arcanum" && helpFor(k)) return helpFor(k);
+  }
+  return "";
+}
+function hint(text) { const h = $("hint"); h.textContent = text || ""; h.hidden = !text; }
+function withHelp(node, text) {  // hover (mouse) or first tap (touch) shows the explanation
+  if (!text) return node;
+  node.title = (node.title ? node.title + " — " : "") + text;
+  node.classList.add("has-help");
+  node.addEventListener("mouseenter", () => hint(text));
+  node.addEventListener("touchstart", () => hint(text), { passive: true });
+  return node;
+}
+function drawRules() {
+  const box = $("rulestext"); clear(box);
+  const r = S.rules; $("rulesbtn").hidden = !r || !r.sections;
+  if (!r || !r.sections) return;
+  box.appendChild(el("h2", null, r.title));
+  r.sections.forEach(([h, body]) => { box.appendChild(el("h3", null, h)); box.appendChild(el("p", null, body)); });
+  const keys = Object.keys(r.help || {});
+  if (keys.length) {
+    box.appendChild(el("h3", null, "Cards, places and moves"));
+    const dl = el("dl");
+    keys.forEach((k) => { dl.appendChild(el("dt", null, k)); dl.appendChild(el("dd", null, r.help[k])); });
+    box.appendChild(dl);
+  }
+}
+
 function cardEl(face, onClick) {
   const c = el("div", "card " + (face.kind || "") + " c-" + (face.colour || "grey"));
   c.title = face.name || "";
+  withHelp(c, cardHelp(face.id));
   c.dataset.card = face.id || "";
   if (face.kind !== "back") {
     c.appendChild(el("span", "corner", face.corner));
@@ -69,7 +105,10 @@ function drawStatus() {
   let text = S.lobby ? "Choose a table to join" : S.room && !S.names.length ? lobbyStatus(S.room)
            : S.connected ? "Waiting for the players to sit down…" : "Connecting…";
   if (S.standin && !S.finished) { text = "A bot plays for you — take your seat back whenever you like"; }
-  else if (S.turn && !S.answered) { text = "Your move: choose below"; st.classList.add("yours"); }
+  else if (S.turn && !S.answered) {
+    text = S.warning && S.warning.turn === S.turn.turn ? S.warning.text : "Your move: choose below";
+    st.classList.add("yours");
+  }
   else if (S.waiting) {
     const who = S.waiting.names.join(", ");
     text = S.waiting.what === "move" ? "Waiting for " + who
@@ -98,9 +137,9 @@ function drawScreen() {
   $("handbox").hidden = S.seat === null || (S.finished && !(sc.hand || []).length);
   (sc.hand || []).forEach((f) => {
     const opts = byCard.get(f.id) || [];
-    const click = opts.length === 1 ? () => play(opts[0]) : opts.length > 1 ? () => highlight(opts) : null;
-    const c = cardEl(f, click);
+    const c = cardEl(f, opts.length ? () => pickCard(f.id, opts) : null);
     if (opts.length === 1) c.dataset.option = opts[0];
+    if (selected() && S.sel.card === f.id) c.classList.add("chosen");
     hand.appendChild(c);
   });
   const piles = $("piles"); clear(piles);
@@ -123,35 +162,86 @@ function drawScreen() {
   $("text").textContent = sc.text || "";
 }
 
-function highlight(indexes) {
-  S.picked = { turn: S.turn ? S.turn.turn : null, indexes };  // games.js narrows it with a board click
-  document.querySelectorAll("button.move").forEach((b) => {
-    b.style.outline = indexes.includes(Number(b.dataset.option)) ? "3px solid #d9a400" : "";
-    if (b.style.outline && b.closest("details")) b.closest("details").open = true;
-  });
+// ---- play by pointing ------------------------------------------------------------------------------
+// Pick a card of the hand (or several, in the picker), then a lit place of the table (a field, a
+// location, a House, a figure); a one-line preview then waits for "Play" (or a second click on the
+// same card). Only moves with neither a card nor a place are offered as buttons.
+function selected() { return S.sel && S.turn && !S.answered && S.sel.turn === S.turn.turn ? S.sel : null; }
+function previewed() { return S.preview && S.turn && !S.answered && S.preview.turn === S.turn.turn ? S.preview.index : null; }
+function setSel(card, indexes) {
+  S.sel = indexes && indexes.length ? { turn: S.turn ? S.turn.turn : null, card, options: indexes } : null;
+  S.preview = S.sel && indexes.length === 1 ? { turn: S.sel.turn, index: indexes[0] } : null;
+}
+function highlight(indexes) { setSel(selected() ? S.sel.card : null, indexes); }  // games.js narrows with a board click
+function pickCard(id, opts) {
+  if (selected() && S.sel.card === id) {  // the same card again: play the previewed move, or put the card back
+    const k = previewed();
+    if (k !== null) { play(k); return; }
+    setSel(null, null);
+  } else setSel(id, opts);
+  drawAll();
+}
+function pointable(o) { return !!(o.card || (o.targets || []).length || (o.cards || []).length >= 2); }
+function moveButton(o, k) {
+  const b = el("button", "move", o.sentence);
+  b.dataset.option = k;
+  withHelp(b, o.help);
+  b.addEventListener("click", () => play(k));
+  return b;
 }
 
 function drawMoves() {
   const box = $("moves"); clear(box);
   if (!S.turn || S.answered) return;
+  const k = previewed();
+  if (k !== null) {  // the one-line preview of the pointed move, before it is played
+    const bar = el("div", "preview"); bar.id = "preview";
+    bar.appendChild(el("span", "what", "▶ " + S.turn.options[k - 1].sentence));
+    const go = el("button", "confirm", "Play"); go.id = "confirm"; go.addEventListener("click", () => play(k));
+    const no = el("button", "cancel", "Cancel"); no.addEventListener("click", () => { setSel(null, null); drawAll(); });
+    bar.appendChild(go); bar.appendChild(no); box.appendChild(bar);
+    return;
+  }
+  const sel = selected();
+  let rows;
+  if (sel) {  // a card (or cards) picked: its moves without a place, the places are lit on the table
+    const ks = sel.options;
+    const placed = ks.filter((i) => (S.turn.options[i - 1].targets || []).length);
+    rows = ks.filter((i) => !(S.turn.options[i - 1].targets || []).length || ks.length <= 10);
+    const say = placed.length ? "point at a lit place on the table" + (rows.length ? ", or choose:" : "") : "choose:";
+    const head = el("div", "pickbar");
+    head.appendChild(el("span", null, (sel.card ? cardName(sel.card) + ": " : "") + say));
+    const no = el("button", "cancel", "Cancel"); no.addEventListener("click", () => { setSel(null, null); drawAll(); });
+    head.appendChild(no); box.appendChild(head);
+    if (placed.length && rows.length > 10) rows = [];
+  } else {
+    rows = S.turn.options.map((o, i) => i + 1).filter((i) => !pointable(S.turn.options[i - 1]));
+    if (S.turn.options.some(pointable)) {
+      const places = S.turn.options.some((o) => !o.card && (o.targets || []).length);
+      const say = "Pick a card of your hand" + (places ? " or a lit place on the table" : "");
+      box.appendChild(el("div", "pickbar", rows.length ? say + " — or:" : say));
+    }
+  }
   let group = null, gbox = null;
-  S.turn.options.forEach((o, k) => {
+  rows.forEach((i) => {
+    const o = S.turn.options[i - 1];
     if (o.group !== group) {
       group = o.group; gbox = el("div", "group"); box.appendChild(gbox);
-      const n = S.turn.options.filter((x) => x.group === group).length;
-      if (n > 16) {  // a long group (the Chariot's loads) stays folded until asked for
+      const n = rows.filter((x) => S.turn.options[x - 1].group === group).length;
+      if (n > 10) {  // a long group stays folded until asked for
         const d = el("details"); d.appendChild(el("summary", null, group + " — " + n + " choices"));
         const key = S.turn.turn + "/" + group; S.unfolded = S.unfolded || new Set();
-        d.open = S.unfolded.has(key);  // stays open across redraws once opened
+        d.open = S.unfolded.has(key);
         d.addEventListener("toggle", () => { if (d.open) S.unfolded.add(key); else S.unfolded.delete(key); });
         gbox.appendChild(d); gbox = d;
       } else gbox.appendChild(el("h3", null, group));
     }
-    const b = el("button", "move", o.sentence);
-    b.dataset.option = k + 1;
-    b.addEventListener("click", () => play(k + 1));
-    gbox.appendChild(b);
+    gbox.appendChild(moveButton(o, i));
   });
+}
+function cardName(id) {
+  const f = (S.screen && S.screen.hand || []).find((h) => h.id === id);
+  return f ? f.name : id;
 }
 
 function drawLog() {
@@ -197,9 +287,18 @@ const handlers = {
     S.names = e.names; S.seat = e.seat; S.away = new Set(); $("lobby").hidden = true;
     if (e.seat === null) { $("leave").hidden = true; $("chat").hidden = true; $("sincetitle").textContent = "Spectating: the public table"; }
     addLog("Table: " + e.title + " — " + e.names.map((n, i) => n + " (seat " + (i + 1) + ")").join(", "), "notice");
+    if (e.rule && e.seat !== null) { addLog("Time: " + e.rule, "notice"); S.rule = e.rule; }
+    // the rules in the browser's language when they are written in it, else in English
+    const lang = (navigator.language || "en").slice(0, 2).toLowerCase();
+    S.rules = e.rules ? (e.rules[lang] || e.rules.en || null) : null; drawRules();
   },
-  lobby(e) { drawLobby(e); },
-  tables(e) { drawTables(e); },
+  clock(e) {  // the move's time runs out: told in the status line and the log, never as an error
+    S.warning = { turn: S.turn ? S.turn.turn : null, text: e.text };
+    addLog(e.text, "warning");
+  },
+  restart() { location.reload(); },  // a new table in this page (back to the lobby, a rematch)
+  lobby(e) { S.lobbyApp = true; drawLobby(e); },
+  tables(e) { S.lobbyApp = true; drawTables(e); },
   view(e) { S.screen = e.screen; },
   turn(e) {
     S.turn = e; S.answered = false; S.deadline = e.deadline || S.deadline;
@@ -231,7 +330,11 @@ const handlers = {
     const keys = Object.keys(e.result);
     addLog("Round " + e.number + " over: " + keys.map((k) => k + " " + e.result[k]).join(", "), "notice");
     const box = $("results"); clear(box);
+    box.classList.add("roundover");
     box.appendChild(el("h2", null, "Round " + e.number + " over"));
+    const on = el("button", "confirm", "Continue"); on.id = "continue";
+    on.addEventListener("click", () => { clear(box); box.classList.remove("roundover"); });
+    box.appendChild(on);
     box.appendChild(resultsTable(keys, [keys.map((k) => e.result[k])]));
     const tk = Object.keys(e.totals || {});
     if (tk.length) box.appendChild(resultsTable(["player", "total"], tk.map((k) => [k, e.totals[k]])));
@@ -240,9 +343,23 @@ const handlers = {
     S.finished = true; S.turn = null;
     const box = $("results"); clear(box);
     box.id = "results"; box.appendChild(el("h2", null, "Final standings"));
-    box.appendChild(resultsTable(["#", "player", "seat", "score", ""],
-      e.standings.map((s, i) => [i + 1, s.name, "seat " + (s.seat + 1), s.score, s.winner ? "winner" : ""]),
+    if (e.personal) box.appendChild(el("p", "personal", e.personal));
+    const place = (r) => r + (r % 10 === 1 && r % 100 !== 11 ? "st" : r % 10 === 2 && r % 100 !== 12 ? "nd" : r % 10 === 3 && r % 100 !== 13 ? "rd" : "th");
+    box.appendChild(resultsTable(["place", "player", "seat", e.score_label || "score", ""],
+      e.standings.map((s, i) => [place(s.rank || i + 1), s.name, "seat " + (s.seat + 1), s.score, s.winner ? "winner" : ""]),
       e.standings.map((s) => s.winner)));
+    if (S.lobbyApp && S.seat !== null) {  // p2ptarot web: the page goes on after the game
+      const row = el("div", "afterbar");
+      const back = el("button", null, "Back to the lobby"); back.id = "tolobby";
+      back.addEventListener("click", () => { send({ cmd: "lobby" }); back.disabled = true; });
+      row.appendChild(back);
+      if (S.seat === 0) {
+        const again = el("button", "confirm", "Rematch"); again.id = "rematch";
+        again.addEventListener("click", () => { send({ cmd: "rematch" }); again.disabled = true; });
+        row.appendChild(again);
+      }
+      box.appendChild(row);
+    }
     if (e.rounds && e.rounds.length) {
       const keys = Object.keys(e.rounds[0]);
       box.appendChild(el("h2", null, "Rounds"));

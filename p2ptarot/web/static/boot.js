@@ -8,4 +8,6 @@ $("rfirst").addEventListener("click", () => replayStep(0));
 $("rprev").addEventListener("click", () => replayStep(S.replay.pos - 1));
 $("rnext").addEventListener("click", () => replayStep(S.replay.pos + 1));
 $("rlast").addEventListener("click", () => replayStep(S.replay.frames.length - 1));
+$("rulesbtn").addEventListener("click", () => { $("rulesbox").hidden = !$("rulesbox").hidden; });
+$("rulesclose").addEventListener("click", () => { $("rulesbox").hidden = true; });
 connect();

@@ -9,10 +9,12 @@ const GAME_SCREENS = {};
 // highlighted among the move buttons.
 function optionsOn(target) {
   if (!S.turn || S.answered) return [];
-  const picked = S.picked && S.picked.turn === S.turn.turn ? S.picked.indexes : null;
+  const picked = selected() ? S.sel.options : null;
   const out = [];
   S.turn.options.forEach((o, k) => {
-    if ((o.targets || []).includes(target) && (!picked || picked.includes(k + 1))) out.push(k + 1);
+    // with nothing picked, a place starts only the moves that need no card (pick the card first)
+    const free = !o.card && !((o.cards || []).length >= 2);
+    if ((o.targets || []).includes(target) && (picked ? picked.includes(k + 1) : free)) out.push(k + 1);
   });
   return out;
 }
@@ -23,12 +25,12 @@ function fieldClick(node, target) {
   if (!any) return;
   node.classList.add("target");
   if (optionsOn(target).length) node.classList.add("live");
+  if (selected() && !optionsOn(target).length) node.classList.add("dim");
   node.addEventListener("click", (ev) => {
     ev.stopPropagation();
     let opts = optionsOn(target);
-    if (!opts.length) { S.picked = null; opts = optionsOn(target); }  // a new choice starts over
-    if (opts.length === 1) play(opts[0]);
-    else if (opts.length > 1) { highlight(opts); drawScreen(); }
+    if (!opts.length) { setSel(null, null); opts = optionsOn(target); }  // a new choice starts over
+    if (opts.length) { highlight(opts); drawAll(); }  // one left: its preview waits for "Play"
   });
 }
 
@@ -92,10 +94,13 @@ GAME_SCREENS.arcanum = function (sc, box) {
     });
     tile.appendChild(figs);
     if (l.frozen) tile.appendChild(el("div", "frozenmark", "frozen by the Tower"));
+    withHelp(tile, helpFor("loc-" + l.number));
     fieldClick(tile, "loc-" + l.number);
     city.appendChild(tile);
   });
   root.appendChild(city);
+  root.appendChild(el("div", "legend", "Symbols: ⚔ swords · ⚚ wands · ♥ cups · ⛀ coins · K king · Q queen · C knight · J knave " +
+    "(each symbol matching the figure that enters gives its House +1 prestige). Hover or tap a location for its effect."));
   // the players
   const t = el("table", "results arc-players");
   const hr = el("tr"); ["", "player", "VP", "hand", "hidden", "figures held"].forEach((h) => hr.appendChild(el("th", null, h))); t.appendChild(hr);
@@ -362,7 +367,39 @@ function tableSummary(sc, box) {
   d.appendChild(el("pre", null, keep.join("\n")));
   box.appendChild(d);
 }
-["sinople", "trois-roses"].forEach((g) => { GAME_SCREENS[g] = tableSummary; });
+// ---- trick games (sinople, trois roses): seats around a table, the trick in the middle ------------
+function trickTable(sc, box) {
+  const T = sc.tricktable; if (!T) { tableSummary(sc, box); return; }
+  const n = T.seats.length;
+  const me = T.seats.findIndex((p) => p.you);
+  const table = el("div", "tricktable"); table.id = "trick-table";
+  const felt = el("div", "felt");
+  const centre = el("div", "centre");
+  centre.appendChild(el("div", "ctext", T.centre));
+  const trick = el("div", "cards trick");
+  felt.appendChild(centre);
+  T.seats.forEach((p, i) => {
+    // our seat at the bottom, the others clockwise around the table
+    const k = ((i - (me < 0 ? 0 : me)) + n) % n;
+    const angle = Math.PI / 2 + (2 * Math.PI * k) / n;
+    const x = 50 + 36 * Math.cos(angle), y = 50 + 40 * Math.sin(angle);
+    const seat = el("div", "tseat" + (p.you ? " you" : "") + (p.to_play ? " turn" : ""));
+    seat.dataset.seat = p.seat;
+    seat.style.left = x + "%"; seat.style.top = y + "%";
+    seat.appendChild(el("div", "tname", p.name + (p.you ? " (you)" : "") + (p.dealer ? " · dealer" : "")));
+    const chips = el("div", "chips");
+    if (p.hand !== null && p.hand !== undefined) chips.appendChild(el("span", "chip", "hand " + p.hand));
+    p.stats.forEach(([label, value]) => chips.appendChild(el("span", "chip", label + ": " + value)));
+    seat.appendChild(chips);
+    felt.appendChild(seat);
+    if (p.card) { const c = cardEl(p.card, null); c.appendChild(el("span", "owner", p.name)); trick.appendChild(c); }
+  });
+  centre.appendChild(trick);
+  table.appendChild(felt);
+  if (T.last) table.appendChild(el("div", "tlast", T.last));
+  box.appendChild(table);
+}
+["sinople", "trois-roses"].forEach((g) => { GAME_SCREENS[g] = trickTable; });
 
 // ---- Arcanoïd: the four fields side by side ------------------------------------------------------
 const FIELD_COLOUR = { swords: "steel", wands: "green", cups: "red", coins: "gold" };
@@ -412,7 +449,7 @@ function cardPicker(sc, box) {
     const c = cardEl(h, () => {
       const k = PICK.cards.indexOf(h.id);
       if (k >= 0) PICK.cards.splice(k, 1); else PICK.cards.push(h.id);
-      drawScreen(); pickHighlight();
+      pickHighlight(); drawAll();
     });
     if (at >= 0) { c.classList.add("chosen"); c.appendChild(el("span", "order", at + 1)); }
     cards.appendChild(c);
@@ -429,13 +466,15 @@ function cardPicker(sc, box) {
   const go = el("button", "write primary", "Play these cards"); go.id = "pick-play";
   go.disabled = exact.length !== 1;
   go.addEventListener("click", () => { if (exact.length === 1) play(exact[0][1]); });
-  const reset = el("button", "write", "Clear"); reset.addEventListener("click", () => { PICK.cards = []; drawScreen(); pickHighlight(); });
+  const reset = el("button", "write", "Clear"); reset.addEventListener("click", () => { PICK.cards = []; pickHighlight(); drawAll(); });
   row.appendChild(go); row.appendChild(reset); f.appendChild(row);
   box.appendChild(f);
 }
 function pickHighlight() {
-  if (!S.turn || S.answered || !PICK.cards.length) { highlight([]); S.picked = null; return; }
+  if (!S.turn || S.answered || !PICK.cards.length) { setSel(null, null); return; }
   const idx = [];
   S.turn.options.forEach((o, k) => { if ((o.cards || []).length >= 2 && PICK.cards.every((c) => o.cards.includes(c))) idx.push(k + 1); });
-  highlight(idx);
+  const exact = idx.filter((k) => sameCards(S.turn.options[k - 1].cards, PICK.cards));
+  setSel(null, exact.length ? exact : idx);  // exactly these cards on several fields: the fields are lit
+  drawMoves();
 }

@@ -16,10 +16,27 @@ import re
 from types import ModuleType
 from typing import Any, Mapping, Sequence
 
+from dataclasses import dataclass
+
 from p2ptarot.engine import info as game_info
 
-from .events import MoveOption
-from .faces import card_name, face, is_card, sort_key
+from .cards import card_name
+from .faces import face, is_card, sort_key
+from .rulebook import explain
+
+@dataclass(frozen=True)
+class MoveOption:
+    index: int
+    sentence: str
+    group: str
+    card: str | None = None
+    #: the board fields the move acts on ("loc-3", "house-cups"), clickable on the page
+    targets: tuple[str, ...] = ()
+    #: the cards of a move that names several (picked together on the page)
+    cards: tuple[str, ...] = ()
+    #: what this kind of move does, in one line (from the rules), '' for a plain move
+    help: str = ""
+
 
 #: groups of more moves than this are split by the suit of their card
 SPLIT_OVER = 12
@@ -31,7 +48,7 @@ _HISTORY_KEYS = {"history", "round_winners", "rounds_played"}
 
 def presenter(game: str) -> ModuleType | None:
     """The game's presenter module (render/describe/GROUPS), found through the registry."""
-    from p2ptarot.present import presenter as registered
+    from . import presenter as registered  # the package, loaded before this module runs
     return registered(game)
 
 
@@ -138,7 +155,8 @@ def move_options(legal: Sequence[Any], view: Mapping[str, Any],
         data = dict(move.to_json() if hasattr(move, "to_json") else move)
         card = move_card(data, view)
         rows.append((i, _group_title(str(data.get("kind")), mod), card, describe(data, view, names),
-                     _targets(mod, data, view), move_cards(data, view)))
+                     _targets(mod, data, view), move_cards(data, view),
+                     explain(str(view.get("game")), str(data.get("kind")))))
     order: dict[str, int] = {}
     for _, group, *_ in rows:
         order.setdefault(group, len(order))
@@ -151,8 +169,9 @@ def move_options(legal: Sequence[Any], view: Mapping[str, Any],
         return group
 
     rows.sort(key=lambda r: (order[r[1]], sort_key(r[2]) if r[2] else (-1, ""), r[0]))
-    return tuple(MoveOption(index=i, sentence=s, group=heading(g, c), card=c, targets=t, cards=cs)
-                 for i, g, c, s, t, cs in rows)
+    return tuple(MoveOption(index=i, sentence=s, group=heading(g, c), card=c, targets=t, cards=cs,
+                            help=h)
+                 for i, g, c, s, t, cs, h in rows)
 
 
 def _targets(mod: ModuleType | None, move: Mapping[str, Any], view: Mapping[str, Any]) -> tuple[str, ...]:

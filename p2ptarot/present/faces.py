@@ -13,29 +13,26 @@ from typing import Any
 
 from p2ptarot import cards
 
-_ROMAN = ((10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
+from .cards import card_name, roman, roses_name
+
 _SUIT_SIGNS = {"swords": "⚔", "wands": "⚚", "cups": "♥", "coins": "⛀",
                "spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣",
                "a": "▲", "b": "●", "c": "■",
-               "star": "★", "feather": "✒", "cup": "♥", "staff": "♣", "mask": "☻"}
+               "star": "★", "feather": "✒", "cup": "♥", "staff": "♣", "mask": "☻",
+               "major": "◆", "world": "◆", "divine": "✦", "rose": "✦"}
 _COLOURS = {"swords": "steel", "wands": "green", "cups": "red", "coins": "gold",
             "spades": "black", "clubs": "black", "hearts": "red", "diamonds": "red",
             "a": "red", "b": "green", "c": "blue",
-            "star": "gold", "feather": "blue", "cup": "red", "staff": "green", "mask": "black"}
+            "star": "gold", "feather": "blue", "cup": "red", "staff": "green", "mask": "black",
+            "major": "violet", "world": "violet", "divine": "gold", "rose": "red"}
+#: roses figures: two letters, never one shared by two ranks (guardian and god both start with G)
+_ROSES_FIGURES = {"child": "Ch", "guardian": "Gu", "master": "Ma", "parent": "Pa",
+                  "ancestor": "An", "god": "God"}
 _STANDARD_RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 _STANDARD_WORDS = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
 _COURTS = {"page": "P", "knave": "J", "knight": "C", "queen": "Q", "king": "K"}
 BACK: dict[str, Any] = {"id": None, "corner": "?", "name": "a hidden card", "suit": "",
                         "sign": "", "colour": "back", "kind": "back", "order": 10_000}
-
-
-def roman(n: int) -> str:
-    out = []
-    for value, sign in _ROMAN:
-        while n >= value:
-            out.append(sign)
-            n -= value
-    return "".join(out) or "0"
 
 
 def _attrs(card: Any) -> dict[str, Any]:
@@ -85,16 +82,24 @@ def _face(card_id: str) -> dict[str, Any] | None:
     except (cards.CardError, KeyError, TypeError, ValueError):
         r = None
     if r is not None:
-        from p2ptarot.present.cards import roses_name
         name = roses_name(card_id)
         if r.category == "minor":
             word = card_id.rsplit("-", 1)[-1]
-            short = word if word.isdigit() else word[:1].upper()
+            short = word if word.isdigit() else _ROSES_FIGURES.get(word, word[:2].title())
             return {"corner": short, "name": name, "suit": r.family or "", "kind": "minor",
-                    "big": short, "order": r.index}
+                    "big": short, "title": "" if word.isdigit() else word, "order": r.index}
+        # majors (a diamond, violet) and divines (a sparkle, gold) never share a face; the
+        # three roses carry a rose
+        if card_id in ("rose-upright", "rose-inverted"):
+            return {"corner": str(r.value), "name": name, "suit": "rose", "kind": "divine",
+                    "big": "❀", "title": name, "order": r.index}
+        if r.category == "divine":
+            return {"corner": str(r.value), "name": name, "suit": "divine", "kind": "divine",
+                    "big": str(r.value), "title": name, "order": r.index}
         short = str(r.value) if r.value else "W"
-        return {"corner": short, "name": name, "suit": r.group or r.category, "kind": "trump",
-                "big": short, "title": name, "order": r.index}
+        return {"corner": short, "name": name, "suit": "world" if card_id == "world" else "major",
+                "kind": "trump", "big": "❀" if card_id == "world" else short, "title": name,
+                "order": r.index}
     return None
 
 
@@ -112,10 +117,6 @@ def face(card_id: object) -> dict[str, Any]:
 
 def is_card(value: object) -> bool:
     return isinstance(value, str) and _face(value) is not None
-
-
-def card_name(card_id: object) -> str:
-    return str(face(card_id)["name"])
 
 
 def sort_key(card_id: object) -> tuple[int, str]:

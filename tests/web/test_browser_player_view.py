@@ -1,0 +1,92 @@
+"""Each game as a player sees it (real headless Chromium, real peers, bots, mental poker on
+127.0.0.1): at 1280 x 800 the player makes several moves by pointing at the table (a card of the
+hand, a lit field), opens the rules panel and finds the game's goal and scoring there; at
+390 x 844 (a phone) the page has no horizontal scroll and the hand is on the first screen."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from tests.web.cdp import Browser
+from p2ptarot.engine import games
+from tests.web.tables import close_table, host, human, join_bot, keep_shot
+
+pytestmark = [pytest.mark.network, pytest.mark.slow]
+GAMES = ["sinople", "trois-roses", "paris-divins", "eleusis", "arcanum", "arcanoid"]
+MOVES = 3
+
+#: points at the table: a playable card of the hand (then a lit field if the card has several
+#: targets), else a lit field of the board; says what it pointed at ('' when nothing is lit)
+POINT = """(() => {
+  const lit = () => document.querySelector('#gamebox .target.live');
+  const confirm = () => { const k = document.getElementById('confirm'); if (k) { k.click(); return true; } return false; };
+  const c = document.querySelector('#hand .card.playable');
+  if (c) {
+    c.click();
+    if (confirm()) return 'card';
+    const f = lit(); if (f) { f.click(); if (confirm()) return 'card+place'; }
+    const b = document.querySelector('#moves button.move'); if (b) { b.click(); return 'card+choice'; }
+  }
+  const f = lit(); if (f) { f.click(); if (confirm()) return 'place'; }
+  return '';
+})()"""
+#: a move without a target: the first button of the (short) list
+BUTTON = """(() => { const b = document.querySelector('button.move'); if (b) { b.click(); return 'button'; } return ''; })()"""
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_play_by_pointing_rules_at_hand_and_a_phone(game: str, tmp_path: Path) -> None:
+    gi = next(g for g in games() if g.name == game)
+    players = gi.min_players if game != "trois-roses" else 3
+    browser = await Browser(tmp_path / "profile").start()
+    alice = await human(tmp_path, "Alice")
+    bots: list[asyncio.Task] = []
+
+    def spawn(url: str) -> None:
+        for k in range(players - 1):
+            bots.append(join_bot(tmp_path, f"Bot{k + 1}", url, game, seed=k + 1))
+
+    try:
+        host(alice, game, players, on_listening=spawn)
+        page = await browser.page(alice.url)
+        await page.size(1280, 800)
+        await page.wait_for("S.rules !== undefined && S.rules !== null", timeout=120)
+        # the rules panel: one click away, in players' words
+        await page.js("document.getElementById('rulesbtn').click()")
+        text = await page.js("document.getElementById('rulesbox').hidden ? '' : "
+                             "document.getElementById('rulestext').textContent")
+        assert "Goal" in text and "Scoring" in text and "A turn" in text
+        keep_shot(await page.screenshot(tmp_path / f"rules-{game}.png", full=False))
+        await page.js("document.getElementById('rulesclose').click()")
+        assert await page.js("document.getElementById('rulesbox').hidden")
+        pointed: list[str] = []
+        buttons = 0
+        while len(pointed) < MOVES and not alice.task.done():
+            if await page.js("S.turn && !S.answered"):
+                before = await page.js("S.turn.turn")
+                how = await page.js(POINT)
+                if how:
+                    pointed.append(how)
+                elif await page.js(BUTTON):
+                    buttons += 1
+                await page.wait_for(f"S.answered || (S.turn && S.turn.turn !== {before})", timeout=60)
+            await asyncio.sleep(0.05)
+        assert len(pointed) == MOVES or alice.task.done(), (pointed, buttons)
+        # never a wall of buttons: at most about ten moves are listed at once
+        assert await page.js("document.querySelectorAll('#moves button.move').length") <= 12
+        keep_shot(await page.screenshot(tmp_path / f"desk-{game}.png", full=False))
+        # a phone: no horizontal scroll, the hand on the first screen
+        await page.size(390, 844, mobile=True)
+        await page.wait_for("document.readyState === 'complete'")
+        await asyncio.sleep(0.3)
+        width = await page.js("document.documentElement.scrollWidth")
+        assert width <= 390, width
+        hand_top = await page.js("(() => { const h = document.getElementById('handbox'); "
+                                 "return h.hidden ? -1 : h.getBoundingClientRect().top + window.scrollY; })()")
+        assert 0 <= hand_top < 844, hand_top
+        keep_shot(await page.screenshot(tmp_path / f"phone-{game}.png", full=False))
+    finally:
+        await close_table(browser, [alice], bots)
