@@ -16,7 +16,7 @@ from p2ptarot.app.table import Hub, TableApp
 from p2ptarot.table.effects import NeedMove
 from p2ptarot.table.inputs import StandInMove
 
-from test_stand_in_chooser import LEGAL, NAMES, SEAT, VIEW  # noqa: E402  (same states)
+from tests.app.test_stand_in_chooser import LEGAL, NAMES, SEAT, VIEW  # (same states)
 
 
 class FakeClock:
