@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar
 
-from p2ptarot.present.screen import MoveOption
+from p2ptarot.present.options import MoveOption
 
 
 def seat_label(seat: int) -> str:

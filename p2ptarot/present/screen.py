@@ -22,21 +22,8 @@ from p2ptarot.engine import info as game_info
 
 from .cards import card_name
 from .faces import face, is_card, sort_key
+from .options import MoveOption
 from .rulebook import explain
-
-@dataclass(frozen=True)
-class MoveOption:
-    index: int
-    sentence: str
-    group: str
-    card: str | None = None
-    #: the board fields the move acts on ("loc-3", "house-cups"), clickable on the page
-    targets: tuple[str, ...] = ()
-    #: the cards of a move that names several (picked together on the page)
-    cards: tuple[str, ...] = ()
-    #: what this kind of move does, in one line (from the rules), '' for a plain move
-    help: str = ""
-
 
 #: groups of more moves than this are split by the suit of their card
 SPLIT_OVER = 12
