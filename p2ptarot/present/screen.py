@@ -16,7 +16,6 @@ import re
 from types import ModuleType
 from typing import Any, Mapping, Sequence
 
-from dataclasses import dataclass
 
 from p2ptarot.engine import info as game_info
 
