@@ -74,7 +74,7 @@ class Peer:
 
 class Table:
     """A bot host, a bot joiner, and the victim: a bot, or a person at the terminal (stdin held
-    open, never typed on) whose own stand-in bot answers after 3 s (the charter's policy)."""
+    open) who hands its seat to its own stand-in bot by typing `bot`."""
 
     def __init__(self, tmp: Path, human: bool) -> None:
         self.tmp = tmp
@@ -187,14 +187,22 @@ def _its_move(seat: int) -> Callable[[Session], bool]:
     return lambda s: s.spec is not None and s.spec.kind in MOVE_STEP_KINDS and seat in s.spec.seats
 
 
+def hand_to_bot(table: Table) -> None:
+    """Vic, at its terminal, types `bot`: its own stand-in plays its seat from now on (a
+    connected player thinking is never replaced by the clock, issue 23)."""
+    assert table.joiner_in is not None
+    os.write(table.joiner_in, b"bot\n")
+
+
 def test_a_peer_suspended_during_its_own_move(tmp_path: Path) -> None:
     table = Table(tmp_path, human=True)
     table.victim.wait_for(r"Vic, your move \[")  # the table waits on Vic, who did not answer
     suspend(table.victim)
+    hand_to_bot(table)  # woken up, Vic lets its bot play: the move must reach the others
     assert_healed(table, table.finish())
     out = "".join(table.victim.out)
     # woken up, Vic found its links dropped and saw them come back; its move was played (by its
-    # stand-in, after the charter's 3 s) and reached the table
+    # stand-in, once handed the seat) and reached the table
     assert "Hostbot is disconnected — reconnecting" in out and "Hostbot is back" in out
     assert "Vic (you) [bot]: " in out
 
@@ -203,6 +211,7 @@ def test_a_peer_suspended_during_another_seats_move(tmp_path: Path) -> None:
     table = Table(tmp_path, human=True)
     table.victim.wait_for(r"Vic, your move \[")  # Vic's move is due: suspend Joy meanwhile
     suspend(table.joiner)
+    hand_to_bot(table)
     results = table.finish()
     assert_healed(table, results)
     # Vic (a person) saw Joy go and come back, worded as a reconnection, not a verdict
