@@ -1,7 +1,7 @@
 """Settings of online play: relays, STUN/TURN servers, deadlines and the relay path's limits.
 
 Nothing is hard-wired: relays come from ``--relay`` or, failing that, from the user's
-``relays.txt`` in the data directory, or the packaged ``default_relays.txt``; STUN and TURN
+relays file (<data dir>/relays.txt), or the packaged ``default_relays.txt``; STUN and TURN
 servers only from the user's settings (aiortc's own fallback to a public STUN server is never
 used: the ICE server list is always passed, possibly empty).
 """
@@ -86,7 +86,7 @@ def _read_list(text: str) -> list[str]:
 
 
 def default_relays(data_dir: Path | None) -> list[str]:
-    """The user's ``relays.txt`` in the data directory, else the packaged default list."""
+    """The user's relays file (<data dir>/relays.txt), else the packaged default list."""
     if data_dir is not None and (data_dir / "relays.txt").is_file():
         urls = _read_list((data_dir / "relays.txt").read_text(encoding="utf-8"))
     else:
