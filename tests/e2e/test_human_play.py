@@ -27,7 +27,7 @@ def test_human_plays_sinople_through_the_rendered_screen(tmp_path: Path) -> None
     assert "Your hand (15): " in out and "Figure: " in out and "  1. Play " in out
     assert '"hand_sizes"' not in out and "play card=" not in out  # not the raw JSON dump
     # names, seats from 1, whose turn, what happened, tables; never an internal seat number
-    assert "Alice (seat 1, you), bot-1 (seat 2)" in out and "a move may take up to 5 min" in out
+    assert "Alice (seat 1, you), bot-1 (seat 2)" in out and "a move may take up to 10 min" in out
     assert "waiting for bot-1" in out and "Since your last turn:" in out and "  bot-1: Play " in out
     assert "(played for you)" in out  # a forced Pass played itself
     assert "== Round 9 over ==" in out and "== Final standings ==" in out
