@@ -79,13 +79,19 @@ def _audit(obs: Session) -> Counter:
                          ids=[c[0] for c in CASES])
 def test_after_a_game_no_card_the_rules_keep_hidden_can_be_decrypted(game, seats, options,
                                                                      hidden) -> None:
-    t = Table(game, seats, seed=5, bot="random", options=options)
-    t.run()
-    assert all(a is None for a in t.aborted), t.aborted
-    verdict = verify(t, t.records[0])
-    assert verdict.valid, verdict
-    assert not any('"mental.reveal-key"' in line.decode() for line in t.records[0])
-    counts = _audit(_outsider(t))
-    print(game, dict(counts))
+    # the invariants of `_audit` hold in every game; a game whose bots happen to use up every
+    # card of the `hidden` kind (arcanoïd's draw pile) shows nothing kept hidden, so up to three
+    # deals are played until one keeps some cards hidden (bots' choices vary with the process)
+    for seed in (5, 6, 7):
+        t = Table(game, seats, seed=seed, bot="random", options=options)
+        t.run()
+        assert all(a is None for a in t.aborted), t.aborted
+        verdict = verify(t, t.records[0])
+        assert verdict.valid, verdict
+        assert not any('"mental.reveal-key"' in line.decode() for line in t.records[0])
+        counts = _audit(_outsider(t))
+        print(game, seed, dict(counts))
+        if counts["never shown"]:
+            break
     # the game's never-opened cards (its `hidden` kind) exist, and nobody can decrypt them
     assert counts["never shown"] > 0 and counts["nobody"] >= counts["never shown"], counts
