@@ -111,8 +111,10 @@ class Table:
                 session = Session(read_transcript(path).charter, seat=None)
                 session.start()
             complete = lines[:-1] if lines and not path.read_bytes().endswith(b"\n") else lines
-            for line in complete[fed:]:
-                session.receive(line)
+            for line in complete[fed:]:  # checked line by line: the awaited point may pass
+                session.receive(line)      # within one batch (the final audit is short)
+                if until(session):
+                    return
             fed = max(fed, len(complete))
             if session is not None and until(session):
                 return
