@@ -123,12 +123,16 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
         watch.settle()
         audience.settle()
 
+    paths = getattr(links, "paths", None)  # online links say which path they took
+    reporter = asyncio.ensure_future(_report_paths(paths, watch)) if callable(paths) else None
     try:
         await _pump(cfg, links, session, handle, healer, moves, saved if resume else None,
                     on_link=lambda peer, up: (watch.link(peer, up), audience.link(peer, up)),
                     on_chat=lambda peer, text: (watch.chat(peer, text), audience.chat(peer, text)),
                     chat_out=watch.chat_out)
     finally:
+        if reporter is not None:
+            reporter.cancel()
         await healer.close()
         for task in pending_choice:
             task.cancel()
@@ -137,6 +141,14 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
     if session.outcome is not None:
         store.mark_done()
     return GameResult(charter.table_id, store.transcript_path, session.outcome, session.aborted)
+async def _report_paths(paths: Callable[[], dict[bytes, tuple[str, float | None]]],
+                        watch: Watcher, every: float = 2.0) -> None:
+    """Show the player each online link's path and round-trip time as they change."""
+    while True:
+        watch.paths(paths())
+        await asyncio.sleep(every)
+
+
 class _Stall:
     """How long the current step has waited, on this peer's running clock: time the peer itself
     was not running (suspended, SIGSTOP: the loop, which wakes every second, saw a gap) is not
