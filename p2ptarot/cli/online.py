@@ -38,6 +38,9 @@ def add_online_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--turn-pass", default=None, metavar="SECRET")
     g.add_argument("--rtc-deadline", type=float, default=15.0, metavar="SECONDS",
                    help="give WebRTC this long, then carry the link on the relays (default 15)")
+    g.add_argument("--rtc-retry", type=float, default=30.0, metavar="SECONDS",
+                   help="a link carried on the relays tries WebRTC again after this long, "
+                        "doubling up to 5 min; 0: never (default 30)")
     g.add_argument("--relay-only", action="store_true",
                    help="carry every link on the relays (no WebRTC)")
 
@@ -66,7 +69,7 @@ def bot_args(args: argparse.Namespace) -> tuple[str, ...]:
             out += ["--turn-user", args.turn_user]
         if args.turn_pass is not None:
             out += ["--turn-pass", args.turn_pass]
-    out += ["--rtc-deadline", f"{args.rtc_deadline:g}"]
+    out += ["--rtc-deadline", f"{args.rtc_deadline:g}", "--rtc-retry", f"{args.rtc_retry:g}"]
     return tuple(out + (["--relay-only"] if args.relay_only else []))
 
 
@@ -83,6 +86,7 @@ def transport_of(args: argparse.Namespace) -> OnlineTransport:
         ice.append(net.parse_turn(args.turn, args.turn_user, args.turn_pass))
     return net.OnlineTransport(net.OnlineConfig(relays=tuple(relays_of(args)), ice=tuple(ice),
                                         rtc_deadline=args.rtc_deadline,
+                                        rtc_retry=max(0.0, args.rtc_retry),
                                         transport="relay" if args.relay_only else "auto"))
 
 
