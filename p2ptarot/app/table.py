@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # the Hub's queues load asyncio where a peer runs; replays ne
 from p2ptarot.present import screen as screens
 from .events import (Chat, ChatLine, HandOver, Leave, PlayComposed, PlayMove, Ready,
                      StandInChanged, StartNow, TakeBack, WriteMove)
-from .events import (Command, Event, GameAborted, GameFinished, LobbyState, MoveOption, MovePlayed, Presence,
+from .events import (Command, Event, GameAborted, GameFinished, LinkPaths, LobbyState, MoveOption, MovePlayed, Presence,
                      RoundOver, Standing, TableOpened, TablesSeen, TurnStarted, ViewChanged,
                      Waiting)
 from .clock import rule_text
@@ -360,7 +360,7 @@ class Hub:
 
 
 #: events of which a late page needs only the latest
-_REPLACED = (ViewChanged, Waiting, TurnStarted, TablesSeen, LobbyState)
+_REPLACED = (ViewChanged, Waiting, TurnStarted, TablesSeen, LobbyState, LinkPaths)
 
 
 #: the cryptographic steps of the table, as a player reads them
