@@ -1,7 +1,7 @@
 """Presenters: a seat's screen, move sentences and move-list headings, from its view only.
 
-Each game's presenter (`p2ptarot/present/<game>.py`) is named by its registration
-(`GameInfo.presenter`) and offers `render(view) -> str`, `describe(move_json, view) -> str` and
+Each game's presenter is found by convention (`p2ptarot/present/<game package>.py`, see
+`engine.layer_module`) and offers `render(view) -> str`, `describe(move_json, view) -> str` and
 `GROUPS` (move kind -> heading). A presenter reads only the view a seat receives (which already
 hides what the seat may not know) and never the engine, so what a human sees can never leak more
 than a bot gets. Games without a presenter fall back to indented JSON.
@@ -14,16 +14,16 @@ from functools import lru_cache
 from types import ModuleType
 from typing import Any, Mapping
 
-from p2ptarot.engine import UnknownGame, info
+from p2ptarot.engine import UnknownGame, layer_module
 
 from .cards import card_list, card_name
 
 
 @lru_cache(maxsize=None)
 def presenter(game: str) -> ModuleType | None:
-    """The presenter module of a registered game, or None (unknown game, or none registered)."""
+    """The presenter module of a registered game, or None (unknown game, or it has none)."""
     try:
-        return info(game).load_presenter()
+        return layer_module(game, "present")
     except UnknownGame:
         return None
 

@@ -6,7 +6,7 @@ import pytest
 from tests.games.roses_common.support import check_screens
 
 from p2ptarot.present import describe_move, move_group
-from p2ptarot.games.paris_divins import Wager
+from p2ptarot.games.paris_divins.moves import Wager
 
 
 @pytest.mark.parametrize("players", [2, 5, 12])

@@ -7,7 +7,7 @@ from tests.games.roses_common.support import check_screens
 
 from p2ptarot.present import describe_move
 from p2ptarot.present.cards import card_name
-from p2ptarot.games.trois_roses import Play
+from p2ptarot.games.trois_roses.moves import Play
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from p2ptarot.engine.registry import Option, VariantInfo, all_players, last_seat
+
 
 @dataclass(frozen=True, slots=True)
 class Rules:
@@ -28,3 +30,14 @@ class Rules:
 
 
 STANDARD = Rules()
+
+
+#: the variants, for the registry (rules §4, R1)
+CATALOGUE = (VariantInfo(STANDARD.name, summary="New Eleusis with the Sage, the source's numbers "
+                                               "(R1); the secret rule in ERL"),)
+#: the table options (checked by `create`, spec/games/eleusis.md R24)
+OPTIONS = {
+    "rounds": Option(int, low=1, high=all_players, doc="rounds played, one dealer each"),
+    "first_dealer": Option(int, low=0, high=last_seat, doc="the first round's dealer"),
+    "dealer_cap_basis": Option(str, choices=("before", "after"), doc="R24"),
+}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from p2ptarot.engine.errors import BadConfiguration, EngineError, IllegalMove, NotYourTurn
+from p2ptarot.engine.errors import EngineError, IllegalMove, NotYourTurn
 from p2ptarot.engine.state import GameState
 from p2ptarot.engine.types import (NOBODY, PUBLIC, Move, Outcome, Pass, RandomChoice, Reveal,
                                    Shuffle, Turn, TurnKind)
@@ -38,12 +38,6 @@ class SinopleState(GameState):
     def __init__(self, players: int, variant: str | None = None,
                  options: Mapping[str, Any] | None = None, omniscient: bool = True,
                  viewer: int | None = None) -> None:
-        if players not in HAND_SIZE:
-            raise BadConfiguration(f"sinople is played by 2 to 5 players, not {players}")
-        if variant is not None:
-            raise BadConfiguration(f"sinople has no variants (got {variant!r})")
-        if options:
-            raise BadConfiguration(f"sinople takes no options (got {sorted(options)})")
         super().__init__(players, variant, options or {}, omniscient, viewer)
         n = players
         self.hand_size = HAND_SIZE[n]

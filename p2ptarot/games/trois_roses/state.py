@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from p2ptarot.engine.errors import BadConfiguration, EngineError, IllegalMove, NotYourTurn
+from p2ptarot.engine.errors import EngineError, IllegalMove, NotYourTurn
 from p2ptarot.engine.state import GameState
 from p2ptarot.engine.types import (NOBODY, PUBLIC, Move, Outcome, RandomChoice, Reveal, Shuffle,
                                    Turn, TurnKind)
@@ -39,13 +39,7 @@ class TroisRosesState(GameState):
     def __init__(self, players: int, variant: str | None = None,
                  options: Mapping[str, Any] | None = None, omniscient: bool = True,
                  viewer: int | None = None) -> None:
-        rules = VARIANTS.get(variant or TROIS_ROSES.name)
-        if rules is None:
-            raise BadConfiguration(f"trois-roses has no variant {variant!r} (variants: {', '.join(VARIANTS)})")
-        if not rules.min_players <= players <= rules.max_players:
-            raise BadConfiguration(f"trois-roses is played by 3 to 5 players, not {players}")
-        if options:
-            raise BadConfiguration(f"trois-roses takes no options (got {sorted(options)})")
+        rules = VARIANTS[variant or TROIS_ROSES.name]  # checked by `create`
         super().__init__(players, variant, {}, omniscient, viewer)
         self.rules: Rules = rules
         n = players
