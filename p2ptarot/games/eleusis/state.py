@@ -34,11 +34,11 @@ from .layout import Layout
 from .library import LIBRARY
 from .moves import (MOVES, NO, RIGHT, WRONG, YES, Answer, Call, Commit, DeclareSage, Hint, Judge,
                     NoPlay, Open, Pick, Play)
-from .phases import (ANSWER, ANSWER_PICK, CALL, DEAL, DEALER_PICK, FIRST_DEALER, HINT,
-                     JUDGE, OPEN, OVER, PHASE_NAMES, PLAY, RULE, SAGE_PICK, SHUFFLE, WINDOW)
 from .records import Effect, Pending, RoundRecord
-from .rules import STANDARD, Rules
+from .rules import (ANSWER, ANSWER_PICK, CALL, DEAL, DEALER_PICK, FIRST_DEALER, HINT, JUDGE, OPEN,
+                    OVER, PHASE_NAMES, PLAY, RULE, SAGE_PICK, SHUFFLE, STANDARD, WINDOW, Rules)
 from .stock import StockEffects
+from .view import build_view
 
 BASE_DECK = STANDARD_52X2.name
 _OVER = Turn(TurnKind.OVER)
@@ -585,7 +585,6 @@ class EleusisState(MoveChecks, StockEffects, GameState):
                                "dealt": list(self.dealt)})
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        from .view import build_view
         return build_view(self, seat)
 
     def card_of(self, handle: int) -> str:

@@ -28,3 +28,7 @@ PARIS_DIVINS = Rules("standard")
 VARIANTS: dict[str, Rules] = {PARIS_DIVINS.name: PARIS_DIVINS}
 #: the variants, for the registry
 CATALOGUE = (VariantInfo(PARIS_DIVINS.name, summary="8 cards, supply 6, stakes 1/2/3 (rules §3)"),)
+
+# phases, in game order
+SHUFFLE, DEAL, CHOOSE, OPEN, OVER = range(5)
+PHASE_NAMES = ("shuffle", "deal", "choose", "open", "over")

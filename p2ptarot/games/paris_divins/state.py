@@ -18,12 +18,12 @@ from p2ptarot.games.roses_common.tables import CATEGORY_NAMES, DECK, DECK_IDS, I
 
 from . import transfers
 from .moves import BETS, MOVES, Wager
-from .rules import PARIS_DIVINS, VARIANTS, Rules
+from .rules import (CHOOSE, DEAL, OPEN, OVER, PARIS_DIVINS, PHASE_NAMES, SHUFFLE, VARIANTS,
+                    Rules)
 from .stakes import stake_check
+from .view import build_view
 from .winner import round_winner
 
-SHUFFLE, DEAL, CHOOSE, OPEN, OVER = range(5)
-PHASE_NAMES = ("shuffle", "deal", "choose", "open", "over")
 _OVER_TURN = Turn(TurnKind.OVER)
 
 
@@ -212,5 +212,4 @@ class ParisDivinsState(GameState):
                                "rounds_won": list(self.rounds_won)})
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        from .view import build_view
         return build_view(self, seat)

@@ -19,13 +19,11 @@ from p2ptarot.engine.types import (NOBODY, PUBLIC, Move, Outcome, Pass, RandomCh
 from . import scoring
 from .claims import NOT_HOLDING, VOID_IN, ClaimBook
 from .moves import MOVES, Play, Show
-from .tables import (CLASS_NAMES, CLS, FIGURE_DECK, FIGURE_IDS, HAND_SIZE, ID, INDEX, MAX_OPENER_VALUE,
-                     NUMERIC_DECK, NUMERIC_IDS, ROLE, ROUNDS, VAL, numeric)
+from .rules import (CLASS_NAMES, CLS, DEAL, FIGURE_DECK, FIGURE_IDS, FIG_SHUFFLE, FIRST_DEALER,
+                    HAND_SIZE, ID, INDEX, MAX_OPENER_VALUE, NUMERIC_DECK, NUMERIC_IDS, NUM_SHUFFLE,
+                    OPENER, OVER, PHASE_NAMES, PLAY, ROLE, ROUNDS, TURN_UP, VAL, VOID, numeric)
+from .view import build_view
 
-# phases, in game order
-FIG_SHUFFLE, FIRST_DEALER, TURN_UP, NUM_SHUFFLE, DEAL, OPENER, PLAY, OVER, VOID = range(9)
-PHASE_NAMES = ("figure-shuffle", "first-dealer", "turn-up", "numeric-shuffle", "deal",
-               "opener-search", "play", "over", "void")
 _OVER_TURN = Turn(TurnKind.OVER)
 
 
@@ -411,5 +409,4 @@ class SinopleState(GameState):
         )
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        from .view import build_view
         return build_view(self, seat)

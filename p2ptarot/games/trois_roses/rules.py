@@ -35,3 +35,7 @@ VARIANTS: dict[str, Rules] = {r.name: r for r in (TROIS_ROSES, SINGLE_DEAL)}
 #: the variants, for the registry
 CATALOGUE = (VariantInfo(TROIS_ROSES.name, summary="a match of one deal per player as dealer (TR3)"),
              VariantInfo(SINGLE_DEAL.name, parent=TROIS_ROSES.name, summary="one scored deal (TR3)"))
+
+# phases, in game order
+FIRST_DEALER, SHUFFLE, DEAL, PLAY, OVER = range(5)
+PHASE_NAMES = ("first-dealer", "shuffle", "deal", "play", "over")

@@ -22,11 +22,10 @@ from .claims import ClaimBook
 from .deal import deal_seats
 from .moves import MOVES, Play
 from .obligations import Denial, demand, denials, legal_cards, threshold
-from .rules import TROIS_ROSES, VARIANTS, Rules
+from .rules import (DEAL, FIRST_DEALER, OVER, PHASE_NAMES, PLAY, SHUFFLE, TROIS_ROSES, VARIANTS,
+                    Rules)
+from .view import build_view
 
-# phases, in game order
-FIRST_DEALER, SHUFFLE, DEAL, PLAY, OVER = range(5)
-PHASE_NAMES = ("first-dealer", "shuffle", "deal", "play", "over")
 _OVER_TURN = Turn(TurnKind.OVER)
 
 
@@ -299,5 +298,4 @@ class TroisRosesState(GameState):
         return threshold(c for _, _, c in self.trick)
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        from .view import build_view
         return build_view(self, seat)
