@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from tests.games.roses_common.support import check_screens
+from tests.games.support import check_screens
 
 from p2ptarot.present import describe_move, move_group
 from p2ptarot.games.paris_divins.moves import Wager

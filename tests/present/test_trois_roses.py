@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from tests.games.roses_common.support import check_screens
+from tests.games.support import check_screens
 
 from p2ptarot.present import describe_move
 from p2ptarot.present.cards import card_name

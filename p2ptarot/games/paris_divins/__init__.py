@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from p2ptarot.engine.registry import GameInfo, register
-from p2ptarot.games.roses_common.tables import DECK
+from p2ptarot.cards.roses_tables import DECK
 
 from .rules import CATALOGUE, PARIS_DIVINS
 from .state import ParisDivinsState

@@ -14,7 +14,7 @@ from typing import Any, Mapping
 from p2ptarot.engine.errors import EngineError, IllegalMove, NotYourTurn
 from p2ptarot.engine.state import GameState
 from p2ptarot.engine.types import NOBODY, PUBLIC, Move, Outcome, Reveal, Shuffle, Turn, TurnKind
-from p2ptarot.games.roses_common.tables import CATEGORY_NAMES, DECK, DECK_IDS, ID, INDEX
+from p2ptarot.cards.roses_tables import CATEGORY_NAMES, DECK, DECK_IDS, ID, INDEX
 
 from . import transfers
 from .moves import BETS, MOVES, Wager
@@ -22,7 +22,7 @@ from .rules import (CHOOSE, DEAL, OPEN, OVER, PARIS_DIVINS, PHASE_NAMES, SHUFFLE
                     Rules)
 from .stakes import stake_check
 from .view import build_view
-from .winner import round_winner
+from .scoring import round_winner
 
 _OVER_TURN = Turn(TurnKind.OVER)
 

@@ -15,7 +15,7 @@ from p2ptarot.engine.errors import EngineError, IllegalMove, NotYourTurn
 from p2ptarot.engine.state import GameState
 from p2ptarot.engine.types import (NOBODY, PUBLIC, Move, Outcome, RandomChoice, Reveal, Shuffle,
                                    Turn, TurnKind)
-from p2ptarot.games.roses_common.tables import DECK, DECK_IDS, ID, INDEX, IS_ROSE, POINTS
+from p2ptarot.cards.roses_tables import DECK, DECK_IDS, ID, INDEX, IS_ROSE, POINTS
 
 from . import scoring, trick
 from .claims import ClaimBook

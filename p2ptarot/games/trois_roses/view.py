@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from p2ptarot.games.roses_common.tables import FAMILY_NAMES, ID
+from p2ptarot.cards.roses_tables import FAMILY_NAMES, ID
 
 from .obligations import MAJOR_DEMAND, MINOR_DEMAND
 from .rules import PHASE_NAMES, PLAY
