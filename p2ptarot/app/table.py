@@ -182,15 +182,13 @@ def final_standings(game: str, names: Sequence[str], scores: Sequence[int], winn
     tie-breaks for the win), then the others by score and the presenter's tie-break key
     (`rank_key(view, seat)`: sinople's children and wives, Arcanum's cards in hand); seats equal
     on all of it share a place."""
-    key_of = getattr(screens.presenter(game), "rank_key", None)
+    key_of = screens.presenter(game).rank_key
 
     def key(s: int) -> tuple[Any, ...]:
-        extra: tuple[Any, ...] = ()
-        if key_of is not None:
-            try:
-                extra = tuple(key_of(view, s))
-            except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-                extra = ()
+        try:
+            extra = tuple(key_of(view, s))
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            extra = ()
         return (s in winners, scores[s], *extra)
     order = sorted(range(len(scores)), key=lambda s: (tuple(-x if isinstance(x, (int, float)) and not isinstance(x, bool) else not x for x in key(s)), s))
     out: list[Standing] = []
