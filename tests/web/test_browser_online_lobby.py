@@ -17,7 +17,7 @@ import pytest
 from netns_rig import Host, Rig
 from online_servers import start_relay, start_turn
 
-from p2ptarot.app.events import LinkPaths
+from p2ptarot.app.events import LinkPaths, Notice
 from p2ptarot.app.table import Hub
 from p2ptarot.net.nostr.adverts import code_of, show_code
 from p2ptarot.net.online.config import IceServer, OnlineConfig
@@ -119,5 +119,67 @@ async def _play_in_the_page(tmp_path: Path, me: Host, side: OnlineSide,
     finally:
         watching.cancel()
         await lobby.close()
+        await server.close()
+        await browser.close()
+
+
+def test_hosting_online_from_the_page_with_a_bot(netns: Rig, tmp_path: Path) -> None:
+    """The page hosts an online table (the "online" box ticked) with one bot: the page tells
+    the invitation code, the bot process joins through the relays (it is given the lobby's
+    relay and STUN options), the game starts and the page shows the link's path and round
+    trip (the game itself is the first test's: here the player leaves once it runs)."""
+    inet = netns.internet()
+    server = netns.host("srv", inet)
+    relay = start_relay(tmp_path / "relay", host=server.address, port=7447,
+                        prefix=server.exec_prefix(), popen=server.popen)
+    turn = start_turn(tmp_path / "turn", server.address, server.popen, server.exec_prefix())
+    _, (a1,) = netns.home("a", inet, nat="cone")
+    side = OnlineSide((relay.url,), lambda: OnlineTransport(OnlineConfig(
+        relays=(relay.url,), ice=(IceServer(turn.stun_url),))),
+        ("--relay", relay.url, "--stun", turn.stun_url))
+    seen = a1.run_async(lambda: _host_in_the_page(tmp_path, a1, side))
+    assert isinstance(seen, dict)
+    code = show_code(code_of(nostr_key_for(DataDir(tmp_path / "Ann").identity()).public_hex))
+    assert any(f"invitation code {code}" in text for text in seen["notices"]), seen["notices"]
+    assert seen["paths"][0].startswith("direct bot-1: direct, "), seen
+    assert seen["paths"][0].endswith(" ms round trip"), seen
+
+
+async def _host_in_the_page(tmp_path: Path, me: Host, side: OnlineSide) -> dict[str, object]:
+    browser = await Browser(tmp_path / "profile").start()
+    hub = Hub()
+    cfg = config(tmp_path, "Ann", hub, timeout=120)
+    cfg.interface, cfg.ready = me.address, False
+    lobby = Lobby(hub, cfg, [me.address], side)
+    server = WebServer(hub, on_command=lobby.command)
+    url = await server.start()
+    watching = asyncio.create_task(lobby.watch(every=0.3))
+    try:
+        page = await browser.page(url)
+        await page.wait_for("document.getElementById('hostonline') !== null", timeout=60)
+        await page.js("const g = document.getElementById('hostgame'); g.value = 'sinople';"
+                      "g.dispatchEvent(new Event('change'));"
+                      "document.getElementById('myname').value = 'Ann';"
+                      "document.getElementById('hostseats').value = '2';"
+                      "document.getElementById('hostbots').value = '1';"
+                      "document.getElementById('hostonline').checked = true;"
+                      "document.getElementById('hostbtn').click()")
+        await page.wait_for("document.querySelector('#lobby table.seats') !== null && "
+                            "document.querySelector('#lobby table.seats').textContent"
+                            ".includes('bot-1')", timeout=120)
+        await page.js("document.getElementById('ready').click()")
+        paths: list[str] = []
+        async with asyncio.timeout(180):  # a path never shown fails the test, never hangs it
+            while not paths or "round trip" not in paths[0]:
+                if await page.js("(S.turn && !S.answered)"):
+                    await page.js(CLICK)
+                paths = await page.js(PATHS)
+                await asyncio.sleep(0.1)
+        keep_shot(await page.screenshot(tmp_path / "online-hosted.png"))
+        notices = [e.text for e in hub.history if isinstance(e, Notice)]
+        return {"notices": notices, "paths": paths}
+    finally:
+        watching.cancel()
+        await lobby.close()  # the player leaves: the game task ends, its bot process too
         await server.close()
         await browser.close()
