@@ -1,0 +1,350 @@
+"""A verifier written by a stranger from spec/PROTOCOL.md and protocol/ alone (issue 24).
+
+It imports nothing from p2ptarot: only the standard library, `cryptography` (Ed25519) and `rbcl`
+(libsodium's ristretto255). It checks what PROTOCOL.md says a verifier hashes and verifies,
+section by section, and cites the section at each check:
+
+* §2 every line is canonical JSON, byte strings unpadded base64url that re-encode to themselves;
+* §3 the charter's table id and every seat's charter signature;
+* §4 every envelope's version, table, seat, signature, and the hash chain `prev` of every step;
+* §9 no line repeated verbatim; steps in order, one message per seat and step; abort records
+  signed, outside the chain (§8), and no message of a seat after the step of its own record;
+* §6.1 strict point and scalar decoding;
+* §6.4.1 every epoch key's Schnorr proof;
+* §6.3/§6.5 the ciphertext of every (deck handle, version): version 0 from the operation's last
+  shuffle, later versions from re-encryptions;
+* §6.4.3 every re-encryption's Chaum–Pedersen proof (under the joint key `H = Σ h_i`);
+* §6.4.2 every decryption share's Chaum–Pedersen proof.
+
+It does not replay the rules, the shuffle proofs or the outcome (the reference verifier does):
+it proves that every byte those checks hash is specified. `verify(path)` returns None when every
+check passes, else the first failure as text.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import rbcl
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+L = 2**252 + 27742317777372353535851937790883648493  # §6.1
+G = bytes.fromhex("e2f2ae0a6abc4e71a884a961c500515f58e30b6aa582dd8db6a65945e08d2d76")  # §6.1
+
+
+class Refused(Exception):
+    """A check of PROTOCOL.md failed."""
+
+
+# ---- §2 canonical encoding ----------------------------------------------------------------------
+def canonical(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
+
+
+def _no_floats(value: Any) -> None:
+    if isinstance(value, float):
+        raise Refused("§2: a number that is not an integer")
+    if isinstance(value, dict):
+        for v in value.values():
+            _no_floats(v)
+    elif isinstance(value, list):
+        for v in value:
+            _no_floats(v)
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [k for k, _ in pairs]
+    if len(set(keys)) != len(keys):
+        raise Refused("§2: a duplicate key")
+    return dict(pairs)
+
+
+def decode(line: bytes) -> Any:
+    """§2: the value, only if `line` is exactly its canonical encoding."""
+    try:
+        value = json.loads(line.decode("utf-8"), object_pairs_hook=_pairs)
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise Refused(f"§2: not JSON: {exc}") from exc
+    _no_floats(value)
+    if canonical(value) != line:
+        raise Refused("§2: not the canonical encoding")
+    return value
+
+
+def unb64(text: str, size: int | None = None) -> bytes:
+    """§2: unpadded base64url that re-encodes to itself."""
+    if not isinstance(text, str) or "=" in text:
+        raise Refused("§2: not unpadded base64url")
+    try:
+        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except ValueError as exc:
+        raise Refused("§2: not base64url") from exc
+    if base64.urlsafe_b64encode(raw).rstrip(b"=").decode() != text:
+        raise Refused("§2: base64url that does not re-encode to itself")
+    if size is not None and len(raw) != size:
+        raise Refused(f"§2: {len(raw)} bytes where {size} are due")
+    return raw
+
+
+# ---- §6.1 group, §6.2 hashing -------------------------------------------------------------------
+def point(text: str) -> bytes:
+    """§6.1: a canonical ristretto255 encoding (bit 255 clear), never the identity."""
+    raw = unb64(text, 32)
+    if raw[31] & 0x80 or raw == bytes(32) or not rbcl.crypto_core_ristretto255_is_valid_point(raw):
+        raise Refused("§6.1: not a canonical ristretto255 point")
+    return raw
+
+
+def scalar(raw: bytes) -> int:
+    """§6.1: 32 bytes little-endian, below l (never reduced silently)."""
+    v = int.from_bytes(raw, "little")
+    if v >= L:
+        raise Refused("§6.1: a scalar not below l")
+    return v
+
+
+def le32(v: int) -> bytes:
+    return (v % L).to_bytes(32, "little")
+
+
+def mul(k: int, p: bytes) -> bytes:
+    return rbcl.crypto_scalarmult_ristretto255_allow_scalar_zero(le32(k), p)
+
+
+def add(p: bytes, q: bytes) -> bytes:
+    return rbcl.crypto_core_ristretto255_add(p, q)
+
+
+def sub(p: bytes, q: bytes) -> bytes:
+    return rbcl.crypto_core_ristretto255_sub(p, q)
+
+
+def u64be(n: int) -> bytes:
+    return n.to_bytes(8, "big")
+
+
+def lp(*parts: bytes) -> bytes:
+    return b"".join(u64be(len(p)) + p for p in parts)
+
+
+def hs(label: str, *parts: bytes) -> int:
+    """§6.2 HS: SHA-512 of the length-prefixed parts, little-endian, mod l."""
+    return int.from_bytes(hashlib.sha512(lp(label.encode(), *parts)).digest(), "little") % L
+
+
+def ctx(table_id: bytes, deck: str, epoch: int, step: str, *numbers: int) -> bytes:
+    """§6.2: the context every proof is bound to."""
+    return lp(b"p2ptarot/mental/v1", table_id, deck.encode(), u64be(epoch), step.encode(),
+              *(u64be(n) for n in numbers))
+
+
+def proof(text: str) -> tuple[int, int]:
+    """§6.1: c ‖ s, two scalars."""
+    raw = unb64(text, 64)
+    return scalar(raw[:32]), scalar(raw[32:])
+
+
+# ---- §6.4 proofs --------------------------------------------------------------------------------
+def check_schnorr(context: bytes, h: bytes, prf: str) -> None:
+    """§6.4.1: t' = s·G − c·h; c = HS("p2ptarot/schnorr", ctx, G, h, t')."""
+    c, s = proof(prf)
+    t = sub(mul(s, G), mul(c, h))
+    if c != hs("p2ptarot/schnorr", context, G, h, t):
+        raise Refused("§6.4.1: a key's Schnorr proof does not verify")
+
+
+def check_share(context: bytes, h_i: bytes, a: bytes, b: bytes, d: bytes, prf: str) -> None:
+    """§6.4.2: t1' = s·G − c·h_i, t2' = s·a − c·d; c = HS("p2ptarot/share", ctx, G, h_i, a, d, b,
+    t1', t2')."""
+    c, s = proof(prf)
+    t1 = sub(mul(s, G), mul(c, h_i))
+    t2 = sub(mul(s, a), mul(c, d))
+    if c != hs("p2ptarot/share", context, G, h_i, a, d, b, t1, t2):
+        raise Refused("§6.4.2: a decryption share's proof does not verify")
+
+
+def check_reencrypt(context: bytes, H: bytes, old: tuple[bytes, bytes], new: tuple[bytes, bytes],
+                    prf: str) -> None:
+    """§6.4.3: t1' = s·G − c·(a' − a), t2' = s·H − c·(b' − b); c = HS("p2ptarot/reenc", ctx, G,
+    H, a, b, a', b', t1', t2'); neither difference the identity."""
+    (a, b), (a2, b2) = old, new
+    da, db = sub(a2, a), sub(b2, b)
+    if da == bytes(32) or db == bytes(32):
+        raise Refused("§6.4.3: a re-encryption by r = 0")
+    c, s = proof(prf)
+    t1 = sub(mul(s, G), mul(c, da))
+    t2 = sub(mul(s, H), mul(c, db))
+    if c != hs("p2ptarot/reenc", context, G, H, a, b, a2, b2, t1, t2):
+        raise Refused("§6.4.3: a re-encryption's proof does not verify")
+
+
+# ---- §3 charter, §4 envelopes and chain, §9 the file --------------------------------------------
+class Verifier:
+    def __init__(self, header: dict[str, Any]) -> None:
+        if header.get("kind") != "p2ptarot-transcript" or set(header) != {"kind", "charter"}:
+            raise Refused("§9: not a transcript header")
+        signed = header["charter"]
+        charter = signed["charter"]
+        self.protocol = charter["protocol"]
+        self.table_id = hashlib.sha256(b"p2ptarot/charter\0" + canonical(charter)).digest()  # §3
+        self.keys = [Ed25519PublicKey.from_public_bytes(unb64(s["key"], 32))
+                     for s in charter["seats"]]
+        sigs = signed["signatures"]
+        if len(sigs) != len(self.keys):
+            raise Refused("§3: one charter signature per seat")
+        for key, sig in zip(self.keys, sigs):
+            self._ed25519(key, unb64(sig, 64), b"p2ptarot/charter-signature\0" + self.table_id,
+                          "§3: a charter signature does not verify")
+        self.chain = hashlib.sha256(b"p2ptarot/chain\0" + self.table_id).digest()  # chain(0)
+        self.step = 0
+        self.digests: list[bytes] = []
+        self.step_seats: set[int] = set()
+        self.stopped: dict[int, int] = {}  # seat -> step of its first abort record
+        self.seen_lines: set[bytes] = set()
+        self.keys_h: dict[tuple[str, int], dict[int, bytes]] = {}  # (deck, epoch) -> seat -> h_i
+        #: (deck, epoch) -> deck handle -> versions [(a, b), ...] (§6.5)
+        self.versions: dict[tuple[str, int], dict[int, list[tuple[bytes, bytes]]]] = {}
+        self.shuffled: dict[tuple[str, int, int], tuple[list[int], list[tuple[bytes, bytes]]]] = {}
+        self.counts = {"envelopes": 0, "schnorr": 0, "shares": 0, "reencryptions": 0}
+
+    @staticmethod
+    def _ed25519(key: Ed25519PublicKey, sig: bytes, data: bytes, why: str) -> None:
+        try:
+            key.verify(sig, data)
+        except InvalidSignature as exc:
+            raise Refused(why) from exc
+
+    def line(self, raw: bytes) -> None:
+        if raw in self.seen_lines:
+            raise Refused("§9: a line repeats an earlier line verbatim")
+        self.seen_lines.add(raw)
+        env = decode(raw)
+        if set(env) != {"v", "table", "step", "seat", "prev", "kind", "body", "sig"}:
+            raise Refused("§4: an envelope has exactly the listed fields")
+        if env["v"] != self.protocol or unb64(env["table"], 32) != self.table_id:
+            raise Refused("§4: another version or another table")
+        seat = env["seat"]
+        if not (isinstance(seat, int) and 0 <= seat < len(self.keys)):
+            raise Refused("§4: an unknown seat")
+        unsigned = {k: v for k, v in env.items() if k != "sig"}
+        self._ed25519(self.keys[seat], unb64(env["sig"], 64),
+                      b"p2ptarot/envelope\0" + canonical(unsigned), "§4: a bad signature")
+        if env["kind"] == "abort":  # §8: accepted at any step, never in the chain
+            self.stopped.setdefault(seat, env["step"])
+            return
+        if env["step"] > self.stopped.get(seat, env["step"]):
+            raise Refused("§9: a message of a seat after the step of its own abort record")
+        self._chain(env, raw)
+        self.counts["envelopes"] += 1
+        if env["kind"].startswith("mental."):
+            self._mental(env["kind"], seat, env["body"])
+
+    def _chain(self, env: dict[str, Any], raw: bytes) -> None:
+        """§4: every message of step k carries prev = chain(k); chain(k+1) hashes chain(k) and the
+        digests of step k's messages in seat order (§1, §9: the file's order)."""
+        step = env["step"]
+        if step != self.step:
+            if step != self.step + 1 or not self.digests:
+                raise Refused(f"§9: step {step} out of order after step {self.step}")
+            self.chain = hashlib.sha256(b"p2ptarot/chain\0" + self.chain
+                                        + b"".join(self.digests)).digest()
+            self.step, self.digests, self.step_seats = step, [], set()
+        if env["seat"] in self.step_seats:  # the order is the step's (§5: a move step's is
+            raise Refused("§5: two messages of one seat in one step")  # the engine's)
+        if unb64(env["prev"], 32) != self.chain:
+            raise Refused(f"§4: step {step} chains to another history")
+        self.step_seats.add(env["seat"])
+        self.digests.append(hashlib.sha256(b"p2ptarot/message\0" + raw).digest())
+
+    def _mental(self, kind: str, seat: int, body: dict[str, Any]) -> None:
+        if body.get("kind") != kind or body.get("seat") != seat:
+            raise Refused("§5: the mental header repeats the envelope's kind and seat")
+        deck, epoch, op = body["deck"], body["epoch"], body["op"]
+        where = (deck, epoch)
+        if kind == "mental.key":
+            h = point(body["key"])
+            check_schnorr(ctx(self.table_id, deck, epoch, "key", seat), h, body["proof"])
+            self.keys_h.setdefault(where, {})[seat] = h
+            self.counts["schnorr"] += 1
+        elif kind == "mental.shuffle":
+            cts = [self._ciphertext(c) for c in body["ciphertexts"]]
+            self.shuffled[(deck, epoch, op)] = (list(body["outputs"]), cts)  # the op's last wins
+        elif kind == "mental.reencrypt":
+            self._settle_shuffles(where)
+            H = self._joint(where)
+            for item in body["items"]:
+                versions = self.versions[where][item["handle"]]
+                if item["version"] != len(versions):
+                    raise Refused("§6.5: a new version is numbered by the versions so far")
+                new = self._ciphertext(item["ciphertext"])
+                check_reencrypt(ctx(self.table_id, deck, epoch, "reencrypt", item["handle"],
+                                    item["version"], seat), H,
+                                self._current(where, item["handle"]), new, item["proof"])
+                versions.append(new)
+                self.counts["reencryptions"] += 1
+        elif kind == "mental.shares":
+            self._settle_shuffles(where)
+            h_i = self.keys_h[where][seat]
+            for item in body["items"]:
+                a, b = self.versions[where][item["handle"]][item["version"]]
+                check_share(ctx(self.table_id, deck, epoch, "share", item["handle"],
+                                item["version"], seat), h_i, a, b, point(item["share"]),
+                            item["proof"])
+                self.counts["shares"] += 1
+        else:
+            raise Refused(f"§5: unknown kind {kind}")
+
+    def _ciphertext(self, text: str) -> tuple[bytes, bytes]:
+        raw = unb64(text, 64)  # §6.1: a ‖ b
+        return (point(base64.urlsafe_b64encode(raw[:32]).rstrip(b"=").decode()),
+                point(base64.urlsafe_b64encode(raw[32:]).rstrip(b"=").decode()))
+
+    def _joint(self, where: tuple[str, int]) -> bytes:
+        """§6.3 step 1: H = Σ h_i."""
+        keys = list(self.keys_h[where].values())
+        H = keys[0]
+        for k in keys[1:]:
+            H = add(H, k)
+        return H
+
+    def _settle_shuffles(self, where: tuple[str, int]) -> None:
+        """§6.3 steps 3/6, §6.5: a shuffle operation's last message gives version 0 of each
+        output handle, by position."""
+        for (deck, epoch, op) in sorted(k for k in self.shuffled if k[:2] == where):
+            outputs, cts = self.shuffled.pop((deck, epoch, op))
+            table = self.versions.setdefault(where, {})
+            for h, ct in zip(outputs, cts):
+                table[h] = [ct]
+
+    def _current(self, where: tuple[str, int], handle: int) -> tuple[bytes, bytes]:
+        """§6.5: a show re-encrypts the handle's current version (version 0 unless a give made a
+        later one current; no game uses give)."""
+        return self.versions[where][handle][0]
+
+
+def verify(path: Path) -> str | None:
+    """None when every check passes, else the first failure."""
+    lines = path.read_bytes().split(b"\n")
+    if lines[-1] != b"":
+        return "§9: every line ends with \\n"
+    try:
+        v = Verifier(decode(lines[0]))
+        for raw in lines[1:-1]:
+            v.line(raw)
+    except (Refused, KeyError, TypeError, ValueError, IndexError) as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return None
+
+
+def counts(path: Path) -> dict[str, int]:
+    """What `verify` checked in a file it accepts (a test's evidence that it looked)."""
+    lines = path.read_bytes().split(b"\n")
+    v = Verifier(decode(lines[0]))
+    for raw in lines[1:-1]:
+        v.line(raw)
+    return v.counts
