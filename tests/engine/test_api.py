@@ -259,4 +259,4 @@ def test_create_refuses_an_unknown_variant_and_every_game_is_discovered() -> Non
         create("sinople", 3, "DRESDEN")
     names = [g.name for g in games()]
     assert {"arcanoid", "sinople"} <= set(names) and names == sorted(names)
-    assert info("sinople").factory is not None
+    assert info("sinople").state is not None

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Generator, Sequence
 
 from p2ptarot.engine import Move
-from p2ptarot.engine.registry import VariantInfo
+from p2ptarot.engine.registry import Option, VariantInfo, last_seat
 
 from . import engage
 
@@ -170,3 +170,11 @@ def rules_for(variant: str | None) -> Rules:
 
 __all__ = ["DRESDEN", "ExtraMove", "GAZA", "PLANNED_VARIANTS", "Rules", "VARIANTS", "catalogue",
            "combination_info", "combined", "rules_for"]
+
+
+#: the table options (checked by `create`): how many rounds (default `Rules.rounds`) and a fixed
+#: first seat instead of the joint draw (tests, replays)
+OPTIONS: dict[str, Option] = {
+    "rounds": Option(int, low=1, high=99, doc="rounds in the game (§1)"),
+    "first_seat": Option(int, low=0, high=last_seat, doc="the first player, not drawn"),
+}

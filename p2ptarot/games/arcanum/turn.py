@@ -25,7 +25,7 @@ def game(g: "ArcanumState") -> Flow:
     if fs is None:
         g.first_player = (yield AskChance(RandomChoice(g.players, "first player"))) % g.players
     else:
-        g.first_player = int(fs) % g.players
+        g.first_player = fs
     seed = yield AskChance(RandomChoice(PLACEMENT_SEED_RANGE, "figure placement"))
     g.figures = placement(int(seed))
     yield from g.new_deck(MINOR, MINOR_CARDS)
