@@ -11,14 +11,17 @@ section by section, and cites the section at each check:
   signed, outside the chain (§8), and no message of a seat after the step of its own record;
 * §6.1 strict point and scalar decoding;
 * §6.4.1 every epoch key's Schnorr proof;
-* §6.3/§6.5 the ciphertext of every (deck handle, version): version 0 from the operation's last
+* §6.3 the open deck of every epoch from protocol/decks.json (card points `M_c`, §6.2) and, §6.4.4,
+  every shuffle's Terelius–Wikström proof against the stage before it (the open deck, the current
+  versions of a reshuffle's inputs, or the previous seat's outputs), with the handles it names;
+* §6.5 the ciphertext of every (deck handle, version): version 0 from the operation's last
   shuffle, later versions from re-encryptions;
 * §6.4.3 every re-encryption's Chaum–Pedersen proof (under the joint key `H = Σ h_i`);
 * §6.4.2 every decryption share's Chaum–Pedersen proof.
 
-It does not replay the rules, the shuffle proofs or the outcome (the reference verifier does):
+It does not replay the rules or the outcome (the reference verifier does):
 it proves that every byte those checks hash is specified. `verify(path)` returns None when every
-check passes, else the first failure as text.
+check passes, else the first failure as text; `check(path)` adds what it checked.
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ import rbcl
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+DECKS = json.loads((Path(__file__).resolve().parents[2] / "protocol" / "decks.json").read_text())
+ZERO = bytes(32)
 L = 2**252 + 27742317777372353535851937790883648493  # §6.1
 G = bytes.fromhex("e2f2ae0a6abc4e71a884a961c500515f58e30b6aa582dd8db6a65945e08d2d76")  # §6.1
 
@@ -113,7 +118,9 @@ def le32(v: int) -> bytes:
 
 
 def mul(k: int, p: bytes) -> bytes:
-    return rbcl.crypto_scalarmult_ristretto255_allow_scalar_zero(le32(k), p)
+    if k % L == 0 or p == ZERO:
+        return ZERO  # the identity, which libsodium's multiplication refuses to return
+    return rbcl.crypto_scalarmult_ristretto255(le32(k), p)
 
 
 def add(p: bytes, q: bytes) -> bytes:
@@ -135,6 +142,94 @@ def lp(*parts: bytes) -> bytes:
 def hs(label: str, *parts: bytes) -> int:
     """§6.2 HS: SHA-512 of the length-prefixed parts, little-endian, mod l."""
     return int.from_bytes(hashlib.sha512(lp(label.encode(), *parts)).digest(), "little") % L
+
+
+def th(label: str, *parts: bytes) -> bytes:
+    """§6.2 TH."""
+    return hashlib.sha512(lp(label.encode(), *parts)).digest()
+
+
+def hp(label: str, *parts: bytes) -> bytes:
+    """§6.2 HP: the first counter 0, 1, … (the first part) whose map is not the identity."""
+    ctr = 0
+    while True:
+        p = rbcl.crypto_core_ristretto255_from_hash(th(label, u64be(ctr), *parts))
+        if p != ZERO:
+            return p
+        ctr += 1
+
+
+def generators(label: str, n: int) -> list[bytes]:
+    return [hp(label, u64be(i)) for i in range(n)]
+
+
+def total(*points: bytes) -> bytes:
+    acc = ZERO
+    for p in points:
+        acc = add(acc, p)
+    return acc
+
+
+def msum(pairs: list[tuple[int, bytes]]) -> bytes:
+    return total(*(mul(k, p) for k, p in pairs))
+
+
+def open_deck_cards(deck: str) -> list[str]:
+    """§6.3: the card ids of `deck` in open-deck order (protocol/decks.json, families included)."""
+    if deck in DECKS["decks"]:
+        return list(DECKS["decks"][deck]["cards"])
+    for fam in DECKS["families"]:
+        head, tail = fam["name"].split("{k}")
+        k = deck[len(head):len(deck) - len(tail)] if deck.startswith(head) and deck.endswith(tail) else ""
+        if k.isdigit() and str(int(k)) == k and fam["k_min"] <= int(k) <= fam["k_max"]:
+            return [c.replace("{k}", k) for c in fam["cards"]]
+    raise Refused(f"§6.3: no open deck {deck!r} in protocol/decks.json")
+
+
+def check_shuffle(context: bytes, H: bytes, inputs: list[tuple[bytes, bytes]],
+                  outputs: list[tuple[bytes, bytes]], raw: bytes) -> None:
+    """§6.4.4: the Terelius–Wikström proof, `(5N+9)·32` bytes, checked equation by equation."""
+    n = len(outputs)
+    if len(inputs) != n or len(raw) != (5 * n + 9) * 32:
+        raise Refused("§6.4.4: a shuffle proof of the wrong size")
+    pts = [raw[32 * k:32 * k + 32] for k in range(3 * n + 5)]
+    for q in pts:
+        point(base64.urlsafe_b64encode(q).rstrip(b"=").decode())
+    off = (3 * n + 5) * 32
+    scs = [scalar(raw[off + 32 * k:off + 32 * k + 32]) for k in range(2 * n + 4)]
+    com, chain = pts[:n], pts[n:2 * n]
+    t1, t2, t3, t41, t42 = pts[2 * n:2 * n + 5]
+    t_hat = pts[2 * n + 5:]
+    s1, s2, s3, s4 = scs[:4]
+    s_hat, s_prime = scs[4:4 + n], scs[4 + n:]
+    hs_ = generators("p2ptarot/shuffle/h", n)
+    B = generators("p2ptarot/shuffle/chain", 1)[0]
+    S = (context, H, u64be(n), b"".join(a + b for a, b in inputs),
+         b"".join(a + b for a, b in outputs), b"".join(com))
+    seed = th("p2ptarot/shuffle/u", *S)
+    u = [hs("p2ptarot/shuffle/u_i", seed, u64be(j)) for j in range(n)]
+    c = hs("p2ptarot/shuffle/c", *S, b"".join(chain), t1 + t2 + t3 + t41 + t42, b"".join(t_hat))
+    prod = 1
+    for x in u:
+        prod = prod * x % L
+    checks = [
+        ("t1", t1, add(mul(c, sub(total(*com), total(*hs_))), mul(s1, G))),
+        ("t2", t2, add(mul(c, sub(chain[-1], mul(prod, B))), mul(s2, G))),
+        ("t3", t3, total(msum([(c * u[j], com[j]) for j in range(n)]), mul(s3, G),
+                         msum(list(zip(s_prime, hs_))))),
+        ("t41", t41, total(msum([(c * u[j], inputs[j][1]) for j in range(n)]), mul(-s4, H),
+                           msum([(s_prime[i], outputs[i][1]) for i in range(n)]))),
+        ("t42", t42, total(msum([(c * u[j], inputs[j][0]) for j in range(n)]), mul(-s4, G),
+                           msum([(s_prime[i], outputs[i][0]) for i in range(n)]))),
+    ]
+    prev = B
+    for i in range(n):
+        checks.append((f"t_hat[{i}]", t_hat[i], total(mul(c, chain[i]), mul(s_hat[i], G),
+                                                       mul(s_prime[i], prev))))
+        prev = chain[i]
+    for name, given, computed in checks:
+        if given != computed:
+            raise Refused(f"§6.4.4: a shuffle proof fails its {name} equation")
 
 
 def ctx(table_id: bytes, deck: str, epoch: int, step: str, *numbers: int) -> bytes:
@@ -210,7 +305,10 @@ class Verifier:
         #: (deck, epoch) -> deck handle -> versions [(a, b), ...] (§6.5)
         self.versions: dict[tuple[str, int], dict[int, list[tuple[bytes, bytes]]]] = {}
         self.shuffled: dict[tuple[str, int, int], tuple[list[int], list[tuple[bytes, bytes]]]] = {}
-        self.counts = {"envelopes": 0, "schnorr": 0, "shares": 0, "reencryptions": 0}
+        self.op_handles: dict[tuple[str, int, int], list[list[int]]] = {}
+        self.retired: set[tuple[tuple[str, int], int]] = set()
+        self.counts = {"envelopes": 0, "schnorr": 0, "shuffles": 0, "shares": 0,
+                       "reencryptions": 0}
 
     @staticmethod
     def _ed25519(key: Ed25519PublicKey, sig: bytes, data: bytes, why: str) -> None:
@@ -273,7 +371,11 @@ class Verifier:
             self.counts["schnorr"] += 1
         elif kind == "mental.shuffle":
             cts = [self._ciphertext(c) for c in body["ciphertexts"]]
+            stage = self._stage(where, op, body["inputs"], body["outputs"], len(cts))
+            check_shuffle(ctx(self.table_id, deck, epoch, "shuffle", op, seat), self._joint(where),
+                          stage, cts, unb64(body["proof"]))
             self.shuffled[(deck, epoch, op)] = (list(body["outputs"]), cts)  # the op's last wins
+            self.counts["shuffles"] += 1
         elif kind == "mental.reencrypt":
             self._settle_shuffles(where)
             H = self._joint(where)
@@ -298,6 +400,37 @@ class Verifier:
                 self.counts["shares"] += 1
         else:
             raise Refused(f"§5: unknown kind {kind}")
+
+    def _stage(self, where: tuple[str, int], op: int, inputs: list[int], outputs: list[int],
+               n: int) -> list[tuple[bytes, bytes]]:
+        """The ciphertexts a shuffle takes (§6.3 steps 2, 3, 6): the previous seat's outputs in
+        the same operation; else the open deck (a first shuffle: `inputs` [], `outputs` 0…N−1)
+        or the current versions of a reshuffle's inputs (new handles: the next unused ones)."""
+        key = (*where, op)
+        if key in self.shuffled:
+            if [inputs, outputs] != self.op_handles[key]:
+                raise Refused("§6.3: every shuffle of an operation names the same handles")
+            return self.shuffled[key][1]
+        self._settle_shuffles(where)
+        table = self.versions.setdefault(where, {})
+        if not inputs:
+            if table or outputs != list(range(n)):
+                raise Refused("§6.3: a first shuffle creates handles 0…N−1 of a fresh epoch")
+            H = self._joint(where)
+            deck = where[0]
+            stage = [(G, add(hp("p2ptarot/card", deck.encode(), c.encode()), H))
+                     for c in open_deck_cards(deck)]
+        else:
+            nxt = max(table) + 1
+            if outputs != list(range(nxt, nxt + len(inputs))) or len(set(inputs)) != len(inputs) \
+                    or any(h in self.retired for h in ((where, x) for x in inputs)):
+                raise Refused("§6.5: a reshuffle retires live handles and creates the next ones")
+            stage = [self._current(where, h) for h in inputs]
+            self.retired.update((where, h) for h in inputs)
+        if len(stage) != n:
+            raise Refused("§6.3: a shuffle of another size than its input")
+        self.op_handles[key] = [inputs, outputs]
+        return stage
 
     def _ciphertext(self, text: str) -> tuple[bytes, bytes]:
         raw = unb64(text, 64)  # §6.1: a ‖ b
@@ -329,22 +462,20 @@ class Verifier:
 
 def verify(path: Path) -> str | None:
     """None when every check passes, else the first failure."""
+    return check(path)[0]
+
+
+def check(path: Path) -> tuple[str | None, dict[str, int]]:
+    """The first failure (or None) and what was checked up to it (a test's evidence that it
+    looked: envelopes, key proofs, shuffle proofs, share proofs, re-encryption proofs)."""
     lines = path.read_bytes().split(b"\n")
     if lines[-1] != b"":
-        return "§9: every line ends with \\n"
+        return "§9: every line ends with \\n", {}
+    v: Verifier | None = None
     try:
         v = Verifier(decode(lines[0]))
         for raw in lines[1:-1]:
             v.line(raw)
     except (Refused, KeyError, TypeError, ValueError, IndexError) as exc:
-        return f"{type(exc).__name__}: {exc}"
-    return None
-
-
-def counts(path: Path) -> dict[str, int]:
-    """What `verify` checked in a file it accepts (a test's evidence that it looked)."""
-    lines = path.read_bytes().split(b"\n")
-    v = Verifier(decode(lines[0]))
-    for raw in lines[1:-1]:
-        v.line(raw)
-    return v.counts
+        return f"{type(exc).__name__}: {exc}", v.counts if v is not None else {}
+    return None, v.counts

@@ -2,7 +2,8 @@
 independent verifier in stranger_verifier.py, which imports nothing from p2ptarot, accepts every
 valid conformance vector, agrees with the worked example of protocol/vectors/crypto.json, and
 refuses tampered copies — a flipped signature bit, an edited body, a repeated or moved line, and
-re-signed messages whose Schnorr or Chaum–Pedersen proof is wrong."""
+re-signed messages whose Schnorr, shuffle or Chaum–Pedersen proof is wrong. Every shuffle of every
+valid vector is checked against the stage before it, from the open deck of protocol/decks.json."""
 
 from __future__ import annotations
 
@@ -32,9 +33,10 @@ def test_it_imports_nothing_from_p2ptarot() -> None:
 
 @pytest.mark.parametrize("name", VALID)
 def test_it_accepts_every_valid_vector(name: str) -> None:
-    assert sv.verify(VECTORS / name) is None
-    counts = sv.counts(VECTORS / name)
-    assert counts["schnorr"] >= 2 and counts["shares"] > 0 and counts["envelopes"] > 10
+    error, counts = sv.check(VECTORS / name)
+    assert error is None
+    assert counts["schnorr"] >= 2 and counts["shuffles"] >= 2 and counts["shares"] > 0
+    assert counts["envelopes"] > 10
 
 
 def test_it_recomputes_the_worked_example() -> None:
@@ -179,3 +181,15 @@ def test_a_resigned_key_under_its_top_bit_encoding(tmp_path: Path) -> None:
 
 def test_a_seat_that_plays_on_after_its_abort_record(tmp_path: Path) -> None:
     assert "abort record" in sv.verify(VECTORS / "invalid-abort-then-moves.jsonl")
+
+
+def test_a_resigned_shuffle_with_a_wrong_response(tmp_path: Path) -> None:
+    lines = _lines()
+    i = _first(lines, "mental.shuffle", lambda e: e["seat"] == 1)
+    body = json.loads(lines[i])["body"]
+    lines[i] = _resign(lines, i, {**body, "proof": _flip(body["proof"], -40)})
+    assert "§6.4.4" in sv.verify(_write(tmp_path, lines))
+
+
+def test_a_shuffle_naming_other_handles() -> None:
+    assert "§6.3" in sv.verify(VECTORS / "invalid-shuffle-wrong-inputs.jsonl")
