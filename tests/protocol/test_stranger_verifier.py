@@ -193,3 +193,13 @@ def test_a_resigned_shuffle_with_a_wrong_response(tmp_path: Path) -> None:
 
 def test_a_shuffle_naming_other_handles() -> None:
     assert "§6.3" in sv.verify(VECTORS / "invalid-shuffle-wrong-inputs.jsonl")
+
+
+def test_a_shown_card_is_a_checked_reencryption_and_its_new_version_is_opened() -> None:
+    """valid-audit.jsonl: High Priestess shows go on the wire as re-encryptions (§6.4.3); their
+    new versions (§6.5) are the ones the shown seat's shares open."""
+    error, counts = sv.check(VECTORS / "valid-audit.jsonl")
+    assert error is None and counts["reencryptions"] > 0
+    shares = [json.loads(x) for x in _lines("valid-audit.jsonl")[1:]
+              if json.loads(x)["kind"] == "mental.shares"]
+    assert any(item["version"] > 0 for r in shares for item in r["body"]["items"])
