@@ -17,7 +17,10 @@ section by section, and cites the section at each check:
 * §6.5 the ciphertext of every (deck handle, version): version 0 from the operation's last
   shuffle, later versions from re-encryptions;
 * §6.4.3 every re-encryption's Chaum–Pedersen proof (under the joint key `H = Σ h_i`);
-* §6.4.2 every decryption share's Chaum–Pedersen proof.
+* §6.4.2 every decryption share's Chaum–Pedersen proof;
+* §7 every coin opening against its commitment, §7.1 every blind move's opening against its
+  commitment, §7.2 every engine secret's opening against its commitment, §7.3 the sizes of
+  `sealed` values.
 
 It does not replay the rules or the outcome (the reference verifier does):
 it proves that every byte those checks hash is specified. `verify(path)` returns None when every
@@ -278,6 +281,14 @@ def check_reencrypt(context: bytes, H: bytes, old: tuple[bytes, bytes], new: tup
         raise Refused("§6.4.3: a re-encryption's proof does not verify")
 
 
+def commit(label: str, value: bytes, salt: bytes) -> bytes:
+    """§6.2: TH("p2ptarot/commit/" ‖ label, salt, value)[0:32]."""
+    return th("p2ptarot/commit/" + label, salt, value)[:32]
+
+
+SEALED_SIZES = {2**k + 16 for k in range(8, 15)}  # §7.3
+
+
 # ---- §3 charter, §4 envelopes and chain, §9 the file --------------------------------------------
 class Verifier:
     def __init__(self, header: dict[str, Any]) -> None:
@@ -307,8 +318,12 @@ class Verifier:
         self.shuffled: dict[tuple[str, int, int], tuple[list[int], list[tuple[bytes, bytes]]]] = {}
         self.op_handles: dict[tuple[str, int, int], list[list[int]]] = {}
         self.retired: set[tuple[tuple[str, int], int]] = set()
+        self.coins: dict[int, tuple[str, bytes]] = {}
+        self.draws = 0
+        self.blind: dict[int, tuple[int, bytes]] = {}
+        self.secrets: dict[tuple[int, str], tuple[str, bytes]] = {}
         self.counts = {"envelopes": 0, "schnorr": 0, "shuffles": 0, "shares": 0,
-                       "reencryptions": 0}
+                       "reencryptions": 0, "openings": 0}
 
     @staticmethod
     def _ed25519(key: Ed25519PublicKey, sig: bytes, data: bytes, why: str) -> None:
@@ -339,6 +354,8 @@ class Verifier:
             raise Refused("§9: a message of a seat after the step of its own abort record")
         self._chain(env, raw)
         self.counts["envelopes"] += 1
+        if env["kind"] in ("coin.commit", "coin.open", "move.commit", "move.open", "move"):
+            self._commitments(env["kind"], env["step"], seat, env["body"])
         if env["kind"].startswith("mental."):
             self._mental(env["kind"], seat, env["body"])
 
@@ -400,6 +417,52 @@ class Verifier:
                 self.counts["shares"] += 1
         else:
             raise Refused(f"§5: unknown kind {kind}")
+
+    def _commitments(self, kind: str, step: int, seat: int, body: dict[str, Any]) -> None:
+        hexid = self.table_id.hex()
+        if kind == "coin.commit":  # §7: the draw index counts the joint draws before this one
+            self.coins[seat] = (body["purpose"], unb64(body["digest"], 32))
+        elif kind == "coin.open":
+            purpose, digest = self.coins.pop(seat)
+            label = f"p2ptarot/coin/{hexid}/{self.draws}/{purpose}"
+            value, salt = unb64(body["value"], 32), unb64(body["salt"], 32)
+            if body["purpose"] != purpose or commit(label, value, salt) != digest:
+                raise Refused("§7: a coin opening does not match its commitment")
+            self.counts["openings"] += 1
+            if not self.coins:
+                self.draws += 1
+        elif kind == "move.commit":  # §7.1
+            self._sealed(body["sealed"])
+            self.blind[seat] = (step, unb64(body["digest"], 32))
+        elif kind == "move.open":
+            k, digest = self.blind.pop(seat)
+            opened = {key: v for key, v in body.items() if key != "salt"}
+            label = f"p2ptarot/move/{hexid}/{k}/{seat}"
+            if commit(label, canonical(opened), unb64(body["salt"], 32)) != digest:
+                raise Refused("§7.1: a blind move's opening does not match its commitment")
+            self.counts["openings"] += 1
+            self._secret(k, seat, opened)
+        else:
+            self._secret(step, seat, body)
+
+    def _secret(self, k: int, seat: int, body: dict[str, Any]) -> None:
+        """§7.2: an engine secret's commitment (label with the step k where it was signed
+        first) and its opening."""
+        move, secret = body["move"], body.get("secret")
+        if move.get("kind") == "commit" and secret is not None:
+            self._sealed(secret["sealed"])
+            label = f"p2ptarot/secret/{self.table_id.hex()}/{k}/{seat}/{move['name']}"
+            self.secrets[(seat, move["name"])] = (label, unb64(secret["digest"], 32))
+        elif move.get("kind") == "open" and secret is not None:
+            label, digest = self.secrets.pop((seat, move["name"]))
+            if commit(label, move["value"].encode(), unb64(secret["salt"], 32)) != digest:
+                raise Refused("§7.2: a secret's opening does not match its commitment")
+            self.counts["openings"] += 1
+
+    @staticmethod
+    def _sealed(text: str) -> None:
+        if len(unb64(text)) not in SEALED_SIZES:
+            raise Refused("§7.3: a sealed value of a size no honest seat seals")
 
     def _stage(self, where: tuple[str, int], op: int, inputs: list[int], outputs: list[int],
                n: int) -> list[tuple[bytes, bytes]]:

@@ -203,3 +203,24 @@ def test_a_shown_card_is_a_checked_reencryption_and_its_new_version_is_opened() 
     shares = [json.loads(x) for x in _lines("valid-audit.jsonl")[1:]
               if json.loads(x)["kind"] == "mental.shares"]
     assert any(item["version"] > 0 for r in shares for item in r["body"]["items"])
+
+
+@pytest.mark.parametrize("name,section", [("invalid-blind-open-mismatch.jsonl", "§7.1"),
+                                          ("invalid-secret-open-mismatch.jsonl", "§7.2"),
+                                          ("invalid-sealed-size.jsonl", "§7.3")])
+def test_openings_that_do_not_match_their_commitments(name: str, section: str) -> None:
+    assert section in sv.verify(VECTORS / name)
+
+
+def test_every_coin_blind_move_and_secret_opening_is_checked() -> None:
+    for name, least in (("valid.jsonl", 2), ("valid-blind.jsonl", 16), ("valid-secret.jsonl", 5)):
+        error, counts = sv.check(VECTORS / name)
+        assert error is None and counts["openings"] >= least, (name, counts)
+
+
+def test_a_resigned_coin_opening_with_another_value(tmp_path: Path) -> None:
+    lines = _lines()
+    i = _first(lines, "coin.open")
+    body = json.loads(lines[i])["body"]
+    lines[i] = _resign(lines, i, {**body, "value": _flip(body["value"], 0)})
+    assert "§7:" in sv.verify(_write(tmp_path, lines))
