@@ -31,16 +31,18 @@ MAX_COMMAND_BYTES = 16384
 Extra = Callable[[Command], Awaitable[None]]
 
 
-#: the page's scripts, inlined in this order into one <script>: the table core, per-game drawing,
-#: the lobby, then the wiring that connects to the peer
-SCRIPTS = ("app.js", "games.js", "lobby.js", "boot.js")
+#: the page's scripts, inlined in this order into one <script>: the table core, the shared per-game
+#: drawing, one module per game (paired with present/<game>.py), the lobby, then the wiring that
+#: connects to the peer
+GAME_SCRIPTS = ("arcanoid", "arcanum", "eleusis", "paris_divins", "tricks", "sinople", "trois_roses")
+SCRIPTS = ("app.js", "games/board.js", *(f"games/{g}.js" for g in GAME_SCRIPTS), "lobby.js", "boot.js")
 
 
 def page_html(token: str) -> str:
     """The whole page: HTML with the package's CSS and JS inlined."""
     static = resources.files("p2ptarot.web") / "static"
     html = (static / "index.html").read_text(encoding="utf-8")
-    script = "\n".join((static / name).read_text(encoding="utf-8") for name in SCRIPTS)
+    script = "\n".join(static.joinpath(*name.split("/")).read_text(encoding="utf-8") for name in SCRIPTS)
     return (html.replace("/*STYLE*/", (static / "style.css").read_text(encoding="utf-8"))
                 .replace("/*SCRIPT*/", script)
                 .replace("__TOKEN__", token))
