@@ -44,6 +44,14 @@ def test_init_only_registers(package: str) -> None:
 
 
 @pytest.mark.parametrize("package", PACKAGES)
+def test_the_observer_is_view_build_view(package: str) -> None:
+    """The observer is one function per game, `view.build_view(state, seat)`; the state's
+    `view` only calls it."""
+    tree = ast.parse((GAMES_ROOT / package / "view.py").read_text(encoding="utf-8"))
+    assert "build_view" in {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+
+
+@pytest.mark.parametrize("package", PACKAGES)
 def test_presenter_and_bots_are_found_by_convention(package: str) -> None:
     name = next(gi.name for gi in games() if gi.package == package)
     for layer in ("present", "bots"):
