@@ -222,6 +222,17 @@ class Notice(Event):
 
 
 @dataclass(frozen=True)
+class RoundHeld(Event):
+    """The next deal waits for this seat's player: the round's result stays on the screen until
+    a `Continue` or `until` (Unix time); `held` False when the table goes on."""
+
+    TYPE: ClassVar[str] = "hold"
+    number: int
+    until: float
+    held: bool = True
+
+
+@dataclass(frozen=True)
 class Restart(Event):
     """The page's table changed (back to the lobby, a rematch): start afresh. Sent to the open
     pages only, never kept in the history (a page opened later starts afresh anyway)."""
@@ -360,6 +371,11 @@ class TakeBack(Command):
 
 
 @dataclass(frozen=True)
+class Continue(Command):
+    """The player has read the round's result: the next deal may start."""
+
+
+@dataclass(frozen=True)
 class Chat(Command):
     text: str
 
@@ -422,6 +438,8 @@ def command_from_json(data: Any) -> Command:
         return HandOver()
     if cmd == "back":
         return TakeBack()
+    if cmd == "continue":
+        return Continue()
     if cmd == "chat":
         text = data.get("text")
         if not isinstance(text, str):
@@ -498,7 +516,7 @@ def _and(names: tuple[str, ...] | list[str]) -> str:
 
 __all__ = ["Chat", "ChatLine", "Command", "Event", "FormReply", "GameAborted", "GameFinished",
            "HandOver", "Host", "Leave", "LobbyState", "MoveOption", "MovePlayed", "Notice",
-           "PlayComposed", "PlayMove", "Presence", "Ready", "ReplayLoaded", "RoundOver", "Sit",
-           "StandInChanged", "StartNow", "BackToLobby", "Rematch", "TablesSeen", "TakeBack", "Standing", "TableOpened",
+           "PlayComposed", "PlayMove", "Presence", "Ready", "ReplayLoaded", "RoundHeld", "RoundOver", "Sit",
+           "StandInChanged", "StartNow", "BackToLobby", "Continue", "Rematch", "TablesSeen", "TakeBack", "Standing", "TableOpened",
            "Restart", "TimeWarning", "TurnStarted", "ViewChanged", "Waiting", "WriteMove", "command_from_json",
            "seat_label"]

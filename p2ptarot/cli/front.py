@@ -14,9 +14,9 @@ import queue
 import time
 from typing import Any, Callable, Sequence
 
-from p2ptarot.app.events import (Chat, ChatLine, Event, GameAborted, GameFinished, HandOver,
+from p2ptarot.app.events import (Chat, ChatLine, Continue, Event, GameAborted, GameFinished, HandOver,
                                  Leave, LobbyState, MovePlayed, Notice, PlayComposed, PlayMove,
-                                 Presence, Ready, RoundOver, StandInChanged, StartNow, TableOpened,
+                                 Presence, Ready, RoundHeld, RoundOver, StandInChanged, StartNow, TableOpened,
                                  TakeBack, TimeWarning, TurnStarted, ViewChanged,
                                  Waiting)
 from p2ptarot.app.clock import countdown, rule_text
@@ -36,6 +36,8 @@ HELP = ("type a move's number to play it (a long list: first the card, then its 
         "bot = let a bot play for you (this program keeps running; back, or any move, takes "
         "your seat back); h or ? = this help; "
         "Ctrl-D or Ctrl-C = leave the table (come back with join --resume)")
+#: the round's end, while the next deal waits for this player
+HOLD_TEXT = "  (press Enter when you have read it: the next deal waits for you, {left} left at most)"
 LOBBY_HELP = ("in the lobby: ready = you are ready to start; wait = not yet; say TEXT = chat; "
               "start = (host) start now with the players who are ready; Ctrl-D = leave")
 Print = Callable[[str], None]
@@ -185,6 +187,9 @@ class Terminal:
             if ev.totals:
                 out += table([[n, v] for n, v in ev.totals.items()], ("player", "total"))
             return out
+        if isinstance(ev, RoundHeld):
+            return [HOLD_TEXT.format(left=countdown(ev.until - time.time()))] \
+                if ev.held and not self.spectator and not self.hub.stand_in else []
         if isinstance(ev, GameFinished):
             return standings_lines(ev)
         if isinstance(ev, GameAborted):
@@ -266,7 +271,8 @@ class Terminal:
         player's other front end) closed input only stops the terminal's reading."""
         self.hub.attach()  # the player is here while the terminal reads (the stand-in waits)
         while True:
-            if not turn_open(self) and (not self.in_lobby or self._held) and not self.hub.stand_in:
+            if not turn_open(self) and (not self.in_lobby or self._held) and not self.hub.stand_in \
+                    and self.hub.round_held is None:
                 if console.closed_and_empty:
                     self._input_closed(eof_leaves)
                     return
@@ -274,6 +280,9 @@ class Terminal:
                 continue
             text = await console.line()
             self._prompt_is_last = False  # Enter moved the cursor under the prompt
+            if text is not None and self.hub.round_held is not None and not turn_open(self):
+                self.hub.send(Continue())  # read: the next deal may start
+                continue
             if text is not None and not turn_open(self) and self.composing is None:
                 if self.hub.stand_in and not self.in_lobby:  # the bot plays: `back`, `say`...
                     self.handle_line(text)
