@@ -200,6 +200,8 @@ class RoundOver(Event):
     number: int
     result: dict[str, Any]
     totals: dict[str, Any]
+    #: what the round's end shows beyond its record (Eleusis: each judgment re-checked)
+    details: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,8 @@ class TableApp:
         self._away: set[int] = set()
         self._rounds_seen = 0
         self._seen: set[int] = set()
+        #: the view before the latest one (a round's last view, when the latest starts the next)
+        self._views: tuple[dict[str, Any] | None, dict[str, Any] | None] = (None, None)
 
     def name(self, seat: int | None) -> str:
         if seat is None or not 0 <= seat < len(self.names):
@@ -82,6 +84,7 @@ class TableApp:
         if key == self._last_view:
             return None
         self._last_view = key
+        self._views = (self._views[1], view)
         return ViewChanged(screens.screen(view, self.names), screens.render_text(view, self.names),
                            view)
 
@@ -90,6 +93,13 @@ class TableApp:
         rows = round_rows(view, self.names)
         out = [RoundOver(i + 1, rows[i], totals(view, self.names))
                for i in range(self._rounds_seen, len(rows))]
+        before = self._views[0]
+        if out and before is not None:
+            try:
+                lines = screens.presenter(self.game).round_lines(before, view, self.names)
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+                lines = []  # a nicety: never let it end a game
+            out[-1] = RoundOver(out[-1].number, out[-1].result, out[-1].totals, tuple(lines))
         self._rounds_seen = max(self._rounds_seen, len(rows))
         return out
 

@@ -186,6 +186,7 @@ class Terminal:
             out = ["", f"== Round {ev.number} over =="] + table([[ev.result[k] for k in cols]], cols)
             if ev.totals:
                 out += table([[n, v] for n, v in ev.totals.items()], ("player", "total"))
+            out += list(ev.details)
             return out
         if isinstance(ev, RoundHeld):
             return [HOLD_TEXT.format(left=countdown(ev.until - time.time()))] \

@@ -342,6 +342,11 @@ const handlers = {
     box.appendChild(resultsTable(keys, [keys.map((k) => e.result[k])]));
     const tk = Object.keys(e.totals || {});
     if (tk.length) box.appendChild(resultsTable(["player", "total"], tk.map((k) => [k, e.totals[k]])));
+    if ((e.details || []).length) {  // e.g. Eleusis: each judgment re-checked against the opened rule
+      const d = el("ul", "rounddetails"); d.id = "round-details";
+      e.details.forEach((line) => d.appendChild(el("li", /misjudged/.test(line) ? "bad" : null, line.trim())));
+      box.appendChild(d);
+    }
   },
   hold(e) {  // the next deal waits for our Continue (held), or the table goes on
     const note = $("holdnote"); if (!note) return;
