@@ -206,12 +206,31 @@ async def _with_fronts(args: argparse.Namespace, cfg: PeerConfig, hub: Hub | Non
         print(f"spectators (the public table, no cards of yours): {await watchers.start()}",
               flush=True)
     try:
-        return await app.until_left(hub, game())
+        result = await app.until_left(hub, game())
+        if args.web and not args.bot:
+            await _keep_serving(hub)
+        return result
     finally:
         for task in helpers:
             task.cancel()
         for server in servers:
             await server.close()
+
+
+#: how long `host|join --web` keeps the page of a finished game (its standings) up at most
+KEEP_SERVING = 3600.0
+AFTER_GAME_TEXT = ("the game is over: your page keeps showing the final standings (reload works) "
+                   "until you leave (Leave the table in the page, Ctrl-C, or Ctrl-D at a terminal)")
+
+
+async def _keep_serving(hub: Hub) -> None:
+    """The game ended: its page (and the spectators') stays up with the final standings until
+    the player leaves, at most KEEP_SERVING seconds."""
+    print(AFTER_GAME_TEXT, flush=True)
+    try:
+        await asyncio.wait_for(hub.leaving.wait(), KEEP_SERVING)
+    except asyncio.TimeoutError:
+        pass
 
 
 def _left_message(args: argparse.Namespace, why: str) -> None:
