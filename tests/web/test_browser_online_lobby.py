@@ -173,6 +173,7 @@ async def _host_in_the_page(tmp_path: Path, me: Host, side: OnlineSide) -> dict[
             while not paths or "round trip" not in paths[0]:
                 if await page.js("(S.turn && !S.answered)"):
                     await page.js(CLICK)
+                await page.js(OVER)  # (clicks a round's Continue, were one to come first)
                 paths = await page.js(PATHS)
                 await asyncio.sleep(0.1)
         keep_shot(await page.screenshot(tmp_path / "online-hosted.png"))
