@@ -65,7 +65,7 @@ class Option:
     def check(self, game: str, name: str, value: Any, players: int) -> None:
         """BadConfiguration with one sentence unless `value` is acceptable at `players` seats."""
         if type(value) is not self.kind:
-            raise BadConfiguration(f"{game} option {name} must be a {self.kind.__name__}, "
+            raise BadConfiguration(f"{game} option {name} must be of type {self.kind.__name__}, "
                                    f"not {value!r}")
         choices = self.choices(players) if callable(self.choices) else self.choices
         if choices and value not in choices:

@@ -68,6 +68,21 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
     # spectators (a page showing the public table) get their own feed, never this seat's cards
     audience = Watcher(cfg.spectators, session, charter, seat, store.transcript_path, public=True)
 
+    loaded = [False]  # the saved messages of a resumed game are replayed first: no hold then
+
+    async def hold_round_end() -> None:
+        """A round ended: before this seat's first message of what follows (the next deal),
+        the player reads the result until he continues (`Hub.hold_round`); the other seats wait
+        for that message as for a slow peer, well within the table's limit."""
+        if cfg.hub is None or not loaded[0]:
+            return
+        number = watch.round_to_hold()
+        if number is None:
+            return
+        watch.settle()  # the round's result on the screen first
+        audience.settle()
+        await cfg.hub.hold_round(number, charter.timeout / 2)
+
     async def handle(effects: list[Effect]) -> None:
         # one durable write per batch: own messages are fsynced before any of them is sent
         sends = [e.envelope.encoded() for e in effects if isinstance(e, Send)]
@@ -83,6 +98,8 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
             watch.effect(e)
             audience.effect(e)
             if isinstance(e, Send):
+                if e.envelope.kind not in ("move", "move.open"):
+                    await hold_round_end()
                 await links.broadcast(next(lines))
             elif isinstance(e, Forward):  # an abort record: every peer learns who stopped
                 try:
@@ -122,6 +139,7 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
                         f"{printable(e.reason)}")  # a reason may quote a cheater's text
         watch.settle()
         audience.settle()
+        loaded[0] = True
 
     paths = getattr(links, "paths", None)  # online links say which path they took
     reporter = asyncio.ensure_future(_report_paths(paths, watch)) if callable(paths) else None

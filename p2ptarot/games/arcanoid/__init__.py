@@ -7,8 +7,9 @@ Importing this package registers the game with the engine registry.
 from p2ptarot.engine import GameInfo, register
 
 from .cardinfo import DECK
-from .rules import DRESDEN, OPTIONS, catalogue, combination_info
+from .rules import DRESDEN, OPTIONS
 from .state import ArcanoidState
+from .variants import catalogue, combination_info
 
 register(GameInfo(name="arcanoid", title="Arcanoïd", min_players=2, max_players=10,
                   variants=catalogue(), default_variant=DRESDEN.name, decks=(DECK,),

@@ -18,7 +18,7 @@ from .core import Core
 from .moves import MOVES, Swap
 from .rules import rules_for
 from .turn import game
-from .view import public_view
+from .view import build_view
 
 
 class ArcanumState(Core, FlowState):
@@ -137,7 +137,7 @@ class ArcanumState(Core, FlowState):
 
     # ---- views and outcome -------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
-        return public_view(self, seat)
+        return build_view(self, seat)
 
     def outcome(self) -> Outcome | None:
         if not self.is_done():

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from p2ptarot.engine import Pass, RandomChoice
+from p2ptarot.engine.flow import AskChance, Done, Flow
 
 from .components import MAJOR, MAJOR_CARDS, MINOR, MINOR_CARDS
-from .driver import AskChance, Ctx, Done, Flow
+from .model import Ctx
 from .majors import house_scoring, play_major
 from .minor import play_minor
 from .moves import PlayMajor, PlayMinor
