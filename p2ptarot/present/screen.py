@@ -19,6 +19,8 @@ from typing import Any, Mapping, Sequence
 
 from p2ptarot.engine import info as game_info
 
+from p2ptarot.i18n import _
+
 from .cards import card_name
 from .faces import face, is_card, sort_key
 from .options import MoveOption
@@ -129,7 +131,7 @@ def move_cards(move: Mapping[str, Any], view: Mapping[str, Any]) -> tuple[str, .
 
 def _group_title(kind: str, mod: ModuleType | None) -> str:
     groups = getattr(mod, "GROUPS", None) if mod is not None else None
-    return str((groups or {}).get(kind, kind))
+    return _(str((groups or {}).get(kind, kind)))  # GROUPS values are msgids (N_)
 
 
 def move_options(legal: Sequence[Any], view: Mapping[str, Any],
@@ -144,13 +146,13 @@ def move_options(legal: Sequence[Any], view: Mapping[str, Any],
                      _targets(mod, data, view), move_cards(data, view),
                      explain(str(view.get("game")), str(data.get("kind")))))
     order: dict[str, int] = {}
-    for _, group, *_ in rows:
+    for _i, group, *_rest in rows:
         order.setdefault(group, len(order))
     sizes = {g: sum(1 for r in rows if r[1] == g) for g in order}
 
     def heading(group: str, card: str | None) -> str:
         if sizes[group] > SPLIT_OVER and card is not None:
-            suit = face(card).get("suit") or "other"
+            suit = face(card).get("suit") or _("other")
             return f"{group}: {suit}"
         return group
 
@@ -224,7 +226,7 @@ def _piles(view: Any, names: Sequence[str], path: list[str], out: list[dict[str,
                 cards.append(f)
             label = _label(path)
             if owner is not None and 0 <= owner < len(names):
-                whose = f"{names[owner]}'s demon" if demon else names[owner]
+                whose = _("{name}'s demon").format(name=names[owner]) if demon else names[owner]
                 label = f"{whose}: {label}"
             out.append({"label": label, "cards": cards})
             return
@@ -259,16 +261,17 @@ def _round(rnd: Any, rounds: Any) -> str:
         return ""
     if isinstance(rnd, int) and isinstance(rounds, int):
         rnd = min(rnd, rounds)
-    return f"round {rnd}/{rounds}"
+    return _("round {n}/{total}").format(n=rnd, total=rounds)
 
 
 def _trick_label(pile: dict[str, Any], view: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
     """'trick' -> 'trick 7 of 32', 'last trick' -> 'last trick, won by Bob' where the view says."""
     number, total, winner = view.get("trick_number"), view.get("tricks"), view.get("last_winner")
     if pile["label"] == "trick" and type(number) is int:
-        return dict(pile, label=f"trick {number}" + (f" of {total}" if type(total) is int else ""))
+        return dict(pile, label=_("trick {n} of {total}").format(n=number, total=total)
+                    if type(total) is int else _("trick {n}").format(n=number))
     if pile["label"] == "last trick" and type(winner) is int and 0 <= winner < len(names):
-        return dict(pile, label=f"last trick, won by {names[winner]}")
+        return dict(pile, label=_("last trick, won by {name}").format(name=names[winner]))
     return pile
 
 
