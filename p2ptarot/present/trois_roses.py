@@ -18,8 +18,8 @@ GROUPS: dict[str, str] = {"play": N_("play a card")}
 _PHASES = {"first-dealer": N_("drawing the first dealer"), "shuffle": N_("shuffling"),
            "deal": N_("dealing"), "play": N_("playing"), "over": N_("match over")}
 #: the demanded family, in words
-_FAMILIES = {"star": N_("stars"), "feather": N_("feathers"), "staff": N_("staves"),
-             "cup": N_("cups"), "mask": N_("masks")}
+_FAMILIES = {"star": N_("star"), "feather": N_("feather"), "staff": N_("staff"),
+             "cup": N_("cup"), "mask": N_("mask")}
 
 
 def _seat(s: int | None, view: Mapping[str, Any]) -> str:
