@@ -373,6 +373,7 @@ _REPLACED = (ViewChanged, Waiting, TurnStarted, TablesSeen, LobbyState)
 #: the cryptographic steps of the table, as a player reads them
 _MENTAL_WORDS = {"key": N_("setting up the deck"), "shuffle": N_("shuffling the cards"),
                  "shares": N_("dealing the cards"), "reencrypt": N_("passing cards on")}
+_CRYPTOGRAPHY = N_("the cards' cryptography")
 
 
 def busy_words(what: str) -> str:
@@ -380,7 +381,7 @@ def busy_words(what: str) -> str:
     is busy with, in words (other steps are kept as they are)."""
     if what.startswith("mental."):
         kind = what[len("mental."):].split(" ", 1)[0]
-        return _(_MENTAL_WORDS.get(kind, N_("the cards' cryptography")))
+        return _(_MENTAL_WORDS.get(kind, _CRYPTOGRAPHY))
     return what
 
 
