@@ -106,6 +106,12 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return _current.ngettext(singular, plural, n)
 
 
+def pgettext(context: str, message: str) -> str:
+    """`message` in a context: the same English word said differently (a 52-card queen is a
+    "dame", a tarot queen a "reine")."""
+    return _current.pgettext(context, message)
+
+
 def N_(message: str) -> str:
     """Marks a msgid defined before the language is known; translate it with `_` where shown."""
     return message
@@ -118,4 +124,4 @@ def page_catalogue(lang: str) -> dict[str, str]:
 
 
 __all__ = ["LANGUAGES", "N_", "_", "accept_language", "language", "ngettext", "normalize",
-           "page_catalogue", "set_language", "system_language", "translations"]
+           "page_catalogue", "pgettext", "set_language", "system_language", "translations"]

@@ -9,6 +9,7 @@ import io
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 from datetime import datetime, timezone
 
@@ -24,7 +25,7 @@ FIXED_DATE = datetime(2026, 11, 26, tzinfo=timezone.utc)
 PACKAGE = Path(__file__).resolve().parent.parent
 #: the front ends' Python: the terminal, the app layer, the presenters, the web server
 PY_DIRS = ("cli", "app", "present", "web", "i18n")
-PY_KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
+PY_KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 JS_KEYWORDS = {"t": None}
 #: `{{Rules}}` in index.html: replaced by the translation when the page is served
 HTML_MARK = re.compile(r"\{\{([^{}]+)\}\}")
@@ -37,23 +38,26 @@ def sources() -> list[Path]:
         + sorted(static.glob("*.html"))
 
 
-def extracted() -> dict[str | tuple[str, str], list[tuple[str, int]]]:
-    """msgid (a (singular, plural) pair for ngettext) -> where it is used (file, line)."""
-    found: dict[str | tuple[str, str], list[tuple[str, int]]] = {}
+Key = tuple  # (msgid, context): msgid a string, or (singular, plural) for ngettext
+
+
+def extracted() -> dict[Key, list[tuple[str, int]]]:
+    """(msgid, context) -> where it is used (file, line); context None but for pgettext."""
+    found: dict[Key, list[tuple[str, int]]] = {}
     for path in sources():
         rel = str(path.relative_to(PACKAGE.parent))
         text = path.read_bytes()
         if path.suffix == ".html":
             for m in HTML_MARK.finditer(text.decode()):
                 line = text.decode().count("\n", 0, m.start()) + 1
-                found.setdefault(m.group(1), []).append((rel, line))
+                found.setdefault((m.group(1), None), []).append((rel, line))
             continue
         method, keywords = ("python", PY_KEYWORDS) if path.suffix == ".py" else ("javascript", JS_KEYWORDS)
-        for lineno, message, _comments, _ctx in extract(method, io.BytesIO(text), keywords=keywords):
-            key = message if isinstance(message, str) else tuple(message)
-            if isinstance(key, tuple) and len(key) == 1:
-                key = key[0]
-            found.setdefault(key, []).append((rel, lineno))
+        for lineno, message, _comments, ctx in extract(method, io.BytesIO(text), keywords=keywords):
+            msgid = message if isinstance(message, str) else tuple(message)
+            if isinstance(msgid, tuple) and len(msgid) == 1:
+                msgid = msgid[0]
+            found.setdefault((msgid, ctx or None), []).append((rel, lineno))
     return found
 
 
@@ -80,10 +84,10 @@ def merge(lang: str) -> Catalog:
     new = Catalog(locale=lang, domain=DOMAIN, project="p2ptarot", version=" ", fuzzy=False,
                   creation_date=FIXED_DATE, revision_date=FIXED_DATE,
                   header_comment=f"# {lang} translations of the p2ptarot interface (python -m p2ptarot.i18n.build)")
-    for key, places in sorted(extracted().items(), key=lambda kv: kv[1][0]):
-        was = old.get(key)
-        new.add(key, was.string if was is not None else ("", "") if isinstance(key, tuple) else "",
-                locations=places)
+    for (msgid, ctx), places in sorted(extracted().items(), key=lambda kv: kv[1][0]):
+        was = old.get(msgid, context=ctx)
+        empty: Any = ("", "") if isinstance(msgid, tuple) else ""
+        new.add(msgid, was.string if was is not None else empty, locations=places, context=ctx)
     return new
 
 

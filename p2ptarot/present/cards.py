@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from p2ptarot.cards import ARCANOID, ARCANUM, ROSES, SINOPLE, UnknownCardError
 from p2ptarot.cards import CardError, standard_card
-from p2ptarot.i18n import N_, _
+from p2ptarot.i18n import N_, _, pgettext
 
 HIDDEN = N_("a hidden card")
 
 #: rank words of the minor cards and the 52-card deck (French as the rules say them)
 _RANK_WORDS = {"ace": N_("ace"), "page": N_("page"), "knave": N_("knave"), "knight": N_("knight"),
-               "queen": N_("queen"), "king": N_("king"), "jack": N_("jack")}
+               "queen": N_("queen"), "king": N_("king")}
 #: "of <suit>" as one msgid, so that French elides ("valet d'épées", "as de coupes")
 _OF_SUIT = {"swords": N_("of swords"), "wands": N_("of wands"), "cups": N_("of cups"),
             "coins": N_("of coins"), "hearts": N_("of hearts"), "diamonds": N_("of diamonds"),
@@ -104,7 +104,17 @@ def arcanum_name(card_id: str) -> str:
 def standard_name(card_id: str) -> str:
     """'queen of hearts' for 'hearts-12#2' (the copy is irrelevant in play)."""
     c = standard_card(card_id)
-    return f"{_rank_word(_STANDARD_WORDS.get(c.rank, str(c.rank)))} {_of_suit(c.suit)}"
+    word = _STANDARD_WORDS.get(c.rank)
+    return f"{_standard_word(word) if word else c.rank} {_of_suit(c.suit)}"
+
+
+def _standard_word(word: str) -> str:
+    """The 52-card deck's court words (French says dame, not the tarot's reine)."""
+    if word == "queen":
+        return pgettext("52 cards", "queen")
+    if word == "jack":
+        return pgettext("52 cards", "jack")
+    return _rank_word(word)
 
 
 def card_name(card_id: object) -> str:
