@@ -81,7 +81,8 @@ class LobbyState(Event):
             marks = [_("you") if i == self.seat else "", _("host") if i == 0 else "",
                      _("bot") if i < len(self.bots) and self.bots[i] else "",
                      _("ready") if self.is_ready(i) else _("not ready")]
-            out.append(f"{seat_label(i)}: {self.names[i]} ({', '.join(m for m in marks if m)})")
+            out.append(_("{seat}: {name} ({marks})").format(
+                seat=seat_label(i), name=self.names[i], marks=", ".join(m for m in marks if m)))
         return out
 
 

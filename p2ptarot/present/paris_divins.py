@@ -52,7 +52,7 @@ def render(view: Mapping[str, Any]) -> str:
     me = view.get("seat")
     lines = ["== " + _("les paris divins — round {n}/{total}").format(
                 n=min(view.get("round", 1), view.get("rounds", 8)), total=view.get("rounds"))
-             + (" — " + _("you are seat {n}").format(n=me) if me is not None else "") + " =="]
+             + (" — " + _("you are {seat}").format(seat=f"seat {me}") if me is not None else "") + " =="]
     lines.append(_("Majors beat minors, divines beat majors, minors beat divines (all three: "
                    "minors); the strongest card among those who bet on the winning category takes "
                    "the stakes"))

@@ -73,7 +73,7 @@ def render(view: Mapping[str, Any]) -> str:
     me = view.get("seat")
     lines = ["== " + _("sinople tarot — round {n}/{total}").format(n=view.get("round"),
                                                                  total=view.get("rounds"))
-             + (" — " + _("you are seat {n}").format(n=me) if me is not None else "")
+             + (" — " + _("you are {seat}").format(seat=f"seat {me}") if me is not None else "")
              + " — " + _("dealer {who}").format(who=_seat(view.get("dealer"), view)) + " =="]
     lines.append(_goal_line(view))
     phase = view.get("phase", "")

@@ -52,7 +52,7 @@ def render(view: Mapping[str, Any]) -> str:
     me = view.get("seat")
     lines = ["== " + _("le jeu des trois roses — deal {n}/{total}").format(
                 n=view.get("deal"), total=view.get("deals"))
-             + (" — " + _("you are seat {n}").format(n=me) if me is not None else "")
+             + (" — " + _("you are {seat}").format(seat=f"seat {me}") if me is not None else "")
              + " — " + _("dealer {who}").format(who=_seat(view.get("dealer"), view)) + " =="]
     lines.append(_("Target {target} points; the roses (upright Rose, inverted Rose, the World) "
                    "turn points above it into a bonus").format(target=view.get("target")))
