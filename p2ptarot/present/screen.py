@@ -19,7 +19,7 @@ from typing import Any, Mapping, Sequence
 
 from p2ptarot.engine import info as game_info
 
-from p2ptarot.i18n import _
+from p2ptarot.i18n import N_, _
 
 from .cards import card_name
 from .faces import face, is_card, sort_key
@@ -244,15 +244,47 @@ def screen(view: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
     mod = presenter(game)
     custom = getattr(mod, "screen", None) if mod is not None else None
     if custom is not None:
-        return dict(custom(view, names))
+        return _worded(dict(custom(view, names)))
     base = generic_screen(view, names)
     refine = getattr(mod, "refine_screen", None) if mod is not None else None
     if refine is None:
-        return base
+        return _worded(base)
     try:
-        return dict(refine(view, names, base))
+        return _worded(dict(refine(view, names, base)))
     except _PRESENTER_FAULTS:
-        return base  # the generic screen still shows the hand, the piles and the text
+        return _worded(base)  # the generic screen still shows the hand, the piles and the text
+
+
+#: the view's keys that name piles of cards, as people read them (the labels stay English keys
+#: while presenters refine the screen; `_worded` translates them last)
+PILE_WORDS = {"hand": N_("hand"), "won": N_("won"), "trick": N_("trick"),
+              "last trick": N_("last trick"), "figures": N_("figures"), "hidden": N_("hidden"),
+              "in play": N_("in play"), "main": N_("main line"), "side": N_("side lines"),
+              "pending": N_("pending"), "reserve": N_("reserve"), "tried": N_("tried"),
+              "visible": N_("visible"), "major": N_("major"), "minor": N_("minor"),
+              "swords": N_("swords"), "wands": N_("wands"), "cups": N_("cups"),
+              "coins": N_("coins"), "removed": N_("removed"), "discard": N_("discard"),
+              "deck": N_("deck"), "cards": N_("cards")}
+
+
+def _worded(model: dict[str, Any]) -> dict[str, Any]:
+    """The screen model with its pile labels in the interface's language ("Bob: won")."""
+    piles = model.get("piles")
+    if not isinstance(piles, list):
+        return model
+    out = []
+    for pile in piles:
+        if not isinstance(pile, dict) or not isinstance(pile.get("label"), str):
+            out.append(pile)
+            continue
+        pile = dict(pile)
+        shown = pile.pop("shown", None)
+        if shown is None:
+            owner, sep, key = pile["label"].rpartition(": ")
+            shown = owner + sep + (_(PILE_WORDS[key]) if key in PILE_WORDS else key)
+        pile["label"] = shown
+        out.append(pile)
+    return dict(model, piles=out)
 
 
 def _round(rnd: Any, rounds: Any) -> str:
@@ -268,10 +300,13 @@ def _trick_label(pile: dict[str, Any], view: Mapping[str, Any], names: Sequence[
     """'trick' -> 'trick 7 of 32', 'last trick' -> 'last trick, won by Bob' where the view says."""
     number, total, winner = view.get("trick_number"), view.get("tricks"), view.get("last_winner")
     if pile["label"] == "trick" and type(number) is int:
-        return dict(pile, label=_("trick {n} of {total}").format(n=number, total=total)
+        # `label` stays English for the presenters' filters; `shown` is what people read
+        return dict(pile, label=f"trick {number}" + (f" of {total}" if type(total) is int else ""),
+                    shown=_("trick {n} of {total}").format(n=number, total=total)
                     if type(total) is int else _("trick {n}").format(n=number))
     if pile["label"] == "last trick" and type(winner) is int and 0 <= winner < len(names):
-        return dict(pile, label=_("last trick, won by {name}").format(name=names[winner]))
+        return dict(pile, label=f"last trick, won by {names[winner]}",
+                    shown=_("last trick, won by {name}").format(name=names[winner]))
     return pile
 
 
