@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Mapping, Sequence
 
+from p2ptarot.i18n import N_, _
 from p2ptarot.games.eleusis.erl import HINTS, ErlError, compile_rule, hint_holds
 
 from .faces import face
@@ -19,9 +20,9 @@ from .screen import name_seats
 
 #: headings for grouping long move lists by kind
 GROUPS: dict[str, str] = {
-    "play": "play", "no-play": "no play", "judge": "judgment", "call": "Sage's call",
-    "answer": "dealer's answer", "pick": "name a correct card", "sage": "Sage",
-    "pass": "Sage", "commit": "choose the rule", "hint": "hint", "open": "open the rule",
+    "play": N_("play"), "no-play": N_("no play"), "judge": N_("judgment"), "call": N_("Sage's call"),
+    "answer": N_("dealer's answer"), "pick": N_("name a correct card"), "sage": N_("Sage"),
+    "pass": N_("Sage"), "commit": N_("choose the rule"), "hint": N_("hint"), "open": N_("open the rule"),
 }
 _RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 _SUITS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
@@ -153,29 +154,37 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     kind = move.get("kind")
     if kind == "commit":
         text = " ".join(str(move.get("value") or "").split())
-        return f"commit the rule: {text}" if text else "commit the rule"
+        return _("commit the rule: {rule}").format(rule=text) if text else _("commit the rule")
     if kind == "hint":
         parts = list(move.get("hints") or []) + ([f'"{move["text"]}"'] if move.get("text") else [])
-        return "give the hint " + "; ".join(parts) if parts else "give no hint"
+        return _("give the hint {hint}").format(hint="; ".join(parts)) if parts \
+            else _("give no hint")
     if kind == "play":
         cards = list(move.get("cards") or [])
-        return f"play {cards_text(cards)}" if len(cards) == 1 else f"play the run {cards_text(cards)}"
+        return (_("play {cards}") if len(cards) == 1 else _("play the run {cards}")).format(
+            cards=cards_text(cards))
     if kind == "no-play":
-        return "declare \"no play\", showing the whole hand"
+        return _("declare \"no play\", showing the whole hand")
     if kind in ("judge", "call"):
-        who = "judge" if kind == "judge" else "call"
-        return f"{who}: {move.get('verdict')}"
+        verdict = _VERDICTS.get(str(move.get("verdict")))
+        verdict_text = _(verdict) if verdict else str(move.get("verdict"))
+        return (_("judge: {verdict}") if kind == "judge" else _("call: {verdict}")).format(
+            verdict=verdict_text)
     if kind == "answer":
-        return f"answer the Sage: {move.get('answer')}"
+        return _("answer the Sage: {answer}").format(answer=move.get("answer"))
     if kind == "pick":
-        return f"name {card_name(move.get('card'))} as a correct card"
+        return _("name {card} as a correct card").format(card=card_name(move.get("card")))
     if kind == "sage":
-        return "declare Sage"
+        return _("declare Sage")
     if kind == "pass":
-        return "do not declare Sage"
+        return _("do not declare Sage")
     if kind == "open":
-        return "open the rule"
+        return _("open the rule")
     return str(kind)
+
+
+#: the verdicts of a judgment or a Sage's call, in words
+_VERDICTS = {"right": N_("right"), "wrong": N_("wrong")}
 
 
 # ---- the dealer writes his own rule ---------------------------------------------------------------
