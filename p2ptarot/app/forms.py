@@ -4,10 +4,10 @@ presenter (`page_move`) validates the fields and builds the move; every refusal 
 
 from __future__ import annotations
 
-from types import ModuleType
 from typing import Any
 
 from p2ptarot.present.page import PageMoveError
+from p2ptarot.present.presenter import Presenter
 
 from .events import FormReply, WriteMove
 
@@ -17,16 +17,13 @@ def _excerpt(text: str, line: int) -> str:
     return lines[line - 1][:200] if 0 < line <= len(lines) else ""
 
 
-def answer_written(mod: ModuleType | None, view: Any, legal: Any, turn: int,
+def answer_written(mod: Presenter, view: Any, legal: Any, turn: int,
                    cmd: WriteMove) -> tuple[Any | None, FormReply]:
     """(the move to play or None, the reply for the page)."""
     if cmd.turn != turn:
         return None, FormReply(cmd.form, False, f"that form belongs to an earlier turn (now {turn})")
-    build = getattr(mod, "page_move", None) if mod is not None else None
-    if build is None:
-        return None, FormReply(cmd.form, False, "this game has no written moves")
     try:
-        move, note = build(view, legal, cmd.form, cmd.text, cmd.choices, cmd.handles)
+        move, note = mod.page_move(view, legal, cmd.form, cmd.text, cmd.choices, cmd.handles)
     except PageMoveError as exc:
         return None, FormReply(cmd.form, False, exc.message, exc.line, exc.column,
                                _excerpt(cmd.text, exc.line))

@@ -54,8 +54,7 @@ def human_chooser(hub: Hub, name: str = "you",
         hub.need = need
         away = hub.stand_in and stand_in is not None
         mod = presenter(str(need.view.get("game")))
-        automatic = getattr(mod, "automatic", None)
-        if automatic is not None and automatic(need.view, need.legal):  # e.g. an Eleusis judgment
+        if mod.automatic(need.view, need.legal):  # e.g. an Eleusis judgment
             if away:  # the peer's own move, marked so the table does not think the player back
                 return StandInMove(need.legal[0])
             hub.publish(Notice(_("your peer: {move}").format(
@@ -64,7 +63,7 @@ def human_chooser(hub: Hub, name: str = "you",
         if away:  # the player is away: the bot keeps the seat, forced moves included
             return await by_bot(need)
         # a lone listed move is forced, unless the player may write another (an Eleusis run)
-        if len(need.legal) == 1 and getattr(mod, "compose", None) is None:
+        if len(need.legal) == 1 and mod.compose is None:
             sentence = describe(need.legal[0], need.view, names)
             hub.publish(Notice(_("only one move possible: {move} (played for you)").format(
                 move=sentence)))

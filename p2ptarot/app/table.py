@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # the Hub's queues load asyncio where a peer runs; replays ne
 from p2ptarot.present import screen as screens
 from .events import (Chat, ChatLine, HandOver, Leave, PlayComposed, PlayMove, Ready,
                      StandInChanged, StartNow, TakeBack, WriteMove)
-from .events import (Command, Event, GameAborted, GameFinished, LobbyState, MoveOption, MovePlayed, Presence,
+from .events import (Command, Event, GameAborted, GameFinished, LinkPaths, LobbyState, MoveOption, MovePlayed, Presence,
                      RoundOver, Standing, TableOpened, TablesSeen, TurnStarted, ViewChanged,
                      Waiting)
 from .clock import rule_text
@@ -187,15 +187,13 @@ def final_standings(game: str, names: Sequence[str], scores: Sequence[int], winn
     tie-breaks for the win), then the others by score and the presenter's tie-break key
     (`rank_key(view, seat)`: sinople's children and wives, Arcanum's cards in hand); seats equal
     on all of it share a place."""
-    key_of = getattr(screens.presenter(game), "rank_key", None)
+    key_of = screens.presenter(game).rank_key
 
     def key(s: int) -> tuple[Any, ...]:
-        extra: tuple[Any, ...] = ()
-        if key_of is not None:
-            try:
-                extra = tuple(key_of(view, s))
-            except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-                extra = ()
+        try:
+            extra = tuple(key_of(view, s))
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            extra = ()
         return (s in winners, scores[s], *extra)
     order = sorted(range(len(scores)), key=lambda s: (tuple(-x if isinstance(x, (int, float)) and not isinstance(x, bool) else not x for x in key(s)), s))
     out: list[Standing] = []
@@ -367,7 +365,7 @@ class Hub:
 
 
 #: events of which a late page needs only the latest
-_REPLACED = (ViewChanged, Waiting, TurnStarted, TablesSeen, LobbyState)
+_REPLACED = (ViewChanged, Waiting, TurnStarted, TablesSeen, LobbyState, LinkPaths)
 
 
 #: the cryptographic steps of the table, as a player reads them

@@ -307,7 +307,7 @@ class Terminal:
     async def compose(self) -> None:
         """`w`: the game presenter's composer asks its questions here; its move is played."""
         turn, need = self.turn, self.hub.need
-        composer = getattr(presenter(str((need.view if need else {}).get("game"))), "compose", None)
+        composer = presenter(str((need.view if need else {}).get("game"))).compose
         if turn is None or need is None or composer is None:
             self.say("  " + _("there is nothing to write here"))
             return

@@ -29,7 +29,7 @@ from p2ptarot.table.session import Session
 
 from .catchup import RESYNC_AFTER, SyncServer, sync_step
 from .config import Chooser, GameResult, PeerConfig, RunError
-from .frames import ctl, parse_ctl, safe_send
+from .frames import ctl, finished_seats, parse_ctl, safe_send
 from .heal import Healer
 from .store import DataDir, TableStore, test_secret
 from .watcher import Watcher
@@ -123,12 +123,16 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
         watch.settle()
         audience.settle()
 
+    paths = getattr(links, "paths", None)  # online links say which path they took
+    reporter = asyncio.ensure_future(_report_paths(paths, watch)) if callable(paths) else None
     try:
         await _pump(cfg, links, session, handle, healer, moves, saved if resume else None,
                     on_link=lambda peer, up: (watch.link(peer, up), audience.link(peer, up)),
                     on_chat=lambda peer, text: (watch.chat(peer, text), audience.chat(peer, text)),
                     chat_out=watch.chat_out)
     finally:
+        if reporter is not None:
+            reporter.cancel()
         await healer.close()
         for task in pending_choice:
             task.cancel()
@@ -137,6 +141,14 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
     if session.outcome is not None:
         store.mark_done()
     return GameResult(charter.table_id, store.transcript_path, session.outcome, session.aborted)
+async def _report_paths(paths: Callable[[], dict[bytes, tuple[str, float | None]]],
+                        watch: Watcher, every: float = 2.0) -> None:
+    """Show the player each online link's path and round-trip time as they change."""
+    while True:
+        watch.paths(paths())
+        await asyncio.sleep(every)
+
+
 class _Stall:
     """How long the current step has waited, on this peer's running clock: time the peer itself
     was not running (suspended, SIGSTOP: the loop, which wakes every second, saw a gap) is not
@@ -189,6 +201,7 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
     stall = _Stall(session.step)
     table_limit = float(session.charter.timeout)
     deep_every = max(RESYNC_AFTER, min(float(cfg.timeout), table_limit))
+    seat_keys = [session.charter.seat_key(i) for i in range(session.n)]
     last_sync = last_deep = stall.since
     asked: float | None = None  # when the catch-up before abandoning was requested
     done: set[bytes] = set()  # peers that said they finished: they hold all our messages
@@ -232,7 +245,7 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
                 if msg is None:
                     await handle(session.receive(ev.data))
                 elif msg["ctl"] == "done":
-                    done.add(ev.peer)
+                    done.update(finished_seats(msg, ev.peer, seat_keys))
                 elif msg["ctl"] == "chat":
                     if on_chat is not None:
                         on_chat(ev.peer, msg.get("text"))
@@ -277,9 +290,14 @@ async def _linger(cfg: PeerConfig, links: Links, session: Session,
     seat's `done` — re-dialling the unreachable ones — up to the table's limit: a seat cut off
     during the final audit finishes from us when its link heals. An abandoned table waits
     `cfg.linger` s for the seats linked now (the others reach the same end on their own)."""
-    keys = {session.charter.seat_key(i) for i in range(session.n)} - {links.public_key}
+    seat_keys = [session.charter.seat_key(i) for i in range(session.n)]
+    keys = set(seat_keys) - {links.public_key}
     finished = session.outcome is not None
-    await links.broadcast(ctl({"ctl": "done", "step": session.step}))
+
+    def done_frame() -> bytes:  # who we know finished, ourselves included (see finished_seats)
+        known = [i for i, key in enumerate(seat_keys) if i == session.seat or key in done]
+        return ctl({"ctl": "done", "step": session.step, "seats": known})
+    await links.broadcast(done_frame())
     start = time.monotonic()
     try:
         while True:
@@ -296,13 +314,16 @@ async def _linger(cfg: PeerConfig, links: Links, session: Session,
             if isinstance(ev, Received):
                 msg = parse_ctl(ev.data)
                 if msg is not None and msg["ctl"] == "done":
-                    done.add(ev.peer)
+                    before = len(done)
+                    done.update(finished_seats(msg, ev.peer, seat_keys))
+                    if len(done) > before:  # pass it on: a seat whose own `done` to some
+                        await links.broadcast(done_frame())  # peer was lost is still known
                 elif msg is not None:
                     await _answer_sync(links, syncs, session, ev.peer, msg)
                 else:
                     await handle(session.receive(ev.data))
             elif isinstance(ev, LinkUp):
-                await safe_send(links, ev.peer, ctl({"ctl": "done", "step": session.step}))
+                await safe_send(links, ev.peer, done_frame())
             elif isinstance(ev, LinkDown):
                 healer.lost(ev.peer)
     finally:

@@ -4,7 +4,7 @@
 seat numbers), the hand as card faces in deck order, and every other pile of cards the view shows
 (a trick, face-up cards, won piles...), each card with its owner's name when the view says it.
 Found generically by walking the view, so any registered game gets a usable page; a presenter
-may refine it with its own `screen(view, names)`.
+may refine it with its `refine_screen(view, names, base)`.
 
 `move_options(legal, view, names)` numbers the legal moves the way a person reads them: grouped
 by kind, long groups split by suit, cards in hand order, each with its sentence.
@@ -13,9 +13,7 @@ by kind, long groups split by suit, cards in hand order, each with its sentence.
 from __future__ import annotations
 
 import re
-from types import ModuleType
 from typing import Any, Mapping, Sequence
-
 
 from p2ptarot.engine import info as game_info
 
@@ -24,6 +22,7 @@ from p2ptarot.i18n import N_, _
 from .cards import card_name
 from .faces import face, is_card, sort_key
 from .options import MoveOption
+from .presenter import Presenter, move_json, presenter
 from .rulebook import explain
 
 #: groups of more moves than this are split by the suit of their card
@@ -32,12 +31,6 @@ _SEAT_RE = re.compile(r"\b([Ss])eat (\d+)\b")
 _SKIP_KEYS = {"hand", "game", "variant", "seat", "players"}
 #: past rounds are summed up by the presenter's text, not drawn card by card
 _HISTORY_KEYS = {"history", "round_winners", "rounds_played"}
-
-
-def presenter(game: str) -> ModuleType | None:
-    """The game's presenter module (render/describe/GROUPS), found through the registry."""
-    from . import presenter as registered  # the package, loaded before this module runs
-    return registered(game)
 
 
 def name_seats(text: str, names: Sequence[str]) -> str:
@@ -53,24 +46,21 @@ _PRESENTER_FAULTS = (KeyError, TypeError, ValueError, IndexError, AttributeError
 
 
 def render_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
+    """The presenter's screen with the players' names; indented JSON if the presenter fails."""
     import json
-    mod = presenter(str(view.get("game")))
-    if mod is not None and hasattr(mod, "render"):
-        try:
-            return name_seats(mod.render(view), names)
-        except _PRESENTER_FAULTS:
-            pass  # a screen is a nicety: never let it end a game
-    return json.dumps(view, indent=1, sort_keys=True, default=str)
+    try:
+        return name_seats(presenter(str(view.get("game"))).render(view), names)
+    except _PRESENTER_FAULTS:  # a screen is a nicety: never let it end a game
+        return json.dumps(view, indent=1, sort_keys=True, default=str)
 
 
 def describe(move: Any, view: Mapping[str, Any], names: Sequence[str]) -> str:
-    data = dict(move.to_json() if hasattr(move, "to_json") else move)
-    mod = presenter(str(view.get("game")))
-    if mod is not None and hasattr(mod, "describe"):
-        try:
-            return name_seats(mod.describe(data, view), names)
-        except (KeyError, TypeError, ValueError, IndexError):
-            pass  # a sentence is a nicety: fall back to the move's fields
+    """The presenter's sentence for a move with the players' names; its fields if it fails."""
+    data = move_json(move)
+    try:
+        return name_seats(presenter(str(view.get("game"))).describe(data, view), names)
+    except (KeyError, TypeError, ValueError, IndexError):
+        pass  # a sentence is a nicety: fall back to the move's fields
     kind = data.pop("kind", "?")
     return " ".join([str(kind)] + [f"{k}={card_name(v) if is_card(v) else v}"
                                    for k, v in data.items()])
@@ -129,11 +119,6 @@ def move_cards(move: Mapping[str, Any], view: Mapping[str, Any]) -> tuple[str, .
     return ()
 
 
-def _group_title(kind: str, mod: ModuleType | None) -> str:
-    groups = getattr(mod, "GROUPS", None) if mod is not None else None
-    return _(str((groups or {}).get(kind, kind)))  # GROUPS values are msgids (N_)
-
-
 def move_options(legal: Sequence[Any], view: Mapping[str, Any],
                  names: Sequence[str]) -> tuple[MoveOption, ...]:
     """The legal moves numbered from 1 in reading order; `index` maps back into `legal`."""
@@ -142,7 +127,7 @@ def move_options(legal: Sequence[Any], view: Mapping[str, Any],
     for i, move in enumerate(legal):
         data = dict(move.to_json() if hasattr(move, "to_json") else move)
         card = move_card(data, view)
-        rows.append((i, _group_title(str(data.get("kind")), mod), card, describe(data, view, names),
+        rows.append((i, mod.group(data), card, describe(data, view, names),
                      _targets(mod, data, view), move_cards(data, view),
                      explain(str(view.get("game")), str(data.get("kind")))))
     order: dict[str, int] = {}
@@ -162,14 +147,11 @@ def move_options(legal: Sequence[Any], view: Mapping[str, Any],
                  for i, g, c, s, t, cs, h in rows)
 
 
-def _targets(mod: ModuleType | None, move: Mapping[str, Any], view: Mapping[str, Any]) -> tuple[str, ...]:
+def _targets(mod: Presenter, move: Mapping[str, Any], view: Mapping[str, Any]) -> tuple[str, ...]:
     """The board fields a move acts on ("loc-3", "house-cups"), from the presenter's `targets`:
     the page lets the player click them."""
-    fn = getattr(mod, "targets", None) if mod is not None else None
-    if fn is None:
-        return ()
     try:
-        return tuple(str(t) for t in fn(move, view))
+        return tuple(str(t) for t in mod.targets(move, view))
     except (KeyError, TypeError, ValueError, IndexError):
         return ()
 
@@ -236,21 +218,12 @@ def _piles(view: Any, names: Sequence[str], path: list[str], out: list[dict[str,
 
 
 def screen(view: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
-    """The screen model of `view` (a seat's or the public one) with the players' `names`.
-
-    A presenter may replace it (`screen(view, names)`) or refine the generic one
-    (`refine_screen(view, names, base)`: its own hand, a board, the data of a page form)."""
-    game = str(view.get("game"))
-    mod = presenter(game)
-    custom = getattr(mod, "screen", None) if mod is not None else None
-    if custom is not None:
-        return _worded(dict(custom(view, names)))
+    """The screen model of `view` (a seat's or the public one) with the players' `names`: the
+    generic one refined by the presenter (`refine_screen`: its own hand, a board, a form's data),
+    its pile labels worded last (`_worded`)."""
     base = generic_screen(view, names)
-    refine = getattr(mod, "refine_screen", None) if mod is not None else None
-    if refine is None:
-        return _worded(base)
     try:
-        return _worded(dict(refine(view, names, base)))
+        return _worded(dict(presenter(str(view.get("game"))).refine_screen(view, names, base)))
     except _PRESENTER_FAULTS:
         return _worded(base)  # the generic screen still shows the hand, the piles and the text
 

@@ -36,9 +36,11 @@ MAX_COMMAND_BYTES = 16384
 Extra = Callable[[Command], Awaitable[None]]
 
 
-#: the page's scripts, inlined in this order into one <script>: the table core, per-game drawing,
-#: the lobby, then the wiring that connects to the peer
-SCRIPTS = ("app.js", "games.js", "lobby.js", "boot.js")
+#: the page's scripts, inlined in this order into one <script>: the table core, the shared per-game
+#: drawing, one module per game (paired with present/<game>.py), the lobby, then the wiring that
+#: connects to the peer
+GAME_SCRIPTS = ("arcanoid", "arcanum", "eleusis", "paris_divins", "tricks", "sinople", "trois_roses")
+SCRIPTS = ("app.js", "games/board.js", *(f"games/{g}.js" for g in GAME_SCRIPTS), "lobby.js", "boot.js")
 
 
 #: `{{Rules}}` in index.html: a msgid, replaced by its translation (escaped) when served
@@ -61,7 +63,8 @@ def page_html(token: str, lang: str = "en") -> str:
     # inside <script>: "</" never appears (a msgid cannot close the element)
     catalogue = json.dumps(page_catalogue(lang), ensure_ascii=True, sort_keys=True).replace("</", "<\\/")
     head = f"const LANG = {json.dumps(lang)};\nconst I18N = {catalogue};\n"
-    script = head + "\n".join((static / name).read_text(encoding="utf-8") for name in SCRIPTS)
+    script = head + "\n".join(static.joinpath(*name.split("/")).read_text(encoding="utf-8")
+                               for name in SCRIPTS)
     return (html.replace("/*STYLE*/", (static / "style.css").read_text(encoding="utf-8"))
                 .replace("/*SCRIPT*/", script)
                 .replace("__LANG__", lang)

@@ -66,8 +66,8 @@ def test_the_french_page_is_french_through_and_through() -> None:
 
 
 def test_card_and_move_names_as_the_rules_say_them(french: None) -> None:
-    from p2ptarot.present import describe_move
     from p2ptarot.present.cards import card_name
+    from p2ptarot.present.screen import describe
     assert card_name("trump-17") == "XVII l'Étoile" and card_name("fool") == "le Mat"
     assert card_name("swords-1") == "as d'épées" and card_name("cups-queen") == "reine de coupes"
     assert card_name("coins-page") == "valet de deniers"
@@ -76,5 +76,6 @@ def test_card_and_move_names_as_the_rules_say_them(french: None) -> None:
     assert card_name("rose-inverted") == "la Rose inversée" and card_name(None) == "une carte cachée"
     assert card_name("fig-b-wife") == "épouse de B"
     view = {"game": "sinople", "seat": 0, "phase": "play"}
-    assert describe_move({"kind": "play", "card": "num-b-7"}, view) == "Jouer B7"
-    assert describe_move({"kind": "pass"}, view) == "Passer"
+    names = ["Alice", "Bob"]
+    assert describe({"kind": "play", "card": "num-b-7"}, view, names) == "Jouer B7"
+    assert describe({"kind": "pass"}, view, names) == "Passer"

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from p2ptarot import bots
-from p2ptarot.present import describe_move, render_view
+from p2ptarot.present import presenter
 from p2ptarot.present.arcanum import board_data, card_name
 from p2ptarot.engine import PUBLIC, RandomDealer, create, play
 
@@ -25,13 +25,13 @@ def test_screens_show_own_cards_and_hide_the_others(players: int) -> None:
         step[0] += 1
         view = st.view(mover)
         for legal in st.legal_moves(mover)[:60]:
-            sentence = describe_move(legal, view)
+            sentence = presenter("arcanum").sentence(legal, view)
             assert sentence and "=" not in sentence and "None" not in sentence, sentence
             stats["sentences"] += 1
         if step[0] % 7:
             return
         for seat in range(players):
-            text = render_view(st.view(seat))
+            text = presenter("arcanum").render(st.view(seat))
             assert "None" not in text and "{" not in text
             for s in range(players):
                 for h in st.z.hands[s] + st.z.hidden[s]:
@@ -45,7 +45,7 @@ def test_screens_show_own_cards_and_hide_the_others(players: int) -> None:
             stats["screens"] += 1
 
     play(state, agents, RandomDealer(random.Random(players)), on_move=on_move)
-    final = render_view(state.view(0))
+    final = presenter("arcanum").render(state.view(0))
     assert "The city:" in final and "Prestige" in final and "VP" in final
     assert stats["screens"] > 10 and stats["hidden"] > 50 and stats["sentences"] > 100
 

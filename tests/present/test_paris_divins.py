@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from tests.games.roses_common.support import check_screens
 
-from p2ptarot.present import describe_move, move_group
+from p2ptarot.present import presenter
 from p2ptarot.games.paris_divins import Wager
 
 
@@ -17,5 +17,5 @@ def test_screens_show_the_hand_and_hide_the_rest(players: int) -> None:
 
 def test_wager_sentence_names_the_card_of_the_handle() -> None:
     view = {"game": "paris-divins", "hand": ["minor-cup-5", "world"], "hand_handles": [7, 12]}
-    assert describe_move(Wager(12, "divine"), view) == "Play the World face down and bet on divine"
-    assert move_group(Wager(12, "divine")) == "play a card and bet"
+    assert presenter("paris-divins").sentence(Wager(12, "divine"), view) == "Play the World face down and bet on divine"
+    assert presenter("paris-divins").group(Wager(12, "divine")) == "play a card and bet"

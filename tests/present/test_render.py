@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from p2ptarot import bots
-from p2ptarot.present import describe_move, move_group, render_view
+from p2ptarot.present import presenter
 from p2ptarot.present.cards import HIDDEN, card_name
 from p2ptarot.engine import RandomDealer, create
 from p2ptarot.engine.local import play
@@ -33,18 +33,18 @@ def test_card_names() -> None:
 
 def test_move_sentences() -> None:
     view: dict[str, Any] = {"game": "arcanoid", "seat": 0, "participants": [], "decision": None}
-    assert describe_move(Engage(("cups",), (3, 7), ("cups-3", "cups-7")), view) == \
+    assert presenter(view["game"]).sentence(Engage(("cups",), (3, 7), ("cups-3", "cups-7")), view) == \
         "Engage on cups: 3 of cups, 7 of cups"
-    assert describe_move(Call(1, "trump-17", "cups-queen"), view) == "Call the queen of cups with The Star"
-    assert describe_move(Pass(), view) == "Pass"
-    assert move_group(Call(1, "trump-17", "cups-queen")) == "call a card"
+    assert presenter(view["game"]).sentence(Call(1, "trump-17", "cups-queen"), view) == "Call the queen of cups with The Star"
+    assert presenter(view["game"]).sentence(Pass(), view) == "Pass"
+    assert presenter("arcanoid").group(Call(1, "trump-17", "cups-queen")) == "call a card"
 
 
 def test_unknown_game_falls_back_to_json() -> None:
     view = {"game": "no-such-game", "seat": 1, "hand": ["x"]}
-    text = render_view(view)
+    text = presenter(view["game"]).render(view)
     assert '"game": "no-such-game"' in text and "\n" in text
-    assert describe_move({"kind": "guess", "rule": 3}, view) == "guess rule=3"
+    assert presenter(view["game"]).sentence({"kind": "guess", "rule": 3}, view) == "guess rule=3"
 
 
 def _mentions(text: str, card: str) -> bool:
@@ -101,15 +101,15 @@ def _check_game(game: str, players: int, seed: int, every: int) -> dict[str, int
         step[0] += 1
         view = st.view(mover)
         for legal in st.legal_moves(mover):
-            sentence = describe_move(legal, view)
+            sentence = presenter(view["game"]).sentence(legal, view)
             assert sentence and "=" not in sentence, sentence
             stats["moves"] += 1
-        assert describe_move(move, view)
+        assert presenter(view["game"]).sentence(move, view)
         if step[0] % every:
             return
         for seat in range(players):
             view = st.view(seat)
-            text = render_view(view)
+            text = presenter(view["game"]).render(view)
             own, hidden = _own_and_hidden(st, view, seat)
             for card in own:
                 assert _mentions(text, card), f"{card} of seat {seat}'s hand is not shown:\n{text}"
@@ -122,7 +122,7 @@ def _check_game(game: str, players: int, seed: int, every: int) -> dict[str, int
 
     outcome = play(state, agents, RandomDealer(random.Random(f"deal:{seed}")), on_move=on_move)
     assert outcome is not None
-    final = render_view(state.view(0))
+    final = presenter(game).render(state.view(0))
     assert final.startswith("==")
     return stats
 
@@ -161,7 +161,7 @@ def test_announced_decisions_are_on_the_screen() -> None:
             seat = next(s for s in turn.seats if state.legal_moves(s))
             decision = state.view(seat)["decision"]
             if decision["name"] in ("give", "pope") and decision["name"] not in met:
-                screen = render_view(state.view(seat))
+                screen = presenter("arcanoid").render(state.view(seat))
                 now = next(line for line in screen.splitlines() if line.startswith("Now: "))
                 want = (card_name(decision["called"]) if decision["name"] == "give"
                         else {"trumps": "every trump", "fool": "the Fool"}.get(decision["category"],

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from tests.games.roses_common.support import check_screens
 
-from p2ptarot.present import describe_move
+from p2ptarot.present import presenter
 from p2ptarot.present.cards import card_name
 from p2ptarot.games.trois_roses import Play
 
@@ -21,4 +21,4 @@ def test_card_names_and_sentences() -> None:
                                    "rose-upright", "rose-inverted")] == \
         ["5 of cups", "god of masks", "role 2 (10)", "the World", "divine 4", "the upright Rose",
          "the inverted Rose"]
-    assert describe_move(Play(3, "minor-star-child"), {"game": "trois-roses"}) == "Play child of stars"
+    assert presenter("trois-roses").sentence(Play(3, "minor-star-child"), {"game": "trois-roses"}) == "Play child of stars"

@@ -10,8 +10,10 @@ the count, never the values. What `check` cannot see becomes a numbered claim (E
 * `fool-outcome` (detail: field, handles, outcome) — the Fool's user, after its private look,
   announces "stolen" or "lost"; true iff the cards are stealable under the variant's rules.
 
-A state that knows every value (the engager's own, an omniscient one; the thief's after its look)
-refuses a false statement outright, so the modes agree. The transmuted card is never named: a
+A state that may judge every value (`usable_card`: the claimant's own, an omniscient one, or
+values open to everyone) refuses a false statement outright, so the modes agree; a third seat's
+private knowledge (the engager's against a thief, a Papesse's look) never does: one peer alone
+would convict (issue 24 item 5). The transmuted card is never named: a
 Magician with exactly one numeric card of another suit transmutes it, otherwise nothing.
 """
 
@@ -94,8 +96,8 @@ def check_public(g: "ArcanoidState", pid: int, field: str, handles: Sequence[int
     avail = set(g.available(pid))
     if any(h not in avail for h in handles):
         raise IllegalMove(seat, "a secret engagement uses available cards only", g.where())
-    known = [g.cards[h] for h in engaged]
-    if all(c is not None for c in known):  # this state knows them: the claim is decided now
+    known = [g.usable_card(h, seat) for h in engaged]
+    if all(c is not None for c in known):  # this state may judge them: decided now
         err = composition_error(g, field, engaged, known)  # type: ignore[arg-type]
         if err:
             raise IllegalMove(seat, err, g.where())

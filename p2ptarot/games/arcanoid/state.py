@@ -125,9 +125,24 @@ class ArcanoidState(Pipeline, GameState):
         self._log.append(("m", seat, move))
         self._busy += 1
         try:
-            super().apply(seat, move, listed=listed)
+            if not listed:
+                self.check(seat, move)
+                self._check_opened(seat, move)
+            self._apply(seat, move)
         finally:
             self._busy -= 1
+
+    def _check_opened(self, seat: int, move: Move) -> None:
+        """The cards `move` turns face up against their values. The table opens them to
+        everyone by the mover's proven decryption shares before it applies the move (PROTOCOL
+        §5), so every peer and the verifier know them here and refuse a false value together;
+        the pure `check` judged them only where `usable_card` allowed, never from a third seat's
+        private look (issue 24 item 5)."""
+        for h, card in declared(move):
+            known = self.cards[h] if 0 <= h < len(self.cards) else None
+            if known is not None and known != card:
+                raise IllegalMove(seat, f"card {h} is not {card}: it opened as {known}",
+                                  self.where())
 
     def resolve_chance(self, result: Any) -> None:
         self._log.append(("c", dict(result) if isinstance(result, Mapping) else result))
@@ -164,14 +179,7 @@ class ArcanoidState(Pipeline, GameState):
         self._send(None)
 
     def move_reveals(self, seat: int, move: Move) -> tuple[Reveal, ...]:
-        pairs: list[int] = []
-        if hasattr(move, "handle") and hasattr(move, "card"):
-            pairs.append(move.handle)  # type: ignore[attr-defined]
-        if isinstance(move, WheelDiscard):
-            pairs.extend(move.promote)  # the discards stay face down, promoted or not
-        elif hasattr(move, "cards"):
-            pairs.extend(getattr(move, "handles"))
-        return tuple(Reveal(h, PUBLIC, seat) for h in pairs
+        return tuple(Reveal(h, PUBLIC, seat) for h, _ in declared(move)
                      if 0 <= h < len(self.seen) and PUBLIC not in self.seen[h])
 
     def clone(self) -> "ArcanoidState":
@@ -197,7 +205,7 @@ class ArcanoidState(Pipeline, GameState):
         or an omniscient one, whatever it knows; elsewhere only a public value (shown to everyone
         or opened by an audit). A third seat's private knowledge (a Papesse's look, an engager's
         own cards, a Fool thief's look) never convicts: one peer alone would (issue 24 item 5)."""
-        card = self.cards[handle]
+        card = self.cards[handle] if 0 <= handle < len(self.cards) else None
         if card is None or self.omniscient or self.viewer == seat:
             return card
         return card if PUBLIC in self.seen[handle] or handle in self._opened else None
@@ -299,7 +307,7 @@ class ArcanoidState(Pipeline, GameState):
         if handle not in self.available(pid):
             raise IllegalMove(seat, f"card {handle} is not available to this participant",
                               self.where())
-        known = self.cards[handle]
+        known = self.usable_card(handle, seat)  # the rest: proven by the move's opening
         if known is not None and known != card:
             raise IllegalMove(seat, f"card {handle} is not {card}", self.where())
 
@@ -315,7 +323,7 @@ class ArcanoidState(Pipeline, GameState):
         elif isinstance(move, (Engage, ChariotEngage)):
             engage.check_engage(self, pid, move.fields, move.handles, move.cards, move.transmute,
                                 isinstance(move, ChariotEngage))
-            known = [self.cards[h] for h in move.handles]
+            known = [self.usable_card(h, seat) for h in move.handles]
             if any(k is not None and k != c for k, c in zip(known, move.cards)):
                 raise IllegalMove(seat, "declared cards do not match", self.where())
         elif isinstance(move, ChariotAdd):
@@ -427,6 +435,20 @@ class ArcanoidState(Pipeline, GameState):
         if self.rules.usa_seats:
             detail["usa_fields"] = sum(counts[NOBODY].values())
         return Outcome(scores, () if w is None or w == NOBODY else (w,), detail)
+
+
+def declared(move: Move) -> list[tuple[int, str]]:
+    """(handle, card) of every card `move` turns face up, with the value it declares (moves.py:
+    a face-up card travels with its value; the Wheel's discards and a secret engagement's cards
+    stay face down)."""
+    pairs: list[tuple[int, str]] = []
+    if hasattr(move, "handle") and hasattr(move, "card"):
+        pairs.append((move.handle, move.card))  # type: ignore[attr-defined]
+    if isinstance(move, WheelDiscard):
+        pairs.extend(zip(move.promote, move.cards))  # the discards stay face down
+    elif hasattr(move, "cards"):
+        pairs.extend(zip(getattr(move, "handles"), getattr(move, "cards")))
+    return pairs
 
 
 def factory(players: int, variant: str | None, options: Mapping[str, Any], viewer: int | None,

@@ -61,6 +61,9 @@ class OnlineConfig:
     max_links: int = 64
     max_queued_events: int = 1024
     ping_interval: float = 5.0
+    #: seconds a closing mesh waits for its links' queued frames to leave (relay path: the
+    #: token bucket paces them) and, on a data channel, to be read by the peer
+    drain_timeout: float = 5.0
     extra: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

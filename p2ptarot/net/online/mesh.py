@@ -121,6 +121,7 @@ class OnlineMesh:
         if self._closed:
             return
         self._closed = True
+        await self._drain()
         for link in list(self._links.values()):
             await link.channel.close()
         for _, channel in list(self._relays.values()):
@@ -131,6 +132,18 @@ class OnlineMesh:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         await self.pool.close()
+
+    async def _drain(self) -> None:
+        """Let what every link queued leave before the links close (bounded by
+        ``drain_timeout``): a peer leaving right after its last frames, such as the `done` that
+        ends a table, must not lose them in its own queues."""
+        channels = {link.channel for link in self._links.values()}
+        channels.update(channel for _, channel in self._relays.values())
+        if not channels:
+            return
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(self.config.drain_timeout):
+                await asyncio.gather(*(c.drain() for c in channels), return_exceptions=True)
 
     async def __aenter__(self) -> OnlineMesh:
         await self.start()

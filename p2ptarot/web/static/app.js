@@ -160,7 +160,7 @@ function drawScreen() {
   const typing = gamebox.contains(document.activeElement) ? document.activeElement : null;
   const caret = typing && "selectionStart" in typing ? [typing.selectionStart, typing.selectionEnd] : null;
   clear(gamebox);
-  const drawGame = GAME_SCREENS[sc.game];  // games.js: a game's own drawing (board, forms)
+  const drawGame = GAME_SCREENS[sc.game];  // games/<game>.js: a game's own drawing (board, forms)
   if (drawGame) drawGame(sc, gamebox);
   if (typing && typing.isConnected) {  // a form kept across redraws keeps the player's caret
     typing.focus();
@@ -179,7 +179,7 @@ function setSel(card, indexes) {
   S.sel = indexes && indexes.length ? { turn: S.turn ? S.turn.turn : null, card, options: indexes } : null;
   S.preview = S.sel && indexes.length === 1 ? { turn: S.sel.turn, index: indexes[0] } : null;
 }
-function highlight(indexes) { setSel(selected() ? S.sel.card : null, indexes); }  // games.js narrows with a board click
+function highlight(indexes) { setSel(selected() ? S.sel.card : null, indexes); }  // games/board.js narrows with a board click
 function pickCard(id, opts) {
   if (selected() && S.sel.card === id) {  // the same card again: play the previewed move, or put the card back
     const k = previewed();

@@ -72,7 +72,7 @@ def check_screens(game: str, players: int, seed: int, every: int = 1) -> dict[st
     import re
 
     from p2ptarot import bots
-    from p2ptarot.present import describe_move, render_view
+    from p2ptarot.present import presenter
     from p2ptarot.present.cards import HIDDEN, card_name
     from p2ptarot.engine import RandomDealer, create, play
 
@@ -89,14 +89,14 @@ def check_screens(game: str, players: int, seed: int, every: int = 1) -> dict[st
         step[0] += 1
         view = st.view(mover)
         for legal in st.legal_moves(mover):
-            sentence = describe_move(legal, view)
+            sentence = presenter(game).sentence(legal, view)
             assert sentence and "=" not in sentence and HIDDEN not in sentence, sentence
             stats["moves"] += 1
         if step[0] % every:
             return
         for seat in range(players):
             view = st.view(seat)
-            text = render_view(view)
+            text = presenter(game).render(view)
             for card in view["hand"]:
                 assert mentions(text, card), f"{card} of seat {seat}'s hand is not shown:\n{text}"
             # (the same card may sit at a known handle of a later deal: then it is no secret)
@@ -111,5 +111,5 @@ def check_screens(game: str, players: int, seed: int, every: int = 1) -> dict[st
             stats["screens"] += 1
 
     play(state, agents, RandomDealer(random.Random(f"deal:{seed}")), on_move=on_move)
-    assert render_view(state.view(0)).startswith("==")
+    assert presenter(game).render(state.view(0)).startswith("==")
     return stats

@@ -83,7 +83,7 @@ def check(g: "ArcanoidState", seat: int, move: Fool, ctx: Ctx) -> None:
     p = g.parts[move.user]
     if move.handle not in p.hand + p.visible + g.justice:
         raise IllegalMove(seat, "that Fool is not available to this participant", g.where())
-    known = g.cards[move.handle]
+    known = g.usable_card(move.handle, seat)  # the rest is proven by the Fool's opening
     if known is not None and known != FOOL:
         raise IllegalMove(seat, "that card is not the Fool", g.where())
     if move.cut >= 0 and move.cut != move.user:

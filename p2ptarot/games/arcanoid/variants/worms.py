@@ -77,7 +77,8 @@ def _check(g: "ArcanoidState", pid: int, move: Reinforce) -> None:
     avail = set(g.available(pid))
     if len(set(move.handles)) != len(move.handles) or any(h not in avail for h in move.handles):
         raise IllegalMove(seat, "a reinforcement uses available cards, each once", g.where())
-    if any(g.cards[h] is not None and g.cards[h] != c for h, c in zip(move.handles, move.cards)):
+    known = [g.usable_card(h, seat) for h in move.handles]  # the rest: proven by the opening
+    if any(k is not None and k != c for k, c in zip(known, move.cards)):
         raise IllegalMove(seat, "declared cards do not match", g.where())
     err = _content_error(g, move)
     if err:

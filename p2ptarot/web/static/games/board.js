@@ -1,0 +1,105 @@
+// Shared per-game drawing: GAME_SCREENS[game](screen, box) draws into the #gamebox element under
+// the piles (a board, a form for a composed move); clickable fields, the several-card picker and the
+// text summary are shared by the games' modules (games/<game>.js, paired with present/<game>.py).
+"use strict";
+const GAME_SCREENS = {};
+
+// ---- shared: clickable board fields ------------------------------------------------------------
+// A field ("loc-3", "house-cups", a figure id) is clickable when a legal move acts on it. A click
+// narrows the options (those a hand-card click picked, if any): one left is played, several are
+// highlighted among the move buttons.
+function optionsOn(target) {
+  if (!S.turn || S.answered) return [];
+  const picked = selected() ? S.sel.options : null;
+  const out = [];
+  S.turn.options.forEach((o, k) => {
+    // with nothing picked, a place starts only the moves that need no card (pick the card first)
+    const free = !o.card && !((o.cards || []).length >= 2);
+    if ((o.targets || []).includes(target) && (picked ? picked.includes(k + 1) : free)) out.push(k + 1);
+  });
+  return out;
+}
+function fieldClick(node, target) {
+  node.dataset.target = target;
+  if (!S.turn || S.answered) return;
+  const any = S.turn.options.some((o) => (o.targets || []).includes(target));
+  if (!any) return;
+  node.classList.add("target");
+  if (optionsOn(target).length) node.classList.add("live");
+  if (selected() && !optionsOn(target).length) node.classList.add("dim");
+  node.addEventListener("click", (ev) => {
+    ev.stopPropagation();
+    let opts = optionsOn(target);
+    if (!opts.length) { setSel(null, null); opts = optionsOn(target); }  // a new choice starts over
+    if (opts.length) { highlight(opts); drawAll(); }  // one left: its preview waits for "Play"
+  });
+}
+
+// ---- games drawn by the generic screen: the presenter's table summary stays in view ---------------
+// (scores, fields and their totals, roses, who leads: what the piles alone do not say). The header
+// and the hand (drawn as cards already) are left out.
+function tableSummary(sc, box) {
+  const lines = (sc.text || "").split("\n");
+  const keep = [];
+  let skipping = false;
+  lines.forEach((line, i) => {
+    if (i === 0 && /^==/.test(line)) return;
+    if (/^Your (demon's )?hand/.test(line)) { skipping = true; return; }
+    if (skipping && /^ {4}/.test(line)) return;
+    skipping = false;
+    keep.push(line);
+  });
+  if (!keep.length) return;
+  const d = el("div", "summary"); d.id = "table-summary";
+  d.appendChild(el("pre", null, keep.join("\n")));
+  box.appendChild(d);
+}
+
+// ---- several cards at once (discard three, hide two, engage a pair, load the Chariot) -------------
+// Click cards to pick them; the moves naming all of them are outlined; when exactly one move names
+// exactly them, "Play these cards" plays it.
+const PICK = { turn: null, cards: [] };
+function sameCards(a, b) { return a.length === b.length && a.slice().sort().join("|") === b.slice().sort().join("|"); }
+function cardPicker(sc, box) {
+  if (!S.turn || S.answered) return;
+  const multi = S.turn.options.map((o, k) => [o, k + 1]).filter(([o]) => (o.cards || []).length >= 2);
+  if (!multi.length) return;
+  if (PICK.turn !== S.turn.turn) { PICK.turn = S.turn.turn; PICK.cards = []; }
+  const f = el("div", "eform"); f.id = "card-picker";
+  f.appendChild(el("h3", null, "Moves with several cards: click the cards, then play them"));
+  const cards = el("div", "cards");
+  const usable = new Set(); multi.forEach(([o]) => o.cards.forEach((c) => usable.add(c)));
+  (sc.hand || []).filter((h) => usable.has(h.id)).forEach((h) => {
+    const at = PICK.cards.indexOf(h.id);
+    const c = cardEl(h, () => {
+      const k = PICK.cards.indexOf(h.id);
+      if (k >= 0) PICK.cards.splice(k, 1); else PICK.cards.push(h.id);
+      pickHighlight(); drawAll();
+    });
+    if (at >= 0) { c.classList.add("chosen"); c.appendChild(el("span", "order", at + 1)); }
+    cards.appendChild(c);
+  });
+  f.appendChild(cards);
+  const exact = multi.filter(([o]) => sameCards(o.cards, PICK.cards));
+  const wider = multi.filter(([o]) => PICK.cards.every((c) => o.cards.includes(c)));
+  f.appendChild(el("div", "runline", !PICK.cards.length ? "No card picked yet"
+    : exact.length === 1 ? exact[0][0].sentence
+    : exact.length > 1 ? exact.length + " moves name exactly these cards: choose one below (outlined)"
+    : wider.length ? wider.length + " moves name these cards and more: pick more"
+    : "no move names all these cards"));
+  const row = el("div", "buttons");
+  const go = el("button", "write primary", "Play these cards"); go.id = "pick-play";
+  go.disabled = exact.length !== 1;
+  go.addEventListener("click", () => { if (exact.length === 1) play(exact[0][1]); });
+  const reset = el("button", "write", "Clear"); reset.addEventListener("click", () => { PICK.cards = []; pickHighlight(); drawAll(); });
+  row.appendChild(go); row.appendChild(reset); f.appendChild(row);
+  box.appendChild(f);
+}
+function pickHighlight() {
+  if (!S.turn || S.answered || !PICK.cards.length) { setSel(null, null); return; }
+  const idx = [];
+  S.turn.options.forEach((o, k) => { if ((o.cards || []).length >= 2 && PICK.cards.every((c) => o.cards.includes(c))) idx.push(k + 1); });
+  const exact = idx.filter((k) => sameCards(S.turn.options[k - 1].cards, PICK.cards));
+  setSel(null, exact.length ? exact : idx);  // exactly these cards on several fields: the fields are lit
+  drawMoves();
+}
