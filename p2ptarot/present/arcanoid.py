@@ -39,17 +39,20 @@ GROUPS: dict[str, str] = {
 _GLUE = "\u00a0"
 
 _DECISIONS = {
-    "turn": "{actor_s} turn",
-    "hermit": "{actor} may take a Hermit move now",
-    "wheel": "{actor}: discard down to capacity after the Wheel",
-    "call-again": "{actor} may call another card (already called: {tried})",
-    "fool": "Fool window: whoever holds the Fool may steal {actor_s} engagement on {field}",
-    "pope": "Pope played by {actor}: show {category}",
-    "give": "{actor} called {called}: its holder hands it over",
-    "vote": "the draw pile is empty: vote to renew it from the discard pile",
+    "turn": N_("{actor_s} turn"),
+    "hermit": N_("{actor} may take a Hermit move now"),
+    "wheel": N_("{actor}: discard down to capacity after the Wheel"),
+    "call-again": N_("{actor} may call another card (already called: {tried})"),
+    "fool": N_("Fool window: whoever holds the Fool may steal {actor_s} engagement on {field}"),
+    "pope": N_("Pope played by {actor}: show {category}"),
+    "give": N_("{actor} called {called}: its holder hands it over"),
+    "vote": N_("the draw pile is empty: vote to renew it from the discard pile"),
 }
-_KINDS = {"abdication": "abdicated", "judgement": "abdicated (Judgement)",
-          "forced": "forced out (World)"}
+#: French says "c'est votre tour", "le tour de Bob": the possessive is worded per language
+_POSSESSIVE_YOU = N_("your")
+_POSSESSIVE = N_("{name}'s")
+_KINDS = {"abdication": N_("abdicated"), "judgement": N_("abdicated (Judgement)"),
+          "forced": N_("forced out (World)")}
 
 
 _PASS = N_("Pass")
@@ -80,7 +83,7 @@ def who(pid: int, view: Mapping[str, Any]) -> str:
 def _possessive(pid: int, view: Mapping[str, Any]) -> str:
     """'your', 'your demon's', 'seat 2's'."""
     name = who(pid, view)
-    return "your" if name == _("you") else f"{name}'s"
+    return _(_POSSESSIVE_YOU) if name == _("you") else _(_POSSESSIVE).format(name=name)
 
 
 def _hand_of(pid: int, view: Mapping[str, Any]) -> str:
@@ -128,7 +131,8 @@ def _zone(cards: list[Mapping[str, Any]], own: bool = False) -> str:
 
 def _record(rec: Mapping[str, Any], fld: str) -> str:
     if rec["kind"] in _KINDS:
-        return _KINDS[rec["kind"]]
+        kind = rec["kind"]
+        return _(_KINDS[kind])
     if "count" in rec:  # a secret engagement still face down (KOBLENZ, MALTA)
         seen = "+".join(card_name(c).replace(" ", _GLUE) for c in rec["cards"])
         return f"{rec['count']}{_GLUE}face{_GLUE}down" + (f" ({seen})" if seen else "")
@@ -240,13 +244,16 @@ def _decision_line(decision: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     category = decision.get("category", "")
     fields = {
         "actor": who(decision["actor"], view), "actor_s": _possessive(decision["actor"], view),
-        "called": card_name(decision["called"]) if decision.get("called") else "a card",
-        "tried": ", ".join(card_name(c) for c in decision.get("tried", [])) or "none",
-        "category": {"trumps": "every trump you hold", "fool": "the Fool if you hold it"}.get(
-            category, f"every card of {category} you hold"),
-        "field": decision.get("field", "a field"),
+        "called": card_name(decision["called"]) if decision.get("called") else _("a card"),
+        "tried": ", ".join(card_name(c) for c in decision.get("tried", [])) or _("none"),
+        "category": {"trumps": _("every trump you hold"), "fool": _("the Fool if you hold it")}.get(
+            category, _("every card of {suit} you hold").format(suit=_field(category))),
+        "field": _field(decision["field"]) if decision.get("field") else _("a field"),
     }
-    return _DECISIONS.get(decision["name"], decision["name"] + " ({actor})").format(**fields)
+    name = decision["name"]
+    if name == "turn" and fields["actor"] == _("you"):
+        return _("your turn")
+    return (_(_DECISIONS[name]) if name in _DECISIONS else name + " ({actor})").format(**fields)
 
 
 def render(view: Mapping[str, Any]) -> str:

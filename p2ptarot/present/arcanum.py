@@ -17,19 +17,23 @@ from .faces import face, sort_key
 
 HOUSES = ("swords", "wands", "cups", "coins")
 _DECISIONS = {
-    "act": "play a minor (mandatory) and at most one major, before or after it",
-    "draw-choice": "draw 3 minors or 1 major", "limit": "discard down to 7 cards",
-    "hide": "hide minors face down", "relocate": "move a figure (move-and-activate)",
-    "fool-mode": "the Fool: joker move or hide it", "artisan": "Artisan District: 2 minors or 1 major",
-    "harbour": "Harbour: draw 1 minor?", "market": "Market: trade a card or not",
-    "fields": "Fields: each House +1, -1 or 0", "cathedral": "Cathedral: hide 1 minor or draw 2",
-    "castle": "Castle: discard 1 card", "chariot": "Chariot: discard 1 card",
-    "judgement": "Judgement: discard 1 card", "house": "choose a House",
-    "empress": "Empress: one House +1, another -1", "wheel": "Wheel: give 2 cards to your left",
-    "death": "Death: discard 1 or 2 minors", "swap": "Temperance: swap up to 2 cards",
-    "tower": "Tower: freeze locations", "remove": "Judgement: remove a figure (3 in all)",
-    "return": "Judgement: put a figure back", "declare": "declare the Fool's suit",
-    "sun": "Sun: turn 3 hidden cards face up", "forced-draw": "no minor? draw one"}
+    "act": N_("play a minor (mandatory) and at most one major, before or after it"),
+    "draw-choice": N_("draw 3 minors or 1 major"), "limit": N_("discard down to 7 cards"),
+    "hide": N_("hide minors face down"), "relocate": N_("move a figure (move-and-activate)"),
+    "fool-mode": N_("the Fool: joker move or hide it"), "artisan": N_("Artisan District: 2 minors or 1 major"),
+    "harbour": N_("Harbour: draw 1 minor?"), "market": N_("Market: trade a card or not"),
+    "fields": N_("Fields: each House +1, -1 or 0"), "cathedral": N_("Cathedral: hide 1 minor or draw 2"),
+    "castle": N_("Castle: discard 1 card"), "chariot": N_("Chariot: discard 1 card"),
+    "judgement": N_("Judgement: discard 1 card"), "house": N_("choose a House"),
+    "empress": N_("Empress: one House +1, another -1"), "wheel": N_("Wheel: give 2 cards to your left"),
+    "death": N_("Death: discard 1 or 2 minors"), "swap": N_("Temperance: swap up to 2 cards"),
+    "tower": N_("Tower: freeze locations"), "remove": N_("Judgement: remove a figure (3 in all)"),
+    "return": N_("Judgement: put a figure back"), "declare": N_("declare the Fool's suit"),
+    "sun": N_("Sun: turn 3 hidden cards face up"), "forced-draw": N_("no minor? draw one")}
+
+
+def _decision(name: Any) -> str:
+    return _(_DECISIONS[name]) if name in _DECISIONS else str(name)
 
 
 #: move kind -> heading when a long move list is grouped
@@ -106,7 +110,7 @@ def render(view: Mapping[str, Any]) -> str:
     d = view.get("decision")
     if d:
         lines += ["", f"Waiting for {_seat(d['actor'], view) if d['actor'] >= 0 else 'everyone'}: "
-                      f"{_DECISIONS.get(d['name'], d['name'])}"]
+                      f"{_decision(d['name'])}"]
     if view.get("scorings"):
         last = view["scorings"][-1]
         kind = "World scoring" if last["world"] else "House scoring"
@@ -148,7 +152,7 @@ def board_data(view: Mapping[str, Any]) -> dict[str, Any]:
         "players": players, "decks": dict(view["decks"]), "discards": dict(view["discards"]),
         "decision": None if decision is None else {
             "name": decision["name"], "actor": decision["actor"],
-            "text": _DECISIONS.get(decision["name"], decision["name"])},
+            "text": _decision(decision["name"])},
     }
 
 

@@ -27,15 +27,19 @@ GROUPS: dict[str, str] = {
 _RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 _SUITS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
 _PHASES = {
-    "first-dealer": "drawing the first dealer", "rule": "the dealer writes his rule",
-    "hint": "the dealer may give a hint", "shuffle": "shuffling", "deal": "dealing",
-    "play": "playing", "judge": "the dealer judges", "sage-call": "the Sage calls",
-    "dealer-answer": "the dealer answers the Sage", "dealer-pick": "the dealer names a correct card",
-    "sage-pick": "the Sage names a correct card", "dealer-answer-pick": "the dealer answers the Sage",
-    "sage-window": "the player may declare himself Sage", "effects": "dealing cards",
-    "open": "the dealer opens his rule", "over": "game over",
+    "first-dealer": N_("drawing the first dealer"), "rule": N_("the dealer writes his rule"),
+    "hint": N_("the dealer may give a hint"), "shuffle": N_("shuffling"), "deal": N_("dealing"),
+    "play": N_("playing"), "judge": N_("the dealer judges"), "sage-call": N_("the Sage calls"),
+    "dealer-answer": N_("the dealer answers the Sage"), "dealer-pick": N_("the dealer names a correct card"),
+    "sage-pick": N_("the Sage names a correct card"), "dealer-answer-pick": N_("the dealer answers the Sage"),
+    "sage-window": N_("the player may declare himself Sage"), "effects": N_("dealing cards"),
+    "open": N_("the dealer opens his rule"), "over": N_("game over"),
 }
 WIDTH = 78
+
+
+def _phase(phase: Any) -> str:
+    return _(_PHASES[phase]) if phase in _PHASES else str(phase)
 
 
 def card_name(card: str | None) -> str:
@@ -108,7 +112,7 @@ def render(view: Mapping[str, Any]) -> str:
     out = []
     dealer = view.get("dealer", -1)
     out.append(f"Eleusis — round {view.get('round')} of {view.get('rounds')}, dealer "
-               f"{_who(dealer, view)} — {_PHASES.get(view.get('phase', ''), view.get('phase'))}")
+               f"{_who(dealer, view)} — {_phase(view.get('phase'))}")
     layout = view["layout"]
     sudden = "SUDDEN DEATH" if view.get("sudden_death") else "no sudden death yet"
     out.append(f"layout {layout['size']} cards, stock {view.get('stock')}, {sudden}")
@@ -466,7 +470,7 @@ def refine_screen(view: Mapping[str, Any], names: Sequence[str], base: Mapping[s
                         "you": s == me})
     pending = view.get("pending")
     sc["eleusis"] = {
-        "phase": view.get("phase"), "phase_text": _PHASES.get(str(view.get("phase")), view.get("phase")),
+        "phase": view.get("phase"), "phase_text": _phase(view.get("phase")),
         "seat": me, "dealer": view.get("dealer"), "current": view.get("current"),
         "columns": columns, "size": layout["size"], "marker": marker,
         "stock": view.get("stock"), "sudden_death": bool(view.get("sudden_death")),
