@@ -406,23 +406,25 @@ def secret_cases(lines: list[bytes], ids: list[Identity]) -> list[Case]:
                  envs[i].seat, "does not match")]
 
 
-#: the audit reference game: arcanoïd, 2 seats, one round; both seats call a card whenever they
-#: can, so seats that do not hold it pass ("not held": a claim on their hidden hands)
-AUDIT_GAME, AUDIT_OPTIONS = "arcanoid", {"rounds": 1, "first_seat": 0}
+#: the audit reference game: arcanoïd, 3 seats, one round; every seat plays the High Priestess
+#: on another seat (a show: a proven re-encryption on the wire) and calls a card whenever it can,
+#: so seats that do not hold the called card pass ("not held": a claim on their hidden hands)
+AUDIT_GAME, AUDIT_SEATS, AUDIT_OPTIONS = "arcanoid", 3, {"rounds": 1, "first_seat": 0}
 
 
 def _caller(session: Session, legal: list) -> Any:
-    from p2ptarot.games.arcanoid.moves import Call
+    from p2ptarot.games.arcanoid.moves import Call, Priestess
 
-    return next((m for m in legal if isinstance(m, Call)), None)
+    looks = [m for m in legal if isinstance(m, Priestess) and m.target >= 0]
+    return looks[0] if looks else next((m for m in legal if isinstance(m, Call)), None)
 
 
 def audit_game() -> tuple[Any, list[bytes], list[Identity]]:
     """A game whose final audit opens cards (PROTOCOL §6 step 7): the claims of the passes that
     stay pending to the end cover hand cards no rule opens, so the audit publishes, with their
     DLEQ proofs, the shares of exactly those cards (and no key)."""
-    return play(AUDIT_GAME, b"/audit", options=dict(AUDIT_OPTIONS),
-                scripts={0: _caller, 1: _caller})
+    return play(AUDIT_GAME, b"/audit", seats=AUDIT_SEATS, options=dict(AUDIT_OPTIONS),
+                scripts={k: _caller for k in range(AUDIT_SEATS)})
 
 
 def audit_steps(lines: list[bytes]) -> list[Envelope]:
@@ -643,12 +645,15 @@ def main(out: Path = OUT) -> int:
     audit_head = header_line(audit_signed)
     audit_verdict = verify_transcript(Transcript(audit_signed, audit_lines))
     opened = sum(len(e.body["items"]) for e in audit_steps(audit_lines))
-    if not audit_verdict.valid or not opened:
+    shown = [x for x in audit_lines if parse(x).kind == "mental.reencrypt"]
+    if not audit_verdict.valid or not opened or not shown:
         raise SystemExit(f"the audit reference game does not verify or its audit opens nothing: "
                          f"{audit_verdict.reason}")
     (out / "valid-audit.jsonl").write_bytes(b"\n".join([audit_head, *audit_lines]) + b"\n")
-    index.append({"file": "valid-audit.jsonl", "description": "a complete 2-seat arcanoïd game of "
-                  "one round in which both seats call a card whenever they can: the passes are "
+    index.append({"file": "valid-audit.jsonl", "description": "a complete 3-seat arcanoïd game of "
+                  "one round in which every seat plays the High Priestess on another seat (a "
+                  "show: a proven re-encryption, `mental.reencrypt`) and calls a card whenever it "
+                  "can: the passes are "
                   "claims on hidden hands that stay pending, so the final audit (PROTOCOL §6 step "
                   f"7) publishes {opened} decryption shares with their DLEQ proofs, opening exactly "
                   "the hand cards those claims cover; no key is published",

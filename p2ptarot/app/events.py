@@ -207,6 +207,8 @@ class RoundOver(Event):
     number: int
     result: dict[str, Any]
     totals: dict[str, Any]
+    #: what the round's end shows beyond its record (Eleusis: each judgment re-checked)
+    details: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -226,6 +228,17 @@ class Notice(Event):
 
     TYPE: ClassVar[str] = "notice"
     text: str
+
+
+@dataclass(frozen=True)
+class RoundHeld(Event):
+    """The next deal waits for this seat's player: the round's result stays on the screen until
+    a `Continue` or `until` (Unix time); `held` False when the table goes on."""
+
+    TYPE: ClassVar[str] = "hold"
+    number: int
+    until: float
+    held: bool = True
 
 
 @dataclass(frozen=True)
@@ -380,6 +393,11 @@ class TakeBack(Command):
 
 
 @dataclass(frozen=True)
+class Continue(Command):
+    """The player has read the round's result: the next deal may start."""
+
+
+@dataclass(frozen=True)
 class Chat(Command):
     text: str
 
@@ -444,6 +462,8 @@ def command_from_json(data: Any) -> Command:
         return HandOver()
     if cmd == "back":
         return TakeBack()
+    if cmd == "continue":
+        return Continue()
     if cmd == "chat":
         text = data.get("text")
         if not isinstance(text, str):
@@ -523,7 +543,7 @@ def _and(names: tuple[str, ...] | list[str]) -> str:
 
 __all__ = ["Chat", "ChatLine", "Command", "Event", "FormReply", "GameAborted", "GameFinished",
            "HandOver", "Host", "Leave", "LobbyState", "MoveOption", "MovePlayed", "Notice",
-           "PlayComposed", "PlayMove", "Presence", "Ready", "ReplayLoaded", "RoundOver", "Sit",
-           "StandInChanged", "StartNow", "BackToLobby", "Rematch", "TablesSeen", "TakeBack", "Standing", "TableOpened",
+           "PlayComposed", "PlayMove", "Presence", "Ready", "ReplayLoaded", "RoundHeld", "RoundOver", "Sit",
+           "StandInChanged", "StartNow", "BackToLobby", "Continue", "Rematch", "TablesSeen", "TakeBack", "Standing", "TableOpened",
            "Restart", "TimeWarning", "TurnStarted", "ViewChanged", "Waiting", "WriteMove", "command_from_json",
            "seat_label"]

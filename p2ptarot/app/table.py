@@ -17,9 +17,10 @@ if TYPE_CHECKING:  # the Hub's queues load asyncio where a peer runs; replays ne
     import asyncio
 
 from p2ptarot.present import screen as screens
-from .events import (Chat, ChatLine, HandOver, Leave, PlayComposed, PlayMove, Ready,
-                     StandInChanged, StartNow, TakeBack, WriteMove)
-from .events import (Command, Event, GameAborted, GameFinished, LinkPaths, LobbyState, MoveOption, MovePlayed, Presence,
+from .events import (Chat, ChatLine, Continue, HandOver, Leave, PlayComposed, PlayMove, Ready,
+                     RoundHeld, StandInChanged, StartNow, TakeBack, WriteMove)
+from .events import (Command, Event, GameAborted, GameFinished, LinkPaths, LobbyState, MoveOption,
+                     MovePlayed, Presence,
                      RoundOver, Standing, TableOpened, TablesSeen, TurnStarted, ViewChanged,
                      Waiting)
 from .clock import rule_text
@@ -49,6 +50,8 @@ class TableApp:
         self._away: set[int] = set()
         self._rounds_seen = 0
         self._seen: set[int] = set()
+        #: the view before the latest one (a round's last view, when the latest starts the next)
+        self._views: tuple[dict[str, Any] | None, dict[str, Any] | None] = (None, None)
 
     def name(self, seat: int | None) -> str:
         if seat is None or not 0 <= seat < len(self.names):
@@ -83,6 +86,7 @@ class TableApp:
         if key == self._last_view:
             return None
         self._last_view = key
+        self._views = (self._views[1], view)
         return ViewChanged(screens.screen(view, self.names), screens.render_text(view, self.names),
                            view)
 
@@ -91,6 +95,13 @@ class TableApp:
         rows = round_rows(view, self.names)
         out = [RoundOver(i + 1, rows[i], totals(view, self.names))
                for i in range(self._rounds_seen, len(rows))]
+        before = self._views[0]
+        if out and before is not None:
+            try:
+                lines = screens.presenter(self.game).round_lines(before, view, self.names)
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+                lines = []  # a nicety: never let it end a game
+            out[-1] = RoundOver(out[-1].number, out[-1].result, out[-1].totals, tuple(lines))
         self._rounds_seen = max(self._rounds_seen, len(rows))
         return out
 
@@ -243,6 +254,9 @@ class Hub:
         self.lobby_poke = asyncio.Event()
         #: the stand-in bot plays this seat now (a grace elapsed, or the player handed it over)
         self.stand_in = False
+        #: the round whose result holds the next deal until the player continues (None: none)
+        self.round_held: int | None = None
+        self._go_on = asyncio.Event()
 
     def reset(self) -> None:
         """A new table in the same page (back to the lobby, a rematch): the finished game's events
@@ -346,6 +360,10 @@ class Hub:
             self._lobby.append(command)
             self.lobby_poke.set()
             return
+        if isinstance(command, Continue):  # for the held deal, never the chooser
+            self._go_on.set()
+            self.round_held = None  # read: the next line typed is a move again
+            return
         if isinstance(command, Leave):
             self.leave_reason = command.reason
             self.leaving.set()
@@ -357,6 +375,27 @@ class Hub:
                                         else _("you asked for it")))
         self.commands.put_nowait(command)  # wakes a chooser waiting on the player
 
+    async def hold_round(self, number: int, limit: float) -> None:
+        """Round `number` is over: the next deal waits until the player continues (a `Continue`
+        from the page or the terminal), leaves, or `limit` seconds pass; only `BOT_PAUSE`
+        seconds when nobody reads this seat's screen (a bot plays it, no front end is open)."""
+        import asyncio  # noqa: PLC0415
+
+        nobody = self.stand_in or self.public or self.fronts == 0
+        limit = min(limit, HOLD_MAX)
+        wait = min(limit, BOT_PAUSE) if nobody else limit
+        self.round_held = number
+        self._go_on.clear()
+        self.publish(RoundHeld(number, self.clock() + wait))
+        waits = [asyncio.ensure_future(self._go_on.wait()), asyncio.ensure_future(self.leaving.wait())]
+        try:
+            await asyncio.wait(waits, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for w in waits:
+                w.cancel()
+            self.round_held = None
+            self.publish(RoundHeld(number, self.clock(), held=False))
+
     def hand_over(self, reason: str) -> None:
         """The stand-in bot plays this seat from now on (announced once)."""
         if not self.stand_in:
@@ -365,7 +404,11 @@ class Hub:
 
 
 #: events of which a late page needs only the latest
-_REPLACED = (ViewChanged, Waiting, TurnStarted, TablesSeen, LobbyState, LinkPaths)
+_REPLACED = (ViewChanged, Waiting, TurnStarted, TablesSeen, LobbyState, LinkPaths, RoundHeld)
+#: seconds a round's result stays on a screen nobody reads before the next deal
+BOT_PAUSE = 2.0
+#: at most this long (and half the table's move time) a round's result holds the next deal
+HOLD_MAX = 300.0
 
 
 #: the cryptographic steps of the table, as a player reads them

@@ -14,9 +14,9 @@ import queue
 import time
 from typing import Any, Callable, Sequence
 
-from p2ptarot.app.events import (Chat, ChatLine, Event, GameAborted, GameFinished, HandOver,
+from p2ptarot.app.events import (Chat, ChatLine, Continue, Event, GameAborted, GameFinished, HandOver,
                                  Leave, LobbyState, MovePlayed, Notice, PlayComposed, PlayMove,
-                                 Presence, Ready, RoundOver, StandInChanged, StartNow, TableOpened,
+                                 Presence, Ready, RoundHeld, RoundOver, StandInChanged, StartNow, TableOpened,
                                  TakeBack, TimeWarning, TurnStarted, ViewChanged,
                                  Waiting)
 from p2ptarot.app.clock import countdown, rule_text
@@ -25,9 +25,11 @@ from p2ptarot.app.table import Hub
 from p2ptarot.i18n import N_, _, language
 
 from .console import Console
+from .menus import TEXT as MENU, Entry, words as menu_words, first_menu, menu_lines, sub_lines
 from .text_table import table
 
-HELP = N_("type a move's number to play it; m = list the moves again; rules (or r) = the rules of "
+HELP = N_("type a move's number to play it (a long list: first the card, then its target; 0 goes "
+        "back); m = list the moves again; rules (or r) = the rules of "
         "this game; rules WORD = what a card, location or move does (e.g. rules trump-9, "
         "rules loc-3); v = the raw JSON view; "
         "w = write your own move where the game allows it (an Eleusis rule or run); "
@@ -35,6 +37,8 @@ HELP = N_("type a move's number to play it; m = list the moves again; rules (or 
         "bot = let a bot play for you (this program keeps running; back, or any move, takes "
         "your seat back); h or ? = this help; "
         "Ctrl-D or Ctrl-C = leave the table (come back with join --resume)")
+#: the round's end, while the next deal waits for this player
+HOLD_TEXT = N_("  (press Enter when you have read it: the next deal waits for you, {left} left at most)")
 LOBBY_HELP = N_("in the lobby: ready = you are ready to start; wait = not yet; say TEXT = chat; "
               "start = (host) start now with the players who are ready; Ctrl-D = leave")
 Print = Callable[[str], None]
@@ -75,16 +79,8 @@ def standings_lines(ev: GameFinished) -> list[str]:
 
 
 def options_lines(turn: TurnStarted) -> list[str]:
-    grouped = len({o.group for o in turn.options}) > 1 and len(turn.options) > 8
-    width = len(str(len(turn.options)))
-    out, last = [], None
-    for n, o in enumerate(turn.options, start=1):
-        if grouped and o.group != last:
-            count = sum(1 for x in turn.options if x.group == o.group)
-            out.append(f" -- {o.group} ({count}) --")
-            last = o.group
-        out.append(f"  {n:>{width}}. {o.sentence}")
-    return out
+    """The first menu of a turn's moves (cli/menus.py)."""
+    return menu_lines(first_menu(turn.options))
 
 
 def turn_open(term: "Terminal") -> bool:
@@ -110,6 +106,9 @@ class Terminal:
         self.lang = lang or system_language()
         self.view: dict[str, Any] | None = None
         self.turn: TurnStarted | None = None
+        #: the turn's first menu, and the entry whose moves the second menu lists (None: none open)
+        self.menu: list[Entry] = []
+        self.sub: Entry | None = None
         self.answered = True
         self.waiting_for = ""
         #: lines for a move being written (`w`): the presenter's composer reads them in a thread
@@ -173,6 +172,7 @@ class Terminal:
             return [text + "..."]
         if isinstance(ev, TurnStarted):
             self.turn, self.answered, self.waiting_for = ev, False, ""
+            self.menu, self.sub = first_menu(ev.options), None
             out = ["", self.screen_text]
             if ev.since:
                 out += [_("Since your last turn:")] + [f"  {s}" for s in ev.since]
@@ -185,7 +185,11 @@ class Terminal:
                 + table([[ev.result[k] for k in cols]], cols)
             if ev.totals:
                 out += table([[n, v] for n, v in ev.totals.items()], (_("player"), _("total")))
+            out += list(ev.details)
             return out
+        if isinstance(ev, RoundHeld):
+            return [_(HOLD_TEXT).format(left=countdown(ev.until - time.time()))] \
+                if ev.held and not self.spectator and not self.hub.stand_in else []
         if isinstance(ev, GameFinished):
             return standings_lines(ev)
         if isinstance(ev, GameAborted):
@@ -257,9 +261,10 @@ class Terminal:
         if self.turn is None:
             return ""
         left = _left(self.hub.deadline)
-        return (_("{name}, your move [1-{count}, h for help]").format(
-                    name=self.me or _("you"), count=len(self.turn.options))
-                + (f" ({left})" if left else "") + ":")
+        me = self.me or _("you")
+        ask = (menu_words("which").format(me=me, label=self.sub.name, n=len(self.sub.options))
+               if self.sub is not None else menu_words("move").format(me=me, n=len(self.menu)))
+        return ask + (f" ({left})" if left else "") + ":"
 
     # ---- input ------------------------------------------------------------------------------
     async def read_commands(self, console: Console, eof_leaves: bool = True) -> None:
@@ -269,7 +274,8 @@ class Terminal:
         player's other front end) closed input only stops the terminal's reading."""
         self.hub.attach()  # the player is here while the terminal reads (the stand-in waits)
         while True:
-            if not turn_open(self) and (not self.in_lobby or self._held) and not self.hub.stand_in:
+            if not turn_open(self) and (not self.in_lobby or self._held) and not self.hub.stand_in \
+                    and self.hub.round_held is None:
                 if console.closed_and_empty:
                     self._input_closed(eof_leaves)
                     return
@@ -277,6 +283,9 @@ class Terminal:
                 continue
             text = await console.line()
             self._prompt_is_last = False  # Enter moved the cursor under the prompt
+            if text is not None and self.hub.round_held is not None and not turn_open(self):
+                self.hub.send(Continue())  # read: the next deal may start
+                continue
             if text is not None and not turn_open(self) and self.composing is None:
                 if self.hub.stand_in and not self.in_lobby:  # the bot plays: `back`, `say`...
                     self.handle_line(text)
@@ -322,6 +331,7 @@ class Terminal:
         finally:
             self.composing = None
         if move is None:
+            self.sub = None
             self.say("\n".join(options_lines(turn)))
             return
         self.answered = True
@@ -356,16 +366,38 @@ class Terminal:
         elif text == "v":
             self.say(json.dumps(self.view, indent=1, sort_keys=True) if self.view else _("no view yet"))
         elif text == "m" and turn is not None and not self.answered:
+            self.sub = None
             self.say("\n".join(options_lines(turn)))
-        elif turn is not None and not self.answered and text.isdigit() \
-                and 1 <= int(text) <= len(turn.options):
-            self.answered = True
-            self.hub.send(PlayMove(turn.turn, int(text)))
         elif turn is not None and not self.answered:
-            self.say("  " + _("please type a number from 1 to {count} (h for help)").format(
-                count=len(turn.options)))
+            self._menu_choice(turn, text)
         elif text:
             self.say("  " + _("not your turn") + (f"; {self.waiting_for}" if self.waiting_for else ""))
+
+    def _menu_choice(self, turn: TurnStarted, text: str) -> None:
+        """A number typed at a menu: an entry of the first (its only move is played, or its
+        moves listed), a move of the second, or 0 back to the first."""
+        sub = self.sub
+        if sub is not None and text in ("0", "b", "back"):
+            self.sub = None
+            self.say("\n".join(menu_lines(self.menu) + [self.prompt()]))
+            self._prompt_is_last = True
+            return
+        entries = sub.options if sub is not None else self.menu
+        if not (text.isdigit() and 1 <= int(text) <= len(entries)):
+            self.say(menu_words("pick_sub" if sub is not None else "pick").format(n=len(entries)))
+            return
+        if sub is not None:
+            number = sub.options[int(text) - 1]
+        else:
+            entry = self.menu[int(text) - 1]
+            if len(entry.options) > 1:
+                self.sub = entry
+                self.say("\n".join(sub_lines(turn, entry) + [self.prompt()]))
+                self._prompt_is_last = True
+                return
+            number = entry.options[0]
+        self.answered, self.sub = True, None
+        self.hub.send(PlayMove(turn.turn, number))
 
     async def remind(self, live: bool | None = None) -> None:
         """The prompt's countdown, kept live: at a terminal the prompt line is redrawn in place

@@ -21,6 +21,7 @@ from p2ptarot.peer.config import DEFAULT_STAND_IN_AFTER, PeerConfig
 from p2ptarot.peer.store import read_transcript
 from p2ptarot.transcript import TranscriptError, verify_transcript
 
+from . import online
 from .errors import interface_arg, usage_error
 
 if TYPE_CHECKING:
@@ -42,20 +43,19 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                    help="address the page listens on (default 127.0.0.1: this computer only)")
     p.add_argument("--timeout", type=int, default=120,
                    help="seconds a cryptographic step may stay silent before a seat is blamed")
-    from .online import add_online_args
-    add_online_args(p)
+    online.add_online_args(p)
     p.set_defaults(run=run, prog=p.prog)
 
 
 def online_side(args: argparse.Namespace) -> OnlineSide | None:
     """With --online (or --relay, --relay-only): the relays the lobby lists, a transport for
     each game, the options a hosted table's bots join with; `OnlineConfigError` if unusable."""
-    from .online import bot_args, relays_of, transport_of, wants_online
-    if not (wants_online(args) or args.relay):
+    if not (online.wants_online(args) or args.relay):
         return None
-    transport_of(args)  # a setting that cannot be used is told now, not at the first game
+    online.transport_of(args)  # a setting that cannot be used is told now, not at the first game
     from p2ptarot.web.lobby import OnlineSide
-    return OnlineSide(tuple(relays_of(args)), lambda: transport_of(args), bot_args(args))
+    return OnlineSide(tuple(online.relays_of(args)), lambda: online.transport_of(args),
+                      online.bot_args(args))
 
 
 def replay_event(path: Path) -> ReplayLoaded:

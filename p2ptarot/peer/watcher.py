@@ -42,6 +42,26 @@ class Watcher:
             hub.app = self.app
             hub.publish(self.app.opened())
             self._view = session.game.view(seat)
+        #: rounds whose result already held the next deal (a resumed game's are not held again)
+        self._held = self._rounds_ended()
+
+    def _rounds_ended(self) -> int:
+        if self.app is None:
+            return 0
+        from p2ptarot.app.results import round_rows  # noqa: PLC0415 - front end only
+
+        return len(round_rows(self.session.game.view(self.seat), self.app.names))
+
+    def round_to_hold(self) -> int | None:
+        """The number of a round that ended and has not yet held the next deal, or None (no
+        front end, the game over, nothing new)."""
+        if self.app is None or self.session.finished or self.session.game.is_over():
+            return None  # after the last round the standings come, not a deal
+        ended = self._rounds_ended()
+        if ended <= self._held:
+            return None
+        self._held = ended
+        return ended
 
     def _publish(self, event: Event | None) -> None:
         if self.hub is not None:

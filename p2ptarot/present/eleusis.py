@@ -12,7 +12,7 @@ import re
 from typing import Any, Callable, Mapping, Sequence
 
 from p2ptarot.i18n import N_, _
-from p2ptarot.games.eleusis.erl import HINTS, ErlError, compile_rule, hint_holds
+from p2ptarot.games.eleusis.erl import HINTS, ErlError, compile_rule, facts, hint_holds
 
 from .faces import face
 from .page import PageMoveError
@@ -488,3 +488,44 @@ def refine_screen(view: Mapping[str, Any], names: Sequence[str], base: Mapping[s
     }
     sc["piles"] = [p for p in base.get("piles", []) if p["label"] not in ("main", "side", "pending")]
     return sc
+
+
+#: the round's end (the i18n catalogue wraps these)
+ROUND_TEXT = {
+    "head": N_("Each judgment re-checked against the opened rule:"),
+    "main": N_("#{n} {card} on the main line: the rule accepts it"),
+    "side": N_("#{n} {cards} refused: the rule refuses it"),
+    "main_bad": N_("#{n} {card} on the main line, but the rule refuses it (misjudged)"),
+    "side_bad": N_("#{n} {cards} refused, but the rule accepts it (misjudged)"),
+}
+
+
+def round_words(key: str) -> str:
+    """A round-end text in the interface's language (ROUND_TEXT's values are msgids)."""
+    return _(ROUND_TEXT[key])
+
+
+def round_lines(before: Mapping[str, Any], after: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+    """The round's layout (its last view) re-judged with the rule opened at its end: every
+    main-line card after the starter must be accepted after the cards before it, every refused
+    card or run refused after the main line as it stood (R7, R8)."""
+    rules = after.get("past_rules") or []
+    layout = before.get("layout") or {}
+    main = layout.get("main") or []
+    if not rules or not main:
+        return []
+    rule = compile_rule(str(rules[-1]))
+    line = [facts(p["card"]) for p in main]
+    out = [round_words("head")]
+    judged: list[tuple[int, str]] = []
+    for j, p in enumerate(main[1:], start=1):
+        ok = rule.accepts(line[:j], line[j])
+        judged.append((p["n"], round_words("main" if ok else "main_bad").format(
+            n=p["n"], card=card_name(p["card"]))))
+    for i, column in enumerate(layout.get("side") or []):
+        for block in column:
+            cards = [facts(p["card"]) for p in block]
+            ok = not rule.accepts_run(line[:i + 1], cards)
+            judged.append((block[0]["n"], round_words("side" if ok else "side_bad").format(
+                n=block[0]["n"], cards=cards_text([p["card"] for p in block]))))
+    return out + [f"  {text}" for _, text in sorted(judged)]

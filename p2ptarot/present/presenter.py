@@ -15,7 +15,7 @@ from functools import lru_cache
 from types import ModuleType
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
-from p2ptarot.engine import UnknownGame, info
+from p2ptarot.engine import UnknownGame, layer_module
 from p2ptarot.i18n import _
 
 from .page import PageMoveError
@@ -74,8 +74,13 @@ def _no_rank_key(view: View, seat: int) -> tuple[Any, ...]:
     return ()
 
 
+def _no_round_lines(before: View, after: View, names: Sequence[str]) -> list[str]:
+    return []
+
+
 #: the optional hooks a presenter module may define, by name (the fields of `Presenter` below)
-HOOKS = ("targets", "refine_screen", "page_forms", "page_move", "automatic", "compose", "rank_key")
+HOOKS = ("targets", "refine_screen", "page_forms", "page_move", "automatic", "compose", "rank_key",
+         "round_lines")
 
 
 @dataclass(frozen=True)
@@ -87,7 +92,9 @@ class Presenter:
     the page (PageMoveError on a refusal); `automatic(view, legal)`: the lone legal move is the
     peer's own (an Eleusis judgment), played without asking; `compose`: the terminal's writer of
     a move the list cannot hold (None: nothing to write, so a lone legal move is forced);
-    `rank_key(view, seat)`: the rules' tie-break among equal scores at the game's end."""
+    `rank_key(view, seat)`: the rules' tie-break among equal scores at the game's end;
+    `round_lines(before, after, names)`: what a round's end shows beyond its record (Eleusis: each
+    judgment re-checked against the opened rule), from the last view of the round and the next."""
 
     game: str
     render: Callable[[View], str] = _render
@@ -100,6 +107,7 @@ class Presenter:
     automatic: Decision = _never
     compose: Composer | None = None
     rank_key: Callable[[View, int], Sequence[Any]] = _no_rank_key
+    round_lines: Callable[[View, View, Sequence[str]], list[str]] = _no_round_lines
 
     @classmethod
     def of(cls, game: str, module: ModuleType | None) -> "Presenter":
@@ -130,7 +138,7 @@ def move_json(move: Any) -> dict[str, Any]:
 def presenter(game: str) -> Presenter:
     """The presenter of a registered game; the defaults for an unknown game or one without."""
     try:
-        return Presenter.of(game, info(game).load_presenter())
+        return Presenter.of(game, layer_module(game, "present"))
     except UnknownGame:
         return Presenter(game)
 

@@ -18,6 +18,7 @@ from p2ptarot.app.human import human_seat
 from p2ptarot.app.table import Hub
 from p2ptarot.engine import BadConfiguration, UnknownGame, games
 from p2ptarot.engine import info as game_info
+from p2ptarot.net import online as net_online
 from p2ptarot.net.discovery import TableAdvert, TableBrowser
 from p2ptarot.net.txt import TableInfo
 from p2ptarot.peer.bots import LocalBots, host_with_bots
@@ -47,9 +48,8 @@ def info_row(t: TableInfo) -> dict[str, Any]:
 
 def online_row(found: OnlineTable) -> dict[str, Any]:
     """An online table: as a LAN one, joined by its invitation code."""
-    from p2ptarot.net.nostr.adverts import show_code
     row = info_row(found.table)
-    code = show_code(found.code)
+    code = net_online.show_code(found.code)
     return {**row, "target": code, "code": code, "online": True}
 
 
@@ -125,8 +125,8 @@ class Lobby:
             browser = await stack.enter_async_context(TableBrowser(interfaces=self.interfaces))
             relays = None
             if self.online is not None:
-                from p2ptarot.net.online.finder import OnlineBrowser
-                relays = await stack.enter_async_context(OnlineBrowser(list(self.online.relays)))
+                relays = await stack.enter_async_context(
+                    net_online.OnlineBrowser(list(self.online.relays)))
             while self.game is None:
                 found = [table_row(a) for a in browser.tables.values()]
                 found += [online_row(t) for t in relays.tables] if relays is not None else []
@@ -154,14 +154,14 @@ class Lobby:
         row = next((r for r in self._rows if r["target"] == cmd.target), None)
         what = (_("{host}'s table of {game}").format(host=row["host"], game=row["game"]) if row
                 else _("the table of {target}").format(target=cmd.target))
-        from p2ptarot.net.nostr.adverts import normalize_code, show_code
-        code = normalize_code(cmd.target)
+        code = net_online.normalize_code(cmd.target)
         if code is not None:  # an invitation code (typed, pasted as a link, or a listed row)
             if self.online is None:
                 self.hub.publish(Notice(_("an invitation code needs online play: start "
                                           "`p2ptarot web --online`")))
                 return
-            what = what if row else _("the table with code {code}").format(code=show_code(code))
+            what = what if row else _("the table with code {code}").format(
+                code=net_online.show_code(code))
         self.hub.publish(Notice(_("joining {what}...").format(what=what)))
         self.game = asyncio.create_task(
             self._join_online(code) if code is not None else
@@ -170,12 +170,10 @@ class Lobby:
 
     async def _join_online(self, code: str) -> GameResult:
         """Find the advert the code names on the relays, then join over an online transport."""
-        from p2ptarot.net.nostr.adverts import show_code
-        from p2ptarot.net.online.finder import find_code
         assert self.online is not None
-        found = await find_code(list(self.online.relays), code, wait=FIND_WAIT)
+        found = await net_online.find_code(list(self.online.relays), code, wait=FIND_WAIT)
         if found is None:
-            raise RunError(f"no open table with code {show_code(code)} on the relays")
+            raise RunError(f"no open table with code {net_online.show_code(code)} on the relays")
         cfg = self._online_config()
         return await run_join(cfg, found.address, None, human_seat(self.hub, cfg.name))
 
@@ -217,10 +215,9 @@ class Lobby:
 
     def invitation(self) -> str:
         """The invitation code of a table this page hosts online (fixed by the identity)."""
-        from p2ptarot.net.nostr.adverts import code_of, show_code
-        from p2ptarot.net.online.transport import nostr_key_for
         identity = DataDir(self.cfg.data_dir).identity(self.cfg.test_seed)
-        return show_code(code_of(nostr_key_for(identity).public_hex))
+        return net_online.show_code(net_online.code_of(
+            net_online.nostr_key_for(identity).public_hex))
 
     async def close(self) -> None:
         """Stop the game (if any; its bots stop with it) and the list of tables."""

@@ -31,6 +31,8 @@ def test_human_plays_sinople_through_the_rendered_screen(tmp_path: Path) -> None
     assert "waiting for bot-1" in out and "Since your last turn:" in out and "  bot-1: Play " in out
     assert "(played for you)" in out  # a forced Pass played itself
     assert "== Round 9 over ==" in out and "== Final standings ==" in out
+    # each round's result held the next deal until a line was typed (the last round: the game ends)
+    assert out.count("press Enter when you have read it: the next deal waits for you") == 8
     assert "seat 0" not in out and "you are seat" not in out
     assert "game finished; transcript saved in" in out.strip().splitlines()[-1]
     assert not out.strip().splitlines()[-1].startswith("{")  # no JSON dump for a person

@@ -68,3 +68,50 @@ def test_host_with_web_serves_a_token_protected_local_page(tmp_path: Path) -> No
             proc.kill()
             proc.communicate()
     assert proc.returncode == 130 and "join --resume" in err and "Traceback" not in err
+
+
+def test_host_with_web_keeps_the_final_standings_page_until_the_player_leaves(tmp_path: Path) -> None:
+    """A seat nobody plays (no page, input closed) is played by its stand-in; once the game is
+    over the page still serves, a reload gets the standings, and the page's Leave ends it."""
+    import asyncio
+    import json
+
+    import aiohttp
+
+    proc = subprocess.Popen(
+        CLI + ["host", "--game", "paris-divins", "--seats", "2", "--bots", "1",
+               "--interface", "127.0.0.1", "--name", "Alice", "--data-dir", str(tmp_path / "host"),
+               "--web", "--stand-in-after", "1", "--move-timeout", "30"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    url = ""
+    try:
+        for line in proc.stdout:
+            m = re.search(r"(http://\S+)", line)
+            if m and "your table" in line:
+                url = m.group(1)
+            if "the game is over: your page keeps showing the final standings" in line:
+                break
+        else:
+            pytest.fail("the game did not end with the page kept")
+        assert proc.poll() is None and _status(url) == 200  # a reload after the game is served
+
+        async def reload_and_leave() -> list[str]:
+            ws_url = url.replace("http://", "ws://").replace("/?token=", "/ws?token=")
+            async with aiohttp.ClientSession() as session:
+                async with session.ws_connect(ws_url) as ws:
+                    types = []
+                    while "finished" not in types:
+                        msg = await asyncio.wait_for(ws.receive(), 30)
+                        types.append(json.loads(msg.data)["type"])
+                    await ws.send_str(json.dumps({"cmd": "leave"}))
+                    return types
+        types = asyncio.run(reload_and_leave())
+        assert "table" in types and "round" in types and types[-1] == "finished"
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0 and "Traceback" not in err
+    assert "game finished; transcript saved in" in out

@@ -34,7 +34,10 @@ CLICK = """(() => {
 })()"""
 #: it is this page's turn (a move is awaited from it)
 MY_TURN = "(S.turn && !S.answered)"
-OVER = """(() => { const h = document.querySelector('#results h2');
+#: the game is over (the final standings, or an abort's banner); checked over and over while a
+#: test plays, it also clicks a round's Continue (the next deal waits for it, as for a person)
+OVER = """(() => { const go = document.getElementById('continue'); if (go) go.click();
+  const h = document.querySelector('#results h2');
   return (h && h.textContent === 'Final standings') || !document.getElementById('banner').hidden; })()"""
 
 

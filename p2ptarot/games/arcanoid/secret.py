@@ -24,13 +24,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
 from p2ptarot.engine import Claim, IllegalMove, Move
 
+from .arcana.fool import LOST, STOLEN, fool_window
 from .cardinfo import FIELDS, MAGICIAN, is_numeric, suit
+from .legal import engagement_moves
 from .records import CARDS, Record
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import ArcanoidState
 
-STOLEN, LOST = "stolen", "lost"
 SECRET_CLAIMS = ("secret-legal", "fool-outcome")
 
 
@@ -125,8 +126,6 @@ def lay_down(g: "ArcanoidState", pid: int, field: str, handles: Sequence[int],
 def perform(g: "ArcanoidState", pid: int, field: str, handles: Sequence[int],
             chariot: bool = False):
     """Lay down, the Fool window (it always opens, K4), finish checks, refills. Generator."""
-    from .arcana.fool import fool_window
-
     lay_down(g, pid, field, handles, chariot)
     user = yield from fool_window(g, pid, field, secret=True)
     g.finish_checks(pid)
@@ -138,8 +137,6 @@ def options(g: "ArcanoidState", pid: int, seat: int, exclude: Sequence[int] = ()
             ) -> list[tuple[str, tuple[int, ...]]]:
     """(field, handles) of the listed single-field engagements `seat` knows to be legal as
     secret ones (bots and UIs), from A(p) without `exclude`."""
-    from .legal import engagement_moves
-
     p = g.parts[pid]
     avail = [h for h in g.available(pid) if h not in exclude]
     known = [(h, c) for h in avail for c in [g.card_for(h, seat)] if c is not None]
@@ -160,23 +157,6 @@ def candidates(g: "ArcanoidState", pid: int, seat: int) -> list[Move]:
     if pid in g.secret_used:
         return []
     return [SecretEngage(f, hs) for f, hs in options(g, pid, seat)]
-
-
-# ---- the Fool's attempt (K4, T4) ---------------------------------------------------------------
-def fool_attempt(g: "ArcanoidState", engager: int, user: int, field: str):
-    """After the Fool is shown: the private look, then the user's announced outcome. Returns
-    whether the record is stolen. Generator."""
-    from .model import Ctx
-
-    rec = g.parts[engager].records[field]
-    useat = g.seat_of(user)
-    for h in rec.handles:  # the private look: holder = the engager, who knows them
-        g.show_to(h, useat, g.seat_of(rec.engager))
-    ctx = Ctx("fool-outcome", actor=user, data={"field": field, "engager": engager})
-    move = yield from g.decide(ctx, useat)
-    g.add_claim(useat, "fool-outcome", (("field", field), ("handles", rec.handles),
-                                        ("outcome", move.outcome)), g.where())
-    return move.outcome == STOLEN
 
 
 def true_outcome(g: "ArcanoidState", handles: Sequence[int], seat: int) -> str | None:

@@ -47,6 +47,10 @@ class OnlineConfig:
     #: with a TURN server configured: seconds of a first attempt without it (aioice nominates
     #: the first pair that answers, so a relayed pair could beat a hole punch that would work)
     direct_first: float = 4.0
+    #: a link that fell back to the relays tries WebRTC again after this long, doubling up to
+    #: ``rtc_retry_max`` (0: never)
+    rtc_retry: float = 30.0
+    rtc_retry_max: float = 300.0
     #: "auto": WebRTC, then the relays; "relay": the relays only
     transport: str = "auto"
     handshake_timeout: float = 20.0

@@ -339,11 +339,24 @@ const handlers = {
     box.classList.add("roundover");
     box.appendChild(el("h2", null, t("Round {n} over", { n: e.number })));
     const on = el("button", "confirm", t("Continue")); on.id = "continue";
-    on.addEventListener("click", () => { clear(box); box.classList.remove("roundover"); });
+    on.addEventListener("click", () => {
+      if (S.seat !== null) send({ cmd: "continue" });  // the next deal waits for this click
+      clear(box); box.classList.remove("roundover");
+    });
     box.appendChild(on);
+    box.appendChild(el("span", "holdnote")).id = "holdnote";
     box.appendChild(resultsTable(keys, [keys.map((k) => e.result[k])]));
     const tk = Object.keys(e.totals || {});
     if (tk.length) box.appendChild(resultsTable([t("player"), t("total")], tk.map((k) => [k, e.totals[k]])));
+    if ((e.details || []).length) {  // e.g. Eleusis: each judgment re-checked against the opened rule
+      const d = el("ul", "rounddetails"); d.id = "round-details";
+      e.details.forEach((line) => d.appendChild(el("li", line.includes(t("(misjudged)")) ? "bad" : null, line.trim())));
+      box.appendChild(d);
+    }
+  },
+  hold(e) {  // the next deal waits for our Continue (held), or the table goes on
+    const note = $("holdnote"); if (!note) return;
+    note.textContent = e.held && S.seat !== null && !S.standin ? " " + t("the next deal waits for you") : "";
   },
   finished(e) {
     S.finished = true; S.turn = null;

@@ -73,11 +73,12 @@ def _looked(t: Table, target: int) -> int:
     return h
 
 
-def _convicted_together(t: Table, liar: int, lie: Move, honest: Move, looked: int) -> None:
+def _convicted_together(t: Table, liar: int, lie: Move, honest: Move, looked: int,
+                        looker: int = P1) -> None:
     st = t.state
     with pytest.raises(IllegalMove):
         st.check(liar, lie)  # an omniscient state refuses it outright: it is a lie
-    peers = _peers(st, P1, next(s for s in (P3, P4, P2) if s != liar))
+    peers = _peers(st, looker, next(s for s in (P3, P4, P2) if s not in (liar, looker)))
     assert peers["looker"].cards[looked] is not None  # it knows the card, privately
     assert peers["outsider"].cards[looked] is None
     reasons = set()
@@ -89,7 +90,7 @@ def _convicted_together(t: Table, liar: int, lie: Move, honest: Move, looked: in
         assert exc.value.seat == liar, name
         reasons.add(exc.value.reason)
     assert len(reasons) == 1, reasons  # the same verdict at every peer
-    for name, peer in _peers(st, P1, P3).items():  # the honest move: nobody is blamed
+    for name, peer in _peers(st, looker, P4).items():  # the honest move: nobody is blamed
         _opened(peer, st, liar, honest)
         peer.apply(liar, honest)
 
@@ -176,3 +177,57 @@ def test_the_pass_of_an_asked_seat_is_never_judged() -> None:
     t.do(P2, Engage(("swords",), (t.h("swords-3"),), ("swords-3",)))
     for peer in _peers(t.state, P1, P4).values():
         peer.apply(P3, Pass())
+
+
+def test_worms_a_reinforcement_declaring_a_card_the_priestess_saw_as_another() -> None:
+    """worms._check: P2 looked at P1's hand; P1 reinforces its lone ace with a card P2 saw,
+    under a false value."""
+    from .variants.support import eng, idle as vidle, pass_windows
+    from p2ptarot.games.arcanoid.variants.worms import Reinforce
+
+    t = vtable("WORMS", {P1: ["cups-1", "cups-5"], P2: [PRIESTESS]})
+    eng(t, P1, ("cups",), "cups-1")
+    pass_windows(t)
+    t.do(P2, Priestess(t.h(PRIESTESS), PRIESTESS, P1))
+    vidle(t)  # P2's replay
+    vidle(t), vidle(t)  # P3, P4
+    h = t.h("cups-5")
+    assert P2 in t.state.seen[h] and PUBLIC not in t.state.seen[h]
+    honest = Reinforce("cups", (h,), ("cups-5",))
+    assert honest in t.state.legal_moves(P1)
+    _convicted_together(t, P1, Reinforce("cups", (h,), ("cups-7",)), honest, h, looker=P2)
+
+
+def test_a_wheel_promotion_declared_as_another_card_is_refused_by_every_peer_alike() -> None:
+    """wheel.check_discard: nobody but the drawer has seen a promoted card (it was just drawn), so
+    no peer could judge it privately; the promotion opens it and every peer refuses a false
+    value on the opened card, on the same reason."""
+    from p2ptarot.games.arcanoid.cardinfo import STRENGTH, WHEEL
+    from p2ptarot.games.arcanoid.moves import Strength, WheelDiscard
+
+    t = table({P1: [STRENGTH]}, pile=("coins-2", WHEEL, "coins-3"))
+    st = t.state
+    t.do(P1, Strength(t.h(STRENGTH), STRENGTH, "visible"))
+    p = st.parts[P1]
+    for _ in range(3):
+        idle(t)
+    t.do(P1, Play(t.h(WHEEL), WHEEL))
+    promote = next(x for x in st._ctx().data["new"] if x in p.hand)
+    discards = (p.visible[-1],) + tuple(x for x in p.hand if x != promote)[:3]
+    honest = WheelDiscard(discards, (promote,), (st.cards[promote],))
+    lie = WheelDiscard(discards, (promote,), ("cups-9" if st.cards[promote] != "cups-9"
+                                             else "cups-8",))
+    with pytest.raises(IllegalMove):
+        st.check(P1, lie)
+    reasons = set()
+    for name, peer in {"third": _peer(st, P3), "outsider": _peer(st, None)}.items():
+        peer.check(P1, lie)
+        _opened(peer, st, P1, lie)
+        with pytest.raises(IllegalMove) as exc:
+            peer.apply(P1, lie)
+        assert exc.value.seat == P1, name
+        reasons.add(exc.value.reason)
+    assert len(reasons) == 1
+    for peer in (_peer(st, P3), _peer(st, None)):
+        _opened(peer, st, P1, honest)
+        peer.apply(P1, honest)

@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, ClassVar
 
 from p2ptarot.engine import IllegalMove, Move
 
+from ..arcana.fool import fool_window
 from ..cardinfo import FIELDS, MAGICIAN, court, is_ace
+from ..legal import engagement_moves
 from ..records import CARDS, VALUE, Record, composition_class
 from ..rules import ExtraMove
 from .mainz import MAINZ
@@ -86,8 +88,6 @@ def _check(g: "ArcanoidState", pid: int, move: Reinforce) -> None:
 
 
 def _perform(g: "ArcanoidState", pid: int, move: Reinforce):
-    from ..arcana.fool import fool_window
-
     p = g.parts[pid]
     g.declare(p.seat, zip(move.handles, move.cards))
     for h in move.handles:
@@ -116,8 +116,6 @@ def _perform(g: "ArcanoidState", pid: int, move: Reinforce):
 
 
 def _candidates(g: "ArcanoidState", pid: int, seat: int) -> list[Move]:
-    from ..legal import engagement_moves
-
     fields = reinforceable(g, pid)
     if not fields:
         return []
