@@ -195,12 +195,13 @@ async def _with_fronts(args: argparse.Namespace, cfg: PeerConfig, hub: Hub | Non
     servers = []
     if args.web:
         from p2ptarot.web.server import WebServer
-        server = WebServer(hub, host=args.web_interface, port=args.web_port, lang=args.lang)
+        lang = getattr(args, "lang", None)
+        server = WebServer(hub, host=args.web_interface, port=args.web_port, lang=lang)
         servers.append(server)
         print(_("your table in the browser: {url}").format(url=await server.start()), flush=True)
         cfg.spectators = app.Hub()
         cfg.spectators.public = True
-        watchers = WebServer(cfg.spectators, host=args.web_interface, lang=args.lang)
+        watchers = WebServer(cfg.spectators, host=args.web_interface, lang=lang)
         servers.append(watchers)
         print(_("spectators (the public table, no cards of yours): {url}").format(
             url=await watchers.start()), flush=True)

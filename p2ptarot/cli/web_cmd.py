@@ -83,7 +83,8 @@ async def serve(args: argparse.Namespace) -> int:
                          stand_in_after=DEFAULT_STAND_IN_AFTER,  # a table hosted from the page
                          say=lambda text: print(text, flush=True))
         lobby = Lobby(hub, cfg, [args.interface] if args.interface else None, args.online_side)
-    server = WebServer(hub, host=args.web_interface, port=args.web_port, lang=args.lang,
+    server = WebServer(hub, host=args.web_interface, port=args.web_port,
+                       lang=getattr(args, "lang", None),
                        on_command=lobby.command if lobby else None)
     url = await server.start()
     print(_("open this page in your browser: {url}").format(url=url), flush=True)
