@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from p2ptarot.i18n import _
+
 #: seconds a seat may think over one move, unless the host says otherwise: the slowest of the six
 #: games (writing an Eleusis rule, planning an Arcanum turn) needs minutes, not seconds
 DEFAULT_MOVE_TIMEOUT = 600
@@ -65,23 +67,26 @@ def next_step(now: float, deadline: float | None, away_since: float | None, grac
 
 def warning_text(left: int, grace: float, stand_in: bool = True) -> str:
     """'1 min left for your move: then a bot plays this one move for you (you keep your seat)'."""
-    when = "1 min" if left == 60 else f"{left} s"
+    when = _("1 min") if left == 60 else _("{n} s").format(n=left)
     if stand_in and grace > 0:
-        then = "then a bot plays this one move for you (you keep your seat)"
+        then = _("then a bot plays this one move for you (you keep your seat)")
     else:
-        then = "then the table is abandoned (nobody is blamed) and the game ends"
-    return f"{when} left for your move: {then}"
+        then = _("then the table is abandoned (nobody is blamed) and the game ends")
+    return _("{time} left for your move: {then}").format(time=when, then=then)
 
 
 def rule_text(move_timeout: int, grace: int) -> str:
     """The charter's time rule, told to every player when the table opens."""
-    limit = f"{move_timeout // 60} min" + (f" {move_timeout % 60} s" if move_timeout % 60 else "")
+    limit = _("{n} min").format(n=move_timeout // 60) + (
+        " " + _("{n} s").format(n=move_timeout % 60) if move_timeout % 60 else "")
     if grace:
-        return (f"a move may take up to {limit}; you are warned 1 min and 15 s before; then a bot "
-                f"plays that one move for you and you keep your seat. If you leave (page closed, "
-                f"program stopped) a bot plays for you after {grace} s until you come back")
-    return (f"a move may take up to {limit}; you are warned 1 min and 15 s before; then the "
-            f"table is abandoned (nobody is blamed). No bot plays for anyone who leaves")
+        return _("a move may take up to {limit}; you are warned 1 min and 15 s before; then a bot "
+                 "plays that one move for you and you keep your seat. If you leave (page closed, "
+                 "program stopped) a bot plays for you after {grace} s until you come back").format(
+                     limit=limit, grace=grace)
+    return _("a move may take up to {limit}; you are warned 1 min and 15 s before; then the "
+             "table is abandoned (nobody is blamed). No bot plays for anyone who leaves").format(
+                 limit=limit)
 
 
 def countdown(seconds: float) -> str:

@@ -12,11 +12,15 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar
 
 from p2ptarot.present.options import MoveOption
+from p2ptarot.i18n import N_, _
+
+#: what a seat is asked for: its move (`Waiting.what`; other steps are worded by the app layer)
+MOVE_WORD = N_("move")
 
 
 def seat_label(seat: int) -> str:
     """The seat a person reads: internal seat 0 is 'seat 1' (the rules count from 1)."""
-    return f"seat {seat + 1}"
+    return _("seat {n}").format(n=seat + 1)
 
 
 @dataclass(frozen=True)
@@ -72,12 +76,13 @@ class LobbyState(Event):
         out = []
         for i in range(self.seats_total):
             if i >= len(self.names):
-                out.append(f"{seat_label(i)}: (free)")
+                out.append(_("{seat}: (free)").format(seat=seat_label(i)))
                 continue
-            marks = ["you" if i == self.seat else "", "host" if i == 0 else "",
-                     "bot" if i < len(self.bots) and self.bots[i] else "",
-                     "ready" if self.is_ready(i) else "not ready"]
-            out.append(f"{seat_label(i)}: {self.names[i]} ({', '.join(m for m in marks if m)})")
+            marks = [_("you") if i == self.seat else "", _("host") if i == 0 else "",
+                     _("bot") if i < len(self.bots) and self.bots[i] else "",
+                     _("ready") if self.is_ready(i) else _("not ready")]
+            out.append(_("{seat}: {name} ({marks})").format(
+                seat=seat_label(i), name=self.names[i], marks=", ".join(m for m in marks if m)))
         return out
 
 
@@ -131,10 +136,10 @@ class Waiting(Event):
     @property
     def sentence(self) -> str:
         if self.yours:
-            return f"your move ({self.what})"
+            return _("your move ({what})").format(what=_(self.what) if self.what else "")
         if self.what == "move" or not self.what:
-            return "waiting for " + _and(self.names)
-        return f"{self.what}: waiting for " + _and(self.names)
+            return _("waiting for {names}").format(names=_and(self.names))
+        return _("{what}: waiting for {names}").format(what=_(self.what), names=_and(self.names))
 
 
 @dataclass(frozen=True)
@@ -152,11 +157,13 @@ class Presence(Event):
     @property
     def sentence(self) -> str:
         if self.status == "left":
-            return f"{self.name} is disconnected — reconnecting"
+            return _("{name} is disconnected — reconnecting").format(name=self.name)
         if self.status in ("rejoined", "back"):
-            return f"{self.name} is back"
+            return _("{name} is back").format(name=self.name)
         if self.status == "stand-in":
-            return f"{self.name}'s seat is played by a bot until {self.name} comes back"
+            return _("{name}'s seat is played by a bot until {name} comes back").format(name=self.name)
+        if self.status == "joined":
+            return _("{name} joined").format(name=self.name)
         return f"{self.name} {self.status}"
 
     def line(self, now: float) -> str:
@@ -262,9 +269,10 @@ class StandInChanged(Event):
     @property
     def sentence(self) -> str:
         if self.active:
-            return (f"a bot plays your seat ({self.reason}); type back (or click 'Take my seat "
-                    "back') to play again")
-        return f"you have your seat back ({self.reason})" if self.reason else "you have your seat back"
+            return _("a bot plays your seat ({reason}); type back (or click 'Take my seat "
+                     "back') to play again").format(reason=self.reason)
+        return (_("you have your seat back ({reason})").format(reason=self.reason) if self.reason
+                else _("you have your seat back"))
 
 
 @dataclass(frozen=True)
@@ -527,10 +535,10 @@ def _write_from_json(data: dict[str, Any]) -> WriteMove:
 def _and(names: tuple[str, ...] | list[str]) -> str:
     names = list(names)
     if not names:
-        return "nobody"
+        return _("nobody")
     if len(names) == 1:
         return names[0]
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
 
 
 __all__ = ["Chat", "ChatLine", "Command", "Event", "FormReply", "GameAborted", "GameFinished",

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Awaitable, Callable, TypeVar
 
+from p2ptarot.i18n import _
 from p2ptarot.table.inputs import StandInMove
 
 from .clock import WARN_AT, next_step, warning_text
@@ -56,14 +57,16 @@ def human_chooser(hub: Hub, name: str = "you",
         if mod.automatic(need.view, need.legal):  # e.g. an Eleusis judgment
             if away:  # the peer's own move, marked so the table does not think the player back
                 return StandInMove(need.legal[0])
-            hub.publish(Notice(f"your peer: {describe(need.legal[0], need.view, names)}"))
+            hub.publish(Notice(_("your peer: {move}").format(
+                move=describe(need.legal[0], need.view, names))))
             return need.legal[0]
         if away:  # the player is away: the bot keeps the seat, forced moves included
             return await by_bot(need)
         # a lone listed move is forced, unless the player may write another (an Eleusis run)
         if len(need.legal) == 1 and mod.compose is None:
             sentence = describe(need.legal[0], need.view, names)
-            hub.publish(Notice(f"only one move possible: {sentence} (played for you)"))
+            hub.publish(Notice(_("only one move possible: {move} (played for you)").format(
+                move=sentence)))
             return need.legal[0]
         if app is None:  # no table app (cannot happen with the runner): first legal move
             return need.legal[0]
@@ -80,12 +83,12 @@ def human_chooser(hub: Hub, name: str = "you",
             step = next_step(now, deadline, hub.away_since, table_grace, frozenset(warned),
                              stand_in is not None)
             if step.kind == "away":
-                hub.hand_over(f"{name} left the table (no page or terminal open for "
-                              f"{table_grace:g} s)")
+                hub.hand_over(_("{name} left the table (no page or terminal open for "
+                                "{seconds} s)").format(name=name, seconds=f"{table_grace:g}"))
                 continue
             if step.kind == "overdue":  # the charter's rule: this one move, the seat stays ours
-                hub.publish(Notice(f"time is up: a bot played this move for {name}; "
-                                   "the next one is yours again"))
+                hub.publish(Notice(_("time is up: a bot played this move for {name}; "
+                                     "the next one is yours again").format(name=name)))
                 return await by_bot(need)
             if step.kind == "warn":
                 warned.update(m for m in WARN_AT if m >= step.left)
@@ -110,10 +113,11 @@ def human_chooser(hub: Hub, name: str = "you",
                 if option is not None:
                     return need.legal[option.index]
                 if cmd.turn >= turn.turn:  # an answer to an earlier turn is simply late
-                    hub.publish(Notice(f"that choice is not on offer now (turn {turn.turn})"))
+                    hub.publish(Notice(_("that choice is not on offer now (turn {turn})").format(
+                        turn=turn.turn)))
             elif isinstance(cmd, HandOver) and stand_in is None:
                 hub.stand_in = False
-                hub.publish(StandInChanged(False, "no stand-in bot can play this seat here"))
+                hub.publish(StandInChanged(False, _("no stand-in bot can play this seat here")))
             elif isinstance(cmd, (HandOver, TakeBack)):
                 continue  # the loop's head plays the bot's move, or the player goes on
             elif isinstance(cmd, Leave):

@@ -26,6 +26,7 @@ from .events import (Command, Event, GameAborted, GameFinished, LinkPaths, Lobby
 from .clock import rule_text
 from .results import round_rows, totals
 from p2ptarot.present.rulebook import rules
+from p2ptarot.i18n import N_, _, language
 
 
 class TableApp:
@@ -122,8 +123,8 @@ class TableApp:
         # its stand-in bot plays says so ("Bob's bot")
         def who(s: int) -> str:
             if s == self.seat:
-                return "you"
-            return f"{self.name(s)}'s bot" if s in self._bot_seats else self.name(s)
+                return _("you")
+            return _("{name}'s bot").format(name=self.name(s)) if s in self._bot_seats else self.name(s)
         return Waiting(tuple(seats), tuple(who(s) for s in seats),
                        busy_words(what), deadline,
                        yours=self.seat is not None and tuple(seats) == (self.seat,))
@@ -165,14 +166,16 @@ class TableApp:
     def finished(self, scores: Sequence[int], winners: Sequence[int], transcript: str = "",
                  view: dict[str, Any] | None = None) -> GameFinished:
         standings = final_standings(self.game, self.names, scores, winners, view or {})
-        book = rules(self.game)
-        label = (book.help.get("score") if book is not None else None) or "score"
+        book = rules(self.game, language())
+        label = (book.help.get("score") if book is not None else None) or _("score")
         mine = next((s for s in standings if s.seat == self.seat), None)
         personal = ""
         if mine is not None:
             shared = sum(s.rank == mine.rank for s in standings) > 1
-            personal = (f"you finished {ordinal(mine.rank)} of {len(standings)}"
-                        + (" (shared)" if shared else "") + (" — you won!" if mine.winner else ""))
+            personal = (_("you finished {place} of {count}").format(place=ordinal(mine.rank),
+                                                                    count=len(standings))
+                        + (" " + _("(shared)") if shared else "")
+                        + (" — " + _("you won!") if mine.winner else ""))
         return GameFinished(standings, transcript, tuple(round_rows(view or {}, self.names)),
                             label, personal)
 
@@ -182,7 +185,9 @@ class TableApp:
 
 
 def ordinal(n: int) -> str:
-    """1 -> '1st', 2 -> '2nd', 11 -> '11th'."""
+    """1 -> '1st', 2 -> '2nd', 11 -> '11th' (French: '1er', '2e')."""
+    if language() == "fr":
+        return f"{n}er" if n == 1 else f"{n}e"
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
 
@@ -363,11 +368,11 @@ class Hub:
             self.leave_reason = command.reason
             self.leaving.set()
         elif isinstance(command, HandOver):
-            self.hand_over("you asked for it")
+            self.hand_over(_("you asked for it"))
         elif isinstance(command, (TakeBack, PlayMove, PlayComposed, WriteMove)) and self.stand_in:
             self.stand_in = False  # any command of the player's takes the seat back
-            self.publish(StandInChanged(False, "you played" if not isinstance(command, TakeBack)
-                                        else "you asked for it"))
+            self.publish(StandInChanged(False, _("you played") if not isinstance(command, TakeBack)
+                                        else _("you asked for it")))
         self.commands.put_nowait(command)  # wakes a chooser waiting on the player
 
     async def hold_round(self, number: int, limit: float) -> None:
@@ -407,8 +412,9 @@ HOLD_MAX = 300.0
 
 
 #: the cryptographic steps of the table, as a player reads them
-_MENTAL_WORDS = {"key": "setting up the deck", "shuffle": "shuffling the cards",
-                 "shares": "dealing the cards", "reencrypt": "passing cards on"}
+_MENTAL_WORDS = {"key": N_("setting up the deck"), "shuffle": N_("shuffling the cards"),
+                 "shares": N_("dealing the cards"), "reencrypt": N_("passing cards on")}
+_CRYPTOGRAPHY = N_("the cards' cryptography")
 
 
 def busy_words(what: str) -> str:
@@ -416,7 +422,7 @@ def busy_words(what: str) -> str:
     is busy with, in words (other steps are kept as they are)."""
     if what.startswith("mental."):
         kind = what[len("mental."):].split(" ", 1)[0]
-        return _MENTAL_WORDS.get(kind, "the cards' cryptography")
+        return _(_MENTAL_WORDS.get(kind, _CRYPTOGRAPHY))
     return what
 
 

@@ -22,12 +22,13 @@ from p2ptarot.app.events import (Chat, ChatLine, Continue, Event, GameAborted, G
 from p2ptarot.app.clock import countdown, rule_text
 from p2ptarot.present.screen import presenter
 from p2ptarot.app.table import Hub
+from p2ptarot.i18n import N_, _, language
 
 from .console import Console
-from .menus import TEXT as MENU, Entry, first_menu, menu_lines, sub_lines
+from .menus import TEXT as MENU, Entry, words as menu_words, first_menu, menu_lines, sub_lines
 from .text_table import table
 
-HELP = ("type a move's number to play it (a long list: first the card, then its target; 0 goes "
+HELP = N_("type a move's number to play it (a long list: first the card, then its target; 0 goes "
         "back); m = list the moves again; rules (or r) = the rules of "
         "this game; rules WORD = what a card, location or move does (e.g. rules trump-9, "
         "rules loc-3); v = the raw JSON view; "
@@ -37,8 +38,8 @@ HELP = ("type a move's number to play it (a long list: first the card, then its 
         "your seat back); h or ? = this help; "
         "Ctrl-D or Ctrl-C = leave the table (come back with join --resume)")
 #: the round's end, while the next deal waits for this player
-HOLD_TEXT = "  (press Enter when you have read it: the next deal waits for you, {left} left at most)"
-LOBBY_HELP = ("in the lobby: ready = you are ready to start; wait = not yet; say TEXT = chat; "
+HOLD_TEXT = N_("  (press Enter when you have read it: the next deal waits for you, {left} left at most)")
+LOBBY_HELP = N_("in the lobby: ready = you are ready to start; wait = not yet; say TEXT = chat; "
               "start = (host) start now with the players who are ready; Ctrl-D = leave")
 Print = Callable[[str], None]
 
@@ -46,17 +47,12 @@ Print = Callable[[str], None]
 def _left(deadline: float | None) -> str:
     if deadline is None:
         return ""
-    return f"{countdown(deadline - time.time())} left"
+    return _("{time} left").format(time=countdown(deadline - time.time()))
 
 
 def system_language() -> str:
-    """'fr' when the system's locale is French (LC_ALL, LC_MESSAGES, LANG), else 'en'."""
-    import os
-    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        value = os.environ.get(var, "")
-        if value:
-            return "fr" if value.lower().startswith("fr") else "en"
-    return "en"
+    """The process's interface language (`--lang`, else the system's locale: p2ptarot.i18n)."""
+    return language()
 
 
 def _wrap_words(text: str, width: int = 96) -> list[str]:
@@ -65,18 +61,20 @@ def _wrap_words(text: str, width: int = 96) -> list[str]:
 
 
 def standings_lines(ev: GameFinished) -> list[str]:
-    rows = [(s.rank or i, s.name, f"seat {s.seat + 1}", s.score, "winner" if s.winner else "")
+    rows = [(s.rank or i, s.name, _("seat {n}").format(n=s.seat + 1), s.score,
+             _("winner") if s.winner else "")
             for i, s in enumerate(ev.standings, start=1)]
-    out = ["", "== Final standings =="] + table(rows, ("place", "player", "seat",
-                                                      ev.score_label or "score", ""))
+    out = ["", _("== Final standings ==")] + table(rows, (_("place"), _("player"), _("seat"),
+                                                         ev.score_label or _("score"), ""))
     if ev.personal:
         out.append(ev.personal)
     if ev.rounds:
         keys = list(dict.fromkeys(k for r in ev.rounds for k in r))
-        out += ["", "Rounds:"] + table([[i] + [r.get(k, "") for k in keys]
-                                        for i, r in enumerate(ev.rounds, start=1)], ["round"] + keys)
+        out += ["", _("Rounds:")] + table([[i] + [r.get(k, "") for k in keys]
+                                           for i, r in enumerate(ev.rounds, start=1)],
+                                          [_("round")] + keys)
     if ev.transcript:
-        out.append(f"transcript: {ev.transcript}")
+        out.append(_("transcript: {path}").format(path=ev.transcript))
     return out
 
 
@@ -142,23 +140,23 @@ class Terminal:
             self.in_lobby = False
             self.rules = ev.rules.get(self.lang) or ev.rules.get("en") or {}
             self.me = ev.names[ev.seat] if ev.seat is not None else None
-            who = ", ".join(f"{n} (seat {i + 1}{', you' if i == ev.seat else ''})"
-                            for i, n in enumerate(ev.names))
+            who = ", ".join((_("{name} (seat {n}, you)") if i == ev.seat else _("{name} (seat {n})"))
+                            .format(name=n, n=i + 1) for i, n in enumerate(ev.names))
             if self.spectator:
                 return [f"== {ev.title} — {who} =="]
             rule = ev.rule or rule_text(ev.move_timeout, ev.stand_in_after)
-            return [f"== {ev.title} — {who} ==", f"time: {rule}",
-                    "type bot to let a bot play for you; rules = the rules of this game; "
-                    "Ctrl-D leaves the table"]
+            return [f"== {ev.title} — {who} ==", _("time: {rule}").format(rule=rule),
+                    _("type bot to let a bot play for you; rules = the rules of this game; "
+                      "Ctrl-D leaves the table")]
         if isinstance(ev, TimeWarning):
             return [f"  ** {ev.text} **"] if turn_open(self) else []
         if isinstance(ev, ViewChanged):
             self.screen_text, self.view = ev.text, ev.view
             return []
         if isinstance(ev, MovePlayed):
-            who = f"{ev.name} (you)" if ev.name == self.me else ev.name
+            who = _("{name} (you)").format(name=ev.name) if ev.name == self.me else ev.name
             if ev.by == "bot":
-                who += " [bot]"
+                who += " " + _("[bot]")
             return [f"  {who}: {ev.sentence}"]
         if isinstance(ev, StandInChanged):
             if ev.active:
@@ -177,25 +175,27 @@ class Terminal:
             self.menu, self.sub = first_menu(ev.options), None
             out = ["", self.screen_text]
             if ev.since:
-                out += ["Since your last turn:"] + [f"  {s}" for s in ev.since]
+                out += [_("Since your last turn:")] + [f"  {s}" for s in ev.since]
             out += options_lines(ev)
             out.append(self.prompt())
             return out
         if isinstance(ev, RoundOver):
             cols = list(ev.result)
-            out = ["", f"== Round {ev.number} over =="] + table([[ev.result[k] for k in cols]], cols)
+            out = ["", _("== Round {n} over ==").format(n=ev.number)] \
+                + table([[ev.result[k] for k in cols]], cols)
             if ev.totals:
-                out += table([[n, v] for n, v in ev.totals.items()], ("player", "total"))
+                out += table([[n, v] for n, v in ev.totals.items()], (_("player"), _("total")))
             out += list(ev.details)
             return out
         if isinstance(ev, RoundHeld):
-            return [HOLD_TEXT.format(left=countdown(ev.until - time.time()))] \
+            return [_(HOLD_TEXT).format(left=countdown(ev.until - time.time()))] \
                 if ev.held and not self.spectator and not self.hub.stand_in else []
         if isinstance(ev, GameFinished):
             return standings_lines(ev)
         if isinstance(ev, GameAborted):
-            who = f"{ev.blame_name} (seat {ev.blame + 1})" if ev.blame is not None else "nobody"
-            return [f"game aborted: {who} is blamed: {ev.reason}"]
+            who = (_("{name} (seat {n})").format(name=ev.blame_name, n=ev.blame + 1)
+                   if ev.blame is not None else _("nobody"))
+            return [_("game aborted: {who} is blamed: {reason}").format(who=who, reason=ev.reason)]
         if isinstance(ev, (Presence, Notice)):
             return [ev.sentence if isinstance(ev, Presence) else ev.text]
         if isinstance(ev, ChatLine):
@@ -212,15 +212,16 @@ class Terminal:
         if lines == self._roster:
             return []
         self._roster = lines
-        out = [f"-- lobby: {ev.game}, {len(ev.names)} of {ev.seats_total} seats taken --"]
+        out = [_("-- lobby: {game}, {taken} of {total} seats taken --").format(
+            game=ev.game, taken=len(ev.names), total=ev.seats_total)]
         out += [f"  {line}" for line in lines]
         you_ready = ev.seat is not None and ev.is_ready(ev.seat)
         if first:
-            out.append("  " + LOBBY_HELP)
+            out.append("  " + _(LOBBY_HELP))
         if ev.seat is not None and not you_ready:
-            out.append("  type `ready` when you are ready to start")
+            out.append("  " + _("type `ready` when you are ready to start"))
         elif ev.host and ev.can_start and len(ev.names) < ev.seats_total:
-            out.append("  type `start` to start now with the players who are ready")
+            out.append("  " + _("type `start` to start now with the players who are ready"))
         return out
 
     def lobby_line(self, text: str) -> bool:
@@ -233,7 +234,7 @@ class Terminal:
         elif word == "start":
             self.hub.send(StartNow())
         elif word in ("h", "?"):
-            self.say("  " + LOBBY_HELP)
+            self.say("  " + _(LOBBY_HELP))
         elif word.startswith("say "):
             self.hub.send(Chat(text.strip()[4:]))
         elif word:
@@ -244,24 +245,25 @@ class Terminal:
         """`rules`: the game's rules in players' words; `rules WORD`: one card, place or move."""
         book = self.rules
         if not book:
-            return "  no rules for this table yet (the game has not started)"
+            return "  " + _("no rules for this table yet (the game has not started)")
         if word is None:
-            out = [f"== {book.get('title', '')}: the rules =="]
+            out = [_("== {title}: the rules ==").format(title=book.get("title", ""))]
             for heading, body in book.get("sections", []):
                 out += [f"-- {heading} --", *_wrap_words(body)]
             return "\n".join(out)
         helps = book.get("help", {})
         word = word.strip().lower()
         hits = [f"  {k}: {v}" for k, v in helps.items() if word == k or word in v.lower()]
-        return "\n".join(hits[:12]) if hits else f"  nothing about {word!r} (try: rules)"
+        return "\n".join(hits[:12]) if hits else "  " + _("nothing about {word} (try: rules)").format(
+            word=repr(word))
 
     def prompt(self) -> str:
         if self.turn is None:
             return ""
         left = _left(self.hub.deadline)
-        me = self.me or "you"
-        ask = (MENU["which"].format(me=me, label=self.sub.name, n=len(self.sub.options))
-               if self.sub is not None else MENU["move"].format(me=me, n=len(self.menu)))
+        me = self.me or _("you")
+        ask = (menu_words("which").format(me=me, label=self.sub.name, n=len(self.sub.options))
+               if self.sub is not None else menu_words("move").format(me=me, n=len(self.menu)))
         return ask + (f" ({left})" if left else "") + ":"
 
     # ---- input ------------------------------------------------------------------------------
@@ -309,14 +311,14 @@ class Terminal:
         if eof_leaves:
             self.hub.send(Leave("standard input closed"))
         else:
-            self.say("terminal input closed: play in the browser page (Ctrl-C leaves the table)")
+            self.say(_("terminal input closed: play in the browser page (Ctrl-C leaves the table)"))
 
     async def compose(self) -> None:
         """`w`: the game presenter's composer asks its questions here; its move is played."""
         turn, need = self.turn, self.hub.need
         composer = presenter(str((need.view if need else {}).get("game"))).compose
         if turn is None or need is None or composer is None:
-            self.say("  there is nothing to write here")
+            self.say("  " + _("there is nothing to write here"))
             return
         lines: queue.Queue[str] = queue.Queue()
         self.composing = lines
@@ -344,7 +346,7 @@ class Terminal:
             return
         if text == "bot":
             if self.hub.stand_in:
-                self.say("  a bot already plays for you (back takes your seat back)")
+                self.say("  " + _("a bot already plays for you (back takes your seat back)"))
             else:
                 self.hub.send(HandOver())
             return
@@ -353,23 +355,23 @@ class Terminal:
             self.hub.send(TakeBack())  # any other line: the player is back
             return
         if text == "back":
-            self.say("  you have your seat")
+            self.say("  " + _("you have your seat"))
             return
         if text in ("rules", "r"):
             self.say(self.rules_text())
         elif text.startswith("rules ") or text.startswith("r "):
             self.say(self.rules_text(text.split(None, 1)[1]))
         elif text in ("h", "?"):
-            self.say("  " + HELP)
+            self.say("  " + _(HELP))
         elif text == "v":
-            self.say(json.dumps(self.view, indent=1, sort_keys=True) if self.view else "no view yet")
+            self.say(json.dumps(self.view, indent=1, sort_keys=True) if self.view else _("no view yet"))
         elif text == "m" and turn is not None and not self.answered:
             self.sub = None
             self.say("\n".join(options_lines(turn)))
         elif turn is not None and not self.answered:
             self._menu_choice(turn, text)
         elif text:
-            self.say("  not your turn" + (f"; {self.waiting_for}" if self.waiting_for else ""))
+            self.say("  " + _("not your turn") + (f"; {self.waiting_for}" if self.waiting_for else ""))
 
     def _menu_choice(self, turn: TurnStarted, text: str) -> None:
         """A number typed at a menu: an entry of the first (its only move is played, or its
@@ -382,7 +384,7 @@ class Terminal:
             return
         entries = sub.options if sub is not None else self.menu
         if not (text.isdigit() and 1 <= int(text) <= len(entries)):
-            self.say((MENU["pick_sub"] if sub is not None else MENU["pick"]).format(n=len(entries)))
+            self.say(menu_words("pick_sub" if sub is not None else "pick").format(n=len(entries)))
             return
         if sub is not None:
             number = sub.options[int(text) - 1]
@@ -415,4 +417,4 @@ class Terminal:
                 self.raw("\x1b7\x1b[1A\r" + self.prompt() + "\x1b[K\x1b8")
             elif not live and left > 0 and left % 60 == 0 and (turn.turn, left) not in told:
                 told.add((turn.turn, left))
-                self.say(f"  ({countdown(left)} left for your move)")
+                self.say("  (" + _("{time} left for your move").format(time=countdown(left)) + ")")

@@ -16,6 +16,7 @@ import sys
 from typing import Sequence
 
 from p2ptarot import PROTOCOL_VERSION, __version__
+from p2ptarot.i18n import LANGUAGES, set_language
 
 #: command -> the module of this package that registers and runs it (in the order of the help)
 COMMANDS: dict[str, str] = {
@@ -41,6 +42,10 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
     for name in _modules(argv):
         importlib.import_module(f"{__package__}.{name}").add_parser(subparsers)
+    for sub in subparsers.choices.values():  # every command speaks the same languages
+        sub.add_argument("--lang", choices=LANGUAGES, default=None,
+                         help="language of the interface (default: the system's, from LANGUAGE, "
+                              "LC_ALL, LC_MESSAGES or LANG; English when it is neither)")
     return parser
 
 
@@ -56,6 +61,7 @@ def _main(argv: Sequence[str] | None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(argv)
     args = parser.parse_args(argv)
+    set_language(getattr(args, "lang", None))
     run = getattr(args, "run", None)
     if run is None:
         parser.print_usage(sys.stderr)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from p2ptarot.app.events import TurnStarted
+from p2ptarot.i18n import N_, _
 from p2ptarot.present.cards import HIDDEN, card_name
 from p2ptarot.present.options import MoveOption
 
@@ -20,14 +21,19 @@ from p2ptarot.present.options import MoveOption
 ONE_MENU_UP_TO = 8
 #: the user-visible words of the menus (the i18n catalogue wraps them)
 TEXT = {
-    "choices": "{label} — {n} choices",
-    "back": "  0. back to the first menu",
-    "which": "{me}, {label}: which one? [1-{n}, 0 back]",
-    "move": "{me}, your move [1-{n}, h for help]",
-    "pick": "  please type a number from 1 to {n} (h for help)",
-    "pick_sub": "  please type a number from 1 to {n}, or 0 to go back",
+    "choices": N_("{label} — {n} choices"),
+    "back": N_("  0. back to the first menu"),
+    "which": N_("{me}, {label}: which one? [1-{n}, 0 back]"),
+    "move": N_("{me}, your move [1-{n}, h for help]"),
+    "pick": N_("  please type a number from 1 to {n} (h for help)"),
+    "pick_sub": N_("  please type a number from 1 to {n}, or 0 to go back"),
     "together": " + ",
 }
+
+
+def words(key: str) -> str:
+    """A menu text in the interface's language (TEXT's values are msgids)."""
+    return _(TEXT[key])
 
 
 @dataclass(frozen=True)
@@ -75,7 +81,7 @@ def first_menu(options: Sequence[MoveOption]) -> list[Entry]:
         first = options[numbers[0] - 1]
         name = _label(key, first)
         label = first.sentence if len(numbers) == 1 else \
-            TEXT["choices"].format(label=name, n=len(numbers))
+            words("choices").format(label=name, n=len(numbers))
         out.append(Entry(label, first.group, tuple(numbers), name))
     return out
 
@@ -99,7 +105,7 @@ def sub_lines(turn: TurnStarted, entry: Entry) -> list[str]:
     width = len(str(len(entry.options)))
     return [f" -- {entry.name} --"] + \
         [f"  {k:>{width}}. {turn.options[n - 1].sentence}" for k, n in enumerate(entry.options, 1)] + \
-        [TEXT["back"]]
+        [words("back")]
 
 
-__all__ = ["Entry", "ONE_MENU_UP_TO", "TEXT", "first_menu", "menu_lines", "sub_lines"]
+__all__ = ["Entry", "ONE_MENU_UP_TO", "TEXT", "words", "first_menu", "menu_lines", "sub_lines"]

@@ -15,6 +15,7 @@ from p2ptarot.app.clock import DEFAULT_MOVE_TIMEOUT
 from p2ptarot.app.events import Notice
 from p2ptarot.bots import make as make_bot
 from p2ptarot.engine import BadConfiguration, Move
+from p2ptarot.i18n import N_, _
 from p2ptarot.net.finder import describe as describe_table
 from p2ptarot.net.lan import DEFAULT_HEARTBEAT
 from p2ptarot.peer.bots import LocalBots, host_with_bots
@@ -57,8 +58,6 @@ def _common(p: argparse.ArgumentParser) -> None:
                         f"abandoned, blaming nobody (default {DEFAULT_MOVE_TIMEOUT}: enough to "
                         "think over a move in the slowest game). A player is warned 60 s and "
                         "15 s before; then the table's stand-in policy applies (--stand-in-after)")
-    p.add_argument("--lang", choices=("en", "fr"), default=None,
-                   help="language of the rules shown at the terminal (default: the system's)")
     p.add_argument("--watch", action="store_true",
                    help="print the public table as it is played (e.g. for a bot seat)")
     p.add_argument("--web", action="store_true",
@@ -196,15 +195,16 @@ async def _with_fronts(args: argparse.Namespace, cfg: PeerConfig, hub: Hub | Non
     servers = []
     if args.web:
         from p2ptarot.web.server import WebServer
-        server = WebServer(hub, host=args.web_interface, port=args.web_port)
+        lang = getattr(args, "lang", None)
+        server = WebServer(hub, host=args.web_interface, port=args.web_port, lang=lang)
         servers.append(server)
-        print(f"your table in the browser: {await server.start()}", flush=True)
+        print(_("your table in the browser: {url}").format(url=await server.start()), flush=True)
         cfg.spectators = app.Hub()
         cfg.spectators.public = True
-        watchers = WebServer(cfg.spectators, host=args.web_interface)
+        watchers = WebServer(cfg.spectators, host=args.web_interface, lang=lang)
         servers.append(watchers)
-        print(f"spectators (the public table, no cards of yours): {await watchers.start()}",
-              flush=True)
+        print(_("spectators (the public table, no cards of yours): {url}").format(
+            url=await watchers.start()), flush=True)
     try:
         result = await app.until_left(hub, game())
         if args.web and not args.bot:
@@ -219,14 +219,14 @@ async def _with_fronts(args: argparse.Namespace, cfg: PeerConfig, hub: Hub | Non
 
 #: how long `host|join --web` keeps the page of a finished game (its standings) up at most
 KEEP_SERVING = 3600.0
-AFTER_GAME_TEXT = ("the game is over: your page keeps showing the final standings (reload works) "
+AFTER_GAME_TEXT = N_("the game is over: your page keeps showing the final standings (reload works) "
                    "until you leave (Leave the table in the page, Ctrl-C, or Ctrl-D at a terminal)")
 
 
 async def _keep_serving(hub: Hub) -> None:
     """The game ended: its page (and the spectators') stays up with the final standings until
     the player leaves, at most KEEP_SERVING seconds."""
-    print(AFTER_GAME_TEXT, flush=True)
+    print(_(AFTER_GAME_TEXT), flush=True)
     try:
         await asyncio.wait_for(hub.leaving.wait(), KEEP_SERVING)
     except asyncio.TimeoutError:
@@ -236,8 +236,8 @@ async def _keep_serving(hub: Hub) -> None:
 def _left_message(args: argparse.Namespace, why: str) -> None:
     """Tell a player who left how to come back (the game is saved in the data directory)."""
     if DataDir(args.data_dir).unfinished():
-        print(f"{why}; the game is saved: come back with  p2ptarot join --resume "
-              f"--data-dir {args.data_dir}", file=sys.stderr, flush=True)
+        print(_("{why}; the game is saved: come back with  p2ptarot join --resume "
+                "--data-dir {dir}").format(why=why, dir=args.data_dir), file=sys.stderr, flush=True)
     else:
         print(why, file=sys.stderr, flush=True)
 
@@ -268,11 +268,12 @@ def _report(result: GameResult, args: argparse.Namespace) -> int:
     standings table was already printed by the terminal front end)."""
     if not (args.bot or args.quiet or getattr(args, "json", False)):
         if result.outcome is not None:
-            print(f"game finished; transcript saved in {result.transcript}", flush=True)
+            print(_("game finished; transcript saved in {path}").format(path=result.transcript),
+                  flush=True)
             return 0
         a = result.aborted
-        print(f"game aborted ({a.reason if a else 'no reason'}); transcript saved in "
-              f"{result.transcript}", flush=True)
+        print(_("game aborted ({reason}); transcript saved in {path}").format(
+            reason=a.reason if a else _("no reason"), path=result.transcript), flush=True)
         return 1
     summary: dict[str, Any] = {"table": result.table_id.hex(), "transcript": str(result.transcript)}
     transport = getattr(args, "online_transport", None)
@@ -332,12 +333,13 @@ def run_host_cmd(args: argparse.Namespace) -> int:
 
 async def _ask_which_table(candidates: list[TableAdvert]) -> TableAdvert | None:
     """Several open tables: the user picks one by number (empty answer: none)."""
-    print("Several open tables:")
+    print(_("Several open tables:"))
     for i, advert in enumerate(candidates, start=1):
         print(f"  {i}. {describe_table(advert)}")
     while True:
         try:
-            text = await asyncio.to_thread(input, f"which table [1-{len(candidates)}, Enter to quit]: ")
+            text = await asyncio.to_thread(input, _("which table [1-{count}, Enter to quit]: ").format(
+                count=len(candidates)))
         except EOFError:
             return None
         text = text.strip()
@@ -345,14 +347,14 @@ async def _ask_which_table(candidates: list[TableAdvert]) -> TableAdvert | None:
             return None
         if text.isdigit() and 1 <= int(text) <= len(candidates):
             return candidates[int(text) - 1]
-        print(f"  please type a number from 1 to {len(candidates)}")
+        print("  " + _("please type a number from 1 to {count}").format(count=len(candidates)))
 
 
 def run_join_cmd(args: argparse.Namespace) -> int:
     try:
         cfg = _config(args)
         if online.is_code(args.table):
-            args.table, _ = asyncio.run(online.resolve_code(args, args.table, args.find_timeout))
+            args.table, _unused = asyncio.run(online.resolve_code(args, args.table, args.find_timeout))
     except (LookupError, ValueError) as exc:
         _left_message(args, f"p2ptarot join: {exc}")
         return 1
@@ -388,9 +390,10 @@ def run_list(args: argparse.Namespace) -> int:
     from .spinner import Spinner
 
     where = args.interface or "every interface"
-    spinner = Spinner(f"looking for tables on {where}")
+    spinner = Spinner(_("looking for tables on {where}").format(where=where))
     if not args.json and not spinner.live:
-        print(f"looking for tables on {where} for {args.timeout:g} s...", file=sys.stderr, flush=True)
+        print(_("looking for tables on {where} for {seconds} s...").format(
+            where=where, seconds=f"{args.timeout:g}"), file=sys.stderr, flush=True)
     try:
         adverts = asyncio.run(browse_tables([args.interface] if args.interface else None,
                                             args.timeout, progress=None if args.json else spinner))
@@ -405,7 +408,7 @@ def run_list(args: argparse.Namespace) -> int:
         print(json.dumps({"tables": rows}))
         return 0
     if not rows:
-        print("no table seen (is a host running on this network, and is multicast allowed?)")
+        print(_("no table seen (is a host running on this network, and is multicast allowed?)"))
         return 0
     header = (f"{'GAME':<12} {'VARIANT':<10} {'SEATS':<6} {'STATE':<5} {'HOSTED BY':<16} "
               f"{'HOST':<20} ADDRESS")
@@ -413,5 +416,5 @@ def run_list(args: argparse.Namespace) -> int:
     for r in rows:
         print(f"{r['game']:<12} {r['variant'] or '-':<10} {r['seats']:<6} {r['state']:<5} "
               f"{(r['name'] or '-')[:16]:<16} {r['host']:<20} {r['url']}")
-    print("join one with: p2ptarot join HOST   (or p2ptarot join ADDRESS)")
+    print(_("join one with: p2ptarot join HOST   (or p2ptarot join ADDRESS)"))
     return 0

@@ -15,6 +15,7 @@ from p2ptarot.app.clock import DEFAULT_MOVE_TIMEOUT
 from p2ptarot.app.events import ReplayLoaded
 from p2ptarot.app.human import LeftTable, until_left
 from p2ptarot.app.replay import frames
+from p2ptarot.i18n import _
 from p2ptarot.app.table import Hub
 from p2ptarot.peer.config import DEFAULT_STAND_IN_AFTER, PeerConfig
 from p2ptarot.peer.store import read_transcript
@@ -61,8 +62,9 @@ def replay_event(path: Path) -> ReplayLoaded:
     transcript = read_transcript(path)
     verdict = verify_transcript(transcript)
     names, moves = frames(transcript)
-    said = (f"transcript verified: {verdict.steps} steps" if verdict.valid
-            else f"transcript INVALID at step {verdict.step}: {verdict.reason}")
+    said = (_("transcript verified: {steps} steps").format(steps=verdict.steps) if verdict.valid
+            else _("transcript INVALID at step {step}: {reason}").format(step=verdict.step,
+                                                                          reason=verdict.reason))
     return ReplayLoaded(tuple(names), tuple(f.to_json() for f in moves), said)
 
 
@@ -82,10 +84,11 @@ async def serve(args: argparse.Namespace) -> int:
                          say=lambda text: print(text, flush=True))
         lobby = Lobby(hub, cfg, [args.interface] if args.interface else None, args.online_side)
     server = WebServer(hub, host=args.web_interface, port=args.web_port,
+                       lang=getattr(args, "lang", None),
                        on_command=lobby.command if lobby else None)
     url = await server.start()
-    print(f"open this page in your browser: {url}", flush=True)
-    print("Ctrl-C stops", flush=True)
+    print(_("open this page in your browser: {url}").format(url=url), flush=True)
+    print(_("Ctrl-C stops"), flush=True)
     try:
         if lobby is not None:
             watching = asyncio.create_task(lobby.watch())

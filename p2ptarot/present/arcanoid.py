@@ -17,6 +17,8 @@ from p2ptarot.cards import ARCANOID
 from p2ptarot.games.arcanoid.records import (ILLEGITIMATE, IMPERIAL, ROYAL, VALUE, WORLD_CLASS,
                                              battle_key)
 
+from p2ptarot.i18n import N_, _
+
 from .cards import card_list, card_name, tarot_rank, tarot_title
 from .faces import face
 from .screen import name_seats
@@ -25,29 +27,37 @@ FIELDS = ("swords", "wands", "cups", "coins")
 WIDTH = 100
 #: headings for grouping long move lists by kind
 GROUPS: dict[str, str] = {
-    "discard": "discard", "abdicate": "abdicate", "engage": "engage", "chariot-engage": "Chariot",
-    "chariot-load": "Chariot", "chariot-add": "Chariot", "chariot-discard": "Chariot",
-    "play": "play a card", "priestess": "arcana", "pope": "arcana", "strength": "arcana",
-    "hanged-man": "arcana", "temperance": "arcana", "tower": "arcana", "call": "call a card",
-    "judgement": "arcana", "world": "arcana", "wheel-discard": "Wheel", "call-again": "call a card",
-    "hermit-move": "Hermit", "fool": "Fool", "show": "show", "give": "give", "vote": "vote",
-    "pass": "pass",
+    "discard": N_("discard"), "abdicate": N_("abdicate"), "engage": N_("engage"), "chariot-engage": N_("Chariot"),
+    "chariot-load": N_("Chariot"), "chariot-add": N_("Chariot"), "chariot-discard": N_("Chariot"),
+    "play": N_("play a card"), "priestess": N_("arcana"), "pope": N_("arcana"), "strength": N_("arcana"),
+    "hanged-man": N_("arcana"), "temperance": N_("arcana"), "tower": N_("arcana"), "call": N_("call a card"),
+    "judgement": N_("arcana"), "world": N_("arcana"), "wheel-discard": N_("Wheel"), "call-again": N_("call a card"),
+    "hermit-move": N_("Hermit"), "fool": N_("Fool"), "show": N_("show"), "give": N_("give"), "vote": N_("vote"),
+    "pass": N_("pass"),
 }
 #: glues the words of one card name so that wrapping never splits "2 of wands" across lines
 _GLUE = "\u00a0"
 
 _DECISIONS = {
-    "turn": "{actor_s} turn",
-    "hermit": "{actor} may take a Hermit move now",
-    "wheel": "{actor}: discard down to capacity after the Wheel",
-    "call-again": "{actor} may call another card (already called: {tried})",
-    "fool": "Fool window: whoever holds the Fool may steal {actor_s} engagement on {field}",
-    "pope": "Pope played by {actor}: show {category}",
-    "give": "{actor} called {called}: its holder hands it over",
-    "vote": "the draw pile is empty: vote to renew it from the discard pile",
+    "turn": N_("{actor_s} turn"),
+    "hermit": N_("{actor} may take a Hermit move now"),
+    "wheel": N_("{actor}: discard down to capacity after the Wheel"),
+    "call-again": N_("{actor} may call another card (already called: {tried})"),
+    "fool": N_("Fool window: whoever holds the Fool may steal {actor_s} engagement on {field}"),
+    "pope": N_("Pope played by {actor}: show {category}"),
+    "give": N_("{actor} called {called}: its holder hands it over"),
+    "vote": N_("the draw pile is empty: vote to renew it from the discard pile"),
 }
-_KINDS = {"abdication": "abdicated", "judgement": "abdicated (Judgement)",
-          "forced": "forced out (World)"}
+#: French says "c'est votre tour", "le tour de Bob": the possessive is worded per language
+_POSSESSIVE_YOU = N_("your")
+_POSSESSIVE = N_("{name}'s")
+_KINDS = {"abdication": N_("abdicated"), "judgement": N_("abdicated (Judgement)"),
+          "forced": N_("forced out (World)")}
+
+
+_PASS = N_("Pass")
+_PASSES = {"hermit": N_("Pass (no Hermit move now)"), "fool": N_("Pass (do not steal)"),
+           "give": N_("Pass (I do not hold the called card)"), "call-again": N_("Stop calling")}
 
 
 # ---- naming participants ---------------------------------------------------------------------
@@ -56,22 +66,38 @@ def _parts(view: Mapping[str, Any]) -> dict[int, Mapping[str, Any]]:
 
 
 def who(pid: int, view: Mapping[str, Any]) -> str:
-    """'you', 'seat 2', 'your demon' or 'the demon of seat 2' for a participant id."""
+    """'you', 'seat 2', 'your demon' or 'the demon of seat 2' for a participant id ("seat N"
+    stays a token: `name_seats` makes it the player's name in every language)."""
     p = _parts(view).get(pid)
     me = view.get("seat")
     if p is None:
-        return "nobody" if pid < 0 else f"participant {pid}"
+        return _("nobody") if pid < 0 else _("participant {n}").format(n=pid)
     if p.get("usa"):
-        return "the USA"
+        return _("the USA")
     if p["demon"]:
-        return "your demon" if p["seat"] == me else f"the demon of seat {p['seat']}"
-    return "you" if p["seat"] == me else f"seat {p['seat']}"
+        return _("your demon") if p["seat"] == me else _("the demon of {seat}").format(
+            seat=f"seat {p['seat']}")
+    return _("you") if p["seat"] == me else f"seat {p['seat']}"
 
 
 def _possessive(pid: int, view: Mapping[str, Any]) -> str:
     """'your', 'your demon's', 'seat 2's'."""
     name = who(pid, view)
-    return "your" if name == "you" else f"{name}'s"
+    return _(_POSSESSIVE_YOU) if name == _("you") else _(_POSSESSIVE).format(name=name)
+
+
+def _hand_of(pid: int, view: Mapping[str, Any]) -> str:
+    """'your hand', 'your demon's hand', 'seat 2's hand'."""
+    name = who(pid, view)
+    return _("your hand") if name == _("you") else _("{name}'s hand").format(name=name)
+
+
+#: the four fields (one per suit), as people read them
+_FIELD_WORDS = {"swords": N_("swords"), "wands": N_("wands"), "cups": N_("cups"), "coins": N_("coins")}
+
+
+def _field(field: Any) -> str:
+    return _(_FIELD_WORDS[field]) if field in _FIELD_WORDS else str(field)
 
 
 def _label(p: Mapping[str, Any], me: int | None) -> str:
@@ -105,7 +131,8 @@ def _zone(cards: list[Mapping[str, Any]], own: bool = False) -> str:
 
 def _record(rec: Mapping[str, Any], fld: str) -> str:
     if rec["kind"] in _KINDS:
-        return _KINDS[rec["kind"]]
+        kind = rec["kind"]
+        return _(_KINDS[kind])
     if "count" in rec:  # a secret engagement still face down (KOBLENZ, MALTA)
         seen = "+".join(card_name(c).replace(" ", _GLUE) for c in rec["cards"])
         return f"{rec['count']}{_GLUE}face{_GLUE}down" + (f" ({seen})" if seen else "")
@@ -217,13 +244,16 @@ def _decision_line(decision: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     category = decision.get("category", "")
     fields = {
         "actor": who(decision["actor"], view), "actor_s": _possessive(decision["actor"], view),
-        "called": card_name(decision["called"]) if decision.get("called") else "a card",
-        "tried": ", ".join(card_name(c) for c in decision.get("tried", [])) or "none",
-        "category": {"trumps": "every trump you hold", "fool": "the Fool if you hold it"}.get(
-            category, f"every card of {category} you hold"),
-        "field": decision.get("field", "a field"),
+        "called": card_name(decision["called"]) if decision.get("called") else _("a card"),
+        "tried": ", ".join(card_name(c) for c in decision.get("tried", [])) or _("none"),
+        "category": {"trumps": _("every trump you hold"), "fool": _("the Fool if you hold it")}.get(
+            category, _("every card of {suit} you hold").format(suit=_field(category))),
+        "field": _field(decision["field"]) if decision.get("field") else _("a field"),
     }
-    return _DECISIONS.get(decision["name"], decision["name"] + " ({actor})").format(**fields)
+    name = decision["name"]
+    if name == "turn" and fields["actor"] == _("you"):
+        return _("your turn")
+    return (_(_DECISIONS[name]) if name in _DECISIONS else name + " ({actor})").format(**fields)
 
 
 def render(view: Mapping[str, Any]) -> str:
@@ -266,7 +296,7 @@ def _handle_cards(view: Mapping[str, Any]) -> dict[int, str | None]:
 
 
 def _fields(fields: list[str]) -> str:
-    return " and ".join(fields)
+    return (" " + _("and") + " ").join(_field(f) for f in fields)
 
 
 def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
@@ -276,90 +306,101 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     title = tarot_title(move["card"]) if isinstance(move.get("card"), str) else card
     known = _handle_cards(view)
     decision = (view.get("decision") or {}).get("name")
+    field = _field(move.get("field"))
     if kind == "discard":
-        return f"Discard {card_name(known.get(move['handle']))} face down"
+        return _("Discard {card} face down").format(card=card_name(known.get(move["handle"])))
     if kind == "abdicate":
-        return f"Abdicate on {move['field']}"
+        return _("Abdicate on {field}").format(field=field)
     if kind in ("engage", "chariot-engage"):
-        text = f"Engage on {_fields(move['fields'])}: " + card_list(move["cards"])
+        text = _("Engage on {fields}: {cards}").format(fields=_fields(move["fields"]),
+                                                       cards=card_list(move["cards"]))
         if kind == "chariot-engage":
-            text = f"Chariot: engage the reserve on {_fields(move['fields'])}" + (
-                f" with {card_list(move['cards'])}" if move["cards"] else "")
+            text = (_("Chariot: engage the reserve on {fields} with {cards}") if move["cards"]
+                    else _("Chariot: engage the reserve on {fields}")).format(
+                        fields=_fields(move["fields"]), cards=card_list(move["cards"]))
         if move.get("transmute", -1) >= 0:
-            text += f" (the Magician transmutes {card_name(known.get(move['transmute']))})"
+            text += " " + _("(the Magician transmutes {card})").format(
+                card=card_name(known.get(move["transmute"])))
         return text
     if kind == "chariot-load":
-        return f"Play {card}, loading {card_list(move['cards'])} into its reserve"
+        return _("Play {card}, loading {cards} into its reserve").format(
+            card=card, cards=card_list(move["cards"]))
     if kind == "chariot-add":
-        return f"Add {card_list(move['cards'])} to the Chariot reserve"
+        return _("Add {cards} to the Chariot reserve").format(cards=card_list(move["cards"]))
     if kind == "chariot-discard":
-        return "Discard the Chariot and its reserve"
+        return _("Discard the Chariot and its reserve")
     if kind == "play":
-        return f"Play {card}"
+        return _("Play {card}").format(card=card)
     if kind == "priestess":
-        return f"Play {card}: look at {_possessive(move['target'], view)} hand"
+        return _("Play {card}: look at {whose}").format(card=card,
+                                                        whose=_hand_of(move["target"], view))
     if kind == "pope":
-        cat = {"trumps": "the trumps", "fool": "the Fool"}.get(move["category"], move["category"])
-        return f"Play {card}: call {cat}"
+        cat = {"trumps": _("the trumps"), "fool": _("the Fool")}.get(move["category"],
+                                                                    move["category"])
+        return _("Play {card}: call {category}").format(card=card, category=cat)
     if kind == "strength":
-        option = "two face-up cards" if move["option"] == "visible" else "one more hidden card"
-        return f"Play {card}: {option}"
+        option = _("two face-up cards") if move["option"] == "visible" else _("one more hidden card")
+        return _("Play {card}: {option}").format(card=card, option=option)
     if kind == "hanged-man":
-        target = "the Justice" if move["target"] < 0 else who(move["target"], view)
-        return f"Play {card} on {target}"
-    if kind == "temperance":
-        return f"Play {card} on {move['field']}"
+        target = _("the Justice") if move["target"] < 0 else who(move["target"], view)
+        return _("Play {card} on {target}").format(card=card, target=target)
+    if kind in ("temperance", "world"):
+        return _("Play {card} on {field}").format(card=card, field=field)
     if kind == "tower":
         if move["target"] < 0:
-            return f"Play {card}, removing nothing"
-        return f"Play {card}: remove {who(move['target'], view)}'s engagement on {move['field']}"
+            return _("Play {card}, removing nothing").format(card=card)
+        return _("Play {card}: remove {who}'s engagement on {field}").format(
+            card=card, who=who(move["target"], view), field=field)
     if kind == "call":
-        return f"Call the {card_name(move['called'])} with {title}"
+        return _("Call the {called} with {card}").format(called=card_name(move["called"]), card=title)
     if kind == "judgement":
         target = who(move['target'], view)
-        verb = "abdicate" if target == "you" else "abdicates"
-        return f"Play {card}: {target} {verb} on {move['field']}"
-    if kind == "world":
-        return f"Play {card} on {move['field']}"
+        if target == _("you"):
+            return _("Play {card}: you abdicate on {field}").format(card=card, field=field)
+        return _("Play {card}: {who} abdicates on {field}").format(card=card, who=target, field=field)
     if kind == "wheel-discard":
-        text = "Discard " + ", ".join(card_name(known.get(h)) for h in move["handles"]) + " face down"
+        text = _("Discard {cards} face down").format(
+            cards=", ".join(card_name(known.get(h)) for h in move["handles"]))
         if move.get("cards"):
-            text += f"; put {card_list(move['cards'])} face up"
+            text += "; " + _("put {cards} face up").format(cards=card_list(move["cards"]))
         return text
     if kind == "call-again":
-        return f"Call the {card_name(move['called'])}"
+        return _("Call the {called}").format(called=card_name(move["called"]))
     if kind == "hermit-move":
-        return "Take a Hermit move now"
+        return _("Take a Hermit move now")
     if kind == "fool":
-        text = f"Steal the engagement with {card}"
+        text = _("Steal the engagement with {card}").format(card=card)
         if move["user"] != view.get("seat"):
-            text += f" for {who(move['user'], view)}"
+            text += " " + _("for {who}").format(who=who(move["user"], view))
         if move.get("cut", -1) >= 0:
-            text += f", cutting in before {who(move['cut'], view)}"
+            text += ", " + _("cutting in before {who}").format(who=who(move["cut"], view))
         return text
     if kind == "show":
-        return f"Show {card_list(move['cards'])}" if move["cards"] else "Show nothing (none of that category)"
+        return _("Show {cards}").format(cards=card_list(move["cards"])) if move["cards"] \
+            else _("Show nothing (none of that category)")
     if kind == "give":
-        return f"Hand over {card}"
+        return _("Hand over {card}").format(card=card)
     if kind == "vote":
-        return "Vote yes: renew the draw pile" if move["choice"] == "yes" else "Vote no: keep the pile empty"
+        return _("Vote yes: renew the draw pile") if move["choice"] == "yes" \
+            else _("Vote no: keep the pile empty")
     if kind == "pass":
-        return {"hermit": "Pass (no Hermit move now)", "fool": "Pass (do not steal)",
-                "give": "Pass (I do not hold the called card)",
-                "call-again": "Stop calling"}.get(decision or "", "Pass")
-    if kind == "secret-engage":
-        return (f"Engage secretly on {move['field']}: {len(move['handles'])} card(s) face down "
-                f"({card_list([known.get(h) for h in move['handles']])})")
-    if kind == "magician-secret":
-        return (f"Play {card} to engage secretly on {move['field']}: {len(move['handles'])} "
-                f"card(s) face down ({card_list([known.get(h) for h in move['handles']])})")
+        return _(_PASSES.get(decision or "", _PASS))
+    if kind in ("secret-engage", "magician-secret"):
+        hidden = card_list([known.get(h) for h in move["handles"]])
+        if kind == "secret-engage":
+            return _("Engage secretly on {field}: {count} card(s) face down ({cards})").format(
+                field=field, count=len(move["handles"]), cards=hidden)
+        return _("Play {card} to engage secretly on {field}: {count} card(s) face down "
+                 "({cards})").format(card=card, field=field, count=len(move["handles"]),
+                                     cards=hidden)
     if kind == "fool-outcome":
-        return ("Steal the secret engagement (it is stealable)" if move["outcome"] == "stolen"
-                else "The Fool is lost (the secret engagement cannot be stolen)")
+        return (_("Steal the secret engagement (it is stealable)") if move["outcome"] == "stolen"
+                else _("The Fool is lost (the secret engagement cannot be stolen)"))
     if kind == "reinforce":
-        return f"Reinforce the lone ace on {move['field']} with {card_list(move['cards'])}"
+        return _("Reinforce the lone ace on {field} with {cards}").format(
+            field=field, cards=card_list(move["cards"]))
     if kind == "remove-temperance":
-        return "Remove your Temperance"
+        return _("Remove your Temperance")
     return kind + " " + " ".join(f"{k}={v}" for k, v in move.items() if k != "kind")
 
 

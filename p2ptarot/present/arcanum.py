@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from p2ptarot.i18n import N_, _
 
 from .cards import card_name as _name
 from .cards import roman
@@ -16,28 +17,32 @@ from .faces import face, sort_key
 
 HOUSES = ("swords", "wands", "cups", "coins")
 _DECISIONS = {
-    "act": "play a minor (mandatory) and at most one major, before or after it",
-    "draw-choice": "draw 3 minors or 1 major", "limit": "discard down to 7 cards",
-    "hide": "hide minors face down", "relocate": "move a figure (move-and-activate)",
-    "fool-mode": "the Fool: joker move or hide it", "artisan": "Artisan District: 2 minors or 1 major",
-    "harbour": "Harbour: draw 1 minor?", "market": "Market: trade a card or not",
-    "fields": "Fields: each House +1, -1 or 0", "cathedral": "Cathedral: hide 1 minor or draw 2",
-    "castle": "Castle: discard 1 card", "chariot": "Chariot: discard 1 card",
-    "judgement": "Judgement: discard 1 card", "house": "choose a House",
-    "empress": "Empress: one House +1, another -1", "wheel": "Wheel: give 2 cards to your left",
-    "death": "Death: discard 1 or 2 minors", "swap": "Temperance: swap up to 2 cards",
-    "tower": "Tower: freeze locations", "remove": "Judgement: remove a figure (3 in all)",
-    "return": "Judgement: put a figure back", "declare": "declare the Fool's suit",
-    "sun": "Sun: turn 3 hidden cards face up", "forced-draw": "no minor? draw one"}
+    "act": N_("play a minor (mandatory) and at most one major, before or after it"),
+    "draw-choice": N_("draw 3 minors or 1 major"), "limit": N_("discard down to 7 cards"),
+    "hide": N_("hide minors face down"), "relocate": N_("move a figure (move-and-activate)"),
+    "fool-mode": N_("the Fool: joker move or hide it"), "artisan": N_("Artisan District: 2 minors or 1 major"),
+    "harbour": N_("Harbour: draw 1 minor?"), "market": N_("Market: trade a card or not"),
+    "fields": N_("Fields: each House +1, -1 or 0"), "cathedral": N_("Cathedral: hide 1 minor or draw 2"),
+    "castle": N_("Castle: discard 1 card"), "chariot": N_("Chariot: discard 1 card"),
+    "judgement": N_("Judgement: discard 1 card"), "house": N_("choose a House"),
+    "empress": N_("Empress: one House +1, another -1"), "wheel": N_("Wheel: give 2 cards to your left"),
+    "death": N_("Death: discard 1 or 2 minors"), "swap": N_("Temperance: swap up to 2 cards"),
+    "tower": N_("Tower: freeze locations"), "remove": N_("Judgement: remove a figure (3 in all)"),
+    "return": N_("Judgement: put a figure back"), "declare": N_("declare the Fool's suit"),
+    "sun": N_("Sun: turn 3 hidden cards face up"), "forced-draw": N_("no minor? draw one")}
+
+
+def _decision(name: Any) -> str:
+    return _(_DECISIONS[name]) if name in _DECISIONS else str(name)
 
 
 #: move kind -> heading when a long move list is grouped
 GROUPS = {
-    "play-minor": "play a minor", "play-major": "play a major", "choose": "choose",
-    "discard": "discard", "hide": "hide", "relocate": "move a figure", "house": "choose a House",
-    "empress": "Empress", "fields": "Fields", "give": "Wheel", "expose": "Sun",
-    "swap": "Temperance", "tower": "Tower", "remove": "Judgement", "return": "Judgement",
-    "pass": "pass"}
+    "play-minor": N_("play a minor"), "play-major": N_("play a major"), "choose": N_("choose"),
+    "discard": N_("discard"), "hide": N_("hide"), "relocate": N_("move a figure"), "house": N_("choose a House"),
+    "empress": N_("Empress"), "fields": N_("Fields"), "give": N_("Wheel"), "expose": N_("Sun"),
+    "swap": N_("Temperance"), "tower": N_("Tower"), "remove": N_("Judgement"), "return": N_("Judgement"),
+    "pass": N_("pass")}
 
 
 def card_name(card: str | None, kind: str | None = None) -> str:
@@ -50,7 +55,7 @@ def card_name(card: str | None, kind: str | None = None) -> str:
 
 def _figure(fig: str) -> str:
     """A pawn reads "cups queen" (house first), never like the card "queen of cups"."""
-    _, house, rank = fig.split("-")
+    _kind, house, rank = fig.split("-")
     return f"{house} {rank}"
 
 
@@ -105,7 +110,7 @@ def render(view: Mapping[str, Any]) -> str:
     d = view.get("decision")
     if d:
         lines += ["", f"Waiting for {_seat(d['actor'], view) if d['actor'] >= 0 else 'everyone'}: "
-                      f"{_DECISIONS.get(d['name'], d['name'])}"]
+                      f"{_decision(d['name'])}"]
     if view.get("scorings"):
         last = view["scorings"][-1]
         kind = "World scoring" if last["world"] else "House scoring"
@@ -147,7 +152,7 @@ def board_data(view: Mapping[str, Any]) -> dict[str, Any]:
         "players": players, "decks": dict(view["decks"]), "discards": dict(view["discards"]),
         "decision": None if decision is None else {
             "name": decision["name"], "actor": decision["actor"],
-            "text": _DECISIONS.get(decision["name"], decision["name"])},
+            "text": _decision(decision["name"])},
     }
 
 
@@ -159,7 +164,7 @@ def _handle_name(view: Mapping[str, Any], handle: int) -> str:
     return "a card"
 
 
-_PASS = {"act": "end the activation", "market": "no trade", "relocate": "move no figure"}
+_PASS = {"act": N_("end the activation"), "market": N_("no trade"), "relocate": N_("move no figure")}
 
 
 def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
@@ -167,26 +172,31 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     kind = move.get("kind")
     decision = view.get("decision") or {}
     if kind == "play-minor":
-        where = (f", moving the {_figure(move['figure'])} to {view['locations'][str(move['dest'])]}"
-                 if move["figure"] else " (no figure can move)")
-        return f"play the {card_name(move['card'])}{where}"
+        if move["figure"]:
+            return _("play the {card}, moving the {figure} to {place}").format(
+                card=card_name(move["card"]), figure=_figure(move["figure"]),
+                place=view["locations"][str(move["dest"])])
+        return _("play the {card} (no figure can move)").format(card=card_name(move["card"]))
     if kind == "play-major":
-        return f"play {card_name(move['card'])}"
+        return _("play {card}").format(card=card_name(move["card"]))
     if kind == "choose":
         if decision.get("name") == "cathedral" and move["option"] == "draw":
-            return "draw 2 minors"
-        return {"minors": "draw minors", "major": "draw a major", "draw": "draw",
-                "pass": "do not draw", "joker": "use the Fool as a joker move",
-                "hide": "hide the Fool", "keep": "keep (you hold a minor)"}.get(move["option"], move["option"])
+            return _("draw 2 minors")
+        option = _CHOICES.get(move["option"])
+        return _(option) if option else str(move["option"])
     if kind in ("discard", "expose"):
-        verb = "discard" if kind == "discard" else "turn face up"
-        return f"{verb} " + (", ".join(card_name(c) for c in move["cards"]) or "nothing")
+        cards = ", ".join(card_name(c) for c in move["cards"]) or _("nothing")
+        return (_("discard {cards}") if kind == "discard" else _("turn face up {cards}")).format(
+            cards=cards)
     if kind == "hide":
-        return "hide " + (", ".join(_handle_name(view, h) for h in move["handles"]) or "nothing")
+        return _("hide {cards}").format(
+            cards=", ".join(_handle_name(view, h) for h in move["handles"]) or _("nothing"))
     if kind == "give":
-        return "give " + ", ".join(_handle_name(view, h) for h in move["handles"]) + " to your left"
+        return _("give {cards} to your left").format(
+            cards=", ".join(_handle_name(view, h) for h in move["handles"]))
     if kind == "relocate":
-        return f"move the {_figure(move['figure'])} to {view['locations'][str(move['dest'])]}"
+        return _("move the {figure} to {place}").format(
+            figure=_figure(move["figure"]), place=view["locations"][str(move["dest"])])
     if kind == "house":
         if decision.get("name") == "declare":
             return f"declare the Fool a card of {move['house']}"
@@ -209,8 +219,14 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
         who = f"the {_figure(fig)}" if fig else "the figure"
         return f"put {who} back in {view['locations'][str(move['dest'])]}"
     if kind == "pass":
-        return _PASS.get(decision.get("name", ""), "pass")
+        return _(_PASS.get(decision.get("name", ""), _PASS_WORD))
     return str(kind)
+
+
+_PASS_WORD = N_("pass")
+_CHOICES = {"minors": N_("draw minors"), "major": N_("draw a major"), "draw": N_("draw"),
+            "pass": N_("do not draw"), "joker": N_("use the Fool as a joker move"),
+            "hide": N_("hide the Fool"), "keep": N_("keep (you hold a minor)")}
 
 
 # ---- the browser page: the seat's hand, the board, clickable fields --------------------------------

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Mapping, Sequence
 
+from p2ptarot.i18n import N_, _
 from p2ptarot.games.eleusis.erl import HINTS, ErlError, compile_rule, facts, hint_holds
 
 from .faces import face
@@ -19,22 +20,26 @@ from .screen import name_seats
 
 #: headings for grouping long move lists by kind
 GROUPS: dict[str, str] = {
-    "play": "play", "no-play": "no play", "judge": "judgment", "call": "Sage's call",
-    "answer": "dealer's answer", "pick": "name a correct card", "sage": "Sage",
-    "pass": "Sage", "commit": "choose the rule", "hint": "hint", "open": "open the rule",
+    "play": N_("play"), "no-play": N_("no play"), "judge": N_("judgment"), "call": N_("Sage's call"),
+    "answer": N_("dealer's answer"), "pick": N_("name a correct card"), "sage": N_("Sage"),
+    "pass": N_("Sage"), "commit": N_("choose the rule"), "hint": N_("hint"), "open": N_("open the rule"),
 }
 _RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 _SUITS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
 _PHASES = {
-    "first-dealer": "drawing the first dealer", "rule": "the dealer writes his rule",
-    "hint": "the dealer may give a hint", "shuffle": "shuffling", "deal": "dealing",
-    "play": "playing", "judge": "the dealer judges", "sage-call": "the Sage calls",
-    "dealer-answer": "the dealer answers the Sage", "dealer-pick": "the dealer names a correct card",
-    "sage-pick": "the Sage names a correct card", "dealer-answer-pick": "the dealer answers the Sage",
-    "sage-window": "the player may declare himself Sage", "effects": "dealing cards",
-    "open": "the dealer opens his rule", "over": "game over",
+    "first-dealer": N_("drawing the first dealer"), "rule": N_("the dealer writes his rule"),
+    "hint": N_("the dealer may give a hint"), "shuffle": N_("shuffling"), "deal": N_("dealing"),
+    "play": N_("playing"), "judge": N_("the dealer judges"), "sage-call": N_("the Sage calls"),
+    "dealer-answer": N_("the dealer answers the Sage"), "dealer-pick": N_("the dealer names a correct card"),
+    "sage-pick": N_("the Sage names a correct card"), "dealer-answer-pick": N_("the dealer answers the Sage"),
+    "sage-window": N_("the player may declare himself Sage"), "effects": N_("dealing cards"),
+    "open": N_("the dealer opens his rule"), "over": N_("game over"),
 }
 WIDTH = 78
+
+
+def _phase(phase: Any) -> str:
+    return _(_PHASES[phase]) if phase in _PHASES else str(phase)
 
 
 def card_name(card: str | None) -> str:
@@ -107,7 +112,7 @@ def render(view: Mapping[str, Any]) -> str:
     out = []
     dealer = view.get("dealer", -1)
     out.append(f"Eleusis — round {view.get('round')} of {view.get('rounds')}, dealer "
-               f"{_who(dealer, view)} — {_PHASES.get(view.get('phase', ''), view.get('phase'))}")
+               f"{_who(dealer, view)} — {_phase(view.get('phase'))}")
     layout = view["layout"]
     sudden = "SUDDEN DEATH" if view.get("sudden_death") else "no sudden death yet"
     out.append(f"layout {layout['size']} cards, stock {view.get('stock')}, {sudden}")
@@ -153,29 +158,37 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     kind = move.get("kind")
     if kind == "commit":
         text = " ".join(str(move.get("value") or "").split())
-        return f"commit the rule: {text}" if text else "commit the rule"
+        return _("commit the rule: {rule}").format(rule=text) if text else _("commit the rule")
     if kind == "hint":
         parts = list(move.get("hints") or []) + ([f'"{move["text"]}"'] if move.get("text") else [])
-        return "give the hint " + "; ".join(parts) if parts else "give no hint"
+        return _("give the hint {hint}").format(hint="; ".join(parts)) if parts \
+            else _("give no hint")
     if kind == "play":
         cards = list(move.get("cards") or [])
-        return f"play {cards_text(cards)}" if len(cards) == 1 else f"play the run {cards_text(cards)}"
+        return (_("play {cards}") if len(cards) == 1 else _("play the run {cards}")).format(
+            cards=cards_text(cards))
     if kind == "no-play":
-        return "declare \"no play\", showing the whole hand"
+        return _("declare \"no play\", showing the whole hand")
     if kind in ("judge", "call"):
-        who = "judge" if kind == "judge" else "call"
-        return f"{who}: {move.get('verdict')}"
+        verdict = _VERDICTS.get(str(move.get("verdict")))
+        verdict_text = _(verdict) if verdict else str(move.get("verdict"))
+        return (_("judge: {verdict}") if kind == "judge" else _("call: {verdict}")).format(
+            verdict=verdict_text)
     if kind == "answer":
-        return f"answer the Sage: {move.get('answer')}"
+        return _("answer the Sage: {answer}").format(answer=move.get("answer"))
     if kind == "pick":
-        return f"name {card_name(move.get('card'))} as a correct card"
+        return _("name {card} as a correct card").format(card=card_name(move.get("card")))
     if kind == "sage":
-        return "declare Sage"
+        return _("declare Sage")
     if kind == "pass":
-        return "do not declare Sage"
+        return _("do not declare Sage")
     if kind == "open":
-        return "open the rule"
+        return _("open the rule")
     return str(kind)
+
+
+#: the verdicts of a judgment or a Sage's call, in words
+_VERDICTS = {"right": N_("right"), "wrong": N_("wrong")}
 
 
 # ---- the dealer writes his own rule ---------------------------------------------------------------
@@ -457,7 +470,7 @@ def refine_screen(view: Mapping[str, Any], names: Sequence[str], base: Mapping[s
                         "you": s == me})
     pending = view.get("pending")
     sc["eleusis"] = {
-        "phase": view.get("phase"), "phase_text": _PHASES.get(str(view.get("phase")), view.get("phase")),
+        "phase": view.get("phase"), "phase_text": _phase(view.get("phase")),
         "seat": me, "dealer": view.get("dealer"), "current": view.get("current"),
         "columns": columns, "size": layout["size"], "marker": marker,
         "stock": view.get("stock"), "sudden_death": bool(view.get("sudden_death")),
@@ -479,12 +492,17 @@ def refine_screen(view: Mapping[str, Any], names: Sequence[str], base: Mapping[s
 
 #: the round's end (the i18n catalogue wraps these)
 ROUND_TEXT = {
-    "head": "Each judgment re-checked against the opened rule:",
-    "main": "#{n} {card} on the main line: the rule accepts it",
-    "side": "#{n} {cards} refused: the rule refuses it",
-    "main_bad": "#{n} {card} on the main line, but the rule refuses it (misjudged)",
-    "side_bad": "#{n} {cards} refused, but the rule accepts it (misjudged)",
+    "head": N_("Each judgment re-checked against the opened rule:"),
+    "main": N_("#{n} {card} on the main line: the rule accepts it"),
+    "side": N_("#{n} {cards} refused: the rule refuses it"),
+    "main_bad": N_("#{n} {card} on the main line, but the rule refuses it (misjudged)"),
+    "side_bad": N_("#{n} {cards} refused, but the rule accepts it (misjudged)"),
 }
+
+
+def round_words(key: str) -> str:
+    """A round-end text in the interface's language (ROUND_TEXT's values are msgids)."""
+    return _(ROUND_TEXT[key])
 
 
 def round_lines(before: Mapping[str, Any], after: Mapping[str, Any], names: Sequence[str]) -> list[str]:
@@ -498,16 +516,16 @@ def round_lines(before: Mapping[str, Any], after: Mapping[str, Any], names: Sequ
         return []
     rule = compile_rule(str(rules[-1]))
     line = [facts(p["card"]) for p in main]
-    out = [ROUND_TEXT["head"]]
+    out = [round_words("head")]
     judged: list[tuple[int, str]] = []
     for j, p in enumerate(main[1:], start=1):
         ok = rule.accepts(line[:j], line[j])
-        judged.append((p["n"], ROUND_TEXT["main" if ok else "main_bad"].format(
+        judged.append((p["n"], round_words("main" if ok else "main_bad").format(
             n=p["n"], card=card_name(p["card"]))))
     for i, column in enumerate(layout.get("side") or []):
         for block in column:
             cards = [facts(p["card"]) for p in block]
             ok = not rule.accepts_run(line[:i + 1], cards)
-            judged.append((block[0]["n"], ROUND_TEXT["side" if ok else "side_bad"].format(
+            judged.append((block[0]["n"], round_words("side" if ok else "side_bad").format(
                 n=block[0]["n"], cards=cards_text([p["card"] for p in block]))))
     return out + [f"  {text}" for _, text in sorted(judged)]

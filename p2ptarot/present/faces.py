@@ -13,7 +13,9 @@ from typing import Any
 
 from p2ptarot import cards
 
-from .cards import card_name, roman, roses_name
+from p2ptarot.i18n import _
+
+from .cards import HIDDEN, card_name, roman, roses_name
 
 _SUIT_SIGNS = {"swords": "⚔", "wands": "⚚", "cups": "♥", "coins": "⛀",
                "spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣",
@@ -106,13 +108,20 @@ def _face(card_id: str) -> dict[str, Any] | None:
 def face(card_id: object) -> dict[str, Any]:
     """The face of a card id (a card back when hidden or unknown)."""
     if not isinstance(card_id, str):
-        return dict(BACK)
+        return dict(BACK, name=_(HIDDEN))
     f = _face(card_id)
     if f is None:
-        return dict(BACK)
+        return dict(BACK, name=_(HIDDEN))
     suit = f.get("suit", "")
-    return {"id": card_id, "sign": _SUIT_SIGNS.get(suit, "★" if f["kind"] == "trump" else "•"),
-            "colour": _COLOURS.get(suit, "violet" if f["kind"] == "trump" else "grey"), **f}
+    out = {"id": card_id, "sign": _SUIT_SIGNS.get(suit, "★" if f["kind"] == "trump" else "•"),
+           "colour": _COLOURS.get(suit, "violet" if f["kind"] == "trump" else "grey"), **f}
+    # the words in the interface's language (the cached face keeps the deck's English)
+    out["name"] = card_name(card_id)
+    if f.get("title") == f.get("name"):  # roses: the title is the card's name
+        out["title"] = out["name"]
+    elif suit == "trumps":
+        out["title"] = _(str(f.get("title", "")))
+    return out
 
 
 def is_card(value: object) -> bool:

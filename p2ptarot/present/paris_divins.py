@@ -5,56 +5,80 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from p2ptarot.i18n import N_, _
+
 from .cards import card_list, card_name
 from .faces import face
 from .screen import name_seats
 
-GROUPS: dict[str, str] = {"wager": "play a card and bet"}
+GROUPS: dict[str, str] = {"wager": N_("play a card and bet")}
 
-_PHASES = {"shuffle": "shuffling", "deal": "dealing", "choose": "choosing a card and a bet",
-           "open": "opening the chosen cards", "over": "game over"}
+_PHASES = {"shuffle": N_("shuffling"), "deal": N_("dealing"),
+           "choose": N_("choosing a card and a bet"), "open": N_("opening the chosen cards"),
+           "over": N_("game over")}
+#: the three categories a seat bets on (rules: mineures, majeures, divines)
+_CATEGORIES = {"minor": N_("minor"), "major": N_("major"), "divine": N_("divine")}
+
+
+def _category(bet: Any) -> str:
+    return _(_CATEGORIES[bet]) if bet in _CATEGORIES else str(bet)
+
+
+def _phase(phase: Any) -> str:
+    return _(_PHASES[phase]) if phase in _PHASES else str(phase)
 
 
 def _seat(s: int | None, view: Mapping[str, Any]) -> str:
     if s is None or s < 0:
-        return "nobody"
-    return "you" if s == view.get("seat") else f"seat {s}"
+        return _("nobody")
+    return _("you") if s == view.get("seat") else f"seat {s}"  # "seat N": a name (name_seats)
 
 
 def _round_line(r: Mapping[str, Any], view: Mapping[str, Any]) -> str:
-    out = f" ({', '.join(_seat(s, view) for s in r['out'])} out)" if r.get("out") else ""
+    out = " " + _("({who} out)").format(who=", ".join(_seat(s, view) for s in r["out"])) \
+        if r.get("out") else ""
     if not r.get("played"):
-        return f"Round {r['round']}{out}: not played, the game ended"
-    plays = ", ".join(f"{_seat(int(s), view)} {card_name(c)}/{r['bets'][s]}" for s, c in r["cards"].items())
-    winner = _seat(r["winner"], view) if r["winner"] is not None else "nobody (stakes returned)"
-    return f"Round {r['round']}{out}: {plays} -> {r['category']} wins, {winner}"
+        return _("Round {n}{out}: not played, the game ended").format(n=r["round"], out=out)
+    plays = ", ".join(f"{_seat(int(s), view)} {card_name(c)}/{_category(r['bets'][s])}"
+                      for s, c in r["cards"].items())
+    winner = _seat(r["winner"], view) if r["winner"] is not None \
+        else _("nobody (stakes returned)")
+    return _("Round {n}{out}: {plays} -> {category} wins, {winner}").format(
+        n=r["round"], out=out, plays=plays, category=_category(r["category"]), winner=winner)
 
 
 def render(view: Mapping[str, Any]) -> str:
     """The whole paris divins screen for the seat that owns `view`."""
     me = view.get("seat")
-    lines = [f"== les paris divins — round {min(view.get('round', 1), view.get('rounds', 8))}/{view.get('rounds')}"
-             + (f" — you are seat {me}" if me is not None else "") + " =="]
-    lines.append("Majors beat minors, divines beat majors, minors beat divines (all three: minors); "
-                 "the strongest card among those who bet on the winning category takes the stakes")
+    lines = ["== " + _("les paris divins — round {n}/{total}").format(
+                n=min(view.get("round", 1), view.get("rounds", 8)), total=view.get("rounds"))
+             + (" — " + _("you are {seat}").format(seat=f"seat {me}") if me is not None else "") + " =="]
+    lines.append(_("Majors beat minors, divines beat majors, minors beat divines (all three: "
+                   "minors); the strongest card among those who bet on the winning category takes "
+                   "the stakes"))
     phase = view.get("phase", "")
-    now = _PHASES.get(phase, phase)
+    now = _phase(phase)
     if phase == "choose":
         waiting = [s for s in view.get("active", []) if s not in view.get("chosen", [])]
-        now += f" — waiting for {', '.join(_seat(s, view) for s in waiting)}"
-    lines.append(f"Now: {now}")
+        now += " — " + _("waiting for {names}").format(
+            names=", ".join(_seat(s, view) for s in waiting))
+    lines.append(_("Now: {what}").format(what=now))
     if "hand" in view:
-        lines.append(f"Your hand ({len(view['hand'])}): {card_list(view['hand'])}")
+        lines.append(_("Your hand ({count}): {cards}").format(count=len(view["hand"]),
+                                                             cards=card_list(view["hand"])))
         choice = view.get("my_choice")
         if choice:
-            lines.append(f"Your choice: {card_name(choice['card'])}, betting on {choice['bet']}")
-    lines.append("Seats:")
+            lines.append(_("Your choice: {card}, betting on {category}").format(
+                card=card_name(choice["card"]), category=_category(choice["bet"])))
+    lines.append(_("Seats:"))
     active = set(view.get("active", []))
     for s in range(view.get("players", 0)):
-        label = f"seat {s}" + (" (you)" if s == me else "")
-        status = "active" if s in active else "out"
-        lines.append(f"  {label:<13} {status:<6} | rounds won {view['rounds_won'][s]} | stake "
-                     f"{view['stakes'][s]} | supply {view['supply'][s]} | reserve {view['reserve'][s]}")
+        label = f"seat {s}" + (" " + _("(you)") if s == me else "")
+        status = _("active") if s in active else _("out")
+        lines.append(f"  {label:<13} {status:<6} | " + _(
+            "rounds won {won} | stake {stake} | supply {supply} | reserve {reserve}").format(
+                won=view["rounds_won"][s], stake=view["stakes"][s], supply=view["supply"][s],
+                reserve=view["reserve"][s]))
     for r in (view.get("history") or [])[-3:]:
         lines.append(_round_line(r, view))
     return "\n".join(lines)
@@ -66,13 +90,15 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
         handles = list(view.get("hand_handles") or [])
         hand = list(view.get("hand") or [])
         card = hand[handles.index(move["handle"])] if move.get("handle") in handles else None
-        return f"Play {card_name(card)} face down and bet on {move.get('bet')}"
+        return _("Play {card} face down and bet on {category}").format(
+            card=card_name(card), category=_category(move.get("bet")))
     return str(move.get("kind")) + " " + " ".join(f"{k}={v}" for k, v in move.items() if k != "kind")
 
 
 # ---- the browser page: bet fields, the seats' stakes and supplies ----------------------------------
 BETS = ("minor", "major", "divine")
-_BEATS = {"major": "beats minors", "divine": "beats majors", "minor": "beats divines (and wins when all three are bet)"}
+_BEATS = {"major": N_("beats minors"), "divine": N_("beats majors"),
+          "minor": N_("beats divines (and wins when all three are bet)")}
 
 
 def targets(move: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
@@ -98,12 +124,13 @@ def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) 
     choice = view.get("my_choice")
     history = [name_seats(_round_line(r, view), names) for r in (view.get("history") or [])[-3:]]
     sc["wager"] = {
-        "phase": _PHASES.get(view.get("phase", ""), view.get("phase")),
-        "bets": [{"bet": b, "beats": _BEATS[b]} for b in BETS], "seats": seats,
+        "phase": _phase(view.get("phase", "")),
+        "bets": [{"bet": b, "label": _category(b), "beats": _(_BEATS[b])} for b in BETS],
+        "seats": seats,
         "choice": None if not choice else {"card": face(choice["card"]), "bet": choice["bet"]},
         "history": history,
     }
     rnd, rounds = view.get("round"), view.get("rounds")
     if isinstance(rnd, int) and isinstance(rounds, int):
-        sc["round"] = f"round {min(rnd, rounds)}/{rounds}"
+        sc["round"] = _("round {n}/{total}").format(n=min(rnd, rounds), total=rounds)
     return sc

@@ -16,6 +16,7 @@ from types import ModuleType
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from p2ptarot.engine import UnknownGame, layer_module
+from p2ptarot.i18n import _
 
 from .page import PageMoveError
 
@@ -122,9 +123,10 @@ class Presenter:
         return self.describe(move_json(move), view)
 
     def group(self, move: Any) -> str:
-        """The heading a move is listed under: its kind's group, or the kind itself."""
+        """The heading a move is listed under: its kind's group (a msgid, `N_` in GROUPS) in the
+        interface's language, or the kind itself."""
         kind = str(move_json(move).get("kind"))
-        return str(self.groups.get(kind, kind))
+        return _(str(self.groups[kind])) if kind in self.groups else kind
 
 
 def move_json(move: Any) -> dict[str, Any]:

@@ -17,6 +17,8 @@ from typing import Any, Mapping, Sequence
 
 from p2ptarot.engine import info as game_info
 
+from p2ptarot.i18n import N_, _
+
 from .cards import card_name
 from .faces import face, is_card, sort_key
 from .options import MoveOption
@@ -129,13 +131,13 @@ def move_options(legal: Sequence[Any], view: Mapping[str, Any],
                      _targets(mod, data, view), move_cards(data, view),
                      explain(str(view.get("game")), str(data.get("kind")))))
     order: dict[str, int] = {}
-    for _, group, *_ in rows:
+    for _i, group, *_rest in rows:
         order.setdefault(group, len(order))
     sizes = {g: sum(1 for r in rows if r[1] == g) for g in order}
 
     def heading(group: str, card: str | None) -> str:
         if sizes[group] > SPLIT_OVER and card is not None:
-            suit = face(card).get("suit") or "other"
+            suit = face(card).get("suit") or _("other")
             return f"{group}: {suit}"
         return group
 
@@ -206,7 +208,7 @@ def _piles(view: Any, names: Sequence[str], path: list[str], out: list[dict[str,
                 cards.append(f)
             label = _label(path)
             if owner is not None and 0 <= owner < len(names):
-                whose = f"{names[owner]}'s demon" if demon else names[owner]
+                whose = _("{name}'s demon").format(name=names[owner]) if demon else names[owner]
                 label = f"{whose}: {label}"
             out.append({"label": label, "cards": cards})
             return
@@ -217,12 +219,45 @@ def _piles(view: Any, names: Sequence[str], path: list[str], out: list[dict[str,
 
 def screen(view: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
     """The screen model of `view` (a seat's or the public one) with the players' `names`: the
-    generic one refined by the presenter (`refine_screen`: its own hand, a board, a form's data)."""
+    generic one refined by the presenter (`refine_screen`: its own hand, a board, a form's data),
+    its pile labels worded last (`_worded`)."""
     base = generic_screen(view, names)
     try:
-        return dict(presenter(str(view.get("game"))).refine_screen(view, names, base))
+        return _worded(dict(presenter(str(view.get("game"))).refine_screen(view, names, base)))
     except _PRESENTER_FAULTS:
-        return base  # the generic screen still shows the hand, the piles and the text
+        return _worded(base)  # the generic screen still shows the hand, the piles and the text
+
+
+#: the view's keys that name piles of cards, as people read them (the labels stay English keys
+#: while presenters refine the screen; `_worded` translates them last)
+PILE_WORDS = {"hand": N_("hand"), "won": N_("won"), "trick": N_("trick"),
+              "last trick": N_("last trick"), "figures": N_("figures"), "hidden": N_("hidden"),
+              "in play": N_("in play"), "main": N_("main line"), "side": N_("side lines"),
+              "pending": N_("pending"), "reserve": N_("reserve"), "tried": N_("tried"),
+              "visible": N_("visible"), "major": N_("major"), "minor": N_("minor"),
+              "swords": N_("swords"), "wands": N_("wands"), "cups": N_("cups"),
+              "coins": N_("coins"), "removed": N_("removed"), "discard": N_("discard"),
+              "deck": N_("deck"), "cards": N_("cards")}
+
+
+def _worded(model: dict[str, Any]) -> dict[str, Any]:
+    """The screen model with its pile labels in the interface's language ("Bob: won")."""
+    piles = model.get("piles")
+    if not isinstance(piles, list):
+        return model
+    out = []
+    for pile in piles:
+        if not isinstance(pile, dict) or not isinstance(pile.get("label"), str):
+            out.append(pile)
+            continue
+        pile = dict(pile)
+        shown = pile.pop("shown", None)
+        if shown is None:
+            owner, sep, key = pile["label"].rpartition(": ")
+            shown = owner + sep + (_(PILE_WORDS[key]) if key in PILE_WORDS else key)
+        pile["label"] = shown
+        out.append(pile)
+    return dict(model, piles=out)
 
 
 def _round(rnd: Any, rounds: Any) -> str:
@@ -231,16 +266,20 @@ def _round(rnd: Any, rounds: Any) -> str:
         return ""
     if isinstance(rnd, int) and isinstance(rounds, int):
         rnd = min(rnd, rounds)
-    return f"round {rnd}/{rounds}"
+    return _("round {n}/{total}").format(n=rnd, total=rounds)
 
 
 def _trick_label(pile: dict[str, Any], view: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
     """'trick' -> 'trick 7 of 32', 'last trick' -> 'last trick, won by Bob' where the view says."""
     number, total, winner = view.get("trick_number"), view.get("tricks"), view.get("last_winner")
     if pile["label"] == "trick" and type(number) is int:
-        return dict(pile, label=f"trick {number}" + (f" of {total}" if type(total) is int else ""))
+        # `label` stays English for the presenters' filters; `shown` is what people read
+        return dict(pile, label=f"trick {number}" + (f" of {total}" if type(total) is int else ""),
+                    shown=_("trick {n} of {total}").format(n=number, total=total)
+                    if type(total) is int else _("trick {n}").format(n=number))
     if pile["label"] == "last trick" and type(winner) is int and 0 <= winner < len(names):
-        return dict(pile, label=f"last trick, won by {names[winner]}")
+        return dict(pile, label=f"last trick, won by {names[winner]}",
+                    shown=_("last trick, won by {name}").format(name=names[winner]))
     return pile
 
 

@@ -8,28 +8,30 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from p2ptarot.i18n import N_, _
+
 from .cards import card_list, card_name
 
 #: headings for grouping long move lists by kind
-GROUPS: dict[str, str] = {"play": "play a card", "show": "show", "pass": "pass"}
+GROUPS: dict[str, str] = {"play": N_("play a card"), "show": N_("show"), "pass": N_("pass")}
 
 _GOALS = {
-    "husband": "fewest {k} points",
-    "wife": "most {k} points",
-    "child": "closest to {t} {k} points without going over",
+    "husband": N_("fewest {k} points"),
+    "wife": N_("most {k} points"),
+    "child": N_("closest to {t} {k} points without going over"),
 }
 _PHASES = {
-    "figure-shuffle": "shuffling the figures", "first-dealer": "drawing the first dealer",
-    "turn-up": "turning up the figure", "numeric-shuffle": "shuffling the cards",
-    "deal": "dealing", "opener-search": "looking for the opener", "play": "playing tricks",
-    "over": "game over",
+    "figure-shuffle": N_("shuffling the figures"), "first-dealer": N_("drawing the first dealer"),
+    "turn-up": N_("turning up the figure"), "numeric-shuffle": N_("shuffling the cards"),
+    "deal": N_("dealing"), "opener-search": N_("looking for the opener"),
+    "play": N_("playing tricks"), "over": N_("game over"),
 }
 
 
 def _seat(s: int | None, view: Mapping[str, Any]) -> str:
     if s is None or s < 0:
-        return "nobody"
-    return "you" if s == view.get("seat") else f"seat {s}"
+        return _("nobody")
+    return _("you") if s == view.get("seat") else f"seat {s}"  # "seat N": a name (name_seats)
 
 
 def _trick(trick: list) -> str:
@@ -39,10 +41,10 @@ def _trick(trick: list) -> str:
 def _goal_line(view: Mapping[str, Any]) -> str:
     fig = view.get("figure")
     if fig is None:
-        return "Figure: not turned up yet"
+        return _("Figure: not turned up yet")
     k = (view.get("round_class") or "?").upper()
-    goal = _GOALS.get(view.get("goal") or "", "").format(k=k, t=view.get("child_target"))
-    return f"Figure: {card_name(fig)} — {goal}"
+    goal = _(_GOALS.get(view.get("goal") or "", "")).format(k=k, t=view.get("child_target"))
+    return _("Figure: {card} — {goal}").format(card=card_name(fig), goal=goal)
 
 
 def _seat_lines(view: Mapping[str, Any]) -> list[str]:
@@ -55,47 +57,55 @@ def _seat_lines(view: Mapping[str, Any]) -> list[str]:
     out = []
     for s in range(view.get("players", len(sizes))):
         mark = ">" if s == turn else " "
-        label = f"seat {s}" + (" (you)" if s == view.get("seat") else "")
+        label = f"seat {s}" + (" " + _("(you)") if s == view.get("seat") else "")
         scoring = [c for c in won[s] if k and c.startswith(f"num-{k}-")] if s < len(won) else []
-        out.append(f"{mark} {label:<13} hand {sizes[s] if s < len(sizes) else '?':>2}"
-                   f" | {(k or '?').upper()} points {pts[s] if s < len(pts) else 0:>2}"
-                   f" ({card_list(scoring)}; {len(won[s]) if s < len(won) else 0} cards taken)"
-                   f" | figures: {card_list(figs[s]) if s < len(figs) else 'nothing'}")
+        out.append(f"{mark} {label:<13} " + _(
+            "hand {size} | {k} points {points} ({scoring}; {taken} cards taken) | figures: "
+            "{figures}").format(size=f"{sizes[s] if s < len(sizes) else '?':>2}",
+                                k=(k or "?").upper(), points=f"{pts[s] if s < len(pts) else 0:>2}",
+                                scoring=card_list(scoring), taken=len(won[s]) if s < len(won) else 0,
+                                figures=card_list(figs[s]) if s < len(figs) else _("nothing")))
     return out
 
 
 def render(view: Mapping[str, Any]) -> str:
     """The whole sinople screen for the seat that owns `view`."""
     me = view.get("seat")
-    lines = [f"== sinople tarot — round {view.get('round')}/{view.get('rounds')}"
-             + (f" — you are seat {me}" if me is not None else "")
-             + f" — dealer {_seat(view.get('dealer'), view)} =="]
+    lines = ["== " + _("sinople tarot — round {n}/{total}").format(n=view.get("round"),
+                                                                 total=view.get("rounds"))
+             + (" — " + _("you are {seat}").format(seat=f"seat {me}") if me is not None else "")
+             + " — " + _("dealer {who}").format(who=_seat(view.get("dealer"), view)) + " =="]
     lines.append(_goal_line(view))
     phase = view.get("phase", "")
-    now = _PHASES.get(phase, phase)
+    now = _(_PHASES[phase]) if phase in _PHASES else phase
     if phase == "opener-search" and view.get("search_value") is not None:
-        now += f": who holds {(view.get('round_class') or '?').upper()}{view['search_value']}?"
+        now += ": " + _("who holds {card}?").format(
+            card=f"{(view.get('round_class') or '?').upper()}{view['search_value']}")
     if phase == "play":
-        now += f", trick {view.get('trick_number')} — {_seat(view.get('to_play'), view)} to play"
-    lines.append(f"Now: {now}")
+        now += ", " + _("trick {n} — {who} to play").format(
+            n=view.get("trick_number"), who=_seat(view.get("to_play"), view))
+    lines.append(_("Now: {what}").format(what=now))
     if view.get("shown") is not None:
-        lines.append(f"Opener: {_seat(view.get('opener'), view)} (showed {card_name(view['shown'])})")
+        lines.append(_("Opener: {who} (showed {card})").format(
+            who=_seat(view.get("opener"), view), card=card_name(view["shown"])))
     if "hand" in view:
-        lines.append(f"Your hand ({len(view['hand'])}): {card_list(sorted(view['hand']))}")
+        lines.append(_("Your hand ({count}): {cards}").format(
+            count=len(view["hand"]), cards=card_list(sorted(view["hand"]))))
     if phase == "play":
-        lines.append(f"Trick: {_trick(view.get('trick', []))}")
+        lines.append(_("Trick: {cards}").format(cards=_trick(view.get("trick", []))))
         if view.get("last_trick"):
-            lines.append(f"Last trick: {_trick(view['last_trick'])} -> won by "
-                         f"{_seat(view.get('last_winner'), view)}")
-    lines.append("Seats:")
+            lines.append(_("Last trick: {cards} -> won by {who}").format(
+                cards=_trick(view["last_trick"]), who=_seat(view.get("last_winner"), view)))
+    lines.append(_("Seats:"))
     lines += _seat_lines(view)
     history = view.get("history") or []
     if history:
         last = history[-1]
-        lines.append(f"Round {last['round']}: {card_name(last['figure'])} went to "
-                     f"{_seat(last.get('winner'), view)} (points {last.get('points')})")
+        lines.append(_("Round {n}: {card} went to {who} (points {points})").format(
+            n=last["round"], card=card_name(last["figure"]), who=_seat(last.get("winner"), view),
+            points=last.get("points")))
     if view.get("removed"):
-        lines.append(f"Figures nobody won: {card_list(view['removed'])}")
+        lines.append(_("Figures nobody won: {cards}").format(cards=card_list(view["removed"])))
     return "\n".join(lines)
 
 
@@ -103,14 +113,14 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     """One sentence for a sinople move (`move` is its JSON form)."""
     kind = move["kind"]
     if kind == "play":
-        return f"Play {card_name(move['card'])}"
+        return _("Play {card}").format(card=card_name(move["card"]))
     if kind == "show":
-        return f"Show {card_name(move['card'])} and open the round"
+        return _("Show {card} and open the round").format(card=card_name(move["card"]))
     if kind == "pass":
         if view.get("phase") == "opener-search" and view.get("search_value") is not None:
             k = (view.get("round_class") or "?").upper()
-            return f"Pass (I do not hold {k}{view['search_value']})"
-        return "Pass"
+            return _("Pass (I do not hold {card})").format(card=f"{k}{view['search_value']}")
+        return _("Pass")
     return kind + " " + " ".join(f"{k}={v}" for k, v in move.items() if k != "kind")
 
 
@@ -125,14 +135,14 @@ def _table_stats(view: Mapping[str, Any], s: int) -> list[tuple[str, Any]]:
     points = view.get("points") or []
     held = (view.get("figures") or [])
     figs = held[s] if s < len(held) else []
-    return [(f"{str(view.get('round_class') or '').upper()} points", points[s] if s < len(points) else 0),
-            ("figures", ", ".join(_figure_word(f) for f in figs) or "none")]
+    return [(_("{k} points").format(k=str(view.get("round_class") or "").upper()),
+             points[s] if s < len(points) else 0),
+            (_("figures"), ", ".join(_figure_word(f) for f in figs) or _("none"))]
 
 
 def _figure_word(fig: str) -> str:
-    """'fig-b-wife' -> 'wife of B'."""
-    parts = str(fig).split("-")
-    return f"{parts[2]} of {parts[1].upper()}" if len(parts) == 3 else str(fig)
+    """'fig-b-wife' -> 'wife of B' (the card's name)."""
+    return card_name(fig)
 
 
 def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) -> dict[str, Any]:
@@ -144,7 +154,7 @@ def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) 
     centre = name_seats(_goal_line(view), list(names))
     n = view.get("trick_number")
     if isinstance(n, int):
-        centre = f"trick {n} — " + centre
+        centre = _("trick {n}").format(n=n) + " — " + centre
     sc["tricktable"] = trick_table(view, list(names), _table_stats, centre)
     sc["piles"] = [p for p in base.get("piles", []) if not p["label"].startswith("trick")]
     return sc

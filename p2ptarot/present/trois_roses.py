@@ -9,18 +9,23 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from p2ptarot.i18n import N_, _
+
 from .cards import card_list, card_name
 
-GROUPS: dict[str, str] = {"play": "play a card"}
+GROUPS: dict[str, str] = {"play": N_("play a card")}
 
-_PHASES = {"first-dealer": "drawing the first dealer", "shuffle": "shuffling", "deal": "dealing",
-           "play": "playing", "over": "match over"}
+_PHASES = {"first-dealer": N_("drawing the first dealer"), "shuffle": N_("shuffling"),
+           "deal": N_("dealing"), "play": N_("playing"), "over": N_("match over")}
+#: the demanded family, in words
+_FAMILIES = {"star": N_("star"), "feather": N_("feather"), "staff": N_("staff"),
+             "cup": N_("cup"), "mask": N_("mask")}
 
 
 def _seat(s: int | None, view: Mapping[str, Any]) -> str:
     if s is None or s < 0:
-        return "nobody"
-    return "you" if s == view.get("seat") else f"seat {s}"
+        return _("nobody")
+    return _("you") if s == view.get("seat") else f"seat {s}"  # "seat N": a name (name_seats)
 
 
 def _trick(trick: list) -> str:
@@ -30,52 +35,64 @@ def _trick(trick: list) -> str:
 def _demand(view: Mapping[str, Any]) -> str:
     kind = view.get("demand")
     if kind is None:
-        return "no demand yet (only divines, or nothing, played)"
-    text = f"{view.get('demand_family')}" if kind == "minor" else "majors"
+        return _("no demand yet (only divines, or nothing, played)")
+    text = _family(view.get("demand_family")) if kind == "minor" else _("majors")
     if view.get("threshold"):
-        text += f"; a major must beat {view['threshold']} if you hold one (the World always may)"
+        text += "; " + _("a major must beat {value} if you hold one (the World always may)").format(
+            value=view["threshold"])
     return text
+
+
+def _family(family: Any) -> str:
+    return _(_FAMILIES[family]) if family in _FAMILIES else str(family)
 
 
 def render(view: Mapping[str, Any]) -> str:
     """The whole trois roses screen for the seat that owns `view`."""
     me = view.get("seat")
-    lines = [f"== le jeu des trois roses — deal {view.get('deal')}/{view.get('deals')}"
-             + (f" — you are seat {me}" if me is not None else "")
-             + f" — dealer {_seat(view.get('dealer'), view)} =="]
-    lines.append(f"Target {view.get('target')} points; the roses (upright Rose, inverted Rose, the World) "
-                 "turn points above it into a bonus")
+    lines = ["== " + _("le jeu des trois roses — deal {n}/{total}").format(
+                n=view.get("deal"), total=view.get("deals"))
+             + (" — " + _("you are {seat}").format(seat=f"seat {me}") if me is not None else "")
+             + " — " + _("dealer {who}").format(who=_seat(view.get("dealer"), view)) + " =="]
+    lines.append(_("Target {target} points; the roses (upright Rose, inverted Rose, the World) "
+                   "turn points above it into a bonus").format(target=view.get("target")))
     phase = view.get("phase", "")
-    now = _PHASES.get(phase, phase)
+    now = _(_PHASES[phase]) if phase in _PHASES else phase
     if phase == "play":
-        now += f", trick {view.get('trick_number')}/{view.get('tricks')} — {_seat(view.get('to_play'), view)} to play"
-    lines.append(f"Now: {now}")
+        now += ", " + _("trick {n}/{total} — {who} to play").format(
+            n=view.get("trick_number"), total=view.get("tricks"),
+            who=_seat(view.get("to_play"), view))
+    lines.append(_("Now: {what}").format(what=now))
     if "hand" in view:
-        lines.append(f"Your hand ({len(view['hand'])}): {card_list(view['hand'])}")
+        lines.append(_("Your hand ({count}): {cards}").format(count=len(view["hand"]),
+                                                             cards=card_list(view["hand"])))
     if phase == "play":
-        lines.append(f"Trick: {_trick(view.get('trick', []))}")
-        lines.append(f"Demand: {_demand(view)}")
+        lines.append(_("Trick: {cards}").format(cards=_trick(view.get("trick", []))))
+        lines.append(_("Demand: {what}").format(what=_demand(view)))
     if view.get("last_trick"):
         excused = view.get("last_excused") or []
-        lines.append(f"Last trick: {_trick(view['last_trick'])} -> won by {_seat(view.get('last_winner'), view)}"
-                     + (f" (excused, kept by: {', '.join(_seat(s, view) for s in excused)})" if excused else ""))
-    lines.append("Seats:")
+        lines.append(_("Last trick: {cards} -> won by {who}").format(
+                         cards=_trick(view["last_trick"]), who=_seat(view.get("last_winner"), view))
+                     + (" " + _("(excused, kept by: {who})").format(
+                         who=", ".join(_seat(s, view) for s in excused)) if excused else ""))
+    lines.append(_("Seats:"))
     sizes, points, roses, totals = (view.get(k, []) for k in ("hand_sizes", "points", "roses", "totals"))
     for s in range(view.get("players", len(sizes))):
         mark = ">" if s == view.get("to_play") else " "
-        label = f"seat {s}" + (" (you)" if s == me else "")
-        lines.append(f"{mark} {label:<13} hand {sizes[s]:>2} | points {points[s]:>3} | roses {roses[s]}"
-                     f" | match total {totals[s]}")
+        label = f"seat {s}" + (" " + _("(you)") if s == me else "")
+        lines.append(f"{mark} {label:<13} " + _(
+            "hand {size} | points {points} | roses {roses} | match total {total}").format(
+                size=f"{sizes[s]:>2}", points=f"{points[s]:>3}", roses=roses[s], total=totals[s]))
     for deal in view.get("history") or []:
-        lines.append(f"Deal {deal['deal']}: points {deal['points']}, roses {deal['roses']}, "
-                     f"scores {deal['scores']}")
+        lines.append(_("Deal {n}: points {points}, roses {roses}, scores {scores}").format(
+            n=deal["deal"], points=deal["points"], roses=deal["roses"], scores=deal["scores"]))
     return "\n".join(lines)
 
 
 def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     """One sentence for a trois roses move (`move` is its JSON form)."""
     if move.get("kind") == "play":
-        return f"Play {card_name(move.get('card'))}"
+        return _("Play {card}").format(card=card_name(move.get("card")))
     return str(move.get("kind")) + " " + " ".join(f"{k}={v}" for k, v in move.items() if k != "kind")
 
 
@@ -84,9 +101,11 @@ def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) 
     from .tricks import trick_table
     sc = dict(base)
     demand = view.get("demand")
-    what = (view.get("demand_family") if demand == "minor" else "majors") if demand else "none yet"
+    what = (_family(view.get("demand_family")) if demand == "minor" else _("majors")) if demand \
+        else _("none yet")
     n = view.get("trick_number")
-    centre = (f"trick {n} of {view.get('tricks')} — " if isinstance(n, int) else "") + f"demand: {what}"
+    centre = (_("trick {n} of {total}").format(n=n, total=view.get("tricks")) + " — "
+              if isinstance(n, int) else "") + _("demand: {what}").format(what=what)
     sc["tricktable"] = trick_table(view, list(names), _table_stats, centre)
     sc["piles"] = [p for p in base.get("piles", []) if not p["label"].startswith("trick")]
     return sc
@@ -96,5 +115,5 @@ def _table_stats(view: Mapping[str, Any], s: int) -> list[tuple[str, Any]]:
     def at(key: str) -> Any:
         v = view.get(key) or []
         return v[s] if s < len(v) else 0
-    return [("points", f"{at('points')} / {view.get('target')}"), ("roses", at("roses")),
-            ("match", at("totals"))]
+    return [(_("points"), f"{at('points')} / {view.get('target')}"), (_("roses"), at("roses")),
+            (_("match"), at("totals"))]

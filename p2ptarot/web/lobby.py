@@ -11,6 +11,7 @@ import logging
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable
 
+from p2ptarot.i18n import _
 from p2ptarot.app.events import (BackToLobby, GameAborted, GameFinished, Host, Notice, Rematch,
                                  Sit, TablesSeen)
 from p2ptarot.app.human import human_seat
@@ -97,7 +98,7 @@ class Lobby:
         table in their lobby and sit down again."""
         over = any(isinstance(e, (GameFinished, GameAborted)) for e in self.hub.history)
         if self.game is None or not (self.game.done() or over):
-            self.hub.publish(Notice("the game is not over yet"))
+            self.hub.publish(Notice(_("the game is not over yet")))
             return
         if not self.game.done():  # finished, still lingering for the other seats' "done"
             try:
@@ -151,15 +152,17 @@ class Lobby:
         if cmd.name.strip():
             self.cfg.name = cmd.name.strip()[:40]
         row = next((r for r in self._rows if r["target"] == cmd.target), None)
-        what = f"{row['host']}'s table of {row['game']}" if row else f"the table of {cmd.target}"
+        what = (_("{host}'s table of {game}").format(host=row["host"], game=row["game"]) if row
+                else _("the table of {target}").format(target=cmd.target))
         code = net_online.normalize_code(cmd.target)
         if code is not None:  # an invitation code (typed, pasted as a link, or a listed row)
             if self.online is None:
-                self.hub.publish(Notice("an invitation code needs online play: start "
-                                        "`p2ptarot web --online`"))
+                self.hub.publish(Notice(_("an invitation code needs online play: start "
+                                          "`p2ptarot web --online`")))
                 return
-            what = what if row else f"the table with code {net_online.show_code(code)}"
-        self.hub.publish(Notice(f"joining {what}..."))
+            what = what if row else _("the table with code {code}").format(
+                code=net_online.show_code(code))
+        self.hub.publish(Notice(_("joining {what}...").format(what=what)))
         self.game = asyncio.create_task(
             self._join_online(code) if code is not None else
             run_join(self.cfg, cmd.target, None, human_seat(self.hub, self.cfg.name)))
@@ -187,22 +190,23 @@ class Lobby:
             gi.check_players(cmd.seats)
             variant = gi.resolve_variant(cmd.variant or None)
         except (UnknownGame, BadConfiguration) as exc:
-            self.hub.publish(Notice(f"cannot host that table: {exc}"))
+            self.hub.publish(Notice(_("cannot host that table: {why}").format(why=exc)))
             return
         if cmd.name.strip():
             self.cfg.name = cmd.name.strip()[:40]
         self.hosted = cmd
-        self.hub.publish(Notice(f"opening a table of {gi.title} for {cmd.seats}"
-                                + (f" with {cmd.bots} bot{'s' if cmd.bots > 1 else ''}" if cmd.bots else "")
-                                + "..."))
+        self.hub.publish(Notice(
+            (_("opening a table of {game} for {seats} with {bots} bot(s)...") if cmd.bots
+             else _("opening a table of {game} for {seats}...")).format(
+                game=gi.title, seats=cmd.seats, bots=cmd.bots)))
         cfg, extra = self.cfg, ()
         if cmd.online:
             if self.online is None:
-                self.hub.publish(Notice("hosting online needs `p2ptarot web --online`"))
+                self.hub.publish(Notice(_("hosting online needs `p2ptarot web --online`")))
                 return
             cfg, extra = self._online_config(), self.online.bot_args
-            self.hub.publish(Notice(f"invitation code {self.invitation()}: the others type it "
-                                    "in their lobby, or `p2ptarot join` it"))
+            self.hub.publish(Notice(_("invitation code {code}: the others type it in their lobby, "
+                                      "or `p2ptarot join` it").format(code=self.invitation())))
         self.bots = LocalBots.for_table(cfg, cmd.bots, self.cfg.data_dir / "bots", extra=extra)
         self.game = asyncio.create_task(host_with_bots(cfg, cmd.game, variant, cmd.seats,
                                                        human_seat(self.hub, cfg.name),
@@ -228,10 +232,10 @@ class Lobby:
             return
         exc = task.exception()
         if isinstance(exc, RunError):
-            self.hub.publish(Notice(f"could not play: {exc}"))
+            self.hub.publish(Notice(_("could not play: {why}").format(why=exc)))
         elif exc is not None:
             logger.error("lobby game failed", exc_info=exc)
-            self.hub.publish(Notice(f"the game stopped: {exc}"))
+            self.hub.publish(Notice(_("the game stopped: {why}").format(why=exc)))
         if exc is not None and self.hub.app is None:  # no table was opened: back to the list
             self._back_to_the_list()
 

@@ -20,6 +20,11 @@ from typing import Any, Awaitable, Callable
 from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
+from html import escape
+import re
+
+from p2ptarot.i18n import (LANGUAGES, _, accept_language, normalize, page_catalogue,
+                           translations)
 
 from p2ptarot.app.events import Command, Event, command_from_json
 from p2ptarot.app.table import Hub
@@ -38,13 +43,31 @@ GAME_SCRIPTS = ("arcanoid", "arcanum", "eleusis", "paris_divins", "tricks", "sin
 SCRIPTS = ("app.js", "games/board.js", *(f"games/{g}.js" for g in GAME_SCRIPTS), "lobby.js", "boot.js")
 
 
-def page_html(token: str) -> str:
-    """The whole page: HTML with the package's CSS and JS inlined."""
+#: `{{Rules}}` in index.html: a msgid, replaced by its translation (escaped) when served
+_HTML_MSG = re.compile(r"\{\{([^{}]+)\}\}")
+
+
+def page_language(query: str | None, fixed: str | None, accept: str | None) -> str:
+    """The page's language: the page's own choice (`?lang=`), else the command's `--lang`, else
+    the browser's (Accept-Language, which is what navigator.language reports), else English."""
+    return normalize(query) or normalize(fixed) or accept_language(accept) or LANGUAGES[0]
+
+
+def page_html(token: str, lang: str = "en") -> str:
+    """The whole page in `lang`: HTML with the package's CSS and JS inlined, its words
+    translated, and the page's catalogue (`I18N`, read by the scripts' `t()`) inlined first."""
     static = resources.files("p2ptarot.web") / "static"
-    html = (static / "index.html").read_text(encoding="utf-8")
-    script = "\n".join(static.joinpath(*name.split("/")).read_text(encoding="utf-8") for name in SCRIPTS)
+    tr = translations(lang)
+    html = _HTML_MSG.sub(lambda m: escape(tr.gettext(m.group(1)), quote=True),
+                         (static / "index.html").read_text(encoding="utf-8"))
+    # inside <script>: "</" never appears (a msgid cannot close the element)
+    catalogue = json.dumps(page_catalogue(lang), ensure_ascii=True, sort_keys=True).replace("</", "<\\/")
+    head = f"const LANG = {json.dumps(lang)};\nconst I18N = {catalogue};\n"
+    script = head + "\n".join(static.joinpath(*name.split("/")).read_text(encoding="utf-8")
+                               for name in SCRIPTS)
     return (html.replace("/*STYLE*/", (static / "style.css").read_text(encoding="utf-8"))
                 .replace("/*SCRIPT*/", script)
+                .replace("__LANG__", lang)
                 .replace("__TOKEN__", token))
 
 
@@ -53,8 +76,10 @@ class WebServer:
     not (the lobby's sit and host), e.g. from `p2ptarot web`."""
 
     def __init__(self, hub: Hub, host: str = "127.0.0.1", port: int = 0, token: str | None = None,
-                 on_command: Extra | None = None) -> None:
+                 on_command: Extra | None = None, lang: str | None = None) -> None:
         self.hub = hub
+        #: the command's --lang (None: each page speaks its browser's language)
+        self.lang = lang
         self.host, self.port = host, port
         self.token = token or secrets.token_urlsafe(18)
         self.on_command = on_command
@@ -70,6 +95,7 @@ class WebServer:
         app = web.Application(middlewares=[self._guard], client_max_size=MAX_COMMAND_BYTES)
         app.router.add_get("/", self._index)
         app.router.add_get("/ws", self._ws)
+        app.router.add_get("/i18n.json", self._catalogue)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
@@ -97,8 +123,19 @@ class WebServer:
             return web.Response(status=403, text="forbidden: another site's page\n")
         return await handler(request)
 
+    def _language(self, request: web.Request) -> str:
+        return page_language(request.query.get("lang"), self.lang,
+                             request.headers.get("Accept-Language"))
+
+    async def _catalogue(self, request: web.Request) -> web.Response:
+        """The page's catalogue as JSON (the page itself gets it inline)."""
+        lang = self._language(request)
+        return web.json_response({"lang": lang, "messages": page_catalogue(lang)},
+                                 headers={"Cache-Control": "no-store"})
+
     async def _index(self, request: web.Request) -> web.Response:
-        return web.Response(text=page_html(self.token), content_type="text/html",
+        return web.Response(text=page_html(self.token, self._language(request)),
+                            content_type="text/html",
                             headers={"Cache-Control": "no-store",
                                      "Content-Security-Policy": "default-src 'self' 'unsafe-inline'; "
                                                                 "connect-src 'self'; img-src 'self' data:"})
@@ -132,7 +169,8 @@ class WebServer:
         try:
             cmd = command_from_json(json.loads(text))
         except ValueError as exc:  # json.JSONDecodeError is a ValueError too
-            await ws.send_str(json.dumps({"type": "error", "text": f"bad command: {exc}"}))
+            await ws.send_str(json.dumps({"type": "error",
+                                          "text": _("bad command: {why}").format(why=exc)}))
             return
         if self.on_command is not None and type(cmd).__name__ in ("Sit", "Host", "BackToLobby",
                                                                     "Rematch"):

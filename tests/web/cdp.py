@@ -29,8 +29,10 @@ def chromium_path() -> str:
 
 
 class Browser:
-    def __init__(self, profile: Path) -> None:
+    def __init__(self, profile: Path, accept_language: str | None = None) -> None:
         self.profile = profile
+        #: the browser's languages ("fr-FR,fr"): its Accept-Language header and navigator.language
+        self.accept_language = accept_language
         self.proc: subprocess.Popen[bytes] | None = None
         self._session: aiohttp.ClientSession | None = None
         self._ws: aiohttp.ClientWebSocketResponse | None = None
@@ -48,7 +50,10 @@ class Browser:
              "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
              "--disable-backgrounding-occluded-windows",
              "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
-             f"--user-data-dir={self.profile}", "--window-size=1300,950", "about:blank"],
+             f"--user-data-dir={self.profile}", "--window-size=1300,950",
+             *([f"--lang={self.accept_language.split(',')[0]}",
+                f"--accept-lang={self.accept_language}"] if self.accept_language else []),
+             "about:blank"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         port_file = self.profile / "DevToolsActivePort"
         for _ in range(300):

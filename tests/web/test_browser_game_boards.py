@@ -140,7 +140,8 @@ async def test_eleusis_dealer_writes_a_rule_and_a_player_plays_a_run_in_the_page
         assert not _played(dealer.hub, d_seat) and not await page.js("S.answered")
         assert await page.js("document.getElementById('erl-text').value") == "accept\n  c.rank >> 3"
         # the page redraws on every event: what the dealer is typing keeps its text, focus and caret
-        await page.js("const t = document.getElementById('erl-text'); t.focus(); t.setSelectionRange(3, 3);"
+        # (a block: `t` is the page's translation function, a global)
+        await page.js("{ const ta = document.getElementById('erl-text'); ta.focus(); ta.setSelectionRange(3, 3); }"
                       "drawAll()")
         assert await page.js("[document.activeElement.id, document.activeElement.selectionStart]") == ["erl-text", 3]
         # checked only, then committed

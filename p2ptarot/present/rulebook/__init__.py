@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
+from p2ptarot.i18n import _, language
+
 #: languages the rules are written in, the first being the fallback
 LANGUAGES = ("en", "fr")
 
@@ -28,7 +30,7 @@ class Rules:
 
     def text(self) -> str:
         """The rules as a terminal prints them."""
-        out = [f"== {self.title}: the rules =="]
+        out = [_("== {title}: the rules ==").format(title=self.title)]
         for heading, body in self.sections:
             out += ["", f"-- {heading} --", body]
         return "\n".join(out)
@@ -76,10 +78,11 @@ def rules(game: str, lang: str = "en") -> Rules | None:
     return Rules(first.game, first.title, first.sections, helps)
 
 
-def explain(game: str, key: str | None, lang: str = "en") -> str:
-    """The one-line explanation of a card, location or move kind ('' when there is none).
-    A card id falls back on its kind (a roses 'divine-3' on 'divine', 'major-role-2' on 'major')."""
-    r = rules(game, lang)
+def explain(game: str, key: str | None, lang: str | None = None) -> str:
+    """The one-line explanation of a card, location or move kind ('' when there is none), in
+    `lang` (default: the interface's language). A card id falls back on its kind (a roses
+    'divine-3' on 'divine', 'major-role-2' on 'major')."""
+    r = rules(game, lang or language())
     if r is None or not key:
         return ""
     if key in r.help:

@@ -6,6 +6,13 @@ const S = { names: [], seat: null, turn: null, answered: true, deadline: null, w
             screen: null, finished: false, log: [], since: [], replay: null,
             standin: false, bots: new Set() };
 const $ = (id) => document.getElementById(id);
+// Every word of the page goes through t(msgid, {name: value}): the msgid is the English text, its
+// translation comes from I18N (the .po catalogue of the page's language, inlined by the server);
+// "{name}" placeholders are filled after translation. Extraction finds t("...") literals only.
+function t(msgid, args) {
+  const text = (typeof I18N === "object" && I18N[msgid]) || msgid;
+  return args ? text.replace(/\{(\w+)\}/g, (m, k) => (k in args ? String(args[k]) : m)) : text;
+}
 function el(tag, cls, text) {
   const e = document.createElement(tag);
   if (cls) e.className = cls;
@@ -42,7 +49,7 @@ function drawRules() {
   r.sections.forEach(([h, body]) => { box.appendChild(el("h3", null, h)); box.appendChild(el("p", null, body)); });
   const keys = Object.keys(r.help || {});
   if (keys.length) {
-    box.appendChild(el("h3", null, "Cards, places and moves"));
+    box.appendChild(el("h3", null, t("Cards, places and moves")));
     const dl = el("dl");
     keys.forEach((k) => { dl.appendChild(el("dt", null, k)); dl.appendChild(el("dd", null, r.help[k])); });
     box.appendChild(dl);
@@ -70,14 +77,14 @@ function drawPlayers() {
   const box = $("players"); clear(box);
   const waiting = S.waiting && S.waiting.what === "move" ? S.waiting.seats : [];
   S.names.forEach((n, i) => {
-    const p = el("span", "player", n + " · seat " + (i + 1) + (i === S.seat ? " (you)" : ""));
+    const p = el("span", "player", n + " · " + t("seat {n}", { n: i + 1 }) + (i === S.seat ? " " + t("(you)") : ""));
     p.dataset.seat = i;
     if (i === S.seat) p.classList.add("you");
     if (waiting.includes(i)) p.classList.add("turn");
     if (S.away && S.away.has(i)) p.classList.add("away");
     if (S.bots.has(i) || (i === S.seat && S.standin)) {  // a stand-in bot plays this seat now
       p.classList.add("stood-in");
-      p.appendChild(el("span", "badge bot", "bot"));
+      p.appendChild(el("span", "badge bot", t("bot")));
     }
     box.appendChild(p);
   });
@@ -88,7 +95,7 @@ function clock() {
   const node = document.querySelector("#status .clock");
   if (!node || !S.deadline) return;
   const left = Math.max(0, Math.round(S.deadline - Date.now() / 1000));
-  node.textContent = Math.floor(left / 60) + ":" + pad(left % 60) + " left";
+  node.textContent = t("{time} left", { time: Math.floor(left / 60) + ":" + pad(left % 60) });
   node.classList.toggle("low", left <= 30);
 }
 setInterval(clock, 500);
@@ -98,22 +105,22 @@ function drawStatus() {
   st.className = "status";
   if (S.replay) {
     const f = S.replay.frames[S.replay.pos];
-    st.textContent = "Replay, move " + (S.replay.pos + 1) + " of " + S.replay.frames.length + " — " + f.name + (f.by === "bot" ? " [bot]" : "") + ": " + f.sentence;
+    st.textContent = t("Replay, move {n} of {total}", { n: S.replay.pos + 1, total: S.replay.frames.length }) + " — " + f.name + (f.by === "bot" ? " " + t("[bot]") : "") + ": " + f.sentence;
     return;
   }
-  if (S.finished) { st.textContent = "Game over"; return; }
-  let text = S.lobby ? "Choose a table to join" : S.room && !S.names.length ? lobbyStatus(S.room)
-           : S.connected ? "Waiting for the players to sit down…" : "Connecting…";
-  if (S.standin && !S.finished) { text = "A bot plays for you — take your seat back whenever you like"; }
+  if (S.finished) { st.textContent = t("Game over"); return; }
+  let text = S.lobby ? t("Choose a table to join") : S.room && !S.names.length ? lobbyStatus(S.room)
+           : S.connected ? t("Waiting for the players to sit down…") : t("Connecting…");
+  if (S.standin && !S.finished) { text = t("A bot plays for you — take your seat back whenever you like"); }
   else if (S.turn && !S.answered) {
-    text = S.warning && S.warning.turn === S.turn.turn ? S.warning.text : "Your move: choose below";
+    text = S.warning && S.warning.turn === S.turn.turn ? S.warning.text : t("Your move: choose below");
     st.classList.add("yours");
   }
   else if (S.waiting) {
     const who = S.waiting.names.join(", ");
-    text = S.waiting.what === "move" ? "Waiting for " + who
-         : "The table is busy (" + S.waiting.what + "): waiting for " + who;
-  } else if (S.names.length) text = "Waiting for the table…";
+    text = S.waiting.what === "move" ? t("Waiting for {names}", { names: who })
+         : t("The table is busy ({what}): waiting for {names}", { what: S.waiting.what, names: who });
+  } else if (S.names.length) text = t("Waiting for the table…");
   st.appendChild(el("span", "what", text));
   if (S.deadline && (S.waiting && S.waiting.what === "move" || S.turn && !S.answered)) {
     st.appendChild(el("span", "clock", "")); clock();
@@ -197,8 +204,8 @@ function drawMoves() {
   if (k !== null) {  // the one-line preview of the pointed move, before it is played
     const bar = el("div", "preview"); bar.id = "preview";
     bar.appendChild(el("span", "what", "▶ " + S.turn.options[k - 1].sentence));
-    const go = el("button", "confirm", "Play"); go.id = "confirm"; go.addEventListener("click", () => play(k));
-    const no = el("button", "cancel", "Cancel"); no.addEventListener("click", () => { setSel(null, null); drawAll(); });
+    const go = el("button", "confirm", t("Play")); go.id = "confirm"; go.addEventListener("click", () => play(k));
+    const no = el("button", "cancel", t("Cancel")); no.addEventListener("click", () => { setSel(null, null); drawAll(); });
     bar.appendChild(go); bar.appendChild(no); box.appendChild(bar);
     return;
   }
@@ -208,18 +215,18 @@ function drawMoves() {
     const ks = sel.options;
     const placed = ks.filter((i) => (S.turn.options[i - 1].targets || []).length);
     rows = ks.filter((i) => !(S.turn.options[i - 1].targets || []).length || ks.length <= 10);
-    const say = placed.length ? "point at a lit place on the table" + (rows.length ? ", or choose:" : "") : "choose:";
+    const say = placed.length ? (rows.length ? t("point at a lit place on the table, or choose:") : t("point at a lit place on the table")) : t("choose:");
     const head = el("div", "pickbar");
     head.appendChild(el("span", null, (sel.card ? cardName(sel.card) + ": " : "") + say));
-    const no = el("button", "cancel", "Cancel"); no.addEventListener("click", () => { setSel(null, null); drawAll(); });
+    const no = el("button", "cancel", t("Cancel")); no.addEventListener("click", () => { setSel(null, null); drawAll(); });
     head.appendChild(no); box.appendChild(head);
     if (placed.length && rows.length > 10) rows = [];
   } else {
     rows = S.turn.options.map((o, i) => i + 1).filter((i) => !pointable(S.turn.options[i - 1]));
     if (S.turn.options.some(pointable)) {
       const places = S.turn.options.some((o) => !o.card && (o.targets || []).length);
-      const say = "Pick a card of your hand" + (places ? " or a lit place on the table" : "");
-      box.appendChild(el("div", "pickbar", rows.length ? say + " — or:" : say));
+      const say = places ? t("Pick a card of your hand or a lit place on the table") : t("Pick a card of your hand");
+      box.appendChild(el("div", "pickbar", rows.length ? say + " — " + t("or:") : say));
     }
   }
   let group = null, gbox = null;
@@ -229,7 +236,7 @@ function drawMoves() {
       group = o.group; gbox = el("div", "group"); box.appendChild(gbox);
       const n = rows.filter((x) => S.turn.options[x - 1].group === group).length;
       if (n > 10) {  // a long group stays folded until asked for
-        const d = el("details"); d.appendChild(el("summary", null, group + " — " + n + " choices"));
+        const d = el("details"); d.appendChild(el("summary", null, group + " — " + t("{n} choices", { n })));
         const key = S.turn.turn + "/" + group; S.unfolded = S.unfolded || new Set();
         d.open = S.unfolded.has(key);
         d.addEventListener("toggle", () => { if (d.open) S.unfolded.add(key); else S.unfolded.delete(key); });
@@ -256,13 +263,13 @@ function drawLog() {
 function addLog(text, cls) { S.log.push({ text, cls: cls || "" }); }
 
 function resultsTable(headers, rows, winners) {
-  const t = el("table", "results");
-  const hr = el("tr"); headers.forEach((h) => hr.appendChild(el("th", null, h))); t.appendChild(hr);
+  const tbl = el("table", "results");
+  const hr = el("tr"); headers.forEach((h) => hr.appendChild(el("th", null, h))); tbl.appendChild(hr);
   rows.forEach((r, i) => {
     const tr = el("tr", winners && winners[i] ? "winner" : "");
-    r.forEach((c) => tr.appendChild(el("td", null, c))); t.appendChild(tr);
+    r.forEach((c) => tr.appendChild(el("td", null, c))); tbl.appendChild(tr);
   });
-  return t;
+  return tbl;
 }
 
 function drawStandIn() {
@@ -285,12 +292,11 @@ function send(obj) { if (sock && sock.readyState === 1) sock.send(JSON.stringify
 const handlers = {
   table(e) {
     S.names = e.names; S.seat = e.seat; S.away = new Set(); $("lobby").hidden = true;
-    if (e.seat === null) { $("leave").hidden = true; $("chat").hidden = true; $("sincetitle").textContent = "Spectating: the public table"; }
-    addLog("Table: " + e.title + " — " + e.names.map((n, i) => n + " (seat " + (i + 1) + ")").join(", "), "notice");
-    if (e.rule && e.seat !== null) { addLog("Time: " + e.rule, "notice"); S.rule = e.rule; }
-    // the rules in the browser's language when they are written in it, else in English
-    const lang = (navigator.language || "en").slice(0, 2).toLowerCase();
-    S.rules = e.rules ? (e.rules[lang] || e.rules.en || null) : null; drawRules();
+    if (e.seat === null) { $("leave").hidden = true; $("chat").hidden = true; $("sincetitle").textContent = t("Spectating: the public table"); }
+    addLog(t("Table: {title}", { title: e.title }) + " — " + e.names.map((n, i) => t("{name} (seat {n})", { name: n, n: i + 1 })).join(", "), "notice");
+    if (e.rule && e.seat !== null) { addLog(t("Time: {rule}", { rule: e.rule }), "notice"); S.rule = e.rule; }
+    // the rules in the page's language (LANG: ?lang=, --lang or the browser's) when written in it
+    S.rules = e.rules ? (e.rules[LANG] || e.rules.en || null) : null; drawRules();
   },
   clock(e) {  // the move's time runs out: told in the status line and the log, never as an error
     S.warning = { turn: S.turn ? S.turn.turn : null, text: e.text };
@@ -302,37 +308,37 @@ const handlers = {
   view(e) { S.screen = e.screen; },
   turn(e) {
     S.turn = e; S.answered = false; S.deadline = e.deadline || S.deadline;
-    S.since = e.since.length ? e.since.slice() : ["nothing new"];
+    S.since = e.since.length ? e.since.slice() : [t("nothing new")];
   },
   move(e) {
-    addLog(e.name + (e.by === "bot" ? " [bot]" : "") + ": " + e.sentence + (e.automatic ? " (automatic)" : ""), e.seat === S.seat ? "mine" : "");
+    addLog(e.name + (e.by === "bot" ? " " + t("[bot]") : "") + ": " + e.sentence + (e.automatic ? " " + t("(automatic)") : ""), e.seat === S.seat ? "mine" : "");
     if (e.seat === S.seat) { S.answered = true; }
   },
   waiting(e) { S.waiting = e; S.deadline = e.deadline; },
   presence(e) {
     if (e.status === "stand-in" || e.status === "back") {
       if (e.status === "stand-in") S.bots.add(e.seat); else S.bots.delete(e.seat);
-      addLog(e.status === "stand-in" ? e.name + "'s seat is played by a bot until " + e.name + " comes back" : e.name + " is back", "presence");
+      addLog(e.status === "stand-in" ? t("{name}'s seat is played by a bot until {name} comes back", { name: e.name }) : t("{name} is back", { name: e.name }), "presence");
       return;
     }
     if (e.status === "left") S.away.add(e.seat); else S.away.delete(e.seat);
-    addLog(e.status === "left" ? e.name + " left the table (they can come back)" : e.name + (e.status === "rejoined" ? " is back" : " joined"), "presence");
+    addLog(e.status === "left" ? t("{name} left the table (they can come back)", { name: e.name }) : e.status === "rejoined" ? t("{name} is back", { name: e.name }) : t("{name} joined", { name: e.name }), "presence");
   },
   notice(e) { addLog(e.text, "notice"); },
   standin(e) {
     S.standin = e.active;
     if (e.active) S.answered = true;  // an open turn is the bot's now
-    addLog(e.active ? "A bot plays your seat (" + e.reason + ") until you take it back" : "You have your seat back", "presence");
+    addLog(e.active ? t("A bot plays your seat ({reason}) until you take it back", { reason: e.reason }) : t("You have your seat back"), "presence");
   },
   chat(e) { addLog("<" + e.name + "> " + e.text, "chat"); },
   error(e) { addLog(e.text, "notice"); },
   round(e) {
     const keys = Object.keys(e.result);
-    addLog("Round " + e.number + " over: " + keys.map((k) => k + " " + e.result[k]).join(", "), "notice");
+    addLog(t("Round {n} over:", { n: e.number }) + " " + keys.map((k) => k + " " + e.result[k]).join(", "), "notice");
     const box = $("results"); clear(box);
     box.classList.add("roundover");
-    box.appendChild(el("h2", null, "Round " + e.number + " over"));
-    const on = el("button", "confirm", "Continue"); on.id = "continue";
+    box.appendChild(el("h2", null, t("Round {n} over", { n: e.number })));
+    const on = el("button", "confirm", t("Continue")); on.id = "continue";
     on.addEventListener("click", () => {
       if (S.seat !== null) send({ cmd: "continue" });  // the next deal waits for this click
       clear(box); box.classList.remove("roundover");
@@ -341,33 +347,33 @@ const handlers = {
     box.appendChild(el("span", "holdnote")).id = "holdnote";
     box.appendChild(resultsTable(keys, [keys.map((k) => e.result[k])]));
     const tk = Object.keys(e.totals || {});
-    if (tk.length) box.appendChild(resultsTable(["player", "total"], tk.map((k) => [k, e.totals[k]])));
+    if (tk.length) box.appendChild(resultsTable([t("player"), t("total")], tk.map((k) => [k, e.totals[k]])));
     if ((e.details || []).length) {  // e.g. Eleusis: each judgment re-checked against the opened rule
       const d = el("ul", "rounddetails"); d.id = "round-details";
-      e.details.forEach((line) => d.appendChild(el("li", /misjudged/.test(line) ? "bad" : null, line.trim())));
+      e.details.forEach((line) => d.appendChild(el("li", line.includes(t("(misjudged)")) ? "bad" : null, line.trim())));
       box.appendChild(d);
     }
   },
   hold(e) {  // the next deal waits for our Continue (held), or the table goes on
     const note = $("holdnote"); if (!note) return;
-    note.textContent = e.held && S.seat !== null && !S.standin ? " the next deal waits for you" : "";
+    note.textContent = e.held && S.seat !== null && !S.standin ? " " + t("the next deal waits for you") : "";
   },
   finished(e) {
     S.finished = true; S.turn = null;
     const box = $("results"); clear(box);
-    box.id = "results"; box.appendChild(el("h2", null, "Final standings"));
+    box.id = "results"; box.appendChild(el("h2", null, t("Final standings")));
     if (e.personal) box.appendChild(el("p", "personal", e.personal));
-    const place = (r) => r + (r % 10 === 1 && r % 100 !== 11 ? "st" : r % 10 === 2 && r % 100 !== 12 ? "nd" : r % 10 === 3 && r % 100 !== 13 ? "rd" : "th");
-    box.appendChild(resultsTable(["place", "player", "seat", e.score_label || "score", ""],
-      e.standings.map((s, i) => [place(s.rank || i + 1), s.name, "seat " + (s.seat + 1), s.score, s.winner ? "winner" : ""]),
+    const place = (r) => LANG === "fr" ? r + (r === 1 ? "er" : "e") : r + (r % 10 === 1 && r % 100 !== 11 ? "st" : r % 10 === 2 && r % 100 !== 12 ? "nd" : r % 10 === 3 && r % 100 !== 13 ? "rd" : "th");
+    box.appendChild(resultsTable([t("place"), t("player"), t("seat"), e.score_label || t("score"), ""],
+      e.standings.map((s, i) => [place(s.rank || i + 1), s.name, t("seat {n}", { n: s.seat + 1 }), s.score, s.winner ? t("winner") : ""]),
       e.standings.map((s) => s.winner)));
     if (S.lobbyApp && S.seat !== null) {  // p2ptarot web: the page goes on after the game
       const row = el("div", "afterbar");
-      const back = el("button", null, "Back to the lobby"); back.id = "tolobby";
+      const back = el("button", null, t("Back to the lobby")); back.id = "tolobby";
       back.addEventListener("click", () => { send({ cmd: "lobby" }); back.disabled = true; });
       row.appendChild(back);
       if (S.seat === 0) {
-        const again = el("button", "confirm", "Rematch"); again.id = "rematch";
+        const again = el("button", "confirm", t("Rematch")); again.id = "rematch";
         again.addEventListener("click", () => { send({ cmd: "rematch" }); again.disabled = true; });
         row.appendChild(again);
       }
@@ -375,16 +381,17 @@ const handlers = {
     }
     if (e.rounds && e.rounds.length) {
       const keys = Object.keys(e.rounds[0]);
-      box.appendChild(el("h2", null, "Rounds"));
-      box.appendChild(resultsTable(["round"].concat(keys), e.rounds.map((r, i) => [i + 1].concat(keys.map((k) => r[k])))));
+      box.appendChild(el("h2", null, t("Rounds")));
+      box.appendChild(resultsTable([t("round")].concat(keys), e.rounds.map((r, i) => [i + 1].concat(keys.map((k) => r[k])))));
     }
     const w = e.standings.filter((s) => s.winner).map((s) => s.name);
-    addLog("Game over: " + (w.length ? w.join(" and ") + " won" : "no winner"), "notice");
+    const and = " " + t("and") + " ";
+    addLog(w.length ? t("Game over: {names} won", { names: w.join(and) }) : t("Game over: no winner"), "notice");
   },
   aborted(e) {
     S.finished = true; S.turn = null;
     const b = $("banner"); b.hidden = false;
-    b.textContent = "Game aborted: " + (e.blame_name ? e.blame_name + " (seat " + (e.blame + 1) + ") is blamed: " : "") + e.reason;
+    b.textContent = e.blame_name ? t("Game aborted: {name} (seat {n}) is blamed: {reason}", { name: e.blame_name, n: e.blame + 1, reason: e.reason }) : t("Game aborted: {reason}", { reason: e.reason });
     addLog(b.textContent, "presence");
   },
 };
@@ -397,11 +404,11 @@ function replayStep(k) {
   S.screen = f.screen;
   S.log = [{ text: R.verdict, cls: "notice" }];
   R.frames.slice(0, R.pos + 1).forEach((x) => {
-    S.log.push({ text: x.name + (x.by === "bot" ? " [bot]" : "") + ": " + x.sentence, cls: x.by === "bot" ? "bot" : "" });
+    S.log.push({ text: x.name + (x.by === "bot" ? " " + t("[bot]") : "") + ": " + x.sentence, cls: x.by === "bot" ? "bot" : "" });
     (x.marks || []).forEach((m) => S.log.push({ text: m, cls: "notice" }));
   });
-  S.since = [f.name + (f.by === "bot" ? " [bot]" : "") + ": " + f.sentence];
-  $("rpos").textContent = "move " + (R.pos + 1) + " / " + R.frames.length;
+  S.since = [f.name + (f.by === "bot" ? " " + t("[bot]") : "") + ": " + f.sentence];
+  $("rpos").textContent = t("move {n} / {total}", { n: R.pos + 1, total: R.frames.length });
   drawAll();
 }
 
@@ -413,11 +420,11 @@ function connect() {
     if (e.type === "replay") {
       S.replay = { frames: e.frames, pos: 0, verdict: e.verdict }; S.names = e.names; S.seat = null; S.away = new Set();
       if (!e.frames.length) { $("status").textContent = e.verdict; return; }
-      $("replaybar").hidden = false; $("leave").hidden = true; $("chat").hidden = true; $("sincetitle").textContent = "This move";
+      $("replaybar").hidden = false; $("leave").hidden = true; $("chat").hidden = true; $("sincetitle").textContent = t("This move");
       replayStep(0); return;
     }
     const h = handlers[e.type]; if (h) h(e);
     drawAll();
   };
-  sock.onclose = () => { if (!S.finished) { $("status").textContent = "Disconnected from your peer"; } };
+  sock.onclose = () => { if (!S.finished) { $("status").textContent = t("Disconnected from your peer"); } };
 }

@@ -1,7 +1,7 @@
 // Wiring: the page's own controls, then the connection to the peer.
 "use strict";
-$("chat").addEventListener("submit", (ev) => { ev.preventDefault(); const t = $("chatline").value.trim(); if (t) send({ cmd: "chat", text: t }); $("chatline").value = ""; });
-$("leave").addEventListener("click", () => { if (confirm("Leave the table? You can come back with p2ptarot join --resume.")) send({ cmd: "leave" }); });
+$("chat").addEventListener("submit", (ev) => { ev.preventDefault(); const line = $("chatline").value.trim(); if (line) send({ cmd: "chat", text: line }); $("chatline").value = ""; });
+$("leave").addEventListener("click", () => { if (confirm(t("Leave the table? You can come back with p2ptarot join --resume."))) send({ cmd: "leave" }); });
 $("botplay").addEventListener("click", () => send({ cmd: "bot" }));
 $("takeback").addEventListener("click", () => send({ cmd: "back" }));
 $("rfirst").addEventListener("click", () => replayStep(0));

@@ -10,23 +10,23 @@ function drawTables(e) {
   const typedCode = $("joincode") ? $("joincode").value : "";
   const box = $("lobby"); box.hidden = false; clear(box);
   S.lobby = true;
-  box.appendChild(el("h2", null, e.online ? "Open tables on your network and online" : "Open tables on your network"));
-  if (!e.tables.length) box.appendChild(el("p", null, "No table seen yet (looking…)"));
+  box.appendChild(el("h2", null, e.online ? t("Open tables on your network and online") : t("Open tables on your network")));
+  if (!e.tables.length) box.appendChild(el("p", null, t("No table seen yet (looking…)")));
   else {
-    const t = el("table", "results lobbytable");
-    const hr = el("tr"); ["game", "host", "seats", "where", ""].forEach((h) => hr.appendChild(el("th", null, h))); t.appendChild(hr);
+    const tbl = el("table", "results lobbytable");
+    const hr = el("tr"); [t("game"), t("host"), t("seats"), t("where"), ""].forEach((h) => hr.appendChild(el("th", null, h))); tbl.appendChild(hr);
     e.tables.forEach((tb) => {
       const tr = el("tr", tb.online ? "online" : "lan");
-      [tb.game + (tb.variant ? " (" + tb.variant + ")" : ""), tb.host, tb.taken + " taken / " + tb.free + " free",
-       tb.online ? "online, code " + tb.code : "this network"].forEach((c) => tr.appendChild(el("td", null, c)));
-      const td = el("td"); const b = el("button", "join", tb.full ? "full" : "Join");
+      [tb.game + (tb.variant ? " (" + tb.variant + ")" : ""), tb.host, t("{taken} taken / {free} free", { taken: tb.taken, free: tb.free }),
+       tb.online ? t("online, code {code}", { code: tb.code }) : t("this network")].forEach((c) => tr.appendChild(el("td", null, c)));
+      const td = el("td"); const b = el("button", "join", tb.full ? t("full") : t("Join"));
       b.disabled = tb.full; b.dataset.target = tb.target;
       b.addEventListener("click", () => send({ cmd: "sit", target: tb.target, name: $("myname").value }));
-      td.appendChild(b); tr.appendChild(td); t.appendChild(tr);
+      td.appendChild(b); tr.appendChild(td); tbl.appendChild(tr);
     });
-    box.appendChild(t);
+    box.appendChild(tbl);
   }
-  const form = el("div"); form.appendChild(el("span", null, "Your name: "));
+  const form = el("div"); form.appendChild(el("span", null, t("Your name:") + " "));
   const inp = el("input"); inp.id = "myname"; inp.maxLength = 40;
   inp.value = typed !== null ? typed : (e.name || ""); form.appendChild(inp);
   box.appendChild(form);
@@ -37,16 +37,16 @@ function drawTables(e) {
 // ---- an invitation code (XXXXX-XXXXX) or link (p2ptarot:XXXXX-XXXXX) someone gave ----------------
 function codeForm(typed) {
   const f = el("div", "codeform"); f.id = "codeform";
-  f.appendChild(el("span", null, "Invitation code or link: "));
+  f.appendChild(el("span", null, t("Invitation code or link:") + " "));
   const code = el("input"); code.id = "joincode"; code.maxLength = 40; code.placeholder = "XXXXX-XXXXX"; code.value = typed;
-  const go = el("button", "join", "Join"); go.id = "joincodebtn";
+  const go = el("button", "join", t("Join")); go.id = "joincodebtn";
   go.addEventListener("click", () => { if (code.value.trim()) send({ cmd: "sit", target: code.value.trim(), name: $("myname").value }); });
   f.appendChild(code); f.appendChild(go);
   return f;
 }
 
 // ---- at an online table: which path each link took (direct, TURN, relay) and its round trip ----
-const PATH_WORDS = { direct: "direct", turn: "through TURN", relay: "on the relays" };
+const PATH_WORDS = { direct: t("direct"), turn: t("through TURN"), relay: t("on the relays") };
 function drawPaths(e) {
   let box = $("paths");
   if (!box) {
@@ -54,11 +54,11 @@ function drawPaths(e) {
     const aside = document.querySelector("aside"); aside.insertBefore(box, aside.firstChild);
   }
   clear(box); box.hidden = !e.links.length;
-  box.appendChild(el("h2", null, "Links"));
+  box.appendChild(el("h2", null, t("Links")));
   const list = el("ul");
   e.links.forEach((l) => {
     const li = el("li", "path-" + l.path, l.name + ": " + (PATH_WORDS[l.path] || l.path)
-                  + (l.rtt_ms === null ? "" : ", " + l.rtt_ms + " ms round trip"));
+                  + (l.rtt_ms === null ? "" : ", " + t("{ms} ms round trip", { ms: l.rtt_ms })));
     li.dataset.seat = l.seat; li.dataset.path = l.path; list.appendChild(li);
   });
   box.appendChild(list);
@@ -73,9 +73,9 @@ function keptHostForm() {
 }
 function hostForm(games, kept, online) {
   const f = el("div", "hostform"); f.id = "hostform";
-  f.appendChild(el("h2", null, "Or host a table"));
+  f.appendChild(el("h2", null, t("Or host a table")));
   const game = el("select"); game.id = "hostgame";
-  games.forEach((g) => { const o = el("option", null, g.title + " (" + g.players[0] + "–" + g.players[1] + " players)"); o.value = g.name; game.appendChild(o); });
+  games.forEach((g) => { const o = el("option", null, g.title + " (" + t("{min}–{max} players", { min: g.players[0], max: g.players[1] }) + ")"); o.value = g.name; game.appendChild(o); });
   const variant = el("select"); variant.id = "hostvariant";
   const seats = el("input"); seats.id = "hostseats"; seats.type = "number";
   const bots = el("input"); bots.id = "hostbots"; bots.type = "number"; bots.min = 0;
@@ -84,7 +84,7 @@ function hostForm(games, kept, online) {
     const g = pick();
     clear(variant);
     const names = g.variants.length ? g.variants : [""];
-    names.forEach((n) => { const o = el("option", null, n || "(base rules)"); o.value = n; variant.appendChild(o); });
+    names.forEach((n) => { const o = el("option", null, n || t("(base rules)")); o.value = n; variant.appendChild(o); });
     variant.value = keepValues && kept.variant !== null && names.includes(kept.variant) ? kept.variant : g.default;
     seats.min = g.players[0]; seats.max = g.players[1];
     if (!keepValues || kept.seats === null) seats.value = g.players[0];
@@ -97,15 +97,15 @@ function hostForm(games, kept, online) {
   fit(true);
   game.addEventListener("change", () => fit(false));
   seats.addEventListener("change", () => { bots.max = Math.max(0, Number(seats.value) - 1); });
-  const go = el("button", "host", "Host"); go.id = "hostbtn";
+  const go = el("button", "host", t("Host")); go.id = "hostbtn";
   const where = el("input"); where.id = "hostonline"; where.type = "checkbox";
   where.checked = Boolean(online && kept.online);
   go.addEventListener("click", () => send({ cmd: "host", game: game.value, variant: variant.value,
     seats: Number(seats.value), bots: Number(bots.value), name: $("myname").value, online: where.checked }));
-  [["game ", game], [" variant ", variant], [" seats ", seats], [" bots ", bots]].forEach(([label, node]) => {
+  [[t("game") + " ", game], [" " + t("variant") + " ", variant], [" " + t("seats") + " ", seats], [" " + t("bots") + " ", bots]].forEach(([label, node]) => {
     f.appendChild(el("span", null, label)); f.appendChild(node);
   });
-  if (online) { f.appendChild(el("span", null, " online ")); f.appendChild(where); }
+  if (online) { f.appendChild(el("span", null, " " + t("online") + " ")); f.appendChild(where); }
   f.appendChild(go);
   return f;
 }
@@ -114,9 +114,10 @@ function lobbyStatus(e) {
   const free = e.seats_total - e.names.length;
   const unready = e.names.filter((n, i) => !e.ready[i]);
   const parts = [];
-  if (free > 0) parts.push(free + (free === 1 ? " more player" : " more players"));
-  if (unready.length) parts.push(unready.join(", ") + " to be ready");
-  return parts.length ? "Before the game: waiting for " + parts.join(" and ") : "Starting the table…";
+  if (free > 0) parts.push(free === 1 ? t("1 more player") : t("{n} more players", { n: free }));
+  if (unready.length) parts.push(t("{names} to be ready", { names: unready.join(", ") }));
+  const and = " " + t("and") + " ";
+  return parts.length ? t("Before the game: waiting for {what}", { what: parts.join(and) }) : t("Starting the table…");
 }
 
 // ---- the room of a table filling up: seats, ready marks, Ready toggle, host's Start now ---------
@@ -125,37 +126,37 @@ function drawLobby(e) {
   const before = S.room ? S.room.names.join("\u0000") : null;
   S.room = e; S.lobby = false;
   if (before !== e.names.join("\u0000")) {
-    addLog("Seats taken: " + e.names.join(", ") + " (" + e.names.length + "/" + e.seats_total + ")", "notice");
+    addLog(t("Seats taken: {names}", { names: e.names.join(", ") }) + " (" + e.names.length + "/" + e.seats_total + ")", "notice");
   }
   const box = $("lobby"); box.hidden = false; clear(box);
-  box.appendChild(el("h2", null, "Table of " + e.game + ": " + e.names.length + " of " + e.seats_total + " seats taken"));
-  const t = el("table", "results seats");
-  const hr = el("tr"); ["seat", "player", ""].forEach((h) => hr.appendChild(el("th", null, h))); t.appendChild(hr);
+  box.appendChild(el("h2", null, t("Table of {game}: {taken} of {total} seats taken", { game: e.game, taken: e.names.length, total: e.seats_total })));
+  const tbl = el("table", "results seats");
+  const hr = el("tr"); [t("seat"), t("player"), ""].forEach((h) => hr.appendChild(el("th", null, h))); tbl.appendChild(hr);
   for (let i = 0; i < e.seats_total; i++) {
     const tr = el("tr", i < e.names.length ? (e.ready[i] ? "ready" : "notready") : "free");
     tr.dataset.seat = i;
-    const who = i < e.names.length ? e.names[i] + (i === e.seat ? " (you)" : "") + (i === 0 ? " · host" : "") : "free seat";
-    const mark = i >= e.names.length ? "" : (e.bots[i] ? "bot, " : "") + (e.ready[i] ? "ready ✓" : "not ready");
+    const who = i < e.names.length ? e.names[i] + (i === e.seat ? " " + t("(you)") : "") + (i === 0 ? " · " + t("host") : "") : t("free seat");
+    const mark = i >= e.names.length ? "" : (e.bots[i] ? t("bot") + ", " : "") + (e.ready[i] ? t("ready") + " ✓" : t("not ready"));
     [i + 1, who, mark].forEach((c) => tr.appendChild(el("td", null, c)));
-    t.appendChild(tr);
+    tbl.appendChild(tr);
   }
-  box.appendChild(t);
+  box.appendChild(tbl);
   const mine = e.seat !== null && e.seat !== undefined && e.ready[e.seat];
   const bar = el("div", "lobbybar");
   if (e.seat !== null && e.seat !== undefined && !e.bots[e.seat]) {
-    const b = el("button", "ready", mine ? "Not ready" : "Ready");
+    const b = el("button", "ready", mine ? t("Not ready") : t("Ready"));
     b.id = "ready";
     b.addEventListener("click", () => send({ cmd: "ready", ready: !mine }));
     bar.appendChild(b);
   }
   const readyCount = 1 + e.ready.slice(1).filter((r) => r).length;  // the host and the ready joiners
   if (e.host && e.can_start && (e.names.length < e.seats_total || readyCount < e.names.length)) {
-    const go = el("button", "start", "Start now with " + readyCount + " players"
-                  + (readyCount < e.names.length ? " (those not ready stay out)" : ""));
+    const go = el("button", "start", t("Start now with {n} players", { n: readyCount })
+                  + (readyCount < e.names.length ? " " + t("(those not ready stay out)") : ""));
     go.id = "startnow";
     go.addEventListener("click", () => send({ cmd: "start" }));
     bar.appendChild(go);
   }
-  bar.appendChild(el("span", "hint", mine ? "Waiting for the others to be ready…" : "Click Ready when you are."));
+  bar.appendChild(el("span", "hint", mine ? t("Waiting for the others to be ready…") : t("Click Ready when you are.")));
   box.appendChild(bar);
 }

@@ -13,7 +13,7 @@ GAME_SCREENS.arcanoid = function (sc, box) {
     fieldClick(col, "field-" + f.field);
     col.appendChild(el("div", "fname", f.sign + " " + f.field));
     f.notes.forEach((n) => col.appendChild(el("div", "fnote", n)));
-    if (!f.entries.length && !f.notes.length) col.appendChild(el("div", "fnote", "nobody engaged yet"));
+    if (!f.entries.length && !f.notes.length) col.appendChild(el("div", "fnote", t("nobody engaged yet")));
     f.entries.forEach((e) => {
       const ent = el("div", "entry" + (e.you ? " you" : "") + (e.kind === "cards" ? "" : " out"));
       ent.appendChild(el("div", "who", e.who));

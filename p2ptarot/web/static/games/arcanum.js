@@ -21,28 +21,28 @@ GAME_SCREENS.arcanum = function (sc, box) {
   const b = sc.board; if (!b) return;
   const root = el("div", "arcanum"); root.id = "arcanum-board";
   const head = el("div", "arc-head");
-  head.appendChild(el("span", "arc-turn", "Turn " + b.turn + " of " + b.turns));
-  head.appendChild(el("span", null, "scorings after turns " + b.scoring_turns.join(", ")));
-  head.appendChild(el("span", null, "phase: " + b.phase));
-  head.appendChild(el("span", null, "decks: " + b.decks.minor + " minors, " + b.decks.major + " majors"));
-  if (b.devil) head.appendChild(el("span", "devil", "the Devil doubles every change"));
+  head.appendChild(el("span", "arc-turn", t("Turn {n} of {total}", { n: b.turn, total: b.turns })));
+  head.appendChild(el("span", null, t("scorings after turns {turns}", { turns: b.scoring_turns.join(", ") })));
+  head.appendChild(el("span", null, t("phase: {phase}", { phase: b.phase })));
+  head.appendChild(el("span", null, t("decks: {minor} minors, {major} majors", { minor: b.decks.minor, major: b.decks.major })));
+  if (b.devil) head.appendChild(el("span", "devil", t("the Devil doubles every change")));
   root.appendChild(head);
-  if (b.decision) root.appendChild(el("div", "arc-decision", "Waiting for " + (b.decision.actor === b.seat ? "you" : b.decision.who) + ": " + b.decision.text));
+  if (b.decision) root.appendChild(el("div", "arc-decision", t("Waiting for {names}", { names: b.decision.actor === b.seat ? t("you") : b.decision.who }) + ": " + b.decision.text));
   if (b.last_scoring) {
-    root.appendChild(el("div", "arc-scoring", (b.last_scoring.world ? "World" : "House") + " scoring of turn " + b.last_scoring.turn + ": " +
+    root.appendChild(el("div", "arc-scoring", (b.last_scoring.world ? t("World scoring of turn {n}:", { n: b.last_scoring.turn }) : t("House scoring of turn {n}:", { n: b.last_scoring.turn })) + " " +
       b.players.map((p) => p.name + " +" + (b.last_scoring.vp[p.seat] || 0)).join(", ")));
   }
   // the prestige tracks
   const tracks = el("div", "tracks");
-  b.prestige.forEach((t) => {
-    const row = el("div", "track c-" + ({ swords: "steel", wands: "green", cups: "red", coins: "gold" })[t.house]);
-    row.appendChild(el("span", "tname", t.sign + " " + t.house));
+  b.prestige.forEach((trk) => {
+    const row = el("div", "track c-" + ({ swords: "steel", wands: "green", cups: "red", coins: "gold" })[trk.house]);
+    row.appendChild(el("span", "tname", trk.sign + " " + trk.house));
     const cells = el("span", "cells");
-    for (let v = 0; v <= t.max; v++) cells.appendChild(el("span", "cell" + (v === t.value ? " at" : v < t.value ? " on" : ""), v === t.value ? String(v) : ""));
+    for (let v = 0; v <= trk.max; v++) cells.appendChild(el("span", "cell" + (v === trk.value ? " at" : v < trk.value ? " on" : ""), v === trk.value ? String(v) : ""));
     row.appendChild(cells);
-    row.appendChild(el("span", "tval", t.value));
-    row.dataset.house = t.house;
-    fieldClick(row, "house-" + t.house);
+    row.appendChild(el("span", "tval", trk.value));
+    row.dataset.house = trk.house;
+    fieldClick(row, "house-" + trk.house);
     tracks.appendChild(row);
   });
   root.appendChild(tracks);
@@ -60,36 +60,35 @@ GAME_SCREENS.arcanum = function (sc, box) {
       figs.appendChild(tok);
     });
     tile.appendChild(figs);
-    if (l.frozen) tile.appendChild(el("div", "frozenmark", "frozen by the Tower"));
+    if (l.frozen) tile.appendChild(el("div", "frozenmark", t("frozen by the Tower")));
     withHelp(tile, helpFor("loc-" + l.number));
     fieldClick(tile, "loc-" + l.number);
     city.appendChild(tile);
   });
   root.appendChild(city);
-  root.appendChild(el("div", "legend", "Symbols: ⚔ swords · ⚚ wands · ♥ cups · ⛀ coins · K king · Q queen · C knight · J knave " +
-    "(each symbol matching the figure that enters gives its House +1 prestige). Hover or tap a location for its effect."));
+  root.appendChild(el("div", "legend", t("Symbols: ⚔ swords · ⚚ wands · ♥ cups · ⛀ coins · K king · Q queen · C knight · J knave (each symbol matching the figure that enters gives its House +1 prestige). Hover or tap a location for its effect.")));
   // the players
-  const t = el("table", "results arc-players");
-  const hr = el("tr"); ["", "player", "VP", "hand", "hidden", "figures held"].forEach((h) => hr.appendChild(el("th", null, h))); t.appendChild(hr);
+  const tbl = el("table", "results arc-players");
+  const hr = el("tr"); ["", t("player"), t("VP"), t("hand"), t("hidden"), t("figures held")].forEach((h) => hr.appendChild(el("th", null, h))); tbl.appendChild(hr);
   b.players.forEach((p) => {
     const tr = el("tr", (p.you ? "you" : "") + (p.active ? " active" : ""));
     tr.dataset.seat = p.seat;
-    tr.appendChild(el("td", null, (p.active ? "▶" : "") + (p.first ? " 1st" : "")));
-    tr.appendChild(el("td", null, p.name + (p.you ? " (you)" : "")));
+    tr.appendChild(el("td", null, (p.active ? "▶" : "") + (p.first ? " " + t("1st") : "")));
+    tr.appendChild(el("td", null, p.name + (p.you ? " " + t("(you)") : "")));
     const vp = el("td", "vp", p.vp); vp.dataset.seat = p.seat; tr.appendChild(vp);
     const minors = p.hand.filter((c) => c.kind === "minor").length;
-    tr.appendChild(el("td", null, p.hand.length + " (" + minors + " minor" + (minors === 1 ? "" : "s") + ", " + (p.hand.length - minors) + " major" + (p.hand.length - minors === 1 ? "" : "s") + ")"));
+    tr.appendChild(el("td", null, t("{count} ({minors} minor(s), {majors} major(s))", { count: p.hand.length, minors, majors: p.hand.length - minors })));
     const hid = el("td", "hidden");
     if (p.hidden_faces.some((f) => f.id)) {
       const row = el("div", "cards mini");
       p.hidden_faces.forEach((f) => { const c = cardEl(f, null); if (f.face_up) c.classList.add("faceup"); row.appendChild(c); });
       hid.appendChild(row);
-    } else hid.textContent = p.hidden.length + " face down" + (p.hidden.some((c) => c.face_up) ? ", some face up" : "");
+    } else hid.textContent = t("{n} face down", { n: p.hidden.length }) + (p.hidden.some((c) => c.face_up) ? ", " + t("some face up") : "");
     tr.appendChild(hid);
     tr.appendChild(el("td", null, p.held_figures.map((f) => f.replace(/^fig-/, "").replace("-", " ")).join(", ") || "-"));
-    t.appendChild(tr);
+    tbl.appendChild(tr);
   });
-  root.appendChild(t);
+  root.appendChild(tbl);
   box.appendChild(root);
   cardPicker(sc, box);
 };

@@ -66,7 +66,7 @@ function cardPicker(sc, box) {
   if (!multi.length) return;
   if (PICK.turn !== S.turn.turn) { PICK.turn = S.turn.turn; PICK.cards = []; }
   const f = el("div", "eform"); f.id = "card-picker";
-  f.appendChild(el("h3", null, "Moves with several cards: click the cards, then play them"));
+  f.appendChild(el("h3", null, t("Moves with several cards: click the cards, then play them")));
   const cards = el("div", "cards");
   const usable = new Set(); multi.forEach(([o]) => o.cards.forEach((c) => usable.add(c)));
   (sc.hand || []).filter((h) => usable.has(h.id)).forEach((h) => {
@@ -82,16 +82,16 @@ function cardPicker(sc, box) {
   f.appendChild(cards);
   const exact = multi.filter(([o]) => sameCards(o.cards, PICK.cards));
   const wider = multi.filter(([o]) => PICK.cards.every((c) => o.cards.includes(c)));
-  f.appendChild(el("div", "runline", !PICK.cards.length ? "No card picked yet"
+  f.appendChild(el("div", "runline", !PICK.cards.length ? t("No card picked yet")
     : exact.length === 1 ? exact[0][0].sentence
-    : exact.length > 1 ? exact.length + " moves name exactly these cards: choose one below (outlined)"
-    : wider.length ? wider.length + " moves name these cards and more: pick more"
-    : "no move names all these cards"));
+    : exact.length > 1 ? t("{n} moves name exactly these cards: choose one below (outlined)", { n: exact.length })
+    : wider.length ? t("{n} moves name these cards and more: pick more", { n: wider.length })
+    : t("no move names all these cards")));
   const row = el("div", "buttons");
-  const go = el("button", "write primary", "Play these cards"); go.id = "pick-play";
+  const go = el("button", "write primary", t("Play these cards")); go.id = "pick-play";
   go.disabled = exact.length !== 1;
   go.addEventListener("click", () => { if (exact.length === 1) play(exact[0][1]); });
-  const reset = el("button", "write", "Clear"); reset.addEventListener("click", () => { PICK.cards = []; pickHighlight(); drawAll(); });
+  const reset = el("button", "write", t("Clear")); reset.addEventListener("click", () => { PICK.cards = []; pickHighlight(); drawAll(); });
   row.appendChild(go); row.appendChild(reset); f.appendChild(row);
   box.appendChild(f);
 }

@@ -13,7 +13,7 @@ function sendWrite(form, fields) {
 
 handlers.form = function (e) {
   ELEUSIS.reply = e;
-  addLog((e.ok ? "" : "not taken: ") + e.text, "notice");
+  addLog((e.ok ? "" : t("not taken:") + " ") + e.text, "notice");
   if (e.played) { S.answered = true; ELEUSIS.forms = {}; ELEUSIS.run = []; }
 };
 
@@ -22,7 +22,7 @@ function replyBox(form) {
   const r = ELEUSIS.reply;
   if (!r || r.form !== form) return box;
   box.classList.add(r.ok ? "ok" : "bad");
-  box.appendChild(el("div", "msg", (r.line ? "line " + r.line + ", column " + r.column + ": " : "") + r.text));
+  box.appendChild(el("div", "msg", (r.line ? t("line {line}, column {column}:", { line: r.line, column: r.column }) + " " : "") + r.text));
   if (r.line && r.excerpt !== undefined) {
     const pre = el("pre", "caret");
     pre.textContent = r.excerpt + "\n" + " ".repeat(Math.max(0, r.column - 1)) + "^";
@@ -40,25 +40,25 @@ function keptForm(key, build) {
 function ruleForm(ev) {
   const node = keptForm("rule", () => {
     const f = el("div", "eform"); f.id = "rule-form";
-    f.appendChild(el("h3", null, "Write your secret rule (ERL — see spec/ERL.md)"));
-    f.appendChild(el("p", "help", "The rule says which card may follow the main line: c is the candidate, p1 the last card, p2 the one before…; e.g. accept c.color != p1.color. Check it, then commit it: the other players never see it until the end of the round."));
+    f.appendChild(el("h3", null, t("Write your secret rule (ERL — see spec/ERL.md)")));
+    f.appendChild(el("p", "help", t("The rule says which card may follow the main line: c is the candidate, p1 the last card, p2 the one before…; e.g. accept c.color != p1.color. Check it, then commit it: the other players never see it until the end of the round.")));
     const pick = el("select"); pick.id = "erl-examples";
-    const first = el("option", null, "load an example rule…"); first.value = ""; pick.appendChild(first);
-    ev.examples.forEach((x, i) => { const o = el("option", null, x.name + " (difficulty " + x.difficulty + ")"); o.value = String(i); pick.appendChild(o); });
+    const first = el("option", null, t("load an example rule…")); first.value = ""; pick.appendChild(first);
+    ev.examples.forEach((x, i) => { const o = el("option", null, x.name + " (" + t("difficulty {n}", { n: x.difficulty }) + ")"); o.value = String(i); pick.appendChild(o); });
     const ta = el("textarea"); ta.id = "erl-text"; ta.rows = 5; ta.spellcheck = false;
     ta.placeholder = "accept c.color != p1.color";
     const count = el("span", "count", "");
     const recount = () => {
       const n = new TextEncoder().encode(ta.value).length;
-      count.textContent = n + " / " + ev.max_rule_bytes + " bytes";
+      count.textContent = t("{n} / {max} bytes", { n, max: ev.max_rule_bytes });
       count.classList.toggle("bad", n > ev.max_rule_bytes);
     };
     pick.addEventListener("change", () => { if (pick.value !== "") { ta.value = ev.examples[Number(pick.value)].text; recount(); } });
     ta.addEventListener("input", recount);
     f.appendChild(pick); f.appendChild(ta); f.appendChild(count);
     const row = el("div", "buttons");
-    const check = el("button", "write", "Check the rule"); check.id = "erl-check";
-    const commit = el("button", "write primary", "Commit this rule"); commit.id = "erl-commit";
+    const check = el("button", "write", t("Check the rule")); check.id = "erl-check";
+    const commit = el("button", "write primary", t("Commit this rule")); commit.id = "erl-commit";
     const tooBig = () => new TextEncoder().encode(ta.value).length > ev.max_rule_bytes;
     check.addEventListener("click", () => { if (!tooBig()) sendWrite("rule", { text: ta.value, check: true }); });
     commit.addEventListener("click", () => { if (!tooBig()) sendWrite("rule", { text: ta.value }); });
@@ -74,17 +74,17 @@ function ruleForm(ev) {
 function hintForm(ev) {
   const node = keptForm("hint", () => {
     const f = el("div", "eform"); f.id = "hint-form";
-    f.appendChild(el("h3", null, "Give the players a hint (optional)"));
-    f.appendChild(el("p", "help", "Structured hints are checked against your rule when it is opened: only true ones can be chosen. A free-text hint is table talk."));
+    f.appendChild(el("h3", null, t("Give the players a hint (optional)")));
+    f.appendChild(el("p", "help", t("Structured hints are checked against your rule when it is opened: only true ones can be chosen. A free-text hint is table talk.")));
     ev.hints.forEach((h) => {
       const lab = el("label", "hint" + (h.holds ? "" : " off"));
       const box = el("input"); box.type = "checkbox"; box.value = h.hint; box.disabled = !h.holds;
-      lab.appendChild(box); lab.appendChild(document.createTextNode(" " + h.hint + (h.holds ? "" : " (false of your rule)")));
+      lab.appendChild(box); lab.appendChild(document.createTextNode(" " + h.hint + (h.holds ? "" : " " + t("(false of your rule)"))));
       f.appendChild(lab);
     });
     const txt = el("input"); txt.id = "hint-text"; txt.maxLength = ev.max_hint_text; txt.placeholder = "free-text hint (or nothing)";
     f.appendChild(txt);
-    const give = el("button", "write primary", "Give this hint"); give.id = "hint-give";
+    const give = el("button", "write primary", t("Give this hint")); give.id = "hint-give";
     give.addEventListener("click", () => {
       const choices = Array.from(f.querySelectorAll("input[type=checkbox]:checked")).map((b) => b.value);
       sendWrite("hint", { choices, text: txt.value });
@@ -99,7 +99,7 @@ function hintForm(ev) {
 function runForm(ev) {
   if (ELEUSIS.runTurn !== S.turn.turn) { ELEUSIS.run = []; ELEUSIS.runTurn = S.turn.turn; }
   const f = el("div", "eform"); f.id = "run-form";
-  f.appendChild(el("h3", null, "Or play a run of 2 to " + ev.max_run + " cards: click them in order"));
+  f.appendChild(el("h3", null, t("Or play a run of 2 to {max} cards: click them in order", { max: ev.max_run })));
   const cards = el("div", "cards"); cards.id = "run-cards";
   ev.hand.slice().sort((a, b) => (a.face.order || 0) - (b.face.order || 0)).forEach((h) => {
     const at = ELEUSIS.run.indexOf(h.handle);
@@ -115,12 +115,12 @@ function runForm(ev) {
   });
   f.appendChild(cards);
   const chosen = ELEUSIS.run.map((hd) => ev.hand.find((h) => h.handle === hd)).filter(Boolean);
-  f.appendChild(el("div", "runline", chosen.length ? "Run: " + chosen.map((h) => h.face.name).join(" → ") : "No card chosen yet"));
+  f.appendChild(el("div", "runline", chosen.length ? t("Run: {cards}", { cards: chosen.map((h) => h.face.name).join(" → ") }) : t("No card chosen yet")));
   const row = el("div", "buttons");
-  const go = el("button", "write primary", "Play the run"); go.id = "run-play";
+  const go = el("button", "write primary", t("Play the run")); go.id = "run-play";
   go.disabled = chosen.length < 2;
   go.addEventListener("click", () => sendWrite("run", { handles: ELEUSIS.run.slice() }));
-  const reset = el("button", "write", "Clear"); reset.addEventListener("click", () => { ELEUSIS.run = []; drawScreen(); });
+  const reset = el("button", "write", t("Clear")); reset.addEventListener("click", () => { ELEUSIS.run = []; drawScreen(); });
   row.appendChild(go); row.appendChild(reset); f.appendChild(row);
   f.appendChild(replyBox("run"));
   return f;
@@ -128,7 +128,7 @@ function runForm(ev) {
 
 function eleusisLayout(ev) {
   const box = el("div", "layout"); box.id = "eleusis-layout";
-  box.appendChild(el("div", "lcaption", "main line →\nwrong plays ↓"));
+  box.appendChild(el("div", "lcaption", t("main line →") + "\n" + t("wrong plays ↓")));
   ev.columns.forEach((col, i) => {
     const c = el("div", "lcol");
     const main = cardEl(col.main, null); main.dataset.n = col.main.n;
@@ -150,36 +150,36 @@ GAME_SCREENS.eleusis = function (sc, box) {
   const head = el("div", "arc-head");
   const dealer = ev.players.find((p) => p.dealer);
   head.appendChild(el("span", "arc-turn", ev.phase_text));
-  head.appendChild(el("span", null, "dealer: " + (dealer ? dealer.name + (dealer.you ? " (you)" : "") : "-")));
-  head.appendChild(el("span", null, "layout " + ev.size + " cards, stock " + ev.stock));
-  if (ev.sudden_death) head.appendChild(el("span", "devil", "SUDDEN DEATH"));
+  head.appendChild(el("span", null, t("dealer: {name}", { name: dealer ? dealer.name + (dealer.you ? " " + t("(you)") : "") : "-" })));
+  head.appendChild(el("span", null, t("layout {n} cards, stock {stock}", { n: ev.size, stock: ev.stock })));
+  if (ev.sudden_death) head.appendChild(el("span", "devil", t("SUDDEN DEATH")));
   root.appendChild(head);
   const hints = ev.hints_given.concat(ev.hint_text ? ['"' + ev.hint_text + '"'] : []);
-  if (hints.length) root.appendChild(el("div", "arc-scoring", "Hints: " + hints.join("; ")));
+  if (hints.length) root.appendChild(el("div", "arc-scoring", t("Hints: {hints}", { hints: hints.join("; ") })));
   if (ev.rule) {
-    root.appendChild(el("div", "help", ev.seat === ev.dealer && ev.phase !== "over" ? "Your secret rule (only you see it until it is opened):" : "The rule:"));
+    root.appendChild(el("div", "help", ev.seat === ev.dealer && ev.phase !== "over" ? t("Your secret rule (only you see it until it is opened):") : t("The rule:")));
     root.appendChild(el("pre", "rule", ev.rule));
   }
   if (ev.last_event) root.appendChild(el("div", "arc-decision", ev.last_event));
   if (ev.pending && /judge|call|answer|pick/.test(ev.phase)) {  // the play being judged
     const p = el("div", "pile"); const who = ev.players[ev.pending.seat];
-    p.appendChild(el("h3", null, (who ? who.name : "?") + (ev.pending.no_play ? " declares “no play”, showing" : " plays") + (ev.pending.call ? " — the Sage calls " + ev.pending.call : "")));
+    p.appendChild(el("h3", null, (who ? who.name : "?") + " " + (ev.pending.no_play ? t("declares “no play”, showing") : t("plays")) + (ev.pending.call ? " — " + t("the Sage calls {verdict}", { verdict: ev.pending.call }) : "")));
     const cs = el("div", "cards"); ev.pending.cards.forEach((f) => cs.appendChild(cardEl(f, null))); p.appendChild(cs);
     root.appendChild(p);
   }
   if (ev.columns.length) root.appendChild(eleusisLayout(ev));
-  const t = el("table", "results arc-players");
-  const hr = el("tr"); ["player", "cards", "", "total"].forEach((h) => hr.appendChild(el("th", null, h))); t.appendChild(hr);
+  const tbl = el("table", "results arc-players");
+  const hr = el("tr"); [t("player"), t("cards"), "", t("total")].forEach((h) => hr.appendChild(el("th", null, h))); tbl.appendChild(hr);
   ev.players.forEach((p) => {
     const tr = el("tr", (p.you ? "you" : "") + (p.seat === ev.current && ev.phase === "play" ? " active" : ""));
     tr.dataset.seat = p.seat;
-    tr.appendChild(el("td", null, p.name + (p.you ? " (you)" : "")));
+    tr.appendChild(el("td", null, p.name + (p.you ? " " + t("(you)") : "")));
     tr.appendChild(el("td", null, p.dealer ? "—" : p.cards));
-    tr.appendChild(el("td", null, [p.dealer && "dealer", p.sage && "Sage", p.false_prophet && "false prophet", p.eliminated && "eliminated"].filter(Boolean).join(", ")));
+    tr.appendChild(el("td", null, [p.dealer && t("dealer"), p.sage && t("Sage"), p.false_prophet && t("false prophet"), p.eliminated && t("eliminated")].filter(Boolean).join(", ")));
     tr.appendChild(el("td", "vp", p.total));
-    t.appendChild(tr);
+    tbl.appendChild(tr);
   });
-  root.appendChild(t);
+  root.appendChild(tbl);
   const open = S.turn && !S.answered && ev.seat !== null;
   if (open && ev.phase === "rule" && ev.seat === ev.dealer) root.appendChild(ruleForm(ev));
   if (open && ev.phase === "hint" && ev.seat === ev.dealer) root.appendChild(hintForm(ev));

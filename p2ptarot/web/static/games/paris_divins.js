@@ -5,14 +5,14 @@
 GAME_SCREENS["paris-divins"] = function (sc, box) {
   const w = sc.wager; if (!w) return;
   const root = el("div", "wager"); root.id = "wager-board";
-  root.appendChild(el("div", "arc-head", "Now: " + w.phase));
+  root.appendChild(el("div", "arc-head", t("Now: {what}", { what: w.phase })));
   if (w.choice) {
     const mine = el("div", "pile"); mine.appendChild(el("h3", null, "your card, bet on " + w.choice.bet));
     const cs = el("div", "cards"); cs.appendChild(cardEl(w.choice.card, null)); mine.appendChild(cs);
     root.appendChild(mine);
   }
   const open = S.turn && !S.answered;
-  if (open) root.appendChild(el("div", "help", "Click a card of your hand, then the category you bet on."));
+  if (open) root.appendChild(el("div", "help", t("Click a card of your hand, then the category you bet on.")));
   const fields = el("div", "bets");
   w.bets.forEach((b) => {
     const f = el("div", "bet"); f.appendChild(el("div", "bname", b.bet)); f.appendChild(el("div", "bbeats", b.beats));
@@ -20,17 +20,17 @@ GAME_SCREENS["paris-divins"] = function (sc, box) {
     fields.appendChild(f);
   });
   root.appendChild(fields);
-  const t = el("table", "results arc-players");
-  const hr = el("tr"); ["player", "", "stake", "supply", "reserve", "rounds won"].forEach((h) => hr.appendChild(el("th", null, h))); t.appendChild(hr);
+  const tbl = el("table", "results arc-players");
+  const hr = el("tr"); [t("player"), "", t("stake"), t("supply"), t("reserve"), t("rounds won")].forEach((h) => hr.appendChild(el("th", null, h))); tbl.appendChild(hr);
   w.seats.forEach((s) => {
     const tr = el("tr", (s.you ? "you" : "") + (s.active && !s.chosen ? " active" : ""));
     tr.dataset.seat = s.seat;
-    tr.appendChild(el("td", null, s.name + (s.you ? " (you)" : "")));
-    tr.appendChild(el("td", null, !s.active ? "out" : s.chosen ? "has chosen" : "choosing…"));
+    tr.appendChild(el("td", null, s.name + (s.you ? " " + t("(you)") : "")));
+    tr.appendChild(el("td", null, !s.active ? t("out") : s.chosen ? t("has chosen") : t("choosing…")));
     [s.stake, s.supply, s.reserve, s.rounds_won].forEach((v) => tr.appendChild(el("td", "vp", v)));
-    t.appendChild(tr);
+    tbl.appendChild(tr);
   });
-  root.appendChild(t);
+  root.appendChild(tbl);
   w.history.forEach((line) => root.appendChild(el("div", "arc-scoring", line)));
   box.appendChild(root);
 };

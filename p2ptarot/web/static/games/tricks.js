@@ -20,9 +20,9 @@ function trickTable(sc, box) {
     const seat = el("div", "tseat" + (p.you ? " you" : "") + (p.to_play ? " turn" : ""));
     seat.dataset.seat = p.seat;
     seat.style.left = x + "%"; seat.style.top = y + "%";
-    seat.appendChild(el("div", "tname", p.name + (p.you ? " (you)" : "") + (p.dealer ? " · dealer" : "")));
+    seat.appendChild(el("div", "tname", p.name + (p.you ? " " + t("(you)") : "") + (p.dealer ? " · " + t("dealer") : "")));
     const chips = el("div", "chips");
-    if (p.hand !== null && p.hand !== undefined) chips.appendChild(el("span", "chip", "hand " + p.hand));
+    if (p.hand !== null && p.hand !== undefined) chips.appendChild(el("span", "chip", t("hand {n}", { n: p.hand })));
     p.stats.forEach(([label, value]) => chips.appendChild(el("span", "chip", label + ": " + value)));
     seat.appendChild(chips);
     felt.appendChild(seat);

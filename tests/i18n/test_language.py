@@ -1,0 +1,81 @@
+"""Which language the interface speaks: `--lang`, else the system's locale for the terminal;
+`?lang=`, else `--lang`, else the browser's Accept-Language for the page; English otherwise."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import pytest
+
+from p2ptarot import i18n
+from p2ptarot.i18n import _, accept_language, set_language, system_language
+from p2ptarot.web.server import page_html, page_language
+
+
+@pytest.fixture
+def french() -> Iterator[None]:
+    set_language("fr")
+    try:
+        yield
+    finally:
+        set_language("en")
+
+
+@pytest.mark.parametrize("env, lang", [
+    ({"LANG": "fr_FR.UTF-8"}, "fr"), ({"LANG": "en_GB.UTF-8"}, "en"), ({"LANG": "C.UTF-8"}, "en"),
+    ({}, "en"), ({"LC_ALL": "fr_CA.UTF-8", "LANG": "en_US"}, "fr"),
+    ({"LC_MESSAGES": "fr_BE", "LANG": "en_US"}, "fr"), ({"LANGUAGE": "en:fr", "LANG": "fr_FR"}, "en"),
+    ({"LANGUAGE": "fr", "LC_ALL": "C"}, "fr"), ({"LANG": "de_DE.UTF-8"}, "en"),
+])
+def test_the_terminal_speaks_the_system_locale(env: dict[str, str], lang: str) -> None:
+    assert system_language(env) == lang
+
+
+@pytest.mark.parametrize("header, lang", [
+    ("fr-FR,fr;q=0.9,en-US;q=0.8,en;q=0.7", "fr"), ("en-US,en;q=0.9,fr;q=0.8", "en"),
+    ("de-DE,de;q=0.9,fr;q=0.5", "fr"), ("de, es", None), ("", None), (None, None),
+    ("en;q=0.2, fr;q=0.8", "fr"), ("fr;q=0, en", "en"), ("fr;q=abc, en;q=0.1", "en"),
+    (";;;,,,q=", None), ("x" * 5000, None),
+])
+def test_the_page_speaks_the_browsers_language(header: str | None, lang: str | None) -> None:
+    assert accept_language(header) == lang
+
+
+def test_the_pages_choice_then_lang_then_the_browser() -> None:
+    assert page_language("fr", "en", "en-US") == "fr"
+    assert page_language(None, "fr", "en-US") == "fr"
+    assert page_language(None, None, "fr-CA,fr;q=0.9") == "fr"
+    assert page_language("xx", None, "de") == "en"
+
+
+def test_set_language_switches_every_string(french: None) -> None:
+    assert i18n.language() == "fr" and _("Rules") == "Règles"
+    set_language("en")
+    assert _("Rules") == "Rules"
+    assert set_language("fr_FR.UTF-8") == "fr" and _("Rules") == "Règles"
+
+
+def test_the_french_page_is_french_through_and_through() -> None:
+    html = page_html("tok", "fr")
+    assert '<html lang="fr">' in html and "{{" not in html
+    assert ">Règles</button>" in html and ">Reprendre ma place</button>" in html
+    assert 'const LANG = "fr";' in html and '"Rematch": "Revanche"' in html
+    english = page_html("tok", "en")
+    assert '<html lang="en">' in english and ">Rules</button>" in english
+    assert "const I18N = {};" in english
+
+
+def test_card_and_move_names_as_the_rules_say_them(french: None) -> None:
+    from p2ptarot.present.cards import card_name
+    from p2ptarot.present.screen import describe
+    assert card_name("trump-17") == "XVII l'Étoile" and card_name("fool") == "le Mat"
+    assert card_name("swords-1") == "as d'épées" and card_name("cups-queen") == "reine de coupes"
+    assert card_name("coins-page") == "valet de deniers"
+    assert card_name("minor-mask-god") == "dieu des masques"  # rules §1.2: gendered by family
+    assert card_name("minor-cup-god") == "déesse des coupes"
+    assert card_name("rose-inverted") == "la Rose inversée" and card_name(None) == "une carte cachée"
+    assert card_name("fig-b-wife") == "épouse de B"
+    view = {"game": "sinople", "seat": 0, "phase": "play"}
+    names = ["Alice", "Bob"]
+    assert describe({"kind": "play", "card": "num-b-7"}, view, names) == "Jouer B7"
+    assert describe({"kind": "pass"}, view, names) == "Passer"
