@@ -255,8 +255,10 @@ def _config(args: argparse.Namespace) -> PeerConfig:
         transport = online.transport_of(args)
 
         def tell(peer: bytes, path: str, rtt: float | None) -> None:
-            when = f", round trip {rtt * 1000:.0f} ms" if rtt is not None else ""
-            say(f"link to {fingerprint(peer)}: {path}{when}")
+            when = (_(", round trip {ms} ms").format(ms=f"{rtt * 1000:.0f}") if rtt is not None
+                    else "")
+            say(_("link to {fingerprint}: {path}{when}").format(fingerprint=fingerprint(peer),
+                                                                 path=path, when=when))
         transport.on_link = tell
         cfg.transport = transport
         args.online_transport = transport

@@ -24,7 +24,7 @@ from p2ptarot.i18n import DOMAIN, LANGUAGES
 FIXED_DATE = datetime(2026, 11, 26, tzinfo=timezone.utc)
 PACKAGE = Path(__file__).resolve().parent.parent
 #: the front ends' Python: the terminal, the app layer, the presenters, the web server
-PY_DIRS = ("cli", "app", "present", "web", "i18n")
+PY_DIRS = ("cli", "app", "present", "web", "peer", "i18n")
 PY_KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 JS_KEYWORDS = {"t": None}
 #: `{{Rules}}` in index.html: replaced by the translation when the page is served

@@ -18,6 +18,7 @@ from p2ptarot.engine import Move
 from p2ptarot.net.errors import MeshError
 from p2ptarot.net.events import LinkDown, LinkUp, Received
 from p2ptarot.net.link import Links
+from p2ptarot.i18n import _
 from p2ptarot.mental.randomness import SeededRandomSource
 from p2ptarot.table.charter import SignedCharter
 from p2ptarot.table.effects import (Aborted, DigestTo, Effect, Finished, Forward, Found, NeedMove,
@@ -126,17 +127,17 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
             elif isinstance(e, Notice):
                 logger.info("%s", printable(e.text))
             elif isinstance(e, Finished):
-                cfg.say("game over: " + ", ".join(f"{names[i]} {score}" for i, score
-                                                  in enumerate(e.outcome.scores))
-                        + "; won by " + (", ".join(names[w] for w in e.outcome.winners) or "nobody"))
+                scores = ", ".join(f"{names[i]} {score}" for i, score in enumerate(e.outcome.scores))
+                won = ", ".join(names[w] for w in e.outcome.winners) or _("nobody")
+                cfg.say(_("game over: {scores}; won by {winners}").format(scores=scores, winners=won))
             elif isinstance(e, Found):  # a fault the rules punish in play (Eleusis void round)
-                cfg.say(f"{names[e.blame]} (seat {e.blame + 1}) is at fault: "
-                        f"{printable(e.reason)}; play goes on")
+                cfg.say(_("{name} (seat {n}) is at fault: {reason}; play goes on").format(
+                    name=names[e.blame], n=e.blame + 1, reason=printable(e.reason)))
             elif isinstance(e, Aborted):
-                who = (f"{names[e.blame]} (seat {e.blame + 1}) is blamed" if e.blame is not None
-                       else "nobody is blamed")
-                cfg.say(f"game aborted at step {e.step}: {who}: "
-                        f"{printable(e.reason)}")  # a reason may quote a cheater's text
+                who = (_("{name} (seat {n}) is blamed").format(name=names[e.blame], n=e.blame + 1)
+                       if e.blame is not None else _("nobody is blamed"))
+                cfg.say(_("game aborted at step {step}: {who}: {reason}").format(
+                    step=e.step, who=who, reason=printable(e.reason)))  # may quote a cheater's text
         watch.settle()
         audience.settle()
         loaded[0] = True
@@ -210,7 +211,7 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
     seat) it does that once more and then abandons the table, convicting nobody."""
     healer.start()
     if saved is not None:
-        cfg.say(f"resuming from {len(saved)} saved messages")
+        cfg.say(_("resuming from {n} saved messages").format(n=len(saved)))
         await handle(session.load(saved))
     else:
         await handle(session.start())

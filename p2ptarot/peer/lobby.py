@@ -18,6 +18,7 @@ from pydantic import ValidationError
 from p2ptarot.app.events import ChatLine, LobbyState, Notice, Ready, StartNow
 from p2ptarot.crypto.signing import Identity, fingerprint
 from p2ptarot.engine import info as game_info
+from p2ptarot.i18n import _
 from p2ptarot.net.errors import MeshError
 from p2ptarot.net.events import LinkDown, Received
 from p2ptarot.net.finder import matches_table_id_only
@@ -47,7 +48,7 @@ async def _lobby_input(links: Links, hub: Hub | None, wait: float | None = None
     if poke is not None:
         tasks.add(poke)
     try:
-        done, _ = await asyncio.wait(tasks, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
+        done, _pending = await asyncio.wait(tasks, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
     finally:
         if poke is not None:
             poke.cancel()
@@ -121,11 +122,12 @@ async def host_lobby(cfg: PeerConfig, links: Links, identity: Identity, game: st
     await advertiser.start()
     invitation = getattr(advertiser, "invitation", None)  # an online table's code
     if invitation:
-        cfg.say(f"table open online: {game} for {seats}; invitation code {invitation} (others "
-                f"type: p2ptarot join {invitation}) (fingerprint {identity.fingerprint})")
+        cfg.say(_("table open online: {game} for {seats}; invitation code {code} (others type: "
+                  "p2ptarot join {code}) (fingerprint {fingerprint})").format(
+                      game=game, seats=seats, code=invitation, fingerprint=identity.fingerprint))
     else:
-        cfg.say(f"table open: {game} for {seats} at {links.address} "
-                f"(fingerprint {identity.fingerprint})")
+        cfg.say(_("table open: {game} for {seats} at {address} (fingerprint {fingerprint})").format(
+            game=game, seats=seats, address=links.address, fingerprint=identity.fingerprint))
     if on_listening:
         on_listening(links.address)
     grace = _Grace(cfg.lobby_grace, active=cfg.bot)
@@ -157,7 +159,8 @@ async def host_lobby(cfg: PeerConfig, links: Links, identity: Identity, game: st
                         await safe_send(links, ev.peer, ctl({"ctl": "full"}))
                     elif was is None:
                         seat = room.seats[-1]
-                        cfg.say(f"seat {len(room.seats)}: {seat.name} ({fingerprint(ev.peer)})")
+                        cfg.say(_("seat {n}: {name} ({fingerprint})").format(
+                            n=len(room.seats), name=seat.name, fingerprint=fingerprint(ev.peer)))
                         changed = True
                 elif kind == "ready" and msg is not None:
                     changed = room.set_ready(ev.peer, msg.get("ready"))
@@ -169,7 +172,7 @@ async def host_lobby(cfg: PeerConfig, links: Links, identity: Identity, game: st
                             hub.publish(ChatLine(said.name, said.text))
             elif isinstance(ev, LinkDown):
                 if room.leave(ev.peer):
-                    cfg.say("a player left the lobby")
+                    cfg.say(_("a player left the lobby"))
                     changed = True
             elif ev is None and hub is not None:  # the host's own player
                 for cmd in hub.take_lobby():
@@ -179,7 +182,7 @@ async def host_lobby(cfg: PeerConfig, links: Links, identity: Identity, game: st
                         try:
                             chosen = room.start_now()
                         except RoomError as exc:
-                            hub.publish(Notice(f"cannot start now: {exc}"))
+                            hub.publish(Notice(_("cannot start now: {reason}").format(reason=exc)))
                 for text in hub.take_chat():  # the host's own lines (already shown locally)
                     clean = clean_chat(text)
                     if clean is not None:
@@ -189,8 +192,8 @@ async def host_lobby(cfg: PeerConfig, links: Links, identity: Identity, game: st
             if chosen is None and not room.should_start and grace.due(now) \
                     and room.roster().can_start_now:
                 chosen = room.start_now()
-                cfg.say(f"the lobby grace ({cfg.lobby_grace:g} s) is over: starting with the "
-                        f"players who are ready")
+                cfg.say(_("the lobby grace ({seconds} s) is over: starting with the players who "
+                          "are ready").format(seconds=f"{cfg.lobby_grace:g}"))
             if changed:
                 await advertiser.update(seats_taken=len(room.seats))
                 await tell_roster()
@@ -199,34 +202,34 @@ async def host_lobby(cfg: PeerConfig, links: Links, identity: Identity, game: st
             seated = seated[:1] + sorted(seated[1:], key=lambda s: s.name)
         joined = [(s.key, s.name, s.address) for s in seated]
         if len(seated) != seats:
-            cfg.say(f"starting now with {len(seated)} players")
+            cfg.say(_("starting now with {n} players").format(n=len(seated)))
         for s in room.seats:  # a joiner who was not ready when the host started is told so
-            if all(s.key != k for k, _, _ in joined):
+            if all(s.key != k for k, _name, _addr in joined):
                 await safe_send(links, s.key, ctl({"ctl": "left-out"}))
-                cfg.say(f"{s.name} was not ready and is left out")
+                cfg.say(_("{name} was not ready and is left out").format(name=s.name))
         charter = make_charter(game, joined, variant=variant, options=options,
                                timeout=cfg.move_timeout, stand_in_after=cfg.stand_in_after,
                                nonce=None if cfg.test_seed is None
                                else test_secret(cfg.test_seed, "charter-nonce"))
-        links.admit_only([k for k, _, _ in joined])  # from now on only the seated keys may talk
+        links.admit_only([k for k, _name, _addr in joined])  # from now on only the seated keys may talk
         await advertiser.update(table_id=charter.table_id.hex())
         sigs: dict[bytes, str] = {identity.public_bytes: sign_charter(charter, identity)}
-        for key, _, _ in joined[1:]:
+        for key, _name, _addr in joined[1:]:
             await links.send(key, ctl({"ctl": "charter", "charter": charter.to_json()}))
         while len(sigs) < len(joined):
             ev = await links.next_event()
             if isinstance(ev, Received):
                 msg = parse_ctl(ev.data)
-                seat_no = next((i for i, (k, _, _) in enumerate(joined) if k == ev.peer), None)
+                seat_no = next((i for i, (k, _name, _addr) in enumerate(joined) if k == ev.peer), None)
                 if msg and msg["ctl"] == "sign" and seat_no is not None:
                     if charter_signature_ok(charter, ev.peer, msg.get("sig")):
                         sigs[ev.peer] = msg["sig"]
                     else:
-                        cfg.say(f"seat {seat_no} ({joined[seat_no][1]}) sent an invalid charter "
-                                f"signature; waiting for a valid one")
-            elif isinstance(ev, LinkDown) and any(k == ev.peer for k, _, _ in joined):
+                        cfg.say(_("seat {n} ({name}) sent an invalid charter signature; waiting "
+                                  "for a valid one").format(n=seat_no, name=joined[seat_no][1]))
+            elif isinstance(ev, LinkDown) and any(k == ev.peer for k, _name, _addr in joined):
                 raise RunError("a player left before signing the charter")
-        signed = SignedCharter(charter=charter, signatures=[sigs[k] for k, _, _ in joined])
+        signed = SignedCharter(charter=charter, signatures=[sigs[k] for k, _name, _addr in joined])
         signed.verify()
         await links.broadcast(ctl({"ctl": "signed", "signed": signed.model_dump(mode="json")}))
         return signed
@@ -257,7 +260,7 @@ async def join_lobby(cfg: PeerConfig, links: Links, identity: Identity, url: str
     if cfg.bot:
         join["bot"] = True
     await links.send(host, ctl(join))
-    cfg.say(f"joined the table at {url}; waiting for the other players")
+    cfg.say(_("joined the table at {url}; waiting for the other players").format(url=url))
     roster: RosterSeen | None = None
     while True:
         ev = await _lobby_input(links, hub)

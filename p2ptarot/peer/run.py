@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 from p2ptarot.engine.local import Agent
 from p2ptarot.engine import Move
+from p2ptarot.i18n import _
 from p2ptarot.net.finder import FindError, Pick, find_table, parse_target
 from p2ptarot.table.effects import NeedMove
 
@@ -46,7 +47,7 @@ async def run_join(cfg: PeerConfig, target: str | None, game: str | None, choose
             url = wanted.url
         else:
             url = await find_table(_interfaces(cfg), game, wanted.prefix, wait=find_wait, pick=pick)
-            cfg.say(f"found the table at {url}")
+            cfg.say(_("found the table at {url}").format(url=url))
     except FindError as exc:
         raise RunError(str(exc)) from None
     async with cfg.links().open(identity) as links:

@@ -42,6 +42,9 @@ def test_a_terminal_game_with_lang_fr_reads_french(tmp_path: Path) -> None:
     out = "".join(lines)
     assert "== Fin de la manche 1 ==" in out, (out[-3000:], err[-2000:])
     # the table, its time rule, the screen and the moves, in French
+    # the peer layer's notices: the open table, the roster as seats fill
+    assert "table ouverte : sinople pour 2 à ws://127.0.0.1:" in out and "(empreinte " in out
+    assert "place 2 : bot-1 (" in out
     assert "Alice (place 1, vous), bot-1 (place 2)" in out
     assert "temps : un coup peut prendre jusqu'à 10 min" in out
     assert "== tarot sinople — manche 1/" in out and "Votre main (15) : " in out
@@ -50,5 +53,5 @@ def test_a_terminal_game_with_lang_fr_reads_french(tmp_path: Path) -> None:
     assert "(joué pour vous)" in out  # the forced Pass, worded in French
     # nothing of the English interface
     for english in ("your move [", "Your hand (", "Since your last turn", "Play ", "waiting for ",
-                    "seat 1", "Round 1 over"):
+                    "seat 1", "seat 2", "Round 1 over", "table open", "fingerprint"):
         assert english not in out, english
