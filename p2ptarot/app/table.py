@@ -60,7 +60,7 @@ class TableApp:
 
     def opened(self) -> TableOpened:
         try:
-            title = game_info(self.game).title
+            title = game_info(self.game).title_in(language())
         except Exception:
             title = self.game
         from p2ptarot.present.rulebook import LANGUAGES  # noqa: PLC0415 - package data, read once

@@ -6,6 +6,7 @@ import argparse
 import json
 
 from p2ptarot.engine import games
+from p2ptarot.i18n import _, language
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -21,9 +22,10 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({"games": [g.to_json() for g in catalogue]}, sort_keys=True))
         return 0
     for g in catalogue:
-        print(f"{g.name:<12} {g.title:<28} players {g.min_players}-{g.max_players}")
+        players = _("players {low}-{high}").format(low=g.min_players, high=g.max_players)
+        print(f"{g.name:<12} {g.title_in(language()):<28} {players}")
         for v in g.variants:
-            default = " (default)" if v.name == g.default_variant else ""
-            origin = f"from {v.parent}: " if v.parent else ""
+            default = " " + _("(default)") if v.name == g.default_variant else ""
+            origin = _("from {parent}: ").format(parent=v.parent) if v.parent else ""
             print(f"    {v.name:<10} {v.status + default:<20} {origin}{v.summary}".rstrip())
     return 0

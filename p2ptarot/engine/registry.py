@@ -111,6 +111,13 @@ class GameInfo:
     #: or None; `create`/`host` accept what it describes as playable
     combine: Callable[[str], VariantInfo | None] | None = field(default=None, compare=False,
                                                                  repr=False)
+    #: the title in the interface's other languages, as data beside the English one
+    #: ({"fr": "Tarot sinople"}); a language not listed shows `title`
+    titles: Mapping[str, str] = field(default_factory=dict, compare=False)
+
+    def title_in(self, lang: str) -> str:
+        """The game's title in `lang` (spec/APP.md, "Languages"), else the English one."""
+        return self.titles.get(lang, self.title)
 
     def __post_init__(self) -> None:
         variants = tuple(VariantInfo(v) if isinstance(v, str) else v for v in self.variants)

@@ -17,7 +17,7 @@ from typing import Any, Mapping, Sequence
 
 from p2ptarot.engine import info as game_info
 
-from p2ptarot.i18n import N_, _
+from p2ptarot.i18n import N_, _, language
 
 from .cards import card_name
 from .faces import face, is_card, sort_key
@@ -287,7 +287,7 @@ def generic_screen(view: Mapping[str, Any], names: Sequence[str]) -> dict[str, A
     """The screen model found by walking the view: hand, piles of cards, the presenter's text."""
     game = str(view.get("game"))
     try:
-        title = game_info(game).title
+        title = game_info(game).title_in(language())
     except Exception:
         title = game
     me = view.get("seat")

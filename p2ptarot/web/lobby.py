@@ -11,7 +11,7 @@ import logging
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable
 
-from p2ptarot.i18n import _
+from p2ptarot.i18n import _, language
 from p2ptarot.app.events import (BackToLobby, GameAborted, GameFinished, Host, Notice, Rematch,
                                  Sit, TablesSeen)
 from p2ptarot.app.human import human_seat
@@ -65,7 +65,7 @@ class OnlineSide:
 
 def game_rows() -> tuple[dict[str, Any], ...]:
     """The games the page offers to host: name, title, player range, playable variants."""
-    return tuple({"name": g.name, "title": g.title, "players": [g.min_players, g.max_players],
+    return tuple({"name": g.name, "title": g.title_in(language()), "players": [g.min_players, g.max_players],
                   "variants": list(g.playable_variants()), "default": g.default_variant or ""}
                  for g in games())
 
@@ -198,7 +198,7 @@ class Lobby:
         self.hub.publish(Notice(
             (_("opening a table of {game} for {seats} with {bots} bot(s)...") if cmd.bots
              else _("opening a table of {game} for {seats}...")).format(
-                game=gi.title, seats=cmd.seats, bots=cmd.bots)))
+                game=gi.title_in(language()), seats=cmd.seats, bots=cmd.bots)))
         cfg, extra = self.cfg, ()
         if cmd.online:
             if self.online is None:

@@ -79,3 +79,19 @@ def test_card_and_move_names_as_the_rules_say_them(french: None) -> None:
     names = ["Alice", "Bob"]
     assert describe({"kind": "play", "card": "num-b-7"}, view, names) == "Jouer B7"
     assert describe({"kind": "pass"}, view, names) == "Passer"
+
+
+def test_game_titles_are_data_beside_the_english(french: None) -> None:
+    from p2ptarot.engine import info as game_info
+    assert game_info("sinople").title_in("fr") == "Tarot sinople"
+    assert game_info("sinople").title_in("en") == "Sinople tarot"
+    assert game_info("arcanum").title_in("fr") == "Arcanum"  # a proper name lists nothing
+
+
+def test_games_lists_french_titles_and_words(french: None, capsys: pytest.CaptureFixture[str]) -> None:
+    import argparse
+    from p2ptarot.cli.games_cmd import run
+    assert run(argparse.Namespace(json=False)) == 0
+    out = capsys.readouterr().out
+    assert "Tarot sinople" in out and "joueurs 2-5" in out and "(par défaut)" in out
+    assert "Sinople tarot" not in out and "players " not in out
