@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from p2ptarot.app.replay import frames
+from p2ptarot.i18n import _
 from p2ptarot.peer.store import read_transcript
 from p2ptarot.present.screen import name_seats
 from p2ptarot.table.envelope import EnvelopeError, parse
@@ -47,8 +48,9 @@ def _verified(args: argparse.Namespace) -> tuple[Transcript, Verdict] | None:
     try:
         return transcript, verify_transcript(transcript)
     except (Exception, RecursionError) as exc:  # noqa: BLE001 - the user gets a sentence
-        print(f"{args.prog}: {args.file}: cannot be verified (verifier failure: "
-              f"{type(exc).__name__}: {printable(exc, 300)})", file=sys.stderr)
+        print(_("{prog}: {file}: cannot be verified (verifier failure: {kind}: {error})").format(
+            prog=args.prog, file=args.file, kind=type(exc).__name__, error=printable(exc, 300)),
+            file=sys.stderr)
         return None
 
 
@@ -72,9 +74,10 @@ def stand_in_summary(transcript: Transcript) -> list[dict[str, int]]:
 def stand_in_lines(transcript: Transcript) -> list[str]:
     """The stand-in summary for people (seats counted from 1, with their names)."""
     seats = transcript.charter.charter.seats
-    return [f"  stand-in: {s['moves']} move(s) of seat {s['seat'] + 1} "
-            f"({printable(seats[s['seat']].name, 40)}) were played by its bot (steps "
-            f"{s['first_step']} to {s['last_step']}; the seat's own claim, not checkable)"
+    return ["  " + _("stand-in: {moves} move(s) of seat {n} ({name}) were played by its bot "
+                     "(steps {first} to {last}; the seat's own claim, not checkable)").format(
+                moves=s["moves"], n=s["seat"] + 1, name=printable(seats[s["seat"]].name, 40),
+                first=s["first_step"], last=s["last_step"])
             for s in stand_in_summary(transcript)]
 
 
@@ -88,33 +91,41 @@ def run_verify(args: argparse.Namespace) -> int:
                          sort_keys=True))
     elif verdict.valid:
         assert verdict.outcome is not None
-        print(f"valid: {verdict.steps} steps, {transcript.charter.charter.game} for "
-              f"{len(transcript.charter.charter.seats)}; scores {verdict.outcome['scores']}, "
-              f"winners {verdict.outcome['winners']}")
+        print(_("valid: {steps} steps, {game} for {seats}; scores {scores}, winners {winners}")
+              .format(steps=verdict.steps, game=transcript.charter.charter.game,
+                      seats=len(transcript.charter.charter.seats),
+                      scores=verdict.outcome["scores"], winners=verdict.outcome["winners"]))
         for line in stand_in_lines(transcript):
             print(line)
     else:
         seats = transcript.charter.charter.seats
-        who = (f"seat {verdict.seat} ({printable(seats[verdict.seat].name, 40)})"
-               if verdict.seat is not None and 0 <= verdict.seat < len(seats) else "no seat")
-        print(f"INVALID at step {verdict.step}, {who}: {printable(verdict.reason)}")
+        who = (_("seat {n} ({name})").format(n=verdict.seat,
+                                             name=printable(seats[verdict.seat].name, 40))
+               if verdict.seat is not None and 0 <= verdict.seat < len(seats) else _("no seat"))
+        print(_("INVALID at step {step}, {who}: {reason}").format(
+            step=verdict.step, who=who, reason=printable(verdict.reason)))
         if verdict.step is not None and verdict.steps > verdict.step:
-            print(f"  detected while replaying step {verdict.steps}")
+            print("  " + _("detected while replaying step {n}").format(n=verdict.steps))
         for item in verdict.evidence:
-            print(f"  evidence: seat {item['seat']}'s signed {item['kind']} message of step "
-                  f"{item['step']} (digest {item['digest']}), re-checked by this replay")
+            print("  " + _("evidence: seat {seat}'s signed {kind} message of step {step} (digest "
+                           "{digest}), re-checked by this replay").format(
+                seat=item["seat"], kind=item["kind"], step=item["step"], digest=item["digest"]))
         for record in verdict.aborted_by_players:
             blame = record.get("blame")
-            accused = "accusing nobody" if blame is None else f"accusing seat {printable(blame, 20)}"
-            print(f"  seat {printable(record.get('by'), 20)} stopped the game at the table (step "
-                  f"{printable(record.get('at'), 20)}), {accused}: {printable(record.get('reason'))} "
-                  f"[{len(record.get('evidence') or [])} piece(s) of evidence]")
+            accused = (_("accusing nobody") if blame is None
+                       else _("accusing seat {seat}").format(seat=printable(blame, 20)))
+            print("  " + _("seat {seat} stopped the game at the table (step {step}), {accused}: "
+                           "{reason} [{pieces} piece(s) of evidence]").format(
+                seat=printable(record.get("by"), 20), step=printable(record.get("at"), 20),
+                accused=accused, reason=printable(record.get("reason")),
+                pieces=len(record.get("evidence") or [])))
     if not args.json:
         seats = transcript.charter.charter.seats
         for f in verdict.findings:  # punished in play (an Eleusis void round): the game went on
-            print(f"  fault found at step {f['step']}, seat {f['seat']} "
-                  f"({printable(seats[f['seat']].name, 40)}): {printable(f['reason'])}; play went "
-                  f"on [{len(f['evidence'])} piece(s) of evidence, re-checked by this replay]")
+            print("  " + _("fault found at step {step}, seat {seat} ({name}): {reason}; play went "
+                           "on [{pieces} piece(s) of evidence, re-checked by this replay]").format(
+                step=f["step"], seat=f["seat"], name=printable(seats[f["seat"]].name, 40),
+                reason=printable(f["reason"]), pieces=len(f["evidence"])))
     return 0 if verdict.valid else EXIT_INVALID
 
 
@@ -128,25 +139,29 @@ def run_replay(args: argparse.Namespace) -> int:
     transcript, verdict = checked
     charter = transcript.charter.charter
     names, moves = frames(transcript)
-    print(f"{charter.game} — " + ", ".join(f"{n} (seat {i + 1})" for i, n in enumerate(names)))
+    print(f"{charter.game} — " + ", ".join(_("{name} (seat {n})").format(name=n, n=i + 1)
+                                           for i, n in enumerate(names)))
     for f in moves:
         who = f"{f.name} [bot]" if f.by == "bot" else f.name  # the seat's stand-in bot chose it
-        print(f"  step {f.step:>5}  {who:<12} {f.sentence}")
+        print("  " + _("step {n}").format(n=f"{f.step:>5}") + f"  {who:<12} {f.sentence}")
         for mark in f.marks:
             print(f"  {mark}")
     for found in verdict.findings:  # punished in play (an Eleusis void round): the game went on
-        print(f"  step {found['step']:>5}  FAULT of {names[found['seat']]} (seat "
-              f"{found['seat'] + 1}): {printable(name_seats(found['reason'], names))}; play went on")
+        print("  " + _("step {n}").format(n=f"{found['step']:>5}") + "  " + _(
+            "FAULT of {name} (seat {n}): {reason}; play went on").format(
+                name=names[found["seat"]], n=found["seat"] + 1,
+                reason=printable(name_seats(found["reason"], names))))
     if verdict.valid and verdict.outcome:
         scores, winners = verdict.outcome["scores"], verdict.outcome["winners"]
         order = sorted(range(len(scores)), key=lambda s: (s not in winners, -scores[s], s))
-        print("== Final standings ==")
-        print("\n".join(table([(k, names[s], f"seat {s + 1}", scores[s], "winner" if s in winners else "")
+        print("== " + _("Final standings") + " ==")
+        print("\n".join(table([(k, names[s], _("seat {n}").format(n=s + 1), scores[s],
+                                _("winner") if s in winners else "")
                                for k, s in enumerate(order, start=1)],
-                              ("#", "player", "seat", "score", ""))))
+                              ("#", _("player"), _("seat"), _("score"), ""))))
         return 0
-    who = (f"{names[verdict.seat]} (seat {verdict.seat + 1})"
-           if verdict.seat is not None and 0 <= verdict.seat < len(names) else "no seat")
-    print(f"transcript INVALID at step {verdict.step}, {who}: "
-          f"{printable(name_seats(verdict.reason, names))}")
+    who = (_("{name} (seat {n})").format(name=names[verdict.seat], n=verdict.seat + 1)
+           if verdict.seat is not None and 0 <= verdict.seat < len(names) else _("no seat"))
+    print(_("transcript INVALID at step {step}, {who}: {reason}").format(
+        step=verdict.step, who=who, reason=printable(name_seats(verdict.reason, names))))
     return EXIT_INVALID

@@ -91,3 +91,20 @@ def test_an_unproven_accusation_names_nobody(capsys) -> None:
     out = capsys.readouterr().out
     assert "no seat: incomplete: the players stopped the game" in out.splitlines()[0]
     assert "accusing seat 0" in out  # listed as what the players said, not as the verdict
+
+
+def test_verify_and_replay_speak_french_with_lang_fr(capsys) -> None:
+    from p2ptarot.i18n import set_language
+    try:
+        assert main(["verify", "--lang", "fr", str(VECTORS / "valid.jsonl")]) == 0
+        out = capsys.readouterr().out
+        assert out.startswith("valide : ") and "étapes" in out and "gagnants" in out
+        assert main(["verify", "--lang", "fr", str(VECTORS / "invalid-illegal-move.jsonl")]) == 1
+        assert capsys.readouterr().out.startswith("INVALIDE à l'étape ")
+        assert main(["replay", "--lang", "fr", str(VECTORS / "valid.jsonl")]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert lines[0] == "sinople — p0 (place 1), p1 (place 2)"
+        assert any(x.startswith("  étape ") for x in lines) and not any(x.startswith("  step ") for x in lines)
+        assert "== Classement final ==" in lines or any("Classement" in x for x in lines)
+    finally:
+        set_language("en")
