@@ -17,28 +17,29 @@ import time
 from pathlib import Path
 
 from p2ptarot.peer.store import DataDir, read_transcript
+from p2ptarot.i18n import _
 
 from .errors import check_table, interface_arg
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("demo", help="a full networked game between local bot processes",
+    p = subparsers.add_parser("demo", help=_("a full networked game between local bot processes"),
                               description=__doc__)
     p.add_argument("--game", default="sinople")
     p.add_argument("--variant", default=None)
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seed", type=int, default=None,
-                   help="TESTS AND BENCHMARKS ONLY: seed of the bots' choices, of every peer's "
+                   help=_("TESTS AND BENCHMARKS ONLY: seed of the bots' choices, of every peer's "
                         "identity and secrets (hence the deal) and of its ports: the same seed "
-                        "plays the same game (default: bots seeded 1, cards from the OS)")
+                        "plays the same game (default: bots seeded 1, cards from the OS)"))
     p.add_argument("--interface", default="127.0.0.1", metavar="CARD|IP", type=interface_arg,
-                   help="network card (a name or its address) for every socket and zeroconf "
-                        "(default 127.0.0.1)")
-    p.add_argument("--out", type=Path, default=None, help="copy the verified transcript here")
-    p.add_argument("--timeout", type=int, default=120, help="seconds of silence before blame")
+                   help=_("network card (a name or its address) for every socket and zeroconf "
+                        "(default 127.0.0.1)"))
+    p.add_argument("--out", type=Path, default=None, help=_("copy the verified transcript here"))
+    p.add_argument("--timeout", type=int, default=120, help=_("seconds of silence before blame"))
     p.add_argument("--lobby-timeout", type=float, default=120.0, metavar="SECONDS",
-                   help="the peers give up if the table has not started after this long")
-    p.add_argument("--json", action="store_true", help="print one JSON summary object")
+                   help=_("the peers give up if the table has not started after this long"))
+    p.add_argument("--json", action="store_true", help=_("print one JSON summary object"))
     p.set_defaults(run=run, prog=p.prog)
 
 
@@ -96,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
                 live.join(timeout=30)
                 out = "\n".join(host_lines)
             else:
-                out, _ = proc.communicate(timeout=3600)
+                out, _err = proc.communicate(timeout=3600)
             line = next((ln for ln in reversed(out.splitlines()) if ln.startswith("{")), "{}")
             results.append((proc.returncode, json.loads(line)))
             say(f"demo: peer {k} exited {proc.returncode}: {results[-1][1].get('result', 'no result')}")

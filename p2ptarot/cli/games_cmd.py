@@ -10,8 +10,8 @@ from p2ptarot.i18n import _, language
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = subparsers.add_parser("games", help="list the games this build can play")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p = subparsers.add_parser("games", help=_("list the games this build can play"))
+    p.add_argument("--json", action="store_true", help=_("print one JSON object"))
     p.set_defaults(run=run, prog=p.prog)
     return p
 

@@ -16,7 +16,7 @@ import sys
 from typing import Sequence
 
 from p2ptarot import PROTOCOL_VERSION, __version__
-from p2ptarot.i18n import LANGUAGES, set_language
+from p2ptarot.i18n import LANGUAGES, _, set_language
 
 #: command -> the module of this package that registers and runs it (in the order of the help)
 COMMANDS: dict[str, str] = {
@@ -36,16 +36,16 @@ def _modules(argv: Sequence[str] | None) -> list[str]:
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser for `argv` (every subcommand when None)."""
     parser = argparse.ArgumentParser(
-        prog="p2ptarot", description="Serverless peer-to-peer tarot-deck card games.")
+        prog="p2ptarot", description=_("Serverless peer-to-peer tarot-deck card games."))
     parser.add_argument("--version", action="version",
                         version=f"p2ptarot {__version__} (protocol {PROTOCOL_VERSION})")
-    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
+    subparsers = parser.add_subparsers(title=_("commands"), metavar="COMMAND")
     for name in _modules(argv):
         importlib.import_module(f"{__package__}.{name}").add_parser(subparsers)
     for sub in subparsers.choices.values():  # every command speaks the same languages
         sub.add_argument("--lang", choices=LANGUAGES, default=None,
-                         help="language of the interface (default: the system's, from LANGUAGE, "
-                              "LC_ALL, LC_MESSAGES or LANG; English when it is neither)")
+                         help=_("language of the interface (default: the system's, from LANGUAGE, "
+                              "LC_ALL, LC_MESSAGES or LANG; English when it is neither)"))
     return parser
 
 
@@ -57,8 +57,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+def _lang_given(argv: Sequence[str]) -> str | None:
+    """`--lang X` or `--lang=X` on the command line, read before the parser is built so that
+    `--help` is in that language too (the parser checks the value afterwards)."""
+    for i, word in enumerate(argv):
+        if word == "--":
+            break
+        if word.startswith("--lang="):
+            return word.split("=", 1)[1]
+        if word == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+    return None
+
+
 def _main(argv: Sequence[str] | None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    early = _lang_given(argv)
+    set_language(early if early in LANGUAGES else None)  # the help's language
     parser = build_parser(argv)
     args = parser.parse_args(argv)
     set_language(getattr(args, "lang", None))

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from p2ptarot.net import online as net
+from p2ptarot.i18n import _
 
 if TYPE_CHECKING:
     from p2ptarot.net.online.transport import OnlineTransport
@@ -25,24 +26,24 @@ _CODE_SHAPE = re.compile(r"^(?:p2ptarot:(?://)?)?[0-9A-Za-z]{5}-[0-9A-Za-z]{5}$"
 def add_online_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("online play (NOSTR relays, WebRTC)")
     g.add_argument("--online", action="store_true",
-                   help="play over the Internet: meet on NOSTR relays, link by WebRTC")
+                   help=_("play over the Internet: meet on NOSTR relays, link by WebRTC"))
     g.add_argument("--relay", action="append", default=[], metavar="URL",
-                   help="a NOSTR relay (ws:// or wss://; repeatable; default: <data dir>/"
-                        "relays.txt, else the packaged list)")
+                   help=_("a NOSTR relay (ws:// or wss://; repeatable; default: <data dir>/"
+                        "relays.txt, else the packaged list)"))
     g.add_argument("--stun", action="append", default=[], metavar="URL",
-                   help="a STUN server, stun:HOST:PORT (none by default: only the ones you give)")
+                   help=_("a STUN server, stun:HOST:PORT (none by default: only the ones you give)"))
     g.add_argument("--turn", default=None, metavar="URL",
-                   help="a TURN server for when NATs refuse a direct path: turn:HOST:PORT "
-                        "(?transport=tcp to cross a UDP block), with --turn-user/--turn-pass")
+                   help=_("a TURN server for when NATs refuse a direct path: turn:HOST:PORT "
+                        "(?transport=tcp to cross a UDP block), with --turn-user/--turn-pass"))
     g.add_argument("--turn-user", default=None, metavar="NAME")
     g.add_argument("--turn-pass", default=None, metavar="SECRET")
     g.add_argument("--rtc-deadline", type=float, default=15.0, metavar="SECONDS",
-                   help="give WebRTC this long, then carry the link on the relays (default 15)")
+                   help=_("give WebRTC this long, then carry the link on the relays (default 15)"))
     g.add_argument("--rtc-retry", type=float, default=30.0, metavar="SECONDS",
-                   help="a link carried on the relays tries WebRTC again after this long, "
-                        "doubling up to 5 min; 0: never (default 30)")
+                   help=_("a link carried on the relays tries WebRTC again after this long, "
+                        "doubling up to 5 min; 0: never (default 30)"))
     g.add_argument("--relay-only", action="store_true",
-                   help="carry every link on the relays (no WebRTC)")
+                   help=_("carry every link on the relays (no WebRTC)"))
 
 
 def is_code(text: str | None) -> bool:

@@ -34,24 +34,24 @@ if TYPE_CHECKING:  # zeroconf is imported only by the commands that browse (not 
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--name", default=os.environ.get("USER", "player"), help="your display name")
+    p.add_argument("--name", default=os.environ.get("USER", "player"), help=_("your display name"))
     p.add_argument("--interface", default=None, metavar="CARD|IP", type=interface_arg,
-                   help="bind sockets and zeroconf to this network card (a name such as eth0, "
-                        "or its address; default: all interfaces)")
-    p.add_argument("--port", type=int, default=0, help="listening port (default: any free port)")
+                   help=_("bind sockets and zeroconf to this network card (a name such as eth0, "
+                        "or its address; default: all interfaces)"))
+    p.add_argument("--port", type=int, default=0, help=_("listening port (default: any free port)"))
     p.add_argument("--data-dir", type=Path, default=Path.home() / ".p2ptarot", metavar="DIR",
-                   help="identity key, secrets and transcripts (default: ~/.p2ptarot)")
+                   help=_("identity key, secrets and transcripts (default: ~/.p2ptarot)"))
     p.add_argument("--bot", nargs="?", const="heuristic", default=None, metavar="KIND",
-                   help="let a bot play this seat (random or heuristic; default heuristic)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the bot's choices")
+                   help=_("let a bot play this seat (random or heuristic; default heuristic)"))
+    p.add_argument("--seed", type=int, default=None, help=_("seed of the bot's choices"))
     p.add_argument("--test-seed", type=int, default=None, metavar="N",
-                   help="TESTS AND BENCHMARKS ONLY: derive this peer's identity key and every "
+                   help=_("TESTS AND BENCHMARKS ONLY: derive this peer's identity key and every "
                         "secret of its table (hence the deal) from N; anyone who knows N knows "
-                        "the cards")
+                        "the cards"))
     p.add_argument("--timeout", type=int, default=120,
-                   help="seconds a stalled step waits before this peer pushes its recent "
+                   help=_("seconds a stalled step waits before this peer pushes its recent "
                         "messages to the seats it waits for and asks everyone for what it missed "
-                        "(default 120; ending the table is the charter's --move-timeout)")
+                        "(default 120; ending the table is the charter's --move-timeout)"))
     p.add_argument("--move-timeout", type=int, default=DEFAULT_MOVE_TIMEOUT, metavar="SECONDS",
                    help="host: the table's limit, written in its charter: seconds a step may "
                         "wait on a seat (its move, or its link coming back) before the table is "
@@ -59,20 +59,20 @@ def _common(p: argparse.ArgumentParser) -> None:
                         "think over a move in the slowest game). A player is warned 60 s and "
                         "15 s before; then the table's stand-in policy applies (--stand-in-after)")
     p.add_argument("--watch", action="store_true",
-                   help="print the public table as it is played (e.g. for a bot seat)")
+                   help=_("print the public table as it is played (e.g. for a bot seat)"))
     p.add_argument("--web", action="store_true",
-                   help="also show the table in your browser (a local page; the URL is printed)")
+                   help=_("also show the table in your browser (a local page; the URL is printed)"))
     p.add_argument("--web-port", type=int, default=0, metavar="PORT",
-                   help="port of the local page (default: any free port)")
+                   help=_("port of the local page (default: any free port)"))
     p.add_argument("--web-interface", default="127.0.0.1", metavar="IP",
-                   help="address the local page listens on (default 127.0.0.1: this computer only)")
-    p.add_argument("--quiet", action="store_true", help="print only the result (one JSON line)")
-    p.add_argument("--json", action="store_true", help="end with one JSON line of the result")
+                   help=_("address the local page listens on (default 127.0.0.1: this computer only)"))
+    p.add_argument("--quiet", action="store_true", help=_("print only the result (one JSON line)"))
+    p.add_argument("--json", action="store_true", help=_("end with one JSON line of the result"))
     p.add_argument("--not-ready", action="store_true",
-                   help="sit down without being ready: the table waits until you type `ready` "
-                        "(default: ready as soon as you sit; bots always are)")
+                   help=_("sit down without being ready: the table waits until you type `ready` "
+                        "(default: ready as soon as you sit; bots always are)"))
     p.add_argument("--lobby-timeout", type=float, default=600.0, metavar="SECONDS",
-                   help="give up if the table has not started after this long (default 600)")
+                   help=_("give up if the table has not started after this long (default 600)"))
     p.add_argument("--heartbeat", type=float, default=DEFAULT_HEARTBEAT, metavar="SECONDS",
                    help=f"ping every link this often; a link silent this long is dropped and "
                         f"dialled again (default {DEFAULT_HEARTBEAT:g})")
@@ -83,52 +83,52 @@ def _common_online(p: argparse.ArgumentParser) -> None:
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    h = subparsers.add_parser("host", help="open a table on the LAN and play at seat 0",
-                              description="Advertise a table with zeroconf, wait for players, play.")
-    h.add_argument("--game", required=True, help="the game to play (see `p2ptarot games`)")
-    h.add_argument("--variant", default=None, help="a variant of the game (default: its base rules)")
-    h.add_argument("--seats", type=int, required=True, help="number of players, you included")
-    h.add_argument("--bots", type=int, default=0, help="fill this many seats with local bot processes")
+    h = subparsers.add_parser("host", help=_("open a table on the LAN and play at seat 0"),
+                              description=_("Advertise a table with zeroconf, wait for players, play."))
+    h.add_argument("--game", required=True, help=_("the game to play (see `p2ptarot games`)"))
+    h.add_argument("--variant", default=None, help=_("a variant of the game (default: its base rules)"))
+    h.add_argument("--seats", type=int, required=True, help=_("number of players, you included"))
+    h.add_argument("--bots", type=int, default=0, help=_("fill this many seats with local bot processes"))
     h.add_argument("--lobby-grace", type=float, default=DEFAULT_LOBBY_GRACE, metavar="SECONDS",
                    help="a table hosted by a bot (--bot) starts this long after its seats were "
                         "all taken, with the players ready by then, so a joiner that never says "
                         f"ready cannot hold it (default {DEFAULT_LOBBY_GRACE:g})")
     h.add_argument("--stand-in-after", type=int, default=None, metavar="SECONDS",
-                   help="table policy, written in the charter: when a human has left (page "
+                   help=_("table policy, written in the charter: when a human has left (page "
                         "closed, terminal gone) this long, their own peer lets a bot play their "
                         "seat until they come back, and a connected player's overdue move is "
                         "played by the bot just before the move time runs out (the seat stays "
                         "theirs). 0 = never: an overdue table is abandoned. A player who is "
                         "connected is never replaced for thinking. Default 60 s; 0 when "
-                        "--move-timeout is 60 s or less. Must be shorter than --move-timeout")
+                        "--move-timeout is 60 s or less. Must be shorter than --move-timeout"))
     _common(h)
     _common_online(h)
     h.set_defaults(run=run_host_cmd, prog=h.prog)
 
-    j = subparsers.add_parser("join", help="sit down at a table on the LAN",
-                              description="Join a table found by zeroconf or given as ws://host:port.")
+    j = subparsers.add_parser("join", help=_("sit down at a table on the LAN"),
+                              description=_("Join a table found by zeroconf or given as ws://host:port."))
     j.add_argument("table", nargs="?", default=None, metavar="TABLE",
-                   help="ws://host:port (or host:port) of the host, a host fingerprint from "
+                   help=_("ws://host:port (or host:port) of the host, a host fingerprint from "
                         "`p2ptarot list`, or an online table's invitation code XXXXX-XXXXX; default: the only open table (asks, or refuses with "
-                        "the list, when there are several)")
-    j.add_argument("--game", default=None, help="only join a table of this game")
+                        "the list, when there are several)"))
+    j.add_argument("--game", default=None, help=_("only join a table of this game"))
     j.add_argument("--find-timeout", type=float, default=30.0, metavar="SECONDS",
-                   help="how long to look for the table on the LAN (default 30)")
+                   help=_("how long to look for the table on the LAN (default 30)"))
     j.add_argument("--resume", action="store_true",
-                   help="resume the unfinished game saved in --data-dir (after a crash)")
+                   help=_("resume the unfinished game saved in --data-dir (after a crash)"))
     _common(j)
     _common_online(j)
     j.set_defaults(run=run_join_cmd, prog=j.prog)
 
-    ls = subparsers.add_parser("list", help="list the open tables on the LAN (or --online)")
-    ls.add_argument("--online", action="store_true", help="list the tables on NOSTR relays")
+    ls = subparsers.add_parser("list", help=_("list the open tables on the LAN (or --online)"))
+    ls.add_argument("--online", action="store_true", help=_("list the tables on NOSTR relays"))
     ls.add_argument("--relay", action="append", default=[], metavar="URL",
-                    help="a NOSTR relay to ask (repeatable; default: <data dir>/relays.txt, "
-                         "else the packaged list)")
+                    help=_("a NOSTR relay to ask (repeatable; default: <data dir>/relays.txt, "
+                         "else the packaged list)"))
     ls.add_argument("--data-dir", type=Path, default=Path.home() / ".p2ptarot", metavar="DIR")
     ls.add_argument("--interface", default=None, metavar="CARD|IP", type=interface_arg,
-                    help="listen on this network card only (a name or an address)")
-    ls.add_argument("--timeout", type=float, default=3.0, help="seconds to listen")
+                    help=_("listen on this network card only (a name or an address)"))
+    ls.add_argument("--timeout", type=float, default=3.0, help=_("seconds to listen"))
     ls.add_argument("--json", action="store_true")
     ls.set_defaults(run=run_list, prog=ls.prog)
 

@@ -15,20 +15,21 @@ from typing import Any
 
 from p2ptarot import bots
 from p2ptarot.engine import BadConfiguration, RandomDealer, create, info, play
+from p2ptarot.i18n import _
 
 from .errors import check_table, usage_error
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = subparsers.add_parser("simulate", help="play local games between bots")
-    p.add_argument("--game", default="sinople", help="game name (see `p2ptarot games`)")
-    p.add_argument("--variant", default=None, help="variant of the game, if it has any")
-    p.add_argument("--players", type=int, default=4, help="number of seats")
-    p.add_argument("--games", type=int, default=1, help="number of games to play")
-    p.add_argument("--seed", type=int, default=0, help="seed of every generator used")
+    p = subparsers.add_parser("simulate", help=_("play local games between bots"))
+    p.add_argument("--game", default="sinople", help=_("game name (see `p2ptarot games`)"))
+    p.add_argument("--variant", default=None, help=_("variant of the game, if it has any"))
+    p.add_argument("--players", type=int, default=4, help=_("number of seats"))
+    p.add_argument("--games", type=int, default=1, help=_("number of games to play"))
+    p.add_argument("--seed", type=int, default=0, help=_("seed of every generator used"))
     p.add_argument("--bots", default="random",
                    help=f"one bot for every seat, or one per seat, comma-separated ({', '.join(sorted(bots.BOTS))})")
-    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    p.add_argument("--json", action="store_true", help=_("print one JSON object instead of text"))
     p.set_defaults(run=run, prog=p.prog)
     return p
 

@@ -22,14 +22,14 @@ EXIT_UNREADABLE = 2
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    v = subparsers.add_parser("verify", help="check a transcript offline",
-                              description="Replay a transcript with the rules engine and every "
+    v = subparsers.add_parser("verify", help=_("check a transcript offline"),
+                              description=_("Replay a transcript with the rules engine and every "
                                           "cryptographic check. Exit 0 when valid, 1 on the first "
-                                          "violation, 2 when the file cannot be read.")
+                                          "violation, 2 when the file cannot be read."))
     v.add_argument("file", type=Path)
-    v.add_argument("--json", action="store_true", help="print one JSON object")
+    v.add_argument("--json", action="store_true", help=_("print one JSON object"))
     v.set_defaults(run=run_verify, prog=v.prog)
-    r = subparsers.add_parser("replay", help="show a finished game move by move, with every card")
+    r = subparsers.add_parser("replay", help=_("show a finished game move by move, with every card"))
     r.add_argument("file", type=Path)
     r.set_defaults(run=run_replay, prog=r.prog)
 

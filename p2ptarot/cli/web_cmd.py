@@ -29,20 +29,20 @@ if TYPE_CHECKING:
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("web", help="the browser lobby, or a replay in the browser",
+    p = subparsers.add_parser("web", help=_("the browser lobby, or a replay in the browser"),
                               description=__doc__)
     p.add_argument("--replay", type=Path, default=None, metavar="FILE",
-                   help="step through this transcript in the browser instead of the lobby")
-    p.add_argument("--name", default=os.environ.get("USER", "player"), help="your display name")
+                   help=_("step through this transcript in the browser instead of the lobby"))
+    p.add_argument("--name", default=os.environ.get("USER", "player"), help=_("your display name"))
     p.add_argument("--interface", default=None, metavar="CARD|IP", type=interface_arg,
-                   help="LAN card (a name or its address) for zeroconf and the game "
-                        "(default: all interfaces)")
+                   help=_("LAN card (a name or its address) for zeroconf and the game "
+                        "(default: all interfaces)"))
     p.add_argument("--data-dir", type=Path, default=Path.home() / ".p2ptarot", metavar="DIR")
     p.add_argument("--web-port", type=int, default=0, metavar="PORT")
     p.add_argument("--web-interface", default="127.0.0.1", metavar="IP",
-                   help="address the page listens on (default 127.0.0.1: this computer only)")
+                   help=_("address the page listens on (default 127.0.0.1: this computer only)"))
     p.add_argument("--timeout", type=int, default=120,
-                   help="seconds a cryptographic step may stay silent before a seat is blamed")
+                   help=_("seconds a cryptographic step may stay silent before a seat is blamed"))
     online.add_online_args(p)
     p.set_defaults(run=run, prog=p.prog)
 

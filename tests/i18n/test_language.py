@@ -95,3 +95,19 @@ def test_games_lists_french_titles_and_words(french: None, capsys: pytest.Captur
     out = capsys.readouterr().out
     assert "Tarot sinople" in out and "joueurs 2-5" in out and "(par défaut)" in out
     assert "Sinople tarot" not in out and "players " not in out
+
+
+def test_help_texts_follow_lang_fr(capsys: pytest.CaptureFixture[str]) -> None:
+    from p2ptarot.cli.main import main
+    try:
+        with pytest.raises(SystemExit) as done:
+            main(["verify", "--lang", "fr", "--help"])
+        assert done.value.code == 0
+        out = capsys.readouterr().out
+        assert "Rejouer une transcription avec le moteur de règles" in out
+        assert "afficher un seul objet JSON" in out and "print one JSON object" not in out
+        with pytest.raises(SystemExit):
+            main(["verify", "--lang", "en", "--help"])
+        assert "print one JSON object" in capsys.readouterr().out
+    finally:
+        set_language("en")
