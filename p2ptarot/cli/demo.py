@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from p2ptarot.peer.store import DataDir, read_transcript
-from p2ptarot.i18n import _
+from p2ptarot.i18n import _, language
 
 from .errors import check_table, interface_arg
 
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     base = [sys.executable, "-m", "p2ptarot.cli.main"]
     common = ["--bot", "heuristic", "--quiet", "--interface", args.interface, "--timeout", str(args.timeout),
               "--move-timeout", str(args.timeout),  # bots: a move is as quick as a crypto step
-              "--lobby-timeout", str(args.lobby_timeout)]
+              "--lobby-timeout", str(args.lobby_timeout), "--lang", language()]  # the host's table
     started = time.monotonic()
     procs: list[subprocess.Popen] = []
     try:
@@ -83,13 +83,14 @@ def run(args: argparse.Namespace) -> int:
         host_lines: list[str] = []
         live = threading.Thread(target=_stream, args=(procs[0], host_lines, say), daemon=True)
         live.start()
-        say(f"demo: {args.players} peers ({args.game}) on {args.interface}, work dir {work}")
+        say(_("demo: {n} peers ({game}) on {interface}, work dir {work}").format(
+            n=args.players, game=args.game, interface=args.interface, work=work))
         for k in range(1, args.players):
             cmd = base + ["join", host_fp, "--game", args.game, "--name", f"peer-{k}",
                           "--data-dir", str(work / f"peer-{k}"), "--seed", str(seed + k)] + seeded[k] + common
             procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True))
-        say("demo: peers started; discovering through zeroconf, shuffling, playing (the host's "
-            "view of the table follows)...")
+        say(_("demo: peers started; discovering through zeroconf, shuffling, playing (the host's "
+              "view of the table follows)..."))
         results = []
         for k, proc in enumerate(procs):
             if k == 0:
@@ -100,11 +101,12 @@ def run(args: argparse.Namespace) -> int:
                 out, _err = proc.communicate(timeout=3600)
             line = next((ln for ln in reversed(out.splitlines()) if ln.startswith("{")), "{}")
             results.append((proc.returncode, json.loads(line)))
-            say(f"demo: peer {k} exited {proc.returncode}: {results[-1][1].get('result', 'no result')}")
+            say(_("demo: peer {k} exited {rc}: {result}").format(
+                k=k, rc=proc.returncode, result=results[-1][1].get("result", _("no result"))))
         played = time.monotonic() - started
         host_rc, host_res = results[0]
         if host_rc != 0 or "transcript" not in host_res:
-            say("demo: the game did not complete")
+            say(_("demo: the game did not complete"))
             return 1
         from p2ptarot.transcript import verify_transcript  # local: the peers start sooner
 
@@ -124,10 +126,15 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(summary, sort_keys=True))
         else:
-            say(f"demo: game over in {played:.1f} s: {_standing(names, summary['scores'], summary['winners'])}")
-            say(f"demo: transcript {summary['transcript']}: "
-                + (f"VERIFIED ({verdict.steps} steps, {verify_s:.1f} s)" if verdict.valid
-                   else f"INVALID at step {verdict.step}, seat {verdict.seat}: {verdict.reason}"))
+            say(_("demo: game over in {seconds} s: {standing}").format(
+                seconds=f"{played:.1f}",
+                standing=_standing(names, summary["scores"], summary["winners"])))
+            said = (_("VERIFIED ({steps} steps, {seconds} s)").format(
+                        steps=verdict.steps, seconds=f"{verify_s:.1f}") if verdict.valid
+                    else _("INVALID at step {step}, seat {seat}: {reason}").format(
+                        step=verdict.step, seat=verdict.seat, reason=verdict.reason))
+            say(_("demo: transcript {path}: {verdict}").format(path=summary["transcript"],
+                                                                verdict=said))
         return 0 if summary["completed"] and agree and verdict.valid else 1
     finally:
         for proc in procs:
@@ -154,8 +161,10 @@ def seeded_ports(seed: int, n: int, interface: str) -> list[int]:
 def _standing(names: list[str], scores: list[int] | None, winners: list[int] | None) -> str:
     """'peer-0 1, peer-1 4; won by peer-1': names in seat order, never seat numbers from 0."""
     if not scores:
-        return "no scores"
-    said = ", ".join(f"{names[i] if i < len(names) else f'seat {i + 1}'} {score}"
+        return _("no scores")
+    said = ", ".join(f"{names[i] if i < len(names) else _('seat {n}').format(n=i + 1)} {score}"
                      for i, score in enumerate(scores))
-    won = [names[w] if 0 <= w < len(names) else f"seat {w + 1}" for w in winners or []]
-    return said + ("; won by " + " and ".join(won) if won else "; no winner")
+    won = [names[w] if 0 <= w < len(names) else _("seat {n}").format(n=w + 1)
+           for w in winners or []]
+    return said + (_("; won by {winners}").format(winners=_(" and ").join(won)) if won
+                   else _("; no winner"))

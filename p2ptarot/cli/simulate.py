@@ -82,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
             wins[w] += 1
         if not args.json:
             winners = ",".join(f"P{w + 1}" for w in result["winners"])
-            print(f"game {i + 1}: winners {winners}  scores {' '.join(map(str, result['scores']))}")
+            print(_("game {n}: winners {winners}  scores {scores}").format(
+                n=i + 1, winners=winners, scores=" ".join(map(str, result["scores"]))))
         if progress and (i + 1) % step == 0:
             print(f"[{i + 1}/{args.games}]", file=sys.stderr, flush=True)
     elapsed = time.perf_counter() - start
@@ -94,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
                          sort_keys=True))
     else:
         summary = "  ".join(f"P{s + 1} ({seat_bots[s]}) {wins[s]}" for s in range(args.players))
-        print(f"wins: {summary}")
-        print(f"{args.games} games in {elapsed:.2f} s: {rate:.1f} games/s")
+        print(_("wins: {summary}").format(summary=summary))
+        print(_("{n} games in {seconds} s: {rate} games/s").format(
+            n=args.games, seconds=f"{elapsed:.2f}", rate=f"{rate:.1f}"))
     return 0

@@ -111,3 +111,15 @@ def test_help_texts_follow_lang_fr(capsys: pytest.CaptureFixture[str]) -> None:
         assert "print one JSON object" in capsys.readouterr().out
     finally:
         set_language("en")
+
+
+def test_simulate_reports_in_french(capsys: pytest.CaptureFixture[str]) -> None:
+    from p2ptarot.cli.main import main
+    try:
+        assert main(["simulate", "--game", "sinople", "--players", "2", "--games", "2",
+                     "--lang", "fr"]) == 0
+        out = capsys.readouterr().out
+        assert "partie 1 : gagnants " in out and "victoires : P1 (" in out and " parties/s" in out
+        assert "winners" not in out and "games/s" not in out
+    finally:
+        set_language("en")
