@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from p2ptarot.i18n import N_, _
+from p2ptarot.games.arcanum.components import LOCATION_TITLES
+from p2ptarot.i18n import N_, _, language
 
 from .cards import card_name as _name
 from .cards import roman
@@ -59,6 +60,11 @@ def _figure(fig: str) -> str:
     return f"{house} {rank}"
 
 
+def _place(view: Mapping[str, Any], loc: int | str) -> str:
+    """A location's name in the interface's language (game data), else the view's English one."""
+    return LOCATION_TITLES.get(language(), {}).get(int(loc), view["locations"][str(loc)])
+
+
 def _seat(s: int, view: Mapping[str, Any]) -> str:
     return "you" if s == view.get("seat") else f"P{s + 1}"
 
@@ -71,7 +77,7 @@ def _city(view: Mapping[str, Any]) -> list[str]:
         symbols = ", ".join(f"{n}×{s}" for s, n in sorted(view["board"]["symbols"][key].items()))
         figs = ", ".join(_figure(f) for f in view["figures"][key]) or "-"
         frozen = "  [frozen by the Tower]" if loc in tower else ""
-        out.append(f"  {loc:>2} {view['locations'][key]:<16} ({symbols}): {figs}{frozen}")
+        out.append(f"  {loc:>2} {_place(view, key):<16} ({symbols}): {figs}{frozen}")
     return out
 
 
@@ -128,7 +134,7 @@ def board_data(view: Mapping[str, Any]) -> dict[str, Any]:
     for loc in range(1, 11):
         key = str(loc)
         locations.append({
-            "number": loc, "name": view["locations"][key],
+            "number": loc, "name": _place(view, key),
             "symbols": dict(view["board"]["symbols"][key]),
             "figures": [{"id": f, "house": f.split("-")[1], "rank": f.split("-")[2]}
                         for f in view["figures"][key]],
@@ -175,7 +181,7 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
         if move["figure"]:
             return _("play the {card}, moving the {figure} to {place}").format(
                 card=card_name(move["card"]), figure=_figure(move["figure"]),
-                place=view["locations"][str(move["dest"])])
+                place=_place(view, move["dest"]))
         return _("play the {card} (no figure can move)").format(card=card_name(move["card"]))
     if kind == "play-major":
         return _("play {card}").format(card=card_name(move["card"]))
@@ -196,7 +202,7 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
             cards=", ".join(_handle_name(view, h) for h in move["handles"]))
     if kind == "relocate":
         return _("move the {figure} to {place}").format(
-            figure=_figure(move["figure"]), place=view["locations"][str(move["dest"])])
+            figure=_figure(move["figure"]), place=_place(view, move["dest"]))
     if kind == "house":
         if decision.get("name") == "declare":
             return f"declare the Fool a card of {move['house']}"
@@ -211,13 +217,13 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
         pairs = [f"{_handle_name(view, g)} for {_handle_name(view, t)}" for g, t in zip(move["give"], move["take"])]
         return "swap " + ("; ".join(pairs) if pairs else "nothing")
     if kind == "tower":
-        return "freeze " + " and ".join(view["locations"][str(x)] for x in move["locations"])
+        return "freeze " + " and ".join(_place(view, x) for x in move["locations"])
     if kind == "remove":
         return f"remove the {_figure(move['figure'])} from the board"
     if kind == "return":
         fig = decision.get("figure")
         who = f"the {_figure(fig)}" if fig else "the figure"
-        return f"put {who} back in {view['locations'][str(move['dest'])]}"
+        return f"put {who} back in {_place(view, move['dest'])}"
     if kind == "pass":
         return _(_PASS.get(decision.get("name", ""), _PASS_WORD))
     return str(kind)

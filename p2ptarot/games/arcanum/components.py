@@ -18,6 +18,10 @@ LOCATIONS: tuple[int, ...] = tuple(range(1, 11))
 LOCATION_NAMES: dict[int, str] = {
     1: "Mage Tower", 2: "Artisan District", 3: "Harbour", 4: "Throne Room", 5: "Market",
     6: "Fields", 7: "Treasure Vault", 8: "Cathedral", 9: "Ballroom", 10: "Castle"}
+#: the same names in the interface's other languages, as data beside the English (spec/APP.md)
+LOCATION_TITLES: dict[str, dict[int, str]] = {"fr": {
+    1: "Tour du Mage", 2: "Quartier des Artisans", 3: "Port", 4: "Salle du Trône", 5: "Marché",
+    6: "Champs", 7: "Salle du Trésor", 8: "Cathédrale", 9: "Salle de Bal", 10: "Château"}}
 
 MINOR, MAJOR = "minor", "major"
 FOOL = "major-0"
