@@ -480,7 +480,7 @@ def refine_screen(view: Mapping[str, Any], names: Sequence[str], base: Mapping[s
 #: the round's end (the i18n catalogue wraps these)
 ROUND_TEXT = {
     "head": "Each judgment re-checked against the opened rule:",
-    "main": "#{n} {card} on the main line: the rule accepts it",
+    "main": "the {count} cards played onto the main line: the rule accepts each one",
     "side": "#{n} {cards} refused: the rule refuses it",
     "main_bad": "#{n} {card} on the main line, but the rule refuses it (misjudged)",
     "side_bad": "#{n} {cards} refused, but the rule accepts it (misjudged)",
@@ -501,9 +501,10 @@ def round_lines(before: Mapping[str, Any], after: Mapping[str, Any], names: Sequ
     out = [ROUND_TEXT["head"]]
     judged: list[tuple[int, str]] = []
     for j, p in enumerate(main[1:], start=1):
-        ok = rule.accepts(line[:j], line[j])
-        judged.append((p["n"], ROUND_TEXT["main" if ok else "main_bad"].format(
-            n=p["n"], card=card_name(p["card"]))))
+        if not rule.accepts(line[:j], line[j]):
+            judged.append((p["n"], ROUND_TEXT["main_bad"].format(n=p["n"], card=card_name(p["card"]))))
+    if not judged:  # the right plays in one line, the refused ones (the clues) one by one
+        out.append("  " + ROUND_TEXT["main"].format(count=len(main) - 1))
     for i, column in enumerate(layout.get("side") or []):
         for block in column:
             cards = [facts(p["card"]) for p in block]

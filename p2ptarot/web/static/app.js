@@ -339,7 +339,10 @@ const handlers = {
     });
     box.appendChild(on);
     box.appendChild(el("span", "holdnote")).id = "holdnote";
-    box.appendChild(resultsTable(keys, [keys.map((k) => e.result[k])]));
+    // one row per column of the record: a long rule or score list wraps, a phone needs no scroll
+    const t = el("table", "results byline"); t.id = "round-result";
+    keys.forEach((k) => { const tr = el("tr"); tr.appendChild(el("th", null, k)); tr.appendChild(el("td", null, String(e.result[k]))); t.appendChild(tr); });
+    box.appendChild(t);
     const tk = Object.keys(e.totals || {});
     if (tk.length) box.appendChild(resultsTable(["player", "total"], tk.map((k) => [k, e.totals[k]])));
     if ((e.details || []).length) {  // e.g. Eleusis: each judgment re-checked against the opened rule
