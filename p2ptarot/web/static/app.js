@@ -134,7 +134,7 @@ function drawScreen() {
   document.title = (S.turn && !S.answered ? "★ your move — " : "") + sc.title;
   const byCard = optionsByCard();
   const hand = $("hand"); clear(hand);
-  $("handbox").hidden = S.seat === null || (S.finished && !(sc.hand || []).length);
+  $("handbox").hidden = S.seat === null || !(sc.hand || []).length;  // no empty "Your hand" between deals
   (sc.hand || []).forEach((f) => {
     const opts = byCard.get(f.id) || [];
     const c = cardEl(f, opts.length ? () => pickCard(f.id, opts) : null);
@@ -343,13 +343,14 @@ const handlers = {
     const t = el("table", "results byline"); t.id = "round-result";
     keys.forEach((k) => { const tr = el("tr"); tr.appendChild(el("th", null, k)); tr.appendChild(el("td", null, String(e.result[k]))); t.appendChild(tr); });
     box.appendChild(t);
-    const tk = Object.keys(e.totals || {});
+    const tk = "totals" in e.result ? [] : Object.keys(e.totals || {});  // not twice
     if (tk.length) box.appendChild(resultsTable(["player", "total"], tk.map((k) => [k, e.totals[k]])));
     if ((e.details || []).length) {  // e.g. Eleusis: each judgment re-checked against the opened rule
       const d = el("ul", "rounddetails"); d.id = "round-details";
       e.details.forEach((line) => d.appendChild(el("li", /misjudged/.test(line) ? "bad" : null, line.trim())));
       box.appendChild(d);
     }
+    if (!S.replay && box.scrollIntoView) box.scrollIntoView({ block: "nearest" });  // in sight, wherever the table is
   },
   hold(e) {  // the next deal waits for our Continue (held), or the table goes on
     const note = $("holdnote"); if (!note) return;
