@@ -27,6 +27,14 @@ from pathlib import Path
 _WRAPPER = r"""
 import time, sys, json
 t_proc = time.time()
+import os
+if os.environ.get('P2PTAROT_PYSPY'):  # profile_peers.py: "py-spy binary:out dir", on-CPU samples
+    import subprocess
+    _spy, _dir = os.environ['P2PTAROT_PYSPY'].split(':')
+    subprocess.Popen([_spy, 'record', '--pid', str(os.getpid()), '--nonblocking', '-r', '250',
+                      '-f', 'raw', '-o', _dir + '/' + os.path.basename(sys.argv[2]) + '.spy'],
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(0.3)
 import logging
 log, ready, ops = sys.argv[1], sys.argv[2], sys.argv[3]
 logging.basicConfig(level=logging.WARNING, filename=log, format='%(created).4f %(message)s')
@@ -107,6 +115,17 @@ class TableRun:
         if self.first_move is None or self.ready is None:
             return None
         return self.first_move - self.ready
+
+
+def compile_bytecode(root: Path) -> None:
+    """Compile checkout `root`'s package to bytecode, as installing it does (pip compiles every
+    module at install; a source checkout writes `__pycache__` on its first run). Where
+    PYTHONDONTWRITEBYTECODE is set (this machine's sessions set it), every peer process would
+    otherwise compile each module from source again: 0.1-0.3 s of CPU per process that no
+    installed peer pays, a quarter of a 4-seat game's import CPU in py-spy samples (issue 26)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run([str(root / ".venv/bin/python"), "-m", "compileall", "-q", "p2ptarot"],
+                   cwd=root, env=env, check=True, capture_output=True)
 
 
 def _host_fingerprint(root: Path, data: Path, test_seed: int | None = None) -> str:

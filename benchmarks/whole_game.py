@@ -17,7 +17,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from table_run import floor_seconds, run_table, unit_costs, verify_seconds  # noqa: E402
+from table_run import (compile_bytecode, floor_seconds, run_table, unit_costs,  # noqa: E402
+                       verify_seconds)
 
 HERE = Path(__file__).resolve().parent.parent
 KEYS = ("wall", "game", "setup", "cpu", "floor", "cpu_floor_ratio", "verify", "steps", "wire_bytes",
@@ -58,6 +59,8 @@ def main() -> int:
     args = ap.parse_args()
     builds = {"this": HERE} | ({"previous": args.compare.resolve()} if args.compare else {})
     samples: dict[str, list[dict[str, float | None]]] = {b: [] for b in builds}
+    for root in builds.values():
+        compile_bytecode(root)  # both builds start as installed ones do (see compile_bytecode)
     units = unit_costs(HERE)  # one price list for both builds (the same rbcl and cryptography)
     for run in range(args.runs):
         for name, root in builds.items():  # interleaved: both builds see the same load

@@ -91,12 +91,19 @@ def seeds(seats: int = SEATS) -> list[bytes]:
 STAND_IN_SEAT, STAND_IN_MOVES = 1, range(2, 6)
 
 
+#: a scripted choice: (seat's session, legal moves) -> the move to play, or None for the bot's
+Script = Callable[[Session, list], Any]
+
+
 def play(game: str = GAME, tag: bytes = b"", stand_in: bool = False, seats: int = SEATS,
-         options: dict[str, Any] | None = None) -> tuple[Any, list[bytes], list[Identity]]:
+         options: dict[str, Any] | None = None, scripts: dict[int, Script] | None = None,
+         prepare: Callable[[list[Session]], None] | None = None
+         ) -> tuple[Any, list[bytes], list[Identity]]:
     """One full game; returns the signed charter, seat 0's transcript lines and the identities.
     `tag` separates the nonce and random stream of a second reference game. `stand_in`: the
     table's charter sets a 60 s stand-in policy and seat 1's moves 2 to 5 are marked as its
-    stand-in bot's (`by: "bot"`), after which its player takes the seat back."""
+    stand-in bot's (`by: "bot"`), after which its player takes the seat back. `scripts` choose
+    some seats' moves; `prepare` adjusts the sessions before the game starts (a cheater's engine)."""
     ids = identities(seats)
     charter = make_charter(game, [(i.public_bytes, f"p{k}", "") for k, i in enumerate(ids)],
                            options=options,
@@ -113,6 +120,9 @@ def play(game: str = GAME, tag: bytes = b"", stand_in: bool = False, seats: int 
     try:
         game_seeds = seeds(seats)
         sessions = [Session(signed, k, ids[k], game_seeds[k]) for k in range(seats)]
+        if prepare is not None:
+            prepare(sessions)
+        scripts = scripts or {}
         bots = [make_bot("random", 7 + k) for k in range(seats)]
         records: list[list[bytes]] = [[] for _ in range(seats)]
         queue: deque[tuple[int, Any]] = deque()
@@ -129,7 +139,10 @@ def play(game: str = GAME, tag: bytes = b"", stand_in: bool = False, seats: int 
                     asked[k] += 1
                     by = "bot" if (stand_in and k == STAND_IN_SEAT
                                    and asked[k] in STAND_IN_MOVES) else None
-                    queue.append((-1 - k, (bots[k].choose(k, e.view, list(e.legal)), by)))
+                    move = scripts[k](sessions[k], list(e.legal)) if k in scripts else None
+                    if move is None:
+                        move = bots[k].choose(k, e.view, list(e.legal))
+                    queue.append((-1 - k, (move, by)))
                 elif isinstance(e, Finished):
                     finished[k] = True
 
@@ -393,6 +406,98 @@ def secret_cases(lines: list[bytes], ids: list[Identity]) -> list[Case]:
                  envs[i].seat, "does not match")]
 
 
+#: the audit reference game: arcanoïd, 3 seats, one round; every seat plays the High Priestess
+#: on another seat (a show: a proven re-encryption on the wire) and calls a card whenever it can,
+#: so seats that do not hold the called card pass ("not held": a claim on their hidden hands)
+AUDIT_GAME, AUDIT_SEATS, AUDIT_OPTIONS = "arcanoid", 3, {"rounds": 1, "first_seat": 0}
+
+
+def _caller(session: Session, legal: list) -> Any:
+    from p2ptarot.games.arcanoid.moves import Call, Priestess
+
+    looks = [m for m in legal if isinstance(m, Priestess) and m.target >= 0]
+    return looks[0] if looks else next((m for m in legal if isinstance(m, Call)), None)
+
+
+def audit_game() -> tuple[Any, list[bytes], list[Identity]]:
+    """A game whose final audit opens cards (PROTOCOL §6 step 7): the claims of the passes that
+    stay pending to the end cover hand cards no rule opens, so the audit publishes, with their
+    DLEQ proofs, the shares of exactly those cards (and no key)."""
+    return play(AUDIT_GAME, b"/audit", seats=AUDIT_SEATS, options=dict(AUDIT_OPTIONS),
+                scripts={k: _caller for k in range(AUDIT_SEATS)})
+
+
+def audit_steps(lines: list[bytes]) -> list[Envelope]:
+    """The `mental.shares` messages sent after the last move: the final audit's."""
+    envs = _envs(lines)
+    last_move = max(e.step for e in envs if e.kind.startswith("move"))
+    return [e for e in envs if e.kind == "mental.shares" and e.step > last_move]
+
+
+def audit_cases(lines: list[bytes], ids: list[Identity]) -> list[Case]:
+    """A share of the final audit with a wrong proof, re-signed by its seat."""
+    envs = _envs(lines)
+    target = next(e for e in audit_steps(lines) if len(e.body["items"]) >= 2)
+    i = envs.index(target)
+    body = json.loads(json.dumps(target.body))
+    body["items"][0]["proof"], body["items"][1]["proof"] = (body["items"][1]["proof"],
+                                                            body["items"][0]["proof"])
+    bad = list(lines)
+    bad[i] = _resign(ids, target, body=body)
+    return [Case("audit-share-wrong-proof", "in the final audit (which opens only the cards the "
+                 "pending claims cover, by decryption shares), two share proofs of one seat "
+                 "exchanged and re-signed: blamed on that seat", _cut(bad, target.step), target.step,
+                 target.seat, "rejected")]
+
+
+#: the Eleusis void-round reference game: 4 seats, 2 rounds, seat 0 deals first and lies
+VOID_DEALER, VOID_RULE = 0, "accept true"
+
+
+def void_round_game() -> tuple[Any, list[bytes], list[Identity]]:
+    """Eleusis R35/T9 (rules §7.7): the first dealer's peer, blind to its own rule until it opens
+    it (as a cheater's would be), commits `accept true` and judges a play "wrong". When the rule
+    opens, every peer finds the lie: the round is void (nobody scores, the dealer has dealt), the
+    fault is recorded against the dealer at the step of his signed judgment, and the next dealer
+    deals the second round; the game ends valid, with the finding."""
+    from dataclasses import replace
+
+    from p2ptarot.engine import Commit, Open
+    from p2ptarot.games.eleusis.moves import Judge
+
+    lied: list[bool] = []
+
+    def script(session: Session, legal: list) -> Any:
+        first = legal[0] if legal else None
+        if isinstance(first, Commit) and first.name == "rule-1":
+            return Commit(first.name, VOID_RULE)
+        if isinstance(first, Judge) and not lied:
+            lied.append(True)
+            return Judge("wrong")
+        return None
+
+    def prepare(sessions: list[Session]) -> None:
+        cheater = sessions[VOID_DEALER].game
+        record_commit, legal = cheater._record_commit, cheater.legal_moves
+
+        def commits(seat: int, move: Commit) -> None:  # blind to rule 1 until it opens
+            record_commit(seat, replace(move, value="") if move.name == "rule-1" else move)
+
+        def legal_moves(seat: int) -> list:
+            if cheater.phase_name() == "open" and cheater.round == 0:
+                return [Open("rule-1", VOID_RULE)]
+            return legal(seat)
+
+        cheater._record_commit = commits  # type: ignore[method-assign]
+        cheater.legal_moves = legal_moves  # type: ignore[method-assign]
+
+    out = play(SECRET_GAME, b"/void", seats=4, options={"rounds": 2, "first_dealer": VOID_DEALER},
+               scripts={VOID_DEALER: script}, prepare=prepare)
+    if not lied:
+        raise SystemExit("the void-round reference dealer never judged")
+    return out
+
+
 def _abort(ids: list[Identity], at: Envelope, by: int, blame: int, reason: str,
            evidence: list[Envelope]) -> bytes:
     """Seat `by`'s signed abort record, made at `at`'s step and chain position."""
@@ -462,16 +567,18 @@ def canonical_vectors() -> dict[str, Any]:
             "invalid": [{"hex": d.hex(), "why": why} for d, why in invalid]}
 
 
-def main() -> int:
+def main(out: Path = OUT) -> int:
+    """Write every vector into `out` (its transcript vectors are replaced; online.json, made by
+    make_online_vectors.py, is left alone)."""
     signed, lines, ids = play()
-    OUT.mkdir(parents=True, exist_ok=True)
-    for old in OUT.glob("*"):
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("*.jsonl"):
         old.unlink()
     head = header_line(signed)
     verdict = verify_transcript(Transcript(signed, lines))
     if not verdict.valid:
         raise SystemExit(f"reference game does not verify: {verdict.reason}")
-    (OUT / "valid.jsonl").write_bytes(b"\n".join([head, *lines]) + b"\n")
+    (out / "valid.jsonl").write_bytes(b"\n".join([head, *lines]) + b"\n")
     index: list[dict[str, Any]] = [{"file": "valid.jsonl", "description": "a complete 2-seat game",
                                     "expect": {"valid": True, "steps": verdict.steps,
                                                "outcome": verdict.outcome}}]
@@ -480,7 +587,7 @@ def main() -> int:
     blind_verdict = verify_transcript(Transcript(blind_signed, blind_lines))
     if not blind_verdict.valid:
         raise SystemExit(f"blind reference game does not verify: {blind_verdict.reason}")
-    (OUT / "valid-blind.jsonl").write_bytes(b"\n".join([blind_head, *blind_lines]) + b"\n")
+    (out / "valid-blind.jsonl").write_bytes(b"\n".join([blind_head, *blind_lines]) + b"\n")
     index.append({"file": "valid-blind.jsonl", "description": "a complete 2-seat paris divins game: "
                   "every wager a blind round (move.commit, then move.open)",
                   "expect": {"valid": True, "steps": blind_verdict.steps,
@@ -494,7 +601,7 @@ def main() -> int:
                 or any(e.kind != kind for e in marked):
             raise SystemExit(f"the stand-in reference game of {game} does not verify or does "
                              f"not mark {len(STAND_IN_MOVES)} {kind} messages")
-        (OUT / fname).write_bytes(b"\n".join([header_line(stand_signed), *stand_lines]) + b"\n")
+        (out / fname).write_bytes(b"\n".join([header_line(stand_signed), *stand_lines]) + b"\n")
         index.append({"file": fname, "description": f"a complete 2-seat {game} game whose charter "
                       f"sets stand_in_after 60; seat 1's moves 2 to 5 ({kind} messages) carry "
                       "\"by\": \"bot\" (its stand-in bot chose them), its later ones do not",
@@ -508,14 +615,52 @@ def main() -> int:
     if not secret_verdict.valid or "commit" not in moves or "open" not in moves:
         raise SystemExit(f"the engine-secret reference game does not verify or has no commit "
                          f"and open: {secret_verdict.reason}")
-    (OUT / "valid-secret.jsonl").write_bytes(b"\n".join([secret_head, *secret_lines]) + b"\n")
+    (out / "valid-secret.jsonl").write_bytes(b"\n".join([secret_head, *secret_lines]) + b"\n")
     index.append({"file": "valid-secret.jsonl", "description": "a complete 4-seat Eleusis game of "
                   "one round (options rounds 1): the dealer commits its secret rule (a `commit` "
                   "move with \"secret\": {digest, sealed}) and opens it at the end of the round "
                   "(an `open` move with \"secret\": {salt}), PROTOCOL §7.2",
                   "expect": {"valid": True, "steps": secret_verdict.steps,
                              "outcome": secret_verdict.outcome}})
+    void_signed, void_lines, _ = void_round_game()
+    void_head = header_line(void_signed)
+    void_verdict = verify_transcript(Transcript(void_signed, void_lines))
+    rounds = (void_verdict.outcome or {}).get("detail", {}).get("rounds", [])
+    if (not void_verdict.valid or len(void_verdict.findings) != 1
+            or void_verdict.findings[0]["seat"] != VOID_DEALER or len(rounds) != 2
+            or rounds[0]["void"] is None or rounds[0]["scores"] or rounds[1]["void"] is not None):
+        raise SystemExit(f"the void-round reference game is not one valid game with a void first "
+                         f"round and one finding: {void_verdict.to_json()}")
+    (out / "valid-void-round.jsonl").write_bytes(b"\n".join([void_head, *void_lines]) + b"\n")
+    index.append({"file": "valid-void-round.jsonl", "description": "a complete 4-seat Eleusis game "
+                  "of two rounds (Eleusis R35/T9, rules §7.7): seat 0, the first dealer, judges a "
+                  "play \"wrong\" against the rule it committed to (`accept true`); when the rule "
+                  "opens, the round is void (nobody scores, seat 0 has dealt), the fault is a "
+                  "finding against seat 0 at the step of its signed judgment, and seat 1 deals the "
+                  "second round: the transcript is valid and carries the finding",
+                  "expect": {"valid": True, "steps": void_verdict.steps,
+                             "outcome": void_verdict.outcome,
+                             "findings": void_verdict.findings}})
+    audit_signed, audit_lines, audit_ids = audit_game()
+    audit_head = header_line(audit_signed)
+    audit_verdict = verify_transcript(Transcript(audit_signed, audit_lines))
+    opened = sum(len(e.body["items"]) for e in audit_steps(audit_lines))
+    shown = [x for x in audit_lines if parse(x).kind == "mental.reencrypt"]
+    if not audit_verdict.valid or not opened or not shown:
+        raise SystemExit(f"the audit reference game does not verify or its audit opens nothing: "
+                         f"{audit_verdict.reason}")
+    (out / "valid-audit.jsonl").write_bytes(b"\n".join([audit_head, *audit_lines]) + b"\n")
+    index.append({"file": "valid-audit.jsonl", "description": "a complete 3-seat arcanoïd game of "
+                  "one round in which every seat plays the High Priestess on another seat (a "
+                  "show: a proven re-encryption, `mental.reencrypt`) and calls a card whenever it "
+                  "can: the passes are "
+                  "claims on hidden hands that stay pending, so the final audit (PROTOCOL §6 step "
+                  f"7) publishes {opened} decryption shares with their DLEQ proofs, opening exactly "
+                  "the hand cards those claims cover; no key is published",
+                  "expect": {"valid": True, "steps": audit_verdict.steps,
+                             "outcome": audit_verdict.outcome}})
     todo = [(signed, head, c) for c in cases(lines, ids)]
+    todo += [(audit_signed, audit_head, c) for c in audit_cases(audit_lines, audit_ids)]
     todo += [(blind_signed, blind_head, c) for c in blind_cases(blind_lines, ids)]
     todo += [(secret_signed, secret_head, c) for c in secret_cases(secret_lines, secret_ids)]
     for signed_, head_, case in todo:
@@ -524,20 +669,20 @@ def main() -> int:
             raise SystemExit(f"{case.name}: reference verdict {v.to_json()} differs from "
                              f"step={case.step} seat={case.seat} reason~{case.reason!r}")
         fname = f"invalid-{case.name}.jsonl"
-        (OUT / fname).write_bytes(b"\n".join([head_, *case.lines]) + b"\n")
+        (out / fname).write_bytes(b"\n".join([head_, *case.lines]) + b"\n")
         index.append({"file": fname, "description": case.description,
                       "expect": {"valid": False, "step": case.step, "seat": case.seat,
                                  "reason_contains": case.reason}})
     for entry in index:
-        bad = schema_invalid_lines((OUT / entry["file"]).read_bytes().splitlines())
+        bad = schema_invalid_lines((out / entry["file"]).read_bytes().splitlines())
         name = entry["file"].removeprefix("invalid-").removesuffix(".jsonl")
         if len(bad) != (1 if name in MALFORMED else 0):
             raise SystemExit(f"{entry['file']}: lines {bad} fail the JSON Schemas")
         entry["schema_invalid_lines"] = bad
-    (OUT / "transcripts.json").write_text(json.dumps(index, indent=2, sort_keys=True) + "\n")
-    (OUT / "canonical.json").write_text(json.dumps(canonical_vectors(), indent=2) + "\n")
-    (OUT / "crypto.json").write_text(json.dumps(crypto_vector.build(), indent=1) + "\n")
-    print(f"wrote {len(index)} transcript vectors and the canonical-JSON vectors to {OUT}")
+    (out / "transcripts.json").write_text(json.dumps(index, indent=2, sort_keys=True) + "\n")
+    (out / "canonical.json").write_text(json.dumps(canonical_vectors(), indent=2) + "\n")
+    (out / "crypto.json").write_text(json.dumps(crypto_vector.build(), indent=1) + "\n")
+    print(f"wrote {len(index)} transcript vectors and the canonical-JSON vectors to {out}")
     return 0
 
 

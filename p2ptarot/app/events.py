@@ -299,6 +299,18 @@ class TablesSeen(Event):
     name: str = ""
     #: the games a table can be hosted for from the page (name, title, players, variants)
     games: tuple[dict[str, Any], ...] = ()
+    #: the lobby also lists and hosts tables on the NOSTR relays (`p2ptarot web --online`)
+    online: bool = False
+
+
+@dataclass(frozen=True)
+class LinkPaths(Event):
+    """Online tables: the path each link to another seat took (`direct`, `turn` through a TURN
+    server, `relay` on the NOSTR relays) and its round-trip time in ms (None until measured);
+    each row: seat, name, path, rtt_ms."""
+
+    TYPE: ClassVar[str] = "paths"
+    links: tuple[dict[str, Any], ...]
 
 
 @dataclass(frozen=True)
@@ -400,6 +412,8 @@ class Host(Command):
     seats: int
     bots: int
     name: str = ""
+    #: open it on the NOSTR relays (`p2ptarot web --online`) rather than on the LAN
+    online: bool = False
 
 
 @dataclass(frozen=True)
@@ -460,7 +474,10 @@ def command_from_json(data: Any) -> Command:
             raise ValueError("host needs a game, a variant, whole numbers of seats and bots")
         if not 1 <= seats <= 64 or not 0 <= bots < seats:
             raise ValueError("host: seats 1 to 64, bots fewer than the seats")
-        return Host(game[:40], variant[:40], seats, bots, name[:40])
+        online = data.get("online", False)
+        if not isinstance(online, bool):
+            raise ValueError("host: online is true or false")
+        return Host(game[:40], variant[:40], seats, bots, name[:40], online)
     if cmd == "lobby":
         return BackToLobby()
     if cmd == "rematch":

@@ -19,7 +19,8 @@ if TYPE_CHECKING:  # the Hub's queues load asyncio where a peer runs; replays ne
 from p2ptarot.present import screen as screens
 from .events import (Chat, ChatLine, Continue, HandOver, Leave, PlayComposed, PlayMove, Ready,
                      RoundHeld, StandInChanged, StartNow, TakeBack, WriteMove)
-from .events import (Command, Event, GameAborted, GameFinished, LobbyState, MoveOption, MovePlayed, Presence,
+from .events import (Command, Event, GameAborted, GameFinished, LinkPaths, LobbyState, MoveOption,
+                     MovePlayed, Presence,
                      RoundOver, Standing, TableOpened, TablesSeen, TurnStarted, ViewChanged,
                      Waiting)
 from .clock import rule_text
@@ -411,7 +412,7 @@ class Hub:
 
 
 #: events of which a late page needs only the latest
-_REPLACED = (ViewChanged, Waiting, TurnStarted, TablesSeen, LobbyState, RoundHeld)
+_REPLACED = (ViewChanged, Waiting, TurnStarted, TablesSeen, LobbyState, LinkPaths, RoundHeld)
 #: seconds a round's result stays on a screen nobody reads before the next deal
 BOT_PAUSE = 2.0
 #: at most this long (and half the table's move time) a round's result holds the next deal

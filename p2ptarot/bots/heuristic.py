@@ -1,5 +1,6 @@
-"""A bot that plays each game by the strategy its registration names (`GameInfo.bots`: a module
-with `choose(view, seat, legal, rng) -> Move`) over its own seat's view; random play otherwise."""
+"""A bot that plays each game by its strategy module, found by convention
+(`p2ptarot/bots/<game package>.py` with `choose(view, seat, legal, rng) -> Move`), over its own
+seat's view; random play otherwise."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import random
 from functools import lru_cache
 from typing import Any, Callable, Mapping, Sequence
 
-from p2ptarot.engine import UnknownGame, info
+from p2ptarot.engine import UnknownGame, layer_module
 from p2ptarot.engine.types import Move
 
 from .random_bot import RandomBot
@@ -17,9 +18,9 @@ Strategy = Callable[[Mapping[str, Any], int, Sequence[Move], random.Random], Mov
 
 @lru_cache(maxsize=None)
 def strategy(game: str) -> Strategy | None:
-    """The registered strategy of `game` (the view's "game" field), or None."""
+    """The strategy of `game` (the view's "game" field), or None."""
     try:
-        module = info(game).load_bots()
+        module = layer_module(game, "bots")
     except UnknownGame:
         return None
     return getattr(module, "choose", None) if module is not None else None

@@ -13,8 +13,8 @@ from typing import Any, Mapping, Sequence
 
 from p2ptarot.engine.types import Move
 from p2ptarot.games.paris_divins.moves import BETS
-from p2ptarot.games.paris_divins.winner import round_winner
-from p2ptarot.games.roses_common.tables import CATEGORY, DECK_IDS, INDEX, STRENGTH
+from p2ptarot.games.paris_divins.scoring import round_winner
+from p2ptarot.cards.roses_tables import CATEGORY, DECK_IDS, INDEX, STRENGTH
 
 SAMPLES = 16
 

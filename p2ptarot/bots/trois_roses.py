@@ -12,7 +12,7 @@ import random
 from typing import Any, Mapping, Sequence
 
 from p2ptarot.engine.types import Move
-from p2ptarot.games.roses_common.tables import CATEGORY, DIVINE, INDEX, IS_ROSE, MAJOR, POINTS, TRICK_VALUE
+from p2ptarot.cards.roses_tables import CATEGORY, DIVINE, INDEX, IS_ROSE, MAJOR, POINTS, TRICK_VALUE
 from p2ptarot.games.trois_roses import trick
 
 ROSE_WEIGHT = 6  # a rose in one's pile is worth more than its 8 points (TR5 bonus)

@@ -1,7 +1,8 @@
 """The command line's online options (`--online`, `--relay`, `--stun`, `--turn` …), the
 invitation code as `join` accepts it, and `list --online`.
 
-Heavy modules (aiortc, coincurve) are imported only when a command goes online.
+Heavy modules (aiortc, coincurve) are imported only when a command goes online: every name
+of the online stack is reached through its lazy front door, the `p2ptarot.net.online` package.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import json
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from p2ptarot.net import online as net
 
 if TYPE_CHECKING:
     from p2ptarot.net.online.transport import OnlineTransport
@@ -35,6 +38,9 @@ def add_online_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--turn-pass", default=None, metavar="SECRET")
     g.add_argument("--rtc-deadline", type=float, default=15.0, metavar="SECONDS",
                    help="give WebRTC this long, then carry the link on the relays (default 15)")
+    g.add_argument("--rtc-retry", type=float, default=30.0, metavar="SECONDS",
+                   help="a link carried on the relays tries WebRTC again after this long, "
+                        "doubling up to 5 min; 0: never (default 30)")
     g.add_argument("--relay-only", action="store_true",
                    help="carry every link on the relays (no WebRTC)")
 
@@ -63,47 +69,42 @@ def bot_args(args: argparse.Namespace) -> tuple[str, ...]:
             out += ["--turn-user", args.turn_user]
         if args.turn_pass is not None:
             out += ["--turn-pass", args.turn_pass]
-    out += ["--rtc-deadline", f"{args.rtc_deadline:g}"]
+    out += ["--rtc-deadline", f"{args.rtc_deadline:g}", "--rtc-retry", f"{args.rtc_retry:g}"]
     return tuple(out + (["--relay-only"] if args.relay_only else []))
 
 
 def relays_of(args: argparse.Namespace) -> list[str]:
-    from p2ptarot.net.online.config import check_relay, default_relays
     if args.relay:
-        return [check_relay(u) for u in args.relay]
-    return default_relays(Path(args.data_dir) if getattr(args, "data_dir", None) else None)
+        return [net.check_relay(u) for u in args.relay]
+    return net.default_relays(Path(args.data_dir) if getattr(args, "data_dir", None) else None)
 
 
 def transport_of(args: argparse.Namespace) -> OnlineTransport:
     """The online transport the options describe (`OnlineConfigError` with a sentence if not)."""
-    from p2ptarot.net.online.config import IceServer, OnlineConfig, parse_turn
-    from p2ptarot.net.online.transport import OnlineTransport
-    ice = [IceServer(u) for u in args.stun]
+    ice = [net.IceServer(u) for u in args.stun]
     if args.turn:
-        ice.append(parse_turn(args.turn, args.turn_user, args.turn_pass))
-    return OnlineTransport(OnlineConfig(relays=tuple(relays_of(args)), ice=tuple(ice),
+        ice.append(net.parse_turn(args.turn, args.turn_user, args.turn_pass))
+    return net.OnlineTransport(net.OnlineConfig(relays=tuple(relays_of(args)), ice=tuple(ice),
                                         rtc_deadline=args.rtc_deadline,
+                                        rtc_retry=max(0.0, args.rtc_retry),
                                         transport="relay" if args.relay_only else "auto"))
 
 
 async def resolve_code(args: argparse.Namespace, text: str, wait: float) -> tuple[str, str]:
     """(address to dial, host fingerprint) of the table a code names; `LookupError` if none."""
-    from p2ptarot.net.nostr.adverts import normalize_code, show_code
-    from p2ptarot.net.online.finder import find_code
-    code = normalize_code(text)
+    code = net.normalize_code(text)
     if code is None:
         raise LookupError(f"{text!r} is not an invitation code (XXXXX-XXXXX)")
-    found = await find_code(relays_of(args), code, wait)
+    found = await net.find_code(relays_of(args), code, wait)
     if found is None:
-        raise LookupError(f"no open table with code {show_code(code)} on the relays "
+        raise LookupError(f"no open table with code {net.show_code(code)} on the relays "
                           f"({', '.join(relays_of(args))}) within {wait:g} s")
     return found.address, found.table.fingerprint
 
 
 def run_list_online(args: argparse.Namespace) -> int:
-    from p2ptarot.net.nostr.adverts import show_code
-    from p2ptarot.net.online.finder import browse_online
-    tables = asyncio.run(browse_online(relays_of(args), args.timeout))
+    show_code = net.show_code
+    tables = asyncio.run(net.browse_online(relays_of(args), args.timeout))
     if args.json:
         print(json.dumps({"tables": [
             {"code": show_code(t.code), "game": t.table.game, "variant": t.table.variant,

@@ -24,6 +24,7 @@ from p2ptarot.peer.run import bot_chooser, run_join, run_resume
 from p2ptarot.peer.store import DataDir
 from p2ptarot.table.charter import MAX_STAND_IN_AFTER
 
+from . import online
 from .errors import check_table, interface_arg, usage_error
 
 if TYPE_CHECKING:  # zeroconf is imported only by the commands that browse (not `join ws://`)
@@ -79,8 +80,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def _common_online(p: argparse.ArgumentParser) -> None:
-    from .online import add_online_args
-    add_online_args(p)
+    online.add_online_args(p)
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -250,10 +250,9 @@ def _config(args: argparse.Namespace) -> PeerConfig:
                      lobby_grace=getattr(args, "lobby_grace", DEFAULT_LOBBY_GRACE),
                      ready=not (args.not_ready and not args.bot), bot=bool(args.bot),
                      test_seed=args.test_seed)
-    from .online import transport_of, wants_online
-    if wants_online(args):
+    if online.wants_online(args):
         from p2ptarot.crypto.signing import fingerprint
-        transport = transport_of(args)
+        transport = online.transport_of(args)
 
         def tell(peer: bytes, path: str, rtt: float | None) -> None:
             when = f", round trip {rtt * 1000:.0f} ms" if rtt is not None else ""
@@ -276,10 +275,10 @@ def _report(result: GameResult, args: argparse.Namespace) -> int:
               f"{result.transcript}", flush=True)
         return 1
     summary: dict[str, Any] = {"table": result.table_id.hex(), "transcript": str(result.transcript)}
-    online = getattr(args, "online_transport", None)
-    if online is not None:  # which path each link took, and its last round-trip time
+    transport = getattr(args, "online_transport", None)
+    if transport is not None:  # which path each link took, and its last round-trip time
         from p2ptarot.crypto.signing import fingerprint
-        seen = online.paths()
+        seen = transport.paths()
         summary["paths"] = {fingerprint(k): p for k, (p, _) in seen.items()}
         summary["rtt_ms"] = {fingerprint(k): round(r * 1000, 1) for k, (_, r) in seen.items()
                              if r is not None}
@@ -307,8 +306,7 @@ def run_host_cmd(args: argparse.Namespace) -> int:
         cfg = _config(args)
     except ValueError as exc:  # an online setting that cannot be used (a sentence)
         return usage_error(args, str(exc))
-    from .online import bot_args
-    extra = bot_args(args) if cfg.transport is not None else ()
+    extra = online.bot_args(args) if cfg.transport is not None else ()
     cfg.stand_in_after = policy
 
     async def go() -> GameResult:
@@ -351,11 +349,10 @@ async def _ask_which_table(candidates: list[TableAdvert]) -> TableAdvert | None:
 
 
 def run_join_cmd(args: argparse.Namespace) -> int:
-    from .online import is_code, resolve_code
     try:
         cfg = _config(args)
-        if is_code(args.table):
-            args.table, _ = asyncio.run(resolve_code(args, args.table, args.find_timeout))
+        if online.is_code(args.table):
+            args.table, _ = asyncio.run(online.resolve_code(args, args.table, args.find_timeout))
     except (LookupError, ValueError) as exc:
         _left_message(args, f"p2ptarot join: {exc}")
         return 1
@@ -385,8 +382,7 @@ def run_join_cmd(args: argparse.Namespace) -> int:
 
 def run_list(args: argparse.Namespace) -> int:
     if args.online or args.relay:
-        from .online import run_list_online
-        return run_list_online(args)
+        return online.run_list_online(args)
     from p2ptarot.net.discovery import browse_tables
 
     from .spinner import Spinner

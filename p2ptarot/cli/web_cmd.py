@@ -1,5 +1,6 @@
-"""`p2ptarot web`: the browser lobby (open tables on the LAN: sit at one, or host one with bots,
-and play it in the page) or, with --replay FILE, a finished game step by step in the browser."""
+"""`p2ptarot web`: the browser lobby (open tables on the LAN, and with --online the ones on the
+NOSTR relays: sit at one or type an invitation code, or host one with bots, and play it in the
+page) or, with --replay FILE, a finished game step by step in the browser."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import asyncio
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from p2ptarot.app.clock import DEFAULT_MOVE_TIMEOUT
 from p2ptarot.app.events import ReplayLoaded
@@ -18,7 +20,11 @@ from p2ptarot.peer.config import DEFAULT_STAND_IN_AFTER, PeerConfig
 from p2ptarot.peer.store import read_transcript
 from p2ptarot.transcript import TranscriptError, verify_transcript
 
-from .errors import interface_arg
+from . import online
+from .errors import interface_arg, usage_error
+
+if TYPE_CHECKING:
+    from p2ptarot.web.lobby import OnlineSide
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -36,7 +42,19 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                    help="address the page listens on (default 127.0.0.1: this computer only)")
     p.add_argument("--timeout", type=int, default=120,
                    help="seconds a cryptographic step may stay silent before a seat is blamed")
+    online.add_online_args(p)
     p.set_defaults(run=run, prog=p.prog)
+
+
+def online_side(args: argparse.Namespace) -> OnlineSide | None:
+    """With --online (or --relay, --relay-only): the relays the lobby lists, a transport for
+    each game, the options a hosted table's bots join with; `OnlineConfigError` if unusable."""
+    if not (online.wants_online(args) or args.relay):
+        return None
+    online.transport_of(args)  # a setting that cannot be used is told now, not at the first game
+    from p2ptarot.web.lobby import OnlineSide
+    return OnlineSide(tuple(online.relays_of(args)), lambda: online.transport_of(args),
+                      online.bot_args(args))
 
 
 def replay_event(path: Path) -> ReplayLoaded:
@@ -62,7 +80,7 @@ async def serve(args: argparse.Namespace) -> int:
                          move_timeout=DEFAULT_MOVE_TIMEOUT,
                          stand_in_after=DEFAULT_STAND_IN_AFTER,  # a table hosted from the page
                          say=lambda text: print(text, flush=True))
-        lobby = Lobby(hub, cfg, [args.interface] if args.interface else None)
+        lobby = Lobby(hub, cfg, [args.interface] if args.interface else None, args.online_side)
     server = WebServer(hub, host=args.web_interface, port=args.web_port,
                        on_command=lobby.command if lobby else None)
     url = await server.start()
@@ -83,6 +101,10 @@ async def serve(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        args.online_side = online_side(args)
+    except ValueError as exc:  # an online setting that cannot be used (a sentence)
+        return usage_error(args, str(exc))
     try:
         return asyncio.run(serve(args))
     except TranscriptError as exc:

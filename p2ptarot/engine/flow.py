@@ -10,10 +10,12 @@ deterministic).
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from dataclasses import dataclass
-from typing import Any, Generator
+from typing import Any, Generator, Mapping
 
-from .types import Chance, Reveal, Turn, TurnKind
+from .state import GameState
+from .types import PUBLIC, Chance, Move, Reveal, Turn, TurnKind
 
 
 @dataclass(frozen=True)
@@ -57,3 +59,106 @@ def turn_of(req: Request) -> Turn:
     if isinstance(req, Ask):
         return Turn(req.kind, seats=req.seats)
     return Turn(TurnKind.OVER)
+
+
+class FlowState(GameState):
+    """A `GameState` whose rules are one generator, `_game()`: this class pumps it, once for
+    every such game. The pending request is `turn()`; `_apply`, `_resolve_chance` and
+    `_resolve_reveals` send the answer in. Every input from outside (moves, chance results,
+    reveals, values learnt between them) is logged, so `clone()` rebuilds the state by replaying
+    the log into a fresh one; `_busy` tells a value learnt *inside* an input (already replayed
+    with it) from one learnt on its own. A subclass sets up its fields, then calls `_start()`.
+    """
+
+    def __init__(self, players: int, variant: str | None, options: Mapping[str, Any],
+                 omniscient: bool, viewer: int | None) -> None:
+        super().__init__(players, variant, options, omniscient, viewer)
+        #: ("m", seat, move) | ("c", result) | ("r", values) | ("l", handle, card), in order
+        self._log: list[tuple] = []
+        self._busy = 0
+        self._req: Request = Done()
+
+    @abstractmethod
+    def _game(self) -> Flow:
+        """The whole game as one generator of requests."""
+
+    def _start(self) -> None:
+        """Run the flow up to its first request (the end of a subclass's `__init__`)."""
+        self._flow: Flow = self._game()
+        self._req = next(self._flow)
+
+    def _send(self, value: Any) -> None:
+        self._req = self._flow.send(value)
+
+    def turn(self) -> Turn:
+        return turn_of(self._req)
+
+    def ctx(self) -> Any | None:
+        """The game's record of the pending decision (None unless seats are asked)."""
+        return self._req.ctx if isinstance(self._req, Ask) else None
+
+    def is_done(self) -> bool:
+        return isinstance(self._req, Done)
+
+    def apply(self, seat: int, move: Move, *, listed: bool = False) -> None:
+        self._log.append(("m", seat, move))
+        self._busy += 1
+        try:
+            super().apply(seat, move, listed=listed)
+        finally:
+            self._busy -= 1
+
+    def resolve_chance(self, result: Any) -> None:
+        self._log.append(("c", dict(result) if isinstance(result, Mapping) else result))
+        self._busy += 1
+        try:
+            super().resolve_chance(result)
+        finally:
+            self._busy -= 1
+
+    def resolve_reveals(self, values: Mapping[int, str] | None = None) -> None:
+        """Also decides what waited for a card opened to everyone: a value this state knew
+        privately is now everyone's (`_on_public`)."""
+        self._log.append(("r", dict(values or {})))
+        self._busy += 1
+        public = [r.handle for r in self.turn().reveals if r.to == PUBLIC]
+        try:
+            super().resolve_reveals(values)
+            for h in public:
+                card = self.cards[h]
+                if card is not None:
+                    self._on_public(h, card)
+        finally:
+            self._busy -= 1
+
+    def learn(self, handle: int, card: str) -> None:
+        if not self._busy:
+            self._log.append(("l", handle, card))
+        super().learn(handle, card)
+
+    def _apply(self, seat: int, move: Move) -> None:
+        self._send((seat, move))
+
+    def _resolve_chance(self, result: Any) -> None:
+        self._send(result)
+
+    def _resolve_reveals(self) -> None:
+        self._send(None)
+
+    def clone(self) -> "FlowState":
+        """Generators cannot be copied: a fresh state replays this one's log (deterministic)."""
+        copy = type(self)(self.players, self.variant, self.options, self.omniscient, self.viewer)
+        for entry in self._log:
+            tag = entry[0]
+            if tag == "m":
+                copy.apply(entry[1], entry[2])
+            elif tag == "c":
+                copy.resolve_chance(entry[1])
+            elif tag == "r":
+                copy.resolve_reveals(entry[1])
+            else:
+                copy.learn(entry[1], entry[2])
+        return copy
+
+    def __deepcopy__(self, memo: dict) -> "FlowState":
+        return self.clone()

@@ -11,6 +11,7 @@ import importlib
 import pkgutil
 import re
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any, Callable, Mapping
 
 from .errors import BadConfiguration, UnknownGame
@@ -47,13 +48,51 @@ class VariantInfo:
 
 
 @dataclass(frozen=True)
+class Option:
+    """One table option a game accepts, declared as data (in the game's rules.py) so that
+    `create` checks every option once, before a state exists: options arrive from a host's
+    charter, i.e. from the network. `kind` is the JSON type (bool is never taken for int);
+    `choices`, when given, are the accepted values (or a function of the player count giving
+    them); `low`/`high` bound an int, `high` may be a function of the player count (a seat:
+    `last_seat`)."""
+
+    kind: type
+    choices: tuple[Any, ...] | Callable[[int], tuple[Any, ...]] = ()
+    low: int | None = None
+    high: int | Callable[[int], int] | None = None
+    doc: str = ""
+
+    def check(self, game: str, name: str, value: Any, players: int) -> None:
+        """BadConfiguration with one sentence unless `value` is acceptable at `players` seats."""
+        if type(value) is not self.kind:
+            raise BadConfiguration(f"{game} option {name} must be of type {self.kind.__name__}, "
+                                   f"not {value!r}")
+        choices = self.choices(players) if callable(self.choices) else self.choices
+        if choices and value not in choices:
+            raise BadConfiguration(f"{game} option {name} must be one of {list(choices)} at "
+                                   f"{players} players, not {value!r}")
+        high = self.high(players) if callable(self.high) else self.high
+        if (self.low is not None and value < self.low) or (high is not None and value > high):
+            raise BadConfiguration(f"{game} option {name} must be in {self.low}..{high} at "
+                                   f"{players} players, not {value!r}")
+
+
+def last_seat(players: int) -> int:
+    """`Option.high` of an option naming a seat."""
+    return players - 1
+
+
+def all_players(players: int) -> int:
+    """`Option.high` of an option counting up to the number of players."""
+    return players
+
+
+@dataclass(frozen=True)
 class GameInfo:
     """Everything the build knows about one game, registered once by the game's package.
 
-    `presenter` and `bots` are import paths, loaded lazily (so listing the games stays cheap): a
-    presenter module offers `render(view) -> str` and `describe(move_json, view) -> str` (and
-    optionally `GROUPS`, move kind -> heading); a bots module offers
-    `choose(view, seat, legal, rng) -> Move`.
+    The game names no layer above it: its presenter and bots are found by convention from its
+    `package` (`layer_module(name, "present")` is `p2ptarot.present.<package>`).
     """
 
     name: str
@@ -63,9 +102,11 @@ class GameInfo:
     variants: tuple[VariantInfo, ...] = ()
     default_variant: str | None = None
     decks: tuple[str, ...] = ()
-    factory: Callable[..., GameState] | None = field(default=None, compare=False, repr=False)
-    presenter: str | None = None
-    bots: str | None = None
+    #: the game's state class: `state(players, variant, options, omniscient=, viewer=)` builds a
+    #: game `create` already validated (the class is its own factory)
+    state: type[GameState] | None = field(default=None, compare=False, repr=False)
+    #: the table options the game accepts (none unless declared)
+    options: Mapping[str, Option] = field(default_factory=dict, compare=False)
     #: optional: the VariantInfo of a combined variant name not listed (arcanoid's `X+GAZA`),
     #: or None; `create`/`host` accept what it describes as playable
     combine: Callable[[str], VariantInfo | None] | None = field(default=None, compare=False,
@@ -119,15 +160,24 @@ class GameInfo:
         return tuple(v.name for v in self.variants if v.playable)
 
     def check_players(self, players: int) -> None:
-        if not self.min_players <= players <= self.max_players:
+        if type(players) is not int or not self.min_players <= players <= self.max_players:
             raise BadConfiguration(f"{self.name} is played by {self.min_players} to "
                                    f"{self.max_players} players, not {players}")
 
-    def load_presenter(self) -> Any | None:
-        return _load(self.presenter)
+    @property
+    def package(self) -> str:
+        """The module name of the game's package under `p2ptarot.games` (and of its presenter and
+        bots modules): the name with '-' written '_'."""
+        return self.name.replace("-", "_")
 
-    def load_bots(self) -> Any | None:
-        return _load(self.bots)
+    def check_options(self, options: Mapping[str, Any], players: int) -> None:
+        """BadConfiguration unless every option is declared and its value acceptable."""
+        for name, value in options.items():
+            spec = self.options.get(name) if isinstance(name, str) else None
+            if spec is None:
+                accepted = ", ".join(self.options) or "none"
+                raise BadConfiguration(f"{self.name} has no option {name!r} (options: {accepted})")
+            spec.check(self.name, name, value, players)
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "title": self.title, "players": [self.min_players, self.max_players],
@@ -135,13 +185,17 @@ class GameInfo:
                 "default_variant": self.default_variant, "decks": list(self.decks)}
 
 
-def _load(path: str | None) -> Any | None:
-    """Import "package.module" (the module) or "package.module:attr" (that attribute)."""
-    if not path:
+def layer_module(game: str, layer: str) -> ModuleType | None:
+    """The module `p2ptarot.<layer>.<package>` of a registered game (its presenter for
+    layer "present", its bots for "bots"), or None when the game has none. Why by convention:
+    a game names no layer above it, and a layer's module for a seventh game is one new file."""
+    module = f"p2ptarot.{layer}.{info(game).package}"
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name != module:  # the module exists but is broken: say so
+            raise
         return None
-    module, _, attr = path.partition(":")
-    obj = importlib.import_module(module)
-    return getattr(obj, attr) if attr else obj
 
 
 _REGISTRY: dict[str, GameInfo] = {}
@@ -206,8 +260,8 @@ def create(name: str, players: int, variant: str | None = None,
 
     `viewer=None` builds the omniscient state; `viewer=k` builds seat k's partial-knowledge
     state (the one a network peer runs); `viewer=None, omniscient=False` builds a public
-    observer's state (an offline verifier before the audit). Options are game-specific.
-    An unknown or unbuilt variant is refused (BadConfiguration).
+    observer's state (an offline verifier before the audit). Players, variant and options are
+    checked here against the game's declaration (BadConfiguration), so constructors do not.
     """
     if omniscient is None:
         omniscient = viewer is None
@@ -216,8 +270,9 @@ def create(name: str, players: int, variant: str | None = None,
     gi = info(name)
     gi.check_players(players)
     variant = gi.resolve_variant(variant)
+    options = dict(options or {})
+    gi.check_options(options, players)
     if viewer is not None and not 0 <= viewer < players:
         raise BadConfiguration(f"viewer seat {viewer} out of range")
-    assert gi.factory is not None
-    return gi.factory(players=players, variant=variant, options=dict(options or {}), viewer=viewer,
-                      omniscient=omniscient)
+    assert gi.state is not None
+    return gi.state(players, variant, options, omniscient=omniscient, viewer=viewer)

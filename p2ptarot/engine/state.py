@@ -17,6 +17,7 @@ from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Mapping
 
 from .errors import EngineError, IllegalMove, NotYourTurn
+from .knowledge import Knowledge
 from .types import (PUBLIC, Claim, Commit, Finding, Move, Open, Outcome, Reveal, Secret, Turn,
                     TurnKind, bad_field, move_from_json)
 
@@ -27,11 +28,11 @@ MOVE_KINDS = (TurnKind.SEAT, TurnKind.SIMULTANEOUS, TurnKind.INTERRUPT)
 class GameState(ABC):
     """Mutable game state with a deterministic, pure transition function.
 
-    Subclasses set `NAME` and `MOVES` and implement the abstract methods. Values of handles live
-    in `self.cards` (handle -> card id, or None when unknown to this state); `self.seen` records,
-    per handle, which seats have been shown the card (PUBLIC when everyone has). Secrets that are
-    not cards live in `self.secrets` (name -> Secret), filled by `Commit`/`Open` moves. Claims are
-    numbered by `_claim`: `claim_log[id]` is every claim ever made, `claims` the pending ones.
+    Subclasses set `NAME` and `MOVES` and implement the abstract methods: the rules. What the
+    state knows is its `knowledge` (engine/knowledge.py), whose containers it exposes under their
+    own names: `cards` (handle -> card id, or None when unknown to this state), `seen` (per
+    handle, the seats shown it; PUBLIC when everyone has), `secrets` (name -> Secret, from
+    `Commit`/`Open`), `claim_log` (every claim, by id) and `claims` (the pending ones), `findings`.
     """
 
     NAME: ClassVar[str] = ""
@@ -45,17 +46,11 @@ class GameState(ABC):
         self.omniscient = omniscient
         #: the seat whose knowledge this state models (None: omniscient or a pure observer)
         self.viewer = viewer
-        self.cards: list[str | None] = []
-        self.seen: list[set[int]] = []
-        #: claims not yet decided (games drop the ones they confirm)
-        self.claims: list[Claim] = []
-        #: every claim made in this game, in order: claim_log[c.id] is c
-        self.claim_log: list[Claim] = []
-        self.secrets: dict[str, Secret] = {}
-        #: faults the rules punish without ending the game, in the order found (§6 of ENGINE.md)
-        self.findings: list[Finding] = []
-        #: handles some claim depends on (public bookkeeping: the same in every state)
-        self._audit_watch: set[int] = set()
+        self.knowledge = Knowledge()
+        # the knowledge's containers under their own names (the same objects: rules read them)
+        k = self.knowledge
+        self.cards, self.seen, self.secrets = k.cards, k.seen, k.secrets
+        self.claims, self.claim_log, self.findings = k.claims, k.claim_log, k.findings
 
     # ---- the contract -------------------------------------------------------------------------
     @abstractmethod
@@ -106,13 +101,13 @@ class GameState(ABC):
         Computed from public bookkeeping only — never from a value this state happens to know —
         so every peer asks the same audit. Default: every handle registered by
         `_watch_for_audit` (at each claim, in every state) that is not public yet."""
-        return frozenset(h for h in self._audit_watch if PUBLIC not in self.seen[h])
+        return self.knowledge.audit_opens()
 
     def _watch_for_audit(self, handles: Iterable[int]) -> None:
         """A claim made now depends on `handles` (a public set: e.g. the claimant's hand
         handles that are not public). Call it in every state, whether or not this state can
         decide the claim at once, so that `audit_opens` is the same everywhere."""
-        self._audit_watch.update(handles)
+        self.knowledge.watch(handles)
 
     def move_reveals(self, seat: int, move: Move) -> tuple[Reveal, ...]:
         """Reveals a move carries with it (e.g. a card played face up). Default: none."""
@@ -171,11 +166,7 @@ class GameState(ABC):
                where: str) -> Claim:
         """Allocate a numbered claim made by `seat`, pending until the game decides it (then the
         game removes it from `claims`, or raises `self._false_claim(claim, reason)`)."""
-        items = tuple(detail.items()) if isinstance(detail, Mapping) else tuple(detail)
-        claim = Claim(seat, kind, items, where, len(self.claim_log))
-        self.claim_log.append(claim)
-        self.claims.append(claim)
-        return claim
+        return self.knowledge.claim(seat, kind, detail, where)
 
     @staticmethod
     def _false_claim(claim: Claim, reason: str) -> IllegalMove:
@@ -185,16 +176,11 @@ class GameState(ABC):
     def _record_finding(self, claim: Claim | None, seat: int, reason: str, where: str) -> Finding:
         """A fault the rules punish in play instead of by stopping the game (Eleusis §7.7): keep
         it and go on. `claim` (proven false) is dropped from the pending ones."""
-        finding = Finding(seat, reason, where, None if claim is None else claim.id)
-        self.findings.append(finding)
-        if claim is not None:
-            self._settle_claim(claim)
-        return finding
+        return self.knowledge.finding(claim, seat, reason, where)
 
     def _settle_claim(self, claim: Claim) -> None:
         """A claim proven true: no longer pending."""
-        if claim in self.claims:
-            self.claims.remove(claim)
+        self.knowledge.settle(claim)
 
     # ---- secrets (values that are not cards) ---------------------------------------------------
     def _check_commit(self, seat: int, move: Commit) -> None:
@@ -238,10 +224,7 @@ class GameState(ABC):
 
     def secret_for(self, name: str, seat: int | None) -> str | None:
         """Secret `name` as `seat` (None = public) sees it: its owner and, once opened, everyone."""
-        secret = self.secrets.get(name)
-        if secret is None or not (secret.opened or (seat is not None and seat == secret.owner)):
-            return None
-        return secret.value
+        return self.knowledge.secret_for(name, seat)
 
     # ---- shared machinery ---------------------------------------------------------------------
 
@@ -266,34 +249,22 @@ class GameState(ABC):
 
     def learn(self, handle: int, card: str) -> None:
         """Record that `handle` holds `card` (from a reveal or the audit); check claims."""
-        known = self.cards[handle]
-        if known is not None:
-            if known != card:
-                raise EngineError(f"handle {handle} is {known}, cannot also be {card}")
-            return
-        self.cards[handle] = card
-        self._on_learn(handle, card)
+        if self.knowledge.record(handle, card):
+            self._on_learn(handle, card)
 
     def _mark_seen(self, handle: int, to: int) -> None:
-        if to == PUBLIC:
-            self.seen[handle] = {PUBLIC}
-        elif PUBLIC not in self.seen[handle]:
-            self.seen[handle].add(to)
+        self.knowledge.mark_seen(handle, to)
 
     def known_to(self, handle: int, seat: int | None) -> bool:
         """Whether `seat` (None = public) has been shown the card at `handle`."""
-        s = self.seen[handle]
-        return PUBLIC in s or (seat is not None and seat in s)
+        return self.knowledge.known_to(handle, seat)
 
     def card_for(self, handle: int, seat: int | None) -> str | None:
         """The card at `handle` as `seat` sees it (None when hidden from it or unknown here)."""
-        return self.cards[handle] if self.known_to(handle, seat) else None
+        return self.knowledge.card_for(handle, seat)
 
     def _new_handles(self, count: int) -> tuple[int, ...]:
-        start = len(self.cards)
-        self.cards.extend([None] * count)
-        self.seen.extend(set() for _ in range(count))
-        return tuple(range(start, start + count))
+        return self.knowledge.new_handles(count)
 
     def move_from_json(self, data: Mapping[str, Any]) -> Move:
         """Decode one of this game's moves from its JSON form."""

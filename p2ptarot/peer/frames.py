@@ -33,6 +33,19 @@ def parse_ctl(data: bytes) -> dict[str, Any] | None:
     return obj if isinstance(obj, dict) and isinstance(obj.get("ctl"), str) else None
 
 
+def finished_seats(msg: dict[str, Any], sender: bytes, seat_keys: list[bytes]) -> set[bytes]:
+    """The keys a `done` frame says have finished: its sender, and the seats it names in
+    `seats` (indices of the seats it learnt finished, from them or passed on by others). Such
+    evidence only lets a lingering peer leave sooner: a lie costs a cut-off seat one source of
+    catch-up, never a verdict. A malformed list names nobody but the sender."""
+    out = {sender}
+    seats = msg.get("seats")
+    if isinstance(seats, list) and len(seats) <= len(seat_keys) \
+            and all(type(i) is int and 0 <= i < len(seat_keys) for i in seats):
+        out.update(seat_keys[i] for i in seats)
+    return out
+
+
 async def safe_send(links: Links, peer: bytes, data: bytes) -> None:
     """Send, tolerating a link that dropped meanwhile (it is re-dialled; catch-up repairs)."""
     try:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from p2ptarot import app
-from p2ptarot.app.events import ChatLine, Event
+from p2ptarot.app.events import ChatLine, Event, LinkPaths
 from p2ptarot.table.charter import Charter
 from p2ptarot.table.effects import Aborted, Effect, Finished, Record
 from p2ptarot.table.names import printable
@@ -35,6 +35,7 @@ class Watcher:
         self.app: TableApp | None = None
         self._view: dict[str, Any] | None = None
         self._last_chat: dict[int, float] = {}
+        self._paths: list[dict[str, Any]] = []
         if hub is not None:
             self.app = app.TableApp(charter.game, charter.variant, [s.name for s in charter.seats],
                                 self.seat, charter.timeout, charter.stand_in_after)
@@ -123,6 +124,22 @@ class Watcher:
             return
         self._last_chat[seat] = now
         self._publish(ChatLine(self.app.name(seat), printable(text, 300)))
+
+    def paths(self, paths: dict[bytes, tuple[str, float | None]]) -> None:
+        """Online links: each seat's path and round-trip time, published when it changes (the
+        time rounded to 10 ms, so a page is not redrawn for jitter)."""
+        if self.app is None:
+            return
+        rows = []
+        for peer, (path, rtt) in paths.items():
+            seat = self.charter.seat_of(peer)
+            if seat is not None and seat != self.seat:
+                rows.append({"seat": seat, "name": self.app.name(seat), "path": path,
+                             "rtt_ms": None if rtt is None else round(rtt * 100) * 10})
+        rows.sort(key=lambda r: r["seat"])
+        if rows != self._paths:
+            self._paths = rows
+            self._publish(LinkPaths(tuple(rows)))
 
     def link(self, peer: bytes, up: bool) -> None:
         if self.app is None:

@@ -1,7 +1,7 @@
 """Presenters: a seat's screen, move sentences and move-list headings, from its view only.
 
-Each game's presenter module (`p2ptarot/present/<game>.py`) is named by its registration
-(`GameInfo.presenter`); `presenter(game)` returns it as a typed `Presenter` whose optional hooks
+Each game's presenter module is found by convention (`p2ptarot/present/<game package>.py`, see
+`engine.layer_module`); `presenter(game)` returns it as a typed `Presenter` whose optional hooks
 have defaults (`presenter.py`). A presenter reads only the view a seat receives (which already
 hides what the seat may not know) and never the engine, so what a human sees can never leak more
 than a bot gets. Games without a presenter fall back to indented JSON.

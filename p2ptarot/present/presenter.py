@@ -15,7 +15,7 @@ from functools import lru_cache
 from types import ModuleType
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
-from p2ptarot.engine import UnknownGame, info
+from p2ptarot.engine import UnknownGame, layer_module
 
 from .page import PageMoveError
 
@@ -136,7 +136,7 @@ def move_json(move: Any) -> dict[str, Any]:
 def presenter(game: str) -> Presenter:
     """The presenter of a registered game; the defaults for an unknown game or one without."""
     try:
-        return Presenter.of(game, info(game).load_presenter())
+        return Presenter.of(game, layer_module(game, "present"))
     except UnknownGame:
         return Presenter(game)
 

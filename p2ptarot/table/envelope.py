@@ -9,6 +9,7 @@ producing two signed, contradicting messages — an equivocation proof.
 from __future__ import annotations
 
 import hashlib
+from functools import cached_property
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -51,13 +52,38 @@ class Envelope(BaseModel):
         return d
 
     def signing_bytes(self) -> bytes:
-        return SIGN_LABEL + canonical.encode(self.unsigned())
+        """The canonical encoding of the envelope without `sig`: cut out of `wire` (keys are
+        sorted, so the top-level `sig` member sits between `seat` and `step`, after the body:
+        the last occurrence of its exact text), rather than encoded a second time."""
+        wire = self.wire
+        member = b',"sig":"' + self.sig.encode("ascii") + b'"'
+        at = wire.rfind(member)
+        if at < 0 or not wire.startswith(b',"step":', at + len(member)):
+            return SIGN_LABEL + canonical.encode(self.unsigned())
+        return SIGN_LABEL + wire[:at] + wire[at + len(member):]
 
-    def encoded(self) -> bytes:
+    @cached_property
+    def wire(self) -> bytes:
+        """The canonical bytes, encoded once (a frozen model: they never change). A parsed
+        envelope's are the very bytes it was parsed from (`parse` proved them canonical)."""
         return canonical.encode(self.model_dump(mode="json"))
 
+    def encoded(self) -> bytes:
+        return self.wire
+
+    @cached_property
+    def _digest(self) -> bytes:
+        return hashlib.sha256(b"p2ptarot/message\x00" + self.wire).digest()
+
     def digest(self) -> bytes:
-        return hashlib.sha256(b"p2ptarot/message\x00" + self.encoded()).digest()
+        return self._digest
+
+    def model_copy(self, *, update: dict[str, Any] | None = None, deep: bool = False) -> Envelope:
+        """A copy without the cached bytes (an `update` would make them stale)."""
+        copy = super().model_copy(update=update, deep=deep)
+        copy.__dict__.pop("wire", None)
+        copy.__dict__.pop("_digest", None)
+        return copy
 
     def verify_signature(self, public_key: bytes) -> None:
         try:
@@ -71,8 +97,13 @@ def seal(identity: Identity, table_id: bytes, step: int, seat: int, prev: bytes,
     """Build and sign an envelope."""
     unsigned = {"v": PROTOCOL_VERSION, "table": canonical.b64(table_id), "step": step, "seat": seat,
                 "prev": canonical.b64(prev), "kind": kind, "body": body}
-    sig = identity.sign(SIGN_LABEL + canonical.encode(unsigned))
-    return Envelope(**unsigned, sig=canonical.b64(sig))
+    signed = canonical.encode(unsigned)
+    env = Envelope(**unsigned, sig=canonical.b64(identity.sign(SIGN_LABEL + signed)))
+    # the whole encoding is the signed one with the `sig` member put back before the top-level
+    # `step` (the last `,"step":` of the text: only `table` and `v` follow it)
+    at = signed.rfind(b',"step":')
+    env.__dict__["wire"] = signed[:at] + b',"sig":"' + env.sig.encode("ascii") + b'"' + signed[at:]
+    return env
 
 
 def parse(data: bytes, max_size: int = MAX_MESSAGE_BYTES) -> Envelope:
@@ -89,11 +120,13 @@ def parse(data: bytes, max_size: int = MAX_MESSAGE_BYTES) -> Envelope:
     if len(data) > max_size and raw.get("kind") != "abort":
         raise EnvelopeError(f"message of {len(data)} bytes exceeds the limit of {max_size}")
     try:
-        return Envelope.model_validate(raw)
+        env = Envelope.model_validate(raw)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"])[:100]
         raise EnvelopeError(f"bad envelope: {where}: {first['msg'][:200]}") from exc
+    env.__dict__["wire"] = bytes(data)  # canonical: `encode(raw) == data` was checked above
+    return env
 
 
 def chain_start(table_id: bytes) -> bytes:

@@ -1,12 +1,15 @@
-"""The lobby behind `p2ptarot web`: the open tables zeroconf sees, sitting at one of them from
-the page, or hosting a table from the page (bots as local processes); the game is then played
-in the same page."""
+"""The lobby behind `p2ptarot web`: the open tables zeroconf sees (and, online, the ones
+advertised on the NOSTR relays), sitting at one of them from the page or by an invitation code,
+or hosting a table from the page, on the LAN or online (bots as local processes); the game is
+then played in the same page."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Callable
 
 from p2ptarot.app.events import (BackToLobby, GameAborted, GameFinished, Host, Notice, Rematch,
                                  Sit, TablesSeen)
@@ -14,21 +17,49 @@ from p2ptarot.app.human import human_seat
 from p2ptarot.app.table import Hub
 from p2ptarot.engine import BadConfiguration, UnknownGame, games
 from p2ptarot.engine import info as game_info
+from p2ptarot.net import online as net_online
 from p2ptarot.net.discovery import TableAdvert, TableBrowser
+from p2ptarot.net.txt import TableInfo
 from p2ptarot.peer.bots import LocalBots, host_with_bots
 from p2ptarot.peer.config import GameResult, PeerConfig, RunError
 from p2ptarot.peer.run import run_join
+from p2ptarot.peer.store import DataDir
+
+if TYPE_CHECKING:  # aiortc and the NOSTR code load only when the lobby goes online
+    from p2ptarot.net.online.finder import OnlineTable
+    from p2ptarot.net.online.transport import OnlineTransport
 
 logger = logging.getLogger(__name__)
 
 
 def table_row(advert: TableAdvert) -> dict[str, Any]:
-    t = advert.table
+    return info_row(advert.table)
+
+
+def info_row(t: TableInfo) -> dict[str, Any]:
+    """A table as the page lists it (a LAN one is joined by its host's fingerprint)."""
     return {"game": t.game, "variant": t.variant, "host": t.host_name or t.fingerprint,
             "fingerprint": t.fingerprint, "taken": t.seats_taken,
             "free": t.seats_total - t.seats_taken, "full": t.is_full,
             # the fingerprint pins the host: the page never sits at a table it did not show
-            "target": t.fingerprint}
+            "target": t.fingerprint, "online": False}
+
+
+def online_row(found: OnlineTable) -> dict[str, Any]:
+    """An online table: as a LAN one, joined by its invitation code."""
+    row = info_row(found.table)
+    code = net_online.show_code(found.code)
+    return {**row, "target": code, "code": code, "online": True}
+
+
+@dataclass(frozen=True)
+class OnlineSide:
+    """What `p2ptarot web --online` adds: the relays to list tables from, a fresh online
+    transport per game, and the options a hosted table's bot processes join with."""
+
+    relays: tuple[str, ...]
+    transport: Callable[[], OnlineTransport]
+    bot_args: tuple[str, ...] = ()
 
 
 def game_rows() -> tuple[dict[str, Any], ...]:
@@ -38,13 +69,16 @@ def game_rows() -> tuple[dict[str, Any], ...]:
                  for g in games())
 
 
+#: seconds the relays are given to show the advert an invitation code names
+FIND_WAIT = 20.0
 #: seconds a finished game may still linger (the other seats' "done") before a rematch ends it
 LINGER_WAIT = 15.0
 
 
 class Lobby:
-    def __init__(self, hub: Hub, cfg: PeerConfig, interfaces: list[str] | None) -> None:
-        self.hub, self.cfg, self.interfaces = hub, cfg, interfaces
+    def __init__(self, hub: Hub, cfg: PeerConfig, interfaces: list[str] | None,
+                 online: OnlineSide | None = None) -> None:
+        self.hub, self.cfg, self.interfaces, self.online = hub, cfg, interfaces, online
         self.game: asyncio.Task[GameResult] | None = None
         self._last: tuple[Any, ...] | None = None
         #: the rows last shown (to name a table's host when the player sits down)
@@ -86,14 +120,21 @@ class Lobby:
     async def watch(self, every: float = 1.0) -> None:
         """Publish the open tables whenever the list changes (until the player sits down)."""
         self._every = every
-        async with TableBrowser(interfaces=self.interfaces) as browser:
+        async with contextlib.AsyncExitStack() as stack:
+            browser = await stack.enter_async_context(TableBrowser(interfaces=self.interfaces))
+            relays = None
+            if self.online is not None:
+                relays = await stack.enter_async_context(
+                    net_online.OnlineBrowser(list(self.online.relays)))
             while self.game is None:
-                rows = tuple(sorted((table_row(a) for a in browser.tables.values()),
-                                    key=lambda r: (r["game"], r["host"])))
+                found = [table_row(a) for a in browser.tables.values()]
+                found += [online_row(t) for t in relays.tables] if relays is not None else []
+                rows = tuple(sorted(found, key=lambda r: (r["online"], r["game"], r["host"])))
                 key = tuple(tuple(sorted(r.items())) for r in rows)
                 if key != self._last:
                     self._last, self._rows = key, rows
-                    self.hub.publish(TablesSeen(rows, self.cfg.name, self._games))
+                    self.hub.publish(TablesSeen(rows, self.cfg.name, self._games,
+                                                online=self.online is not None))
                 await asyncio.sleep(every)
 
     async def command(self, cmd: Any) -> None:
@@ -111,10 +152,32 @@ class Lobby:
             self.cfg.name = cmd.name.strip()[:40]
         row = next((r for r in self._rows if r["target"] == cmd.target), None)
         what = f"{row['host']}'s table of {row['game']}" if row else f"the table of {cmd.target}"
+        code = net_online.normalize_code(cmd.target)
+        if code is not None:  # an invitation code (typed, pasted as a link, or a listed row)
+            if self.online is None:
+                self.hub.publish(Notice("an invitation code needs online play: start "
+                                        "`p2ptarot web --online`"))
+                return
+            what = what if row else f"the table with code {net_online.show_code(code)}"
         self.hub.publish(Notice(f"joining {what}..."))
-        self.game = asyncio.create_task(run_join(self.cfg, cmd.target, None,
-                                                 human_seat(self.hub, self.cfg.name)))
+        self.game = asyncio.create_task(
+            self._join_online(code) if code is not None else
+            run_join(self.cfg, cmd.target, None, human_seat(self.hub, self.cfg.name)))
         self.game.add_done_callback(self._done)
+
+    async def _join_online(self, code: str) -> GameResult:
+        """Find the advert the code names on the relays, then join over an online transport."""
+        assert self.online is not None
+        found = await net_online.find_code(list(self.online.relays), code, wait=FIND_WAIT)
+        if found is None:
+            raise RunError(f"no open table with code {net_online.show_code(code)} on the relays")
+        cfg = self._online_config()
+        return await run_join(cfg, found.address, None, human_seat(self.hub, cfg.name))
+
+    def _online_config(self) -> PeerConfig:
+        """This lobby's settings with a fresh online transport whose links are shown."""
+        assert self.online is not None
+        return replace(self.cfg, transport=self.online.transport())
 
     def host(self, cmd: Host) -> None:
         """Open the table the page's form describes; the page's player sits at seat 1, not ready
@@ -132,11 +195,25 @@ class Lobby:
         self.hub.publish(Notice(f"opening a table of {gi.title} for {cmd.seats}"
                                 + (f" with {cmd.bots} bot{'s' if cmd.bots > 1 else ''}" if cmd.bots else "")
                                 + "..."))
-        self.bots = LocalBots.for_table(self.cfg, cmd.bots, self.cfg.data_dir / "bots")
-        self.game = asyncio.create_task(host_with_bots(self.cfg, cmd.game, variant, cmd.seats,
-                                                       human_seat(self.hub, self.cfg.name),
+        cfg, extra = self.cfg, ()
+        if cmd.online:
+            if self.online is None:
+                self.hub.publish(Notice("hosting online needs `p2ptarot web --online`"))
+                return
+            cfg, extra = self._online_config(), self.online.bot_args
+            self.hub.publish(Notice(f"invitation code {self.invitation()}: the others type it "
+                                    "in their lobby, or `p2ptarot join` it"))
+        self.bots = LocalBots.for_table(cfg, cmd.bots, self.cfg.data_dir / "bots", extra=extra)
+        self.game = asyncio.create_task(host_with_bots(cfg, cmd.game, variant, cmd.seats,
+                                                       human_seat(self.hub, cfg.name),
                                                        self.bots))
         self.game.add_done_callback(self._done)
+
+    def invitation(self) -> str:
+        """The invitation code of a table this page hosts online (fixed by the identity)."""
+        identity = DataDir(self.cfg.data_dir).identity(self.cfg.test_seed)
+        return net_online.show_code(net_online.code_of(
+            net_online.nostr_key_for(identity).public_hex))
 
     async def close(self) -> None:
         """Stop the game (if any; its bots stop with it) and the list of tables."""

@@ -39,6 +39,11 @@ NOT_A_PEER = ("p2ptarot.transcript.verify", "p2ptarot.cli.demo", "p2ptarot.cli.s
               "p2ptarot.cli.verify_cmd", "p2ptarot.cli.games_cmd", "p2ptarot.app.replay")
 
 
+#: the online stack: loaded only by a command that goes online (issue 22)
+ONLINE_STACK = ("aiortc", "aioice", "coincurve", "p2ptarot.net.online.mesh",
+                "p2ptarot.net.online.transport", "p2ptarot.net.nostr.keys")
+
+
 def run_command(*argv: str) -> dict:
     out = subprocess.run([sys.executable, "-c", _PROBE, *argv], cwd=ROOT, capture_output=True,
                          text=True, timeout=120, check=True, stdin=subprocess.DEVNULL)
@@ -84,6 +89,8 @@ def test_joining_a_ws_address_dials_without_zeroconf(tmp_path: Path) -> None:
     assert "aiohttp" in report["modules"]
     assert loaded(report, ("zeroconf", "p2ptarot.net.discovery")) == []
     assert loaded(report, FRONT_END + NOT_A_PEER) == []  # a bot has no terminal and no page
+    assert "p2ptarot.net.online" in report["modules"]  # the online options' front door...
+    assert loaded(report, ONLINE_STACK) == []  # ...opened by nothing on a LAN table
 
 
 def _refused_port() -> int:
@@ -127,6 +134,16 @@ def test_the_network_package_loads_its_names_on_first_use() -> None:
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                          timeout=120, check=True).stdout.split()
     assert out == ["False", "True", "False"]
+
+
+def test_the_online_package_loads_its_names_on_first_use() -> None:
+    code = ("import sys, p2ptarot.cli.peer, p2ptarot.net.online as online; "
+            "before = [m for m in ('aiortc', 'coincurve') if m in sys.modules]; "
+            "from p2ptarot.net.online.transport import OnlineTransport; "
+            "print(before == [], online.OnlineTransport is OnlineTransport)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120, check=True).stdout.split()
+    assert out == ["True", "True"]
 
 
 def test_the_demo_makes_the_host_key_before_loading_the_table_stack(tmp_path: Path) -> None:

@@ -109,7 +109,7 @@ def test_a_missing_file_is_caught(tmp_path: Path) -> None:
 
 #: each game package and the spec page that quotes the rules sections its code cites
 GAME_SPECS = {"sinople": "sinople", "arcanoid": "arcanoid", "arcanum": "arcanum", "eleusis": "eleusis",
-              "trois_roses": "roses", "paris_divins": "roses", "roses_common": "roses"}
+              "trois_roses": "roses", "paris_divins": "roses"}
 #: `§n` of another document (PROTOCOL §7, spec/ENGINE.md §1): not the rules'
 OTHER_DOC = re.compile(r"(?:PROTOCOL|SECURITY|ENGINE|MENTAL|APP|ERL|\.md),?\s?§\s?[\d.]+")
 SECTION = re.compile(r"§\s?(\d+(?:\.\d+)*)")

@@ -9,8 +9,8 @@ from typing import Any, ClassVar
 import pytest
 
 from p2ptarot.engine import (PLANNED, BadConfiguration, Commit, EngineError, GameInfo, GameState,
-                             IllegalMove, Move, NotYourTurn, Open, Outcome, Pass, Secret, Turn,
-                             TurnKind, VariantInfo, create, games, move_from_json)
+                             IllegalMove, Move, NotYourTurn, Open, Option, Outcome, Pass, Secret,
+                             Turn, TurnKind, VariantInfo, create, games, last_seat, move_from_json)
 from p2ptarot.engine.registry import info
 
 
@@ -259,4 +259,38 @@ def test_create_refuses_an_unknown_variant_and_every_game_is_discovered() -> Non
         create("sinople", 3, "DRESDEN")
     names = [g.name for g in games()]
     assert {"arcanoid", "sinople"} <= set(names) and names == sorted(names)
-    assert info("sinople").factory is not None
+    assert info("sinople").state is not None
+
+
+# ---- options declared as data, checked by create ------------------------------------------------
+@pytest.mark.parametrize(("game", "players", "options"), [
+    ("arcanoid", 3, {"first_seat": 3}), ("arcanoid", 3, {"first_seat": "0"}),
+    ("arcanoid", 3, {"rounds": True}), ("arcanoid", 3, {"rounds": 0}),
+    ("eleusis", 4, {"rounds": 5}), ("eleusis", 4, {"dealer_cap_basis": "later"}),
+    ("eleusis", 4, {"first_dealer": -1}), ("arcanum", 3, {"length": "long"}),
+    ("arcanum", 4, {"length": "short"}), ("arcanum", 4, {"wheelHidesKind": 1}),
+    ("sinople", 3, {"x": 1}), ("paris-divins", 3, {"rounds": 1}), ("trois-roses", 3, {1: 2}),
+])
+def test_a_bad_option_is_refused_before_a_state_exists(game: str, players: int,
+                                                        options: dict) -> None:
+    with pytest.raises(BadConfiguration):
+        create(game, players, options=options)
+
+
+def test_declared_options_are_accepted_and_reach_the_state() -> None:
+    assert create("arcanoid", 3, options={"first_seat": 2, "rounds": 1}).first_seat == 2
+    state = create("eleusis", 4, options={"rounds": 4, "first_dealer": 3,
+                                          "dealer_cap_basis": "after"})
+    assert state.rounds == 4 and state.rules.dealer_cap_basis == "after"
+    assert create("arcanum", 3, options={"length": "short"}).rules.length == "short"
+    with pytest.raises(BadConfiguration, match="played by"):
+        create("sinople", True)  # type: ignore[arg-type]  # a bool is not a player count
+
+
+def test_option_bounds_may_depend_on_the_player_count() -> None:
+    seat = Option(int, low=0, high=last_seat)
+    seat.check("g", "seat", 2, 3)
+    with pytest.raises(BadConfiguration, match="0..2"):
+        seat.check("g", "seat", 3, 3)
+    with pytest.raises(BadConfiguration, match="must be of type int"):
+        seat.check("g", "seat", False, 3)

@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Iterator, Mapping
 
 import pytest
 
-from p2ptarot.engine import (PUBLIC, Commit, EngineError, GameState, IllegalMove, Move, NotYourTurn,
+from p2ptarot.engine import (layer_module, PUBLIC, Commit, EngineError, GameState, IllegalMove, Move, NotYourTurn,
                              RandomChoice, RandomDealer, Shuffle, TurnKind, create, games)
 from p2ptarot.engine.types import move_fields
 
@@ -275,6 +275,7 @@ def test_every_registered_game_has_a_case_and_its_pieces() -> None:
     cases = list(_cases())
     for gi in games():
         assert any(c.values[0] == gi.name for c in cases)
-        assert gi.factory is not None
-        for loader in (gi.load_presenter, gi.load_bots):
-            loader()  # a registered import path must import
+        assert gi.state is not None
+        for layer in ("present", "bots"):  # found by convention, never named by the game
+            module = layer_module(gi.name, layer)
+            assert module is not None, f"{gi.name} has no p2ptarot/{layer}/{gi.package}.py"

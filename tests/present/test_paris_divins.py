@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from tests.games.roses_common.support import check_screens
+from tests.games.support import check_screens
 
 from p2ptarot.present import presenter
-from p2ptarot.games.paris_divins import Wager
+from p2ptarot.games.paris_divins.moves import Wager
 
 
 @pytest.mark.parametrize("players", [2, 5, 12])

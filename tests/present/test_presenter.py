@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from p2ptarot.engine import games
+from p2ptarot.engine import games, layer_module
 from p2ptarot.present import presenter
 from p2ptarot.present.page import PageMoveError
 from p2ptarot.present.presenter import HOOKS, Presenter
@@ -13,7 +13,7 @@ from p2ptarot.present.presenter import HOOKS, Presenter
 
 @pytest.mark.parametrize("game", sorted(g.name for g in games()))
 def test_every_game_has_a_full_presenter(game: str) -> None:
-    module = [g for g in games() if g.name == game][0].load_presenter()
+    module = layer_module(game, "present")
     assert module is not None and callable(module.render) and callable(module.describe)
     p = presenter(game)
     assert p.groups == dict(module.GROUPS) and p.render is module.render

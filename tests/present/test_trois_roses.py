@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from tests.games.roses_common.support import check_screens
+from tests.games.support import check_screens
 
 from p2ptarot.present import presenter
 from p2ptarot.present.cards import card_name
-from p2ptarot.games.trois_roses import Play
+from p2ptarot.games.trois_roses.moves import Play
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])

@@ -29,20 +29,24 @@ raises `RigError` with the reason: the test fails, it never skips.
 
 from __future__ import annotations
 
+import asyncio
+import ctypes
 import ipaddress
 import os
 import re
 import secrets
 import signal
 import subprocess
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 NETNS_DIR = Path("/run/netns")
 _NAME_OK = re.compile(r"^[a-z][a-z0-9]{0,9}$")  # veth-<name> must fit IFNAMSIZ (15)
 _OURS = re.compile(r"^p2t(\d+)-[0-9a-f]{6}-")
+_CLONE_NEWNET = 0x40000000
 INTERNET = "198.18.0.0/24"  # RFC 2544 benchmarking range: never a real destination
 
 
@@ -93,6 +97,32 @@ class Namespace:
                                 **kwargs)  # type: ignore[call-overload]
         self.rig._processes.append(proc)
         return proc
+
+    def run_async(self, fn: Callable[[], Awaitable[object]]) -> object:
+        """`asyncio.run(fn())` on a thread that entered this namespace's network (setns): the
+        sockets it opens and the processes it starts (a browser driven over this namespace's
+        loopback, an in-process peer) live here. Returns the result, or raises its error."""
+        out: dict[str, object] = {}
+
+        def body() -> None:
+            try:
+                fd = os.open(NETNS_DIR / self.name, os.O_RDONLY)
+                try:
+                    libc = ctypes.CDLL(None, use_errno=True)
+                    if libc.setns(fd, _CLONE_NEWNET) != 0:
+                        err = ctypes.get_errno()
+                        raise OSError(err, f"setns into {self.name}: {os.strerror(err)}")
+                finally:
+                    os.close(fd)
+                out["result"] = asyncio.run(fn())  # type: ignore[arg-type]
+            except BaseException as exc:  # handed to the caller's thread
+                out["error"] = exc
+        thread = threading.Thread(target=body, name=f"in-{self.name}")
+        thread.start()
+        thread.join()
+        if "error" in out:
+            raise out["error"]  # type: ignore[misc]
+        return out.get("result")
 
     def nft(self, ruleset: str) -> None:
         """Load an nftables ruleset (`nft -f -`) in this namespace."""

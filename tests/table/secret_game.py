@@ -38,7 +38,7 @@ class SecretVote(GameState):
     MOVES = {"commit": Commit, "open": Open, "hint": Hint, "vote": Vote}
 
     def __init__(self, players: int, variant: str | None, options: dict[str, Any],
-                 viewer: int | None, omniscient: bool) -> None:
+                 omniscient: bool, viewer: int | None) -> None:
         super().__init__(players, variant, options, omniscient, viewer)
         self.phase = COMMIT
         self.votes: dict[int, str] = {}
@@ -127,7 +127,7 @@ class SecretVote(GameState):
 
 
 INFO = GameInfo(name=NAME, title="secret vote (test toy)", min_players=2, max_players=6,
-                factory=SecretVote)
+                state=SecretVote)
 
 
 @pytest.fixture

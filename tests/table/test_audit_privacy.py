@@ -50,7 +50,7 @@ def _audit(obs: Session) -> Counter:
     """Check the invariants; count the handles by who can decrypt them."""
     n = obs.n
     game = obs.game
-    watched = game._audit_watch  # what a claim needed: the only handles an audit may open
+    watched = game.knowledge.watched  # what a claim needed: the only handles an audit may open
     counts: Counter = Counter()
     for h, (deck, epoch, pos) in obs.bridge.where.items():
         ep = obs.mental.epoch(deck, epoch)

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from p2ptarot import PROTOCOL_VERSION
 from p2ptarot.table import canonical
-from p2ptarot.table.envelope import EnvelopeError, parse
+from p2ptarot.crypto.signing import Identity
+from p2ptarot.table.envelope import SIGN_LABEL, EnvelopeError, parse, seal
 
 
 @pytest.mark.parametrize("data", [b'{"a":1.5}', b'{"a":1e2}', b'{"a": 1}', b'{ "a":1}', b'{"b":1,"a":2}',
@@ -72,3 +73,24 @@ def test_nesting_is_bounded_for_strings_too() -> None:
         canonical.encode([deep])  # one level more: refused, ASCII string or not
     with pytest.raises(canonical.CanonicalError):
         canonical.encode({"k": deep})
+
+
+_ME = Identity.generate()
+bodies = st.dictionaries(st.sampled_from(["sig", "step", "seat", "a", "v", "é"]), json_values, max_size=5)
+
+
+@given(bodies, st.integers(0, 10_000_000), st.integers(0, 11))
+def test_envelope_bytes_are_encoded_once_and_exactly(body, step, seat) -> None:
+    """`seal` and `signing_bytes` splice the `sig` member in and out of the canonical text (issue
+    26) rather than encoding twice: the bytes are exactly the canonical encodings, whatever the
+    body holds (its own `sig` and `step` keys too)."""
+    env = seal(_ME, b"t" * 32, step, seat, b"p" * 32, "move", body)
+    assert env.encoded() == canonical.encode(env.model_dump(mode="json"))
+    again = parse(env.encoded())
+    assert again == env and again.encoded() == env.encoded() and again.digest() == env.digest()
+    assert again.signing_bytes() == SIGN_LABEL + canonical.encode(again.unsigned())
+    again.verify_signature(_ME.public_bytes)
+    other = again.model_copy(update={"step": step + 1})
+    assert other.encoded() == canonical.encode(other.model_dump(mode="json")) != env.encoded()
+    with pytest.raises(EnvelopeError):
+        other.verify_signature(_ME.public_bytes)

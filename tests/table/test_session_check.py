@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from p2ptarot.games.sinople import Play, Show
+from p2ptarot.games.sinople.moves import Play, Show
 from p2ptarot.table.errors import MoveRefused
 
 from tests.table.harness import Table

@@ -299,7 +299,7 @@ def test_sinople_search_denied_by_colluding_liars_convicts_a_liar_at_the_audit()
     """Defect 4: two colluding seats deny every card of the round class; the honest dealer passes
     last at value 9. The old engine blamed it; now the audit names a liar (and the other one),
     live and in the verifier, citing the liar's own signed pass."""
-    from p2ptarot.games.sinople.tables import NUMERIC_IDS
+    from p2ptarot.games.sinople.rules import NUMERIC_IDS
     from p2ptarot.table import rounds
 
     probe = Table("sinople", 3, seed=26)

@@ -7,12 +7,11 @@ Importing this package registers the game with the engine registry.
 from p2ptarot.engine import GameInfo, register
 
 from .cardinfo import DECK
-from .rules import DRESDEN, catalogue, combination_info
-from .state import ArcanoidState, factory
+from .rules import DRESDEN, OPTIONS
+from .state import ArcanoidState
+from .variants import catalogue, combination_info
 
 register(GameInfo(name="arcanoid", title="Arcanoïd", min_players=2, max_players=10,
                   variants=catalogue(), default_variant=DRESDEN.name, decks=(DECK,),
-                  factory=factory, presenter="p2ptarot.present.arcanoid",
-                  bots="p2ptarot.bots.arcanoid", combine=combination_info))
-
-__all__ = ["ArcanoidState", "factory"]
+                  state=ArcanoidState, options=OPTIONS,
+                  combine=combination_info))

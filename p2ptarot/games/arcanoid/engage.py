@@ -15,6 +15,7 @@ from p2ptarot.engine import IllegalMove
 
 from .cardinfo import (EMPEROR, EMPRESS, FIELDS, FOOL, LOVERS, MAGICIAN, court, is_ace, is_numeric,
                        is_trump, suit)
+from .arcana.fool import fool_window
 from .records import CARDS, Record, composition_class, VALUE
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -132,8 +133,6 @@ def check_engage(g: "ArcanoidState", pid: int, fields: Sequence[str], handles: S
 def perform_engage(g: "ArcanoidState", pid: int, fields: Sequence[str], handles: Sequence[int],
                    cards: Sequence[str], transmute: int, chariot: bool):
     """Lay the engagement down; Fool window; finish checks; refills. Generator."""
-    from .arcana.fool import fool_window
-
     p = g.parts[pid]
     g.declare(p.seat, zip(handles, cards))
     for h in handles:

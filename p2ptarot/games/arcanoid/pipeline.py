@@ -12,10 +12,11 @@ from typing import Any, Callable, Iterable
 from p2ptarot.engine import IllegalMove, PUBLIC, NOBODY, Reveal, Shuffle, TurnKind
 
 from .cardinfo import ALL_CARDS, DECK, FIELDS
-from .driver import Ask, AskChance, AskReveal, Flow
+from p2ptarot.engine.flow import Ask, AskChance, AskReveal, Flow
 from .model import Ctx, HermitState, Participant, TemperanceState
 from .records import ABDICATION, Record, field_winner
 from .rules import Rules
+from .secret import inferred_transmute
 
 #: `draw_into` target for a hand nobody sees (the GAZA USA's, G2)
 HIDDEN = -2
@@ -410,8 +411,6 @@ class Pipeline:
 
     def score_secrets(self) -> None:
         """Once opened, a secret record scores as its cards (the transmuted card inferred)."""
-        from .secret import inferred_transmute
-
         for rec in self.secret_records():
             # after the reveal every value is known; a seat that refused to learn one (a
             # cheater's own engine) scores what it knows rather than crash

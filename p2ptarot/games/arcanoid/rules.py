@@ -13,11 +13,11 @@ everything that varies through `state.rules`, never through module constants. Wh
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Generator, Sequence
 
 from p2ptarot.engine import Move
-from p2ptarot.engine.registry import VariantInfo
+from p2ptarot.engine.registry import Option, VariantInfo, last_seat
 
 from . import engage
 
@@ -93,80 +93,12 @@ class Rules:
 
 DRESDEN = Rules()
 
-#: the variants built so far, by name, in lineage order (filled from `variants/` below)
-VARIANTS: dict[str, Rules] = {DRESDEN.name: DRESDEN}
-
-#: the add-on combinable with any variant, even with itself (§8.7 G1): one USA seat per GAZA
-GAZA = "GAZA"
-#: "GAZA" on its own means MAINZ + GAZA (G1)
-GAZA_DEFAULT_BASE = "MAINZ"
-
-#: the §8 lineage not built yet: listed by `p2ptarot games`, refused by `create` and `host`
-PLANNED_VARIANTS: tuple[VariantInfo, ...] = ()
+__all__ = ["DRESDEN", "ExtraMove", "OPTIONS", "Rules"]
 
 
-def _load_built() -> None:
-    from .variants import BUILT
-
-    for rules in BUILT:
-        VARIANTS[rules.name] = rules
-
-
-_load_built()
-
-
-def combined(name: str) -> Rules | None:
-    """The rules of a GAZA combination (`MALTA+GAZA`, `GAZA+GAZA`, `GAZA`), or None when `name`
-    is not one: at most one built base variant (MAINZ when none) plus k >= 1 GAZA parts."""
-    parts = name.split("+")
-    k = parts.count(GAZA)
-    bases = [p for p in parts if p != GAZA]
-    if k == 0 or len(bases) > 1 or any(b not in VARIANTS for b in bases):
-        return None
-    base = VARIANTS[bases[0] if bases else GAZA_DEFAULT_BASE]
-    parent = base.name if k == 1 else "+".join([base.name] + [GAZA] * (k - 1))
-    if name == GAZA:
-        parent = base.name
-    return replace(base, name=name, parent=parent, usa_seats=base.usa_seats + k,
-                   summary=f"{base.name} plus {k} automatic USA participant{'s' * (k > 1)}")
-
-
-#: the GAZA combinations listed (and so covered by the contract test); any other, e.g.
-#: `MALTA+GAZA+GAZA`, is accepted by `rules_for` and `GameInfo.resolve_variant` all the same
-LISTED_COMBINATIONS: tuple[str, ...] = (GAZA,) + tuple(f"{n}+{GAZA}" for n in (
-    "DRESDEN", "NASSAU", "KOBLENZ", "MALTA", "WORMS")) + (f"{GAZA}+{GAZA}",)
-
-
-def combination_info(name: str) -> VariantInfo | None:
-    """The registry's view of a GAZA combination (GameInfo.combine)."""
-    rules = combined(name)
-    return None if rules is None else rules.variant_info()
-
-
-def catalogue() -> tuple[VariantInfo, ...]:
-    """Every variant for the registry: the built ones, then the listed GAZA combinations."""
-    built = tuple(r.variant_info() for r in VARIANTS.values())
-    combos = []
-    for name in LISTED_COMBINATIONS:
-        info = combination_info(name)
-        assert info is not None
-        # a listed parent must be listed before it: "GAZA+GAZA" derives from "GAZA" (MAINZ+GAZA)
-        combos.append(info if name != f"{GAZA}+{GAZA}" else VariantInfo(name, GAZA, info.status,
-                                                                          info.summary))
-    names = {v.name for v in built}
-    return built + tuple(combos) + tuple(v for v in PLANNED_VARIANTS if v.name not in names)
-
-
-def rules_for(variant: str | None) -> Rules:
-    """The rules object of a built variant or GAZA combination (DRESDEN when None)."""
-    from p2ptarot.engine import BadConfiguration
-
-    rules = VARIANTS.get(variant or DRESDEN.name) or combined(variant or "")
-    if rules is None:
-        raise BadConfiguration(f"arcanoid variant {variant!r} is not built "
-                               f"(built: {', '.join(VARIANTS)}, each optionally +GAZA)")
-    return rules
-
-
-__all__ = ["DRESDEN", "ExtraMove", "GAZA", "PLANNED_VARIANTS", "Rules", "VARIANTS", "catalogue",
-           "combination_info", "combined", "rules_for"]
+#: the table options (checked by `create`): how many rounds (default `Rules.rounds`) and a fixed
+#: first seat instead of the joint draw (tests, replays)
+OPTIONS: dict[str, Option] = {
+    "rounds": Option(int, low=1, high=99, doc="rounds in the game (§1)"),
+    "first_seat": Option(int, low=0, high=last_seat, doc="the first player, not drawn"),
+}

@@ -10,8 +10,10 @@ the count, never the values. What `check` cannot see becomes a numbered claim (E
 * `fool-outcome` (detail: field, handles, outcome) — the Fool's user, after its private look,
   announces "stolen" or "lost"; true iff the cards are stealable under the variant's rules.
 
-A state that knows every value (the engager's own, an omniscient one; the thief's after its look)
-refuses a false statement outright, so the modes agree. The transmuted card is never named: a
+A state that may judge every value (`usable_card`: the claimant's own, an omniscient one, or
+values open to everyone) refuses a false statement outright, so the modes agree; a third seat's
+private knowledge (the engager's against a thief, a Papesse's look) never does: one peer alone
+would convict (issue 24 item 5). The transmuted card is never named: a
 Magician with exactly one numeric card of another suit transmutes it, otherwise nothing.
 """
 
@@ -22,13 +24,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
 from p2ptarot.engine import Claim, IllegalMove, Move
 
+from .arcana.fool import LOST, STOLEN, fool_window
 from .cardinfo import FIELDS, MAGICIAN, is_numeric, suit
+from .legal import engagement_moves
 from .records import CARDS, Record
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import ArcanoidState
 
-STOLEN, LOST = "stolen", "lost"
 SECRET_CLAIMS = ("secret-legal", "fool-outcome")
 
 
@@ -94,8 +97,8 @@ def check_public(g: "ArcanoidState", pid: int, field: str, handles: Sequence[int
     avail = set(g.available(pid))
     if any(h not in avail for h in handles):
         raise IllegalMove(seat, "a secret engagement uses available cards only", g.where())
-    known = [g.cards[h] for h in engaged]
-    if all(c is not None for c in known):  # this state knows them: the claim is decided now
+    known = [g.usable_card(h, seat) for h in engaged]
+    if all(c is not None for c in known):  # this state may judge them: decided now
         err = composition_error(g, field, engaged, known)  # type: ignore[arg-type]
         if err:
             raise IllegalMove(seat, err, g.where())
@@ -123,8 +126,6 @@ def lay_down(g: "ArcanoidState", pid: int, field: str, handles: Sequence[int],
 def perform(g: "ArcanoidState", pid: int, field: str, handles: Sequence[int],
             chariot: bool = False):
     """Lay down, the Fool window (it always opens, K4), finish checks, refills. Generator."""
-    from .arcana.fool import fool_window
-
     lay_down(g, pid, field, handles, chariot)
     user = yield from fool_window(g, pid, field, secret=True)
     g.finish_checks(pid)
@@ -136,8 +137,6 @@ def options(g: "ArcanoidState", pid: int, seat: int, exclude: Sequence[int] = ()
             ) -> list[tuple[str, tuple[int, ...]]]:
     """(field, handles) of the listed single-field engagements `seat` knows to be legal as
     secret ones (bots and UIs), from A(p) without `exclude`."""
-    from .legal import engagement_moves
-
     p = g.parts[pid]
     avail = [h for h in g.available(pid) if h not in exclude]
     known = [(h, c) for h in avail for c in [g.card_for(h, seat)] if c is not None]
@@ -158,23 +157,6 @@ def candidates(g: "ArcanoidState", pid: int, seat: int) -> list[Move]:
     if pid in g.secret_used:
         return []
     return [SecretEngage(f, hs) for f, hs in options(g, pid, seat)]
-
-
-# ---- the Fool's attempt (K4, T4) ---------------------------------------------------------------
-def fool_attempt(g: "ArcanoidState", engager: int, user: int, field: str):
-    """After the Fool is shown: the private look, then the user's announced outcome. Returns
-    whether the record is stolen. Generator."""
-    from .model import Ctx
-
-    rec = g.parts[engager].records[field]
-    useat = g.seat_of(user)
-    for h in rec.handles:  # the private look: holder = the engager, who knows them
-        g.show_to(h, useat, g.seat_of(rec.engager))
-    ctx = Ctx("fool-outcome", actor=user, data={"field": field, "engager": engager})
-    move = yield from g.decide(ctx, useat)
-    g.add_claim(useat, "fool-outcome", (("field", field), ("handles", rec.handles),
-                                        ("outcome", move.outcome)), g.where())
-    return move.outcome == STOLEN
 
 
 def true_outcome(g: "ArcanoidState", handles: Sequence[int], seat: int) -> str | None:

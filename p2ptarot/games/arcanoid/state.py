@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from p2ptarot.engine import (Claim, EngineError, GameState, IllegalMove, Move, NotYourTurn,
-                             Outcome, Pass, RandomChoice, Reveal, Turn, NOBODY, PUBLIC)
+from p2ptarot.engine import (Claim, EngineError, IllegalMove, Move, NotYourTurn, Outcome, Pass,
+                             RandomChoice, Reveal, NOBODY, PUBLIC)
+from p2ptarot.engine.flow import Ask, AskChance, Done, Flow, FlowState
 
 from . import engage, legal, secret
 from .secret import SECRET_CLAIMS, FoolOutcome
@@ -19,7 +20,6 @@ from .arcana import (calls, chariot, death, devil, fool, hanged_man, hermit, jud
 from .cardinfo import (CHARIOT, DEATH, DEVIL, FIELDS, HANGED_MAN, HERMIT, JUDGEMENT, JUSTICE,
                        MOON, POPE, PRIESTESS, STAR, STRENGTH, SUN, TEMPERANCE, TOWER, WHEEL, WORLD,
                        in_category)
-from .driver import Ask, AskChance, Done, Flow, Request, turn_of
 from .model import Ctx
 from .moves import (MOVES, Abdicate, Call, CallAgain, ChariotAdd, ChariotDiscard, ChariotEngage,
                     ChariotLoad, Discard, Engage, Fool, Give, HangedMan, HermitMove, Judgement,
@@ -27,13 +27,13 @@ from .moves import (MOVES, Abdicate, Call, CallAgain, ChariotAdd, ChariotDiscard
                     World)
 from .pipeline import Pipeline
 from .records import ABDICATION, Record
-from .rules import DRESDEN, Rules, rules_for
-from .winner import field_counts, game_winner
+from .rules import DRESDEN, Rules
+from .scoring import field_counts, game_winner
+from .variants import rules_for
+from .view import build_view
 
 PLAY_EFFECTS = {JUSTICE: justice.play, HERMIT: hermit.play, WHEEL: wheel.play, DEATH: death.play,
                 DEVIL: devil.play}
-#: what a pending decision announced to the whole table (the called card, the Pope's category...)
-PUBLIC_DECISION_DATA = ("called", "category", "arcanum", "tried", "field")
 #: which card each arcanum move must carry
 ARCANUM_OF = {Priestess: (PRIESTESS,), Pope: (POPE,), Strength: (STRENGTH,),
               HangedMan: (HANGED_MAN,), Temperance: (TEMPERANCE,), Tower: (TOWER,),
@@ -41,7 +41,7 @@ ARCANUM_OF = {Priestess: (PRIESTESS,), Pope: (POPE,), Strength: (STRENGTH,),
               Play: tuple(PLAY_EFFECTS), ChariotLoad: (CHARIOT,)}
 
 
-class ArcanoidState(Pipeline, GameState):
+class ArcanoidState(Pipeline, FlowState):
     NAME = "arcanoid"
     MOVES = MOVES
 
@@ -69,12 +69,9 @@ class ArcanoidState(Pipeline, GameState):
         self._claims_by_handle: dict[int, list[Claim]] = {}
         #: handles an audit opened to everyone (their `seen` is not PUBLIC: no rule showed them)
         self._opened: set[int] = set()
-        self._log: list[tuple] = []
-        self._busy = 0
         self._reset_round()
         self.first_player = 0
-        self._flow: Flow = self._game()
-        self._req: Request = next(self._flow)
+        self._start()
 
     # ---- the game loop -----------------------------------------------------------------------
     def _game(self) -> Flow:
@@ -85,16 +82,7 @@ class ArcanoidState(Pipeline, GameState):
             yield from self.play_round()
         yield Done()
 
-    def _send(self, value: Any) -> None:
-        self._req = self._flow.send(value)
-
     # ---- contract ----------------------------------------------------------------------------
-    def turn(self) -> Turn:
-        return turn_of(self._req)
-
-    def _ctx(self) -> Ctx | None:
-        return self._req.ctx if isinstance(self._req, Ask) else None
-
     def legal_moves(self, seat: int) -> list[Move]:
         req = self._req
         if not isinstance(req, Ask) or seat not in req.seats or seat in req.ctx.answers:
@@ -122,74 +110,28 @@ class ArcanoidState(Pipeline, GameState):
         raise EngineError(f"unknown decision {name}")
 
     def apply(self, seat: int, move: Move, *, listed: bool = False) -> None:
-        self._log.append(("m", seat, move))
-        self._busy += 1
-        try:
-            super().apply(seat, move, listed=listed)
-        finally:
-            self._busy -= 1
+        """`check`, then the declared face-up values against the opened cards
+        (`_check_opened`), then the flow's logged apply."""
+        if not listed:
+            self.check(seat, move)
+            self._check_opened(seat, move)
+        super().apply(seat, move, listed=True)
 
-    def resolve_chance(self, result: Any) -> None:
-        self._log.append(("c", dict(result) if isinstance(result, Mapping) else result))
-        self._busy += 1
-        try:
-            super().resolve_chance(result)
-        finally:
-            self._busy -= 1
-
-    def resolve_reveals(self, values: Mapping[int, str] | None = None) -> None:
-        self._log.append(("r", dict(values or {})))
-        self._busy += 1
-        public = [r.handle for r in self.turn().reveals if r.to == PUBLIC]
-        try:
-            super().resolve_reveals(values)
-            for h in public:  # a value known here privately is now everyone's
-                if self.cards[h] is not None:
-                    self._on_public(h, self.cards[h])  # type: ignore[arg-type]
-        finally:
-            self._busy -= 1
-
-    def learn(self, handle: int, card: str) -> None:
-        if not self._busy:
-            self._log.append(("l", handle, card))
-        super().learn(handle, card)
-
-    def _apply(self, seat: int, move: Move) -> None:
-        self._send((seat, move))
-
-    def _resolve_chance(self, result: Any) -> None:
-        self._send(result)
-
-    def _resolve_reveals(self) -> None:
-        self._send(None)
+    def _check_opened(self, seat: int, move: Move) -> None:
+        """The cards `move` turns face up against their values. The table opens them to
+        everyone by the mover's proven decryption shares before it applies the move (PROTOCOL
+        §5), so every peer and the verifier know them here and refuse a false value together;
+        the pure `check` judged them only where `usable_card` allowed, never from a third seat's
+        private look (issue 24 item 5)."""
+        for h, card in declared(move):
+            known = self.cards[h] if 0 <= h < len(self.cards) else None
+            if known is not None and known != card:
+                raise IllegalMove(seat, f"card {h} is not {card}: it opened as {known}",
+                                  self.where())
 
     def move_reveals(self, seat: int, move: Move) -> tuple[Reveal, ...]:
-        pairs: list[int] = []
-        if hasattr(move, "handle") and hasattr(move, "card"):
-            pairs.append(move.handle)  # type: ignore[attr-defined]
-        if isinstance(move, WheelDiscard):
-            pairs.extend(move.promote)  # the discards stay face down, promoted or not
-        elif hasattr(move, "cards"):
-            pairs.extend(getattr(move, "handles"))
-        return tuple(Reveal(h, PUBLIC, seat) for h in pairs
+        return tuple(Reveal(h, PUBLIC, seat) for h, _ in declared(move)
                      if 0 <= h < len(self.seen) and PUBLIC not in self.seen[h])
-
-    def clone(self) -> "ArcanoidState":
-        copy = type(self)(self.players, self.variant, self.options, self.omniscient, self.viewer)
-        for entry in self._log:
-            tag = entry[0]
-            if tag == "m":
-                copy.apply(entry[1], entry[2])
-            elif tag == "c":
-                copy.resolve_chance(entry[1])
-            elif tag == "r":
-                copy.resolve_reveals(entry[1])
-            else:
-                copy.learn(entry[1], entry[2])
-        return copy
-
-    def __deepcopy__(self, memo: dict) -> "ArcanoidState":
-        return self.clone()
 
     # ---- claims ------------------------------------------------------------------------------
     def usable_card(self, handle: int, seat: int) -> str | None:
@@ -197,7 +139,7 @@ class ArcanoidState(Pipeline, GameState):
         or an omniscient one, whatever it knows; elsewhere only a public value (shown to everyone
         or opened by an audit). A third seat's private knowledge (a Papesse's look, an engager's
         own cards, a Fool thief's look) never convicts: one peer alone would (issue 24 item 5)."""
-        card = self.cards[handle]
+        card = self.cards[handle] if 0 <= handle < len(self.cards) else None
         if card is None or self.omniscient or self.viewer == seat:
             return card
         return card if PUBLIC in self.seen[handle] or handle in self._opened else None
@@ -299,7 +241,7 @@ class ArcanoidState(Pipeline, GameState):
         if handle not in self.available(pid):
             raise IllegalMove(seat, f"card {handle} is not available to this participant",
                               self.where())
-        known = self.cards[handle]
+        known = self.usable_card(handle, seat)  # the rest: proven by the move's opening
         if known is not None and known != card:
             raise IllegalMove(seat, f"card {handle} is not {card}", self.where())
 
@@ -315,7 +257,7 @@ class ArcanoidState(Pipeline, GameState):
         elif isinstance(move, (Engage, ChariotEngage)):
             engage.check_engage(self, pid, move.fields, move.handles, move.cards, move.transmute,
                                 isinstance(move, ChariotEngage))
-            known = [self.cards[h] for h in move.handles]
+            known = [self.usable_card(h, seat) for h in move.handles]
             if any(k is not None and k != c for k, c in zip(known, move.cards)):
                 raise IllegalMove(seat, "declared cards do not match", self.where())
         elif isinstance(move, ChariotAdd):
@@ -369,52 +311,11 @@ class ArcanoidState(Pipeline, GameState):
         return (yield from effect(self, pid, move, zone))
 
     # ---- views and outcome -------------------------------------------------------------------
-    def _cards_json(self, handles: list[int], seat: int | None) -> list[dict[str, Any]]:
-        return [{"handle": h, "card": self.card_for(h, seat)} for h in handles]
-
     def view(self, seat: int | None) -> dict[str, Any]:
-        ctx = self._ctx()
-        parts = []
-        for p in self.parts:
-            records = {f: r.to_json() for f, r in p.records.items()}
-            for f, r in p.records.items():
-                if r.secret and any(PUBLIC not in self.seen[h] for h in r.handles):
-                    # face down: the count, and only the values this seat was shown
-                    records[f]["cards"] = [c for h in r.handles for c in [self.card_for(h, seat)]
-                                           if c is not None]
-                    records[f]["count"] = len(r.handles)
-            parts.append({
-                "pid": p.pid, "seat": p.seat, "demon": p.demon, "usa": p.usa, "finished": p.finished,
-                "hand": self._cards_json(p.hand, seat), "hand_cap": p.hand_cap,
-                "visible": self._cards_json(p.visible, seat), "visible_cap": p.vis_cap,
-                "chariot": p.chariot, "reserve": self._cards_json(p.reserve, seat),
-                "records": records})
-        counts = field_counts(self.round_winners, range(self.players))
-        return {
-            "game": self.NAME, "variant": self.variant, "seat": seat,
-            "round": self.round_index + 1, "rounds": self.rounds,
-            "decision": None if ctx is None else {
-                "name": ctx.name, "actor": ctx.actor,
-                **{k: ctx.data[k] for k in PUBLIC_DECISION_DATA if k in ctx.data}},
-            "wheel_new": list(ctx.data.get("new", [])) if ctx is not None else [],
-            "order": list(self.order), "participants": parts,
-            "pile": len(self.pile), "discard": len(self.discard),
-            "justice": self._cards_json(self.justice, seat) if self.justice_card >= 0 else None,
-            "justice_cap": self.justice_cap,
-            "temperance": None if self.temperance is None else {
-                "owner": self.temperance.owner, "field": self.temperance.field},
-            "hermit": None if self.hermit is None else {
-                "owner": self.hermit.owner, "used": self.hermit.used,
-                "pledges": list(self.hermit.pledges)},
-            "ever_engaged": sorted(self.ever_engaged),
-            "renewal_refused": self.renewal_refused, "death_played": self.death_played,
-            "renewals": self.round_renewals,
-            "round_winners": [dict(w) for w in self.round_winners],
-            "fields_won": {str(s): sum(c.values()) for s, c in counts.items()},
-        }
+        return build_view(self, seat)
 
     def outcome(self) -> Outcome | None:
-        if not isinstance(self._req, Done):
+        if not self.is_done():
             return None
         # G8: the USA (credited as NOBODY, all USA seats together) ranks with the players; if
         # it comes first, no seat wins (ruling 16)
@@ -429,9 +330,15 @@ class ArcanoidState(Pipeline, GameState):
         return Outcome(scores, () if w is None or w == NOBODY else (w,), detail)
 
 
-def factory(players: int, variant: str | None, options: Mapping[str, Any], viewer: int | None,
-            omniscient: bool) -> ArcanoidState:
-    return ArcanoidState(players, variant, options, omniscient, viewer)
-
-
-__all__ = ["ArcanoidState", "factory"]
+def declared(move: Move) -> list[tuple[int, str]]:
+    """(handle, card) of every card `move` turns face up, with the value it declares (moves.py:
+    a face-up card travels with its value; the Wheel's discards and a secret engagement's cards
+    stay face down)."""
+    pairs: list[tuple[int, str]] = []
+    if hasattr(move, "handle") and hasattr(move, "card"):
+        pairs.append((move.handle, move.card))  # type: ignore[attr-defined]
+    if isinstance(move, WheelDiscard):
+        pairs.extend(zip(move.promote, move.cards))  # the discards stay face down
+    elif hasattr(move, "cards"):
+        pairs.extend(zip(getattr(move, "handles"), getattr(move, "cards")))
+    return pairs

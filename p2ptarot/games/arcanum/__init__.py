@@ -7,12 +7,9 @@ scoring (§7), majors (§8), view (§9), state claims (§10). Importing it regis
 
 from p2ptarot.engine import GameInfo, register
 
-from .rules import STANDARD, catalogue
-from .state import ArcanumState, factory
+from .rules import OPTIONS, STANDARD, catalogue
+from .state import ArcanumState
 
 register(GameInfo(name="arcanum", title="Arcanum", min_players=3, max_players=5,
                   variants=catalogue(), default_variant=STANDARD.name,
-                  decks=("tarot-78/arcanum",), factory=factory,
-                  presenter="p2ptarot.present.arcanum", bots="p2ptarot.bots.arcanum"))
-
-__all__ = ["ArcanumState", "factory"]
+                  decks=("tarot-78/arcanum",), state=ArcanumState, options=OPTIONS))

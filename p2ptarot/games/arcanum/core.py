@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from p2ptarot.engine import NOBODY, PUBLIC, Reveal, Shuffle, TurnKind
+from p2ptarot.engine.flow import Ask, AskChance, AskReveal, Flow
 
 from .components import MAJOR, MINOR, kind_of
-from .driver import Ask, AskChance, AskReveal, Ctx, Flow
+from .model import Ctx
 from .tracks import change_prestige, change_vp
 
 DECK_NAMES = {MINOR: "tarot-78/arcanum:minor", MAJOR: "tarot-78/arcanum:major"}

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Iterator
 from p2ptarot.engine import IllegalMove, Move, NotYourTurn, Pass
 
 from .components import FOOL, HOUSES, MAJOR, MINOR, is_card, kind_of
-from .driver import Ctx
+from .model import Ctx
 from .minor import minor_moves, relocations
 from .moves import (Choose, Discard, Empress, Expose, Fields, Give, Hide, House, PlayMajor,
                     PlayMinor, Relocate, Remove, Return, Swap, Tower)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
+from p2ptarot.engine.flow import Flow
+
 from .components import HOUSES, MAJOR, MINOR
-from .driver import Ctx, Flow
+from .model import Ctx
 from .moves import Discard, Hide
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from p2ptarot.engine import PUBLIC, EngineError, Reveal
+from p2ptarot.engine.flow import AskReveal, Flow
 
 from .components import MAJOR, MINOR, major_number
 from .core import TowerState
-from .driver import AskReveal, Ctx, Flow
+from .model import Ctx
 from .minor import enter, relocations
 from .moves import Relocate
 from .scoring import score_all

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from p2ptarot.engine.flow import Flow
+
 from .components import ARCANUM_CARD, figure_house, figure_of_court, house_of
-from .driver import Flow
 from .locations import location_effect
 
 if TYPE_CHECKING:  # pragma: no cover

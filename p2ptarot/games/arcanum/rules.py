@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
-from p2ptarot.engine import BadConfiguration, VariantInfo
+from p2ptarot.engine.registry import Option, VariantInfo, last_seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,39 +51,30 @@ VARIANTS: dict[str, tuple[Rules, str | None, str]] = {
     "HIDDEN-WHEEL": (HIDDEN_WHEEL, "STANDARD", "§10 wheelHidesKind: Wheel-passed kinds stay private"),
 }
 
-#: option name -> (Rules field, accepted values)
-OPTIONS: dict[str, tuple[str, tuple[Any, ...]]] = {
-    "length": ("length", ("normal", "long", "short")),
-    "majors": ("majors", ("full", "delayed", "none")),
-    "starsVP": ("stars_vp", (1, 2)),
-    "moonDraw": ("moon_draw", (1, 2)),
-    "wheelHidesKind": ("wheel_hides_kind", (False, True)),
-    "board": ("board", ("project-default-1",)),
+def _lengths(players: int) -> tuple[str, ...]:
+    """R3: a long game needs 4–5 players, a short one 3."""
+    return ("normal", "short") if players == 3 else ("normal", "long")
+
+
+#: the table options (checked by `create`); every one but `first_seat` sets the Rules field
+#: named in FIELD_OF (`first_seat`: tests fix the first player instead of drawing it)
+OPTIONS: dict[str, Option] = {
+    "length": Option(str, choices=_lengths, doc="§3.1, R3"),
+    "majors": Option(str, choices=("full", "delayed", "none"), doc="R45"),
+    "starsVP": Option(int, choices=(1, 2), doc="R29"),
+    "moonDraw": Option(int, choices=(1, 2), doc="R30"),
+    "wheelHidesKind": Option(bool, doc="§10"),
+    "board": Option(str, choices=("project-default-1",), doc="§5.3"),
+    "first_seat": Option(int, low=0, high=last_seat, doc="the first player, not drawn"),
 }
-#: options that are not rules (tests: a fixed first seat, a fixed placement seed)
-TABLE_OPTIONS = ("first_seat",)
+FIELD_OF = {"length": "length", "majors": "majors", "starsVP": "stars_vp",
+            "moonDraw": "moon_draw", "wheelHidesKind": "wheel_hides_kind", "board": "board"}
 
 
-def rules_for(variant: str | None, options: Mapping[str, Any], players: int) -> Rules:
-    """The rules of `variant` with the table options applied; BadConfiguration on anything else."""
-    name = variant or "STANDARD"
-    if name not in VARIANTS:
-        raise BadConfiguration(f"arcanum has no variant {name!r} (variants: {', '.join(VARIANTS)})")
-    rules = VARIANTS[name][0]
-    changes: dict[str, Any] = {}
-    for key, value in options.items():
-        if key in TABLE_OPTIONS:
-            continue
-        if key not in OPTIONS:
-            raise BadConfiguration(f"arcanum has no option {key!r} (options: {', '.join(OPTIONS)})")
-        attr, accepted = OPTIONS[key]
-        if value not in accepted or type(value) is not type(accepted[0]):
-            raise BadConfiguration(f"arcanum option {key} must be one of {list(accepted)}, not {value!r}")
-        changes[attr] = value
-    rules = replace(rules, **changes)
-    if rules.length == "short" and players != 3 or rules.length == "long" and players == 3:
-        raise BadConfiguration(f"arcanum: no {rules.length} game with {players} players (R3)")
-    return rules
+def rules_for(variant: str | None, options: Mapping[str, Any]) -> Rules:
+    """The rules of `variant` with the table options applied (`create` checked both)."""
+    rules = VARIANTS[variant or "STANDARD"][0]
+    return replace(rules, **{FIELD_OF[k]: v for k, v in options.items() if k in FIELD_OF})
 
 
 def catalogue() -> tuple[VariantInfo, ...]:

@@ -1,28 +1,27 @@
 """`ArcanumState`: the Arcanum engine behind the shared GameState contract.
 
-The game (turn.py) is a generator; this class pumps it: the pending request is `turn()`, `_check`
-judges a move (pure) and `_apply` sends it in. Inputs are logged so `clone()` rebuilds the state by
-replay (generators cannot be deep-copied).
+The game (turn.py) is a generator pumped by `engine.flow.FlowState` (replay log, cloning);
+this class judges moves (`_check`, pure, from legal.py) and decides the §10 claims.
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping
 
-from p2ptarot.engine import (PUBLIC, Claim, GameState, IllegalMove, Move, Outcome, Reveal, Turn)
+from p2ptarot.engine import PUBLIC, Claim, IllegalMove, Move, Outcome, Reveal
+from p2ptarot.engine.flow import Ask, Flow, FlowState
 
 from . import legal
 from .board import load_board
 from .components import MINOR, kind_of
 from .core import Core
-from .driver import Ask, Ctx, Done, Request, turn_of
 from .moves import MOVES, Swap
 from .rules import rules_for
 from .turn import game
-from .view import public_view
+from .view import build_view
 
 
-class ArcanumState(Core, GameState):
+class ArcanumState(Core, FlowState):
     NAME = "arcanum"
     MOVES = MOVES
 
@@ -30,26 +29,17 @@ class ArcanumState(Core, GameState):
                  options: Mapping[str, Any] | None = None, omniscient: bool = True,
                  viewer: int | None = None) -> None:
         super().__init__(players, variant or "STANDARD", options or {}, omniscient, viewer)
-        self.rules = rules_for(self.variant, self.options, players)
+        self.rules = rules_for(self.variant, self.options)
         self.board = load_board(self.rules.board)
         self._init_core()
         self.phase = "setup"
         self._claims_by_handle: dict[int, list[Claim]] = {}
-        self._log: list[tuple] = []
-        self._busy = 0
-        self._flow = game(self)
-        self._req: Request = next(self._flow)
+        self._start()
 
-    def _send(self, value: Any) -> None:
-        self._req = self._flow.send(value)
+    def _game(self) -> Flow:
+        return game(self)
 
     # ---- contract ----------------------------------------------------------------------------
-    def turn(self) -> Turn:
-        return turn_of(self._req)
-
-    def ctx(self) -> Ctx | None:
-        return self._req.ctx if isinstance(self._req, Ask) else None
-
     def legal_moves(self, seat: int) -> list[Move]:
         """The seat's move space from its own knowledge (spec/games/arcanum.md A5)."""
         req = self._req
@@ -70,48 +60,6 @@ class ArcanumState(Core, GameState):
         assert isinstance(req, Ask)
         legal.check(self, seat, move, req.ctx)
 
-    def apply(self, seat: int, move: Move, *, listed: bool = False) -> None:
-        self._log.append(("m", seat, move))
-        self._busy += 1
-        try:
-            super().apply(seat, move, listed=listed)
-        finally:
-            self._busy -= 1
-
-    def _apply(self, seat: int, move: Move) -> None:
-        self._send((seat, move))
-
-    def resolve_chance(self, result: Any) -> None:
-        self._log.append(("c", dict(result) if isinstance(result, Mapping) else result))
-        self._busy += 1
-        try:
-            super().resolve_chance(result)
-        finally:
-            self._busy -= 1
-
-    def resolve_reveals(self, values: Mapping[int, str] | None = None) -> None:
-        self._log.append(("r", dict(values or {})))
-        self._busy += 1
-        public = [r.handle for r in self.turn().reveals if r.to == PUBLIC]
-        try:
-            super().resolve_reveals(values)
-            for h in public:
-                if self.cards[h] is not None:
-                    self._on_public(h, self.cards[h])  # type: ignore[arg-type]
-        finally:
-            self._busy -= 1
-
-    def learn(self, handle: int, card: str) -> None:
-        if not self._busy:
-            self._log.append(("l", handle, card))
-        super().learn(handle, card)
-
-    def _resolve_chance(self, result: Any) -> None:
-        self._send(result)
-
-    def _resolve_reveals(self) -> None:
-        self._send(None)
-
     def move_reveals(self, seat: int, move: Move) -> tuple[Reveal, ...]:
         """Cards a move turns face up (played, discarded, exposed by the Sun, a Fool swapped in)."""
         if hasattr(move, "card"):
@@ -123,23 +71,6 @@ class ArcanumState(Core, GameState):
             pairs = []
         return tuple(Reveal(h, PUBLIC, seat) for h, c in pairs
                      if c and 0 <= h < len(self.seen) and PUBLIC not in self.seen[h])
-
-    def clone(self) -> "ArcanumState":
-        copy = type(self)(self.players, self.variant, self.options, self.omniscient, self.viewer)
-        for entry in self._log:
-            tag = entry[0]
-            if tag == "m":
-                copy.apply(entry[1], entry[2])
-            elif tag == "c":
-                copy.resolve_chance(entry[1])
-            elif tag == "r":
-                copy.resolve_reveals(entry[1])
-            else:
-                copy.learn(entry[1], entry[2])
-        return copy
-
-    def __deepcopy__(self, memo: dict) -> "ArcanumState":
-        return self.clone()
 
     # ---- hidden areas and claims (§10) ---------------------------------------------------------
     def face_down(self, seat: int) -> list[int]:
@@ -206,10 +137,10 @@ class ArcanumState(Core, GameState):
 
     # ---- views and outcome -------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
-        return public_view(self, seat)
+        return build_view(self, seat)
 
     def outcome(self) -> Outcome | None:
-        if not isinstance(self._req, Done):
+        if not self.is_done():
             return None
         best = max(self.vp)
         top = [s for s in range(self.players) if self.vp[s] == best]
@@ -219,7 +150,3 @@ class ArcanumState(Core, GameState):
                        {"vp": list(self.vp), "hand": [len(h) for h in self.z.hands],
                         "scorings": [dict(s) for s in self.scorings]})
 
-
-def factory(players: int, variant: str | None, options: Mapping[str, Any], viewer: int | None,
-            omniscient: bool) -> ArcanumState:
-    return ArcanumState(players, variant, options, omniscient, viewer)

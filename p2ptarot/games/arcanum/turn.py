@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from p2ptarot.engine import Pass, RandomChoice
+from p2ptarot.engine.flow import AskChance, Done, Flow
 
 from .components import MAJOR, MAJOR_CARDS, MINOR, MINOR_CARDS
-from .driver import AskChance, Ctx, Done, Flow
+from .model import Ctx
 from .majors import house_scoring, play_major
 from .minor import play_minor
 from .moves import PlayMajor, PlayMinor
@@ -25,7 +26,7 @@ def game(g: "ArcanumState") -> Flow:
     if fs is None:
         g.first_player = (yield AskChance(RandomChoice(g.players, "first player"))) % g.players
     else:
-        g.first_player = int(fs) % g.players
+        g.first_player = fs
     seed = yield AskChance(RandomChoice(PLACEMENT_SEED_RANGE, "figure placement"))
     g.figures = placement(int(seed))
     yield from g.new_deck(MINOR, MINOR_CARDS)

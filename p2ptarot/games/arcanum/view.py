@@ -20,7 +20,7 @@ def _card(g: "ArcanumState", h: int, seat: int | None) -> dict[str, Any]:
     return {"handle": h, "card": g.card_for(h, seat), "kind": g.kind_for(h, seat)}
 
 
-def public_view(g: "ArcanumState", seat: int | None) -> dict[str, Any]:
+def build_view(g: "ArcanumState", seat: int | None) -> dict[str, Any]:
     ctx = g.ctx()
     players = []
     for s in range(g.players):

@@ -8,26 +8,12 @@ side lines (§2.3), `moves` the plays and statements (§4), `sage` the prophet (
 
 from __future__ import annotations
 
-from typing import Any, Mapping
-
 from p2ptarot.cards.standard52 import STANDARD_52X2
-from p2ptarot.engine.registry import GameInfo, VariantInfo, register
+from p2ptarot.engine.registry import GameInfo, register
 
-from .moves import MOVES
-from .rules import STANDARD
+from .rules import CATALOGUE, OPTIONS, STANDARD
 from .state import EleusisState
 
-
-def _factory(players: int, variant: str | None, options: Mapping[str, Any], viewer: int | None,
-             omniscient: bool) -> EleusisState:
-    return EleusisState(players, variant, options, omniscient=omniscient, viewer=viewer)
-
-
-register(GameInfo(
-    name="eleusis", title="Eleusis", min_players=4, max_players=8,
-    variants=(VariantInfo(STANDARD.name, summary="New Eleusis with the Sage, the source's numbers "
-                                                 "(R1); the secret rule in ERL"),),
-    default_variant=STANDARD.name, decks=(STANDARD_52X2.name,), factory=_factory,
-    presenter="p2ptarot.present.eleusis", bots="p2ptarot.bots.eleusis"))
-
-__all__ = ["MOVES", "EleusisState"]
+register(GameInfo(name="eleusis", title="Eleusis", min_players=4, max_players=8,
+                  variants=CATALOGUE, default_variant=STANDARD.name, decks=(STANDARD_52X2.name,),
+                  state=EleusisState, options=OPTIONS))

@@ -19,8 +19,8 @@ from .claims import (CARD_CORRECT, HAND_HAS_NONE, HINTS_HOLD, RUN_RIGHT, DealerC
 from .erl import HINTS, ErlError, check_hint_syntax, compile_rule
 from .moves import (NO, RIGHT, WRONG, YES, Answer, Call, Commit, DeclareSage, Hint, Judge, NoPlay,
                     Open, Pick, Play)
-from .phases import (ANSWER, ANSWER_PICK, CALL, DEALER_PICK, HINT, JUDGE, OPEN, PHASE_NAMES, PLAY,
-                     RULE, SAGE_PICK, WINDOW)
+from .rules import (ANSWER, ANSWER_PICK, CALL, DEALER_PICK, HINT, JUDGE, OPEN, PHASE_NAMES, PLAY,
+                    RULE, SAGE_PICK, WINDOW)
 
 MAX_HINT_TEXT = 200
 

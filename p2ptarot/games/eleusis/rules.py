@@ -1,4 +1,5 @@
-"""The numbers of the game (rules §4, ruling R1), as one frozen value.
+"""The numbers of the game (rules §4, ruling R1), as one frozen value, and the phases of a round
+(§2: whose decision or which effect comes next).
 
 Variants, when the project adds any, derive from `STANDARD` with `dataclasses.replace`.
 """
@@ -6,6 +7,8 @@ Variants, when the project adds any, derive from `STANDARD` with `dataclasses.re
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from p2ptarot.engine.registry import Option, VariantInfo, all_players, last_seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,3 +31,21 @@ class Rules:
 
 
 STANDARD = Rules()
+
+
+#: the phases of a round (§2)
+(FIRST_DEALER, RULE, HINT, SHUFFLE, DEAL, PLAY, JUDGE, CALL, ANSWER, DEALER_PICK, SAGE_PICK,
+ ANSWER_PICK, WINDOW, EFFECTS, OPEN, OVER) = range(16)
+PHASE_NAMES = ("first-dealer", "rule", "hint", "shuffle", "deal", "play", "judge", "sage-call",
+               "dealer-answer", "dealer-pick", "sage-pick", "dealer-answer-pick", "sage-window",
+               "effects", "open", "over")
+
+#: the variants, for the registry (rules §4, R1)
+CATALOGUE = (VariantInfo(STANDARD.name, summary="New Eleusis with the Sage, the source's numbers "
+                                               "(R1); the secret rule in ERL"),)
+#: the table options (checked by `create`, spec/games/eleusis.md R24)
+OPTIONS = {
+    "rounds": Option(int, low=1, high=all_players, doc="rounds played, one dealer each"),
+    "first_dealer": Option(int, low=0, high=last_seat, doc="the first round's dealer"),
+    "dealer_cap_basis": Option(str, choices=("before", "after"), doc="R24"),
+}

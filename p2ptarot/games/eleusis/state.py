@@ -20,7 +20,7 @@ from typing import Any, Mapping
 
 from p2ptarot.cards.errors import UnknownCardError
 from p2ptarot.cards.standard52 import STANDARD_52X2, standard_card
-from p2ptarot.engine.errors import BadConfiguration, EngineError
+from p2ptarot.engine.errors import EngineError
 from p2ptarot.engine.state import GameState
 from p2ptarot.engine.types import (NOBODY, PUBLIC, Claim, Move, Outcome, Pass, RandomChoice, Reveal,
                                    Shuffle, Turn, TurnKind)
@@ -34,11 +34,11 @@ from .layout import Layout
 from .library import LIBRARY
 from .moves import (MOVES, NO, RIGHT, WRONG, YES, Answer, Call, Commit, DeclareSage, Hint, Judge,
                     NoPlay, Open, Pick, Play)
-from .phases import (ANSWER, ANSWER_PICK, CALL, DEAL, DEALER_PICK, FIRST_DEALER, HINT,
-                     JUDGE, OPEN, OVER, PHASE_NAMES, PLAY, RULE, SAGE_PICK, SHUFFLE, WINDOW)
 from .records import Effect, Pending, RoundRecord
-from .rules import STANDARD, Rules
+from .rules import (ANSWER, ANSWER_PICK, CALL, DEAL, DEALER_PICK, FIRST_DEALER, HINT, JUDGE, OPEN,
+                    OVER, PHASE_NAMES, PLAY, RULE, SAGE_PICK, SHUFFLE, STANDARD, WINDOW, Rules)
 from .stock import StockEffects
+from .view import build_view
 
 BASE_DECK = STANDARD_52X2.name
 _OVER = Turn(TurnKind.OVER)
@@ -53,24 +53,10 @@ class EleusisState(MoveChecks, StockEffects, GameState):
     def __init__(self, players: int, variant: str | None = None,
                  options: Mapping[str, Any] | None = None, omniscient: bool = True,
                  viewer: int | None = None) -> None:
-        if not 4 <= players <= 8:
-            raise BadConfiguration(f"eleusis is played by 4 to 8 participants, not {players}")
-        if variant not in (None, STANDARD.name):
-            raise BadConfiguration(f"eleusis has no variant {variant!r} (variants: {STANDARD.name})")
-        options = dict(options or {})
-        unknown = set(options) - {"rounds", "first_dealer", "dealer_cap_basis"}
-        if unknown:
-            raise BadConfiguration(f"eleusis has no option {sorted(unknown)[0]!r}")
+        options = dict(options or {})  # checked by `create` against rules.OPTIONS
         rounds = options.get("rounds", players)
-        if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= players:
-            raise BadConfiguration(f"rounds must be an int in 1..{players}")
         basis = options.get("dealer_cap_basis", "before")
-        if basis not in ("before", "after"):
-            raise BadConfiguration("dealer_cap_basis is 'before' or 'after' (R24)")
         first = options.get("first_dealer")
-        if first is not None and (isinstance(first, bool) or not isinstance(first, int)
-                                  or not 0 <= first < players):
-            raise BadConfiguration(f"first_dealer must be a seat in 0..{players - 1}")
         super().__init__(players, variant or STANDARD.name, options, omniscient, viewer)
         #: the game's numbers (not to be confused with `rule`, the dealer's secret rule)
         self.rules: Rules = replace(STANDARD, dealer_cap_basis=basis)
@@ -599,7 +585,6 @@ class EleusisState(MoveChecks, StockEffects, GameState):
                                "dealt": list(self.dealt)})
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        from .view import build_view
         return build_view(self, seat)
 
     def card_of(self, handle: int) -> str:

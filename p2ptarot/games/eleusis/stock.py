@@ -11,7 +11,7 @@ from __future__ import annotations
 from p2ptarot.cards.standard52 import standard_52_copy
 from p2ptarot.engine.types import NOBODY, Reveal, Shuffle, Turn, TurnKind
 
-from .phases import EFFECTS
+from .rules import EFFECTS
 
 
 class StockEffects:

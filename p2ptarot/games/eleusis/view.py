@@ -11,12 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 from p2ptarot.engine.types import NOBODY
 
+from .rules import OPEN, OVER, PHASE_NAMES
+
 if TYPE_CHECKING:
     from .state import EleusisState
 
 
 def build_view(state: "EleusisState", seat: int | None) -> dict[str, Any]:
-    from .state import OPEN, OVER, PHASE_NAMES
 
     players = []
     for s in range(state.players):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from p2ptarot.games.roses_common.tables import DIVINE, MAJOR, MINOR
+from p2ptarot.cards.roses_tables import DIVINE, MAJOR, MINOR
 
 #: (winner, loser): majors beat minors, divines beat majors, minors beat divines
 BEATS = {(MAJOR, MINOR), (DIVINE, MAJOR), (MINOR, DIVINE)}

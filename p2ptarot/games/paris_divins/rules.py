@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from p2ptarot.engine.registry import VariantInfo
+
 
 @dataclass(frozen=True)
 class Rules:
@@ -24,3 +26,9 @@ class Rules:
 
 PARIS_DIVINS = Rules("standard")
 VARIANTS: dict[str, Rules] = {PARIS_DIVINS.name: PARIS_DIVINS}
+#: the variants, for the registry
+CATALOGUE = (VariantInfo(PARIS_DIVINS.name, summary="8 cards, supply 6, stakes 1/2/3 (rules §3)"),)
+
+# phases, in game order
+SHUFFLE, DEAL, CHOOSE, OPEN, OVER = range(5)
+PHASE_NAMES = ("shuffle", "deal", "choose", "open", "over")

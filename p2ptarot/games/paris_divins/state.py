@@ -11,19 +11,19 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from p2ptarot.engine.errors import BadConfiguration, EngineError, IllegalMove, NotYourTurn
+from p2ptarot.engine.errors import EngineError, IllegalMove, NotYourTurn
 from p2ptarot.engine.state import GameState
 from p2ptarot.engine.types import NOBODY, PUBLIC, Move, Outcome, Reveal, Shuffle, Turn, TurnKind
-from p2ptarot.games.roses_common.tables import CATEGORY_NAMES, DECK, DECK_IDS, ID, INDEX
+from p2ptarot.cards.roses_tables import CATEGORY_NAMES, DECK, DECK_IDS, ID, INDEX
 
 from . import transfers
 from .moves import BETS, MOVES, Wager
-from .rules import PARIS_DIVINS, VARIANTS, Rules
+from .rules import (CHOOSE, DEAL, OPEN, OVER, PARIS_DIVINS, PHASE_NAMES, SHUFFLE, VARIANTS,
+                    Rules)
 from .stakes import stake_check
-from .winner import round_winner
+from .view import build_view
+from .scoring import round_winner
 
-SHUFFLE, DEAL, CHOOSE, OPEN, OVER = range(5)
-PHASE_NAMES = ("shuffle", "deal", "choose", "open", "over")
 _OVER_TURN = Turn(TurnKind.OVER)
 
 
@@ -36,13 +36,7 @@ class ParisDivinsState(GameState):
     def __init__(self, players: int, variant: str | None = None,
                  options: Mapping[str, Any] | None = None, omniscient: bool = True,
                  viewer: int | None = None) -> None:
-        rules = VARIANTS.get(variant or PARIS_DIVINS.name)
-        if rules is None:
-            raise BadConfiguration(f"paris-divins has no variant {variant!r} (variants: {', '.join(VARIANTS)})")
-        if not rules.min_players <= players <= rules.max_players:
-            raise BadConfiguration(f"paris-divins is played by 2 to 12 players, not {players}")
-        if options:
-            raise BadConfiguration(f"paris-divins takes no options (got {sorted(options)})")
+        rules = VARIANTS[variant or PARIS_DIVINS.name]  # checked by `create`
         super().__init__(players, variant, {}, omniscient, viewer)
         self.rules: Rules = rules
         n = players
@@ -218,5 +212,4 @@ class ParisDivinsState(GameState):
                                "rounds_won": list(self.rounds_won)})
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        from .view import build_view
         return build_view(self, seat)

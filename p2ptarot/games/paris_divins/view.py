@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .rules import PHASE_NAMES
+
 if TYPE_CHECKING:
     from .state import ParisDivinsState
 
 
 def build_view(state: "ParisDivinsState", seat: int | None) -> dict[str, Any]:
     """Everything `seat` (None = the public) may know, as plain JSON."""
-    from .state import PHASE_NAMES
 
     n = state.players
     view: dict[str, Any] = {

@@ -17,7 +17,7 @@ from p2ptarot.engine.types import Claim
 if TYPE_CHECKING:
     from p2ptarot.engine.state import GameState
 
-from .tables import CLASS_NAMES, CLS, ID
+from .rules import CLASS_NAMES, CLS, ID
 
 NOT_HOLDING = "not-holding"
 VOID_IN = "void-in"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .tables import CHILD, CHILD_TARGET, HUSBAND, WIFE
+from .rules import CHILD, CHILD_TARGET, HUSBAND, WIFE
 
 
 def trick_winner(values: Sequence[int]) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from p2ptarot.engine.errors import BadConfiguration, EngineError, IllegalMove, NotYourTurn
+from p2ptarot.engine.errors import EngineError, IllegalMove, NotYourTurn
 from p2ptarot.engine.state import GameState
 from p2ptarot.engine.types import (NOBODY, PUBLIC, Move, Outcome, Pass, RandomChoice, Reveal,
                                    Shuffle, Turn, TurnKind)
@@ -19,13 +19,11 @@ from p2ptarot.engine.types import (NOBODY, PUBLIC, Move, Outcome, Pass, RandomCh
 from . import scoring
 from .claims import NOT_HOLDING, VOID_IN, ClaimBook
 from .moves import MOVES, Play, Show
-from .tables import (CLASS_NAMES, CLS, FIGURE_DECK, FIGURE_IDS, HAND_SIZE, ID, INDEX, MAX_OPENER_VALUE,
-                     NUMERIC_DECK, NUMERIC_IDS, ROLE, ROUNDS, VAL, numeric)
+from .rules import (CLASS_NAMES, CLS, DEAL, FIGURE_DECK, FIGURE_IDS, FIG_SHUFFLE, FIRST_DEALER,
+                    HAND_SIZE, ID, INDEX, MAX_OPENER_VALUE, NUMERIC_DECK, NUMERIC_IDS, NUM_SHUFFLE,
+                    OPENER, OVER, PHASE_NAMES, PLAY, ROLE, ROUNDS, TURN_UP, VAL, VOID, numeric)
+from .view import build_view
 
-# phases, in game order
-FIG_SHUFFLE, FIRST_DEALER, TURN_UP, NUM_SHUFFLE, DEAL, OPENER, PLAY, OVER, VOID = range(9)
-PHASE_NAMES = ("figure-shuffle", "first-dealer", "turn-up", "numeric-shuffle", "deal",
-               "opener-search", "play", "over", "void")
 _OVER_TURN = Turn(TurnKind.OVER)
 
 
@@ -38,12 +36,6 @@ class SinopleState(GameState):
     def __init__(self, players: int, variant: str | None = None,
                  options: Mapping[str, Any] | None = None, omniscient: bool = True,
                  viewer: int | None = None) -> None:
-        if players not in HAND_SIZE:
-            raise BadConfiguration(f"sinople is played by 2 to 5 players, not {players}")
-        if variant is not None:
-            raise BadConfiguration(f"sinople has no variants (got {variant!r})")
-        if options:
-            raise BadConfiguration(f"sinople takes no options (got {sorted(options)})")
         super().__init__(players, variant, options or {}, omniscient, viewer)
         n = players
         self.hand_size = HAND_SIZE[n]
@@ -417,5 +409,4 @@ class SinopleState(GameState):
         )
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        from .view import build_view
         return build_view(self, seat)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .tables import CHILD_TARGET, CLS, ID, ROLE, ROLE_NAMES, ROUNDS
+from .rules import CHILD_TARGET, CLS, ID, PHASE_NAMES, ROLE, ROLE_NAMES, ROUNDS
 
 if TYPE_CHECKING:
     from .state import SinopleState
@@ -12,7 +12,6 @@ if TYPE_CHECKING:
 
 def build_view(state: "SinopleState", seat: int | None) -> dict[str, Any]:
     """Everything `seat` (None = the public) may know, as plain JSON."""
-    from .state import PHASE_NAMES
 
     fig = state.figure
     view: dict[str, Any] = {

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from p2ptarot.engine.types import Claim
-from p2ptarot.games.roses_common.tables import ID
+from p2ptarot.cards.roses_tables import ID
 
 from .obligations import Denial
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from p2ptarot.games.roses_common.tables import (CATEGORY, DIVINE, FAMILY, FAMILY_NAMES, MAJOR, MINOR,
+from p2ptarot.cards.roses_tables import (CATEGORY, DIVINE, FAMILY, FAMILY_NAMES, MAJOR, MINOR,
                                                 TRICK_VALUE, WORLD_INDEX, is_numbered_major)
 
 NO_DEMAND, MINOR_DEMAND, MAJOR_DEMAND = 0, 1, 2

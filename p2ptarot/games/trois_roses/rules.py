@@ -7,6 +7,8 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Mapping
 
+from p2ptarot.engine.registry import VariantInfo
+
 
 @dataclass(frozen=True)
 class Rules:
@@ -30,3 +32,10 @@ TROIS_ROSES = Rules("standard")
 SINGLE_DEAL = replace(TROIS_ROSES, name="single-deal", deals=1)
 
 VARIANTS: dict[str, Rules] = {r.name: r for r in (TROIS_ROSES, SINGLE_DEAL)}
+#: the variants, for the registry
+CATALOGUE = (VariantInfo(TROIS_ROSES.name, summary="a match of one deal per player as dealer (TR3)"),
+             VariantInfo(SINGLE_DEAL.name, parent=TROIS_ROSES.name, summary="one scored deal (TR3)"))
+
+# phases, in game order
+FIRST_DEALER, SHUFFLE, DEAL, PLAY, OVER = range(5)
+PHASE_NAMES = ("first-dealer", "shuffle", "deal", "play", "over")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from p2ptarot.games.roses_common.tables import IS_ROSE, POINTS
+from p2ptarot.cards.roses_tables import IS_ROSE, POINTS
 
 
 def pile_points(pile: Iterable[int]) -> int:

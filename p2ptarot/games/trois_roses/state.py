@@ -11,22 +11,21 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from p2ptarot.engine.errors import BadConfiguration, EngineError, IllegalMove, NotYourTurn
+from p2ptarot.engine.errors import EngineError, IllegalMove, NotYourTurn
 from p2ptarot.engine.state import GameState
 from p2ptarot.engine.types import (NOBODY, PUBLIC, Move, Outcome, RandomChoice, Reveal, Shuffle,
                                    Turn, TurnKind)
-from p2ptarot.games.roses_common.tables import DECK, DECK_IDS, ID, INDEX, IS_ROSE, POINTS
+from p2ptarot.cards.roses_tables import DECK, DECK_IDS, ID, INDEX, IS_ROSE, POINTS
 
 from . import scoring, trick
 from .claims import ClaimBook
 from .deal import deal_seats
 from .moves import MOVES, Play
 from .obligations import Denial, demand, denials, legal_cards, threshold
-from .rules import TROIS_ROSES, VARIANTS, Rules
+from .rules import (DEAL, FIRST_DEALER, OVER, PHASE_NAMES, PLAY, SHUFFLE, TROIS_ROSES, VARIANTS,
+                    Rules)
+from .view import build_view
 
-# phases, in game order
-FIRST_DEALER, SHUFFLE, DEAL, PLAY, OVER = range(5)
-PHASE_NAMES = ("first-dealer", "shuffle", "deal", "play", "over")
 _OVER_TURN = Turn(TurnKind.OVER)
 
 
@@ -39,13 +38,7 @@ class TroisRosesState(GameState):
     def __init__(self, players: int, variant: str | None = None,
                  options: Mapping[str, Any] | None = None, omniscient: bool = True,
                  viewer: int | None = None) -> None:
-        rules = VARIANTS.get(variant or TROIS_ROSES.name)
-        if rules is None:
-            raise BadConfiguration(f"trois-roses has no variant {variant!r} (variants: {', '.join(VARIANTS)})")
-        if not rules.min_players <= players <= rules.max_players:
-            raise BadConfiguration(f"trois-roses is played by 3 to 5 players, not {players}")
-        if options:
-            raise BadConfiguration(f"trois-roses takes no options (got {sorted(options)})")
+        rules = VARIANTS[variant or TROIS_ROSES.name]  # checked by `create`
         super().__init__(players, variant, {}, omniscient, viewer)
         self.rules: Rules = rules
         n = players
@@ -305,5 +298,4 @@ class TroisRosesState(GameState):
         return threshold(c for _, _, c in self.trick)
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        from .view import build_view
         return build_view(self, seat)

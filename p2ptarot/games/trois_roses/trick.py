@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from p2ptarot.games.roses_common.tables import CATEGORY, DIVINE, FAMILY, MAJOR, MINOR, TRICK_VALUE, WORLD_INDEX
+from p2ptarot.cards.roses_tables import CATEGORY, DIVINE, FAMILY, MAJOR, MINOR, TRICK_VALUE, WORLD_INDEX
 
 from .obligations import demand
 

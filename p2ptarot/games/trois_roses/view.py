@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from p2ptarot.games.roses_common.tables import FAMILY_NAMES, ID
+from p2ptarot.cards.roses_tables import FAMILY_NAMES, ID
 
 from .obligations import MAJOR_DEMAND, MINOR_DEMAND
+from .rules import PHASE_NAMES, PLAY
 
 if TYPE_CHECKING:
     from .state import TroisRosesState
@@ -15,7 +16,6 @@ if TYPE_CHECKING:
 
 def build_view(state: "TroisRosesState", seat: int | None) -> dict[str, Any]:
     """Everything `seat` (None = the public) may know, as plain JSON."""
-    from .state import PHASE_NAMES, PLAY
 
     kind, family = state.demand()
     view: dict[str, Any] = {

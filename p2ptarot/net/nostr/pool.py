@@ -63,12 +63,23 @@ class RelayPool:
         self._timeout = connect_timeout
         self.published = 0
         self.refused: list[str] = []  # relays' OK false / NOTICE reasons, for diagnosis
+        #: ids of published events no relay has answered `OK` for yet (bounded, oldest dropped)
+        self._unacked: OrderedDict[str, None] = OrderedDict()
+        self._acked = asyncio.Event()
+        self._acked.set()
 
     async def start(self) -> None:
         self._session = aiohttp.ClientSession()
         self._tasks = [asyncio.create_task(self._keep(url)) for url in self.urls]
 
-    async def close(self) -> None:
+    async def close(self, settle: float = 3.0) -> None:
+        """Close every connection, after waiting at most ``settle`` s for the relays to answer
+        what was published (a relay may drop an event still being stored when its sender
+        disconnects: the last frames of a leaving peer would be lost)."""
+        if self._sockets and not self._acked.is_set():
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(settle):
+                    await self._acked.wait()
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -112,6 +123,11 @@ class RelayPool:
             except (ConnectionError, RuntimeError, aiohttp.ClientError) as exc:
                 logger.info("publish to %s failed: %s", url, exc)
         self.published += 1
+        if sent:
+            self._unacked[event.id] = None
+            self._acked.clear()
+            if len(self._unacked) > _SEEN_IDS:
+                self._unacked.popitem(last=False)
         return sent
 
     async def subscribe(self, sub: str, filters: list[dict[str, Any]]) -> None:
@@ -176,6 +192,10 @@ class RelayPool:
             if frame[0] == "EVENT" and len(frame) == 3 and isinstance(frame[1], str):
                 await self._event(url, frame[1], frame[2])
             elif frame[0] in ("OK", "NOTICE", "CLOSED"):
+                if frame[0] == "OK" and len(frame) >= 2 and isinstance(frame[1], str):
+                    self._unacked.pop(frame[1], None)
+                    if not self._unacked:
+                        self._acked.set()
                 if frame[0] != "OK" or (len(frame) >= 3 and frame[2] is False):
                     self.refused.append(f"{url}: {str(frame)[:200]}")
                     del self.refused[:-32]

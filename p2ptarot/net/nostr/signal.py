@@ -14,7 +14,9 @@ its life, and the content is the NIP-44 encryption of a small JSON object:
   n-th packet (a JSON array of table frames) of link L when it rides on the relays;
 - ``{"t": "ping", "link": L, "seq": ms}`` / ``{"t": "pong", ...}``: round-trip time of a link
   riding on the relays (``seq`` echoes the sender's clock in milliseconds);
-- ``{"t": "bye", "link": L}``: the link is closed.
+- ``{"t": "bye", "link": L, "seq": n?}``: the link is closed; ``n`` (optional, default 0) is
+  the number of ``data`` packets the sender sent on it, so the receiver still delivers those
+  (or gives them up after the usual gap) before it closes its end.
 
 ``L`` is 32 lowercase hex characters chosen by the dialler.  A relay sees who writes to whom,
 when and how much (padded), never an address, a session description or a table message.
@@ -63,7 +65,7 @@ class Signal:
             out["turn"] = False
         elif self.kind == "data":
             out.update(seq=self.seq, part=self.part, parts=self.parts, body=self.body)
-        elif self.kind in ("ping", "pong"):
+        elif self.kind in ("ping", "pong") or (self.kind == "bye" and self.seq):
             out["seq"] = self.seq
         return out
 
@@ -108,9 +110,9 @@ def open_signal(key: NostrKey, event: Event, now: int) -> Signal:
                 or not 1 <= parts <= MAX_PARTS or not 0 <= part < parts or len(body) > MAX_BODY):
             raise SignalError("bad data frame")
         return Signal(event.pubkey, kind, link, seq=seq, part=part, parts=parts, body=body)
-    if kind in ("ping", "pong"):
-        seq = obj.get("seq")
+    if kind in ("ping", "pong", "bye"):
+        seq = obj.get("seq", 0 if kind == "bye" else None)
         if type(seq) is not int or not 0 <= seq < 2**53:
-            raise SignalError("bad ping")
+            raise SignalError(f"bad {kind}")
         return Signal(event.pubkey, kind, link, seq=seq)
     return Signal(event.pubkey, kind, link)

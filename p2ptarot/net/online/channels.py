@@ -66,6 +66,10 @@ class Channel:
     async def send(self, text: str) -> None:
         raise RuntimeError("abstract")
 
+    async def drain(self) -> None:
+        """Return once every frame sent so far has left this end (the caller bounds the wait:
+        a leaving peer drains before it closes, so its last frames, `done` above all, arrive)."""
+
     async def close(self) -> None:
         self._mark_closed()
 
@@ -84,6 +88,7 @@ class RtcChannel(Channel):
         dc.on("close", self._mark_closed)
         pc.on("connectionstatechange", self._state)
         self._pinger = asyncio.ensure_future(self._ping(ping_interval))
+        self._acks: dict[bytes, asyncio.Future[None]] = {}
 
     def _state(self) -> None:
         if self.pc.connectionState in ("failed", "closed"):
@@ -99,6 +104,9 @@ class RtcChannel(Channel):
             with contextlib.suppress(Exception):
                 self.dc.send(bytes([_PONG]) + body)
         elif kind == _PONG and len(body) == 8:
+            ack = self._acks.pop(body, None)
+            if ack is not None and not ack.done():
+                ack.set_result(None)
             (sent,) = struct.unpack(">d", body)
             if 0 <= time.monotonic() - sent < 600:
                 self._rtt_sample(time.monotonic() - sent)
@@ -140,6 +148,24 @@ class RtcChannel(Channel):
                 await asyncio.sleep(0.01)  # the peer reads slowly: wait rather than buffer
             self.dc.send(bytes([_LAST if i == len(chunks) - 1 else _MORE]) + chunk)
 
+    async def drain(self) -> None:
+        """The channel is reliable and ordered, but closing the peer connection aborts the SCTP
+        association and loses what is not acknowledged yet: a ping sent after everything else
+        comes back as a pong only once the peer has read all of it."""
+        if self.closed or self.dc.readyState != "open":
+            return
+        body = struct.pack(">d", time.monotonic())
+        ack: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._acks[body] = ack
+        try:
+            self.dc.send(bytes([_PING]) + body)
+            while not ack.done() and not self.closed:
+                await asyncio.wait({ack}, timeout=0.05)
+        except Exception as exc:  # the link died meanwhile: nothing more can leave
+            logger.debug("drain ended: %s", exc)
+        finally:
+            self._acks.pop(body, None)
+
     async def close(self) -> None:
         self._pinger.cancel()
         self._mark_closed()
@@ -175,6 +201,10 @@ class RelayChannel(Channel):
         self._wake = asyncio.Event()
         self._drained = asyncio.Event()
         self._drained.set()
+        self._idle = asyncio.Event()  # nothing queued and no packet on its way out
+        self._idle.set()
+        self._bye: tuple[int, float] | None = None  # the peer's bye: (packets it sent, when)
+        self._gap = gap
         self._flusher = asyncio.ensure_future(self._flush())
         self._pinger = asyncio.ensure_future(self._ping(ping_interval))
         self._ticker = asyncio.ensure_future(self._tick(gap))
@@ -191,6 +221,7 @@ class RelayChannel(Channel):
             await self._drained.wait()
         self._out.append(text)
         self._out_chars += len(text)
+        self._idle.clear()
         self._wake.set()
 
     def _take_packet(self) -> list[str]:
@@ -223,6 +254,8 @@ class RelayChannel(Channel):
                     logger.info("relay packet lost: %s", exc)  # repairs what this loses
                 self.packets_sent += 1
             self._wake.clear()
+            if not self._out:
+                self._idle.set()
 
     def _deliver_packet(self, packet: str) -> None:
         try:
@@ -242,20 +275,29 @@ class RelayChannel(Channel):
         if kind == "data":
             for packet in self._in.feed(seq, part, parts, body, now):
                 self._deliver_packet(packet)
+            self._maybe_close(now)
         elif kind == "ping":
             asyncio.ensure_future(self._send("pong", seq, 0, 1, ""))
         elif kind == "pong":
             sample = time.time() - seq / 1000
             if 0 <= sample < 600:
                 self._rtt_sample(sample)
-        elif kind == "bye":
+        elif kind == "bye":  # close once the packets it announces are in (or given up)
+            self._bye = (seq, now)
+            self._maybe_close(now)
+
+    def _maybe_close(self, now: float) -> None:
+        if self._bye is not None and (self._in.next >= self._bye[0]
+                                      or now - self._bye[1] > self._gap):
             self._mark_closed()
 
     async def _tick(self, gap: float) -> None:
         while not self.closed:
-            await asyncio.sleep(gap / 2)
-            for packet in self._in.poll(time.monotonic()):
+            await asyncio.sleep(gap / 2 if self._bye is None else 0.1)
+            now = time.monotonic()
+            for packet in self._in.poll(now):
                 self._deliver_packet(packet)
+            self._maybe_close(now)
 
     async def _ping(self, interval: float) -> None:
         with contextlib.suppress(Exception):
@@ -267,11 +309,20 @@ class RelayChannel(Channel):
                 await self._send("ping", int(time.time() * 1000), 0, 1, "")
                 await asyncio.sleep(interval * 3)  # relay events are dear: ping less often
 
+    async def drain(self) -> None:
+        """Every queued frame handed to the relays (paced by the token bucket as usual)."""
+        waiter = asyncio.ensure_future(self._idle.wait())
+        try:
+            while not self.closed and not waiter.done():
+                await asyncio.wait({waiter}, timeout=0.05)
+        finally:
+            waiter.cancel()
+
     async def close(self) -> None:
         self._pinger.cancel()
         self._ticker.cancel()
         self._flusher.cancel()
-        if not self.closed:
+        if not self.closed:  # the bye counts the packets sent: the peer waits for them
             with contextlib.suppress(Exception):
-                await self._send("bye", 0, 0, 1, "")
+                await self._send("bye", self._seq, 0, 1, "")
         self._mark_closed()

@@ -47,6 +47,10 @@ class OnlineConfig:
     #: with a TURN server configured: seconds of a first attempt without it (aioice nominates
     #: the first pair that answers, so a relayed pair could beat a hole punch that would work)
     direct_first: float = 4.0
+    #: a link that fell back to the relays tries WebRTC again after this long, doubling up to
+    #: ``rtc_retry_max`` (0: never)
+    rtc_retry: float = 30.0
+    rtc_retry_max: float = 300.0
     #: "auto": WebRTC, then the relays; "relay": the relays only
     transport: str = "auto"
     handshake_timeout: float = 20.0
@@ -61,6 +65,9 @@ class OnlineConfig:
     max_links: int = 64
     max_queued_events: int = 1024
     ping_interval: float = 5.0
+    #: seconds a closing mesh waits for its links' queued frames to leave (relay path: the
+    #: token bucket paces them) and, on a data channel, to be read by the peer
+    drain_timeout: float = 5.0
     extra: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

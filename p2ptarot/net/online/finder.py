@@ -5,10 +5,11 @@ author hashes to their code are kept (``nostr.adverts.parse_advert``)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from dataclasses import dataclass
 
-from ..nostr.adverts import ADVERT_KIND, ADVERT_TTL, TOPIC, address_of, parse_advert
+from ..nostr.adverts import ADVERT_KIND, ADVERT_TTL, TOPIC, address_of, code_of, parse_advert
 from ..nostr.pool import RelayPool
 from ..txt import TableInfo
 
@@ -54,3 +55,60 @@ async def find_code(relays: list[str], code: str, wait: float) -> OnlineTable | 
     """The table an invitation code names, or None when no relay knows it within ``wait``."""
     tables = await browse_online(relays, wait, code=code, stop_at_first=True)
     return tables[0] if tables else None
+
+
+#: tables an online lobby keeps at most (the least recently advertised go first)
+MAX_LISTED = 256
+
+
+class OnlineBrowser:
+    """The open tables on ``relays``, kept current for a lobby page: one subscription; a newer
+    advert replaces an older one, and a table leaves the list when its advert expires or is
+    withdrawn (a newer advert of the same author that is no longer live)."""
+
+    def __init__(self, relays: list[str]) -> None:
+        self.pool = RelayPool(relays)
+        self._found: dict[str, tuple[OnlineTable, int]] = {}  # code -> (table, expiry)
+        self._newest: dict[str, int] = {}  # code -> created_at of its newest advert seen
+        self._task: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> OnlineBrowser:
+        await self.pool.start()
+        await self.pool.subscribe("p2ptarot-lobby", [{"kinds": [ADVERT_KIND], "#t": [TOPIC],
+                                                      "since": int(time.time()) - ADVERT_TTL}])
+        self._task = asyncio.create_task(self._read())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        await self.pool.close(settle=0)
+
+    @property
+    def tables(self) -> list[OnlineTable]:
+        """The live tables, newest first."""
+        now = int(time.time())
+        live = [table for table, expiry in self._found.values() if expiry > now]
+        return sorted(live, key=lambda t: -t.created_at)
+
+    async def _read(self) -> None:
+        while True:
+            event = (await self.pool.next_event()).event
+            code = code_of(event.pubkey)
+            if event.tag("d") != code or self._newest.get(code, -1) >= event.created_at:
+                continue  # another author's code, or an older advert than one already seen
+            self._newest[code] = event.created_at
+            if len(self._newest) > MAX_LISTED * 4:  # a relay flooding adverts: memory bounded
+                self._newest.pop(next(iter(self._newest)))
+            parsed = parse_advert(event, int(time.time()))
+            if parsed is None:  # withdrawn (or malformed): the table is no longer listed
+                self._found.pop(code, None)
+                continue
+            expiry = int(event.tag("expiration") or 0)
+            self._found.pop(code, None)
+            self._found[code] = (OnlineTable(code, parsed[1], address_of(event.pubkey),
+                                             event.created_at), expiry)
+            if len(self._found) > MAX_LISTED:
+                self._found.pop(next(iter(self._found)))

@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import random
 import secrets
 import time
 from collections import OrderedDict
@@ -121,6 +122,7 @@ class OnlineMesh:
         if self._closed:
             return
         self._closed = True
+        await self._drain()
         for link in list(self._links.values()):
             await link.channel.close()
         for _, channel in list(self._relays.values()):
@@ -131,6 +133,18 @@ class OnlineMesh:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         await self.pool.close()
+
+    async def _drain(self) -> None:
+        """Let what every link queued leave before the links close (bounded by
+        ``drain_timeout``): a peer leaving right after its last frames, such as the `done` that
+        ends a table, must not lose them in its own queues."""
+        channels = {link.channel for link in self._links.values()}
+        channels.update(channel for _, channel in self._relays.values())
+        if not channels:
+            return
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(self.config.drain_timeout):
+                await asyncio.gather(*(c.drain() for c in channels), return_exceptions=True)
 
     async def __aenter__(self) -> OnlineMesh:
         await self.start()
@@ -260,6 +274,16 @@ class OnlineMesh:
         return [(plain, False, cfg.direct_first), (cfg.ice, True, cfg.rtc_deadline)]
 
     async def _dial_channel(self, peer: str) -> Channel:
+        channel = await self._dial_rtc(peer)
+        if channel is not None:
+            return channel
+        link_id = secrets.token_hex(16)
+        self._remember(link_id)
+        await self._signal(peer, Signal("", "relay", link_id))
+        return self._relay_channel(link_id, peer)
+
+    async def _dial_rtc(self, peer: str) -> Channel | None:
+        """The WebRTC attempts of ``_stages`` in turn: the first data channel that opens."""
         end = time.monotonic() + self.config.rtc_deadline
         for ice, turn, wait in self._stages():
             if time.monotonic() >= end:
@@ -276,10 +300,34 @@ class OnlineMesh:
                 return channel
             with contextlib.suppress(ConnectionError):
                 await self._signal(peer, Signal("", "bye", link_id))  # the answerer lets go
-        link_id = secrets.token_hex(16)
-        self._remember(link_id)
-        await self._signal(peer, Signal("", "relay", link_id))
-        return self._relay_channel(link_id, peer)
+        return None
+
+    async def _upgrade(self, link: _Link) -> None:
+        """A link this peer dialled that rides on the relays tries WebRTC again, backing off
+        (``rtc_retry`` s doubling up to ``rtc_retry_max``, jittered): UDP may come back, a
+        NAT may change. Once a data channel opens and passes the hello handshake, the usual
+        replacement rule (same instance, same dialler: the newer link wins) moves the peer
+        onto it; the relay-borne link drains and closes. The table sees no LinkDown."""
+        peer = parse_address(link.address)
+        delay = self.config.rtc_retry
+        while peer is not None and delay > 0:
+            await asyncio.sleep(delay * random.uniform(0.8, 1.2))
+            if self._closed or self._links.get(link.peer) is not link or link.channel.closed:
+                return
+            try:
+                channel = await self._dial_rtc(peer)
+            except ConnectionError as exc:  # no relay to signal through right now
+                logger.info("WebRTC retry to %s: %s", peer[:16], exc)
+                channel = None
+            if channel is not None and self._links.get(link.peer) is link:
+                with contextlib.suppress(HandshakeError):
+                    await self._adopt(await self._handshake(channel, link.address, True,
+                                                            link.peer))
+                    return
+            elif channel is not None:
+                await channel.close()
+                return
+            delay = min(delay * 2, self.config.rtc_retry_max)
 
     async def _try_rtc(self, link_id: str, pending: _Pending, ice: tuple[IceServer, ...],
                        turn: bool, wait: float, end: float) -> Channel | None:
@@ -494,12 +542,21 @@ class OnlineMesh:
             return
         self._links[link.peer] = link
         if live and old is not None:
-            self._spawn(old.channel.close())
+            self._spawn(self._retire(old.channel))
         self._emit(LinkUp(link.peer, f"{link.channel.path} {link.address}", link.dialed,
                           old is not None))
         self.seen[link.peer] = (link.channel.path, None)
         self._spawn(self._pump(link))
         self._spawn(self._report(link))
+        if link.dialed and link.channel.path == "relay" and self._stages():
+            self._spawn(self._upgrade(link))
+
+    async def _retire(self, channel: Channel) -> None:
+        """A replaced link: let what it queued leave (bounded), then close it."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(self.config.drain_timeout):
+                await channel.drain()
+        await channel.close()
 
     async def _report(self, link: _Link) -> None:
         """Record the link's RTT as it is measured; tell ``on_link`` after the first sample."""

@@ -1,4 +1,5 @@
-// The lobby of `p2ptarot web`: open tables seen on the LAN, sitting down at one.
+// The lobby of `p2ptarot web`: open tables seen on the LAN (and, online, on the relays), sitting
+// down at one or by an invitation code; and, at the table, the path and round trip of each link.
 "use strict";
 // ---- lobby (p2ptarot web) ---------------------------------------------------------------------
 function drawTables(e) {
@@ -6,16 +7,18 @@ function drawTables(e) {
   S.room = null;  // a list after a room: sitting there failed (a full table), choose again
   const typed = $("myname") ? $("myname").value : null;
   const kept = keptHostForm();
+  const typedCode = $("joincode") ? $("joincode").value : "";
   const box = $("lobby"); box.hidden = false; clear(box);
   S.lobby = true;
-  box.appendChild(el("h2", null, "Open tables on your network"));
+  box.appendChild(el("h2", null, e.online ? "Open tables on your network and online" : "Open tables on your network"));
   if (!e.tables.length) box.appendChild(el("p", null, "No table seen yet (looking…)"));
   else {
     const t = el("table", "results lobbytable");
-    const hr = el("tr"); ["game", "host", "seats", "", ""].forEach((h) => hr.appendChild(el("th", null, h))); t.appendChild(hr);
+    const hr = el("tr"); ["game", "host", "seats", "where", ""].forEach((h) => hr.appendChild(el("th", null, h))); t.appendChild(hr);
     e.tables.forEach((tb) => {
-      const tr = el("tr");
-      [tb.game + (tb.variant ? " (" + tb.variant + ")" : ""), tb.host, tb.taken + " taken / " + tb.free + " free"].forEach((c) => tr.appendChild(el("td", null, c)));
+      const tr = el("tr", tb.online ? "online" : "lan");
+      [tb.game + (tb.variant ? " (" + tb.variant + ")" : ""), tb.host, tb.taken + " taken / " + tb.free + " free",
+       tb.online ? "online, code " + tb.code : "this network"].forEach((c) => tr.appendChild(el("td", null, c)));
       const td = el("td"); const b = el("button", "join", tb.full ? "full" : "Join");
       b.disabled = tb.full; b.dataset.target = tb.target;
       b.addEventListener("click", () => send({ cmd: "sit", target: tb.target, name: $("myname").value }));
@@ -27,15 +30,48 @@ function drawTables(e) {
   const inp = el("input"); inp.id = "myname"; inp.maxLength = 40;
   inp.value = typed !== null ? typed : (e.name || ""); form.appendChild(inp);
   box.appendChild(form);
-  if (e.games && e.games.length) box.appendChild(hostForm(e.games, kept));
+  if (e.online) box.appendChild(codeForm(typedCode));
+  if (e.games && e.games.length) box.appendChild(hostForm(e.games, kept, e.online));
 }
+
+// ---- an invitation code (XXXXX-XXXXX) or link (p2ptarot:XXXXX-XXXXX) someone gave ----------------
+function codeForm(typed) {
+  const f = el("div", "codeform"); f.id = "codeform";
+  f.appendChild(el("span", null, "Invitation code or link: "));
+  const code = el("input"); code.id = "joincode"; code.maxLength = 40; code.placeholder = "XXXXX-XXXXX"; code.value = typed;
+  const go = el("button", "join", "Join"); go.id = "joincodebtn";
+  go.addEventListener("click", () => { if (code.value.trim()) send({ cmd: "sit", target: code.value.trim(), name: $("myname").value }); });
+  f.appendChild(code); f.appendChild(go);
+  return f;
+}
+
+// ---- at an online table: which path each link took (direct, TURN, relay) and its round trip ----
+const PATH_WORDS = { direct: "direct", turn: "through TURN", relay: "on the relays" };
+function drawPaths(e) {
+  let box = $("paths");
+  if (!box) {
+    box = el("div", "paths"); box.id = "paths";
+    const aside = document.querySelector("aside"); aside.insertBefore(box, aside.firstChild);
+  }
+  clear(box); box.hidden = !e.links.length;
+  box.appendChild(el("h2", null, "Links"));
+  const list = el("ul");
+  e.links.forEach((l) => {
+    const li = el("li", "path-" + l.path, l.name + ": " + (PATH_WORDS[l.path] || l.path)
+                  + (l.rtt_ms === null ? "" : ", " + l.rtt_ms + " ms round trip"));
+    li.dataset.seat = l.seat; li.dataset.path = l.path; list.appendChild(li);
+  });
+  box.appendChild(list);
+}
+handlers.paths = drawPaths;
 
 // ---- hosting a table from the page: game, variant, seats, bots ------------------------------------
 function keptHostForm() {
   const v = (id) => ($(id) ? $(id).value : null);
-  return { game: v("hostgame"), variant: v("hostvariant"), seats: v("hostseats"), bots: v("hostbots") };
+  return { game: v("hostgame"), variant: v("hostvariant"), seats: v("hostseats"), bots: v("hostbots"),
+           online: $("hostonline") ? $("hostonline").checked : false };
 }
-function hostForm(games, kept) {
+function hostForm(games, kept, online) {
   const f = el("div", "hostform"); f.id = "hostform";
   f.appendChild(el("h2", null, "Or host a table"));
   const game = el("select"); game.id = "hostgame";
@@ -62,11 +98,14 @@ function hostForm(games, kept) {
   game.addEventListener("change", () => fit(false));
   seats.addEventListener("change", () => { bots.max = Math.max(0, Number(seats.value) - 1); });
   const go = el("button", "host", "Host"); go.id = "hostbtn";
+  const where = el("input"); where.id = "hostonline"; where.type = "checkbox";
+  where.checked = Boolean(online && kept.online);
   go.addEventListener("click", () => send({ cmd: "host", game: game.value, variant: variant.value,
-    seats: Number(seats.value), bots: Number(bots.value), name: $("myname").value }));
+    seats: Number(seats.value), bots: Number(bots.value), name: $("myname").value, online: where.checked }));
   [["game ", game], [" variant ", variant], [" seats ", seats], [" bots ", bots]].forEach(([label, node]) => {
     f.appendChild(el("span", null, label)); f.appendChild(node);
   });
+  if (online) { f.appendChild(el("span", null, " online ")); f.appendChild(where); }
   f.appendChild(go);
   return f;
 }

@@ -34,9 +34,9 @@ def table(special: dict[int, list[str]], n: int = 4, pile: tuple[str, ...] = ())
 def pass_windows(t: Table) -> None:
     st = t.state
     while st.turn().kind is TurnKind.INTERRUPT:
-        seat = next(x for x in st.turn().seats if x not in st._ctx().answers)
+        seat = next(x for x in st.turn().seats if x not in st.ctx().answers)
         t.do(seat, Pass())
-    while st._ctx() is not None and st._ctx().name == "hermit":
+    while st.ctx() is not None and st.ctx().name == "hermit":
         t.do(st.turn().seats[0], Pass())
 
 
@@ -44,7 +44,7 @@ def idle(t: Table) -> int:
     """The participant to move discards its last available card; returns its pid."""
     st = t.state
     pass_windows(t)
-    pid = st._ctx().actor
+    pid = st.ctx().actor
     t.do(st.seat_of(pid), Discard(st.available(pid)[-1]))
     pass_windows(t)
     return pid
@@ -93,10 +93,10 @@ def test_fool_pledge_hermit_cuts_in() -> None:
     t.do(P4, Fool(t.h(FOOL), FOOL, P4, P3))  # ...but P4 cut in before P3
     assert "swords" in st.parts[P4].records and "swords" not in st.parts[P3].records
     # the pledged move falls due in the gap right before P3's turn, i.e. now: P4 must move
-    assert st._ctx().name == "turn" and st._ctx().actor == P4
+    assert st.ctx().name == "turn" and st.ctx().actor == P4
     assert st.hermit.used == 1 and not st.hermit.pledges and st.hermit.free == 2
     idle(t)
-    assert st._ctx().actor == P3
+    assert st.ctx().actor == P3
 
 
 # ---- 1 The Magician -------------------------------------------------------------------------------
@@ -132,7 +132,7 @@ def test_priestess_from_justice_only_user_sees() -> None:
     t.do(P2, Priestess(t.h(PRIESTESS), PRIESTESS, P4))
     assert all(P2 in st.seen[x] and PUBLIC not in st.seen[x] for x in st.parts[P4].hand)
     assert st.parts[P2].hand == hand and len(st.justice) == 6
-    assert st._ctx().actor == P2  # replay
+    assert st.ctx().actor == P2  # replay
 
 
 # ---- 3/4/6 couples ------------------------------------------------------------------------------
@@ -140,7 +140,7 @@ def test_imperial_couple_on_two_fields_and_tower_on_one() -> None:
     t = table({P1: [EMPRESS, EMPEROR], P2: [TOWER]})
     st = t.state
     eng(t, P1, ("swords", "coins"), EMPRESS, EMPEROR)
-    assert st._ctx().actor == P2, "couples cannot be stolen: no Fool window"
+    assert st.ctx().actor == P2, "couples cannot be stolen: no Fool window"
     t.do(P2, Tower(t.h(TOWER), TOWER, P1, "swords"))
     assert "swords" not in st.parts[P1].records
     assert st.parts[P1].records["coins"].cards == (EMPRESS, EMPEROR)
@@ -168,7 +168,7 @@ def test_pope_shows_category_and_replays() -> None:
         assert len(legal) == 1
         t.do(s, legal[0])
     assert st.public_card(t.h("cups-9")) == "cups-9" and st.public_card(t.h("cups-2")) == "cups-2"
-    assert st._ctx().actor == P1 and len(st.parts[P1].hand) == 6
+    assert st.ctx().actor == P1 and len(st.parts[P1].hand) == 6
 
 
 # ---- 7 The Chariot --------------------------------------------------------------------------------
@@ -218,7 +218,7 @@ def test_star_takes_card_from_chariot_reserve() -> None:
     t.do(P1, ChariotLoad(t.h(CHARIOT), CHARIOT, (t.h("swords-9"),), ("swords-9",)))
     t.do(P2, Call(t.h(STAR), STAR, "swords-9"))
     assert not st.parts[P1].reserve and "swords-9" in t.hand(P2)
-    assert len(st.parts[P1].hand) == 6 and st._ctx().actor == P3
+    assert len(st.parts[P1].hand) == 6 and st.ctx().actor == P3
 
 
 # ---- 8 Justice -----------------------------------------------------------------------------------
@@ -232,7 +232,7 @@ def test_justice_absorbs_demon() -> None:
     idle(t)  # P2
     t.do(P3, Play(t.h(JUSTICE), JUSTICE))
     assert st.justice == cards and demon.hand == [] and demon.hand_cap == 0
-    assert st._ctx().actor == P4, "no replay when absorbing a demon"
+    assert st.ctx().actor == P4, "no replay when absorbing a demon"
     assert not demon.finished and st.justice_cap == 6
 
 
@@ -249,11 +249,11 @@ def test_devil_during_hermit_move_seats_demon_at_the_gap() -> None:
     t.do(P2, Play(t.h(DEVIL), DEVIL))
     assert st.order == [0, 1, 2, 4, 3]
     t.do(P2, Pass())
-    assert st._ctx().actor == P4  # the demon does not play at once
+    assert st.ctx().actor == P4  # the demon does not play at once
     order = [idle(t) for _ in range(4)]
     assert order == [P4, P1, P2, P3]
     pass_windows(t)
-    assert st._ctx().actor == 4
+    assert st.ctx().actor == 4
 
 
 # ---- 10 The Wheel --------------------------------------------------------------------------------
@@ -281,7 +281,7 @@ def test_wheel_from_visible_slot_with_promotion() -> None:
     t.do(P1, Play(t.h(WHEEL), WHEEL))
     assert len(p.visible) == 2 and len(p.hand) == 10
     new_visible = p.visible[-1]
-    new_hand = st._ctx().data["new"]
+    new_hand = st.ctx().data["new"]
     promote = next(x for x in new_hand if x in p.hand)
     discards = (new_visible,) + tuple(x for x in p.hand if x != promote)[:3]
     t.do(P1, WheelDiscard(discards, (promote,), (st.cards[promote],)))
@@ -361,7 +361,7 @@ def test_demon_priestess_shows_everyone() -> None:
     st = t.state
     t.do(P1, Play(t.h(DEVIL), DEVIL))
     idle(t)  # P2
-    assert st._ctx().actor == 2
+    assert st.ctx().actor == 2
     t.do(P1, Priestess(t.h(PRIESTESS), PRIESTESS, P2))
     assert all(PUBLIC in st.seen[x] for x in st.parts[P2].hand[:5])
 
@@ -372,10 +372,10 @@ def test_moon_second_call_and_refill_after_last_failure() -> None:
     st = t.state
     t.do(P1, Call(t.h(MOON), MOON, "coins-queen"))
     pass_windows(t)
-    assert st._ctx().name == "call-again" and len(st.parts[P1].hand) == 5
+    assert st.ctx().name == "call-again" and len(st.parts[P1].hand) == 5
     t.do(P1, CallAgain("coins-king"))
     pass_windows(t)
-    assert len(st.parts[P1].hand) == 6 and st._ctx().actor == P2
+    assert len(st.parts[P1].hand) == 6 and st.ctx().actor == P2
 
 
 def test_sun_major_call_is_the_only_call_and_calling_own_card() -> None:

@@ -22,7 +22,7 @@ def test_vote_interrupts_the_justice_draw_and_it_resumes() -> None:
     for s in (P1, P2, P3, P4):
         t.do(s, Vote("yes"))
     assert len(st.justice) == 6 and len(st.parts[P1].hand) == 6
-    assert st._ctx().actor == P1  # the replay
+    assert st.ctx().actor == P1  # the replay
 
 
 def test_vote_refused_inside_justice_draw_leaves_it_short() -> None:
@@ -86,13 +86,13 @@ def test_demon_plays_on_after_its_master_finishes() -> None:
     for f in ("swords", "wands", "cups"):
         st.parts[P1].records[f] = Record(P1, f, "abdication", 0)
     idle(t)  # P2
-    assert st._ctx().actor == 2
+    assert st.ctx().actor == 2
     t.do(P1, Discard(st.parts[2].hand[0]))  # the demon's turn, decided by seat 0
     from p2ptarot.games.arcanoid.moves import Abdicate
     t.do(P1, Abdicate("coins"))  # P1's own turn: it finishes
     assert st.parts[P1].finished and not st.parts[2].finished
     idle(t)  # P2
-    assert st._ctx().actor == 2 and st.turn().seats == (P1,)
+    assert st.ctx().actor == 2 and st.turn().seats == (P1,)
 
 
 def test_waiting_demon_plays_when_everyone_else_has_finished() -> None:
@@ -115,4 +115,4 @@ def test_waiting_demon_plays_when_everyone_else_has_finished() -> None:
     t.do(P1, HermitMove())
     t.do(P1, World(t.h(WORLD), WORLD, "coins"))
     assert st.parts[P1].finished and st.parts[P2].finished and not st.parts[2].finished
-    assert st._ctx().name == "turn" and st._ctx().actor == 2 and st.turn().seats == (P1,)
+    assert st.ctx().name == "turn" and st.ctx().actor == 2 and st.turn().seats == (P1,)

@@ -30,15 +30,15 @@ def _p2_engages_while_p3_is_not_asked():
 def test_cutting_in_first_pledges_the_gap_before_the_next_player() -> None:
     t = _p2_engages_while_p3_is_not_asked()
     st = t.state
-    assert st._ctx().data["asked"] == [P4, P1]  # P3 is engaged on swords: not asked
+    assert st.ctx().data["asked"] == [P4, P1]  # P3 is engaged on swords: not asked
     t.do(P1, Fool(t.h(FOOL), FOOL, P1, P4))  # P1 cuts in before P4 was asked: "first"
     assert "swords" in st.parts[P1].records and "swords" not in st.parts[P2].records
     # due in the gap right after P2's turn, before P3's normal turn: P1 must move now
-    assert st._ctx().name == "turn" and st._ctx().actor == P1
+    assert st.ctx().name == "turn" and st.ctx().actor == P1
     assert st.hermit.used == 1 and not st.hermit.pledges and st.hermit.free == 2
     idle(t)
     pass_windows(t)
-    assert st._ctx().actor == P3
+    assert st.ctx().actor == P3
 
 
 def test_cutting_in_last_pledges_the_gap_before_the_engager() -> None:
@@ -48,8 +48,8 @@ def test_cutting_in_last_pledges_the_gap_before_the_engager() -> None:
     t.do(P1, Fool(t.h(FOOL), FOOL, P1, P2))  # P1 cuts in last: before the engager's next turn
     assert "swords" in st.parts[P1].records and st.hermit.pledges == [P2]
     pass_windows(t)  # not due yet: P1 declines its voluntary Hermit offer
-    assert st._ctx().name == "turn" and st._ctx().actor == P3
+    assert st.ctx().name == "turn" and st.ctx().actor == P3
     for expected in (P3, P4, P1):
         assert idle(t) == expected
-    assert st._ctx().name == "turn" and st._ctx().actor == P1  # the pledged move, before P2
+    assert st.ctx().name == "turn" and st.ctx().actor == P1  # the pledged move, before P2
     assert st.hermit.used == 1 and not st.hermit.pledges

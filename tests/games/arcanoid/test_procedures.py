@@ -31,7 +31,7 @@ def pass_window(t: Table) -> None:
     """Everyone asked in an interrupt window passes."""
     st = t.state
     while st.turn().kind is TurnKind.INTERRUPT:
-        seat = next(x for x in st.turn().seats if x not in st._ctx().answers)
+        seat = next(x for x in st.turn().seats if x not in st.ctx().answers)
         t.do(seat, Pass())
 
 
@@ -130,7 +130,7 @@ def test_f5_justice_then_devil() -> None:
     # turns: P4, P1, P2, then the demon (its master's seat decides), then P3
     seen = []
     for _ in range(5):
-        ctx = st._ctx()
+        ctx = st.ctx()
         seen.append(ctx.actor)
         t.do(st.seat_of(ctx.actor), Discard(st.available(ctx.actor)[0]))
     assert seen == [P4, P1, P2, 4, P3]
@@ -156,7 +156,7 @@ def test_f7_hermit_moves_after_any_turn() -> None:
     t.do(P1, Discard(st.parts[P1].hand[0]))
     t.do(P2, Play(t.h(HERMIT), HERMIT))
     assert len(st.parts[P2].hand) == 6
-    assert t.turn() == ("seat", (P2,)) and st._ctx().name == "hermit"
+    assert t.turn() == ("seat", (P2,)) and st.ctx().name == "hermit"
     t.do(P2, Pass())
     t.do(P3, Discard(st.parts[P3].hand[0]))
     t.do(P2, HermitMove())
@@ -164,7 +164,7 @@ def test_f7_hermit_moves_after_any_turn() -> None:
     t.do(P2, HermitMove())
     t.do(P2, Discard(st.parts[P2].hand[0]))
     t.do(P2, Pass())
-    assert st._ctx().actor == P4 and st.hermit is not None and st.hermit.free == 1
+    assert st.ctx().actor == P4 and st.hermit is not None and st.hermit.free == 1
 
 
 def test_f8_no_hermit_move_between_move_and_replay() -> None:
@@ -179,18 +179,18 @@ def test_f8_no_hermit_move_between_move_and_replay() -> None:
     t.do(P2, Pass())
     t.do(P1, Priestess(t.h(PRIESTESS), PRIESTESS, P3))
     assert all(P1 in st.seen[x] for x in st.parts[P3].hand)
-    assert st._ctx().name == "turn" and st._ctx().actor == P1  # the replay, no Hermit window
+    assert st.ctx().name == "turn" and st.ctx().actor == P1  # the replay, no Hermit window
     t.do(P1, Discard(st.parts[P1].hand[0]))
-    assert st._ctx().name == "hermit"
+    assert st.ctx().name == "hermit"
 
 
 def test_f9_wheel() -> None:
     t = Table(hands_with({P1: [WHEEL]}))
     st = t.state
     t.do(P1, Play(t.h(WHEEL), WHEEL))
-    assert len(st.parts[P1].hand) == 10 and st._ctx().name == "wheel"
+    assert len(st.parts[P1].hand) == 10 and st.ctx().name == "wheel"
     t.do(P1, WheelDiscard(tuple(st.parts[P1].hand[:4])))
-    assert len(st.parts[P1].hand) == 6 and st._ctx().actor == P2
+    assert len(st.parts[P1].hand) == 6 and st.ctx().actor == P2
 
 
 def test_f10_star_call_success_and_failure() -> None:

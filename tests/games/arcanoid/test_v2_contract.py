@@ -11,7 +11,8 @@ from p2ptarot.engine import IllegalMove, create
 from p2ptarot.games.arcanoid.cardinfo import CHARIOT, EMPEROR, EMPRESS, LOVERS, MAGICIAN
 from p2ptarot.games.arcanoid.engage import composition_error, stealable
 from p2ptarot.games.arcanoid.moves import ChariotAdd, ChariotLoad, Discard
-from p2ptarot.games.arcanoid.rules import DRESDEN, VARIANTS, catalogue, rules_for
+from p2ptarot.games.arcanoid.rules import DRESDEN
+from p2ptarot.games.arcanoid.variants import VARIANTS, catalogue, rules_for
 
 from .test_arcana import P1, idle, table
 

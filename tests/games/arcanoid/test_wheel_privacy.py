@@ -31,7 +31,7 @@ def test_promotion_reveals_only_the_promoted_card() -> None:
     for _ in range(3):
         idle(t)
     t.do(P1, Play(t.h(WHEEL), WHEEL))
-    promote = next(x for x in st._ctx().data["new"] if x in p.hand)
+    promote = next(x for x in st.ctx().data["new"] if x in p.hand)
     discards = (p.visible[-1],) + tuple(x for x in p.hand if x != promote)[:3]
     move = WheelDiscard(discards, (promote,), (st.cards[promote],))
     assert [r.handle for r in st.move_reveals(P1, move)] == [promote]

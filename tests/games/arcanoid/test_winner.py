@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from p2ptarot.games.arcanoid.winner import game_winner
+from p2ptarot.games.arcanoid.scoring import game_winner
 
 A, B, C, D = 0, 1, 2, 3
 

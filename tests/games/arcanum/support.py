@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any, Sequence
 
 from p2ptarot.engine import PUBLIC, Move, RandomDealer, StackedDealer, TurnKind, create, play
-from p2ptarot.games.arcanum import ArcanumState
+from p2ptarot.games.arcanum.state import ArcanumState
 from p2ptarot.games.arcanum.components import FIGURES, MAJOR_CARDS, MINOR_CARDS
 
 

@@ -10,7 +10,7 @@ import pytest
 from p2ptarot.engine import BadConfiguration, IllegalMove, Pass, RandomDealer, create
 from p2ptarot.games.arcanum.board import load_board, parse_board
 from p2ptarot.games.arcanum.components import FIGURES, MINOR, figure_house
-from p2ptarot.games.arcanum.driver import AskChance, AskReveal
+from p2ptarot.engine.flow import AskChance, AskReveal
 from p2ptarot.games.arcanum.moves import Choose, Discard, Hide, PlayMajor, PlayMinor
 from p2ptarot.games.arcanum.rules import STANDARD, rules_for
 from p2ptarot.games.arcanum.setup import placement
@@ -121,13 +121,13 @@ def test_t12_court_card_of_a_frozen_figure_moves_nothing() -> None:
 
 def test_t13_schedule() -> None:
     assert STANDARD.scoring_turns(4) == (3, 6) and STANDARD.turns(4) == 6
-    assert rules_for(None, {"length": "long"}, 4).scoring_turns(5) == (3, 6, 9)
+    assert rules_for(None, {"length": "long"}).scoring_turns(5) == (3, 6, 9)
     assert STANDARD.turns(3) == 8 and STANDARD.scoring_turns(3) == (4, 8)
-    assert rules_for(None, {"length": "short"}, 3).scoring_turns(3) == (4,)
+    assert rules_for(None, {"length": "short"}).scoring_turns(3) == (4,)
     with pytest.raises(BadConfiguration):
-        rules_for(None, {"length": "long"}, 3)
+        create("arcanum", 3, options={"length": "long"})  # R3: checked by create, from OPTIONS
     with pytest.raises(BadConfiguration):
-        rules_for(None, {"starsVP": "2"}, 4)
+        create("arcanum", 4, options={"starsVP": "2"})
     g = random_game(4, 11, length="long")
     assert [s["turn"] for s in g.scorings if not s["world"]] == [3, 6, 9] and g.turn_no == 9
 

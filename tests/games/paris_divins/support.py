@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from p2ptarot.engine import PUBLIC, GameState, StackedDealer, TurnKind, create
-from p2ptarot.games.paris_divins import Wager
-from p2ptarot.games.roses_common.tables import DECK, DECK_IDS
+from p2ptarot.games.paris_divins.moves import Wager
+from p2ptarot.cards.roses_tables import DECK, DECK_IDS
 
 
 def deal_order(hands: Sequence[Sequence[str]]) -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from p2ptarot.engine import IllegalMove, NotYourTurn
-from p2ptarot.games.paris_divins import Wager
+from p2ptarot.games.paris_divins.moves import Wager
 
 from .support import PD_T3_HANDS, PD_T3_ROUNDS, Game, fill
 

@@ -9,7 +9,7 @@ from p2ptarot.games.paris_divins.category import winning_category
 from p2ptarot.games.paris_divins.rules import PARIS_DIVINS
 from p2ptarot.games.paris_divins.stakes import stake_check
 from p2ptarot.games.paris_divins.transfers import final_count, winners
-from p2ptarot.games.roses_common.tables import DIVINE, INDEX, MAJOR, MINOR, STRENGTH
+from p2ptarot.cards.roses_tables import DIVINE, INDEX, MAJOR, MINOR, STRENGTH
 
 from .support import PD_T3_HANDS, PD_T3_ROUNDS, Game, fill
 

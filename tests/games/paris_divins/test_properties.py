@@ -7,7 +7,7 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.games.roses_common.support import all_modes, moves_of, record, replay
+from tests.games.support import all_modes, moves_of, record, replay
 
 from p2ptarot.bots import HeuristicBot, RandomBot
 from p2ptarot.engine import RandomDealer, TurnKind, create

@@ -6,8 +6,8 @@ import random
 from typing import Any, Iterable, Sequence
 
 from p2ptarot.engine import (PUBLIC, GameState, Pass, RandomChoice, Shuffle, TurnKind, create)
-from p2ptarot.games.sinople import Play, Show
-from p2ptarot.games.sinople.tables import FIGURE_DECK, FIGURE_IDS, HAND_SIZE, NUMERIC_DECK, NUMERIC_IDS
+from p2ptarot.games.sinople.moves import Play, Show
+from p2ptarot.games.sinople.rules import FIGURE_DECK, FIGURE_IDS, HAND_SIZE, NUMERIC_DECK, NUMERIC_IDS
 
 
 def card(short: str) -> str:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from p2ptarot.bots import RandomBot
 from p2ptarot.engine import RandomDealer, TurnKind, create
-from p2ptarot.games.sinople.tables import FIGURE_IDS, HAND_SIZE, NUMERIC_IDS
+from p2ptarot.games.sinople.rules import FIGURE_IDS, HAND_SIZE, NUMERIC_IDS
 
 from .support import record
 

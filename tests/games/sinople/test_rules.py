@@ -7,8 +7,8 @@ import pytest
 from .support import (all_modes, card, cards, deal_order, figures_with, fill_hands, start)
 
 from p2ptarot.engine import PUBLIC, IllegalMove, NotYourTurn, Pass, TurnKind, create
-from p2ptarot.games.sinople import Play, Show
-from p2ptarot.games.sinople.tables import HAND_SIZE
+from p2ptarot.games.sinople.moves import Play, Show
+from p2ptarot.games.sinople.rules import HAND_SIZE
 
 
 def play_round_out(t) -> int:

@@ -1,7 +1,7 @@
 """Rules §5.5 and §6 on bare numbers: T5–T17 scoring cases (R5, R11–R14, R17)."""
 
 from p2ptarot.games.sinople.scoring import award, rank_key, trick_winner, winners
-from p2ptarot.games.sinople.tables import CHILD, HUSBAND, WIFE
+from p2ptarot.games.sinople.rules import CHILD, HUSBAND, WIFE
 
 
 def test_t5_tie_on_value_last_played_wins() -> None:

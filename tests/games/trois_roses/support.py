@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from p2ptarot.engine import PUBLIC, GameState, RandomChoice, StackedDealer, TurnKind, create
-from p2ptarot.games.roses_common.tables import DECK, DECK_IDS, FAMILY_NAMES, INDEX, CATEGORY, FAMILY, MINOR
-from p2ptarot.games.trois_roses import Play
+from p2ptarot.cards.roses_tables import DECK, DECK_IDS, FAMILY_NAMES, INDEX, CATEGORY, FAMILY, MINOR
+from p2ptarot.games.trois_roses.moves import Play
 from p2ptarot.games.trois_roses.rules import TROIS_ROSES
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from p2ptarot.engine import IllegalMove
-from p2ptarot.games.trois_roses import Play
+from p2ptarot.games.trois_roses.moves import Play
 
 from .support import Deal, fill_hands
 

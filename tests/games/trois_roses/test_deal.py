@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from p2ptarot.engine import BadConfiguration, TurnKind, create
-from p2ptarot.games.roses_common.tables import INDEX, POINTS
+from p2ptarot.cards.roses_tables import INDEX, POINTS
 
 from .support import Deal, fill_hands
 

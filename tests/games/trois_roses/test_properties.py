@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from p2ptarot.bots import HeuristicBot, RandomBot
 from p2ptarot.engine import RandomDealer, TurnKind, create
-from p2ptarot.games.roses_common.tables import INDEX, IS_ROSE, POINTS
+from p2ptarot.cards.roses_tables import INDEX, IS_ROSE, POINTS
 from p2ptarot.games.trois_roses import trick
 from p2ptarot.games.trois_roses.rules import TROIS_ROSES
-from tests.games.roses_common.support import all_modes, moves_of, record, replay
+from tests.games.support import all_modes, moves_of, record, replay
 
 
 def random_game(players: int, seed: int, variant: str | None = None, bot=RandomBot):

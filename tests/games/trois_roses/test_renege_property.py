@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from p2ptarot.engine import IllegalMove, RandomDealer, TurnKind, create
-from p2ptarot.games.roses_common.tables import ID, INDEX
-from p2ptarot.games.trois_roses import Play
+from p2ptarot.cards.roses_tables import ID, INDEX
+from p2ptarot.games.trois_roses.moves import Play
 from p2ptarot.games.trois_roses.obligations import denials, legal_cards
 
-from tests.games.roses_common.support import all_modes
+from tests.games.support import all_modes
 
 
 def _deal(players: int, seed: int):

@@ -15,8 +15,8 @@ import pytest
 from tests.table.harness import Table, once
 from tests.table.helpers import verify
 
-from p2ptarot.games.roses_common.tables import DECK_IDS
-from p2ptarot.games.trois_roses import Play
+from p2ptarot.cards.roses_tables import DECK_IDS
+from p2ptarot.games.trois_roses.moves import Play
 from p2ptarot.table.bodies import AbortBody
 from p2ptarot.table.envelope import parse
 

@@ -139,3 +139,31 @@ async def test_a_burst_of_small_frames_travels_in_few_events(relay: Relay) -> No
         assert [(await _next(b, Received)).data for _ in frames] == frames
         packets = a._links[bob.public_bytes].channel.packets_sent  # handshake included
         assert packets < 10, packets
+
+
+async def test_a_peer_leaving_right_after_sending_delivers_everything(relay: Relay) -> None:
+    """A peer that queues frames and closes at once (the `done` that ends a table) drains its
+    rate-limited relay queue first, and its `bye` counts the packets, so the other end reads
+    them all before the link goes down (the bucket is made tiny: the queue is long at close)."""
+    from p2ptarot.net.events import LinkDown
+    alice, bob = Identity.generate(), Identity.generate()
+    slow = OnlineConfig(relays=(relay.url,), transport="relay", relay_rate=4.0, relay_burst=1,
+                        relay_chunk=1000)
+    async with OnlineMesh(bob, _config(relay)) as b:
+        a = OnlineMesh(alice, slow)
+        await a.start()
+        await a.connect(b.url, expected_key=bob.public_bytes)
+        await _next(b, LinkUp)
+        frames = [json.dumps({"n": i, "pad": "y" * 900}).encode() for i in range(8)]
+        for frame in frames:
+            await a.send(bob.public_bytes, frame)
+        await a.close()  # at once: most packets are still queued behind the token bucket
+        got: list[bytes] = []
+        async with asyncio.timeout(WAIT):
+            while True:
+                event = await b.next_event()
+                if isinstance(event, Received):
+                    got.append(event.data)
+                elif isinstance(event, LinkDown):
+                    break
+        assert got == frames

@@ -23,7 +23,10 @@ def _check_cards(g: "ArcanoidState", pid: int, handles, cards) -> None:
     if len(handles) != len(cards) or len(set(handles)) != len(handles):
         raise IllegalMove(seat, "handles and cards must match one to one", g.where())
     for h, c in zip(handles, cards):
-        if h not in avail or (g.cards[h] is not None and g.cards[h] != c):
+        if h not in avail:
+            raise IllegalMove(seat, f"card {h} is not available as {c}", g.where())
+        known = g.usable_card(h, seat)  # never a third seat's private look (issue 24 item 5)
+        if known is not None and known != c:
             raise IllegalMove(seat, f"card {h} is not available as {c}", g.where())
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from p2ptarot.engine import IllegalMove, TurnKind
+from p2ptarot.engine import IllegalMove, Pass, TurnKind
 
 from ..cardinfo import FOOL
 from ..model import Ctx
@@ -24,6 +24,9 @@ from ..moves import Fool
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..state import ArcanoidState
+
+#: what the Fool's user announces after looking at a secret engagement (K4, T4; secret.py)
+STOLEN, LOST = "stolen", "lost"
 
 
 def _fool_location(g: "ArcanoidState") -> tuple[str, int]:
@@ -83,7 +86,7 @@ def check(g: "ArcanoidState", seat: int, move: Fool, ctx: Ctx) -> None:
     p = g.parts[move.user]
     if move.handle not in p.hand + p.visible + g.justice:
         raise IllegalMove(seat, "that Fool is not available to this participant", g.where())
-    known = g.cards[move.handle]
+    known = g.usable_card(move.handle, seat)  # the rest is proven by the Fool's opening
     if known is not None and known != FOOL:
         raise IllegalMove(seat, "that card is not the Fool", g.where())
     if move.cut >= 0 and move.cut != move.user:
@@ -95,8 +98,6 @@ def check(g: "ArcanoidState", seat: int, move: Fool, ctx: Ctx) -> None:
 
 
 def legal(g: "ArcanoidState", seat: int, ctx: Ctx) -> list:
-    from p2ptarot.engine import Pass
-
     out: list = [Pass()]
     engager = ctx.data["engager"]
     for pid in ctx.data["asked"]:
@@ -161,8 +162,6 @@ def fool_window(g: "ArcanoidState", engager: int, field: str, secret: bool = Fal
         # [0-8-9]: due at the gap before `cut`'s next turn; before the first asked = "first" (A57)
         g.hermit.pledges.append(first_gap if move.cut == asked[0] else move.cut)
     if secret:  # K4/T4: committed and shown first, then the private look and the outcome (A85)
-        from ..secret import fool_attempt
-
         if not (yield from fool_attempt(g, engager, user, field)):
             return user
     g.steals += 1
@@ -173,3 +172,18 @@ def fool_window(g: "ArcanoidState", engager: int, field: str, secret: bool = Fal
     rec.owner = user
     g.parts[user].records[field] = rec
     return user
+
+
+# ---- the Fool's attempt (K4, T4) ---------------------------------------------------------------
+def fool_attempt(g: "ArcanoidState", engager: int, user: int, field: str):
+    """After the Fool is shown: the private look, then the user's announced outcome. Returns
+    whether the record is stolen. Generator."""
+    rec = g.parts[engager].records[field]
+    useat = g.seat_of(user)
+    for h in rec.handles:  # the private look: holder = the engager, who knows them
+        g.show_to(h, useat, g.seat_of(rec.engager))
+    ctx = Ctx("fool-outcome", actor=user, data={"field": field, "engager": engager})
+    move = yield from g.decide(ctx, useat)
+    g.add_claim(useat, "fool-outcome", (("field", field), ("handles", rec.handles),
+                                        ("outcome", move.outcome)), g.where())
+    return move.outcome == STOLEN

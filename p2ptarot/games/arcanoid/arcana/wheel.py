@@ -61,7 +61,8 @@ def check_discard(g: "ArcanoidState", seat: int, move: WheelDiscard, ctx: Ctx) -
         raise IllegalMove(seat, "discard down to capacity; replace discarded visible cards by "
                                 "newly drawn ones", g.where())
     for h, c in zip(move.promote, move.cards):
-        if g.cards[h] is not None and g.cards[h] != c:
+        known = g.usable_card(h, seat)  # the rest is proven by the promote's opening
+        if known is not None and known != c:
             raise IllegalMove(seat, f"card {h} is not {c}", g.where())
 
 

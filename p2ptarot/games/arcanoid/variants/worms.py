@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, ClassVar
 
 from p2ptarot.engine import IllegalMove, Move
 
+from ..arcana.fool import fool_window
 from ..cardinfo import FIELDS, MAGICIAN, court, is_ace
+from ..legal import engagement_moves
 from ..records import CARDS, VALUE, Record, composition_class
 from ..rules import ExtraMove
 from .mainz import MAINZ
@@ -77,7 +79,8 @@ def _check(g: "ArcanoidState", pid: int, move: Reinforce) -> None:
     avail = set(g.available(pid))
     if len(set(move.handles)) != len(move.handles) or any(h not in avail for h in move.handles):
         raise IllegalMove(seat, "a reinforcement uses available cards, each once", g.where())
-    if any(g.cards[h] is not None and g.cards[h] != c for h, c in zip(move.handles, move.cards)):
+    known = [g.usable_card(h, seat) for h in move.handles]  # the rest: proven by the opening
+    if any(k is not None and k != c for k, c in zip(known, move.cards)):
         raise IllegalMove(seat, "declared cards do not match", g.where())
     err = _content_error(g, move)
     if err:
@@ -85,8 +88,6 @@ def _check(g: "ArcanoidState", pid: int, move: Reinforce) -> None:
 
 
 def _perform(g: "ArcanoidState", pid: int, move: Reinforce):
-    from ..arcana.fool import fool_window
-
     p = g.parts[pid]
     g.declare(p.seat, zip(move.handles, move.cards))
     for h in move.handles:
@@ -115,8 +116,6 @@ def _perform(g: "ArcanoidState", pid: int, move: Reinforce):
 
 
 def _candidates(g: "ArcanoidState", pid: int, seat: int) -> list[Move]:
-    from ..legal import engagement_moves
-
     fields = reinforceable(g, pid)
     if not fields:
         return []

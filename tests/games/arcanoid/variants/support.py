@@ -45,9 +45,9 @@ def vtable(variant: str, special: dict[int, list[str]], n: int = 4, pile: tuple[
 def pass_windows(t: Table) -> None:
     st = t.state
     while st.turn().kind is TurnKind.INTERRUPT:
-        seat = next(x for x in st.turn().seats if x not in st._ctx().answers)
+        seat = next(x for x in st.turn().seats if x not in st.ctx().answers)
         t.do(seat, Pass())
-    while st._ctx() is not None and st._ctx().name == "hermit":
+    while st.ctx() is not None and st.ctx().name == "hermit":
         t.do(st.turn().seats[0], Pass())
 
 
@@ -55,7 +55,7 @@ def idle(t: Table) -> int:
     """The participant to move discards its last available card; returns its pid."""
     st = t.state
     pass_windows(t)
-    pid = st._ctx().actor
+    pid = st.ctx().actor
     t.do(st.seat_of(pid), Discard(st.available(pid)[-1]))
     pass_windows(t)
     return pid
@@ -68,7 +68,7 @@ def abdicate_to_the_end(t: Table) -> None:
     st = t.state
     while st.turn().kind is not TurnKind.OVER:
         pass_windows(t)
-        ctx = st._ctx()
+        ctx = st.ctx()
         if ctx is None:
             continue
         if ctx.name == "vote":

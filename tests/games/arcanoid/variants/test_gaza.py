@@ -8,7 +8,7 @@ from p2ptarot.engine import NOBODY, PUBLIC, BadConfiguration, TurnKind, create, 
 from p2ptarot.games.arcanoid.cardinfo import (FOOL, HANGED_MAN, POPE, PRIESTESS, STAR)
 from p2ptarot.games.arcanoid.moves import (Abdicate, Call, Engage, Fool, HangedMan, Pope,
                                            Priestess, Show)
-from p2ptarot.games.arcanoid.rules import rules_for
+from p2ptarot.games.arcanoid.variants import rules_for
 
 from .support import P1, P2, P3, P4, idle, pass_windows, vtable
 
@@ -73,7 +73,7 @@ def test_g4_g5_never_votes_nor_uses_the_fool() -> None:
     st = t.state
     t.do(P1, Engage(("cups",), (t.h("cups-2"),), ("cups-2",)))
     if st.turn().kind is TurnKind.INTERRUPT:
-        assert NOBODY not in st.turn().seats and USA4 not in st._ctx().data["asked"]
+        assert NOBODY not in st.turn().seats and USA4 not in st.ctx().data["asked"]
     pass_windows(t)
     assert t.h(FOOL) in st.parts[USA4].hand
 
@@ -130,7 +130,7 @@ def test_g8_the_usa_ranks_with_the_players() -> None:
     # everyone abdicates at once; the USA abdicates last and so wins nothing...
     while st.turn().kind is not TurnKind.OVER:
         pass_windows(t)
-        ctx = st._ctx()
+        ctx = st.ctx()
         if ctx is None:
             continue
         if ctx.name == "vote":

@@ -61,7 +61,7 @@ def test_k3_revealed_and_scored_at_the_round_end() -> None:
     handles = st.parts[P1].records["cups"].handles
     idle(t)
     t.do(P1, Pope(t.h(POPE), POPE, "cups"))  # K3: the Pope never reaches a secret engagement
-    assert st._ctx().name == "pope"
+    assert st.ctx().name == "pope"
     for seat in (P1, P2):
         shown = [h for h in st.parts[seat].hand if (st.cards[h] or "").startswith("cups")]
         t.do(seat, Show(tuple(shown), tuple(st.cards[h] for h in shown)))
@@ -77,10 +77,10 @@ def _attempt(cards: list[str], outcome: str):
     t = vtable("KOBLENZ", {P1: cards, P2: [FOOL]})
     st = t.state
     secret(t, P1, "cups", *cards[:2])
-    assert st._ctx().name == "fool"  # K4: the window always opens
+    assert st.ctx().name == "fool"  # K4: the window always opens
     t.do(P2, Fool(t.h(FOOL), FOOL, P2))
     pass_windows(t)
-    assert st._ctx().name == "fool-outcome" and st.turn().seats == (P2,)
+    assert st.ctx().name == "fool-outcome" and st.turn().seats == (P2,)
     return t, st
 
 

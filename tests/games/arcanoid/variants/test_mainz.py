@@ -6,7 +6,7 @@ from p2ptarot.games.arcanoid.cardinfo import (CHARIOT, EMPEROR, EMPRESS, FOOL, L
                                               TEMPERANCE)
 from p2ptarot.games.arcanoid.engage import composition_error, stealable
 from p2ptarot.games.arcanoid.moves import ChariotAdd, ChariotLoad, Fool, Temperance
-from p2ptarot.games.arcanoid.rules import rules_for
+from p2ptarot.games.arcanoid.variants import rules_for
 
 from .support import P1, P2, P3, engage_move, eng, idle, pass_windows, refused, vtable
 
@@ -28,7 +28,7 @@ def test_z1_fool_steals_an_ace() -> None:
     t = vtable("MAINZ", {P1: ["cups-1", "cups-4"], P2: [FOOL]})
     eng(t, P1, ("cups",), "cups-1", "cups-4")
     st = t.state
-    assert st._ctx().name == "fool"
+    assert st.ctx().name == "fool"
     t.do(P2, Fool(t.h(FOOL), FOOL, P2))
     pass_windows(t)
     assert st.parts[P2].records["cups"].cards == ("cups-1", "cups-4")

@@ -75,7 +75,7 @@ def test_n3_a81_ends_when_the_pile_dies() -> None:
     t.do(P2, Abdicate("cups"))  # no refill needed, the pile keeps its last card
     assert st.temperance is not None
     idle(t)  # P3 discards and draws the last card: the renewal vote
-    assert st._ctx().name == "vote"
+    assert st.ctx().name == "vote"
     t.do(P1, Vote("yes")), t.do(P2, Vote("no")), t.do(P3, Vote("yes")), t.do(P4, Vote("yes"))
     assert not st.pile and st.renewal_refused and st.temperance is None
 

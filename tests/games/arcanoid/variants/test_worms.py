@@ -73,7 +73,7 @@ def test_w4_a88_fool_takes_the_reinforcement_not_the_ace() -> None:
     t = _ace(special={P2: [FOOL]})
     st = t.state
     t.do(P1, reinforce(t, "cups", "cups-5", "cups-6"))
-    assert st._ctx().name == "fool"  # A88: the window opens on a reinforcement
+    assert st.ctx().name == "fool"  # A88: the window opens on a reinforcement
     t.do(P2, Fool(t.h(FOOL), FOOL, P2))
     pass_windows(t)
     assert st.parts[P1].records["cups"].cards == ("cups-1",)

@@ -1,4 +1,5 @@
-"""Precomputed card attribute tables for the hot path (rules §2).
+"""Sinople's constants (rules §2): the phases of a round and the precomputed card attribute
+tables of the hot path.
 
 The engine works on canonical indices (0–29 numeric, 30–38 figures) held in plain lists, so a
 legality check is a couple of list look-ups instead of parsing ids or building records.
@@ -45,3 +46,9 @@ def numeric(cls: int, value: int) -> int:
 
 def is_numeric(index: int) -> bool:
     return 0 <= index < 30
+
+
+# phases, in game order
+FIG_SHUFFLE, FIRST_DEALER, TURN_UP, NUM_SHUFFLE, DEAL, OPENER, PLAY, OVER, VOID = range(9)
+PHASE_NAMES = ("figure-shuffle", "first-dealer", "turn-up", "numeric-shuffle", "deal",
+               "opener-search", "play", "over", "void")

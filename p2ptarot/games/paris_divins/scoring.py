@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from p2ptarot.games.roses_common.tables import CATEGORY, STRENGTH
+from p2ptarot.cards.roses_tables import CATEGORY, STRENGTH
 
 from .category import winning_category
 

@@ -1,0 +1,107 @@
+"""Where a whole networked game's CPU goes: one table of N bot peers (as `whole_game.py` runs
+it), every peer sampled by py-spy (on-CPU samples only), the samples sorted into imports, group
+operations (libsodium through rbcl), Ed25519, the store's writer thread and the rest (the
+runner, the session, JSON, asyncio, the links), plus the heaviest frames of the rest.
+
+py-spy is not a dependency of the project: pass its binary (`pip install py-spy` in any
+environment). Samples of a process waiting for a CPU count as on-CPU, so on a loaded machine
+the shares lean towards whatever runs when every peer is busy at once (the imports at start).
+
+Usage: python benchmarks/profile_peers.py --py-spy /path/to/py-spy --game sinople --players 4
+       [--top 25] [--out benchmarks/results/issue26/profile-sinople-4.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from table_run import compile_bytecode, floor_seconds, run_table, unit_costs  # noqa: E402
+
+HERE = Path(__file__).resolve().parent.parent
+_FRAME = re.compile(r" \((/[^)]*/)?([^/)]+)\)$")
+
+
+def category(frames: list[str]) -> str:
+    """The share a stack (outermost first) belongs to."""
+    leaf = frames[-1]
+    if any("importlib" in f for f in frames):
+        return "imports"
+    if "rbcl" in leaf or "crypto/group.py" in leaf:
+        return "group operations"
+    if "verify_signature" in leaf or "Identity.sign" in leaf or "ed25519" in leaf:
+        return "ed25519"
+    if any("_worker (concurrent" in f for f in frames):
+        return "writer thread (fsync)"
+    return "rest"
+
+
+def tally(folder: Path, top: int) -> dict[str, object]:
+    """Shares by category, and the rest's heaviest frames (self and inclusive)."""
+    shares: collections.Counter[str] = collections.Counter()
+    own: collections.Counter[str] = collections.Counter()
+    inclusive: collections.Counter[str] = collections.Counter()
+    total = 0
+    for path in sorted(folder.glob("*.spy")):
+        for line in path.read_text().splitlines():
+            stack, _, count = line.rpartition(" ")
+            if not count.isdigit():
+                continue
+            n = int(count)
+            total += n
+            frames = [_FRAME.sub(r" (\2)", f) for f in stack.split(";")]
+            kind = category(frames)
+            shares[kind] += n
+            if kind == "rest":
+                own[frames[-1]] += n
+                for f in set(frames):
+                    inclusive[f] += n
+
+    def pct(c: collections.Counter[str], k: int) -> dict[str, float]:
+        return {name: round(100 * v / total, 1) for name, v in c.most_common(k)} if total else {}
+
+    return {"samples": total, "shares_pct": pct(shares, 10), "rest_self_pct": pct(own, top),
+            "rest_inclusive_pct": pct(inclusive, top)}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--py-spy", required=True, type=Path)
+    ap.add_argument("--game", default="sinople")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--top", type=int, default=25)
+    ap.add_argument("--out", type=Path, default=None)
+    args = ap.parse_args()
+    compile_bytecode(HERE)
+    folder = Path(tempfile.mkdtemp(prefix="p2ptarot-spy-"))
+    os.environ["P2PTAROT_PYSPY"] = f"{args.py_spy.resolve()}:{folder}"
+    run = run_table(HERE, args.game, args.players, seed=args.seed)
+    if any(r != "finished" for r in run.results):
+        raise SystemExit(f"the game did not finish: {run.results}")
+    deadline = time.monotonic() + 30  # each py-spy writes its file once its peer has exited
+    while len(list(folder.glob("*.spy"))) < args.players and time.monotonic() < deadline:
+        time.sleep(0.2)
+    floor = floor_seconds(run.ops, unit_costs(HERE))
+    result = {"benchmark": "profile_peers", "game": args.game, "players": args.players,
+              "cpu": run.cpu, "wall": run.end, "steps": run.steps, "floor": floor,
+              "note": "py-spy on-CPU samples of every peer (a process waiting for a CPU counts)",
+              **tally(folder, args.top)}
+    text = json.dumps(result, sort_keys=True)
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(text + "\n")
+    print(json.dumps(result, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

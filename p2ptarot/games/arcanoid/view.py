@@ -1,0 +1,63 @@
+"""The JSON view of one seat (None = a public observer): only what that seat may know — its own
+hand, what it was shown, and the public table (who sees what: spec/games/arcanoid.md §4)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from p2ptarot.engine import PUBLIC
+
+from .scoring import field_counts
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import ArcanoidState
+
+#: what a pending decision announced to the whole table (the called card, the Pope's category...)
+PUBLIC_DECISION_DATA = ("called", "category", "arcanum", "tried", "field")
+
+
+def _cards(g: "ArcanoidState", handles: list[int], seat: int | None) -> list[dict[str, Any]]:
+    return [{"handle": h, "card": g.card_for(h, seat)} for h in handles]
+
+
+def build_view(g: "ArcanoidState", seat: int | None) -> dict[str, Any]:
+    """Everything `seat` may know, as plain JSON."""
+    ctx = g.ctx()
+    parts = []
+    for p in g.parts:
+        records = {f: r.to_json() for f, r in p.records.items()}
+        for f, r in p.records.items():
+            if r.secret and any(PUBLIC not in g.seen[h] for h in r.handles):
+                # face down: the count, and only the values this seat was shown
+                records[f]["cards"] = [c for h in r.handles for c in [g.card_for(h, seat)]
+                                       if c is not None]
+                records[f]["count"] = len(r.handles)
+        parts.append({
+            "pid": p.pid, "seat": p.seat, "demon": p.demon, "usa": p.usa, "finished": p.finished,
+            "hand": _cards(g, p.hand, seat), "hand_cap": p.hand_cap,
+            "visible": _cards(g, p.visible, seat), "visible_cap": p.vis_cap,
+            "chariot": p.chariot, "reserve": _cards(g, p.reserve, seat),
+            "records": records})
+    counts = field_counts(g.round_winners, range(g.players))
+    return {
+        "game": g.NAME, "variant": g.variant, "seat": seat,
+        "round": g.round_index + 1, "rounds": g.rounds,
+        "decision": None if ctx is None else {
+            "name": ctx.name, "actor": ctx.actor,
+            **{k: ctx.data[k] for k in PUBLIC_DECISION_DATA if k in ctx.data}},
+        "wheel_new": list(ctx.data.get("new", [])) if ctx is not None else [],
+        "order": list(g.order), "participants": parts,
+        "pile": len(g.pile), "discard": len(g.discard),
+        "justice": _cards(g, g.justice, seat) if g.justice_card >= 0 else None,
+        "justice_cap": g.justice_cap,
+        "temperance": None if g.temperance is None else {
+            "owner": g.temperance.owner, "field": g.temperance.field},
+        "hermit": None if g.hermit is None else {
+            "owner": g.hermit.owner, "used": g.hermit.used,
+            "pledges": list(g.hermit.pledges)},
+        "ever_engaged": sorted(g.ever_engaged),
+        "renewal_refused": g.renewal_refused, "death_played": g.death_played,
+        "renewals": g.round_renewals,
+        "round_winners": [dict(w) for w in g.round_winners],
+        "fields_won": {str(s): sum(c.values()) for s, c in counts.items()},
+    }

@@ -1,0 +1,226 @@
+"""PROTOCOL.md alone (with protocol/) specifies every byte a verifier hashes (issue 24): the
+independent verifier in stranger_verifier.py, which imports nothing from p2ptarot, accepts every
+valid conformance vector, agrees with the worked example of protocol/vectors/crypto.json, and
+refuses tampered copies — a flipped signature bit, an edited body, a repeated or moved line, and
+re-signed messages whose Schnorr, shuffle or Chaum–Pedersen proof is wrong. Every shuffle of every
+valid vector is checked against the stage before it, from the open deck of protocol/decks.json."""
+
+from __future__ import annotations
+
+import ast
+import base64
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from . import stranger_verifier as sv
+
+VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
+INDEX = json.loads((VECTORS / "transcripts.json").read_text())
+VALID = [e["file"] for e in INDEX if e["expect"]["valid"]]
+CRYPTO = json.loads((VECTORS / "crypto.json").read_text())
+
+
+def test_it_imports_nothing_from_p2ptarot() -> None:
+    tree = ast.parse(Path(sv.__file__).read_text())
+    names = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    names |= {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    assert not [m for m in names if m.startswith(("p2ptarot", "tests"))], names
+
+
+@pytest.mark.parametrize("name", VALID)
+def test_it_accepts_every_valid_vector(name: str) -> None:
+    error, counts = sv.check(VECTORS / name)
+    assert error is None
+    assert counts["schnorr"] >= 2 and counts["shuffles"] >= 2 and counts["shares"] > 0
+    assert counts["envelopes"] > 10
+
+
+def test_it_recomputes_the_worked_example() -> None:
+    """crypto.json's key proof, decryption share and re-encryption, from their inputs."""
+    table_id = bytes.fromhex(CRYPTO["charter"]["table_id"])
+    assert hashlib.sha256(b"p2ptarot/charter\0" + bytes.fromhex(CRYPTO["charter"]["canonical"])
+                          ).digest() == table_id
+    deck, epoch = CRYPTO["deck"], CRYPTO["epoch"]
+    b64 = lambda h: base64.urlsafe_b64encode(bytes.fromhex(h)).rstrip(b"=").decode()  # noqa: E731
+    keys = {}
+    for k in CRYPTO["keys"]:
+        ctx = sv.ctx(table_id, deck, epoch, "key", k["seat"])
+        assert ctx.hex() == k["ctx"]
+        keys[k["seat"]] = bytes.fromhex(k["h"])
+        sv.check_schnorr(ctx, keys[k["seat"]], b64(k["proof"]))
+    H = sv.add(keys[0], keys[1])
+    assert H.hex() == CRYPTO["joint_key"]
+    sh = CRYPTO["share"]
+    ct = bytes.fromhex(sh["ciphertext"])
+    ctx = sv.ctx(table_id, deck, epoch, "share", sh["handle"], sh["version"], sh["seat"])
+    assert ctx.hex() == sh["ctx"]
+    sv.check_share(ctx, keys[sh["seat"]], ct[:32], ct[32:], bytes.fromhex(sh["d"]), b64(sh["proof"]))
+    re = CRYPTO["reencryption"]
+    old, new = bytes.fromhex(re["old"]), bytes.fromhex(re["new"])
+    ctx = sv.ctx(table_id, deck, epoch, "reencrypt", re["handle"], re["version"], re["seat"])
+    assert ctx.hex() == re["ctx"]
+    sv.check_reencrypt(ctx, H, (old[:32], old[32:]), (new[:32], new[32:]), b64(re["proof"]))
+    with pytest.raises(sv.Refused):  # the same proof for another statement
+        sv.check_reencrypt(ctx, H, (new[:32], new[32:]), (old[:32], old[32:]), b64(re["proof"]))
+
+
+# ---- tampered copies ----------------------------------------------------------------------------
+def _lines(name: str = "valid.jsonl") -> list[bytes]:
+    return (VECTORS / name).read_bytes().split(b"\n")[:-1]
+
+
+def _write(tmp_path: Path, lines: list[bytes]) -> Path:
+    path = tmp_path / "tampered.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    return path
+
+
+def _first(lines: list[bytes], kind: str, pred=lambda e: True) -> int:
+    return next(i for i, x in enumerate(lines) if i and json.loads(x)["kind"] == kind
+                and pred(json.loads(x)))
+
+
+def _resign(lines: list[bytes], i: int, body: dict) -> bytes:
+    """Line `i` with another body, properly signed by its seat (the vectors' identities are
+    Ed25519 keys from published seeds, protocol/make_vectors.py)."""
+    env = json.loads(lines[i])
+    env["body"] = body
+    seed = hashlib.sha256(b"p2ptarot/vector-identity/%d" % env["seat"]).digest()
+    key = Ed25519PrivateKey.from_private_bytes(seed)
+    charter = json.loads(lines[0])["charter"]["charter"]
+    assert sv.unb64(charter["seats"][env["seat"]]["key"]) == key.public_key().public_bytes_raw()
+    unsigned = {k: v for k, v in env.items() if k != "sig"}
+    sig = key.sign(b"p2ptarot/envelope\0" + sv.canonical(unsigned))
+    env["sig"] = base64.urlsafe_b64encode(sig).rstrip(b"=").decode()
+    return sv.canonical(env)
+
+
+def _flip(text: str, byte: int) -> str:
+    raw = bytearray(sv.unb64(text))
+    raw[byte] ^= 1
+    return base64.urlsafe_b64encode(bytes(raw)).rstrip(b"=").decode()
+
+
+def test_a_flipped_signature_bit(tmp_path: Path) -> None:
+    lines = _lines()
+    i = _first(lines, "move")
+    env = json.loads(lines[i])
+    env["sig"] = _flip(env["sig"], 10)
+    lines[i] = sv.canonical(env)
+    assert "§4: a bad signature" in sv.verify(_write(tmp_path, lines))
+
+
+def test_an_edited_body_under_the_old_signature(tmp_path: Path) -> None:
+    lines = _lines()
+    i = _first(lines, "mental.shuffle")
+    env = json.loads(lines[i])
+    env["body"]["ciphertexts"].reverse()
+    lines[i] = sv.canonical(env)
+    assert "§4: a bad signature" in sv.verify(_write(tmp_path, lines))
+
+
+def test_a_non_canonical_line(tmp_path: Path) -> None:
+    lines = _lines()
+    lines[3] = json.dumps(json.loads(lines[3]), sort_keys=True).encode()  # with spaces
+    assert "§2" in sv.verify(_write(tmp_path, lines))
+
+
+def test_a_repeated_and_a_moved_line(tmp_path: Path) -> None:
+    lines = _lines()
+    assert "repeats" in sv.verify(_write(tmp_path, lines[:6] + lines[5:]))
+    i = _first(lines, "move")
+    j = next(k for k in range(i + 1, len(lines)) if json.loads(lines[k])["step"]
+             > json.loads(lines[i])["step"])
+    moved = list(lines)
+    moved[i], moved[j] = moved[j], moved[i]
+    assert sv.verify(_write(tmp_path, moved)) is not None
+
+
+def test_a_resigned_message_in_another_history(tmp_path: Path) -> None:
+    """A properly signed message whose body changed: its own checks pass, but the next step's
+    messages chain to the original (§4)."""
+    lines = _lines()
+    i = _first(lines, "move")
+    env = json.loads(lines[i])
+    lines[i] = _resign(lines, i, {**env["body"], "by": "bot"})
+    assert "chains to another history" in sv.verify(_write(tmp_path, lines))
+
+
+def test_a_resigned_key_with_a_wrong_schnorr_proof(tmp_path: Path) -> None:
+    lines = _lines()
+    i = _first(lines, "mental.key", lambda e: e["seat"] == 1)
+    body = json.loads(lines[i])["body"]
+    lines[i] = _resign(lines, i, {**body, "proof": _flip(body["proof"], 40)})
+    assert "§6.4.1" in sv.verify(_write(tmp_path, lines))
+
+
+def test_a_resigned_share_with_another_shares_proof(tmp_path: Path) -> None:
+    lines = _lines("valid-audit.jsonl")
+    i = _first(lines, "mental.shares", lambda e: len(e["body"]["items"]) >= 2)
+    body = json.loads(lines[i])["body"]
+    items = body["items"]
+    items[0]["proof"], items[1]["proof"] = items[1]["proof"], items[0]["proof"]
+    lines[i] = _resign(lines, i, body)
+    assert "§6.4.2" in sv.verify(_write(tmp_path, lines))
+
+
+def test_a_resigned_key_under_its_top_bit_encoding(tmp_path: Path) -> None:
+    lines = _lines()
+    i = _first(lines, "mental.key")
+    body = json.loads(lines[i])["body"]
+    raw = bytearray(sv.unb64(body["key"]))
+    raw[31] |= 0x80
+    lines[i] = _resign(lines, i, {**body, "key": base64.urlsafe_b64encode(bytes(raw))
+                                  .rstrip(b"=").decode()})
+    assert "§6.1" in sv.verify(_write(tmp_path, lines))
+
+
+def test_a_seat_that_plays_on_after_its_abort_record(tmp_path: Path) -> None:
+    assert "abort record" in sv.verify(VECTORS / "invalid-abort-then-moves.jsonl")
+
+
+def test_a_resigned_shuffle_with_a_wrong_response(tmp_path: Path) -> None:
+    lines = _lines()
+    i = _first(lines, "mental.shuffle", lambda e: e["seat"] == 1)
+    body = json.loads(lines[i])["body"]
+    lines[i] = _resign(lines, i, {**body, "proof": _flip(body["proof"], -40)})
+    assert "§6.4.4" in sv.verify(_write(tmp_path, lines))
+
+
+def test_a_shuffle_naming_other_handles() -> None:
+    assert "§6.3" in sv.verify(VECTORS / "invalid-shuffle-wrong-inputs.jsonl")
+
+
+def test_a_shown_card_is_a_checked_reencryption_and_its_new_version_is_opened() -> None:
+    """valid-audit.jsonl: High Priestess shows go on the wire as re-encryptions (§6.4.3); their
+    new versions (§6.5) are the ones the shown seat's shares open."""
+    error, counts = sv.check(VECTORS / "valid-audit.jsonl")
+    assert error is None and counts["reencryptions"] > 0
+    shares = [json.loads(x) for x in _lines("valid-audit.jsonl")[1:]
+              if json.loads(x)["kind"] == "mental.shares"]
+    assert any(item["version"] > 0 for r in shares for item in r["body"]["items"])
+
+
+@pytest.mark.parametrize("name,section", [("invalid-blind-open-mismatch.jsonl", "§7.1"),
+                                          ("invalid-secret-open-mismatch.jsonl", "§7.2"),
+                                          ("invalid-sealed-size.jsonl", "§7.3")])
+def test_openings_that_do_not_match_their_commitments(name: str, section: str) -> None:
+    assert section in sv.verify(VECTORS / name)
+
+
+def test_every_coin_blind_move_and_secret_opening_is_checked() -> None:
+    for name, least in (("valid.jsonl", 2), ("valid-blind.jsonl", 16), ("valid-secret.jsonl", 5)):
+        error, counts = sv.check(VECTORS / name)
+        assert error is None and counts["openings"] >= least, (name, counts)
+
+
+def test_a_resigned_coin_opening_with_another_value(tmp_path: Path) -> None:
+    lines = _lines()
+    i = _first(lines, "coin.open")
+    body = json.loads(lines[i])["body"]
+    lines[i] = _resign(lines, i, {**body, "value": _flip(body["value"], 0)})
+    assert "§7:" in sv.verify(_write(tmp_path, lines))

@@ -1,0 +1,26 @@
+"""protocol/make_vectors.py regenerates every conformance vector byte for byte: the vectors are
+the reference game's output, not hand-edited files, and a change of any hashed or signed byte
+shows up here (then regenerate and say why, PROTOCOL §1)."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+VECTORS = ROOT / "protocol" / "vectors"
+
+
+def test_make_vectors_writes_the_committed_files_byte_for_byte(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT / "protocol"))
+    try:
+        make_vectors = importlib.import_module("make_vectors")
+    finally:
+        sys.path.remove(str(ROOT / "protocol"))
+    assert make_vectors.main(tmp_path) == 0
+    written = {p.name for p in tmp_path.iterdir()}
+    committed = {p.name for p in VECTORS.iterdir()} - {"online.json"}  # make_online_vectors.py
+    assert written == committed
+    for name in sorted(written):
+        assert (tmp_path / name).read_bytes() == (VECTORS / name).read_bytes(), name
