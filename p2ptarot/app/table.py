@@ -370,6 +370,8 @@ class Hub:
             self._go_on.set()
             self.round_held = None  # read: the next line typed is a move again
             return
+        if isinstance(command, (PlayMove, PlayComposed, WriteMove)):
+            self._continued = max(self._continued, self._rounds_shown)  # he has read it: he plays on
         if isinstance(command, Leave):
             self.leave_reason = command.reason
             self.leaving.set()

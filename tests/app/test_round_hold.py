@@ -76,3 +76,14 @@ async def test_a_continue_before_the_hold_starts_is_not_lost() -> None:
     assert not hold.done() and hub.round_held == 2
     hub.send(Continue())
     await asyncio.wait_for(hold, 5)
+
+
+async def test_a_move_of_the_player_counts_as_read() -> None:
+    from p2ptarot.app.events import RoundOver
+
+    hub = Hub(clock=lambda: 0.0)
+    hub.attach()
+    hub.publish(RoundOver(1, {"winner": "Ann"}, {}))
+    hub.send(PlayMove(4, 2))  # the next round opened with his own choice: he played it
+    await asyncio.wait_for(hub.hold_round(1, 100.0), 5)
+    assert hub.round_held is None and isinstance(hub.commands.get_nowait(), PlayMove)

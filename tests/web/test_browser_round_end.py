@@ -53,11 +53,13 @@ async def test_the_first_round_end_holds_the_deal_and_fits_both_screens(game: st
                 if await page.js(ELEUSIS_FORMS) or await page.js(CLICK):
                     clicks += 1
             await asyncio.sleep(0.05)
-        # the round's result is up and the table waits for this player
-        await page.wait_for("(document.getElementById('holdnote') || {}).textContent === ' the next deal waits for you'",
-                            timeout=60)
+        # the round's result is up and the table waits for this player: for the Continue, or (paris
+        # divins: the next round opens with this player's own choice) for the move
+        waiting = await page.wait_for("((document.getElementById('holdnote') || {}).textContent === "
+                                      "' the next deal waits for you') ? 'hold' : (S.turn && !S.answered) ? 'turn' : ''",
+                                      timeout=60)
+        assert waiting in (("turn", "hold") if game == "paris-divins" else ("hold",)), waiting
         held = [e for e in alice.hub.history if isinstance(e, RoundHeld)]
-        assert held and held[-1].held and held[-1].number == 1
         assert await page.js("document.querySelector('#results h2').textContent") == "Round 1 over"
         if game == "eleusis":  # the opened rule, each judgment re-checked, the round's scores
             head = await page.js("Array.from(document.querySelectorAll('#round-result th')).map((t) => t.textContent).join('|')")
@@ -68,9 +70,20 @@ async def test_the_first_round_end_holds_the_deal_and_fits_both_screens(game: st
             await page.js("document.getElementById('results').scrollIntoView()")
             assert await page.js(NO_SIDEWAYS), f"{game} scrolls sideways at {width} px"
             keep_shot(await page.screenshot(tmp_path / f"round-end-{game}-{width}.png", full=False))
-        assert alice.hub.round_held == 1  # nothing moved on while the result was read
+        if waiting == "hold":
+            assert held and held[-1].held and held[-1].number == 1
+            assert alice.hub.round_held == 1  # nothing moved on while the result was read
         await page.js("document.getElementById('continue').click()")
         await page.wait_for("document.getElementById('continue') === null", timeout=10)
+        if waiting == "turn":  # the player's own move goes out at once: nothing is held
+            assert await page.js(CLICK)
+            await page.wait_for("S.answered || !S.turn", timeout=30)
+            for _ in range(200):  # read and played: whatever this peer sends next is not held
+                if alice.hub.round_held is None:
+                    break
+                await asyncio.sleep(0.05)
+            assert alice.hub.round_held is None
+            return
         for _ in range(200):  # the deal goes on at the click
             if alice.hub.round_held is None and not alice.hub.history[-1] == held[-1]:
                 break
