@@ -17,7 +17,9 @@ from .envelope import MAX_MESSAGE_BYTES, Envelope, EnvelopeError, parse
 from .evidence import MAX_EVIDENCE_CHARS
 from .rounds import SEALED_SIZES
 
-_STRICT = ConfigDict(extra="forbid", frozen=True, strict=True)
+#: validators are built at a model's first use, not at import: a game uses four to six of these
+#: bodies (an abort record's hardly ever), and each build is ~5-10 ms of a peer's start (issue 26)
+_STRICT = ConfigDict(extra="forbid", frozen=True, strict=True, defer_build=True)
 
 
 def _b64_of_size(n: int) -> str:

@@ -212,7 +212,7 @@ def test_a_wheel_promotion_declared_as_another_card_is_refused_by_every_peer_ali
     for _ in range(3):
         idle(t)
     t.do(P1, Play(t.h(WHEEL), WHEEL))
-    promote = next(x for x in st._ctx().data["new"] if x in p.hand)
+    promote = next(x for x in st.ctx().data["new"] if x in p.hand)
     discards = (p.visible[-1],) + tuple(x for x in p.hand if x != promote)[:3]
     honest = WheelDiscard(discards, (promote,), (st.cards[promote],))
     lie = WheelDiscard(discards, (promote,), ("cups-9" if st.cards[promote] != "cups-9"
