@@ -105,6 +105,7 @@ function drawStatus() {
   let text = S.lobby ? "Choose a table to join" : S.room && !S.names.length ? lobbyStatus(S.room)
            : S.connected ? "Waiting for the players to sit down…" : "Connecting…";
   if (S.standin && !S.finished) { text = "A bot plays for you — take your seat back whenever you like"; }
+  else if (S.held) { text = "Round " + S.held + " over: the next deal starts when you click Continue"; st.classList.add("yours"); }
   else if (S.turn && !S.answered) {
     text = S.warning && S.warning.turn === S.turn.turn ? S.warning.text : "Your move: choose below";
     st.classList.add("yours");
@@ -335,6 +336,7 @@ const handlers = {
     const on = el("button", "confirm", "Continue"); on.id = "continue";
     on.addEventListener("click", () => {
       if (S.seat !== null) send({ cmd: "continue" });  // the next deal waits for this click
+      S.held = null; drawStatus();
       clear(box); box.classList.remove("roundover");
     });
     box.appendChild(on);
@@ -353,8 +355,10 @@ const handlers = {
     if (!S.replay && box.scrollIntoView) box.scrollIntoView({ block: "nearest" });  // in sight, wherever the table is
   },
   hold(e) {  // the next deal waits for our Continue (held), or the table goes on
+    S.held = e.held && S.seat !== null && !S.standin ? e.number : null;
+    drawStatus();
     const note = $("holdnote"); if (!note) return;
-    note.textContent = e.held && S.seat !== null && !S.standin ? " the next deal waits for you" : "";
+    note.textContent = S.held ? " the next deal waits for you" : "";
   },
   finished(e) {
     S.finished = true; S.turn = null;
