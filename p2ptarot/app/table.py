@@ -90,6 +90,11 @@ class TableApp:
         return ViewChanged(screens.screen(view, self.names), screens.render_text(view, self.names),
                            view)
 
+    @property
+    def rounds_seen(self) -> int:
+        """How many rounds `rounds_over` has announced."""
+        return self._rounds_seen
+
     def rounds_over(self, view: dict[str, Any]) -> list[RoundOver]:
         """Rounds that ended since the last call, worded with names and card names."""
         rows = round_rows(view, self.names)
@@ -257,6 +262,9 @@ class Hub:
         #: the round whose result holds the next deal until the player continues (None: none)
         self.round_held: int | None = None
         self._go_on = asyncio.Event()
+        #: the last round shown (RoundOver) and the last the player continued from
+        self._rounds_shown = 0
+        self._continued = 0
 
     def reset(self) -> None:
         """A new table in the same page (back to the lobby, a rematch): the finished game's events
@@ -276,6 +284,8 @@ class Hub:
             return
         if isinstance(event, TurnStarted):
             self.turn = event
+        elif isinstance(event, RoundOver):
+            self._rounds_shown = max(self._rounds_shown, event.number)
         elif isinstance(event, Waiting):
             self.deadline = event.deadline
             self.waiting = event
@@ -361,9 +371,12 @@ class Hub:
             self.lobby_poke.set()
             return
         if isinstance(command, Continue):  # for the held deal, never the chooser
+            self._continued = max(self._continued, self._rounds_shown)
             self._go_on.set()
             self.round_held = None  # read: the next line typed is a move again
             return
+        if isinstance(command, (PlayMove, PlayComposed, WriteMove)):
+            self._continued = max(self._continued, self._rounds_shown)  # he has read it: he plays on
         if isinstance(command, Leave):
             self.leave_reason = command.reason
             self.leaving.set()
@@ -381,6 +394,8 @@ class Hub:
         seconds when nobody reads this seat's screen (a bot plays it, no front end is open)."""
         import asyncio  # noqa: PLC0415
 
+        if self._continued >= number:  # already read (Continue came before the hold)
+            return
         nobody = self.stand_in or self.public or self.fronts == 0
         limit = min(limit, HOLD_MAX)
         wait = min(limit, BOT_PAUSE) if nobody else limit

@@ -353,8 +353,10 @@ async def _ask_which_table(candidates: list[TableAdvert]) -> TableAdvert | None:
 def run_join_cmd(args: argparse.Namespace) -> int:
     try:
         cfg = _config(args)
+        host_fingerprint = None  # an invitation code pins the host its advert names
         if online.is_code(args.table):
-            args.table, _unused = asyncio.run(online.resolve_code(args, args.table, args.find_timeout))
+            args.table, host_fingerprint = asyncio.run(
+                online.resolve_code(args, args.table, args.find_timeout))
     except (LookupError, ValueError) as exc:
         _left_message(args, f"p2ptarot join: {exc}")
         return 1
@@ -366,7 +368,8 @@ def run_join_cmd(args: argparse.Namespace) -> int:
             return await _with_fronts(args, cfg, hub, lambda: run_resume(cfg, _chooser(args, hub)))
         pick = _ask_which_table if (sys.stdin.isatty() and not args.bot) else None
         return await _with_fronts(args, cfg, hub, lambda: run_join(
-            cfg, args.table, args.game, _chooser(args, hub), pick=pick, find_wait=args.find_timeout))
+            cfg, args.table, args.game, _chooser(args, hub), pick=pick, find_wait=args.find_timeout,
+            host_fingerprint=host_fingerprint))
 
     try:
         result = asyncio.run(go())

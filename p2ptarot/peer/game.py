@@ -71,9 +71,10 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
     loaded = [False]  # the saved messages of a resumed game are replayed first: no hold then
 
     async def hold_round_end() -> None:
-        """A round ended: before this seat's first message of what follows (the next deal),
-        the player reads the result until he continues (`Hub.hold_round`); the other seats wait
-        for that message as for a slow peer, well within the table's limit."""
+        """A round ended: before this seat's first message of what follows (the next deal, or
+        its first move of the next round), the player reads the result until he continues
+        (`Hub.hold_round`); the other seats wait for that message as for a slow peer, well
+        within the table's limit."""
         if cfg.hub is None or not loaded[0]:
             return
         number = watch.round_to_hold()
@@ -84,6 +85,9 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
         await cfg.hub.hold_round(number, charter.timeout / 2)
 
     async def handle(effects: list[Effect]) -> None:
+        # a round that ended before this batch holds its first message, a move included; one
+        # that ends in it holds the first message after its own ending move
+        ended_before = cfg.hub is not None and loaded[0] and watch.shown_unheld()
         # one durable write per batch: own messages are fsynced before any of them is sent
         sends = [e.envelope.encoded() for e in effects if isinstance(e, Send)]
         for e in effects:
@@ -98,7 +102,7 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
             watch.effect(e)
             audience.effect(e)
             if isinstance(e, Send):
-                if e.envelope.kind not in ("move", "move.open"):
+                if ended_before or e.envelope.kind not in ("move", "move.open"):
                     await hold_round_end()
                 await links.broadcast(next(lines))
             elif isinstance(e, Forward):  # an abort record: every peer learns who stopped

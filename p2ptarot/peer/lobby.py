@@ -235,12 +235,15 @@ async def host_lobby(cfg: PeerConfig, links: Links, identity: Identity, game: st
 
 
 async def join_lobby(cfg: PeerConfig, links: Links, identity: Identity, url: str,
-                     host_prefix: str | None = None) -> SignedCharter:
+                     host_prefix: str | None = None,
+                     host_fingerprint: str | None = None) -> SignedCharter:
     """Dial the host, ask for a seat, follow the roster (tell the host when this player is ready,
     send lobby chat), then check and sign the charter it proposes.
 
     `host_prefix` (the fingerprint the user named) is checked against the key the host proved in
     the handshake: a zeroconf advert is only a hint, anyone can copy another host's fingerprint.
+    `host_fingerprint` (the whole fingerprint an invitation code resolved to, signed by the code's
+    key) must equal the proven key's exactly.
     """
     try:
         host = await links.connect(url)
@@ -249,6 +252,9 @@ async def join_lobby(cfg: PeerConfig, links: Links, identity: Identity, url: str
     if host_prefix is not None and not fingerprint(host).startswith(host_prefix.upper()) \
             and not matches_table_id_only(host_prefix):
         raise RunError(f"the host at {url} is {fingerprint(host)}, not the {host_prefix} you named")
+    if host_fingerprint is not None and fingerprint(host) != host_fingerprint:
+        raise RunError(f"the host at {url} is {fingerprint(host)}, not the {host_fingerprint} its "
+                       "advert names; not joining an impostor")
     hub = cfg.hub
     _enter(hub, cfg.name)
     join: dict[str, Any] = {"ctl": "join", "name": cfg.name, "address": links.address}

@@ -37,8 +37,10 @@ async def run_host(cfg: PeerConfig, game: str, variant: str | None, seats: int, 
 
 
 async def run_join(cfg: PeerConfig, target: str | None, game: str | None, choose: Chooser,
-                   pick: Pick | None = None, find_wait: float = 30.0) -> GameResult:
-    """Join the table the user named (or the only open one; `pick` chooses among several)."""
+                   pick: Pick | None = None, find_wait: float = 30.0,
+                   host_fingerprint: str | None = None) -> GameResult:
+    """Join the table the user named (or the only open one; `pick` chooses among several).
+    `host_fingerprint` pins the host (an invitation code's advert names it)."""
     identity = DataDir(cfg.data_dir).identity(cfg.test_seed)
     try:
         wanted = parse_target(target)
@@ -52,7 +54,8 @@ async def run_join(cfg: PeerConfig, target: str | None, game: str | None, choose
     async with cfg.links().open(identity) as links:
         try:
             async with asyncio.timeout(cfg.lobby_timeout):
-                signed = await join_lobby(cfg, links, identity, url, host_prefix=wanted.prefix)
+                signed = await join_lobby(cfg, links, identity, url, host_prefix=wanted.prefix,
+                                           host_fingerprint=host_fingerprint)
         except TimeoutError:
             raise RunError(f"the table did not start within {cfg.lobby_timeout:.0f} s; leaving it "
                            "(--lobby-timeout sets how long to wait)") from None

@@ -52,15 +52,21 @@ class Watcher:
 
         return len(round_rows(self.session.game.view(self.seat), self.app.names))
 
-    def round_to_hold(self) -> int | None:
-        """The number of a round that ended and has not yet held the next deal, or None (no
-        front end, the game over, nothing new)."""
+    def shown_unheld(self) -> bool:
+        """A round already shown (at an earlier batch's end) has not held anything yet."""
+        return self.app is not None and self._held < self.app.rounds_seen \
+            and self.round_to_hold(mark=False) is not None
+
+    def round_to_hold(self, mark: bool = True) -> int | None:
+        """The number of a round that ended and has not yet held what follows, or None (no
+        front end, the game over, nothing new); `mark`: it is held now."""
         if self.app is None or self.session.finished or self.session.game.is_over():
             return None  # after the last round the standings come, not a deal
         ended = self._rounds_ended()
         if ended <= self._held:
             return None
-        self._held = ended
+        if mark:
+            self._held = ended
         return ended
 
     def _publish(self, event: Event | None) -> None:

@@ -493,7 +493,7 @@ def refine_screen(view: Mapping[str, Any], names: Sequence[str], base: Mapping[s
 #: the round's end (the i18n catalogue wraps these)
 ROUND_TEXT = {
     "head": N_("Each judgment re-checked against the opened rule:"),
-    "main": N_("#{n} {card} on the main line: the rule accepts it"),
+    "main": N_("the {count} cards played onto the main line: the rule accepts each one"),
     "side": N_("#{n} {cards} refused: the rule refuses it"),
     "main_bad": N_("#{n} {card} on the main line, but the rule refuses it (misjudged)"),
     "side_bad": N_("#{n} {cards} refused, but the rule accepts it (misjudged)"),
@@ -519,9 +519,10 @@ def round_lines(before: Mapping[str, Any], after: Mapping[str, Any], names: Sequ
     out = [round_words("head")]
     judged: list[tuple[int, str]] = []
     for j, p in enumerate(main[1:], start=1):
-        ok = rule.accepts(line[:j], line[j])
-        judged.append((p["n"], round_words("main" if ok else "main_bad").format(
-            n=p["n"], card=card_name(p["card"]))))
+        if not rule.accepts(line[:j], line[j]):
+            judged.append((p["n"], round_words("main_bad").format(n=p["n"], card=card_name(p["card"]))))
+    if not judged:  # the right plays in one line, the refused ones (the clues) one by one
+        out.append("  " + round_words("main").format(count=len(main) - 1))
     for i, column in enumerate(layout.get("side") or []):
         for block in column:
             cards = [facts(p["card"]) for p in block]

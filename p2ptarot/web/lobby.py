@@ -171,11 +171,15 @@ class Lobby:
     async def _join_online(self, code: str) -> GameResult:
         """Find the advert the code names on the relays, then join over an online transport."""
         assert self.online is not None
-        found = await net_online.find_code(list(self.online.relays), code, wait=FIND_WAIT)
+        try:
+            found = await net_online.find_code(list(self.online.relays), code, wait=FIND_WAIT)
+        except LookupError as exc:  # two hosts claim the code
+            raise RunError(str(exc)) from None
         if found is None:
             raise RunError(f"no open table with code {net_online.show_code(code)} on the relays")
         cfg = self._online_config()
-        return await run_join(cfg, found.address, None, human_seat(self.hub, cfg.name))
+        return await run_join(cfg, found.address, None, human_seat(self.hub, cfg.name),
+                              host_fingerprint=found.table.fingerprint)
 
     def _online_config(self) -> PeerConfig:
         """This lobby's settings with a fresh online transport whose links are shown."""

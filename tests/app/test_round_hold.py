@@ -59,3 +59,31 @@ async def test_nobody_reading_holds_only_a_short_pause() -> None:
     assert hub.history[-1] == RoundHeld(3, 50.0 + BOT_PAUSE)
     hub.send(Continue())
     await asyncio.wait_for(hold, 5)
+
+
+async def test_a_continue_before_the_hold_starts_is_not_lost() -> None:
+    from p2ptarot.app.events import RoundOver
+
+    hub = Hub(clock=lambda: 0.0)
+    hub.attach()
+    hub.publish(RoundOver(1, {"winner": "Ann"}, {}))
+    hub.send(Continue())  # the page's Continue, before this peer has anything to hold
+    await asyncio.wait_for(hub.hold_round(1, 100.0), 5)
+    assert not any(isinstance(e, RoundHeld) for e in hub.history)
+    hub.publish(RoundOver(2, {"winner": "Bob"}, {}))
+    hold = asyncio.create_task(hub.hold_round(2, 100.0))  # round 2 is not read yet
+    await _settle()
+    assert not hold.done() and hub.round_held == 2
+    hub.send(Continue())
+    await asyncio.wait_for(hold, 5)
+
+
+async def test_a_move_of_the_player_counts_as_read() -> None:
+    from p2ptarot.app.events import RoundOver
+
+    hub = Hub(clock=lambda: 0.0)
+    hub.attach()
+    hub.publish(RoundOver(1, {"winner": "Ann"}, {}))
+    hub.send(PlayMove(4, 2))  # the next round opened with his own choice: he played it
+    await asyncio.wait_for(hub.hold_round(1, 100.0), 5)
+    assert hub.round_held is None and isinstance(hub.commands.get_nowait(), PlayMove)

@@ -266,3 +266,33 @@ async def test_a_page_that_could_not_sit_goes_back_to_the_list(tmp_path: Path) -
             if t is not None:
                 t.cancel()
         await asyncio.gather(*(t for t in (host, first) if t is not None), return_exceptions=True)
+
+
+async def test_a_joiner_pinned_to_another_fingerprint_refuses_the_host(tmp_path: Path) -> None:
+    """An invitation code resolves to the host's whole fingerprint: a host whose handshake proves
+    another key is refused before any seat is asked for; the right fingerprint is seated."""
+    from p2ptarot.peer.config import RunError
+    from p2ptarot.peer.store import DataDir
+
+    host_hub = Hub()
+    listening: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+    host = asyncio.create_task(run_host(cfg(tmp_path, "Alice", host_hub, ready=False), "sinople",
+                                        None, 2, bot(1), on_listening=listening.set_result))
+    pinned = None
+    try:
+        url = await asyncio.wait_for(listening, WAIT)
+        await until(lambda: last_lobby(host_hub) is not None, "the host's roster")
+        impostor = Identity.generate().fingerprint
+        with pytest.raises(RunError, match=f"not the {impostor} its advert names"):
+            await asyncio.wait_for(run_join(cfg(tmp_path, "Bob", None), url, "sinople", bot(2),
+                                            host_fingerprint=impostor), WAIT)
+        assert len(last_lobby(host_hub).names) == 1  # Bob never asked for a seat
+        real = DataDir(tmp_path / "Alice").identity().fingerprint
+        pinned = asyncio.create_task(run_join(cfg(tmp_path, "Carol", None), url, "sinople", bot(3),
+                                              host_fingerprint=real))
+        await until(lambda: len(last_lobby(host_hub).names) == 2, "Carol seated")
+    finally:
+        for t in (host, pinned):
+            if t is not None:
+                t.cancel()
+        await asyncio.gather(*(t for t in (host, pinned) if t is not None), return_exceptions=True)

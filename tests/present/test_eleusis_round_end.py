@@ -40,9 +40,11 @@ def test_every_judgment_of_a_round_is_rechecked_with_the_opened_rule() -> None:
         blocks = sum(len(col) for col in layout["side"])
         sides += blocks
         assert lines[0] == "Each judgment re-checked against the opened rule:"
-        assert len(lines) == 1 + len(layout["main"]) - 1 + blocks
+        assert len(lines) == 1 + 1 + blocks  # the main line in one line, each refused play
         assert not any("misjudged" in line for line in lines)  # the dealer's peer judged right
-        assert sum("on the main line: the rule accepts it" in line for line in lines) == len(layout["main"]) - 1
+        count = len(layout["main"]) - 1
+        assert lines[1] == f"  the {count} cards played onto the main line: the rule accepts each one"
+        assert sum(line.endswith("refused: the rule refuses it") for line in lines) == blocks
     assert sides > 0
     # another rule opened: the same layout now shows the misjudged plays
     before, after = next((b, a) for b, a in ends if any(b["layout"]["side"]))

@@ -8,8 +8,10 @@ as a JSON object, so the LAN and the online advert say the same things.
 
 The invitation code is derived from the host's NOSTR key (10 Crockford base32 characters, 50
 bits of SHA-256): a joiner keeps only adverts whose author hashes to the code, so a stranger
-cannot answer for a table without grinding 2^50 keys; the hello handshake and the fingerprint
-then authenticate the host's table identity itself.
+cannot answer for a table without grinding 2^50 keys.  The advert's whole fingerprint (signed
+with the code's key) is then pinned: the joiner refuses a host whose hello handshake proves
+another key.  Someone who did grind a key for a code is caught while the real host advertises:
+``online.finder.find_code`` refuses a code that adverts of two authors carry.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ CODE_LENGTH = 10
 _ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford: no I, L, O, U
 _CODE = re.compile(rf"[{_ALPHABET}]{{{CODE_LENGTH}}}")
 ADDRESS_PREFIX = "nostr:"
+#: a whole host fingerprint (``crypto.signing.fingerprint``): the joiner pins the host to it
+FULL_FINGERPRINT = re.compile(r"[A-Z2-7]{4}(-[A-Z2-7]{4}){3}")
 
 
 def code_of(public_hex: str) -> str:
@@ -92,6 +96,9 @@ def parse_advert(event: Event, now: int) -> tuple[str, TableInfo] | None:
         if not isinstance(fields, dict) or not all(
                 isinstance(k, str) and isinstance(v, str) for k, v in fields.items()):
             return None
-        return code, decode_txt(fields)
+        table = decode_txt(fields)
     except (ValueError, RecursionError, AdvertError):
         return None
+    if not FULL_FINGERPRINT.fullmatch(table.fingerprint):
+        return None  # the joiner checks the host's proven key against it: it must be whole
+    return code, table

@@ -1,6 +1,7 @@
 """Finding online tables: list the open adverts on the relays, or the one an invitation code
 names.  Adverts are hints (the charter is authoritative); only live, well-formed adverts whose
-author hashes to their code are kept (``nostr.adverts.parse_advert``)."""
+author hashes to their code are kept (``nostr.adverts.parse_advert``), and a code that adverts of
+two authors carry is refused (`CodeClash`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import contextlib
 import time
 from dataclasses import dataclass
 
-from ..nostr.adverts import ADVERT_KIND, ADVERT_TTL, TOPIC, address_of, code_of, parse_advert
+from ..nostr.adverts import (ADVERT_KIND, ADVERT_TTL, TOPIC, address_of, code_of, parse_advert,
+                             show_code)
 from ..nostr.pool import RelayPool
 from ..txt import TableInfo
 
@@ -22,10 +24,16 @@ class OnlineTable:
     created_at: int
 
 
+class CodeClash(LookupError):
+    """Adverts of several authors carry one invitation code: someone ground a key to squat it."""
+
+
 async def browse_online(relays: list[str], wait: float, code: str | None = None,
-                        stop_at_first: bool = False) -> list[OnlineTable]:
-    """Open tables advertised on ``relays`` within ``wait`` seconds (newest advert per host)."""
-    found: dict[str, OnlineTable] = {}
+                        settle: float | None = None) -> list[OnlineTable]:
+    """Open tables advertised on ``relays`` within ``wait`` seconds (newest advert per author).
+    With ``settle``, stop that many seconds after the first table is found (the relays send what
+    they store at once, so a second advert for the same code shows up within it)."""
+    found: dict[str, OnlineTable] = {}  # author address -> newest table
     flt: dict[str, object] = {"kinds": [ADVERT_KIND], "#t": [TOPIC],
                               "since": int(time.time()) - ADVERT_TTL}
     if code is not None:
@@ -42,18 +50,28 @@ async def browse_online(relays: list[str], wait: float, code: str | None = None,
             if parsed is None or (code is not None and parsed[0] != code):
                 continue
             event = delivered.event
-            known = found.get(parsed[0])
+            address = address_of(event.pubkey)
+            known = found.get(address)
             if known is None or known.created_at < event.created_at:
-                found[parsed[0]] = OnlineTable(parsed[0], parsed[1], address_of(event.pubkey),
-                                               event.created_at)
-            if stop_at_first:
-                break
+                found[address] = OnlineTable(parsed[0], parsed[1], address, event.created_at)
+            if settle is not None:
+                end = min(end, time.monotonic() + settle)
     return sorted(found.values(), key=lambda t: -t.created_at)
 
 
-async def find_code(relays: list[str], code: str, wait: float) -> OnlineTable | None:
-    """The table an invitation code names, or None when no relay knows it within ``wait``."""
-    tables = await browse_online(relays, wait, code=code, stop_at_first=True)
+#: seconds `find_code` keeps listening after the first advert, for a second one with the code
+CODE_SETTLE = 2.0
+
+
+async def find_code(relays: list[str], code: str, wait: float,
+                    settle: float = CODE_SETTLE) -> OnlineTable | None:
+    """The table an invitation code names, or None when no relay knows it within ``wait``.
+    Raises `CodeClash` when adverts of two authors carry the code: the joiner cannot tell the
+    host from an impostor, so it goes nowhere (the host can give its fingerprint instead)."""
+    tables = await browse_online(relays, wait, code=code, settle=settle)
+    if len(tables) > 1:
+        raise CodeClash(f"{len(tables)} different hosts advertise the code {show_code(code)}: "
+                        "someone is impersonating the table; ask the host for their fingerprint")
     return tables[0] if tables else None
 
 

@@ -112,6 +112,7 @@ function drawStatus() {
   let text = S.lobby ? t("Choose a table to join") : S.room && !S.names.length ? lobbyStatus(S.room)
            : S.connected ? t("Waiting for the players to sit down…") : t("Connecting…");
   if (S.standin && !S.finished) { text = t("A bot plays for you — take your seat back whenever you like"); }
+  else if (S.held) { text = t("Round {n} over: the next deal starts when you click Continue", { n: S.held }); st.classList.add("yours"); }
   else if (S.turn && !S.answered) {
     text = S.warning && S.warning.turn === S.turn.turn ? S.warning.text : t("Your move: choose below");
     st.classList.add("yours");
@@ -141,7 +142,7 @@ function drawScreen() {
   document.title = (S.turn && !S.answered ? "★ your move — " : "") + sc.title;
   const byCard = optionsByCard();
   const hand = $("hand"); clear(hand);
-  $("handbox").hidden = S.seat === null || (S.finished && !(sc.hand || []).length);
+  $("handbox").hidden = S.seat === null || !(sc.hand || []).length;  // no empty "Your hand" between deals
   (sc.hand || []).forEach((f) => {
     const opts = byCard.get(f.id) || [];
     const c = cardEl(f, opts.length ? () => pickCard(f.id, opts) : null);
@@ -341,22 +342,29 @@ const handlers = {
     const on = el("button", "confirm", t("Continue")); on.id = "continue";
     on.addEventListener("click", () => {
       if (S.seat !== null) send({ cmd: "continue" });  // the next deal waits for this click
+      S.held = null; drawStatus();
       clear(box); box.classList.remove("roundover");
     });
     box.appendChild(on);
     box.appendChild(el("span", "holdnote")).id = "holdnote";
-    box.appendChild(resultsTable(keys, [keys.map((k) => e.result[k])]));
-    const tk = Object.keys(e.totals || {});
+    // one row per column of the record: a long rule or score list wraps, a phone needs no scroll
+    const tbl = el("table", "results byline"); tbl.id = "round-result";
+    keys.forEach((k) => { const tr = el("tr"); tr.appendChild(el("th", null, k)); tr.appendChild(el("td", null, String(e.result[k]))); tbl.appendChild(tr); });
+    box.appendChild(tbl);
+    const tk = "totals" in e.result ? [] : Object.keys(e.totals || {});  // not twice
     if (tk.length) box.appendChild(resultsTable([t("player"), t("total")], tk.map((k) => [k, e.totals[k]])));
     if ((e.details || []).length) {  // e.g. Eleusis: each judgment re-checked against the opened rule
       const d = el("ul", "rounddetails"); d.id = "round-details";
       e.details.forEach((line) => d.appendChild(el("li", line.includes(t("(misjudged)")) ? "bad" : null, line.trim())));
       box.appendChild(d);
     }
+    if (!S.replay && box.scrollIntoView) box.scrollIntoView({ block: "nearest" });  // in sight, wherever the table is
   },
   hold(e) {  // the next deal waits for our Continue (held), or the table goes on
+    S.held = e.held && S.seat !== null && !S.standin ? e.number : null;
+    drawStatus();
     const note = $("holdnote"); if (!note) return;
-    note.textContent = e.held && S.seat !== null && !S.standin ? " " + t("the next deal waits for you") : "";
+    note.textContent = S.held ? " " + t("the next deal waits for you") : "";
   },
   finished(e) {
     S.finished = true; S.turn = null;

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from p2ptarot.net.nostr.adverts import (ADVERT_TTL, address_of, code_of, make_advert,
@@ -13,7 +15,7 @@ from p2ptarot.net.txt import TableInfo
 
 NOW = 1_800_000_000
 TABLE = TableInfo(game="sinople", variant="", seats_taken=1, seats_total=4,
-                  fingerprint="ABCD-EF01", host_name="Alice")
+                  fingerprint="ABCD-EFGH-JK23-MN45", host_name="Alice")
 
 
 def test_advert_round_trip_says_what_the_txt_record_says() -> None:
@@ -28,6 +30,15 @@ def test_advert_whose_author_does_not_hash_to_its_code_is_ignored() -> None:
     real = make_advert(host, TABLE, NOW)
     forged = make_event(squatter, real.kind, [list(t) for t in real.tags], real.content, NOW)
     assert parse_advert(forged, NOW) is None
+
+
+@pytest.mark.parametrize("fp", ["ABCD", "abcd1234", "ABCD-EFGH-JK23-MN4", "abcd-efgh-jk23-mn45"])
+def test_advert_whose_fingerprint_is_not_whole_is_ignored(fp: str) -> None:
+    """The joiner pins the host to the advert's fingerprint: a prefix (or a table-id-like hex,
+    which the dial would not check) would pin nothing."""
+    host = NostrKey()
+    assert parse_advert(make_advert(host, replace(TABLE, fingerprint=fp), NOW), NOW) is None
+    assert parse_advert(make_advert(host, TABLE, NOW), NOW) is not None
 
 
 def test_codes_are_typed_loosely() -> None:

@@ -1,13 +1,15 @@
 """The relay path and the adverts against a real `nostr-relay` process on 127.0.0.1 (no
 WebRTC here: ICE runs only inside namespaces): links authenticate with the hello handshake,
 carry large frames in order, refuse an unexpected key; adverts list, are found by code, and
-are withdrawn at close."""
+are withdrawn at close; a squatted code is ignored and a code two hosts claim refused."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 from online_servers import Relay, start_relay
@@ -15,12 +17,16 @@ from online_servers import Relay, start_relay
 from p2ptarot.crypto.signing import Identity
 from p2ptarot.net.errors import HandshakeError
 from p2ptarot.net.events import LinkUp, Received
-from p2ptarot.net.nostr.adverts import code_of
+from p2ptarot.net.nostr import adverts
+from p2ptarot.net.nostr.adverts import address_of, code_of, make_advert
+from p2ptarot.net.nostr.event import make_event
+from p2ptarot.net.nostr.keys import NostrKey
+from p2ptarot.net.nostr.pool import RelayPool
 from p2ptarot.net.online.config import OnlineConfig
-from p2ptarot.net.online.finder import browse_online, find_code
+from p2ptarot.net.online.finder import CodeClash, browse_online, find_code
 from p2ptarot.net.online.mesh import OnlineMesh
 from p2ptarot.net.online.transport import OnlineTransport, nostr_key_for
-from p2ptarot.net.txt import TableInfo
+from p2ptarot.net.txt import TableInfo, encode_txt
 
 pytestmark = pytest.mark.network
 WAIT = 30.0
@@ -88,6 +94,40 @@ async def test_adverts_are_listed_found_by_code_and_withdrawn(relay: Relay) -> N
         await advert.close()
         await asyncio.sleep(2.1)  # the withdrawn advert expires a second after it was sent
         assert await browse_online([relay.url], wait=2.0) == []
+
+
+async def test_a_squatted_code_is_ignored_and_a_code_two_hosts_claim_is_refused(
+        relay: Relay, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Anyone can publish an advert carrying someone else's code: one whose author does not hash
+    to the code is ignored, so the joiner gets the real host and its fingerprint.  A squatter who
+    ground a key for the code (2^50 work, simulated by patching `code_of` for its key) is refused
+    outright: the joiner cannot tell which of the two is the host."""
+    host, squatter = NostrKey(), NostrKey()
+    real_info = TableInfo(game="sinople", variant="", seats_taken=1, seats_total=4,
+                          fingerprint=Identity.generate().fingerprint, host_name="Alice")
+    fake_info = replace(real_info, fingerprint=Identity.generate().fingerprint)
+    code, now = code_of(host.public_hex), int(time.time())
+    real = make_advert(host, real_info, now)
+    forged = make_event(squatter, real.kind, [list(t) for t in real.tags],
+                        json.dumps(encode_txt(fake_info)), now + 1)
+    async with RelayPool([relay.url]) as pool:
+        assert await pool.wait_connected(WAIT) == 1
+        assert await pool.publish(real) == 1 and await pool.publish(forged) == 1
+    assert fake_info.fingerprint in " ".join(str(r["content"]) for r in relay.stored())  # served
+    found = await find_code([relay.url], code, wait=WAIT)
+    assert found is not None and found.address == address_of(host.public_hex)
+    assert found.table.fingerprint == real_info.fingerprint
+
+    true_code_of = adverts.code_of
+    monkeypatch.setattr(adverts, "code_of",
+                        lambda key: code if key == squatter.public_hex else true_code_of(key))
+    ground = make_advert(squatter, fake_info, now + 2)
+    assert ground.tag("d") == code
+    async with RelayPool([relay.url]) as pool:
+        assert await pool.wait_connected(WAIT) == 1
+        assert await pool.publish(ground) == 1
+    with pytest.raises(CodeClash, match="2 different hosts advertise the code"):
+        await find_code([relay.url], code, wait=WAIT)
 
 
 def test_the_nostr_key_is_stable_per_identity() -> None:
