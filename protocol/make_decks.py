@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 from p2ptarot.cards import (ARCANOID, ROSES_96, SINOPLE_FIGURES_9, SINOPLE_NUMERIC_30,  # noqa: E402
                             STANDARD_52X2, standard_52_copy)
 from p2ptarot.cards.standard52 import MAX_COPY  # noqa: E402
-from p2ptarot.games.arcanum.components import MAJOR, MAJOR_CARDS, MINOR, MINOR_CARDS  # noqa: E402
+from p2ptarot.games.arcanum.rules import MAJOR, MAJOR_CARDS, MINOR, MINOR_CARDS  # noqa: E402
 from p2ptarot.games.arcanum.core import DECK_NAMES  # noqa: E402
 from p2ptarot.games.eleusis.rules import Rules as EleusisRules  # noqa: E402
 

@@ -14,8 +14,8 @@ from typing import Any, Mapping
 from types import SimpleNamespace
 
 from p2ptarot.cards import ARCANOID
-from p2ptarot.games.arcanoid.records import (ILLEGITIMATE, IMPERIAL, ROYAL, VALUE, WORLD_CLASS,
-                                             battle_key)
+from p2ptarot.games.arcanoid.battle import (ILLEGITIMATE, IMPERIAL, ROYAL, VALUE, WORLD_CLASS,
+                                            battle_key)
 
 from p2ptarot.i18n import N_, _
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from p2ptarot.games.arcanum.components import LOCATION_TITLES
+from p2ptarot.games.arcanum.rules import LOCATION_TITLES
 from p2ptarot.i18n import N_, _, language
 
 from .cards import card_name as _name

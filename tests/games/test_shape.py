@@ -6,6 +6,7 @@ Imports under `if TYPE_CHECKING:` (annotations only, never run) are not edges.""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,15 @@ GAMES_ROOT = Path(__file__).resolve().parents[2] / "p2ptarot" / "games"
 #: the files every game has, each with one role (spec/ENGINE.md "The shape of a game")
 REQUIRED = ("__init__.py", "rules.py", "moves.py", "state.py", "view.py", "scoring.py")
 PACKAGES = sorted(gi.package for gi in games())
+#: a role that has one name in every game: the old names it had in some (issue 25) must not return
+OLD_NAMES = {"checks.py": "legal.py", "obligations.py": "legal.py", "stakes.py": "legal.py",
+             "cardinfo.py": "rules.py or cards/<game>_tables.py", "components.py": "rules.py",
+             "tables.py": "rules.py", "phases.py": "rules.py", "winner.py": "scoring.py",
+             "driver.py": "model.py", "records.py": "battle.py (arcanoïd)"}
+#: where a game's legality is its own module, that module is `legal.py` (sinople's sits in state.py)
+LEGAL = ("arcanoid", "arcanum", "eleusis", "paris_divins", "trois_roses")
+#: the one form a module cites its rules document in: "rules §4.2" (or the game's spec/games page)
+CITATION = re.compile(r"rules §\d|spec/games/\w+\.md")
 
 
 def test_every_package_under_games_is_a_registered_game() -> None:
@@ -27,6 +37,40 @@ def test_every_package_under_games_is_a_registered_game() -> None:
 def test_the_same_files_with_the_same_roles(package: str) -> None:
     files = {p.name for p in (GAMES_ROOT / package).iterdir()}
     assert [f for f in REQUIRED if f not in files] == []
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_no_role_under_an_old_name(package: str) -> None:
+    found = {p.name for p in (GAMES_ROOT / package).rglob("*.py")} & set(OLD_NAMES)
+    if package == "eleusis":
+        found.discard("records.py")  # Eleusis's round records: the name is its role
+    assert {name: OLD_NAMES[name] for name in found} == {}
+
+
+@pytest.mark.parametrize("package", LEGAL)
+def test_legality_is_legal_py(package: str) -> None:
+    tree = ast.parse((GAMES_ROOT / package / "legal.py").read_text(encoding="utf-8"))
+    assert ast.get_docstring(tree)
+
+
+def test_arcanoid_battle_resolution_is_battle_py() -> None:
+    """Rules §4 (battles) has its own module, named after the section; Record lives with it."""
+    tree = ast.parse((GAMES_ROOT / "arcanoid" / "battle.py").read_text(encoding="utf-8"))
+    names = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    assert {"Record", "battle_key", "field_winner"} <= names
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_every_module_cites_its_section_in_one_form(package: str) -> None:
+    """The docstring's first paragraph cites "rules §n" (or the game's spec page), never a bare
+    leading "§n"."""
+    wrong = []
+    for path in sorted((GAMES_ROOT / package).rglob("*.py")):
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+        head = doc.split("\n\n", 1)[0]
+        if not CITATION.search(head) or head.startswith("§"):
+            wrong.append(f"{path.relative_to(GAMES_ROOT)}: {head[:70]}")
+    assert wrong == []
 
 
 @pytest.mark.parametrize("package", PACKAGES)

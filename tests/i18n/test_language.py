@@ -126,7 +126,7 @@ def test_simulate_reports_in_french(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_arcanum_locations_are_data_beside_the_english(french: None) -> None:
-    from p2ptarot.games.arcanum.components import LOCATION_NAMES, LOCATION_TITLES
+    from p2ptarot.games.arcanum.rules import LOCATION_NAMES, LOCATION_TITLES
     from p2ptarot.present.arcanum import _place
     view = {"locations": {str(k): v for k, v in LOCATION_NAMES.items()}}
     assert set(LOCATION_TITLES["fr"]) == set(LOCATION_NAMES)  # every location named in French

@@ -14,8 +14,8 @@ import pytest
 from tests.table.harness import Table, once
 from tests.table.helpers import verify
 
+from p2ptarot.cards.arcanoid_tables import ALL_CARDS, POPE, STAR
 from p2ptarot.engine import create
-from p2ptarot.games.arcanoid.cardinfo import ALL_CARDS, POPE, STAR
 from p2ptarot.games.arcanoid.moves import Call, Pope
 from p2ptarot.table.bodies import AbortBody
 from p2ptarot.table.envelope import parse

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 from tests.table.harness import Table, once
 
+from p2ptarot.cards.arcanoid_tables import PRIESTESS
 from p2ptarot.engine import create
-from p2ptarot.games.arcanoid.cardinfo import PRIESTESS
 from p2ptarot.games.arcanoid.moves import Priestess, Vote
 from p2ptarot.table.session import Session
 

@@ -14,8 +14,8 @@ from typing import Any
 from tests.table.helpers import resign, verify
 from tests.table.harness import Table
 
+from p2ptarot.cards.arcanoid_tables import ALL_CARDS, PRIESTESS
 from p2ptarot.engine import create
-from p2ptarot.games.arcanoid.cardinfo import ALL_CARDS, PRIESTESS
 from p2ptarot.games.arcanoid.moves import Engage, Priestess
 from p2ptarot.table.envelope import Envelope
 

@@ -18,8 +18,8 @@ import pytest
 from tests.table.harness import Table
 from tests.table.helpers import verify
 
+from p2ptarot.cards.arcanoid_tables import ALL_CARDS, JUSTICE, PRIESTESS
 from p2ptarot.engine import create
-from p2ptarot.games.arcanoid.cardinfo import ALL_CARDS, JUSTICE, PRIESTESS
 from p2ptarot.games.arcanoid.moves import Play, Priestess
 from p2ptarot.table.bodies import AbortBody
 from p2ptarot.table.envelope import parse

@@ -15,8 +15,8 @@ import pytest
 from tests.table.harness import Table
 from tests.table.helpers import verify
 
+from p2ptarot.cards.arcanoid_tables import ALL_CARDS, FOOL, MAGICIAN, TOWER
 from p2ptarot.engine import create
-from p2ptarot.games.arcanoid.cardinfo import ALL_CARDS, FOOL, MAGICIAN, TOWER
 from p2ptarot.games.arcanoid.secret import SecretEngage
 from p2ptarot.games.arcanoid.variants.malta import MagicianSecret
 from p2ptarot.table.bodies import AbortBody

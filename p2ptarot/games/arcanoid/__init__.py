@@ -4,9 +4,9 @@ rules engine.
 Importing this package registers the game with the engine registry.
 """
 
+from p2ptarot.cards.arcanoid_tables import DECK
 from p2ptarot.engine import GameInfo, register
 
-from .cardinfo import DECK
 from .rules import DRESDEN, OPTIONS
 from .state import ArcanoidState
 from .variants import catalogue, combination_info

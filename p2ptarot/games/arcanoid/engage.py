@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
+from p2ptarot.cards.arcanoid_tables import (EMPEROR, EMPRESS, FIELDS, FOOL, LOVERS, MAGICIAN, court, is_ace,
+                                            is_numeric, is_trump, suit)
 from p2ptarot.engine import IllegalMove
 
-from .cardinfo import (EMPEROR, EMPRESS, FIELDS, FOOL, LOVERS, MAGICIAN, court, is_ace, is_numeric,
-                       is_trump, suit)
 from .arcana.fool import fool_window
-from .records import CARDS, Record, composition_class, VALUE
+from .battle import CARDS, Record, composition_class, VALUE
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rules import Rules

@@ -10,14 +10,14 @@ from __future__ import annotations
 from itertools import chain, combinations
 from typing import TYPE_CHECKING, Iterable, Sequence
 
+from p2ptarot.cards.arcanoid_tables import (CHARIOT, CHARIOT_PLAYABLE, DEATH, DEVIL, EMPEROR, EMPRESS, FIELDS,
+                                            HANGED_MAN, HERMIT, JUDGEMENT, JUSTICE, LOVERS, MAGICIAN, MOON,
+                                            POPE, POPE_CATEGORIES, PRIESTESS, STAR, STRENGTH, SUN, TEMPERANCE,
+                                            TOWER, WHEEL, WORLD, FOOL, court, is_ace, is_numeric, suit)
 from p2ptarot.engine import Move
 
 from .arcana import calls, hanged_man, priestess, temperance, tower
 from .arcana.judgement_world import judgement_targets, world_fields
-from .cardinfo import (CHARIOT, CHARIOT_PLAYABLE, DEATH, DEVIL, EMPEROR, EMPRESS, FIELDS, HANGED_MAN, HERMIT,
-                       JUDGEMENT, JUSTICE, LOVERS, MAGICIAN, MOON, POPE, POPE_CATEGORIES, PRIESTESS,
-                       STAR, STRENGTH, SUN, TEMPERANCE, TOWER, WHEEL, WORLD, FOOL, court, is_ace,
-                       is_numeric, suit)
 from .moves import (NONE, Abdicate, Call, ChariotAdd, ChariotDiscard, ChariotEngage, ChariotLoad,
                     Discard, Engage, HangedMan, Judgement, Play, Pope, Priestess, Strength,
                     Temperance, Tower, World)

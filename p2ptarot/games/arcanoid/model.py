@@ -1,4 +1,4 @@
-"""Mutable round bookkeeping: participants, table arcana, and the decision contexts.
+"""Mutable round bookkeeping (rules §2): participants, table arcana, and the decision contexts.
 
 Participants are players (pid = seat) and demons (pid >= N, controlled by their master's seat).
 Every card slot is a handle; zones are lists of handles. The draw pile's top is index 0.
@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .records import Record
+from .battle import Record
 
 
 @dataclass

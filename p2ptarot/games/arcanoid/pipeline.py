@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
+from p2ptarot.cards.arcanoid_tables import ALL_CARDS, DECK, FIELDS
 from p2ptarot.engine import IllegalMove, PUBLIC, NOBODY, Reveal, Shuffle, TurnKind
 
-from .cardinfo import ALL_CARDS, DECK, FIELDS
 from p2ptarot.engine.flow import Ask, AskChance, AskReveal, Flow
 from .model import Ctx, HermitState, Participant, TemperanceState
-from .records import ABDICATION, Record, field_winner
+from .battle import ABDICATION, Record, field_winner
 from .rules import Rules
 from .secret import inferred_transmute
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from .cardinfo import FIELDS
+from p2ptarot.cards.arcanoid_tables import FIELDS
 
 
 def field_counts(rounds: Sequence[Mapping[str, int]], seats: Sequence[int]) -> dict[int, dict[str, int]]:

@@ -22,12 +22,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
+from p2ptarot.cards.arcanoid_tables import FIELDS, MAGICIAN, is_numeric, suit
 from p2ptarot.engine import Claim, IllegalMove, Move
 
 from .arcana.fool import LOST, STOLEN, fool_window
-from .cardinfo import FIELDS, MAGICIAN, is_numeric, suit
 from .legal import engagement_moves
-from .records import CARDS, Record
+from .battle import CARDS, Record
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import ArcanoidState

@@ -1,4 +1,4 @@
-"""`ArcanoidState`: the arcanoïd DRESDEN engine behind the shared GameState contract.
+"""`ArcanoidState`: the arcanoïd engine (spec/games/arcanoid.md) behind the GameState contract.
 
 The pipeline (pipeline.py) and the arcana (arcana/) are generators; this class pumps them: the
 pending request is the current `turn()`, `_check` checks a move (pure), `_apply` sends it in. Inputs
@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from p2ptarot.cards.arcanoid_tables import (CHARIOT, DEATH, DEVIL, FIELDS, HANGED_MAN, HERMIT, JUDGEMENT,
+                                            JUSTICE, MOON, POPE, PRIESTESS, STAR, STRENGTH, SUN, TEMPERANCE,
+                                            TOWER, WHEEL, WORLD, in_category)
 from p2ptarot.engine import (Claim, EngineError, IllegalMove, Move, NotYourTurn, Outcome, Pass,
                              RandomChoice, Reveal, NOBODY, PUBLIC)
 from p2ptarot.engine.flow import Ask, AskChance, Done, Flow, FlowState
@@ -17,16 +20,13 @@ from . import engage, legal, secret
 from .secret import SECRET_CLAIMS, FoolOutcome
 from .arcana import (calls, chariot, death, devil, fool, hanged_man, hermit, judgement_world,
                      justice, pope, priestess, strength, temperance, tower, wheel)
-from .cardinfo import (CHARIOT, DEATH, DEVIL, FIELDS, HANGED_MAN, HERMIT, JUDGEMENT, JUSTICE,
-                       MOON, POPE, PRIESTESS, STAR, STRENGTH, SUN, TEMPERANCE, TOWER, WHEEL, WORLD,
-                       in_category)
 from .model import Ctx
 from .moves import (MOVES, Abdicate, Call, CallAgain, ChariotAdd, ChariotDiscard, ChariotEngage,
                     ChariotLoad, Discard, Engage, Fool, Give, HangedMan, HermitMove, Judgement,
                     Play, Pope, Priestess, Show, Strength, Temperance, Tower, Vote, WheelDiscard,
                     World)
 from .pipeline import Pipeline
-from .records import ABDICATION, Record
+from .battle import ABDICATION, Record
 from .rules import DRESDEN, Rules
 from .scoring import field_counts, game_winner
 from .variants import rules_for

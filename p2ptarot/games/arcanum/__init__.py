@@ -1,6 +1,6 @@
 """Arcanum (spec/games/arcanum.md): a pure rules engine for 3–5 players.
 
-Package layout mirrors the rules: components (§2), rules/variants (§3.1, R45, §10), board and
+Package layout mirrors the rules: rules (§2 components, §3.1, R45, §10 variants), board and
 board.json (§5), setup (§3.2), turn (§4), minor (§6.1–6.3, §6.6), locations (§6.4), tracks (§6.5),
 scoring (§7), majors (§8), view (§9), state claims (§10). Importing it registers the game.
 """

@@ -1,4 +1,4 @@
-"""§5 The board's left-side symbols and the Tower geometry, read from a replaceable data file.
+"""The board's left-side symbols and the Tower geometry (rules §5), read from a replaceable file.
 
 The default file (`board.json`, id `project-default-1`) ships in the package; a table may agree on
 another file describing its own physical board (R21, R22). The engine never hard-codes symbols.
@@ -15,7 +15,7 @@ from typing import Any, Mapping
 
 from p2ptarot.engine import BadConfiguration
 
-from .components import HOUSES, LOCATIONS, RANKS, figure_house, figure_rank
+from .rules import HOUSES, LOCATIONS, RANKS, figure_house, figure_rank
 
 SYMBOLS = HOUSES + RANKS
 FORMAT = "arcanum-board/1"

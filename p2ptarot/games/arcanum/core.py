@@ -1,5 +1,5 @@
 """Bookkeeping shared by every rule: card zones, what is publicly known of each card's kind,
-drawing and reshuffling (R7), the hand limit (§4.5), tracks, figures and decisions.
+drawing and reshuffling (R7), the hand limit (rules §4.5), tracks, figures and decisions.
 
 Zones are lists of handles. Deck tops are index 0. A handle's *kind* (minor/major) is public by
 default (§9: the two decks are separate); under `wheelHidesKind` a Wheel-passed handle's kind is
@@ -14,7 +14,7 @@ from typing import Any, Iterable
 from p2ptarot.engine import NOBODY, PUBLIC, Reveal, Shuffle, TurnKind
 from p2ptarot.engine.flow import Ask, AskChance, AskReveal, Flow
 
-from .components import MAJOR, MINOR, kind_of
+from .rules import MAJOR, MINOR, kind_of
 from .model import Ctx
 from .tracks import change_prestige, change_vp
 

@@ -1,4 +1,4 @@
-"""Legality per pending decision: `check` (pure, the gate) and `candidates` (the move space).
+"""Legality per pending decision (rules §4, §6, §8): `check` (pure) and `candidates` (move space).
 
 `check` judges from the state's own knowledge: a card it does not know passes and becomes a claim
 when applied (§10). `candidates` builds moves from one seat's knowledge; `legal_moves` keeps those
@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from p2ptarot.engine import IllegalMove, Move, NotYourTurn, Pass
 
-from .components import FOOL, HOUSES, MAJOR, MINOR, is_card, kind_of
+from .rules import FOOL, HOUSES, MAJOR, MINOR, is_card, kind_of
 from .model import Ctx
 from .minor import minor_moves, relocations
 from .moves import (Choose, Discard, Empress, Expose, Fields, Give, Hide, House, PlayMajor,

@@ -1,4 +1,4 @@
-"""§6.4 the right-side effects of the ten city locations ("you" is the active player)."""
+"""The right-side effects of the ten city locations (rules §6.4; "you" is the active player)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Callable
 
 from p2ptarot.engine.flow import Flow
 
-from .components import HOUSES, MAJOR, MINOR
+from .rules import HOUSES, MAJOR, MINOR
 from .model import Ctx
 from .moves import Discard, Hide
 

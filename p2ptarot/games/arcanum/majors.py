@@ -1,4 +1,4 @@
-"""§8 the 22 major arcana: one small generator per card, in a table by number.
+"""The 22 major arcana (rules §8): one small generator per card, in a table by number.
 
 Each effect runs after the card left the hand (it is `in_play`); `play_major` then discards it,
 except the Tower (on the board) and the Fool hidden by its own play.
@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Callable
 from p2ptarot.engine import PUBLIC, EngineError, Reveal
 from p2ptarot.engine.flow import AskReveal, Flow
 
-from .components import MAJOR, MINOR, major_number
+from .rules import MAJOR, MINOR, major_number
 from .core import TowerState
 from .model import Ctx
 from .minor import enter, relocations

@@ -1,4 +1,5 @@
-"""§6 Playing a minor arcana, and §6.6 the move-and-activate of the Fool, Empress and Temperance."""
+"""Playing a minor arcana (rules §6), and the move-and-activate of the Fool, Empress and
+Temperance (rules §6.6)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from p2ptarot.engine.flow import Flow
 
-from .components import ARCANUM_CARD, figure_house, figure_of_court, house_of
+from .rules import ARCANUM_CARD, figure_house, figure_of_court, house_of
 from .locations import location_effect
 
 if TYPE_CHECKING:  # pragma: no cover

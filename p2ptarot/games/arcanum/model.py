@@ -1,4 +1,4 @@
-"""The record of a pending decision: what the flow (`engine.flow`, turn.py) asks the seats about.
+"""The record of a pending decision (rules §4): what the flow (`engine.flow`, turn.py) asks.
 
 Why a generator flow: an Arcanum activation nests effects (a minor's location effect, a major's
 move-and-activate that triggers a location, hand-limit discards after every draw); straight-line

@@ -1,4 +1,4 @@
-"""§7 House scoring as pure functions over prestige and revealed hidden cards.
+"""House scoring (rules §7) as pure functions over prestige and revealed hidden cards.
 
 Kept free of the game state so the source's test cases (T1–T5) are checked directly.
 """
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from .components import FOOL, HOUSES, kind_of, house_of, value_of
+from .rules import FOOL, HOUSES, kind_of, house_of, value_of
 
 #: §7.2 normal table, rank 1..4 -> (dominance, influence, presence); R37: rank-3 dominance 10
 NORMAL_TABLE: dict[int, tuple[int, ...]] = {1: (16, 8, 4), 2: (12, 6, 3), 3: (10, 5, 2), 4: (8, 4, 2)}

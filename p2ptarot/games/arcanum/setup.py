@@ -1,4 +1,4 @@
-"""§3.2 setup: the figure placement drawn from a jointly generated seed (R4).
+"""Setup (rules §3.2): the figure placement drawn from a jointly generated seed (R4).
 
 The generator is SHA-256 in counter mode over the seed (the same on every peer and every Python),
 with rejection sampling for uniform draws; Fisher–Yates over the 20 items of §3.2 step 1, retried
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 
-from .components import FIGURES, figure_house
+from .rules import FIGURES, figure_house
 
 EMPTY = ""
 

@@ -1,4 +1,4 @@
-"""`ArcanumState`: the Arcanum engine behind the shared GameState contract.
+"""`ArcanumState`: the Arcanum engine (spec/games/arcanum.md) behind the GameState contract.
 
 The game (turn.py) is a generator pumped by `engine.flow.FlowState` (replay log, cloning);
 this class judges moves (`_check`, pure, from legal.py) and decides the §10 claims.
@@ -13,7 +13,7 @@ from p2ptarot.engine.flow import Ask, Flow, FlowState
 
 from . import legal
 from .board import load_board
-from .components import MINOR, kind_of
+from .rules import MINOR, kind_of
 from .core import Core
 from .moves import MOVES, Swap
 from .rules import rules_for

@@ -1,8 +1,9 @@
-"""§6.5 / R8 / R9: prestige tracks 0…21 with overflow, VP never below 0; R27 the Devil doubles."""
+"""Prestige tracks 0…21 with overflow, VP never below 0 (rules §6.5, R8, R9); R27 the Devil
+doubles."""
 
 from __future__ import annotations
 
-from .components import HOUSES
+from .rules import HOUSES
 
 PRESTIGE_MAX = 21
 

@@ -1,4 +1,5 @@
-"""§3–§4 the game: setup, then each turn's phases A (draw and hide), B (activations), C (scoring)."""
+"""The game (rules §3–§4): setup, then each turn's phases A (draw and hide), B (activations),
+C (scoring)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import TYPE_CHECKING
 from p2ptarot.engine import Pass, RandomChoice
 from p2ptarot.engine.flow import AskChance, Done, Flow
 
-from .components import MAJOR, MAJOR_CARDS, MINOR, MINOR_CARDS
+from .rules import MAJOR, MAJOR_CARDS, MINOR, MINOR_CARDS
 from .model import Ctx
 from .majors import house_scoring, play_major
 from .minor import play_minor

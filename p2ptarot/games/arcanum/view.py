@@ -1,4 +1,4 @@
-"""One seat's JSON view (§9): public facts plus the values this seat may know, nothing more."""
+"""One seat's JSON view (rules §9): public facts plus the values this seat may know, nothing more."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from p2ptarot.engine import PUBLIC
 
-from .components import HOUSES, LOCATION_NAMES, MAJOR, MINOR
+from .rules import HOUSES, LOCATION_NAMES, MAJOR, MINOR
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import ArcanumState

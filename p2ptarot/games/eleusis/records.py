@@ -1,5 +1,5 @@
-"""Records of the state machine: the play waiting for judgment, the queued automatic effects, and
-one round's summary."""
+"""Records of the state machine (rules §4): the play waiting for judgment, the queued automatic
+effects, and one round's summary."""
 
 from __future__ import annotations
 

@@ -27,7 +27,7 @@ from p2ptarot.engine.types import (NOBODY, PUBLIC, Claim, Move, Outcome, Pass, R
 
 from . import sage as sage_rules
 from . import scoring
-from .checks import MoveChecks
+from .legal import MoveChecks
 from .claims import HINTS_HOLD, DealerClaim, Question, hint_statement
 from .erl import ErlError, Rule, compile_rule, true_hints
 from .layout import Layout

@@ -1,4 +1,4 @@
-"""§3.4 The winning category, from which categories are present only (PD8)."""
+"""The winning category (rules §3.4), from which categories are present only (PD8)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The paris divins move (§3.3 step 3): one hand card face down, by handle, and one bet token.
+"""The paris divins move (rules §3.3 step 3): one hand card face down, by handle, and one bet token.
 
 The card is named only by its handle; its value opens in the reveal that follows once every
 active player has chosen (PD11). Over the network the table makes the whole move blind (commit,

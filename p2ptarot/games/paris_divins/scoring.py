@@ -1,4 +1,5 @@
-"""§3.5 The round winner: the strongest card among the players who bet on the winning category."""
+"""The round winner (rules §3.5): the strongest card among the players who bet on the winning
+category."""
 
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ from . import transfers
 from .moves import BETS, MOVES, Wager
 from .rules import (CHOOSE, DEAL, OPEN, OVER, PARIS_DIVINS, PHASE_NAMES, SHUFFLE, VARIANTS,
                     Rules)
-from .stakes import stake_check
+from .legal import stake_check
 from .view import build_view
 from .scoring import round_winner
 

@@ -1,4 +1,5 @@
-"""§3.6 Transfers and §3.7 the final count: supplies (stakeable) and reserves (winnings), PD4."""
+"""Transfers (rules §3.6) and the final count (rules §3.7):
+supplies (stakeable) and reserves (winnings), PD4."""
 
 from __future__ import annotations
 

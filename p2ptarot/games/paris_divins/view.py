@@ -1,4 +1,4 @@
-"""JSON views (§3.9 visibility table): a seat sees its own hand and its own choice of the round;
+"""JSON views (rules §3.9 visibility table): a seat sees its own hand and its own choice of the round;
 everything else shown is public. Undealt cards and unplayed hands are never shown."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Pure scoring rules: trick winner (§5.4, R5), figure award (§5.5, R11–R14), ranking (§6, R17).
+"""Pure scoring rules: trick winner (rules §5.4, R5), figure award (§5.5, R11–R14), ranking (§6, R17).
 
 Kept apart from the state machine so each rule is testable on bare numbers.
 """

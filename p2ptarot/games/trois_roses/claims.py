@@ -1,4 +1,4 @@
-"""§2.10 Claims checkable later: each denial a play makes about hidden hand cards.
+"""Claims checkable later (rules §2.10): each denial a play makes about hidden hand cards.
 
 A pending claim (numbered by the state's `_claim`) watches the claimant's hand handles whose values
 were unknown when it was made. Each time one of them is learnt, the claim is checked: proven false
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from p2ptarot.engine.types import Claim
 from p2ptarot.cards.roses_tables import ID
 
-from .obligations import Denial
+from .legal import Denial
 
 if TYPE_CHECKING:
     from p2ptarot.engine.state import GameState

@@ -1,4 +1,4 @@
-"""§2.4 The deal: every card dealt one at a time from the player after the dealer (TR4)."""
+"""The deal (rules §2.4): every card dealt one at a time from the player after the dealer (TR4)."""
 
 from __future__ import annotations
 

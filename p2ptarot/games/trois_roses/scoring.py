@@ -1,4 +1,4 @@
-"""§2.7 Scoring a deal and §2.8 the match, on bare numbers."""
+"""Scoring a deal (rules §2.7) and the match (rules §2.8), on bare numbers."""
 
 from __future__ import annotations
 

@@ -21,7 +21,7 @@ from . import scoring, trick
 from .claims import ClaimBook
 from .deal import deal_seats
 from .moves import MOVES, Play
-from .obligations import Denial, demand, denials, legal_cards, threshold
+from .legal import Denial, demand, denials, legal_cards, threshold
 from .rules import (DEAL, FIRST_DEALER, OVER, PHASE_NAMES, PLAY, SHUFFLE, TROIS_ROSES, VARIANTS,
                     Rules)
 from .view import build_view

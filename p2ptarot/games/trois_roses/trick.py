@@ -1,4 +1,5 @@
-"""§2.6 Resolving a trick: excused cards, the winner (a cycle: majors > minors > divines > majors)."""
+"""Resolving a trick (rules §2.6): excused cards, the winner
+(a cycle: majors > minors > divines > majors)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from typing import Sequence
 
 from p2ptarot.cards.roses_tables import CATEGORY, DIVINE, FAMILY, MAJOR, MINOR, TRICK_VALUE, WORLD_INDEX
 
-from .obligations import demand
+from .legal import demand
 
 
 def excused(cards: Sequence[int]) -> tuple[int, ...]:

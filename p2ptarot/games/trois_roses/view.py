@@ -1,4 +1,4 @@
-"""JSON views (§2.10 visibility table): a seat sees its own hand plus the public table; the
+"""JSON views (rules §2.10 visibility table): a seat sees its own hand plus the public table; the
 surplus card (5 players) is never shown."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from p2ptarot.cards.roses_tables import FAMILY_NAMES, ID
 
-from .obligations import MAJOR_DEMAND, MINOR_DEMAND
+from .legal import MAJOR_DEMAND, MINOR_DEMAND
 from .rules import PHASE_NAMES, PLAY
 
 if TYPE_CHECKING:

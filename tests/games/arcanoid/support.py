@@ -6,9 +6,9 @@ import collections
 import random
 from typing import Any, Sequence
 
+from p2ptarot.cards.arcanoid_tables import ALL_CARDS
 from p2ptarot.engine import PUBLIC, Move, RandomDealer, TurnKind, create, play
 from p2ptarot.games.arcanoid import ArcanoidState
-from p2ptarot.games.arcanoid.cardinfo import ALL_CARDS
 
 
 class RandomAgent:

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import pytest
 
+from p2ptarot.cards.arcanoid_tables import (CHARIOT, DEVIL, EMPEROR, EMPRESS, FOOL, HANGED_MAN, HERMIT,
+                                            JUDGEMENT, JUSTICE, LOVERS, MAGICIAN, MOON, POPE, PRIESTESS, STAR,
+                                            STRENGTH, SUN, TEMPERANCE, TOWER, WHEEL, WORLD)
 from p2ptarot.engine import PUBLIC, IllegalMove, Pass, TurnKind
-from p2ptarot.games.arcanoid.cardinfo import (CHARIOT, DEVIL, EMPEROR, EMPRESS, FOOL, HANGED_MAN,
-                                              HERMIT, JUDGEMENT, JUSTICE, LOVERS, MAGICIAN, MOON,
-                                              POPE, PRIESTESS, STAR, STRENGTH, SUN, TEMPERANCE,
-                                              TOWER, WHEEL, WORLD)
 from p2ptarot.games.arcanoid.engage import composition_error, stealable
 from p2ptarot.games.arcanoid.moves import (Abdicate, Call, CallAgain, ChariotAdd, ChariotEngage,
                                            ChariotLoad, Discard, Engage, Fool, Give, HangedMan,
                                            HermitMove, Judgement, Play, Pope, Priestess,
                                            Strength, Temperance, Tower, WheelDiscard, World)
-from p2ptarot.games.arcanoid.records import JUDGED
+from p2ptarot.games.arcanoid.battle import JUDGED
 
 from .support import Table, filler
 

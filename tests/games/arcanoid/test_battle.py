@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from p2ptarot.games.arcanoid.cardinfo import EMPEROR, EMPRESS, LOVERS, MAGICIAN, WORLD
-from p2ptarot.games.arcanoid.records import (ABDICATION, CARDS, FORCED, JUDGED, Record,
-                                             battle_key, field_winner)
+from p2ptarot.cards.arcanoid_tables import EMPEROR, EMPRESS, LOVERS, MAGICIAN, WORLD
+from p2ptarot.games.arcanoid.battle import (ABDICATION, CARDS, FORCED, JUDGED, Record,
+                                            battle_key, field_winner)
 
 
 def eng(owner: int, field: str, *cards: str, t: str | None = None) -> Record:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from p2ptarot.cards.arcanoid_tables import POPE, STAR
 from p2ptarot.engine import PUBLIC, IllegalMove, Pass, TurnKind, create
-from p2ptarot.games.arcanoid.cardinfo import POPE, STAR
 from p2ptarot.games.arcanoid.moves import Call, Pope, Show
 
 from .support import Table, filler

@@ -3,10 +3,10 @@ steals that finish the thief (A30), a demon outliving its master (A49)."""
 
 from __future__ import annotations
 
+from p2ptarot.cards.arcanoid_tables import DEVIL, FOOL, HANGED_MAN, JUSTICE, STRENGTH
 from p2ptarot.engine import PUBLIC, TurnKind
-from p2ptarot.games.arcanoid.cardinfo import DEVIL, FOOL, HANGED_MAN, JUSTICE, STRENGTH
 from p2ptarot.games.arcanoid.moves import Discard, Engage, Fool, HangedMan, Play, Strength, Vote
-from p2ptarot.games.arcanoid.records import Record
+from p2ptarot.games.arcanoid.battle import Record
 
 from .test_arcana import P1, P2, P3, P4, idle, pass_windows, table
 
@@ -99,7 +99,7 @@ def test_waiting_demon_plays_when_everyone_else_has_finished() -> None:
     """A48 corner: the World (in a Hermit move) finishes both players right after the Devil;
     the demon, still waiting for its first turn, is the only one left and must play."""
     from p2ptarot.engine import Pass
-    from p2ptarot.games.arcanoid.cardinfo import HERMIT, WORLD
+    from p2ptarot.cards.arcanoid_tables import HERMIT, WORLD
     from p2ptarot.games.arcanoid.moves import HermitMove, World
 
     t = table({P1: [HERMIT, DEVIL, WORLD]}, n=2)

@@ -4,8 +4,8 @@ player is not asked because it is already engaged on the field."""
 
 from __future__ import annotations
 
+from p2ptarot.cards.arcanoid_tables import FOOL, HERMIT, JUSTICE
 from p2ptarot.engine import Pass
-from p2ptarot.games.arcanoid.cardinfo import FOOL, HERMIT, JUSTICE
 from p2ptarot.games.arcanoid.moves import Fool, Play
 
 from .test_arcana import P1, P2, P3, P4, eng, idle, pass_windows, table

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
+from p2ptarot.cards.arcanoid_tables import CHARIOT, JUSTICE, PRIESTESS
 from p2ptarot.engine import PUBLIC, IllegalMove, Move, Pass, create
-from p2ptarot.games.arcanoid.cardinfo import CHARIOT, JUSTICE, PRIESTESS
 from p2ptarot.games.arcanoid.moves import ChariotLoad, Engage, Fool, Play, Priestess
 from p2ptarot.games.arcanoid.secret import SecretEngage
 
@@ -202,7 +202,7 @@ def test_a_wheel_promotion_declared_as_another_card_is_refused_by_every_peer_ali
     """wheel.check_discard: nobody but the drawer has seen a promoted card (it was just drawn), so
     no peer could judge it privately; the promotion opens it and every peer refuses a false
     value on the opened card, on the same reason."""
-    from p2ptarot.games.arcanoid.cardinfo import STRENGTH, WHEEL
+    from p2ptarot.cards.arcanoid_tables import STRENGTH, WHEEL
     from p2ptarot.games.arcanoid.moves import Strength, WheelDiscard
 
     t = table({P1: [STRENGTH]}, pile=("coins-2", WHEEL, "coins-3"))

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from p2ptarot.cards.arcanoid_tables import (DEATH, DEVIL, FOOL, HERMIT, JUDGEMENT, JUSTICE, PRIESTESS, STAR,
+                                            TEMPERANCE, TOWER, WHEEL, WORLD)
 from p2ptarot.engine import IllegalMove, Pass, TurnKind
-from p2ptarot.games.arcanoid.cardinfo import (DEATH, DEVIL, FOOL, HERMIT, JUDGEMENT, JUSTICE,
-                                              PRIESTESS, STAR, TEMPERANCE, TOWER, WHEEL, WORLD)
 from p2ptarot.games.arcanoid.moves import (Abdicate, Call, Discard, Engage, Fool, HermitMove,
                                            Judgement, Play, Priestess, Temperance, Tower, Vote,
                                            WheelDiscard, World)
-from p2ptarot.games.arcanoid.records import FORCED, JUDGED
+from p2ptarot.games.arcanoid.battle import FORCED, JUDGED
 
 from .support import Table, filler
 
@@ -142,7 +142,7 @@ def test_f6_world_forces_abdications_and_finishes() -> None:
     st = t.state
     for f in ("swords", "wands", "cups"):
         st.parts[P4].records[f] = __import__(
-            "p2ptarot.games.arcanoid.records", fromlist=["Record"]).Record(P4, f, "abdication", 0)
+            "p2ptarot.games.arcanoid.battle", fromlist=["Record"]).Record(P4, f, "abdication", 0)
     t.do(P1, Discard(st.parts[P1].hand[0]))
     t.do(P2, World(t.h(WORLD), WORLD, "coins"))
     assert [st.parts[q].records["coins"].kind for q in (P1, P3, P4)] == [FORCED] * 3
@@ -224,7 +224,7 @@ def test_f11_death() -> None:
 def test_f12_judgement_finishes_target() -> None:
     t = Table(hands_with({P1: [JUDGEMENT]}))
     st = t.state
-    from p2ptarot.games.arcanoid.records import Record
+    from p2ptarot.games.arcanoid.battle import Record
     for f in ("swords", "wands", "cups"):
         st.parts[P4].records[f] = Record(P4, f, "abdication", 0)
     t.do(P1, Judgement(t.h(JUDGEMENT), JUDGEMENT, P4, "coins"))

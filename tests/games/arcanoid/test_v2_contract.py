@@ -7,8 +7,8 @@ from dataclasses import replace
 
 import pytest
 
+from p2ptarot.cards.arcanoid_tables import CHARIOT, EMPEROR, EMPRESS, LOVERS, MAGICIAN
 from p2ptarot.engine import IllegalMove, create
-from p2ptarot.games.arcanoid.cardinfo import CHARIOT, EMPEROR, EMPRESS, LOVERS, MAGICIAN
 from p2ptarot.games.arcanoid.engage import composition_error, stealable
 from p2ptarot.games.arcanoid.moves import ChariotAdd, ChariotLoad, Discard
 from p2ptarot.games.arcanoid.rules import DRESDEN

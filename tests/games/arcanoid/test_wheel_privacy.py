@@ -3,8 +3,8 @@ not ask the table to open the discarded cards (the old `promote or handles` fall
 
 from __future__ import annotations
 
+from p2ptarot.cards.arcanoid_tables import JUSTICE, STRENGTH, WHEEL
 from p2ptarot.engine import PUBLIC
-from p2ptarot.games.arcanoid.cardinfo import JUSTICE, STRENGTH, WHEEL
 from p2ptarot.games.arcanoid.moves import Play, Strength, WheelDiscard
 
 from .test_arcana import P1, P2, idle, table

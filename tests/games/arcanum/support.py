@@ -8,7 +8,7 @@ from typing import Any, Sequence
 
 from p2ptarot.engine import PUBLIC, Move, RandomDealer, StackedDealer, TurnKind, create, play
 from p2ptarot.games.arcanum.state import ArcanumState
-from p2ptarot.games.arcanum.components import FIGURES, MAJOR_CARDS, MINOR_CARDS
+from p2ptarot.games.arcanum.rules import FIGURES, MAJOR_CARDS, MINOR_CARDS
 
 
 class RandomAgent:

@@ -9,7 +9,7 @@ import pytest
 
 from p2ptarot.engine import BadConfiguration, IllegalMove, Pass, RandomDealer, create
 from p2ptarot.games.arcanum.board import load_board, parse_board
-from p2ptarot.games.arcanum.components import FIGURES, MINOR, figure_house
+from p2ptarot.games.arcanum.rules import FIGURES, MINOR, figure_house
 from p2ptarot.engine.flow import AskChance, AskReveal
 from p2ptarot.games.arcanum.moves import Choose, Discard, Hide, PlayMajor, PlayMinor
 from p2ptarot.games.arcanum.rules import STANDARD, rules_for

@@ -22,7 +22,7 @@ from unittest import mock
 import pytest
 
 import p2ptarot.mental.epoch as mental_epoch
-from p2ptarot.games.arcanum.components import MAJOR_CARDS, MINOR_CARDS
+from p2ptarot.games.arcanum.rules import MAJOR_CARDS, MINOR_CARDS
 from p2ptarot.games.arcanum.moves import Give, Hide, PlayMajor
 from p2ptarot.table.envelope import parse
 from tests.table import harness

@@ -7,7 +7,7 @@ import pytest
 from p2ptarot.engine import TurnKind
 from p2ptarot.games.paris_divins.category import winning_category
 from p2ptarot.games.paris_divins.rules import PARIS_DIVINS
-from p2ptarot.games.paris_divins.stakes import stake_check
+from p2ptarot.games.paris_divins.legal import stake_check
 from p2ptarot.games.paris_divins.transfers import final_count, winners
 from p2ptarot.cards.roses_tables import DIVINE, INDEX, MAJOR, MINOR, STRENGTH
 

@@ -8,7 +8,7 @@ import pytest
 
 from p2ptarot.cards.roses_tables import INDEX, POINTS
 from p2ptarot.games.trois_roses import scoring, trick
-from p2ptarot.games.trois_roses.obligations import legal_cards
+from p2ptarot.games.trois_roses.legal import legal_cards
 
 # (case, plays in order, winner position, excused positions, points to the winner)
 TRICKS = [

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from p2ptarot.engine import IllegalMove, RandomDealer, TurnKind, create
 from p2ptarot.cards.roses_tables import ID, INDEX
 from p2ptarot.games.trois_roses.moves import Play
-from p2ptarot.games.trois_roses.obligations import denials, legal_cards
+from p2ptarot.games.trois_roses.legal import denials, legal_cards
 
 from tests.games.support import all_modes
 

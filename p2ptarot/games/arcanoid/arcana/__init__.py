@@ -1,4 +1,4 @@
-"""The 22 major arcana, one module per card or per group, each citing its rules section.
+"""The 22 major arcana (rules §6), one module per card or per group, each citing its section.
 
 Each module offers `check(g, pid, move)` (pure legality, raises IllegalMove) and
 `play(g, pid, move, zone)` (a generator applying the effect; returns True for a replay).

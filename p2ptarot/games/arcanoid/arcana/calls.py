@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from p2ptarot.cards.arcanoid_tables import MINORS, MOON, STAR, SUN, SUN_MAJORS
 from p2ptarot.engine import IllegalMove, Pass, TurnKind
 
-from ..cardinfo import MINORS, MOON, STAR, SUN, SUN_MAJORS
 from ..model import Ctx
 from ..moves import Call, CallAgain, Give
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from p2ptarot.cards.arcanoid_tables import CHARIOT
 from p2ptarot.engine import IllegalMove
 
-from ..cardinfo import CHARIOT
 from ..moves import ChariotAdd, ChariotDiscard, ChariotLoad
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
+from p2ptarot.cards.arcanoid_tables import FOOL
 from p2ptarot.engine import IllegalMove, Pass, TurnKind
 
-from ..cardinfo import FOOL
 from ..model import Ctx
 from ..moves import Fool
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from p2ptarot.cards.arcanoid_tables import FIELDS, JUDGEMENT, WORLD
 from p2ptarot.engine import IllegalMove
 
-from ..cardinfo import FIELDS, JUDGEMENT, WORLD
 from ..moves import Judgement, World
-from ..records import CARDS, FORCED, JUDGED, Record
+from ..battle import CARDS, FORCED, JUDGED, Record
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..state import ArcanoidState

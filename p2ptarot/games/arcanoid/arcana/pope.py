@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from p2ptarot.cards.arcanoid_tables import POPE_CATEGORIES, in_category
 from p2ptarot.engine import IllegalMove, TurnKind
 
-from ..cardinfo import POPE_CATEGORIES, in_category
 from ..model import Ctx
 from ..moves import Pope, Show
 

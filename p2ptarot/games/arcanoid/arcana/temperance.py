@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from p2ptarot.cards.arcanoid_tables import FIELDS
 from p2ptarot.engine import IllegalMove
 
-from ..cardinfo import FIELDS
 from ..model import TemperanceState
 from ..moves import Temperance
-from ..records import CARDS
+from ..battle import CARDS
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..state import ArcanoidState

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from p2ptarot.cards.arcanoid_tables import WORLD
 from p2ptarot.engine import IllegalMove
 
-from ..cardinfo import WORLD
 from ..moves import NONE, Tower
-from ..records import CARDS
+from ..battle import CARDS
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..state import ArcanoidState

@@ -1,4 +1,4 @@
-"""The §8 variants, each its parent plus a diff (one module each, with its own moves), and the
+"""The rules §8 variants, each its parent plus a diff (one module each, with its own moves), and the
 catalogue the registry lists: the built variants and the GAZA combinations (§8.7). rules.py holds
 the `Rules` data and the base rules DRESDEN, so this package imports it and never the reverse.
 """

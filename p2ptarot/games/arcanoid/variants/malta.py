@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar, Sequence
 
+from p2ptarot.cards.arcanoid_tables import MAGICIAN
 from p2ptarot.engine import IllegalMove, Move
 
 from .. import engage
-from ..cardinfo import MAGICIAN
 from ..rules import ExtraMove, Rules
 from ..secret import FoolOutcome, check_public, options, perform
 from .mainz import MAINZ

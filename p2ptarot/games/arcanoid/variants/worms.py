@@ -15,12 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar
 
+from p2ptarot.cards.arcanoid_tables import FIELDS, MAGICIAN, court, is_ace
 from p2ptarot.engine import IllegalMove, Move
 
 from ..arcana.fool import fool_window
-from ..cardinfo import FIELDS, MAGICIAN, court, is_ace
 from ..legal import engagement_moves
-from ..records import CARDS, VALUE, Record, composition_class
+from ..battle import CARDS, VALUE, Record, composition_class
 from ..rules import ExtraMove
 from .mainz import MAINZ
 

@@ -1,4 +1,5 @@
-"""The one error ERL raises: a rule that does not lex, parse, type-check or stay within limits.
+"""The one error ERL raises (rules §6.7): a rule that does not lex, parse, type-check or stay
+within limits.
 
 Every error carries the 1-based line and column of the offending text so a human dealer can fix
 his rule before committing it (rules §6.7).

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from p2ptarot.cards.arcanoid_tables import ALL_CARDS
 from p2ptarot.engine import IllegalMove, Pass, StackedDealer, TurnKind, create
-from p2ptarot.games.arcanoid.cardinfo import ALL_CARDS
 from p2ptarot.games.arcanoid.moves import Discard, Engage
 
 from ..support import Table, filler

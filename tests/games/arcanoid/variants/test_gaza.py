@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from p2ptarot.cards.arcanoid_tables import FOOL, HANGED_MAN, POPE, PRIESTESS, STAR
 from p2ptarot.engine import NOBODY, PUBLIC, BadConfiguration, TurnKind, create, info
-from p2ptarot.games.arcanoid.cardinfo import (FOOL, HANGED_MAN, POPE, PRIESTESS, STAR)
 from p2ptarot.games.arcanoid.moves import (Abdicate, Call, Engage, Fool, HangedMan, Pope,
                                            Priestess, Show)
 from p2ptarot.games.arcanoid.variants import rules_for

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from p2ptarot.cards.arcanoid_tables import EMPEROR, EMPRESS, FOOL, MAGICIAN, POPE, TOWER, WORLD
 from p2ptarot.engine import PUBLIC, IllegalMove, Pass, TurnKind, create
-from p2ptarot.games.arcanoid.cardinfo import (EMPEROR, EMPRESS, FOOL, MAGICIAN, POPE, TOWER,
-                                              WORLD)
 from p2ptarot.games.arcanoid.moves import Fool, Pope, Show, Tower
 from p2ptarot.games.arcanoid.secret import FoolOutcome, SecretEngage
 
@@ -205,7 +204,7 @@ def test_k2_illegal_secret_engagement_is_refused_where_known_and_claimed_elsewhe
 
 
 def test_a83_a_chariot_engagement_may_be_made_secret() -> None:
-    from p2ptarot.games.arcanoid.cardinfo import CHARIOT
+    from p2ptarot.cards.arcanoid_tables import CHARIOT
     from p2ptarot.games.arcanoid.moves import ChariotLoad
 
     t = vtable("KOBLENZ", {P1: [CHARIOT, "cups-2", "cups-3", "coins-4"]})

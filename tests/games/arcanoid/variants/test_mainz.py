@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from p2ptarot.games.arcanoid.cardinfo import (CHARIOT, EMPEROR, EMPRESS, FOOL, LOVERS, MAGICIAN,
-                                              TEMPERANCE)
+from p2ptarot.cards.arcanoid_tables import CHARIOT, EMPEROR, EMPRESS, FOOL, LOVERS, MAGICIAN, TEMPERANCE
 from p2ptarot.games.arcanoid.engage import composition_error, stealable
 from p2ptarot.games.arcanoid.moves import ChariotAdd, ChariotLoad, Fool, Temperance
 from p2ptarot.games.arcanoid.variants import rules_for

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from p2ptarot.cards.arcanoid_tables import EMPEROR, EMPRESS, FOOL, JUSTICE, LOVERS, MAGICIAN
 from p2ptarot.engine import PUBLIC
-from p2ptarot.games.arcanoid.cardinfo import (EMPEROR, EMPRESS, FOOL, JUSTICE, LOVERS, MAGICIAN)
 from p2ptarot.games.arcanoid.moves import Fool, Play
 from p2ptarot.games.arcanoid.secret import FoolOutcome, SecretEngage
 from p2ptarot.games.arcanoid.variants.malta import MagicianSecret
@@ -96,7 +96,7 @@ def test_a87_the_magician_from_the_justice() -> None:
 
 
 def test_a87_magician_secret_with_the_chariot_reserve() -> None:
-    from p2ptarot.games.arcanoid.cardinfo import CHARIOT
+    from p2ptarot.cards.arcanoid_tables import CHARIOT
     from p2ptarot.games.arcanoid.moves import ChariotLoad
 
     t = vtable("MALTA", {P1: [CHARIOT, MAGICIAN, "cups-2", "cups-3"]})

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from p2ptarot.games.arcanoid.cardinfo import (EMPEROR, EMPRESS, JUDGEMENT, TEMPERANCE, TOWER,
-                                              WORLD)
+from p2ptarot.cards.arcanoid_tables import EMPEROR, EMPRESS, JUDGEMENT, TEMPERANCE, TOWER, WORLD
 from p2ptarot.games.arcanoid.moves import Vote, Abdicate, Judgement, Temperance, Tower, World
-from p2ptarot.games.arcanoid.records import ABDICATION, JUDGED
+from p2ptarot.games.arcanoid.battle import ABDICATION, JUDGED
 from p2ptarot.games.arcanoid.variants.nassau import RemoveTemperance
 
 from .support import P1, P2, P3, P4, eng, engage_move, idle, refused, vtable

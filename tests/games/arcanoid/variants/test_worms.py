@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from p2ptarot.games.arcanoid.cardinfo import FOOL, MAGICIAN, TEMPERANCE, TOWER
+from p2ptarot.cards.arcanoid_tables import FOOL, MAGICIAN, TEMPERANCE, TOWER
 from p2ptarot.games.arcanoid.moves import Fool, Temperance, Tower
-from p2ptarot.games.arcanoid.records import battle_key
+from p2ptarot.games.arcanoid.battle import battle_key
 from p2ptarot.games.arcanoid.variants.worms import Reinforce, lone_ace
 
 from .support import P1, P2, P3, eng, idle, pass_windows, refused, vtable

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cardinfo import EMPEROR, EMPRESS, LOVERS, MAGICIAN, WORLD, court, is_numeric, pip
+from p2ptarot.cards.arcanoid_tables import EMPEROR, EMPRESS, LOVERS, MAGICIAN, WORLD, court, is_numeric, pip
 
 #: record kinds
 CARDS = "cards"  # a card engagement (numeric, page/knight, couple, World)

@@ -1,4 +1,4 @@
-"""§3.3 steps 1–2: the stake check, before anything is staked (PD5, PD6, PD16)."""
+"""The stake check (rules §3.3 steps 1–2), before anything is staked (PD5, PD6, PD16)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""§2.5 Playing to a trick: the demand, and what a play says about the rest of the hand.
+"""Playing to a trick (rules §2.5): the demand, and what a play says about the rest of the hand.
 
 A play is legal when the rest of the player's hand holds no card that a *denial* rules out. With
 the hand known (the player's own state, an omniscient state) that is checked at once; otherwise
