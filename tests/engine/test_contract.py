@@ -9,7 +9,9 @@ values each is shown; another seat's `Commit` reaches them without its value). A
   type, an impossible handle or value);
 - moves round-trip through JSON; views are JSON-native;
 - each seat's partial state agrees with the omniscient state on the turn, that seat's legal moves
-  and that seat's view (so the omniscient view shows a seat nothing it was not shown);
+  and that seat's view (so the omniscient view shows a seat nothing it was not shown), and knows
+  no card value it was not shown (nor does the public observer);
+- a clone (at the first and eleventh decision, and at the end) is an equal, independent state;
 Each deck epoch is audited as the table does it (when the deck's next epoch is shuffled, and at
 the end): every state names the same `audit_opens()` (public bookkeeping), and the partial states
 learn exactly those values of the closing epoch, nothing else. At the end every partial state
@@ -81,7 +83,8 @@ class Peers:
         self.log: list[tuple[Any, ...]] = []
         self.epoch_of: dict[int, tuple[str, int]] = {}  # handle -> its deck epoch
         self.open_epochs: dict[str, int] = {}  # deck -> its epoch not audited yet
-        self.opened = 0  # values the audits opened, over the game
+        self.opened: set[int] = set()  # handles the audits opened, over the game
+        self.shown: dict[int | None, set[int]] = {v: set() for v in self.partial}  # by a move
 
     def shuffled(self, chance: Shuffle) -> None:
         """Before a shuffle: a new epoch of a deck first audits its previous one (as the table
@@ -107,7 +110,7 @@ class Peers:
         for h in sorted(opens):
             if self.epoch_of[h] != (deck, epoch):
                 continue
-            self.opened += 1
+            self.opened.add(h)
             for p in self.partial.values():  # opened to everyone, known here before or not
                 p.audited(h, self.omni.cards[h])  # type: ignore[arg-type]
 
@@ -136,6 +139,7 @@ class Peers:
         for viewer, p in self.partial.items():
             for r in shown:  # the table opens the move's cards before the engine sees the move
                 if r.to == PUBLIC or r.to == viewer:
+                    self.shown[viewer].add(r.handle)
                     p.learn(r.handle, self.omni.cards[r.handle])  # type: ignore[arg-type]
             p.apply(seat, move if viewer == seat or not isinstance(move, Commit)
                     else replace(move, value=""))
@@ -147,6 +151,16 @@ class Peers:
             assert p.view(viewer) == self.omni.view(viewer), f"view of {viewer} differs"
             if viewer in seats:
                 assert p.legal_moves(viewer) == self.omni.legal_moves(viewer)
+        self.entitled()
+
+    def entitled(self) -> None:
+        """Every value a peer (or the observer) knows was shown to it: by a reveal its state
+        records in `seen`, with a move, or by an audit."""
+        for viewer, p in self.partial.items():
+            allowed = self.shown[viewer] | self.opened
+            for h, card in enumerate(p.cards):
+                assert card is None or p.known_to(h, viewer) or h in allowed, \
+                    f"seat {viewer} knows card {h} it was never shown"
 
 
 def _json_native(value: Any) -> bool:
@@ -202,6 +216,17 @@ def _check_decision(state: GameState, seat: int, legal: list[Move], rng: random.
     assert (state.turn(), state.view(None)) == before, "check changed the state"
 
 
+def _same_as_clone(state: GameState, seats: tuple[int, ...]) -> None:
+    """A clone (bots' look-ahead; clone-by-replay in the generator games) is the same state and
+    an independent one."""
+    copy = state.clone()
+    assert copy is not state and copy.turn() == state.turn()
+    assert copy.view(None) == state.view(None) and copy.cards == state.cards
+    for seat in seats:
+        assert copy.view(seat) == state.view(seat)
+        assert copy.legal_moves(seat) == state.legal_moves(seat)
+
+
 def play_checked(peers: Peers, seed: int) -> None:
     rng = random.Random(seed)
     dealer = RandomDealer(random.Random(seed + 1))
@@ -224,6 +249,8 @@ def play_checked(peers: Peers, seed: int) -> None:
         if kind is TurnKind.REVEAL:
             peers.reveal()
             continue
+        if decisions in (0, 10):
+            _same_as_clone(omni, turn.seats)
         chosen = []
         for seat in turn.seats:
             legal = omni.legal_moves(seat)
@@ -261,7 +288,10 @@ def test_random_play_keeps_the_contract(game: str, variant: str | None, players:
     assert outcome is not None and len(outcome.scores) == players
     assert set(outcome.winners) <= set(range(players))
     assert _json_native(outcome.to_json()) and _json_native(peers.omni.view(None))
+    _same_as_clone(peers.omni, ())
+    assert peers.omni.clone().outcome() == outcome
     peers.audit_all()
+    peers.entitled()
     for viewer, p in peers.partial.items():
         assert p.outcome() == outcome, f"seat {viewer}'s state ends differently"
         assert p.claims == [], f"claims still pending for seat {viewer} after the audit"

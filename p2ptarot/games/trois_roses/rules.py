@@ -23,6 +23,11 @@ class Rules:
     target: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({3: 72, 4: 64, 5: 56}))
     deals: int | None = None
 
+    def __deepcopy__(self, memo: dict[int, object]) -> "Rules":
+        """Immutable and shared: a state's `clone()` keeps the same rules (its read-only
+        mappings cannot be deep-copied)."""
+        return self
+
     def deal_count(self, players: int) -> int:
         return self.deals if self.deals is not None else players
 
