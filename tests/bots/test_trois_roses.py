@@ -1,4 +1,5 @@
-"""The trois roses heuristic plays from its own view and beats random play (seeded, so stable)."""
+"""The trois roses heuristic plays from its own view and beats random play (seeded, so stable),
+and heuristic bots finish a game at every player count."""
 
 from __future__ import annotations
 
@@ -17,3 +18,11 @@ def test_heuristic_beats_random_players() -> None:
         outcome = play(state, agents, RandomDealer(random.Random(f"deal:{i}")))
         wins += 0 in outcome.winners
     assert wins > games // 2  # a random seat wins about a quarter of the time
+
+
+def test_heuristic_bots_finish_games_at_every_count() -> None:
+    for players in (3, 4, 5):
+        state = create("trois-roses", players, "single-deal")
+        bots = [HeuristicBot(random.Random(f"{players}:{s}")) for s in range(players)]
+        assert play(state, bots, RandomDealer(random.Random(players))) is not None
+        assert state.outcome() is not None

@@ -289,7 +289,9 @@ def test_random_play_keeps_the_contract(game: str, variant: str | None, players:
     assert set(outcome.winners) <= set(range(players))
     assert _json_native(outcome.to_json()) and _json_native(peers.omni.view(None))
     _same_as_clone(peers.omni, ())
-    assert peers.omni.clone().outcome() == outcome
+    copy = peers.omni.clone()
+    assert copy.outcome() == outcome
+    assert all(copy.view(seat) == peers.omni.view(seat) for seat in range(players))
     peers.audit_all()
     peers.entitled()
     for viewer, p in peers.partial.items():

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any, Sequence
 
-from p2ptarot.engine import PUBLIC, GameState, StackedDealer, TurnKind, create
+from p2ptarot.bots import RandomBot
+from p2ptarot.engine import PUBLIC, GameState, RandomDealer, StackedDealer, TurnKind, create
 from p2ptarot.games.paris_divins.moves import Wager
 from p2ptarot.cards.roses_tables import DECK, DECK_IDS
+
+from ..support import record
 
 
 def deal_order(hands: Sequence[Sequence[str]]) -> list[str]:
@@ -90,3 +94,12 @@ PD_T3_ROUNDS = [
     ([0, 2, 2], {1: ("major-concept-6", "major"), 2: ("world", "major")},
      2, [0, 0, 3], [4, 4, 7]),
 ]
+
+
+def random_game(players: int, seed: int, bot: Any = None) -> tuple[Any, list[tuple]]:
+    """A recorded game of `players` seeded bots (random unless `bot` is given)."""
+    state = create("paris-divins", players)
+    make = bot or RandomBot
+    events = record(state, [make(random.Random(f"{seed}:{s}")) for s in range(players)],
+                    RandomDealer(random.Random(seed)))
+    return state, events

@@ -1,17 +1,21 @@
-"""Every printed test case of spec/games/roses.md, rules §3.10 (PD-T1 … PD-T8)."""
+"""Every printed test case of spec/games/roses.md, rules §3.10 (PD-T1 … PD-T8), and random
+games re-derived round by round from the printed §3.3–§3.6."""
 
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from p2ptarot.engine import TurnKind
 from p2ptarot.games.paris_divins.category import winning_category
 from p2ptarot.games.paris_divins.rules import PARIS_DIVINS
 from p2ptarot.games.paris_divins.legal import stake_check
 from p2ptarot.games.paris_divins.transfers import final_count, winners
+from p2ptarot.cards import ROSES
 from p2ptarot.cards.roses_tables import DIVINE, INDEX, MAJOR, MINOR, STRENGTH
 
-from .support import PD_T3_HANDS, PD_T3_ROUNDS, Game, fill
+from .support import PD_T3_HANDS, PD_T3_ROUNDS, Game, fill, random_game
 
 ALL_MODES3 = [{"viewer": s} for s in range(3)] + [{"viewer": None, "omniscient": False}]
 
@@ -99,3 +103,39 @@ def test_pd_t8_a_bet_on_an_absent_category() -> None:
     g.round({0: ("divine-2", "major"), 1: ("divine-5", "major")})
     assert g.truth.history[0]["category"] == "divine" and g.truth.history[0]["winner"] is None
     assert g.truth.supply == [5, 5] and g.truth.reserve == [0, 0]  # stakes back, then round 2 staked
+
+
+#: §3.4 as printed: the categories present -> the winning category
+_TABLE = {frozenset({"minor"}): "minor", frozenset({"major"}): "major", frozenset({"divine"}): "divine",
+          frozenset({"minor", "major"}): "major", frozenset({"major", "divine"}): "divine",
+          frozenset({"minor", "divine"}): "minor", frozenset({"minor", "major", "divine"}): "minor"}
+
+
+@settings(max_examples=25, deadline=None)
+@given(players=st.integers(2, 12), seed=st.integers(0, 2**32))
+def test_every_round_matches_the_printed_rules(players: int, seed: int) -> None:
+    """Each recorded round re-derived from §3.3–§3.6 with the card table of p2ptarot.cards."""
+    state, _ = random_game(players, seed)
+    supply, reserve, won = [6] * players, [0] * players, [0] * players
+    for r in state.history:
+        assert all(supply[s] < (1, 2, 3)[min(won[s], 2)] for s in r["out"])  # PD5
+        if not r["played"]:  # PD6: one or no player left
+            assert len(state.active) <= 1
+            continue
+        stakes = {int(s): a for s, a in r["stakes"].items()}
+        assert all(a == (1, 2, 3)[min(won[s], 2)] and a <= supply[s] for s, a in stakes.items())
+        cards = {int(s): ROSES[c] for s, c in r["cards"].items()}
+        category = _TABLE[frozenset(c.category for c in cards.values())]
+        assert r["category"] == category
+        eligible = [s for s in cards if r["bets"][str(s)] == category]
+        winner = max(eligible, key=lambda s: cards[s].strength) if eligible else None
+        assert r["winner"] == winner
+        if winner is not None:
+            won[winner] += 1
+            for s, a in stakes.items():
+                if s != winner:
+                    supply[s] -= a
+                    reserve[winner] += a
+        assert r["supply"] == supply and r["reserve"] == reserve
+    final = [supply[s] + reserve[s] for s in range(players)]
+    assert list(state.outcome().scores) == final

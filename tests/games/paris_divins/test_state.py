@@ -1,5 +1,6 @@
-"""§3.8 invariants over random games at every player count (2–12), replay agreement between every
-knowledge mode, and what stays hidden (undealt cards, unplayed hands, eliminated hands)."""
+"""§3.8 invariants over random games at every player count (2–12), the deal, and what the rules
+never open (undealt cards, unplayed hands, eliminated hands). Agreement between the knowledge
+modes, outcomes and views are the generic contract test's (tests/engine/test_contract.py)."""
 
 from __future__ import annotations
 
@@ -7,17 +8,13 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.games.support import all_modes, moves_of, record, replay
 
-from p2ptarot.bots import HeuristicBot, RandomBot
+from p2ptarot.bots import RandomBot
 from p2ptarot.engine import RandomDealer, TurnKind, create
 
 
-def random_game(players: int, seed: int, bot=RandomBot):
-    state = create("paris-divins", players)
-    events = record(state, [bot(random.Random(f"{seed}:{s}")) for s in range(players)],
-                    RandomDealer(random.Random(seed)))
-    return state, events
+from ..support import all_modes, moves_of, replay
+from .support import random_game
 
 
 @settings(max_examples=40, deadline=None)
@@ -58,20 +55,14 @@ def test_invariants_hold_at_every_round(players: int, seed: int) -> None:
 
 @settings(max_examples=10, deadline=None)
 @given(players=st.integers(2, 12), seed=st.integers(0, 2**32))
-def test_replay_agrees_and_hides_what_the_rules_never_open(players: int, seed: int) -> None:
+def test_replay_hides_what_the_rules_never_open(players: int, seed: int) -> None:
     state, events = random_game(players, seed)
     played = {m.handle for _, m in moves_of(events)}
-    for mode in all_modes(players):
+    for mode in all_modes(players)[1:]:
         other = replay(events, create("paris-divins", players, **mode))
-        assert other.outcome() == state.outcome(), mode
-        assert other.view(None) == state.view(None)
-        if other.omniscient:
-            continue
         known = {h for h, c in enumerate(other.cards) if c is not None}
         own = set(range(8 * players)[other.viewer::players]) if other.viewer is not None else set()
         assert known == played | own  # undealt cards and unplayed hands stay hidden
-        if other.viewer is not None:
-            assert other.view(other.viewer) == state.view(other.viewer)
 
 
 def test_twelve_players_deal_the_whole_deck_in_one_shuffle_and_one_reveal() -> None:
@@ -91,46 +82,3 @@ def test_two_players_deal_sixteen_and_leave_eighty_undealt() -> None:
     state.resolve_chance(RandomDealer(random.Random(2)).shuffle(state, state.turn().chance))
     assert len(state.turn().reveals) == 16
 
-
-def test_heuristic_bots_finish_games_at_every_count() -> None:
-    for players in range(2, 13):
-        state, _ = random_game(players, players, bot=HeuristicBot)
-        assert state.outcome() is not None
-
-
-#: §3.4 as printed: the categories present -> the winning category
-_TABLE = {frozenset({"minor"}): "minor", frozenset({"major"}): "major", frozenset({"divine"}): "divine",
-          frozenset({"minor", "major"}): "major", frozenset({"major", "divine"}): "divine",
-          frozenset({"minor", "divine"}): "minor", frozenset({"minor", "major", "divine"}): "minor"}
-
-
-@settings(max_examples=25, deadline=None)
-@given(players=st.integers(2, 12), seed=st.integers(0, 2**32))
-def test_every_round_matches_the_printed_rules(players: int, seed: int) -> None:
-    """Each recorded round re-derived from §3.3–§3.6 with the card table of p2ptarot.cards."""
-    from p2ptarot.cards import ROSES
-
-    state, _ = random_game(players, seed)
-    supply, reserve, won = [6] * players, [0] * players, [0] * players
-    for r in state.history:
-        assert all(supply[s] < (1, 2, 3)[min(won[s], 2)] for s in r["out"])  # PD5
-        if not r["played"]:  # PD6: one or no player left
-            assert len(state.active) <= 1
-            continue
-        stakes = {int(s): a for s, a in r["stakes"].items()}
-        assert all(a == (1, 2, 3)[min(won[s], 2)] and a <= supply[s] for s, a in stakes.items())
-        cards = {int(s): ROSES[c] for s, c in r["cards"].items()}
-        category = _TABLE[frozenset(c.category for c in cards.values())]
-        assert r["category"] == category
-        eligible = [s for s in cards if r["bets"][str(s)] == category]
-        winner = max(eligible, key=lambda s: cards[s].strength) if eligible else None
-        assert r["winner"] == winner
-        if winner is not None:
-            won[winner] += 1
-            for s, a in stakes.items():
-                if s != winner:
-                    supply[s] -= a
-                    reserve[winner] += a
-        assert r["supply"] == supply and r["reserve"] == reserve
-    final = [supply[s] + reserve[s] for s in range(players)]
-    assert list(state.outcome().scores) == final

@@ -1,6 +1,7 @@
-"""Property tests over random legal play for 2–5 players: conservation of cards, 9 rounds,
-figures won + removed = 9. Replay determinism and the agreement of every partial-knowledge state
-are the generic contract test's (tests/engine/test_contract.py)."""
+"""Random legal play for 2–5 players: conservation of cards, 9 rounds, figures won + removed = 9,
+every class point in play, the two-player child never removed. Replay determinism, clones and
+the agreement of every partial-knowledge state are the generic contract test's
+(tests/engine/test_contract.py)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
-"""Property tests over random games of 4–8 participants: every knowledge mode agrees at every
-step, no state knows a card it was not shown, cards are conserved, scores follow §4.15, moves and
-views round-trip through JSON (replay determinism: tests/engine/test_contract.py)."""
+"""Random games of 4–8 participants that also play runs (legal but never listed, so the generic
+contract test, which plays listed moves only, never reaches them): every knowledge mode agrees at
+every step, no state knows a card it was not shown, a seat knows its own hand, the rule text is
+the dealer's own until it opens, cards are conserved, scores follow §4.15 and the deal rotates
+(replay determinism and clones: tests/engine/test_contract.py)."""
 
 from __future__ import annotations
 
