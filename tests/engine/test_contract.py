@@ -9,8 +9,8 @@ values each is shown; another seat's `Commit` reaches them without its value). A
   type, an impossible handle or value);
 - moves round-trip through JSON; views are JSON-native;
 - each seat's partial state agrees with the omniscient state on the turn, that seat's legal moves
-  and that seat's view (so the omniscient view shows a seat nothing it was not shown), and knows
-  no card value it was not shown (nor does the public observer);
+  and that seat's view (so the omniscient view shows a seat nothing it was not shown), and (every
+  fourth decision and at the end) knows no card value it was not shown, nor does the observer;
 - a clone (at the first and eleventh decision, and at the end) is an equal, independent state;
 Each deck epoch is audited as the table does it (when the deck's next epoch is shuffled, and at
 the end): every state names the same `audit_opens()` (public bookkeeping), and the partial states
@@ -151,16 +151,15 @@ class Peers:
             assert p.view(viewer) == self.omni.view(viewer), f"view of {viewer} differs"
             if viewer in seats:
                 assert p.legal_moves(viewer) == self.omni.legal_moves(viewer)
-        self.entitled()
 
     def entitled(self) -> None:
         """Every value a peer (or the observer) knows was shown to it: by a reveal its state
         records in `seen`, with a move, or by an audit."""
         for viewer, p in self.partial.items():
             allowed = self.shown[viewer] | self.opened
-            for h, card in enumerate(p.cards):
-                assert card is None or p.known_to(h, viewer) or h in allowed, \
-                    f"seat {viewer} knows card {h} it was never shown"
+            unshown = [h for h, card in enumerate(p.cards) if card is not None and h not in allowed
+                       and PUBLIC not in p.seen[h] and viewer not in p.seen[h]]
+            assert not unshown, f"seat {viewer} knows cards {unshown} it was never shown"
 
 
 def _json_native(value: Any) -> bool:
@@ -216,7 +215,7 @@ def _check_decision(state: GameState, seat: int, legal: list[Move], rng: random.
     assert (state.turn(), state.view(None)) == before, "check changed the state"
 
 
-def _same_as_clone(state: GameState, seats: tuple[int, ...]) -> None:
+def _same_as_clone(state: GameState, seats: tuple[int, ...]) -> GameState:
     """A clone (bots' look-ahead; clone-by-replay in the generator games) is the same state and
     an independent one."""
     copy = state.clone()
@@ -225,6 +224,7 @@ def _same_as_clone(state: GameState, seats: tuple[int, ...]) -> None:
     for seat in seats:
         assert copy.view(seat) == state.view(seat)
         assert copy.legal_moves(seat) == state.legal_moves(seat)
+    return copy
 
 
 def play_checked(peers: Peers, seed: int) -> None:
@@ -251,6 +251,8 @@ def play_checked(peers: Peers, seed: int) -> None:
             continue
         if decisions in (0, 10):
             _same_as_clone(omni, turn.seats)
+        if decisions % 4 == 0:
+            peers.entitled()
         chosen = []
         for seat in turn.seats:
             legal = omni.legal_moves(seat)
@@ -288,8 +290,7 @@ def test_random_play_keeps_the_contract(game: str, variant: str | None, players:
     assert outcome is not None and len(outcome.scores) == players
     assert set(outcome.winners) <= set(range(players))
     assert _json_native(outcome.to_json()) and _json_native(peers.omni.view(None))
-    _same_as_clone(peers.omni, ())
-    copy = peers.omni.clone()
+    copy = _same_as_clone(peers.omni, ())
     assert copy.outcome() == outcome
     assert all(copy.view(seat) == peers.omni.view(seat) for seat in range(players))
     peers.audit_all()
