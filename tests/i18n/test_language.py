@@ -133,3 +133,34 @@ def test_arcanum_locations_are_data_beside_the_english(french: None) -> None:
     assert _place(view, 1) == "Tour du Mage" and _place(view, "10") == "Château"
     set_language("en")
     assert _place(view, 1) == "Mage Tower"
+
+
+def _screens_midgame(game: str, players: int) -> list[str]:
+    """Every seat's text screen in French, some moves into a bots' game."""
+    import random
+
+    from p2ptarot import bots
+    from p2ptarot.engine import create
+    from p2ptarot.engine.local import RandomDealer, play
+    from p2ptarot.present import presenter
+    state = create(game, players)
+    agents = [bots.make("random", f"p:{s}") for s in range(players)]
+    from p2ptarot.engine.errors import EngineError
+    with pytest.raises(EngineError):  # stopped midgame on purpose
+        play(state, agents, RandomDealer(random.Random(5)), max_steps=40)
+    set_language("fr")
+    return [presenter(game).render(state.view(s)) for s in range(players)]
+
+
+def test_the_arcanoid_screen_speaks_french(french: None) -> None:
+    for text in _screens_midgame("arcanoid", 2):
+        assert "manche " in text and "Joueurs :" in text and "Champs :" in text
+        assert "Votre main [" in text and "pioche " in text and "Champs gagnés" in text
+        assert "Players:" not in text and "Your hand" not in text and "draw pile" not in text
+
+
+def test_the_arcanum_screen_speaks_french(french: None) -> None:
+    for text in _screens_midgame("arcanum", 3):
+        assert "La ville :" in text and "Prestige (0…21) :" in text and " PV | main (" in text
+        assert "  deniers " in text and "Pioches : " in text and "cachées (" in text
+        assert "The city" not in text and " VP " not in text and "Decks:" not in text
