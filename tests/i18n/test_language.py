@@ -164,3 +164,20 @@ def test_the_arcanum_screen_speaks_french(french: None) -> None:
         assert "La ville :" in text and "Prestige (0…21) :" in text and " PV | main (" in text
         assert "  deniers " in text and "Pioches : " in text and "cachées (" in text
         assert "The city" not in text and " VP " not in text and "Decks:" not in text
+
+
+def test_round_result_columns_are_worded_at_display_time(french: None) -> None:
+    """RoundOver.result keeps its keys (data); the terminal's table heads read them in French."""
+    from p2ptarot.app.events import RoundOver
+    from p2ptarot.app.results import COLUMNS, column
+    from p2ptarot.app.table import Hub
+    from p2ptarot.cli.front import Terminal
+    assert column("dealer") == "donneur" and column("cups") == "coupes" and column("odd") == "odd"
+    assert all(column(k) != k or k in ("points", "roses", "figure", "scores") for k in COLUMNS)
+    printed: list[str] = []
+    ev = RoundOver(1, {"dealer": "Bob", "winner": "Ann"}, {})
+    Terminal(Hub(), say=printed.append, spectator=True).on_event(ev)
+    assert "donneur" in printed[0] and "gagnant" in printed[0] and "Bob" in printed[0]
+    assert "dealer" not in printed[0] and ev.result == {"dealer": "Bob", "winner": "Ann"}
+    set_language("en")
+    assert column("dealer") == "dealer"
