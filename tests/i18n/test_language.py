@@ -181,3 +181,15 @@ def test_round_result_columns_are_worded_at_display_time(french: None) -> None:
     assert "dealer" not in printed[0] and ev.result == {"dealer": "Bob", "winner": "Ann"}
     set_language("en")
     assert column("dealer") == "dealer"
+
+
+def test_games_lists_variant_status_in_french(capsys: pytest.CaptureFixture[str]) -> None:
+    from p2ptarot.cli.main import main
+    try:
+        assert main(["games", "--lang", "fr"]) == 0
+        out = capsys.readouterr().out
+        assert "DRESDEN    jouable (par défaut)" in out and "playable" not in out
+        assert main(["games", "--lang", "fr", "--json"]) == 0
+        assert '"status": "playable"' in capsys.readouterr().out  # the JSON keeps the data word
+    finally:
+        set_language("en")
