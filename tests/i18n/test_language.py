@@ -193,3 +193,17 @@ def test_games_lists_variant_status_in_french(capsys: pytest.CaptureFixture[str]
         assert '"status": "playable"' in capsys.readouterr().out  # the JSON keeps the data word
     finally:
         set_language("en")
+
+
+def test_replay_marks_speak_french(capsys: pytest.CaptureFixture[str]) -> None:
+    from pathlib import Path
+
+    from p2ptarot.cli.main import main
+    valid = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "valid.jsonl"
+    try:
+        assert main(["replay", str(valid), "--lang", "fr"]) == 0
+        out = capsys.readouterr().out
+        assert "  -- pli 1 remporté par p" in out and "  == fin de la manche 1 : " in out
+        assert ", gagnant p" in out and "won by" not in out and " over: " not in out
+    finally:
+        set_language("en")
