@@ -191,7 +191,7 @@ def _handle_name(view: Mapping[str, Any], handle: int) -> str:
         for c in p["hand"] + p["hidden"]:
             if c["handle"] == handle:
                 return card_name(c["card"], c["kind"])
-    return "a card"
+    return _("a card")
 
 
 _PASS = {"act": N_("end the activation"), "market": N_("no trade"), "relocate": N_("move no figure")}
@@ -228,26 +228,33 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
         return _("move the {figure} to {place}").format(
             figure=_figure(move["figure"]), place=_place(view, move["dest"]))
     if kind == "house":
+        house = _house(move["house"])
         if decision.get("name") == "declare":
-            return f"declare the Fool a card of {move['house']}"
+            return _("declare the Fool a card of {house}").format(house=house)
         if decision.get("amount"):
-            return f"{decision.get('why', '')}: {move['house']} +{decision['amount']} prestige".lstrip(": ")
-        return str(move["house"])
+            gain = _("{house} +{n} prestige").format(house=house, n=decision["amount"])
+            return f"{decision['why']}: {gain}" if decision.get("why") else gain
+        return house
     if kind == "empress":
-        return f"{move['up']} +1, {move['down']} -1"
+        return f"{_house(move['up'])} +1, {_house(move['down'])} -1"
     if kind == "fields":
-        return ", ".join(f"{h} {c:+d}" for h, c in zip(HOUSES, move["changes"]) if c) or "no change"
+        return ", ".join(f"{_house(h)} {c:+d}" for h, c in zip(HOUSES, move["changes"]) if c) \
+            or _("no change")
     if kind == "swap":
-        pairs = [f"{_handle_name(view, g)} for {_handle_name(view, t)}" for g, t in zip(move["give"], move["take"])]
-        return "swap " + ("; ".join(pairs) if pairs else "nothing")
+        pairs = [_("{give} for {take}").format(give=_handle_name(view, g), take=_handle_name(view, t))
+                 for g, t in zip(move["give"], move["take"])]
+        return _("swap {pairs}").format(pairs="; ".join(pairs) if pairs else _("nothing"))
     if kind == "tower":
-        return "freeze " + " and ".join(_place(view, x) for x in move["locations"])
+        return _("freeze {places}").format(
+            places=(" " + _("and") + " ").join(_place(view, x) for x in move["locations"]))
     if kind == "remove":
-        return f"remove the {_figure(move['figure'])} from the board"
+        return _("remove the {figure} from the board").format(figure=_figure(move["figure"]))
     if kind == "return":
         fig = decision.get("figure")
-        who = f"the {_figure(fig)}" if fig else "the figure"
-        return f"put {who} back in {_place(view, move['dest'])}"
+        place = _place(view, move["dest"])
+        if fig:
+            return _("put the {figure} back in {place}").format(figure=_figure(fig), place=place)
+        return _("put the figure back in {place}").format(place=place)
     if kind == "pass":
         return _(_PASS.get(decision.get("name", ""), _PASS_WORD))
     return str(kind)
