@@ -135,7 +135,7 @@ def test_arcanum_locations_are_data_beside_the_english(french: None) -> None:
     assert _place(view, 1) == "Mage Tower"
 
 
-def _screens_midgame(game: str, players: int) -> list[str]:
+def _screens_midgame(game: str, players: int, sentences: list[str] | None = None) -> list[str]:
     """Every seat's text screen in French, some moves into a bots' game."""
     import random
 
@@ -149,6 +149,9 @@ def _screens_midgame(game: str, players: int) -> list[str]:
     with pytest.raises(EngineError):  # stopped midgame on purpose
         play(state, agents, RandomDealer(random.Random(5)), max_steps=40)
     set_language("fr")
+    if sentences is not None:  # the legal moves, worded
+        for s in range(players):
+            sentences.extend(presenter(game).sentence(m, state.view(s)) for m in state.legal_moves(s)[:80])
     return [presenter(game).render(state.view(s)) for s in range(players)]
 
 
@@ -160,10 +163,12 @@ def test_the_arcanoid_screen_speaks_french(french: None) -> None:
 
 
 def test_the_arcanum_screen_speaks_french(french: None) -> None:
-    for text in _screens_midgame("arcanum", 3):
+    sentences: list[str] = []
+    for text in _screens_midgame("arcanum", 3, sentences):
         assert "La ville :" in text and "Prestige (0…21) :" in text and " PV | main (" in text
         assert "  deniers " in text and "Pioches : " in text and "cachées (" in text
         assert "The city" not in text and " VP " not in text and "Decks:" not in text
+    assert sentences and not any("{" in x or "None" in x for x in sentences), sentences
 
 
 def test_round_result_columns_are_worded_at_display_time(french: None) -> None:
