@@ -31,5 +31,5 @@ def run(args: argparse.Namespace) -> int:
             default = " " + _("(default)") if v.name == g.default_variant else ""
             origin = _("from {parent}: ").format(parent=v.parent) if v.parent else ""
             status = _(STATUS[v.status]) if v.status in STATUS else v.status
-            print(f"    {v.name:<10} {status + default:<20} {origin}{v.summary}".rstrip())
+            print(f"    {v.name:<10} {status + default:<20} {origin}{g.summary_in(v, language())}".rstrip())
     return 0

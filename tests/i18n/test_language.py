@@ -193,7 +193,7 @@ def test_games_lists_variant_status_in_french(capsys: pytest.CaptureFixture[str]
     try:
         assert main(["games", "--lang", "fr"]) == 0
         out = capsys.readouterr().out
-        assert "DRESDEN    jouable (par défaut)" in out and "playable" not in out
+        assert "DRESDEN    jouable (par défaut) les règles de base" in out and "playable" not in out
         assert main(["games", "--lang", "fr", "--json"]) == 0
         assert '"status": "playable"' in capsys.readouterr().out  # the JSON keeps the data word
     finally:
@@ -212,3 +212,13 @@ def test_replay_marks_speak_french(capsys: pytest.CaptureFixture[str]) -> None:
         assert ", gagnant p" in out and "won by" not in out and " over: " not in out
     finally:
         set_language("en")
+
+
+def test_every_variant_summary_has_its_french_beside_the_english() -> None:
+    from p2ptarot.engine import games
+    for g in games():
+        for v in g.variants:
+            if v.summary:
+                fr = g.summary_in(v, "fr")
+                assert fr and fr != v.summary, (g.name, v.name)
+            assert g.summary_in(v, "en") == v.summary
