@@ -16,8 +16,9 @@ from typing import Any
 from p2ptarot.table.envelope import EnvelopeError, parse
 from p2ptarot.table.names import printable
 
+from p2ptarot.i18n import _
 from p2ptarot.present import screen as screens
-from .results import round_rows
+from .results import column, round_rows
 
 
 @dataclass
@@ -41,11 +42,12 @@ def _marks(before: dict[str, Any], after: dict[str, Any], names: list[str]) -> l
     t0, t1 = before.get("trick_number"), after.get("trick_number")
     if isinstance(t0, int) and isinstance(t1, int) and t1 == t0 + 1 and after.get("last_winner") is not None:
         w = after["last_winner"]
-        out.append(f"-- trick {t0} won by {names[w] if 0 <= w < len(names) else 'nobody'} --")
+        who = names[w] if 0 <= w < len(names) else _("nobody")
+        out.append("-- " + _("trick {n} won by {name}").format(n=t0, name=who) + " --")
     r0, r1 = round_rows(before, names), round_rows(after, names)
     for i in range(len(r0), len(r1)):
-        result = ", ".join(f"{k} {v}" for k, v in r1[i].items())
-        out.append(f"== round {i + 1} over: {result} ==")
+        result = ", ".join(f"{column(k)} {v}" for k, v in r1[i].items())
+        out.append("== " + _("round {n} over: {result}").format(n=i + 1, result=result) + " ==")
     return out
 
 
@@ -77,9 +79,10 @@ def frames(transcript: Any) -> tuple[list[str], list[Frame]]:
             out.append(Frame(env.step, env.seat, names[env.seat], printable(said), {}, by=by))
         elif env.kind == "abort":
             blame = env.body.get("blame")
-            who = names[blame] if isinstance(blame, int) and 0 <= blame < len(names) else "nobody"
+            who = names[blame] if isinstance(blame, int) and 0 <= blame < len(names) else _("nobody")
             reason = printable(screens.name_seats(str(env.body.get("reason")), names))
-            pending.append(f"{names[env.seat]} stopped the game, blaming {who}: {reason}")
+            pending.append(_("{name} stopped the game, blaming {who}: {reason}").format(
+                name=names[env.seat], who=who, reason=reason))
         try:
             session.receive(line)
             after = session.game.view(None)

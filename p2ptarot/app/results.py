@@ -5,12 +5,30 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from p2ptarot.i18n import N_, _
 from p2ptarot.present.cards import card_name
 from p2ptarot.present.faces import is_card
 
 
 #: keys of a round record whose integer value is a seat
 _SEAT_KEYS = {"winner", "seat", "dealer", "opener", "taker", "loser"}
+#: the round records' keys as column headings: the keys stay data (RoundOver.result), the
+#: terminal and the page word them when they show them (the page's t(key) reads this catalogue)
+COLUMNS = {
+    "dealer": N_("dealer"), "figure": N_("figure"), "opener": N_("opener"), "points": N_("points"),
+    "winner": N_("winner"), "rule": N_("rule"), "scores": N_("scores"), "deal": N_("deal"),
+    "roses": N_("roses"), "totals": N_("totals"), "bets": N_("bets"), "cards": N_("cards"),
+    "category": N_("category"), "out": N_("out"), "played": N_("played"), "reserve": N_("reserve"),
+    "stakes": N_("stakes"), "supply": N_("supply"), "swords": N_("swords"), "wands": N_("wands"),
+    "cups": N_("cups"), "coins": N_("coins"), "seat": N_("seat"), "taker": N_("taker"),
+    "loser": N_("loser")}
+
+
+def column(key: str) -> str:
+    """A round record's key as the heading people read ("dealer" -> "donneur")."""
+    return _(COLUMNS[key]) if key in COLUMNS else key
+
+
 #: where a view keeps its finished rounds (list of records)
 _ROUND_KEYS = ("history", "round_winners", "rounds_played")
 

@@ -20,6 +20,7 @@ from p2ptarot.app.events import (Chat, ChatLine, Continue, Event, GameAborted, G
                                  TakeBack, TimeWarning, TurnStarted, ViewChanged,
                                  Waiting)
 from p2ptarot.app.clock import countdown, rule_text
+from p2ptarot.app.results import column
 from p2ptarot.present.screen import presenter
 from p2ptarot.app.table import Hub
 from p2ptarot.i18n import N_, _, language
@@ -182,7 +183,7 @@ class Terminal:
         if isinstance(ev, RoundOver):
             cols = list(ev.result)
             out = ["", _("== Round {n} over ==").format(n=ev.number)] \
-                + table([[ev.result[k] for k in cols]], cols)
+                + table([[ev.result[k] for k in cols]], [column(k) for k in cols])
             if ev.totals:
                 out += table([[n, v] for n, v in ev.totals.items()], (_("player"), _("total")))
             out += list(ev.details)

@@ -6,7 +6,10 @@ import argparse
 import json
 
 from p2ptarot.engine import games
-from p2ptarot.i18n import _, language
+from p2ptarot.i18n import N_, _, language
+
+#: a variant's status as people read it (the JSON keeps the registry's word)
+STATUS = {"playable": N_("playable"), "planned": N_("planned")}
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -27,5 +30,6 @@ def run(args: argparse.Namespace) -> int:
         for v in g.variants:
             default = " " + _("(default)") if v.name == g.default_variant else ""
             origin = _("from {parent}: ").format(parent=v.parent) if v.parent else ""
-            print(f"    {v.name:<10} {v.status + default:<20} {origin}{v.summary}".rstrip())
+            status = _(STATUS[v.status]) if v.status in STATUS else v.status
+            print(f"    {v.name:<10} {status + default:<20} {origin}{g.summary_in(v, language())}".rstrip())
     return 0

@@ -98,8 +98,9 @@ async def resolve_code(args: argparse.Namespace, text: str, wait: float) -> tupl
         raise LookupError(f"{text!r} is not an invitation code (XXXXX-XXXXX)")
     found = await net.find_code(relays_of(args), code, wait)
     if found is None:
-        raise LookupError(f"no open table with code {net.show_code(code)} on the relays "
-                          f"({', '.join(relays_of(args))}) within {wait:g} s")
+        raise LookupError(_("no open table with code {code} on the relays ({relays}) within "
+                            "{seconds} s").format(code=net.show_code(code),
+                                                  relays=", ".join(relays_of(args)), seconds=f"{wait:g}"))
     return found.address, found.table.fingerprint
 
 
@@ -113,11 +114,11 @@ def run_list_online(args: argparse.Namespace) -> int:
              "name": t.table.host_name, "address": t.address} for t in tables]}))
         return 0
     if not tables:
-        print("no open online table on the relays")
+        print(_("no open online table on the relays"))
         return 0
     for t in tables:
         who = f"{t.table.host_name} " if t.table.host_name else ""
+        seats = _("{taken}/{total} seats").format(taken=t.table.seats_taken, total=t.table.seats_total)
         print(f"{show_code(t.code)}  {t.table.game}{'/' + t.table.variant if t.table.variant else ''}"
-              f"  {t.table.seats_taken}/{t.table.seats_total} seats  {who}({t.table.fingerprint})"
-              f"  -> p2ptarot join {show_code(t.code)}")
+              f"  {seats}  {who}({t.table.fingerprint})  -> p2ptarot join {show_code(t.code)}")
     return 0

@@ -415,11 +415,14 @@ def run_list(args: argparse.Namespace) -> int:
     if not rows:
         print(_("no table seen (is a host running on this network, and is multicast allowed?)"))
         return 0
-    header = (f"{'GAME':<12} {'VARIANT':<10} {'SEATS':<6} {'STATE':<5} {'HOSTED BY':<16} "
-              f"{'HOST':<20} ADDRESS")
-    print(header)
+    # the rows keep "full"/"open" as data (--json); the table words them, columns as wide as needed
+    state = {"full": _("full"), "open": _("open")}
+    heads = [_("GAME"), _("VARIANT"), _("SEATS"), _("STATE"), _("HOSTED BY"), _("HOST"), _("ADDRESS")]
+    widths = [max(w, len(h)) for w, h in zip((12, 10, 6, max(map(len, state.values())), 16, 20, 0), heads)]
+    print(" ".join(f"{h:<{w}}" for h, w in zip(heads, widths)).rstrip())
     for r in rows:
-        print(f"{r['game']:<12} {r['variant'] or '-':<10} {r['seats']:<6} {r['state']:<5} "
-              f"{(r['name'] or '-')[:16]:<16} {r['host']:<20} {r['url']}")
+        cells = [r["game"], r["variant"] or "-", r["seats"], state[r["state"]], (r["name"] or "-")[:16],
+                 r["host"], r["url"]]
+        print(" ".join(f"{c:<{w}}" for c, w in zip(cells, widths)).rstrip())
     print(_("join one with: p2ptarot join HOST   (or p2ptarot join ADDRESS)"))
     return 0

@@ -114,10 +114,17 @@ class GameInfo:
     #: the title in the interface's other languages, as data beside the English one
     #: ({"fr": "Tarot sinople"}); a language not listed shows `title`
     titles: Mapping[str, str] = field(default_factory=dict, compare=False)
+    #: the variants' one-line summaries in other languages, data beside the English ones
+    #: ({"fr": {"NASSAU": "..."}}); a variant not listed shows its `summary`
+    summaries: Mapping[str, Mapping[str, str]] = field(default_factory=dict, compare=False)
 
     def title_in(self, lang: str) -> str:
         """The game's title in `lang` (spec/APP.md, "Languages"), else the English one."""
         return self.titles.get(lang, self.title)
+
+    def summary_in(self, variant: VariantInfo, lang: str) -> str:
+        """`variant`'s summary in `lang`, else the English one."""
+        return self.summaries.get(lang, {}).get(variant.name, variant.summary)
 
     def __post_init__(self) -> None:
         variants = tuple(VariantInfo(v) if isinstance(v, str) else v for v in self.variants)

@@ -101,9 +101,10 @@ def _field(field: Any) -> str:
 
 
 def _label(p: Mapping[str, Any], me: int | None) -> str:
+    seat = f"seat {p['seat']}"
     if p["demon"]:
-        return f"demon (seat {p['seat']})"
-    return f"seat {p['seat']}" + (" (you)" if p["seat"] == me else "")
+        return _("demon ({seat})").format(seat=seat)
+    return _("{seat} (you)").format(seat=seat) if p["seat"] == me else seat
 
 
 # ---- the screen ------------------------------------------------------------------------------
@@ -115,7 +116,7 @@ def _wrap(text: str, indent: str = "    ") -> list[str]:
 def _names(cards: list[str]) -> str:
     """Card names for a wrapped line, in deck order, each glued into one word."""
     ordered = sorted(cards, key=lambda c: ARCANOID.card(c).index)
-    return ", ".join(card_name(c).replace(" ", _GLUE) for c in ordered) if cards else "nothing"
+    return ", ".join(card_name(c).replace(" ", _GLUE) for c in ordered) if cards else _("nothing")
 
 
 def _zone(cards: list[Mapping[str, Any]], own: bool = False) -> str:
@@ -125,8 +126,8 @@ def _zone(cards: list[Mapping[str, Any]], own: bool = False) -> str:
     hidden = len(cards) - len(known)
     parts = [_names(known)] if known else []
     if hidden:
-        parts.append(f"{hidden} not yet seen" if own else f"{hidden} hidden")
-    return ", ".join(parts) if parts else "empty"
+        parts.append((_("{n} not yet seen") if own else _("{n} hidden")).format(n=hidden))
+    return ", ".join(parts) if parts else _("empty")
 
 
 def _record(rec: Mapping[str, Any], fld: str) -> str:
@@ -135,22 +136,27 @@ def _record(rec: Mapping[str, Any], fld: str) -> str:
         return _(_KINDS[kind])
     if "count" in rec:  # a secret engagement still face down (KOBLENZ, MALTA)
         seen = "+".join(card_name(c).replace(" ", _GLUE) for c in rec["cards"])
-        return f"{rec['count']}{_GLUE}face{_GLUE}down" + (f" ({seen})" if seen else "")
+        return _face_down(rec["count"]) + (f" ({seen})" if seen else "")
     unseen = [c for c in rec["cards"] if not c]  # a secret record's cards this seat may not see
     if unseen:
         seen = "+".join(card_name(c).replace(" ", _GLUE) for c in rec["cards"] if c)
-        return f"{len(unseen)}{_GLUE}face{_GLUE}down" + (f" ({seen})" if seen else "")
+        return _face_down(len(unseen)) + (f" ({seen})" if seen else "")
     names = [tarot_rank(c) if c.startswith(fld + "-") else card_name(c) for c in rec["cards"]]
     text = "+".join(n.replace(" ", _GLUE) for n in names)
     if rec.get("transmuted", -1) >= 0 and rec["transmuted"] in rec["handles"]:
         moved = rec["cards"][rec["handles"].index(rec["transmuted"])]
-        text += f" ({card_name(moved).replace(' ', _GLUE)} transmuted)"
+        text += " " + _("({card} transmuted)").format(card=card_name(moved).replace(" ", _GLUE))
     strength = record_strength(rec)
     return text + (f" [{strength.replace(' ', _GLUE)}]" if strength else "")
 
 
-_CLASSES = {WORLD_CLASS: "the World", IMPERIAL: "imperial couple", ILLEGITIMATE: "the Lovers",
-            ROYAL: "royal"}
+def _face_down(count: int) -> str:
+    """'2 face down', glued into one word for wrapping."""
+    return _("{count} face down").format(count=count).replace(" ", _GLUE)
+
+
+_CLASSES = {WORLD_CLASS: N_("the World"), IMPERIAL: N_("imperial couple"),
+            ILLEGITIMATE: N_("the Lovers"), ROYAL: N_("royal")}
 
 
 def record_strength(rec: Mapping[str, Any]) -> str:
@@ -161,12 +167,12 @@ def record_strength(rec: Mapping[str, Any]) -> str:
     key = battle_key(SimpleNamespace(kind=rec.get("kind"), cards=tuple(cards),
                                      transmuted=rec.get("transmuted", -1), timestamp=0))
     if key[0] != VALUE:
-        return _CLASSES.get(key[0], "")
+        return _(_CLASSES[key[0]]) if key[0] in _CLASSES else ""
     if key[1] == 35:
-        return "knight: 35"
+        return _("knight: 35")
     if key[1] == 29:
-        return "page: 29"
-    return f"total {key[1] // 2}"
+        return _("page: 29")
+    return _("total {n}").format(n=key[1] // 2)
 
 
 def _participant_lines(view: Mapping[str, Any]) -> list[str]:
@@ -177,14 +183,16 @@ def _participant_lines(view: Mapping[str, Any]) -> list[str]:
         mark = ">" if p["pid"] == decision.get("actor") else " "
         head = f"{mark} {_label(p, me):<17}"
         if p["finished"]:
-            out.append(f"{head} finished")
+            out.append(f"{head} " + _("finished"))
             continue
-        hand = "shown above" if p["seat"] == me else _zone(p["hand"])
-        bits = [f"hand {hand} [{len(p['hand'])}/{p['hand_cap']}]"]
+        count = {"n": len(p["hand"]), "cap": p["hand_cap"]}
+        bits = [_("hand shown above [{n}/{cap}]").format(**count) if p["seat"] == me
+                else _("hand {cards} [{n}/{cap}]").format(cards=_zone(p["hand"]), **count)]
         if p["visible"] or p["visible_cap"]:
-            bits.append(f"face-up {_zone(p['visible'])} [{len(p['visible'])}/{p['visible_cap']}]")
+            bits.append(_("face-up {cards} [{n}/{cap}]").format(
+                cards=_zone(p["visible"]), n=len(p["visible"]), cap=p["visible_cap"]))
         if p["chariot"] >= 0:
-            bits.append(f"Chariot reserve {_zone(p['reserve'])}")
+            bits.append(_("Chariot reserve {cards}").format(cards=_zone(p["reserve"])))
         out.extend(_wrap(head + " " + " | ".join(bits), " " * 20))
     return out
 
@@ -192,6 +200,7 @@ def _participant_lines(view: Mapping[str, Any]) -> list[str]:
 def _field_lines(view: Mapping[str, Any]) -> list[str]:
     temper = view.get("temperance") or {}
     ever = set(view.get("ever_engaged", []))
+    pad = max(len(_field(f)) for f in FIELDS) + 1  # "deniers" is longer than "swords"
     out = []
     for fld in FIELDS:
         recs = []
@@ -201,41 +210,46 @@ def _field_lines(view: Mapping[str, Any]) -> list[str]:
                 recs.append(f"{who(p['pid'], view)}: {_record(rec, fld)}")
         notes = []
         if temper.get("field") == fld:
-            notes.append(f"tempered by {who(temper['owner'], view)}")
+            notes.append(_("tempered by {who}").format(who=who(temper["owner"], view)))
         if fld not in ever:
-            notes.append("never engaged")
+            notes.append(_("never engaged"))
         tail = f"  [{'; '.join(notes)}]" if notes else ""
-        out.extend(_wrap(f"  {fld:<7}" + (" · ".join(recs) if recs else "-") + tail, " " * 10))
+        out.extend(_wrap(f"  {_field(fld):<{pad}}" + (" · ".join(recs) if recs else "-") + tail, " " * 10))
     return out
 
 
 def _status_lines(view: Mapping[str, Any]) -> list[str]:
-    pile = f"draw pile {view.get('pile', 0)}, discard {view.get('discard', 0)}"
-    flags = [f"renewed {view['renewals']}x"] if view.get("renewals") else []
+    pile = _("draw pile {pile}, discard {discard}").format(pile=view.get("pile", 0),
+                                                          discard=view.get("discard", 0))
+    flags = [_("renewed {n}x").format(n=view["renewals"])] if view.get("renewals") else []
     if view.get("renewal_refused"):
-        flags.append("renewal refused")
+        flags.append(_("renewal refused"))
     if view.get("death_played"):
-        flags.append("Death played")
+        flags.append(_("Death played"))
     out = [pile + (f" ({', '.join(flags)})" if flags else "")]
     justice = view.get("justice")
     if justice is not None:
-        out += _wrap(f"Justice [{len(justice)}/{view.get('justice_cap')}]: {_zone(justice)}")
+        out += _wrap(_("Justice [{n}/{cap}]: {cards}").format(
+            n=len(justice), cap=view.get("justice_cap"), cards=_zone(justice)))
     hermit = view.get("hermit")
     if hermit:
-        pledges = ", ".join(f"before {who(p, view)}" for p in hermit.get("pledges", []))
-        out.append(f"Hermit: {who(hermit['owner'], view)}, {hermit['used']}/3 moves used"
-                   + (f", pledged {pledges}" if pledges else ""))
+        pledges = ", ".join(_("before {who}").format(who=who(p, view))
+                            for p in hermit.get("pledges", []))
+        out.append(_("Hermit: {who}, {used}/3 moves used").format(
+            who=who(hermit["owner"], view), used=hermit["used"])
+                   + (", " + _("pledged {pledges}").format(pledges=pledges) if pledges else ""))
     return out
 
 
 def _score_lines(view: Mapping[str, Any]) -> list[str]:
     me = view.get("seat")
     won = view.get("fields_won", {})
-    scores = ", ".join(("you" if str(me) == s else f"seat {s}") + f": {n}" for s, n in won.items())
-    out = [f"Fields won: {scores}"]
+    scores = ", ".join((_("you") if str(me) == s else f"seat {s}") + f": {n}" for s, n in won.items())
+    out = [_("Fields won: {scores}").format(scores=scores)]
     for i, rw in enumerate(view.get("round_winners", []), start=1):
-        res = ", ".join(f"{f} to {'you' if w == me else f'seat {w}'}" for f, w in rw.items())
-        out.append(f"  round {i}: {res}")
+        res = ", ".join(_("{field} to {who}").format(
+            field=_field(f), who=_("you") if w == me else f"seat {w}") for f, w in rw.items())
+        out.append("  " + _("round {n}: {results}").format(n=i, results=res))
     return out
 
 
@@ -260,23 +274,27 @@ def render(view: Mapping[str, Any]) -> str:
     """The whole arcanoïd screen for the seat that owns `view`."""
     me = view.get("seat")
     decision = view.get("decision")
-    head = (f"== arcanoïd {view.get('variant', '')} — round {view.get('round')}/{view.get('rounds')}"
-            + (f" — you are seat {me}" if me is not None else "") + " ==")
-    lines = [head]
+    head = _("arcanoïd {variant} — round {round}/{rounds}").format(
+        variant=view.get("variant", ""), round=view.get("round"), rounds=view.get("rounds"))
+    if me is not None:
+        head += " — " + _("you are {seat}").format(seat=f"seat {me}")
+    lines = [f"== {head} =="]
     if decision:
-        lines.append("Now: " + _decision_line(decision, view))
+        lines.append(_("Now: {what}").format(what=_decision_line(decision, view)))
     mine = [p for p in view.get("participants", []) if p["seat"] == me and not p["finished"]]
     for p in mine:
-        owner = "Your demon's hand" if p["demon"] else "Your hand"
-        lines += _wrap(f"{owner} [{len(p['hand'])}/{p['hand_cap']}]: {_zone(p['hand'], True)}")
+        owner = (_("Your demon's hand [{n}/{cap}]: {cards}") if p["demon"]
+                 else _("Your hand [{n}/{cap}]: {cards}"))
+        lines += _wrap(owner.format(n=len(p["hand"]), cap=p["hand_cap"], cards=_zone(p["hand"], True)))
         if p["visible"]:
-            lines += _wrap(f"  your face-up cards: {_zone(p['visible'], True)}")
+            lines += _wrap("  " + _("your face-up cards: {cards}").format(cards=_zone(p["visible"], True)))
         if p["chariot"] >= 0:
-            lines += _wrap(f"  your Chariot reserve: {_zone(p['reserve'], True)}")
+            lines += _wrap("  " + _("your Chariot reserve: {cards}").format(
+                cards=_zone(p["reserve"], True)))
     lines += _status_lines(view)
-    lines.append("Players:")
+    lines.append(_("Players:"))
     lines += _participant_lines(view)
-    lines.append("Fields:")
+    lines.append(_("Fields:"))
     lines += _field_lines(view)
     lines += _score_lines(view)
     return "\n".join(lines)
@@ -438,9 +456,9 @@ def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) 
                             "cards": [face(c) for c in cards] + [face(None)] * hidden})
         notes = []
         if temper.get("field") == fld:
-            notes.append(f"tempered by {words(who(temper['owner'], view))}")
+            notes.append(words(_("tempered by {who}").format(who=who(temper["owner"], view))))
         if fld not in ever:
-            notes.append("never engaged")
+            notes.append(_("never engaged"))
         fields.append({"field": fld, "sign": _FIELD_SIGNS[fld], "entries": entries, "notes": notes})
     sc = dict(base)
     sc["fields"] = {"fields": fields,

@@ -17,6 +17,10 @@ from .cards import roman
 from .faces import face, sort_key
 
 HOUSES = ("swords", "wands", "cups", "coins")
+#: the Houses and the figures' ranks as people read them (the same msgids as the cards')
+_HOUSE_WORDS = {"swords": N_("swords"), "wands": N_("wands"), "cups": N_("cups"), "coins": N_("coins")}
+_RANK_WORDS = {"page": N_("page"), "knave": N_("knave"), "knight": N_("knight"), "queen": N_("queen"), "king": N_("king")}
+_KIND_WORDS = {"minor": N_("a minor"), "major": N_("a major")}
 _DECISIONS = {
     "act": N_("play a minor (mandatory) and at most one major, before or after it"),
     "draw-choice": N_("draw 3 minors or 1 major"), "limit": N_("discard down to 7 cards"),
@@ -50,14 +54,25 @@ def card_name(card: str | None, kind: str | None = None) -> str:
     """"7 of cups", "queen of swords", "XVII The Star"; a card this seat may not see by its kind
     ("a minor"). The names are the one `present.cards.card_name`."""
     if card is None:
-        return f"a {kind}" if kind else "a hidden card"
+        if kind in _KIND_WORDS:
+            return _(_KIND_WORDS[kind])
+        return f"a {kind}" if kind else _("a hidden card")
     return _name(card)
+
+
+def _house(house: Any) -> str:
+    return _(_HOUSE_WORDS[house]) if house in _HOUSE_WORDS else str(house)
+
+
+def _symbol(symbol: Any) -> str:
+    """A location's symbol: a House or a figure's rank."""
+    return _(_RANK_WORDS[symbol]) if symbol in _RANK_WORDS else _house(symbol)
 
 
 def _figure(fig: str) -> str:
     """A pawn reads "cups queen" (house first), never like the card "queen of cups"."""
     _kind, house, rank = fig.split("-")
-    return f"{house} {rank}"
+    return _("{house} {rank}").format(house=_house(house), rank=_symbol(rank))
 
 
 def _place(view: Mapping[str, Any], loc: int | str) -> str:
@@ -66,26 +81,27 @@ def _place(view: Mapping[str, Any], loc: int | str) -> str:
 
 
 def _seat(s: int, view: Mapping[str, Any]) -> str:
-    return "you" if s == view.get("seat") else f"P{s + 1}"
+    return _("you") if s == view.get("seat") else f"P{s + 1}"
 
 
 def _city(view: Mapping[str, Any]) -> list[str]:
     tower = set((view.get("tower") or {}).get("locations", []))
-    out = ["The city:"]
+    out = [_("The city:")]
     for loc in range(1, 11):
         key = str(loc)
-        symbols = ", ".join(f"{n}×{s}" for s, n in sorted(view["board"]["symbols"][key].items()))
+        symbols = ", ".join(f"{n}×{_symbol(s)}" for s, n in sorted(view["board"]["symbols"][key].items()))
         figs = ", ".join(_figure(f) for f in view["figures"][key]) or "-"
-        frozen = "  [frozen by the Tower]" if loc in tower else ""
+        frozen = "  [" + _("frozen by the Tower") + "]" if loc in tower else ""
         out.append(f"  {loc:>2} {_place(view, key):<16} ({symbols}): {figs}{frozen}")
     return out
 
 
 def _tracks(view: Mapping[str, Any]) -> list[str]:
-    out = ["Prestige (0…21):"]
+    out = [_("Prestige (0…21):")]
+    pad = max(len(_house(h)) for h in HOUSES)
     for h in HOUSES:
         p = view["prestige"][h]
-        out.append(f"  {h:<7} {p:>2} " + "#" * p + "." * (21 - p))
+        out.append(f"  {_house(h):<{pad}} {p:>2} " + "#" * p + "." * (21 - p))
     return out
 
 
@@ -94,34 +110,42 @@ def _players(view: Mapping[str, Any]) -> list[str]:
     for p in view["players"]:
         s = p["seat"]
         mark = ">" if s == view.get("active") else " "
-        hand = ", ".join(card_name(c["card"], c["kind"]) for c in p["hand"]) or "empty"
-        hidden = ", ".join(card_name(c["card"], c["kind"]) + (" (face up)" if c["face_up"] else "")
-                           for c in p["hidden"]) or "nothing"
-        held = f"; holds off the board: {', '.join(_figure(f) for f in p['held'])}" if p["held"] else ""
-        out.append(f"{mark} {_seat(s, view):<4} {p['vp']:>3} VP | hand ({len(p['hand'])}): {hand}")
-        out.append(f"       hidden ({len(p['hidden'])}): {hidden}{held}")
+        hand = ", ".join(card_name(c["card"], c["kind"]) for c in p["hand"]) or _("empty")
+        up = " " + _("(face up)")
+        hidden = ", ".join(card_name(c["card"], c["kind"]) + (up if c["face_up"] else "")
+                           for c in p["hidden"]) or _("nothing")
+        held = ("; " + _("holds off the board: {figures}").format(
+            figures=", ".join(_figure(f) for f in p["held"]))) if p["held"] else ""
+        out.append(f"{mark} {_seat(s, view):<4} " + _("{vp} VP | hand ({n}): {cards}").format(
+            vp=f"{p['vp']:>3}", n=len(p["hand"]), cards=hand))
+        out.append("       " + _("hidden ({n}): {cards}").format(n=len(p["hidden"]), cards=hidden)
+                   + held)
     return out
 
 
 def render(view: Mapping[str, Any]) -> str:
     """The whole screen for one seat."""
-    head = (f"Arcanum — turn {view['turn']} of {view['turns']} (scorings after "
-            f"{', '.join(map(str, view['scoring_turns']))}), phase {view['phase']}, "
-            f"first player P{view['first_player'] + 1}")
+    head = _("Arcanum — turn {turn} of {turns} (scorings after {scorings}), phase {phase}, "
+             "first player {first}").format(
+        turn=view["turn"], turns=view["turns"], scorings=", ".join(map(str, view["scoring_turns"])),
+        phase=view["phase"], first=f"P{view['first_player'] + 1}")
     if view.get("devil"):
-        head += " — the Devil doubles every VP and prestige change"
-    decks = (f"Decks: {view['decks']['minor']} minors, {view['decks']['major']} majors; "
-             f"discards: {view['discards']['minor']} minors, {view['discards']['major']} majors")
+        head += " — " + _("the Devil doubles every VP and prestige change")
+    decks = _("Decks: {minors} minors, {majors} majors; discards: {dminors} minors, "
+              "{dmajors} majors").format(
+        minors=view["decks"]["minor"], majors=view["decks"]["major"],
+        dminors=view["discards"]["minor"], dmajors=view["discards"]["major"])
     lines = [head, decks, ""] + _city(view) + [""] + _tracks(view) + [""] + _players(view)
     d = view.get("decision")
     if d:
-        lines += ["", f"Waiting for {_seat(d['actor'], view) if d['actor'] >= 0 else 'everyone'}: "
-                      f"{_decision(d['name'])}"]
+        actor = _seat(d["actor"], view) if d["actor"] >= 0 else _("everyone")
+        lines += ["", _("Waiting for {who}: {what}").format(who=actor, what=_decision(d["name"]))]
     if view.get("scorings"):
         last = view["scorings"][-1]
-        kind = "World scoring" if last["world"] else "House scoring"
-        lines.append(f"Last {kind} (turn {last['turn']}): "
-                     + ", ".join(f"{_seat(s, view)} +{v}" for s, v in enumerate(last["vp"])))
+        kind = (_("Last World scoring (turn {turn}): {gains}") if last["world"]
+                else _("Last House scoring (turn {turn}): {gains}"))
+        lines.append(kind.format(turn=last["turn"], gains=", ".join(
+            f"{_seat(s, view)} +{v}" for s, v in enumerate(last["vp"]))))
     return "\n".join(lines)
 
 
@@ -167,7 +191,7 @@ def _handle_name(view: Mapping[str, Any], handle: int) -> str:
         for c in p["hand"] + p["hidden"]:
             if c["handle"] == handle:
                 return card_name(c["card"], c["kind"])
-    return "a card"
+    return _("a card")
 
 
 _PASS = {"act": N_("end the activation"), "market": N_("no trade"), "relocate": N_("move no figure")}
@@ -204,26 +228,33 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
         return _("move the {figure} to {place}").format(
             figure=_figure(move["figure"]), place=_place(view, move["dest"]))
     if kind == "house":
+        house = _house(move["house"])
         if decision.get("name") == "declare":
-            return f"declare the Fool a card of {move['house']}"
+            return _("declare the Fool a card of {house}").format(house=house)
         if decision.get("amount"):
-            return f"{decision.get('why', '')}: {move['house']} +{decision['amount']} prestige".lstrip(": ")
-        return str(move["house"])
+            gain = _("{house} +{n} prestige").format(house=house, n=decision["amount"])
+            return f"{decision['why']}: {gain}" if decision.get("why") else gain
+        return house
     if kind == "empress":
-        return f"{move['up']} +1, {move['down']} -1"
+        return f"{_house(move['up'])} +1, {_house(move['down'])} -1"
     if kind == "fields":
-        return ", ".join(f"{h} {c:+d}" for h, c in zip(HOUSES, move["changes"]) if c) or "no change"
+        return ", ".join(f"{_house(h)} {c:+d}" for h, c in zip(HOUSES, move["changes"]) if c) \
+            or _("no change")
     if kind == "swap":
-        pairs = [f"{_handle_name(view, g)} for {_handle_name(view, t)}" for g, t in zip(move["give"], move["take"])]
-        return "swap " + ("; ".join(pairs) if pairs else "nothing")
+        pairs = [_("{give} for {take}").format(give=_handle_name(view, g), take=_handle_name(view, t))
+                 for g, t in zip(move["give"], move["take"])]
+        return _("swap {pairs}").format(pairs="; ".join(pairs) if pairs else _("nothing"))
     if kind == "tower":
-        return "freeze " + " and ".join(_place(view, x) for x in move["locations"])
+        return _("freeze {places}").format(
+            places=(" " + _("and") + " ").join(_place(view, x) for x in move["locations"]))
     if kind == "remove":
-        return f"remove the {_figure(move['figure'])} from the board"
+        return _("remove the {figure} from the board").format(figure=_figure(move["figure"]))
     if kind == "return":
         fig = decision.get("figure")
-        who = f"the {_figure(fig)}" if fig else "the figure"
-        return f"put {who} back in {_place(view, move['dest'])}"
+        place = _place(view, move["dest"])
+        if fig:
+            return _("put the {figure} back in {place}").format(figure=_figure(fig), place=place)
+        return _("put the figure back in {place}").format(place=place)
     if kind == "pass":
         return _(_PASS.get(decision.get("name", ""), _PASS_WORD))
     return str(kind)

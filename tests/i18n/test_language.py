@@ -133,3 +133,92 @@ def test_arcanum_locations_are_data_beside_the_english(french: None) -> None:
     assert _place(view, 1) == "Tour du Mage" and _place(view, "10") == "Château"
     set_language("en")
     assert _place(view, 1) == "Mage Tower"
+
+
+def _screens_midgame(game: str, players: int, sentences: list[str] | None = None) -> list[str]:
+    """Every seat's text screen in French, some moves into a bots' game."""
+    import random
+
+    from p2ptarot import bots
+    from p2ptarot.engine import create
+    from p2ptarot.engine.local import RandomDealer, play
+    from p2ptarot.present import presenter
+    state = create(game, players)
+    agents = [bots.make("random", f"p:{s}") for s in range(players)]
+    from p2ptarot.engine.errors import EngineError
+    with pytest.raises(EngineError):  # stopped midgame on purpose
+        play(state, agents, RandomDealer(random.Random(5)), max_steps=40)
+    set_language("fr")
+    if sentences is not None:  # the legal moves, worded
+        for s in range(players):
+            sentences.extend(presenter(game).sentence(m, state.view(s)) for m in state.legal_moves(s)[:80])
+    return [presenter(game).render(state.view(s)) for s in range(players)]
+
+
+def test_the_arcanoid_screen_speaks_french(french: None) -> None:
+    for text in _screens_midgame("arcanoid", 2):
+        assert "manche " in text and "Joueurs :" in text and "Champs :" in text
+        assert "Votre main [" in text and "pioche " in text and "Champs gagnés" in text
+        assert "Players:" not in text and "Your hand" not in text and "draw pile" not in text
+
+
+def test_the_arcanum_screen_speaks_french(french: None) -> None:
+    sentences: list[str] = []
+    for text in _screens_midgame("arcanum", 3, sentences):
+        assert "La ville :" in text and "Prestige (0…21) :" in text and " PV | main (" in text
+        assert "  deniers " in text and "Pioches : " in text and "cachées (" in text
+        assert "The city" not in text and " VP " not in text and "Decks:" not in text
+    assert sentences and not any("{" in x or "None" in x for x in sentences), sentences
+
+
+def test_round_result_columns_are_worded_at_display_time(french: None) -> None:
+    """RoundOver.result keeps its keys (data); the terminal's table heads read them in French."""
+    from p2ptarot.app.events import RoundOver
+    from p2ptarot.app.results import COLUMNS, column
+    from p2ptarot.app.table import Hub
+    from p2ptarot.cli.front import Terminal
+    assert column("dealer") == "donneur" and column("cups") == "coupes" and column("odd") == "odd"
+    assert all(column(k) != k or k in ("points", "roses", "figure", "scores") for k in COLUMNS)
+    printed: list[str] = []
+    ev = RoundOver(1, {"dealer": "Bob", "winner": "Ann"}, {})
+    Terminal(Hub(), say=printed.append, spectator=True).on_event(ev)
+    assert "donneur" in printed[0] and "gagnant" in printed[0] and "Bob" in printed[0]
+    assert "dealer" not in printed[0] and ev.result == {"dealer": "Bob", "winner": "Ann"}
+    set_language("en")
+    assert column("dealer") == "dealer"
+
+
+def test_games_lists_variant_status_in_french(capsys: pytest.CaptureFixture[str]) -> None:
+    from p2ptarot.cli.main import main
+    try:
+        assert main(["games", "--lang", "fr"]) == 0
+        out = capsys.readouterr().out
+        assert "DRESDEN    jouable (par défaut) les règles de base" in out and "playable" not in out
+        assert main(["games", "--lang", "fr", "--json"]) == 0
+        assert '"status": "playable"' in capsys.readouterr().out  # the JSON keeps the data word
+    finally:
+        set_language("en")
+
+
+def test_replay_marks_speak_french(capsys: pytest.CaptureFixture[str]) -> None:
+    from pathlib import Path
+
+    from p2ptarot.cli.main import main
+    valid = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "valid.jsonl"
+    try:
+        assert main(["replay", str(valid), "--lang", "fr"]) == 0
+        out = capsys.readouterr().out
+        assert "  -- pli 1 remporté par p" in out and "  == fin de la manche 1 : " in out
+        assert ", gagnant p" in out and "won by" not in out and " over: " not in out
+    finally:
+        set_language("en")
+
+
+def test_every_variant_summary_has_its_french_beside_the_english() -> None:
+    from p2ptarot.engine import games
+    for g in games():
+        for v in g.variants:
+            if v.summary:
+                fr = g.summary_in(v, "fr")
+                assert fr and fr != v.summary, (g.name, v.name)
+            assert g.summary_in(v, "en") == v.summary

@@ -12,4 +12,11 @@ from .state import ArcanumState
 
 register(GameInfo(name="arcanum", title="Arcanum", min_players=3, max_players=5,
                   variants=catalogue(), default_variant=STANDARD.name,
-                  decks=("tarot-78/arcanum",), state=ArcanumState, options=OPTIONS))
+                  decks=("tarot-78/arcanum",), state=ArcanumState, options=OPTIONS,
+                  summaries={"fr": {
+                      "STANDARD": "les décisions du projet (spec/games/arcanum.md, règles R1–R48)",
+                      "FIRST-GAME": "R45 : aucune majeure au tour 1 ; une distribuée au tour 3",
+                      "NO-MAJORS": "R45 : les majeures restent hors du jeu",
+                      "ENGLISH-TEXT": "le texte anglais : l'Étoile +2 PV, la Lune fait piocher 1",
+                      "HIDDEN-WHEEL": "§10 wheelHidesKind : la nature des cartes passées par la Roue "
+                                      "reste privée"}}))

@@ -16,4 +16,6 @@ from .state import EleusisState
 
 register(GameInfo(name="eleusis", title="Eleusis", min_players=4, max_players=8,
                   variants=CATALOGUE, default_variant=STANDARD.name, decks=(STANDARD_52X2.name,),
-                  state=EleusisState, options=OPTIONS))
+                  state=EleusisState, options=OPTIONS,
+                  summaries={"fr": {"STANDARD": "New Eleusis avec le Sage, les nombres de la source "
+                                                "(R1) ; la règle secrète en ERL"}}))

@@ -11,4 +11,5 @@ from .state import ParisDivinsState
 
 register(GameInfo(name="paris-divins", title="Les paris divins", min_players=2, max_players=12,
                   variants=CATALOGUE, default_variant=PARIS_DIVINS.name, decks=(DECK,),
-                  state=ParisDivinsState))
+                  state=ParisDivinsState,
+                  summaries={"fr": {"standard": "8 cartes, 6 jetons, mises 1/2/3 (règles §3)"}}))

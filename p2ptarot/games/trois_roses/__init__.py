@@ -11,4 +11,6 @@ from .state import TroisRosesState
 
 register(GameInfo(name="trois-roses", title="Le jeu des trois roses", min_players=3, max_players=5,
                   variants=CATALOGUE, default_variant=TROIS_ROSES.name, decks=(DECK,),
-                  state=TroisRosesState))
+                  state=TroisRosesState,
+                  summaries={"fr": {"standard": "une partie d'une donne par joueur comme donneur (TR3)",
+                                    "single-deal": "une seule donne comptée (TR3)"}}))

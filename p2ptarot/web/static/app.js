@@ -334,8 +334,8 @@ const handlers = {
   chat(e) { addLog("<" + e.name + "> " + e.text, "chat"); },
   error(e) { addLog(e.text, "notice"); },
   round(e) {
-    const keys = Object.keys(e.result);
-    addLog(t("Round {n} over:", { n: e.number }) + " " + keys.map((k) => k + " " + e.result[k]).join(", "), "notice");
+    const keys = Object.keys(e.result);  // the record's keys, worded by the catalogue (app/results.py COLUMNS)
+    addLog(t("Round {n} over:", { n: e.number }) + " " + keys.map((k) => t(k) + " " + e.result[k]).join(", "), "notice");
     const box = $("results"); clear(box);
     box.classList.add("roundover");
     box.appendChild(el("h2", null, t("Round {n} over", { n: e.number })));
@@ -349,7 +349,7 @@ const handlers = {
     box.appendChild(el("span", "holdnote")).id = "holdnote";
     // one row per column of the record: a long rule or score list wraps, a phone needs no scroll
     const tbl = el("table", "results byline"); tbl.id = "round-result";
-    keys.forEach((k) => { const tr = el("tr"); tr.appendChild(el("th", null, k)); tr.appendChild(el("td", null, String(e.result[k]))); tbl.appendChild(tr); });
+    keys.forEach((k) => { const tr = el("tr"); tr.appendChild(el("th", null, t(k))); tr.appendChild(el("td", null, String(e.result[k]))); tbl.appendChild(tr); });
     box.appendChild(tbl);
     const tk = "totals" in e.result ? [] : Object.keys(e.totals || {});  // not twice
     if (tk.length) box.appendChild(resultsTable([t("player"), t("total")], tk.map((k) => [k, e.totals[k]])));
