@@ -57,7 +57,7 @@ async def test_a_page_hands_its_seat_to_a_bot_and_the_game_ends_with_the_badge(t
         assert await page_a.js("document.getElementById('botplay').hidden")
         # Bob plays his seat by hand to the end; Alice never clicks again
         clicks = 0
-        while not (await page_a.js(OVER) and await page_b.js(OVER)):
+        while not all([await page_a.js(OVER), await page_b.js(OVER)]):  # both pages' Continue clicked
             if await page_b.js(MOVES) and await page_b.js(CLICK):
                 clicks += 1
             assert not await page_a.js(MOVES)  # no turn is offered to Alice while away

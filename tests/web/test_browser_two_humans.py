@@ -68,7 +68,7 @@ async def test_two_humans_play_one_leaves_and_rejoins(tmp_path: Path) -> None:
         resume_human(bob_again)
         page_b2 = await browser.page(bob_again.url)
         await page_a.wait_for(f"{LOG}.includes('Bob is back')", timeout=60)
-        while not (await page_a.js(OVER) and await page_b2.js(OVER)):
+        while not all([await page_a.js(OVER), await page_b2.js(OVER)]):  # both pages' Continue clicked
             await _click_any([page_a, page_b2])
             await asyncio.sleep(0.05)
         keep_shot(await page_b2.screenshot(tmp_path / "two-humans-end.png"))
