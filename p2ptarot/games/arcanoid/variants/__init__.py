@@ -80,5 +80,26 @@ def rules_for(variant: str | None) -> Rules:
     return rules
 
 
-__all__ = ["GAZA", "KOBLENZ", "MAINZ", "MALTA", "NASSAU", "PLANNED_VARIANTS", "VARIANTS", "WORMS",
-           "catalogue", "combination_info", "combined", "rules_for"]
+__all__ = ["GAZA", "KOBLENZ", "MAINZ", "MALTA", "NASSAU", "PLANNED_VARIANTS", "SUMMARIES_FR", "VARIANTS",
+           "WORMS", "catalogue", "combination_info", "combined", "rules_for"]
+
+
+#: the variants' summaries in French, data beside the English ones (spec/APP.md, "Languages")
+_FR_BASE = {"DRESDEN": "les règles de base (§1-§7)",
+            "NASSAU": "personne ne s'engage sur un champ tempéré ; retirer la Tempérance",
+            "KOBLENZ": "un engagement secret (face cachée) par manche",
+            "MAINZ": "as simples ; le Chariot ajoute autant de cartes qu'on veut ; pas de couples E7b",
+            "MALTA": "le Bateleur rend un engagement secret",
+            "WORMS": "un as seul peut être renforcé une fois"}
+
+
+def _gaza_fr(name: str) -> str:
+    """'MALTA plus 1 participant USA automatique', as `variants.combined` words it in English."""
+    parts = name.split("+")
+    k = parts.count(GAZA)
+    base = next((p for p in parts if p != GAZA), GAZA_DEFAULT_BASE)
+    return f"{base} plus {k} participant{'s' * (k > 1)} USA automatique{'s' * (k > 1)}"
+
+
+#: every listed variant's summary in French (the registration hands it to the engine)
+SUMMARIES_FR: dict[str, str] = _FR_BASE | {n: _gaza_fr(n) for n in LISTED_COMBINATIONS}
