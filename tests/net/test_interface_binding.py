@@ -155,10 +155,17 @@ def test_a_zeroconf_on_one_card_hears_nothing_of_another_card(netns: Rig, tmp_pa
     while not _tables(h1, "lan-b"):  # the host is up and heard on lan-b (slow under load)
         assert host.poll() is None and time.monotonic() < deadline, host.stderr.read()
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    # 15 s of listening: under load a browser's start-up can eat a short window's first query
-    on_b = h1.popen([sys.executable, "-c", _BROWSE, link_b.address, "15"], env=env,
-                    stdout=subprocess.PIPE, text=True)
-    on_a = h1.run([sys.executable, "-c", _BROWSE, h1.address, "15"], env=env).stdout
-    assert json.loads(on_b.communicate(timeout=60)[0]) == [h3.address]  # adverts kept coming
-    assert json.loads(on_a) == []
+    # both browsers listen at once, so lan-b's group is joined on h1 while veth-h1's browser
+    # listens; a window in which the lan-b browser heard nothing (its start-up ate it, under load)
+    # proves nothing either way and is tried again, up to three times
+    for _attempt in range(3):
+        on_b = h1.popen([sys.executable, "-c", _BROWSE, link_b.address, "15"], env=env,
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        on_a = h1.run([sys.executable, "-c", _BROWSE, h1.address, "15"], env=env).stdout
+        out_b, err_b = on_b.communicate(timeout=60)
+        heard_on_b = json.loads(out_b)
+        assert json.loads(on_a) == []  # never, in any window
+        if heard_on_b:
+            break
+    assert heard_on_b == [h3.address], err_b  # adverts kept coming on lan-b
     assert host.poll() is None, host.stderr.read()
