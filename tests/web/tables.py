@@ -8,7 +8,7 @@ import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from p2ptarot.app.human import human_chooser, until_left
 from p2ptarot.app.table import Hub
@@ -87,6 +87,16 @@ def resume_human(seat: Seat) -> None:
 def join_bot(tmp: Path, name: str, url: str, game: str, seed: int) -> asyncio.Task[GameResult]:
     cfg = config(tmp, name, None)
     return asyncio.create_task(run_join(cfg, url, game, bot_chooser(make_bot("heuristic", seed))))
+
+
+def bot_spawner(tmp: Path, game: str, players: int,
+                bots: list[asyncio.Task[GameResult]]) -> Callable[[str], None]:
+    """The `on_listening` of a human host: seats `players - 1` bots (Bot1, Bot2…, seeded by
+    seat) at the table's address, collecting their tasks in `bots`."""
+    def spawn(url: str) -> None:
+        for k in range(players - 1):
+            bots.append(join_bot(tmp, f"Bot{k + 1}", url, game, seed=k + 1))
+    return spawn
 
 
 async def close_table(browser: Any, seats: list[Seat], bots: Sequence[asyncio.Task[Any]] = ()) -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from tests.web.cdp import Browser
 from p2ptarot.engine import games
-from tests.web.tables import CLICK, close_table, host, human, join_bot, keep_shot
+from tests.web.tables import CLICK, bot_spawner, close_table, host, human, keep_shot
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 MOVES = 4
@@ -24,9 +24,7 @@ async def test_a_human_makes_moves_through_the_page(game: str, tmp_path: Path) -
     alice = await human(tmp_path, "Alice")
     bots: list[asyncio.Task] = []
 
-    def spawn(url: str) -> None:
-        for k in range(players - 1):
-            bots.append(join_bot(tmp_path, f"Bot{k + 1}", url, game, seed=k + 1))
+    spawn = bot_spawner(tmp_path, game, players, bots)
 
     try:
         host(alice, game, players, on_listening=spawn)

@@ -12,7 +12,7 @@ import pytest
 
 from tests.web.cdp import Browser
 from p2ptarot.engine import games
-from tests.web.tables import close_table, host, human, join_bot, keep_shot
+from tests.web.tables import bot_spawner, close_table, host, human, keep_shot
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 GAMES = ["sinople", "trois-roses", "paris-divins", "eleusis", "arcanum", "arcanoid"]
@@ -45,9 +45,7 @@ async def test_play_by_pointing_rules_at_hand_and_a_phone(game: str, tmp_path: P
     alice = await human(tmp_path, "Alice")
     bots: list[asyncio.Task] = []
 
-    def spawn(url: str) -> None:
-        for k in range(players - 1):
-            bots.append(join_bot(tmp_path, f"Bot{k + 1}", url, game, seed=k + 1))
+    spawn = bot_spawner(tmp_path, game, players, bots)
 
     try:
         host(alice, game, players, on_listening=spawn)

@@ -14,7 +14,7 @@ import pytest
 from p2ptarot.app.events import RoundHeld
 from p2ptarot.engine import games
 from tests.web.cdp import Browser
-from tests.web.tables import CLICK, close_table, host, human, join_bot, keep_shot
+from tests.web.tables import CLICK, bot_spawner, close_table, host, human, keep_shot
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 #: the dealer's forms in Eleusis: a library rule committed, no hint
@@ -36,9 +36,7 @@ async def test_the_first_round_end_holds_the_deal_and_fits_both_screens(game: st
     alice = await human(tmp_path, "Alice")
     bots: list[asyncio.Task] = []
 
-    def spawn(url: str) -> None:
-        for k in range(players - 1):
-            bots.append(join_bot(tmp_path, f"Bot{k + 1}", url, game, seed=k + 1))
+    spawn = bot_spawner(tmp_path, game, players, bots)
 
     try:
         host(alice, game, players, on_listening=spawn)
