@@ -34,11 +34,11 @@ CLICK = """(() => {
 })()"""
 #: it is this page's turn (a move is awaited from it)
 MY_TURN = "(S.turn && !S.answered)"
-#: the game is over (the final standings, or an abort's banner); checked over and over while a
-#: test plays, it also clicks a round's Continue (the next deal waits for it, as for a person)
-OVER = """(() => { const go = document.getElementById('continue'); if (go) go.click();
-  const h = document.querySelector('#results h2');
+#: the game is over (final standings shown, or the banner of a stopped table); clicks nothing
+FINISHED = """(() => { const h = document.querySelector('#results h2');
   return (h && h.textContent === 'Final standings') || !document.getElementById('banner').hidden; })()"""
+#: FINISHED, after clicking a round's Continue if one is up (for tests that play through round ends)
+OVER = "(() => { const go = document.getElementById('continue'); if (go) go.click(); return " + FINISHED + "; })()"
 
 
 @dataclass

@@ -15,7 +15,7 @@ from p2ptarot.app.events import GameFinished, TableOpened
 from p2ptarot.app.table import Hub
 from p2ptarot.web.lobby import Lobby
 from p2ptarot.web.server import WebServer
-from tests.web.tables import CLICK, OVER, config, keep_shot
+from tests.web.tables import CLICK, FINISHED, config, keep_shot
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 SEATS = "document.querySelector('#lobby table.seats') ? document.querySelector('#lobby table.seats').textContent : ''"
@@ -48,7 +48,7 @@ async def test_round_results_final_place_and_rematch(tmp_path: Path) -> None:
         await page.js("document.getElementById('startnow').click()")
         await page.wait_for("document.getElementById('players').textContent.includes('bot-1')", timeout=60)
         rounds_seen = 0
-        while not await page.js(OVER):
+        while not await page.js(FINISHED):  # not OVER: it would click Continue before we count it
             if await page.js("document.getElementById('continue') !== null"):
                 rounds_seen += 1
                 if rounds_seen == 1:
