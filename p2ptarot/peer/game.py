@@ -341,8 +341,11 @@ async def _linger(cfg: PeerConfig, links: Links, session: Session,
     """Stay while a seat may still lack our last messages (`first`: an event already taken from
     the links, handled first). A finished table waits for every
     seat's `done` — re-dialling the unreachable ones — up to the table's limit: a seat cut off
-    during the final audit finishes from us when its link heals. An abandoned table waits
-    `cfg.linger` s for the seats linked now (the others reach the same end on their own)."""
+    during the final audit finishes from us when its link heals; a linked seat's `done` is
+    awaited twice the heartbeat from the last link that came up: a dead link looks up until the
+    heartbeat drops it (our last messages may have gone into it: then the seat is re-dialled),
+    and a healed one needs a catch-up first. An abandoned table
+    waits `cfg.linger` s for the seats linked now (the others reach the same end on their own)."""
     seat_keys = [session.charter.seat_key(i) for i in range(session.n)]
     keys = set(seat_keys) - {links.public_key}
     finished = session.outcome is not None
@@ -351,13 +354,18 @@ async def _linger(cfg: PeerConfig, links: Links, session: Session,
         known = [i for i, key in enumerate(seat_keys) if i == session.seat or key in done]
         return ctl({"ctl": "done", "step": session.step, "seats": known})
     await links.broadcast(done_frame())
-    start = time.monotonic()
+    start = linked_at = time.monotonic()
     try:
         while True:
             waiting = (keys if finished else set(links.peers())) - done
-            limit = float(session.charter.timeout) if finished and waiting - set(links.peers()) \
-                else cfg.linger
-            left = start + limit - time.monotonic()
+            if not finished:
+                end = start + cfg.linger
+            elif waiting - set(links.peers()):
+                end = start + float(session.charter.timeout)
+            else:  # counted from the last link that came up: its seat has to catch up first
+                end = min(start + float(session.charter.timeout),
+                          linked_at + max(cfg.linger, 2 * cfg.heartbeat))
+            left = end - time.monotonic()
             if first is not None:
                 ev, first = first, None
             elif not waiting or left <= 0:
@@ -380,6 +388,7 @@ async def _linger(cfg: PeerConfig, links: Links, session: Session,
                 else:
                     await handle(session.receive(ev.data))
             elif isinstance(ev, LinkUp):
+                linked_at = time.monotonic()
                 await safe_send(links, ev.peer, done_frame())
             elif isinstance(ev, LinkDown):
                 healer.lost(ev.peer)

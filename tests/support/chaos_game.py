@@ -7,7 +7,10 @@ network adds, at once: `loss` % of the packets arriving on every card dropped (n
 `numgen random`: a packet between two hosts crosses one such filter); every TCP connection
 through a fault-injecting proxy in the dialler's namespace (chaos_proxy: `delay` ± `jitter` ms
 per chunk and direction, stalls of `stall` s every `stall_every` s on average); and the switch
-port of `flap_host` down for `flap_down` s every `flap_every` s.
+port of `flap_host` down for `flap_down` s every `flap_every` s (counted from the processes'
+start, or with `flap_in_play` from the host's first transcript line: a short game is then
+flapped while it is played, not in its lobby). `heartbeat` shortens the peers' websocket
+heartbeat (a link silent for half of it drops), so a short flap breaks links too.
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ class Chaos:
     flap_every: float = 20.0
     flap_down: float = 10.0
     flap_host: str = "h3"
+    flap_in_play: bool = False
+    heartbeat: float | None = None  # the peers' --heartbeat (None: their default, 15 s)
     timeout: int = 120  # the peers' --timeout
     limit: float = 1800.0  # seconds before the run is given up
     seed: int = 1
@@ -52,8 +57,12 @@ def _install_chaos(hosts: list, subnet: str, cfg: Chaos) -> list[subprocess.Pope
     return proxies
 
 
-def _flapper(link, every: float, down: float, done: threading.Event, log: list[float]) -> None:
+def _flapper(link, every: float, down: float, done: threading.Event, log: list[float],
+             playing: Path | None = None) -> None:
     start = time.monotonic()
+    while playing is not None and not any(playing.glob("tables/*/transcript.jsonl")):
+        if done.wait(0.05):
+            return
     while not done.wait(max(0.0, every - down)):
         link.down()
         log.append(round(time.monotonic() - start, 1))
@@ -74,6 +83,8 @@ def play(cfg: Chaos, chaos: bool, work: Path, run: int = 1) -> dict:
         proxies = _install_chaos(hosts, str(segment.subnet), cfg) if chaos else []
         common = ["--bot", "random", "--quiet", "--timeout", str(cfg.timeout),
                   "--lobby-timeout", "600"]
+        if cfg.heartbeat is not None:
+            common += ["--heartbeat", f"{cfg.heartbeat:g}"]
         dirs = {h.label: work / h.label for h in hosts}
         logs = {h.label: work / f"{h.label}.log" for h in hosts}
         host_fp = DataDir(dirs[hosts[0].label]).identity().fingerprint
@@ -93,8 +104,10 @@ def play(cfg: Chaos, chaos: bool, work: Path, run: int = 1) -> dict:
         flapper = None
         if chaos and cfg.flap_every > 0:
             victim = next(h for h in hosts if h.label == cfg.flap_host)
+            playing = dirs[hosts[0].label] if cfg.flap_in_play else None
             flapper = threading.Thread(target=_flapper, args=(victim.link, cfg.flap_every,
-                                                                 cfg.flap_down, done, flaps))
+                                                                 cfg.flap_down, done, flaps,
+                                                                 playing))
             flapper.start()
         codes = {}
         try:
