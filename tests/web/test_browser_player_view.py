@@ -17,6 +17,9 @@ from tests.web.tables import bot_spawner, close_table, host, human, keep_shot
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 GAMES = ["sinople", "trois-roses", "paris-divins", "eleusis", "arcanum", "arcanoid"]
 MOVES = 3
+#: Alice hosts (seat 0); an Eleusis dealer judges with buttons, never points, for a whole round
+#: (which took 327 s when the coin made her the dealer): seat 1 deals
+OPTIONS = {"eleusis": {"first_dealer": 1}}
 
 #: points at the table: a playable card of the hand (then a lit field if the card has several
 #: targets), else a lit field of the board; says what it pointed at ('' when nothing is lit)
@@ -48,7 +51,7 @@ async def test_play_by_pointing_rules_at_hand_and_a_phone(game: str, tmp_path: P
     spawn = bot_spawner(tmp_path, game, players, bots)
 
     try:
-        host(alice, game, players, on_listening=spawn)
+        host(alice, game, players, OPTIONS.get(game), on_listening=spawn)
         page = await browser.page(alice.url)
         await page.size(1280, 800)
         await page.wait_for("S.rules !== undefined && S.rules !== null", timeout=120)
@@ -72,7 +75,7 @@ async def test_play_by_pointing_rules_at_hand_and_a_phone(game: str, tmp_path: P
                     buttons += 1
                 await page.wait_for(f"S.answered || (S.turn && S.turn.turn !== {before})", timeout=60)
             await asyncio.sleep(0.05)
-        assert len(pointed) == MOVES or alice.task.done(), (pointed, buttons)
+        assert len(pointed) == MOVES, (pointed, buttons)
         # never a wall of buttons: at most about ten moves are listed at once
         assert await page.js("document.querySelectorAll('#moves button.move').length") <= 12
         keep_shot(await page.screenshot(tmp_path / f"desk-{game}.png", full=False))
