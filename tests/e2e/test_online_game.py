@@ -4,7 +4,9 @@ components started by the test in namespaces: a `nostr-relay` process and coturn
 NAT) and dropping unsolicited inbound traffic.  The host runs `p2ptarot host --online`, the
 three others `p2ptarot join CODE` exactly as the README says; every transcript verifies, the
 peers agree, the links took the expected path, and the relay's own sqlite store shows no
-address, no session description and no table message in clear."""
+address, no session description and no table message in clear. The game is Les paris divins
+(about 100 steps for 4 seats: a deal, blind wagers, the audit): each path carries a whole game,
+not the nine rounds of sinople (700 steps) that cost 25-80 s a path."""
 
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from p2ptarot.transcript import verify_transcript
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 CLI = [sys.executable, "-m", "p2ptarot.cli.main"]
+GAME = "paris-divins"
 
 
 def _game(netns: Rig, tmp_path: Path, nat: str, block_udp: bool, turn: bool
@@ -48,7 +51,7 @@ def _game(netns: Rig, tmp_path: Path, nat: str, block_udp: bool, turn: bool
     code = show_code(code_of(nostr_key_for(DataDir(dirs["a1"]).identity()).public_hex))
     logs = {h.label: tmp_path / f"{h.label}.log" for h in hosts}
     procs = {"a1": hosts[0].popen(
-        CLI + ["host", "--online", "--game", "sinople", "--seats", "4",
+        CLI + ["host", "--online", "--game", GAME, "--seats", "4",
                "--data-dir", str(dirs["a1"])] + common,
         stdout=open(logs["a1"], "w"), stderr=subprocess.STDOUT)}
     for h in hosts[1:]:
