@@ -20,12 +20,15 @@ from tests.web.tables import CLICK, OVER, config, keep_shot
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
+#: the table the lobby lists: a short whole game (the whole sinople game in a page is
+#: test_browser_play's)
+GAME = "paris-divins"
 
 
 async def test_lobby_lists_tables_and_a_click_sits_and_plays(tmp_path: Path) -> None:
     browser = await Browser(tmp_path / "profile").start()
     host_cfg = config(tmp_path, "Hostess", None)
-    hosting = asyncio.create_task(run_host(host_cfg, "sinople", None, 2,
+    hosting = asyncio.create_task(run_host(host_cfg, GAME, None, 2,
                                            bot_chooser(make_bot("heuristic", 4))))
     hub = Hub()
     lobby = Lobby(hub, config(tmp_path, "Guest", hub), ["127.0.0.1"])
@@ -37,7 +40,7 @@ async def test_lobby_lists_tables_and_a_click_sits_and_plays(tmp_path: Path) -> 
         await page.wait_for("[...document.querySelectorAll('#lobby td')].some(td => td.textContent === 'Hostess')",
                             timeout=60)
         row = await page.js("[...document.querySelectorAll('#lobby tr')].find(r => r.textContent.includes('Hostess')).textContent")
-        assert "sinople" in row and "1 taken / 1 free" in row
+        assert GAME in row and "1 taken / 1 free" in row
         keep_shot(await page.screenshot(tmp_path / "lobby.png"))
         await page.js("document.getElementById('myname').value = 'Gwen'")
         await page.js("[...document.querySelectorAll('#lobby tr')].find(r => r.textContent.includes('Hostess'))"
@@ -45,7 +48,7 @@ async def test_lobby_lists_tables_and_a_click_sits_and_plays(tmp_path: Path) -> 
         await page.wait_for("document.getElementById('players').textContent.includes('Gwen')", timeout=60)
         assert await page.js("document.getElementById('lobby').hidden")
         assert "Hostess · seat 1" in await page.js("document.getElementById('players').textContent")
-        assert "joining Hostess's table of sinople" in await page.js("document.getElementById('log').textContent")
+        assert f"joining Hostess's table of {GAME}" in await page.js("document.getElementById('log').textContent")
         while not await page.js(OVER):
             if await page.js("(S.turn && !S.answered)"):
                 await page.js(CLICK)
