@@ -24,6 +24,9 @@ VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 
 LOG = "S.log.map((e) => e.text).join('\\n')"  # the whole log (the page shows its last 200 lines)
 MOVES = "(S.turn && !S.answered)"
+#: a short whole game: the stand-in's moves and badge, not nine rounds of sinople (whose whole
+#: game in a page is test_browser_play's)
+GAME = "paris-divins"
 BADGE = "[...document.querySelectorAll('#players .player')].filter(p => p.querySelector('.badge.bot')).map(p => p.dataset.seat)"
 
 
@@ -36,11 +39,11 @@ async def test_a_page_hands_its_seat_to_a_bot_and_the_game_ends_with_the_badge(t
         assert alice.hub is not None and bob.hub is not None
         alice.cfg.stand_in_after = 0  # the charter's policy: only an explicit hand-over here
         alice.task = asyncio.create_task(until_left(alice.hub, run_host(
-            alice.cfg, "sinople", None, 2,
+            alice.cfg, GAME, None, 2,
             human_chooser(alice.hub, "Alice", stand_in=bot_chooser(make_bot("heuristic", 5))),
             on_listening=lambda url: listening.set_result(url))))
         bob.task = asyncio.create_task(until_left(bob.hub, run_join(
-            bob.cfg, await listening, "sinople",
+            bob.cfg, await listening, GAME,
             human_chooser(bob.hub, "Bob", stand_in=bot_chooser(make_bot("heuristic", 6))))))
         page_a = await browser.page(alice.url)
         page_b = await browser.page(bob.url)
@@ -66,7 +69,8 @@ async def test_a_page_hands_its_seat_to_a_bot_and_the_game_ends_with_the_badge(t
         keep_shot(await page_a.screenshot(tmp_path / "stand-in-alice.png"))
         ra = await asyncio.wait_for(alice.task, 60)
         rb = await asyncio.wait_for(bob.task, 60)
-        assert ra.outcome is not None and ra.outcome == rb.outcome and clicks > 10
+        # Bob's page clicked his moves (none is marked [bot] below: none was his stand-in's)
+        assert ra.outcome is not None and ra.outcome == rb.outcome and clicks > 0
         # both pages: the bot badge next to Alice (seat 1), none next to Bob
         assert await page_a.js(BADGE) == ["0"] and await page_b.js(BADGE) == ["0"]
         log_b = await page_b.js(LOG)
@@ -120,11 +124,11 @@ async def test_a_closed_page_is_stood_in_for_after_the_grace(tmp_path: Path) -> 
         assert alice.hub is not None and bob.hub is not None
         alice.cfg.stand_in_after = 2  # the charter's policy: every peer applies it to its human
         alice.task = asyncio.create_task(until_left(alice.hub, run_host(
-            alice.cfg, "sinople", None, 2,
+            alice.cfg, GAME, None, 2,
             human_chooser(alice.hub, "Alice", stand_in=bot_chooser(make_bot("heuristic", 5))),
             on_listening=lambda url: listening.set_result(url))))
         bob.task = asyncio.create_task(until_left(bob.hub, run_join(
-            bob.cfg, await listening, "sinople",
+            bob.cfg, await listening, GAME,
             human_chooser(bob.hub, "Bob", stand_in=bot_chooser(make_bot("heuristic", 6))))))
         page_a = await browser.page(alice.url)
         page_b = await browser.page(bob.url)
