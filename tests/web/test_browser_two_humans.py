@@ -33,8 +33,11 @@ async def test_two_humans_play_one_leaves_and_rejoins(tmp_path: Path) -> None:
     bob_again: Seat | None = None
     listening: asyncio.Future[str] = asyncio.get_running_loop().create_future()
     try:
-        host(alice, "sinople", 2, on_listening=lambda url: listening.set_result(url))
-        join_human(bob, await listening, "sinople")
+        # a short whole game with turns (one round of arcanoïd): the whole sinople game in a
+        # page is test_browser_play's
+        host(alice, "arcanoid", 2, options={"rounds": 1},
+             on_listening=lambda url: listening.set_result(url))
+        join_human(bob, await listening, "arcanoid")
         page_a = await browser.page(alice.url)
         page_b = await browser.page(bob.url)
         await page_b.wait_for("document.getElementById('players').textContent.includes('Alice')")
