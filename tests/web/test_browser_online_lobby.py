@@ -49,7 +49,8 @@ def test_the_online_lobby_lists_joins_by_link_and_shows_the_path(netns: Rig,
     bea = tmp_path / "bea"
     code = show_code(code_of(nostr_key_for(DataDir(bea).identity()).public_hex))
     logs = {name: open(tmp_path / f"{name}.log", "w") for name in ("bea", "lan")}
-    hosted = b1.popen(CLI + ["host", "--online", "--game", "sinople", "--seats", "2", "--name",
+    # a short whole game (the whole sinople game in a page is test_browser_play's)
+    hosted = b1.popen(CLI + ["host", "--online", "--game", "paris-divins", "--seats", "2", "--name",
                              "Bea", "--data-dir", str(bea)] + common + online,
                       stdout=logs["bea"], stderr=subprocess.STDOUT)
     a2.popen(CLI + ["host", "--game", "arcanoid", "--seats", "3", "--name", "Lan", "--interface",
