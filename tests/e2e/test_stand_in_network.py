@@ -17,6 +17,10 @@ from pathlib import Path
 import pytest
 
 CLI = [sys.executable, "-m", "p2ptarot.cli.main"]
+#: one deal of the three roses, 3 seats (a dozen turns a seat, one round): the stand-in's turns,
+#: Alice's own after, the marks (nine sinople rounds, each held 2 s on a stand-in's screen, cost
+#: 27-46 s a test)
+GAME, VARIANT = "trois-roses", "single-deal"
 
 
 def _reader(stream, out: "queue.Queue[str]", keep: list[str]) -> None:
@@ -39,7 +43,8 @@ def _wait_for(lines: "queue.Queue[str]", pattern: str, limit: float = 120) -> re
 def test_the_stand_in_takes_an_absent_seat_is_announced_and_recorded(tmp_path: Path) -> None:
     read_end, write_end = os.pipe()
     host = subprocess.Popen(
-        CLI + ["host", "--game", "sinople", "--seats", "2", "--interface", "127.0.0.1",
+        CLI + ["host", "--game", GAME, "--variant", VARIANT, "--seats", "3", "--bots", "1",
+               "--interface", "127.0.0.1",
                "--name", "Alice", "--data-dir", str(tmp_path / "alice"), "--timeout", "60",
                "--move-timeout", "90", "--stand-in-after", "2"],
         stdin=read_end, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -102,10 +107,12 @@ def test_the_stand_in_takes_an_absent_seat_is_announced_and_recorded(tmp_path: P
 @pytest.mark.network
 def test_typing_bot_hands_the_seat_over_and_the_peer_plays_to_the_end(tmp_path: Path) -> None:
     """`bot` at the first prompt: the stand-in plays every later turn at once (no grace: the
-    charter's policy is 0 here) and the process stays to the end of the game."""
+    charter's policy is 0 here) and the process stays to the end of the game (one deal of the
+    three roses: a dozen turns a seat, in one round)."""
     read_end, write_end = os.pipe()
     host = subprocess.Popen(
-        CLI + ["host", "--game", "sinople", "--seats", "2", "--bots", "1", "--interface",
+        CLI + ["host", "--game", GAME, "--variant", VARIANT, "--seats", "3",
+               "--bots", "2", "--interface",
                "127.0.0.1", "--name", "Alice", "--data-dir", str(tmp_path / "alice"),
                "--timeout", "60", "--stand-in-after", "0"],
         stdin=read_end, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
