@@ -13,8 +13,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _demo(tmp: Path, name: str, seed: int) -> tuple[dict, list[dict]]:
     out = tmp / f"{name}.jsonl"
-    proc = subprocess.run([sys.executable, "-m", "p2ptarot.cli.main", "demo", "--game", "sinople",
-                           "--players", "2", "--seed", str(seed), "--json", "--out", str(out)],
+    # one deal of the three roses (a whole game, a third of sinople's steps): three demos run
+    proc = subprocess.run([sys.executable, "-m", "p2ptarot.cli.main", "demo", "--game",
+                           "trois-roses", "--variant", "single-deal", "--players", "3",
+                           "--seed", str(seed), "--json", "--out", str(out)],
                           cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-2000:]
     summary = json.loads(proc.stdout.splitlines()[-1])
