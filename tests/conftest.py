@@ -17,3 +17,11 @@ def netns() -> Iterator[Rig]:
         yield rig
     finally:
         rig.close()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The `slow` tests (processes, networks, browsers: 10-40 s each) run first, the rest in
+    their order after them: under `pytest -n 2` both workers then end on quick tests together,
+    not one on a long test the other waits for (a stable sort: every worker collects the same
+    order, as xdist requires)."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
