@@ -20,9 +20,9 @@ still binds its shared receiving socket to the wildcard (``0.0.0.0:5353``, joine
 on ``addr`` only, but receiving unicast on every interface and, Linux's IP_MULTICAST_ALL
 default, the group's traffic joined by any socket of the host). ``open_zeroconf`` replaces that
 socket by one bound to the group address itself (``224.0.0.251:5353``, or ``ff02::fb%card``)
-with IP_MULTICAST_ALL off: it receives only mDNS multicast arriving on the chosen cards. The
-per-card sockets zeroconf sends from are bound to ``addr:5353``. So nothing listens on the
-wildcard (SECURITY §6).
+with IP_MULTICAST_ALL off and without SO_REUSEPORT (see ``_group_socket``): it receives only
+mDNS multicast arriving on the chosen cards. The per-card sockets zeroconf sends from are bound
+to ``addr:5353``. So nothing listens on the wildcard (SECURITY §6).
 """
 
 from __future__ import annotations
@@ -136,9 +136,11 @@ def _group_socket(addresses: list[str], version: IPVersion) -> socket.socket:
     family = socket.AF_INET6 if version is IPVersion.V6Only else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_DGRAM)
     try:
+        # SO_REUSEADDR shares the port with every other mDNS stack (they all set it); never
+        # SO_REUSEPORT: Linux's early demux hands a group packet to the one socket joined on its
+        # card, then re-picks a member of that socket's SO_REUSEPORT group by hash, whichever card
+        # that member joined (seen on 6.18: half the tuples went to a socket joined elsewhere).
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        if hasattr(socket, "SO_REUSEPORT"):
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         if family == socket.AF_INET6:
             sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
             sock.setsockopt(socket.IPPROTO_IPV6, _IPV6_MULTICAST_ALL, 0)
