@@ -202,32 +202,36 @@ print(json.dumps(counts))
 
 _SEND = """
 import socket, sys, time
-source, count = sys.argv[1], int(sys.argv[2])
+source, destination, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
 for port in range(40001, 40001 + count):  # one flow each: SO_REUSEPORT would scatter them
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
         s.bind((source, port))
         s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton(source))
-        s.sendto(b"not mdns", ("224.0.0.251", 5353))
+        s.sendto(b"not mdns", (destination, 5353))
     time.sleep(0.002)
 """
 
 
-def test_each_cards_group_socket_takes_the_multicast_of_its_card_only(netns: Rig) -> None:
+def test_each_cards_sockets_take_only_what_arrives_on_that_card(netns: Rig) -> None:
     """The sockets `open_zeroconf` opens for veth-h1 and for lan-b, side by side in h1: 64
-    datagrams to the mDNS group from 64 source ports on LAN b all reach lan-b's socket, none
-    veth-h1's or a sending socket, and likewise from LAN a. (With SO_REUSEPORT on the group
-    sockets Linux's early demux spread each LAN's flows over both by hash, about half each.)"""
+    datagrams to the mDNS group from 64 source ports on LAN b all reach lan-b's group socket,
+    none veth-h1's, and likewise from LAN a. (With SO_REUSEPORT on the group sockets Linux's
+    early demux spread each LAN's flows over both by hash.) Unicast to veth-h1's address sent
+    over LAN b reaches no socket (Linux would take it on any card: the sending sockets are
+    bound to their card); unicast to lan-b's address reaches lan-b's sending socket."""
     _, (h1, h2) = netns.lan(2)
     lan_b = netns.segment("b")
     link_b = h1.attach(lan_b, "lan-b")
     h3 = netns.host("h3", lan_b)
+    h3.ip("route", "add", f"{h1.address}/32", "dev", h3.card)  # a LAN b machine aims at card a
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     probe = h1.popen([sys.executable, "-c", _GROUP_SOCKETS, h1.address, link_b.address],
                      env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                      stderr=subprocess.PIPE, text=True)
     assert probe.stdout.readline() == "ready\n", probe.stderr.read()
-    h3.run([sys.executable, "-c", _SEND, h3.address, "64"])
-    h2.run([sys.executable, "-c", _SEND, h2.address, "32"])
+    for sender, destination, count in ((h3, MDNS_GROUP_V4, 64), (h2, MDNS_GROUP_V4, 32),
+                                       (h3, h1.address, 16), (h3, link_b.address, 8)):
+        sender.run([sys.executable, "-c", _SEND, sender.address, destination, str(count)])
     out, err = probe.communicate("stop\n", timeout=60)
     assert json.loads(out) == {f"group {h1.address}": 32, f"group {link_b.address}": 64,
-                               f"sender {h1.address}": 0, f"sender {link_b.address}": 0}, err
+                               f"sender {h1.address}": 0, f"sender {link_b.address}": 8}, err
