@@ -20,6 +20,8 @@ from p2ptarot.transcript import verify_transcript
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 CLI = [sys.executable, "-m", "p2ptarot.cli.main"]
+#: a whole short game on the relays (the listing and the code are the point here)
+GAME = "paris-divins"
 
 
 def test_host_online_list_and_join_by_code(tmp_path: Path) -> None:
@@ -28,7 +30,7 @@ def test_host_online_list_and_join_by_code(tmp_path: Path) -> None:
         online = ["--relay", relay.url, "--relay-only"]
         common = ["--bot", "random", "--quiet", "--timeout", "120", "--lobby-timeout", "300"]
         code = show_code(code_of(nostr_key_for(DataDir(tmp_path / "a").identity()).public_hex))
-        host = subprocess.Popen(CLI + ["host", "--online", "--game", "sinople", "--seats", "3",
+        host = subprocess.Popen(CLI + ["host", "--online", "--game", GAME, "--seats", "3",
                                        "--bots", "1", "--data-dir", str(tmp_path / "a"),
                                        "--name", "Alice"]
                                 + common + online, stdout=subprocess.PIPE, text=True)
@@ -39,7 +41,7 @@ def test_host_online_list_and_join_by_code(tmp_path: Path) -> None:
                                         "2", "--json"], capture_output=True, text=True, timeout=60)
             listed = json.loads(out.stdout)["tables"]
         assert [(t["code"], t["game"], t["seats"], t["name"]) for t in listed] == \
-            [(code, "sinople", "2/3", "Alice")]  # the host and its bot process
+            [(code, GAME, "2/3", "Alice")]  # the host and its bot process
         missing = subprocess.run(CLI + ["join", "00000-00000", "--find-timeout", "2",
                                         "--data-dir", str(tmp_path / "x")] + common + online,
                                  capture_output=True, text=True, timeout=60)
