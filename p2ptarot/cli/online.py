@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from p2ptarot.net import online as net
+from p2ptarot.net.lan import DEFAULT_HEARTBEAT
 from p2ptarot.i18n import _
 
 if TYPE_CHECKING:
@@ -81,14 +82,18 @@ def relays_of(args: argparse.Namespace) -> list[str]:
 
 
 def transport_of(args: argparse.Namespace) -> OnlineTransport:
-    """The online transport the options describe (`OnlineConfigError` with a sentence if not)."""
+    """The online transport the options describe (`OnlineConfigError` with a sentence if not).
+    A data channel pings three times a `--heartbeat` and is gone after two silent heartbeats
+    (six pings: 5 s and 30 s by default)."""
     ice = [net.IceServer(u) for u in args.stun]
+    heartbeat = getattr(args, "heartbeat", DEFAULT_HEARTBEAT)  # `p2ptarot web` has none
     if args.turn:
         ice.append(net.parse_turn(args.turn, args.turn_user, args.turn_pass))
     return net.OnlineTransport(net.OnlineConfig(relays=tuple(relays_of(args)), ice=tuple(ice),
                                         rtc_deadline=args.rtc_deadline,
                                         rtc_retry=max(0.0, args.rtc_retry),
-                                        transport="relay" if args.relay_only else "auto"))
+                                        transport="relay" if args.relay_only else "auto",
+                                        ping_interval=heartbeat / 3))
 
 
 async def resolve_code(args: argparse.Namespace, text: str, wait: float) -> tuple[str, str]:

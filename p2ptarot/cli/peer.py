@@ -75,7 +75,8 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help=_("give up if the table has not started after this long (default 600)"))
     p.add_argument("--heartbeat", type=float, default=DEFAULT_HEARTBEAT, metavar="SECONDS",
                    help=f"ping every link this often; a link silent this long is dropped and "
-                        f"dialled again (default {DEFAULT_HEARTBEAT:g})")
+                        f"dialled again (online: a ping every third of it, a data channel "
+                        f"silent two heartbeats is dropped; default {DEFAULT_HEARTBEAT:g})")
 
 
 def _common_online(p: argparse.ArgumentParser) -> None:

@@ -88,12 +88,14 @@ def _transcript_lines(data: Path) -> int:
 
 
 def test_a_cut_webrtc_link_heals_by_re_signalling(netns: Rig, tmp_path: Path) -> None:
-    peers, _ = _two_homes(netns, tmp_path, block_udp=False, extra=[])
+    # a 3 s heartbeat: a data channel pings every 1 s and is gone after 6 s of silence (the
+    # default's 30 s made this test wait 40 s)
+    peers, _ = _two_homes(netns, tmp_path, block_udp=False, extra=["--heartbeat", "3"])
     bob, _, bob_log = peers["bob"]
     _wait_for("the deal under way", lambda: _transcript_lines(tmp_path / "bob") >= 8)
     assert _links(bob_log) == ["direct"]
-    bob.link.cut()  # longer than 6 silent pings (30 s): both ends close the data channel
-    time.sleep(40)
+    bob.link.cut()  # longer than 6 silent pings (6 s): both ends close the data channel
+    time.sleep(10)
     bob.link.restore()
     results = _finish(peers)
     assert _links(bob_log)[:2] == ["direct", "direct"], bob_log.read_text()[-2000:]
