@@ -27,6 +27,7 @@ from .clock import rule_text
 from .results import round_rows, totals
 from p2ptarot.present.rulebook import rules
 from p2ptarot.i18n import N_, _, language
+from p2ptarot.i18n.reasons import say
 
 
 class TableApp:
@@ -186,7 +187,7 @@ class TableApp:
 
     def aborted(self, blame: int | None, reason: str, step: int | None) -> GameAborted:
         return GameAborted(blame, self.name(blame) if blame is not None else "",
-                           screens.name_seats(reason, self.names), step)
+                           screens.name_seats(say(reason), self.names), step)
 
 
 def ordinal(n: int) -> str:
