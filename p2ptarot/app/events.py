@@ -139,6 +139,9 @@ class Waiting(Event):
             return _("your move ({what})").format(what=_(self.what) if self.what else "")
         if self.what == "move" or not self.what:
             return _("waiting for {names}").format(names=_and(self.names))
+        if self.what == "between-rounds":
+            return _("waiting for {names} (reading the round's result, or starting the next deal)"
+                     ).format(names=_and(self.names))
         return _("{what}: waiting for {names}").format(what=_(self.what), names=_and(self.names))
 
 
@@ -209,6 +212,8 @@ class RoundOver(Event):
     totals: dict[str, Any]
     #: what the round's end shows beyond its record (Eleusis: each judgment re-checked)
     details: tuple[str, ...] = ()
+    #: a footnote to the totals (Eleusis: they include §4.16's +10 for seats that have not dealt)
+    note: str = ""
 
 
 @dataclass(frozen=True)

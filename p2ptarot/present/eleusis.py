@@ -542,6 +542,18 @@ def round_words(key: str) -> str:
     return _(ROUND_TEXT[key])
 
 
+def totals_note(view: Mapping[str, Any]) -> str:
+    """Rules §4.16: a seat that has not dealt yet counts +10 if the game stops now, and the
+    running totals are that (spec/APP.md, "Round ends"): said when a total is not its rounds' sum."""
+    scores, totals = view.get("round_scores") or [], view.get("totals") or []
+    if not scores or not isinstance(totals, list):
+        return ""
+    sums = [sum(r[s] for r in scores if isinstance(r, list) and s < len(r)) for s in range(len(totals))]
+    if sums == list(totals):
+        return ""
+    return _("totals include rules §4.16's +10 for each seat that has not dealt yet")
+
+
 def round_lines(before: Mapping[str, Any], after: Mapping[str, Any], names: Sequence[str]) -> list[str]:
     """The round's layout (its last view) re-judged with the rule opened at its end: every
     main-line card after the starter must be accepted after the cards before it, every refused
