@@ -184,7 +184,8 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
         return (_("judge: {verdict}") if kind == "judge" else _("call: {verdict}")).format(
             verdict=verdict_text)
     if kind == "answer":
-        return _("answer the Sage: {answer}").format(answer=move.get("answer"))
+        answer = _YES_NO.get(str(move.get("answer")))
+        return _("answer the Sage: {answer}").format(answer=_(answer) if answer else move.get("answer"))
     if kind == "pick":
         return _("name {card} as a correct card").format(card=card_name(move.get("card")))
     if kind == "sage":
@@ -198,6 +199,8 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
 
 #: the verdicts of a judgment or a Sage's call, in words
 _VERDICTS = {"right": N_("right"), "wrong": N_("wrong")}
+#: the dealer's answer to a Sage's proposal
+_YES_NO = {"yes": N_("yes"), "no": N_("no")}
 
 
 #: the rule library's names (games/eleusis/library.py), as the page's examples list shows them
@@ -232,8 +235,8 @@ def error_lines(text: str, error: ErlError) -> list[str]:
 def erl_message(error: ErlError) -> str:
     """The rule language's complaint, located, in the interface's language."""
     why = reasons.say(error.message)
-    return _("line {line}, column {column}: {message}").format(
-        line=error.line, column=error.column, message=why) if error.line else why
+    return why + " " + _("(line {line}, column {column})").format(
+        line=error.line, column=error.column) if error.line else why
 
 
 def degenerate_rule(rule: Any) -> str:

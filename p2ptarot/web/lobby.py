@@ -195,6 +195,7 @@ class Lobby:
             gi = game_info(cmd.game)
             gi.check_players(cmd.seats)
             variant = gi.resolve_variant(cmd.variant or None)
+            gi.check_options(dict(cmd.options), cmd.seats)
         except (UnknownGame, BadConfiguration) as exc:
             self.hub.publish(Notice(_("cannot host that table: {why}").format(why=say(exc))))
             return
@@ -216,7 +217,7 @@ class Lobby:
         self.bots = LocalBots.for_table(cfg, cmd.bots, self.cfg.data_dir / "bots", extra=extra)
         self.game = asyncio.create_task(host_with_bots(cfg, cmd.game, variant, cmd.seats,
                                                        human_seat(self.hub, cfg.name),
-                                                       self.bots))
+                                                       self.bots, dict(cmd.options) or None))
         self.game.add_done_callback(self._done)
 
     def invitation(self) -> str:

@@ -98,9 +98,10 @@ def test_a_rule_error_reads_in_french(french: None) -> None:
     from p2ptarot.present.eleusis import error_lines
 
     err = _erl_error("accept c.rank >\n")
-    assert say(err.message) == "une valeur attendue, trouvé la fin de la règle"
+    assert say(err.message) == "une valeur est attendue ici ; trouvé : la fin de la règle"
     lines = error_lines("accept c.rank >\n", err)
-    assert lines[0] == "  règle invalide : ligne 2, colonne 1 : une valeur attendue, trouvé la fin de la règle"
+    assert lines[0] == ("  règle invalide : une valeur est attendue ici ; trouvé : la fin de la "
+                        "règle (ligne 2, colonne 1)")
     assert say(_erl_error("accept c.rank == p1.suit\n").message) == \
         "« == » compare un entier avec une enseigne"
     assert say(_erl_error("accept c.rank == p2.rank\n").message) == (

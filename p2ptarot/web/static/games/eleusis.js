@@ -22,8 +22,8 @@ function replyBox(form) {
   const r = ELEUSIS.reply;
   if (!r || r.form !== form) return box;
   box.classList.add(r.ok ? "ok" : "bad");
-  box.appendChild(el("div", "msg", (r.line ? t("line {line}, column {column}:", { line: r.line, column: r.column }) + " " : "") + r.text));
-  if (r.line && r.excerpt !== undefined) {
+  box.appendChild(el("div", "msg", r.text + (r.line ? " " + t("(line {line}, column {column})", { line: r.line, column: r.column }) : "")));
+  if (r.line && r.excerpt && r.excerpt.trim()) {  // an empty line (the rule ended early): no box
     const pre = el("pre", "caret");
     pre.textContent = r.excerpt + "\n" + " ".repeat(Math.max(0, r.column - 1)) + "^";
     box.appendChild(pre);
@@ -82,7 +82,7 @@ function hintForm(ev) {
       lab.appendChild(box); lab.appendChild(document.createTextNode(" " + h.hint + (h.holds ? "" : " " + t("(false of your rule)"))));
       f.appendChild(lab);
     });
-    const txt = el("input"); txt.id = "hint-text"; txt.maxLength = ev.max_hint_text; txt.placeholder = "free-text hint (or nothing)";
+    const txt = el("input"); txt.id = "hint-text"; txt.maxLength = ev.max_hint_text; txt.placeholder = t("free-text hint (or nothing)");
     f.appendChild(txt);
     const give = el("button", "write primary", t("Give this hint")); give.id = "hint-give";
     give.addEventListener("click", () => {
