@@ -16,16 +16,18 @@ from p2ptarot.app.events import GameFinished, TableOpened
 from p2ptarot.app.table import Hub
 from p2ptarot.web.lobby import Lobby
 from p2ptarot.web.server import WebServer
-from tests.web.tables import CLICK, FINISHED, config, keep_shot
+from tests.web.tables import CLICK, ELEUSIS_FORMS, FINISHED, config, keep_shot
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 SEATS = "document.querySelector('#lobby table.seats') ? document.querySelector('#lobby table.seats').textContent : ''"
 
 
-async def _host(page, game: str, options: dict | None) -> None:
+async def _host(page, game: str, options: dict | None, seats: int) -> None:
     await page.wait_for("document.getElementById('hostgame') !== null", timeout=60)
-    if options:  # the page's form has no options: the command it would send, with them
-        await page.js(f"send({json.dumps({'cmd': 'host', 'game': game, 'variant': '', 'seats': 3, 'bots': 1, 'name': 'Hana', 'options': options})})")
+    if options is not None:  # the page's form has no options: the command it would send, with them
+        await page.js("send(" + json.dumps({"cmd": "host", "game": game, "variant": "", "seats": seats,
+                                            "bots": _bots(game, seats), "name": "Hana",
+                                            "options": options}) + ")")
         return
     await page.js(f"const g = document.getElementById('hostgame'); g.value = '{game}';"
                   "g.dispatchEvent(new Event('change'))")
@@ -35,14 +37,24 @@ async def _host(page, game: str, options: dict | None) -> None:
                   "document.getElementById('hostbtn').click()")
 
 
-#: (game, table options, what the final score counts): games short enough to play to the end
-#: (arcanoid in one round, by clicking cards and fields on a phone)
-GAMES = [("paris-divins", None, "tokens in reserve"), ("arcanoid", {"rounds": 1}, "fields won")]
+#: (game, table options, what the final score counts, seats: one left free, all but the host's
+#: bots): games short enough to play to the end by clicking on a phone (arcanoid and Eleusis in
+#: one round; the page writes a library rule when Hana deals)
+GAMES = [("paris-divins", None, "tokens in reserve", 3), ("arcanoid", {"rounds": 1}, "fields won", 3),
+         ("eleusis", {"rounds": 1}, "points (all rounds)", 5),
+         ("trois-roses", {}, "points (match total)", 4),
+         ("arcanum", {"length": "short"}, "victory points (VP)", 3)]
 
 
-@pytest.mark.parametrize("game,options,score", GAMES)
+def _bots(game: str, seats: int) -> int:
+    """The host's bots: every seat but the host's and one left free (Arcanum's short game is
+    for exactly 3: no seat free)."""
+    return seats - 1 if game == "arcanum" else seats - 2
+
+
+@pytest.mark.parametrize("game,options,score,seats", GAMES)
 async def test_round_results_final_place_and_rematch(game: str, options: dict | None, score: str,
-                                                     tmp_path: Path) -> None:
+                                                     seats: int, tmp_path: Path) -> None:
     browser = await Browser(tmp_path / "profile").start()
     hub = Hub()
     cfg = config(tmp_path, "Hana", hub)
@@ -54,9 +66,10 @@ async def test_round_results_final_place_and_rematch(game: str, options: dict | 
     try:
         page = await browser.page(url)
         await page.size(390, 844, mobile=True)
-        await _host(page, game, options)
-        await page.wait_for(f"({SEATS}).includes('bot-1')", timeout=60)
-        await page.js("document.getElementById('startnow').click()")
+        await _host(page, game, options, seats)
+        await page.wait_for(f"({SEATS}).includes('bot-{_bots(game, seats)}')", timeout=60)
+        # a table with a free seat starts now; a full one when its host is ready
+        await page.js("(document.getElementById('startnow') || document.getElementById('ready')).click()")
         await page.wait_for("document.getElementById('players').textContent.includes('bot-1')", timeout=60)
         rounds_seen, clicks = 0, 0
         while not await page.js(FINISHED):  # not OVER: it would click Continue before we count it
@@ -67,7 +80,8 @@ async def test_round_results_final_place_and_rematch(game: str, options: dict | 
                     assert "Round " in text and " over" in text
                     keep_shot(await page.screenshot(tmp_path / "round-over-phone.png", full=False))
                 await page.js("document.getElementById('continue').click()")
-            if await page.js("(S.turn && !S.answered)") and await page.js(CLICK):
+            if await page.js("(S.turn && !S.answered)") and (await page.js(ELEUSIS_FORMS)
+                                                             or await page.js(CLICK)):
                 clicks += 1
             await asyncio.sleep(0.05)
         assert rounds_seen >= (1 if game == "paris-divins" else 0) and clicks >= 3
@@ -85,7 +99,8 @@ async def test_round_results_final_place_and_rematch(game: str, options: dict | 
         assert await page.js("document.getElementById('tolobby') !== null")
         await page.js("window.beforeRematch = true; document.getElementById('rematch').click()")
         # the same table again (a fresh page): the bot sits down anew, the finished game is gone
-        await page.wait_for(f"!window.beforeRematch && ({SEATS}).includes('bot-1')", timeout=90)
+        await page.wait_for(f"!window.beforeRematch && ({SEATS}).includes('bot-{_bots(game, seats)}')",
+                            timeout=90)
         stale = [type(e).__name__ for e in hub.history if isinstance(e, (GameFinished, TableOpened))]
         assert not stale, (stale, [type(e).__name__ for e in hub.history])
         assert game.split("-")[0] in (await page.js("document.getElementById('lobby').textContent")).lower()

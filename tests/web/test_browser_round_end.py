@@ -14,16 +14,9 @@ import pytest
 from p2ptarot.app.events import RoundHeld
 from p2ptarot.engine import games
 from tests.web.cdp import Browser
-from tests.web.tables import CLICK, bot_spawner, close_table, host, human, keep_shot
+from tests.web.tables import CLICK, ELEUSIS_FORMS, bot_spawner, close_table, host, human, keep_shot
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
-#: the dealer's forms in Eleusis: a library rule committed, no hint
-ELEUSIS_FORMS = """(() => {
-  const c = document.getElementById('erl-commit');
-  if (c) { const x = document.getElementById('erl-examples'); x.value = '0'; x.dispatchEvent(new Event('change')); c.click(); return 'rule'; }
-  const h = document.getElementById('hint-give'); if (h) { h.click(); return 'hint'; }
-  return '';
-})()"""
 NO_SIDEWAYS = "document.documentElement.scrollWidth <= window.innerWidth + 1"
 ROUND_UP = "document.getElementById('continue') !== null"
 
