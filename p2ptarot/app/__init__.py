@@ -7,8 +7,7 @@ presenter; `Hub` fans the events out and carries commands back.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from p2ptarot._lazy import lazy_names
 
 from .events import *  # noqa: F401,F403
 from .events import __all__ as _events_all
@@ -20,14 +19,8 @@ _LAZY = {"Hub": "table", "TableApp": "table",
 __all__ = [*_LAZY, *_events_all]
 
 
-def __getattr__(name: str) -> Any:
-    """`Hub` and `TableApp` load asyncio: imported on first use, so `verify` and `replay` (which
-    use the replay frames only) stay free of the event loop and the network stack; the human
-    seat's pieces (forms, screens, presenters) load only for a peer that has a player, not for
-    a bot peer (issue 26: ~70 ms of CPU per bot process)."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(name)
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+#: `Hub` and `TableApp` load asyncio: imported on first use, so `verify` and `replay` (which use
+#: the replay frames only) stay free of the event loop and the network stack; the human seat's
+#: pieces (forms, screens, presenters) load only for a peer that has a player, not for a bot
+#: peer (issue 26: ~70 ms of CPU per bot process).
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)

@@ -20,9 +20,9 @@ still binds its shared receiving socket to the wildcard (``0.0.0.0:5353``, joine
 on ``addr`` only, but receiving unicast on every interface and, Linux's IP_MULTICAST_ALL
 default, the group's traffic joined by any socket of the host). ``open_zeroconf`` replaces that
 socket by one bound to the group address itself (``224.0.0.251:5353``, or ``ff02::fb%card``)
-with IP_MULTICAST_ALL off: it receives only mDNS multicast arriving on the chosen cards. The
-per-card sockets zeroconf sends from are bound to ``addr:5353``. So nothing listens on the
-wildcard (SECURITY §6).
+with IP_MULTICAST_ALL off and without SO_REUSEPORT (see ``_group_socket``): it receives only
+mDNS multicast arriving on the chosen cards. The per-card sockets zeroconf sends from are bound
+to ``addr:5353``. So nothing listens on the wildcard (SECURITY §6).
 """
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ def open_zeroconf(interfaces: Sequence[str] | None) -> AsyncZeroconf:
 def _bound_sockets(addresses: list[str],
                    version: IPVersion) -> tuple[socket.socket, list[socket.socket]]:
     """The receiving socket bound to the mDNS group on the chosen cards, and zeroconf's own
-    per-card sending sockets (bound to each address, port 5353)."""
+    per-card sending sockets (bound to each address, port 5353, and to its card)."""
     listen = _group_socket(addresses, version)
     senders = []
     try:
@@ -118,6 +118,7 @@ def _bound_sockets(addresses: list[str],
             sender = add_interface(listen, interface)
             if sender is not None:
                 senders.append(sender)
+                _pin_to_card(sender)
     except BaseException as exc:
         listen.close()
         for sender in senders:
@@ -136,9 +137,11 @@ def _group_socket(addresses: list[str], version: IPVersion) -> socket.socket:
     family = socket.AF_INET6 if version is IPVersion.V6Only else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_DGRAM)
     try:
+        # SO_REUSEADDR shares the port with every other mDNS stack (they all set it); never
+        # SO_REUSEPORT: Linux's early demux hands a group packet to the one socket joined on its
+        # card, then re-picks a member of that socket's SO_REUSEPORT group by flow hash, whatever
+        # card that member joined (on 6.18 up to half the flows reached a socket of another card).
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        if hasattr(socket, "SO_REUSEPORT"):
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         if family == socket.AF_INET6:
             sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
             sock.setsockopt(socket.IPPROTO_IPV6, _IPV6_MULTICAST_ALL, 0)
@@ -153,14 +156,28 @@ def _group_socket(addresses: list[str], version: IPVersion) -> socket.socket:
     return sock
 
 
+def _pin_to_card(sender: socket.socket) -> None:
+    """Bind a sending socket to the card holding its address: Linux delivers unicast for an
+    address arriving on any card (weak host model), so without this a machine on another LAN
+    of this computer could hand its answers to a zeroconf bound to this card."""
+    address = sender.getsockname()[0]
+    card = socket.if_indextoname(_scope_of(address))
+    try:
+        sender.setsockopt(socket.SOL_SOCKET, socket.SO_BINDTODEVICE, card.encode())
+    except PermissionError:  # Linux before 5.7 asks CAP_NET_RAW for this
+        logger.warning("zeroconf on %s is not bound to %s (no permission): unicast for %s "
+                       "arriving on another card still reaches it", address, card, address)
+
+
 def _scope_of(address: str) -> int:
-    """The index of the card holding an IPv6 address."""
+    """The index of the card holding an address."""
     import ifaddr
 
     wanted = ipaddress.ip_address(address.split("%")[0])
     for adapter in ifaddr.get_adapters():
         for ip in adapter.ips:
-            if isinstance(ip.ip, tuple) and ipaddress.ip_address(ip.ip[0]) == wanted:
+            held = ip.ip[0] if isinstance(ip.ip, tuple) else ip.ip
+            if ipaddress.ip_address(held.split("%")[0]) == wanted:
                 return int(adapter.index or 0)
     raise DiscoveryError(f"no network card holds {address}")
 

@@ -7,6 +7,7 @@ peer's messages and its link going down in the order they happened.  Peer keys a
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 
 PeerKey = bytes
@@ -57,3 +58,52 @@ class FrameDropped:
 
 
 MeshEvent = Received | LinkUp | LinkDown | LinkRejected | FrameDropped
+
+
+class EventQueue:
+    """The one queue both meshes (LAN and online) report through, bounded at `bound` events.
+
+    A full queue drops notices (rejections, dropped frames: counted in `dropped_notices`), never a
+    link change, and makes a link's reader wait (`deliver`) so a flood of frames stops being read
+    instead of growing memory."""
+
+    def __init__(self, bound: int) -> None:
+        self.bound = bound
+        self.dropped_notices = 0
+        self._queue: asyncio.Queue[MeshEvent] = asyncio.Queue()
+        self._room = asyncio.Event()  # set while the queue is below its bound
+        self._room.set()
+
+    def __len__(self) -> int:
+        return self._queue.qsize()
+
+    def emit(self, event: MeshEvent) -> None:
+        """Queue an event now; a notice is dropped when the queue is full."""
+        if isinstance(event, (LinkRejected, FrameDropped)) and self._queue.qsize() >= self.bound:
+            self.dropped_notices += 1
+            return
+        self._queue.put_nowait(event)
+
+    async def deliver(self, event: Received) -> None:
+        """Queue a frame, waiting while the queue is full."""
+        while self._queue.qsize() >= self.bound:
+            self._room.clear()
+            await self._room.wait()
+        self._queue.put_nowait(event)
+
+    async def get(self) -> MeshEvent:
+        event = await self._queue.get()
+        self._made_room()
+        return event
+
+    def drain(self) -> list[MeshEvent]:
+        """Every event already queued, without waiting."""
+        drained: list[MeshEvent] = []
+        while not self._queue.empty():
+            drained.append(self._queue.get_nowait())
+        self._made_room()
+        return drained
+
+    def _made_room(self) -> None:
+        if self._queue.qsize() < self.bound:
+            self._room.set()

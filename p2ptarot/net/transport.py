@@ -43,6 +43,7 @@ from p2ptarot.net.errors import (
     NoLinkError,
 )
 from p2ptarot.net.events import (
+    EventQueue,
     FrameDropped,
     LinkDown,
     LinkRejected,
@@ -169,10 +170,7 @@ class Mesh:
         self._links: dict[PeerKey, _Link] = {}
         self._sockets: set[_WsType] = set()
         self._tasks: set[asyncio.Task[None]] = set()
-        self._events: asyncio.Queue[MeshEvent] = asyncio.Queue()
-        self._room = asyncio.Event()  # set while the event queue is below its bound
-        self._room.set()
-        self.dropped_notices = 0
+        self._events = EventQueue(self.config.max_queued_events)
         self.throttled = 0  # reads paused by the per-link rate limit
         self._guard = ConnectionGuard(self.config.max_pending_handshakes,
                                       self.config.handshake_timeout + self.config.close_timeout,
@@ -271,26 +269,21 @@ class Mesh:
         return {key: link.info() for key, link in self._links.items()}
 
     async def next_event(self) -> MeshEvent:
-        event = await self._events.get()
-        self._made_room()
-        return event
+        return await self._events.get()
 
     def drain_events(self) -> list[MeshEvent]:
         """Every event already queued, without waiting."""
-        drained: list[MeshEvent] = []
-        while not self._events.empty():
-            drained.append(self._events.get_nowait())
-        self._made_room()
-        return drained
+        return self._events.drain()
+
+    @property
+    def dropped_notices(self) -> int:
+        """Notices (rejections, dropped frames) dropped because the event queue was full."""
+        return self._events.dropped_notices
 
     async def events(self) -> AsyncIterator[MeshEvent]:
         """Endless stream of events, in the order they happened."""
         while True:
             yield await self.next_event()
-
-    def _made_room(self) -> None:
-        if self._events.qsize() < self.config.max_queued_events:
-            self._room.set()
 
     # ----------------------------------------------------------------- dialling
 
@@ -406,18 +399,11 @@ class Mesh:
     def _emit(self, event: MeshEvent) -> None:
         """Queue an event; notices (rejections, dropped frames) are dropped when the queue is full,
         link changes never are (there are at most ``max_links`` of them pending per link)."""
-        if (isinstance(event, (LinkRejected, FrameDropped))
-                and self._events.qsize() >= self.config.max_queued_events):
-            self.dropped_notices += 1
-            return
-        self._events.put_nowait(event)
+        self._events.emit(event)
 
     async def _deliver(self, event: Received) -> None:
         """Queue a frame, waiting while the queue is full (the link stops being read meanwhile)."""
-        while self._events.qsize() >= self.config.max_queued_events:
-            self._room.clear()
-            await self._room.wait()
-        self._events.put_nowait(event)
+        await self._events.deliver(event)
 
     def _guard_dropped(self, address: str, reason: str) -> None:
         logger.debug("connection from %s closed: %s", address, reason)

@@ -125,49 +125,113 @@ def test_ipv6_zeroconf_binds_the_group_on_its_card_and_finds_the_table(netns: Ri
     assert seen == [["fd7e::1"]]
 
 
-_BROWSE = """
-import asyncio, json, sys
-from p2ptarot.net.discovery import TableBrowser
+_LISTEN = """
+import asyncio, contextlib, json, sys
+from p2ptarot.net.discovery import TableBrowser, open_zeroconf
 
-async def main(address, seconds):
-    async with TableBrowser(interfaces=[address]) as browser:
-        await asyncio.sleep(seconds)
-        print(json.dumps(sorted(a.host for a in browser.tables.values())))
+async def main(address, until):
+    zc = open_zeroconf([address])
+    seen = set()
+    async with TableBrowser(interfaces=[address], zeroconf=zc,
+                            on_change=lambda c: c.advert and seen.add(c.advert.host)):
+        print("listening", flush=True)
+        if until == "table":  # until a table is heard (start-up under load included)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(120):
+                    while not seen:
+                        await asyncio.sleep(0.05)
+        else:  # until told to stop, then 2 s more: a datagram already queued is read too
+            await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+            await asyncio.sleep(2)
+        print(json.dumps({"tables": sorted(seen), "names": sorted(zc.zeroconf.cache.names())}))
+    await zc.async_close()
 
-asyncio.run(main(sys.argv[1], float(sys.argv[2])))
+asyncio.run(main(sys.argv[1], sys.argv[2]))
 """
 
 
 def test_a_zeroconf_on_one_card_hears_nothing_of_another_card(netns: Rig, tmp_path) -> None:
     """h1 sits on two LANs (cards veth-h1 and lan-b). A table is advertised on LAN b; a zeroconf
-    on h1's lan-b card sees it, one on veth-h1 must not, even though the other socket has
-    joined the mDNS group on lan-b (python-zeroconf's wildcard listener would hear it: Linux
-    hands a group's packets to every wildcard socket once any socket joined it there)."""
+    on h1's lan-b card sees it, one on veth-h1, listening the whole time, hears nothing at all
+    (no record in its cache), although both receiving sockets are bound to 224.0.0.251:5353
+    in one namespace and the other one joined the group on lan-b."""
     _, (h1, h2) = netns.lan(2)
     lan_b = netns.segment("b")
     link_b = h1.attach(lan_b, "lan-b")
     h3 = netns.host("h3", lan_b)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    on_a = h1.popen([sys.executable, "-c", _LISTEN, h1.address, "stop"], env=env,
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert on_a.stdout.readline() == "listening\n", on_a.stderr.read()
     host = h3.popen(CLI + ["host", "--game", "sinople", "--seats", "3", "--bot", "--quiet",
                            "--interface", h3.card, "--data-dir", str(tmp_path / "h3"),
-                           "--lobby-timeout", "120"],
+                           "--lobby-timeout", "300"],
                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 90
-    while not _tables(h1, "lan-b"):  # the host is up and heard on lan-b (slow under load)
-        assert host.poll() is None and time.monotonic() < deadline, host.stderr.read()
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    # both browsers listen at once, so lan-b's group is joined on h1 while veth-h1's browser
-    # listens. A clean window: lan-b's browser hears the table, veth-h1's hears nothing. Up to
-    # three windows: in the full suite (never alone) a window has shown lan-b's browser hearing
-    # nothing, and once veth-h1's hearing lan-b's table; that is under investigation (see the
-    # session note), and the test fails unless one window of three is clean.
-    windows = []
-    for _attempt in range(3):
-        on_b = h1.popen([sys.executable, "-c", _BROWSE, link_b.address, "15"], env=env,
-                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        on_a = h1.run([sys.executable, "-c", _BROWSE, h1.address, "15"], env=env).stdout
-        out_b, err_b = on_b.communicate(timeout=60)
-        windows.append((json.loads(out_b), json.loads(on_a), err_b[-2000:]))
-        if windows[-1][:2] == ([h3.address], []):
-            break
-    assert windows[-1][:2] == ([h3.address], []), windows
+    on_b = h1.run([sys.executable, "-c", _LISTEN, link_b.address, "table"], env=env)
+    out_a, err_a = on_a.communicate("stop\n", timeout=60)
+    heard_b, heard_a = json.loads(on_b.stdout.splitlines()[-1]), json.loads(out_a)
+    assert (heard_b["tables"], heard_a) == ([h3.address], {"tables": [], "names": []}), \
+        (heard_b, on_b.stderr[-2000:], err_a[-2000:], host.poll())
     assert host.poll() is None, host.stderr.read()
+
+
+_GROUP_SOCKETS = """
+import json, select, socket, sys
+from zeroconf import IPVersion
+from p2ptarot.net.discovery import _bound_sockets
+
+pairs = [_bound_sockets([address], IPVersion.V4Only) for address in sys.argv[1:]]
+socks = {s: f"group {a}" for a, (s, _) in zip(sys.argv[1:], pairs)}
+socks.update({s: f"sender {a}" for a, (_, senders) in zip(sys.argv[1:], pairs) for s in senders})
+counts = dict.fromkeys(socks.values(), 0)
+print("ready", flush=True)
+watch = [*socks, sys.stdin]
+while True:
+    ready, _, _ = select.select(watch, [], [], 1.0)
+    if sys.stdin in ready:
+        sys.stdin.readline()
+        watch.remove(sys.stdin)
+    elif not ready and sys.stdin not in watch:  # told to stop, then a quiet second: all read
+        break
+    for s in ready:
+        if s in socks:
+            s.recvfrom(2048)
+            counts[socks[s]] += 1
+print(json.dumps(counts))
+"""
+
+_SEND = """
+import socket, sys, time
+source, destination, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+for port in range(40001, 40001 + count):  # one flow each: SO_REUSEPORT would scatter them
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind((source, port))
+        s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton(source))
+        s.sendto(b"not mdns", (destination, 5353))
+    time.sleep(0.002)
+"""
+
+
+def test_each_cards_sockets_take_only_what_arrives_on_that_card(netns: Rig) -> None:
+    """The sockets `open_zeroconf` opens for veth-h1 and for lan-b, side by side in h1: 64
+    datagrams to the mDNS group from 64 source ports on LAN b all reach lan-b's group socket,
+    none veth-h1's, and likewise from LAN a. (With SO_REUSEPORT on the group sockets Linux's
+    early demux spread each LAN's flows over both by hash.) Unicast to veth-h1's address sent
+    over LAN b reaches no socket (Linux would take it on any card: the sending sockets are
+    bound to their card); unicast to lan-b's address reaches lan-b's sending socket."""
+    _, (h1, h2) = netns.lan(2)
+    lan_b = netns.segment("b")
+    link_b = h1.attach(lan_b, "lan-b")
+    h3 = netns.host("h3", lan_b)
+    h3.ip("route", "add", f"{h1.address}/32", "dev", h3.card)  # a LAN b machine aims at card a
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    probe = h1.popen([sys.executable, "-c", _GROUP_SOCKETS, h1.address, link_b.address],
+                     env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE, text=True)
+    assert probe.stdout.readline() == "ready\n", probe.stderr.read()
+    for sender, destination, count in ((h3, MDNS_GROUP_V4, 64), (h2, MDNS_GROUP_V4, 32),
+                                       (h3, h1.address, 16), (h3, link_b.address, 8)):
+        sender.run([sys.executable, "-c", _SEND, sender.address, destination, str(count)])
+    out, err = probe.communicate("stop\n", timeout=60)
+    assert json.loads(out) == {f"group {h1.address}": 32, f"group {link_b.address}": 64,
+                               f"sender {h1.address}": 0, f"sender {link_b.address}": 8}, err

@@ -9,31 +9,26 @@ aiortc, coincurve or relay client until a command really goes online.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-#: names loaded on first use -> their module (absolute, under p2ptarot.net)
+from p2ptarot._lazy import lazy_names
+
+#: names loaded on first use -> their module (a submodule, or a path relative to this package)
 _LAZY = {
-    "OnlineConfig": "online.config", "OnlineConfigError": "online.config",
-    "IceServer": "online.config", "check_relay": "online.config",
-    "default_relays": "online.config", "parse_turn": "online.config",
-    "OnlineTransport": "online.transport", "OnlineAdvert": "online.transport",
-    "nostr_key_for": "online.transport", "OnlineMesh": "online.mesh",
-    "OnlineTable": "online.finder", "OnlineBrowser": "online.finder",
-    "browse_online": "online.finder", "find_code": "online.finder",
-    "code_of": "nostr.adverts", "normalize_code": "nostr.adverts", "show_code": "nostr.adverts",
+    "OnlineConfig": "config", "OnlineConfigError": "config",
+    "IceServer": "config", "check_relay": "config",
+    "default_relays": "config", "parse_turn": "config",
+    "OnlineTransport": "transport", "OnlineAdvert": "transport",
+    "nostr_key_for": "transport", "OnlineMesh": "mesh",
+    "OnlineTable": "finder", "OnlineBrowser": "finder",
+    "browse_online": "finder", "find_code": "finder",
+    "code_of": "..nostr.adverts", "normalize_code": "..nostr.adverts", "show_code": "..nostr.adverts",
 }
 
 __all__ = list(_LAZY)
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"p2ptarot.net.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)
 
 
 if TYPE_CHECKING:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from p2ptarot import PROTOCOL_VERSION
 
 from ..errors import ConnectError, HandshakeError, MessageTooLarge, NoLinkError
-from ..events import FrameDropped, LinkDown, LinkRejected, LinkUp, MeshEvent, PeerKey, Received
+from ..events import EventQueue, FrameDropped, LinkDown, LinkRejected, LinkUp, MeshEvent, PeerKey, Received
 from ..handshake import (CLOSE_BAD_HELLO, CLOSE_SELF, CLOSE_TIMEOUT, CLOSE_UNEXPECTED_KEY,
                          CLOSE_VERSION, INSTANCE_SIZE, READY, Hello, Signer, check_proof,
                          check_ready, make_proof, parse_hello, public_key_of)
@@ -92,14 +92,11 @@ class OnlineMesh:
         self._pending: dict[str, _Pending] = {}
         self._relays: dict[str, tuple[str, RelayChannel]] = {}  # link id -> (peer key, channel)
         self._seen_links: OrderedDict[str, None] = OrderedDict()  # link ids ever answered
-        self._events: asyncio.Queue[MeshEvent] = asyncio.Queue()
-        self._room = asyncio.Event()
-        self._room.set()
+        self._events = EventQueue(self.config.max_queued_events)
         self._tasks: set[asyncio.Task[object]] = set()
         self._admitted: frozenset[PeerKey] | None = None
         self._closed = False
         self._started = False
-        self.dropped_notices = 0
         #: every peer's latest path and RTT (kept after the link closes, for the game's report)
         self.seen: dict[PeerKey, tuple[str, float | None]] = {}
         #: told (peer, path, rtt) once a new link has its first RTT sample (or 10 s passed)
@@ -180,17 +177,15 @@ class OnlineMesh:
                 if not link.channel.closed}
 
     async def next_event(self) -> MeshEvent:
-        event = await self._events.get()
-        if self._events.qsize() < self.config.max_queued_events:
-            self._room.set()
-        return event
+        return await self._events.get()
 
     def drain_events(self) -> list[MeshEvent]:
-        out: list[MeshEvent] = []
-        while not self._events.empty():
-            out.append(self._events.get_nowait())
-        self._room.set()
-        return out
+        return self._events.drain()
+
+    @property
+    def dropped_notices(self) -> int:
+        """Notices (rejections, dropped frames) dropped because the event queue was full."""
+        return self._events.dropped_notices
 
     async def events(self) -> AsyncIterator[MeshEvent]:
         while True:
@@ -604,17 +599,10 @@ class OnlineMesh:
 
     # ----------------------------------------------------------------- internals
     def _emit(self, event: MeshEvent) -> None:
-        if (isinstance(event, (LinkRejected, FrameDropped))
-                and self._events.qsize() >= self.config.max_queued_events):
-            self.dropped_notices += 1
-            return
-        self._events.put_nowait(event)
+        self._events.emit(event)
 
     async def _deliver(self, event: Received) -> None:
-        while self._events.qsize() >= self.config.max_queued_events:
-            self._room.clear()
-            await self._room.wait()
-        self._events.put_nowait(event)
+        await self._events.deliver(event)
 
     def _spawn(self, coro: object) -> None:
         task = asyncio.ensure_future(coro)  # type: ignore[arg-type]
