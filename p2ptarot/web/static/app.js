@@ -357,8 +357,10 @@ const handlers = {
     if (tk.length) box.appendChild(resultsTable([t("player"), t("total") + (e.note ? " *" : "")], tk.map((k) => [k, e.totals[k]])));
     if (e.note) box.appendChild(el("p", "footnote", "* " + e.note)).id = "totals-note";
     if ((e.details || []).length) {  // e.g. Eleusis: each judgment re-checked against the opened rule
+      const lines = e.details.slice();  // a heading line (it ends with ":") heads the list, not an item of it
+      if (lines.length > 1 && lines[0].trim().endsWith(":")) box.appendChild(el("p", "detailshead", lines.shift().trim()));
       const d = el("ul", "rounddetails"); d.id = "round-details";
-      e.details.forEach((line) => d.appendChild(el("li", line.includes(t("(misjudged)")) ? "bad" : null, line.trim())));
+      lines.forEach((line) => d.appendChild(el("li", line.includes(t("(misjudged)")) ? "bad" : null, line.trim())));
       box.appendChild(d);
     }
     if (!S.replay && box.scrollIntoView) box.scrollIntoView({ block: "nearest" });  // in sight, wherever the table is
