@@ -139,6 +139,9 @@ class Waiting(Event):
             return _("your move ({what})").format(what=_(self.what) if self.what else "")
         if self.what == "move" or not self.what:
             return _("waiting for {names}").format(names=_and(self.names))
+        if self.what == "between-rounds":
+            return _("waiting for {names} (reading the round's result, or starting the next deal)"
+                     ).format(names=_and(self.names))
         return _("{what}: waiting for {names}").format(what=_(self.what), names=_and(self.names))
 
 
@@ -209,6 +212,8 @@ class RoundOver(Event):
     totals: dict[str, Any]
     #: what the round's end shows beyond its record (Eleusis: each judgment re-checked)
     details: tuple[str, ...] = ()
+    #: a footnote to the totals (Eleusis: they include §4.16's +10 for seats that have not dealt)
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -422,6 +427,8 @@ class Host(Command):
     name: str = ""
     #: open it on the NOSTR relays (`p2ptarot web --online`) rather than on the LAN
     online: bool = False
+    #: the game's table options (its `rules.OPTIONS`, checked by the lobby; a rematch keeps them)
+    options: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -485,7 +492,14 @@ def command_from_json(data: Any) -> Command:
         online = data.get("online", False)
         if not isinstance(online, bool):
             raise ValueError("host: online is true or false")
-        return Host(game[:40], variant[:40], seats, bots, name[:40], online)
+        options = data.get("options", {})
+        if not isinstance(options, dict) or len(options) > 16 or not all(
+                isinstance(k, str) and len(k) <= 40 and (type(v) in (int, bool) or
+                                                         (isinstance(v, str) and len(v) <= 40))
+                for k, v in options.items()):
+            raise ValueError("host: options map names to numbers, words or true/false")
+        return Host(game[:40], variant[:40], seats, bots, name[:40], online,
+                    tuple(sorted(options.items())))
     if cmd == "lobby":
         return BackToLobby()
     if cmd == "rematch":

@@ -153,8 +153,8 @@ async def until_left(hub: Hub, game: Awaitable[T]) -> T:
                 await play
             except (asyncio.CancelledError, Exception):  # whatever it died of, we left
                 pass
-            why = f" ({hub.leave_reason})" if hub.leave_reason else ""
-            raise LeftTable(f"you left the table{why}")
+            raise LeftTable(_("you left the table ({why})").format(why=hub.leave_reason)
+                            if hub.leave_reason else _("you left the table"))
         return play.result()
     finally:
         leave.cancel()

@@ -17,6 +17,7 @@ from p2ptarot.table.envelope import EnvelopeError, parse
 from p2ptarot.table.names import printable
 
 from p2ptarot.i18n import _
+from p2ptarot.i18n.reasons import say
 from p2ptarot.present import screen as screens
 from .results import column, round_rows
 
@@ -80,7 +81,7 @@ def frames(transcript: Any) -> tuple[list[str], list[Frame]]:
         elif env.kind == "abort":
             blame = env.body.get("blame")
             who = names[blame] if isinstance(blame, int) and 0 <= blame < len(names) else _("nobody")
-            reason = printable(screens.name_seats(str(env.body.get("reason")), names))
+            reason = printable(screens.name_seats(say(str(env.body.get("reason"))), names))
             pending.append(_("{name} stopped the game, blaming {who}: {reason}").format(
                 name=names[env.seat], who=who, reason=reason))
         try:

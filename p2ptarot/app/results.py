@@ -39,16 +39,16 @@ _MAX_LISTED = 6
 
 def _word(key: str, value: Any, names: Sequence[str], seats_by_default: bool) -> Any:
     if value is None:
-        return "nobody" if key in _SEAT_KEYS else "-"
+        return _("nobody") if key in _SEAT_KEYS else "-"
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if is_card(value):
         return card_name(value)
     if isinstance(value, list) and len(value) == len(names) and len(names) > 1 \
             and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
         return ", ".join(f"{n} {v}" for n, v in zip(names, value))  # one number per player
     if isinstance(value, int) and not isinstance(value, bool) and (key in _SEAT_KEYS or seats_by_default):
-        return names[value] if 0 <= value < len(names) else "nobody"
+        return names[value] if 0 <= value < len(names) else _("nobody")
     if isinstance(value, list):
         return ", ".join(str(_word(key, v, names, seats_by_default)) for v in value) or "-"
     if isinstance(value, dict):  # seat -> value ("0": card): "Alice 2 of cups, Bob ..."

@@ -27,6 +27,7 @@ from .clock import rule_text
 from .results import round_rows, totals
 from p2ptarot.present.rulebook import rules
 from p2ptarot.i18n import N_, _, language
+from p2ptarot.i18n.reasons import say
 
 
 class TableApp:
@@ -49,6 +50,10 @@ class TableApp:
         self._since: list[str] = []
         self._away: set[int] = set()
         self._rounds_seen = 0
+        #: seats that have sent nothing since the last round ended (nothing goes on the wire
+        #: while a seat's player reads the round's result, so the others cannot tell reading
+        #: from the next deal's first computations: spec/APP.md, "Round ends")
+        self._quiet: set[int] = set()
         self._seen: set[int] = set()
         #: the view before the latest one (a round's last view, when the latest starts the next)
         self._views: tuple[dict[str, Any] | None, dict[str, Any] | None] = (None, None)
@@ -107,8 +112,20 @@ class TableApp:
             except (KeyError, TypeError, ValueError, IndexError, AttributeError):
                 lines = []  # a nicety: never let it end a game
             out[-1] = RoundOver(out[-1].number, out[-1].result, out[-1].totals, tuple(lines))
+        if out:
+            try:
+                note = screens.presenter(self.game).totals_note(view)
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+                note = ""
+            out = [RoundOver(r.number, r.result, r.totals, r.details, note) for r in out]
         self._rounds_seen = max(self._rounds_seen, len(rows))
+        if out:
+            self._quiet = set(range(len(self.names)))
         return out
+
+    def heard(self, seat: int) -> None:
+        """A message of `seat` entered the log: it is past the round's result."""
+        self._quiet.discard(seat)
 
     def turn(self, legal: Sequence[Any], view: dict[str, Any], deadline: float | None) -> TurnStarted:
         """Our seat must move: numbered options and what happened since our last turn."""
@@ -130,8 +147,10 @@ class TableApp:
             if s == self.seat:
                 return _("you")
             return _("{name}'s bot").format(name=self.name(s)) if s in self._bot_seats else self.name(s)
+        others = [s for s in seats if s != self.seat]
+        between = what != "move" and bool(others) and all(s in self._quiet for s in others)
         return Waiting(tuple(seats), tuple(who(s) for s in seats),
-                       busy_words(what), deadline,
+                       BETWEEN_ROUNDS if between else busy_words(what), deadline,
                        yours=self.seat is not None and tuple(seats) == (self.seat,))
 
     def stand_in(self, seat: int, by_bot: bool) -> Presence | None:
@@ -186,7 +205,7 @@ class TableApp:
 
     def aborted(self, blame: int | None, reason: str, step: int | None) -> GameAborted:
         return GameAborted(blame, self.name(blame) if blame is not None else "",
-                           screens.name_seats(reason, self.names), step)
+                           screens.name_seats(say(reason), self.names), step)
 
 
 def ordinal(n: int) -> str:
@@ -426,6 +445,9 @@ BOT_PAUSE = 2.0
 HOLD_MAX = 300.0
 
 
+#: what the table waits for after a round ended, until a waited seat's first message of the next
+#: deal: it is true whether its player still reads the result or its peer already deals
+BETWEEN_ROUNDS = "between-rounds"
 #: the cryptographic steps of the table, as a player reads them
 _MENTAL_WORDS = {"key": N_("setting up the deck"), "shuffle": N_("shuffling the cards"),
                  "shares": N_("dealing the cards"), "reencrypt": N_("passing cards on")}

@@ -7,6 +7,7 @@ import sys
 
 from p2ptarot.engine import BadConfiguration, UnknownGame
 from p2ptarot.engine import info as game_info
+from p2ptarot.i18n.reasons import say
 
 USAGE_ERROR = 2
 
@@ -27,7 +28,7 @@ def check_table(args: argparse.Namespace, game: str, players: int,
         gi.check_players(players)
         gi.resolve_variant(variant)
     except (UnknownGame, BadConfiguration) as exc:
-        return usage_error(args, str(exc))
+        return usage_error(args, say(exc.args[0] if exc.args else exc))
     return None
 
 

@@ -164,7 +164,7 @@ class Terminal:
                 self.answered = True  # the open turn (if any) is the bot's now
             return [ev.sentence]
         if isinstance(ev, Waiting):
-            if ev.what != "move" or ev.yours:
+            if ev.what not in ("move", "between-rounds") or ev.yours:
                 return []
             text = ev.sentence + (f" ({_left(ev.deadline)})" if ev.deadline and not self.spectator else "")
             if text == self.waiting_for:
@@ -185,7 +185,10 @@ class Terminal:
             out = ["", _("== Round {n} over ==").format(n=ev.number)] \
                 + table([[ev.result[k] for k in cols]], [column(k) for k in cols])
             if ev.totals:
-                out += table([[n, v] for n, v in ev.totals.items()], (_("player"), _("total")))
+                out += table([[n, v] for n, v in ev.totals.items()],
+                             (_("player"), _("total") + (" *" if ev.note else "")))
+            if ev.note:
+                out.append("* " + ev.note)
             out += list(ev.details)
             return out
         if isinstance(ev, RoundHeld):

@@ -16,6 +16,7 @@ from p2ptarot.app.events import Notice
 from p2ptarot.bots import make as make_bot
 from p2ptarot.engine import BadConfiguration, Move
 from p2ptarot.i18n import N_, _
+from p2ptarot.i18n.reasons import say
 from p2ptarot.net.finder import describe as describe_table
 from p2ptarot.net.lan import DEFAULT_HEARTBEAT
 from p2ptarot.peer.bots import LocalBots, host_with_bots
@@ -323,13 +324,13 @@ def run_host_cmd(args: argparse.Namespace) -> int:
     try:
         result = asyncio.run(go())
     except (RunError, BadConfiguration) as exc:  # (first: a bot never loads app.human)
-        _left_message(args, f"p2ptarot host: {exc}")
+        _left_message(args, f"p2ptarot host: {say(exc)}")
         return 1
     except app.LeftTable as exc:
-        _left_message(args, f"p2ptarot host: {exc}")
+        _left_message(args, f"p2ptarot host: {say(exc)}")
         return 1
     except KeyboardInterrupt:
-        _left_message(args, "p2ptarot host: interrupted; you left the table")
+        _left_message(args, "p2ptarot host: " + _("interrupted; you left the table"))
         return 130
     return _report(result, args)
 
@@ -361,7 +362,7 @@ def run_join_cmd(args: argparse.Namespace) -> int:
             args.table, host_fingerprint = asyncio.run(
                 online.resolve_code(args, args.table, args.find_timeout))
     except (LookupError, ValueError) as exc:
-        _left_message(args, f"p2ptarot join: {exc}")
+        _left_message(args, f"p2ptarot join: {say(exc)}")
         return 1
 
     async def go() -> GameResult:
@@ -377,13 +378,13 @@ def run_join_cmd(args: argparse.Namespace) -> int:
     try:
         result = asyncio.run(go())
     except RunError as exc:  # (first: a bot never loads app.human)
-        _left_message(args, f"p2ptarot join: {exc}")
+        _left_message(args, f"p2ptarot join: {say(exc)}")
         return 1
     except app.LeftTable as exc:
-        _left_message(args, f"p2ptarot join: {exc}")
+        _left_message(args, f"p2ptarot join: {say(exc)}")
         return 1
     except KeyboardInterrupt:
-        _left_message(args, "p2ptarot join: interrupted; you left the table")
+        _left_message(args, "p2ptarot join: " + _("interrupted; you left the table"))
         return 130
     return _report(result, args)
 

@@ -19,6 +19,7 @@ from p2ptarot.net.errors import MeshError
 from p2ptarot.net.events import LinkDown, LinkUp, Received
 from p2ptarot.net.link import Links
 from p2ptarot.i18n import _
+from p2ptarot.i18n.reasons import say
 from p2ptarot.mental.randomness import SeededRandomSource
 from p2ptarot.table.charter import SignedCharter
 from p2ptarot.table.effects import (Aborted, DigestTo, Effect, Finished, Forward, Found, NeedMove,
@@ -51,7 +52,7 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
     charter = signed.charter
     seat = charter.seat_of(identity.public_bytes)
     if seat is None:
-        raise RunError("this identity has no seat at the table")
+        raise RunError(_("this identity has no seat at the table"))
     session = Session(signed, seat, identity, store.seed,
                       None if cfg.test_seed is None
                       else SeededRandomSource(test_secret(cfg.test_seed, "deck")))
@@ -136,12 +137,12 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
                 cfg.say(_("game over: {scores}; won by {winners}").format(scores=scores, winners=won))
             elif isinstance(e, Found):  # a fault the rules punish in play (Eleusis void round)
                 cfg.say(_("{name} (seat {n}) is at fault: {reason}; play goes on").format(
-                    name=names[e.blame], n=e.blame + 1, reason=printable(e.reason)))
+                    name=names[e.blame], n=e.blame + 1, reason=printable(say(e.reason))))
             elif isinstance(e, Aborted):
                 who = (_("{name} (seat {n}) is blamed").format(name=names[e.blame], n=e.blame + 1)
                        if e.blame is not None else _("nobody is blamed"))
                 cfg.say(_("game aborted at step {step}: {who}: {reason}").format(
-                    step=e.step, who=who, reason=printable(e.reason)))  # may quote a cheater's text
+                    step=e.step, who=who, reason=printable(say(e.reason))))  # may quote a cheater's text
         watch.settle()
         audience.settle()
         loaded[0] = True

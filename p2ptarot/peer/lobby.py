@@ -19,6 +19,7 @@ from p2ptarot.app.events import ChatLine, LobbyState, Notice, Ready, StartNow
 from p2ptarot.crypto.signing import Identity, fingerprint
 from p2ptarot.engine import info as game_info
 from p2ptarot.i18n import _
+from p2ptarot.i18n.reasons import say
 from p2ptarot.net.errors import MeshError
 from p2ptarot.net.events import LinkDown, Received
 from p2ptarot.net.finder import matches_table_id_only
@@ -112,7 +113,7 @@ async def host_lobby(cfg: PeerConfig, links: Links, identity: Identity, game: st
                              ready=cfg.ready, bot=cfg.bot),
                     gi.min_players, gi.max_players)
     except RoomError as exc:
-        raise RunError(str(exc)) from None
+        raise RunError(say(exc)) from None
     hub = cfg.hub
     _enter(hub, cfg.name)
     info = TableInfo(game=game, variant=variant or "", seats_taken=1,
@@ -182,7 +183,7 @@ async def host_lobby(cfg: PeerConfig, links: Links, identity: Identity, game: st
                         try:
                             chosen = room.start_now()
                         except RoomError as exc:
-                            hub.publish(Notice(_("cannot start now: {reason}").format(reason=exc)))
+                            hub.publish(Notice(_("cannot start now: {reason}").format(reason=say(exc))))
                 for text in hub.take_chat():  # the host's own lines (already shown locally)
                     clean = clean_chat(text)
                     if clean is not None:
@@ -228,7 +229,7 @@ async def host_lobby(cfg: PeerConfig, links: Links, identity: Identity, game: st
                         cfg.say(_("seat {n} ({name}) sent an invalid charter signature; waiting "
                                   "for a valid one").format(n=seat_no, name=joined[seat_no][1]))
             elif isinstance(ev, LinkDown) and any(k == ev.peer for k, _name, _addr in joined):
-                raise RunError("a player left before signing the charter")
+                raise RunError(_("a player left before signing the charter"))
         signed = SignedCharter(charter=charter, signatures=[sigs[k] for k, _name, _addr in joined])
         signed.verify()
         await links.broadcast(ctl({"ctl": "signed", "signed": signed.model_dump(mode="json")}))
@@ -251,13 +252,15 @@ async def join_lobby(cfg: PeerConfig, links: Links, identity: Identity, url: str
     try:
         host = await links.connect(url)
     except MeshError as exc:
-        raise RunError(str(exc)) from exc
+        raise RunError(say(exc)) from exc
     if host_prefix is not None and not fingerprint(host).startswith(host_prefix.upper()) \
             and not matches_table_id_only(host_prefix):
-        raise RunError(f"the host at {url} is {fingerprint(host)}, not the {host_prefix} you named")
+        raise RunError(_("the host at {url} is {found}, not the {named} you named").format(
+            url=url, found=fingerprint(host), named=host_prefix))
     if host_fingerprint is not None and fingerprint(host) != host_fingerprint:
-        raise RunError(f"the host at {url} is {fingerprint(host)}, not the {host_fingerprint} its "
-                       "advert names; not joining an impostor")
+        raise RunError(_("the host at {url} is {found}, not the {named} its advert names; not "
+                         "joining an impostor").format(url=url, found=fingerprint(host),
+                                                       named=host_fingerprint))
     hub = cfg.hub
     _enter(hub, cfg.name)
     join: dict[str, Any] = {"ctl": "join", "name": cfg.name, "address": links.address}
@@ -275,12 +278,13 @@ async def join_lobby(cfg: PeerConfig, links: Links, identity: Identity, url: str
                 if isinstance(cmd, Ready):
                     await safe_send(links, host, ctl({"ctl": "ready", "ready": cmd.ready}))
                 elif isinstance(cmd, StartNow):
-                    hub.publish(Notice("only the host can start the table"))
+                    hub.publish(Notice(_("only the host can start the table")))
             for text in hub.take_chat():
                 await safe_send(links, host, ctl({"ctl": "chat", "text": text}))
             continue
         if isinstance(ev, LinkDown) and ev.peer == host:
-            raise RunError(f"the host closed the connection ({printable(ev.reason, 200)})")
+            raise RunError(_("the host closed the connection ({why})").format(
+                why=say(printable(ev.reason, 200))))
         if not isinstance(ev, Received) or ev.peer != host:
             continue
         msg = parse_ctl(ev.data)
@@ -300,25 +304,27 @@ async def join_lobby(cfg: PeerConfig, links: Links, identity: Identity, url: str
                     and said.seat != roster.you:
                 hub.publish(ChatLine(said.name, said.text))
         elif msg["ctl"] == "full":
-            raise RunError("that table is full")
+            raise RunError(_("that table is full"))
         elif msg["ctl"] == "left-out":
-            raise RunError("the host started the table without you (you were not ready)")
+            raise RunError(_("the host started the table without you (you were not ready)"))
         elif msg["ctl"] == "charter":
             try:
                 charter = Charter.model_validate(msg.get("charter"))
                 charter.check_version()
             except (ValidationError, ValueError) as exc:
-                raise RunError(f"the host proposed an invalid charter: {printable(exc, 300)}") from exc
+                raise RunError(_("the host proposed an invalid charter: {why}").format(
+                    why=printable(exc, 300))) from exc
             if charter.seat_of(identity.public_bytes) is None:
-                raise RunError("the host's charter does not seat this player")
+                raise RunError(_("the host's charter does not seat this player"))
             if charter.seat_key(0) != host:
-                raise RunError("the charter's seat 0 is not the host we dialled")
+                raise RunError(_("the charter's seat 0 is not the host we dialled"))
             await links.send(host, ctl({"ctl": "sign", "sig": sign_charter(charter, identity)}))
         elif msg["ctl"] == "signed":
             try:
                 signed = SignedCharter.model_validate(msg.get("signed"))
                 signed.verify()
             except (ValidationError, ValueError) as exc:
-                raise RunError(f"the host sent an invalid signed charter: {printable(exc, 300)}") from exc
+                raise RunError(_("the host sent an invalid signed charter: {why}").format(
+                    why=printable(exc, 300))) from exc
             links.admit_only([signed.charter.seat_key(i) for i in range(len(signed.charter.seats))])
             return signed

@@ -8,6 +8,7 @@ from typing import Any, Callable
 from p2ptarot.engine.local import Agent
 from p2ptarot.engine import Move
 from p2ptarot.i18n import _
+from p2ptarot.i18n.reasons import say
 from p2ptarot.net.finder import FindError, Pick, find_table, parse_target
 from p2ptarot.table.effects import NeedMove
 
@@ -32,8 +33,9 @@ async def run_host(cfg: PeerConfig, game: str, variant: str | None, seats: int, 
                 signed = await host_lobby(cfg, links, identity, game, variant, seats, options,
                                           on_listening, transport)
         except TimeoutError:
-            raise RunError(f"the table was not filled and signed within {cfg.lobby_timeout:.0f} s; "
-                           "closing it (--lobby-timeout sets how long to wait)") from None
+            raise RunError(_("the table was not filled and signed within {wait} s; closing it "
+                             "(--lobby-timeout sets how long to wait)").format(
+                wait=f"{cfg.lobby_timeout:.0f}")) from None
         return await play(cfg, links, identity, signed, choose)
 
 
@@ -51,15 +53,16 @@ async def run_join(cfg: PeerConfig, target: str | None, game: str | None, choose
             url = await find_table(_interfaces(cfg), game, wanted.prefix, wait=find_wait, pick=pick)
             cfg.say(_("found the table at {url}").format(url=url))
     except FindError as exc:
-        raise RunError(str(exc)) from None
+        raise RunError(say(exc)) from None
     async with cfg.links().open(identity) as links:
         try:
             async with asyncio.timeout(cfg.lobby_timeout):
                 signed = await join_lobby(cfg, links, identity, url, host_prefix=wanted.prefix,
                                            host_fingerprint=host_fingerprint)
         except TimeoutError:
-            raise RunError(f"the table did not start within {cfg.lobby_timeout:.0f} s; leaving it "
-                           "(--lobby-timeout sets how long to wait)") from None
+            raise RunError(_("the table did not start within {wait} s; leaving it "
+                             "(--lobby-timeout sets how long to wait)").format(
+                wait=f"{cfg.lobby_timeout:.0f}")) from None
         return await play(cfg, links, identity, signed, choose)
 
 
@@ -67,12 +70,12 @@ async def run_resume(cfg: PeerConfig, choose: Chooser) -> GameResult:
     data = DataDir(cfg.data_dir)
     unfinished = data.unfinished()
     if not unfinished:
-        raise RunError(f"no unfinished game in {cfg.data_dir}")
+        raise RunError(_("no unfinished game in {path}").format(path=cfg.data_dir))
     store = TableStore.open_existing(data, unfinished[-1])
     identity = data.identity()
     seat = store.signed.charter.seat_of(identity.public_bytes)
     if seat is None:
-        raise RunError("this data directory's identity has no seat at its saved table")
+        raise RunError(_("this data directory's identity has no seat at its saved table"))
     address = store.signed.charter.seats[seat].address
     async with cfg.links().open(identity, address) as links:
         return await play(cfg, links, identity, store.signed, choose, resume=True)

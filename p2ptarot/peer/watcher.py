@@ -76,6 +76,8 @@ class Watcher:
     def effect(self, e: Effect) -> None:
         if self.app is None:
             return
+        if isinstance(e, Record):
+            self.app.heard(e.envelope.seat)
         if isinstance(e, Record) and e.envelope.kind in ("move", "move.open") \
                 and isinstance(e.envelope.body.get("move"), dict):
             by = e.envelope.body.get("by")  # validated by the session: "bot" or absent

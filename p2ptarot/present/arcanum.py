@@ -81,7 +81,16 @@ def _place(view: Mapping[str, Any], loc: int | str) -> str:
 
 
 def _seat(s: int, view: Mapping[str, Any]) -> str:
-    return _("you") if s == view.get("seat") else f"P{s + 1}"
+    return _("you") if s == view.get("seat") else f"seat {s}"  # named by name_seats
+
+
+#: the turn's phases (rules §4), as the screen names them
+_PHASES = {"setup": N_("setup"), "draw": N_("draw"), "hide": N_("hide"), "play": N_("play"),
+           "scoring": N_("scoring"), "over": N_("game over")}
+
+
+def _phase(phase: Any) -> str:
+    return _(_PHASES[phase]) if phase in _PHASES else str(phase)
 
 
 def _city(view: Mapping[str, Any]) -> list[str]:
@@ -128,7 +137,7 @@ def render(view: Mapping[str, Any]) -> str:
     head = _("Arcanum — turn {turn} of {turns} (scorings after {scorings}), phase {phase}, "
              "first player {first}").format(
         turn=view["turn"], turns=view["turns"], scorings=", ".join(map(str, view["scoring_turns"])),
-        phase=view["phase"], first=f"P{view['first_player'] + 1}")
+        phase=_phase(view["phase"]), first=_seat(view["first_player"], view))
     if view.get("devil"):
         head += " — " + _("the Devil doubles every VP and prestige change")
     decks = _("Decks: {minors} minors, {majors} majors; discards: {dminors} minors, "
@@ -176,7 +185,7 @@ def board_data(view: Mapping[str, Any]) -> dict[str, Any]:
     decision = view.get("decision")
     return {
         "game": "arcanum", "seat": view.get("seat"), "turn": view["turn"], "turns": view["turns"],
-        "scoring_turns": list(view["scoring_turns"]), "phase": view["phase"],
+        "scoring_turns": list(view["scoring_turns"]), "phase": _phase(view["phase"]),
         "devil": bool(view.get("devil")), "locations": locations,
         "prestige": [{"house": h, "value": view["prestige"][h], "max": 21} for h in HOUSES],
         "players": players, "decks": dict(view["decks"]), "discards": dict(view["discards"]),
@@ -312,23 +321,28 @@ def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) 
         t["sign"] = _HOUSE_SIGNS.get(t["house"], "?")
     d = board["decision"]
     if d is not None:
-        d["who"] = ("everyone" if d["actor"] < 0 else
-                    names[d["actor"]] if d["actor"] < len(names) else f"P{d['actor'] + 1}")
+        d["who"] = (_("everyone") if d["actor"] < 0 else
+                    names[d["actor"]] if d["actor"] < len(names) else str(d["actor"] + 1))
     if view.get("scorings"):
         last = view["scorings"][-1]
         board["last_scoring"] = {"turn": last["turn"], "world": bool(last["world"]),
                                  "vp": list(last["vp"])}
     sc["board"] = board
-    sc["round"] = f"turn {view['turn']} of {view['turns']}"
-    relabel = {"minor": "discard pile: minors (top)", "major": "discard pile: majors (top)",
-               "in play": "being played"}
-    piles = [dict(p, label=relabel.get(p["label"], p["label"])) for p in base.get("piles", [])
+    sc["round"] = _("turn {turn} of {turns}").format(turn=view["turn"], turns=view["turns"])
+    relabel = {"minor": N_("discard pile: minors (top)"), "major": N_("discard pile: majors (top)"),
+               "in play": N_("being played")}
+    def relabelled(pile: dict[str, Any]) -> dict[str, Any]:
+        key = pile["label"]
+        return dict(pile, label=relabel[key], shown=_(relabel[key])) if key in relabel else pile
+    piles = [relabelled(p) for p in base.get("piles", [])
              if not p["label"].endswith(": hidden")]  # those are a past scoring's, below
     if view.get("scorings"):
         last = view["scorings"][-1]
         for s, cards in enumerate(last.get("hidden") or []):
             if cards and 0 <= s < len(names):
                 piles.append({"label": f"{names[s]}: hidden cards shown at the turn {last['turn']} scoring",
+                              "shown": _("{name}: hidden cards shown at the turn {turn} scoring")
+                              .format(name=names[s], turn=last["turn"]),
                               "cards": [face(c) for c in cards]})
     sc["piles"] = piles
     return sc

@@ -16,6 +16,7 @@ from p2ptarot.games.eleusis.erl import HINTS, ErlError, compile_rule, facts, hin
 
 from .faces import face
 from .page import PageMoveError
+from p2ptarot.i18n import reasons
 from .screen import name_seats
 
 #: headings for grouping long move lists by kind
@@ -59,8 +60,8 @@ _CARD_ID = re.compile(r"\b(?:clubs|diamonds|hearts|spades)-\d{1,2}(?:#\d+)?")
 
 def event_text(text: str) -> str:
     """The engine's last event for people: card ids become card names ('hearts-6#1' -> '6♥');
-    seats stay 0-based 'seat N' for the screen to name."""
-    return _CARD_ID.sub(lambda m: card_name(m.group(0)), text)
+    seats stay 0-based 'seat N' for the screen to name; the sentence in the interface's language."""
+    return _CARD_ID.sub(lambda m: card_name(m.group(0)), reasons.say(text))
 
 
 def cards_text(cards: Sequence[str | None]) -> str:
@@ -69,8 +70,8 @@ def cards_text(cards: Sequence[str | None]) -> str:
 
 def _who(seat: int | None, view: Mapping[str, Any]) -> str:
     if seat is None or seat < 0:
-        return "nobody"
-    return "you" if seat == view.get("seat") else f"seat {seat}"
+        return _("nobody")
+    return _("you") if seat == view.get("seat") else f"seat {seat}"  # named by name_seats
 
 
 def _wrap(prefix: str, items: list[str]) -> list[str]:
@@ -91,7 +92,7 @@ def _layout_lines(view: Mapping[str, Any]) -> list[str]:
     for p in layout["main"]:
         mark = "*" if p["n"] == marker else ""
         items.append(f"{card_name(p['card'])}{mark}")
-    lines = _wrap("main line: ", items)
+    lines = _wrap(_("main line:") + " ", items)
     for i, column in enumerate(layout["side"]):
         if not column:
             continue
@@ -100,10 +101,11 @@ def _layout_lines(view: Mapping[str, Any]) -> list[str]:
             names = [card_name(p["card"]) + ("*" if p["n"] == marker else "") for p in block]
             blocks.append(names[0] if len(names) == 1 else "[" + " ".join(names) + "]")
         head = layout["main"][i]
-        lines.extend(_wrap(f"  under {card_name(head['card'])} (#{i + 1}): ", blocks))
+        lines.extend(_wrap("  " + _("under {card} (#{n}):").format(card=card_name(head["card"]), n=i + 1)
+                           + " ", blocks))
     if marker:
-        lines.append(f"Sage marker (*) on placement {marker}: "
-                     f"{layout['size'] - marker} cards placed after it")
+        lines.append(_("Sage marker (*) on placement {n}: {after} cards placed after it").format(
+            n=marker, after=layout["size"] - marker))
     return lines
 
 
@@ -111,45 +113,52 @@ def render(view: Mapping[str, Any]) -> str:
     """The screen of one seat."""
     out = []
     dealer = view.get("dealer", -1)
-    out.append(f"Eleusis — round {view.get('round')} of {view.get('rounds')}, dealer "
-               f"{_who(dealer, view)} — {_phase(view.get('phase'))}")
+    out.append(_("Eleusis — round {n} of {total}, dealer {dealer} — {phase}").format(
+        n=view.get("round"), total=view.get("rounds"), dealer=_who(dealer, view),
+        phase=_phase(view.get("phase"))))
     layout = view["layout"]
-    sudden = "SUDDEN DEATH" if view.get("sudden_death") else "no sudden death yet"
-    out.append(f"layout {layout['size']} cards, stock {view.get('stock')}, {sudden}")
+    sudden = _("SUDDEN DEATH") if view.get("sudden_death") else _("no sudden death yet")
+    out.append(_("layout {n} cards, stock {stock}, {sudden}").format(
+        n=layout["size"], stock=view.get("stock"), sudden=sudden))
     hints = list(view.get("hints") or [])
     if view.get("hint_text"):
         hints.append(f'"{view["hint_text"]}"')
     if hints:
-        out.append("hints: " + "; ".join(hints))
+        out.append(_("hints: {hints}").format(hints="; ".join(hints)))
     if view.get("rule"):
-        out.append("rule: " + " ".join(str(view["rule"]).split()))
+        out.append(_("rule: {rule}").format(rule=" ".join(str(view["rule"]).split())))
     out.extend(_layout_lines(view))
     pending = view.get("pending")
     if pending:
-        what = ("declares \"no play\" showing " if pending["no_play"] else "plays ") + cards_text(
-            pending["cards"])
-        line = f"waiting: {_who(pending['seat'], view)} {what}"
+        what = (_("{who} declares \"no play\", showing {cards}") if pending["no_play"]
+                else _("{who} plays {cards}")).format(who=_who(pending["seat"], view),
+                                                       cards=cards_text(pending["cards"]))
+        line = _("waiting: {what}").format(what=what)
         if pending.get("call"):
-            line += f"; the Sage calls {pending['call']}"
+            verdict = _VERDICTS.get(str(pending["call"]))
+            line += "; " + _("the Sage calls {verdict}").format(
+                verdict=_(verdict) if verdict else pending["call"])
         if pending.get("proposal"):
-            line += f"; the Sage names {card_name(pending['proposal'])}"
+            line += "; " + _("the Sage names {card}").format(card=card_name(pending["proposal"]))
         out.append(line)
     if view.get("last_event"):
-        out.append(f"last: {event_text(str(view['last_event']))}")
+        out.append(_("last: {event}").format(event=event_text(str(view["last_event"]))))
     for p in view["players"]:
         if p["dealer"]:
-            status = "dealer"
+            status = _("dealer")
         else:
-            flags = [f for f, on in (("SAGE", p["sage"]), ("false prophet", p["false_prophet"]),
-                                     ("eliminated", p["eliminated"])) if on]
-            status = f"{p['cards']:>2} cards" + (" — " + ", ".join(flags) if flags else "")
+            flags = [_(f) for f, on in ((N_("SAGE"), p["sage"]), (N_("false prophet"), p["false_prophet"]),
+                                        (N_("eliminated"), p["eliminated"])) if on]
+            status = _("{n} cards").format(n=f"{p['cards']:>2}") \
+                + (" — " + ", ".join(flags) if flags else "")
             if p["shown"]:
-                status += f" (shown: {cards_text([s['card'] for s in p['shown']])})"
+                status += " " + _("(shown: {cards})").format(
+                    cards=cards_text([s["card"] for s in p["shown"]]))
         mark = ">" if view.get("turn", {}).get("seats") == [p["seat"]] else " "
         total = (view.get("totals") or [0] * len(view["players"]))[p["seat"]]
-        out.append(f"{mark} {_who(p['seat'], view):<8} {status}  (total {total})")
+        out.append(f"{mark} {_who(p['seat'], view):<8} {status}  " + _("(total {total})").format(total=total))
     if view.get("hand") is not None:
-        out.append("your hand: " + cards_text([h["card"] for h in view["hand"]]))
+        out.append(_("your hand: {cards}").format(cards=cards_text([h["card"] for h in view["hand"]])))
     return "\n".join(out)
 
 
@@ -175,7 +184,8 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
         return (_("judge: {verdict}") if kind == "judge" else _("call: {verdict}")).format(
             verdict=verdict_text)
     if kind == "answer":
-        return _("answer the Sage: {answer}").format(answer=move.get("answer"))
+        answer = _YES_NO.get(str(move.get("answer")))
+        return _("answer the Sage: {answer}").format(answer=_(answer) if answer else move.get("answer"))
     if kind == "pick":
         return _("name {card} as a correct card").format(card=card_name(move.get("card")))
     if kind == "sage":
@@ -189,12 +199,31 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
 
 #: the verdicts of a judgment or a Sage's call, in words
 _VERDICTS = {"right": N_("right"), "wrong": N_("wrong")}
+#: the dealer's answer to a Sage's proposal
+_YES_NO = {"yes": N_("yes"), "no": N_("no")}
+
+
+#: the rule library's names (games/eleusis/library.py), as the page's examples list shows them
+EXAMPLE_NAMES = {
+    "colour differs": N_("colour differs"), "prime alternation": N_("prime alternation"),
+    "beginner 1": N_("beginner 1"), "beginner 2": N_("beginner 2"), "beginner 3": N_("beginner 3"),
+    "too hard": N_("too hard"), "suit cycle": N_("suit cycle"),
+    "higher unless face": N_("higher unless face"), "within two, wrapping": N_("within two, wrapping"),
+    "at most two apart": N_("at most two apart"), "between last two": N_("between last two"),
+    "by position": N_("by position"), "even sum": N_("even sum"), "progression": N_("progression"),
+    "not the suit of three ago": N_("not the suit of three ago"), "ranks or hearts": N_("ranks or hearts"),
+    "parity alternates": N_("parity alternates"), "same colour": N_("same colour"),
+    "face or same suit": N_("face or same suit"),
+    "higher or equal, wrapping at king": N_("higher or equal, wrapping at king"),
+    "odd after even": N_("odd after even"), "red ranks low, black high": N_("red ranks low, black high"),
+    "suit differs, rank close": N_("suit differs, rank close"), "colours in pairs": N_("colours in pairs"),
+    "rank sum below 20": N_("rank sum below 20")}
 
 
 # ---- the dealer writes his own rule ---------------------------------------------------------------
 def error_lines(text: str, error: ErlError) -> list[str]:
     """The error, with the offending line and a caret under its column."""
-    out = [f"  invalid rule: {error}"]
+    out = ["  " + _("invalid rule: {why}").format(why=erl_message(error))]
     if error.line:
         lines = text.split("\n")
         if 0 < error.line <= len(lines):
@@ -203,15 +232,22 @@ def error_lines(text: str, error: ErlError) -> list[str]:
     return out
 
 
+def erl_message(error: ErlError) -> str:
+    """The rule language's complaint, located, in the interface's language."""
+    why = reasons.say(error.message)
+    return why + " " + _("(line {line}, column {column})").format(
+        line=error.line, column=error.column) if error.line else why
+
+
 def degenerate_rule(rule: Any) -> str:
     """"accepts every card" / "accepts no card" when it does so on a sample of main lines, else ""."""
     deck = [(rank, suit) for suit in (1, 2, 3, 4) for rank in range(1, 14)]
     lines = [[card] for card in deck] + [[a, b, c] for a, b, c in zip(deck, deck[5:], deck[11:])]
     verdicts = {rule.accepts(line, card) for line in lines for card in deck}
     if verdicts == {True}:
-        return "accepts every card"
+        return _("this rule accepts every card")
     if verdicts == {False}:
-        return "accepts no card"
+        return _("this rule accepts no card")
     return ""
 
 
@@ -245,24 +281,24 @@ def compose_hint(view: Mapping[str, Any], legal: Sequence[Any], ask: Callable[[s
     one is a fault at the opening) and free text."""
     hint = next(m for m in legal if getattr(m, "KIND", "") == "hint")
     rule = view.get("rule") or ""
-    say(f"Structured hints, comma-separated ({', '.join(HINTS)}), or nothing:")
+    say(_("Structured hints, comma-separated ({hints}), or nothing:").format(hints=", ".join(HINTS)))
     while True:
         chosen = [h.strip() for h in ask("hints> ").split(",") if h.strip()]
         bad = [h for h in chosen if h not in HINTS]
         false = [h for h in chosen if h in HINTS and rule and not hint_holds(rule, h)]
         if bad:
-            say(f"  not a structured hint: {', '.join(bad)}")
+            say("  " + _("not a structured hint: {hints}").format(hints=", ".join(bad)))
         elif false:
-            say(f"  false of your rule: {', '.join(false)}")
+            say("  " + _("false of your rule: {hints}").format(hints=", ".join(false)))
         elif len(set(chosen)) != len(chosen):
-            say("  a hint is given once")
+            say("  " + _("a hint is given once"))
         else:
             break
     while True:
-        text = ask("free-text hint (or nothing)> ").strip()
+        text = ask(_("free-text hint (or nothing)> ")).strip()
         if len(text) <= 200 and all(ch.isprintable() for ch in text):
             return type(hint)(tuple(chosen), text)
-        say("  at most 200 printable characters")
+        say("  " + _("a free-text hint is at most {n} printable characters").format(n=MAX_HINT_TEXT))
 
 
 _RANK_WORDS = {"A": 1, "J": 11, "Q": 12, "K": 13, **{str(r): r for r in range(1, 14)}}
@@ -284,8 +320,8 @@ def compose_run(view: Mapping[str, Any], legal: Sequence[Any], ask: Callable[[st
     """Let a player type a run of 1–4 cards of his hand, in order (e.g. `7H 8H 9S`)."""
     play = next(m for m in legal if getattr(m, "KIND", "") == "play")
     hand = [(h["handle"], h["card"]) for h in view.get("hand") or [] if h.get("card")]
-    say("Type the cards of your run in order, e.g. `7H 8H 9S` (A, 2–10, J, Q, K and C, D, H, S);"
-        " an empty line gives up.")
+    say(_("Type the cards of your run in order, e.g. `7H 8H 9S` (A, 2–10, J, Q, K and C, D, H, S);"
+          " an empty line gives up."))
     while True:
         words = ask("run> ").split()
         if not words:
@@ -297,15 +333,15 @@ def compose_run(view: Mapping[str, Any], legal: Sequence[Any], ask: Callable[[st
             match = next(((h, c) for h, c in hand if c.split("#")[0] == base
                           and (h, c) not in chosen), None)
             if base is None:
-                problem = f"{word!r} is not a card (write it like 7H or QS)"
+                problem = _("{word} is not a card (write it like 7H or QS)").format(word=repr(word))
             elif match is None:
-                problem = f"you hold no (further) {word}"
+                problem = _("you hold no (further) {card}").format(card=word)
             else:
                 chosen.append(match)
             if problem:
                 break
         if not problem and not 1 <= len(chosen) <= 4:
-            problem = "a run has 1 to 4 cards"
+            problem = _("a run has 1 to 4 cards")
         if problem:
             say(f"  {problem}")
             continue
@@ -319,8 +355,8 @@ def compose_rule(view: Mapping[str, Any], legal: Sequence[Any], ask: Callable[[s
     Returns the Commit move, or None if the dealer gives up (a line with a single '.').
     """
     commits = [m for m in legal if getattr(m, "KIND", "") == "commit"]
-    say("Type your rule in ERL (spec/ERL.md), e.g. `accept c.color != p1.color`;")
-    say("end it with an empty line; a line with a single '.' gives up.")
+    say(_("Type your rule in ERL (spec/ERL.md), e.g. `accept c.color != p1.color`;"))
+    say(_("end it with an empty line; a line with a single '.' gives up."))
     while True:
         lines: list[str] = []
         while True:
@@ -341,9 +377,10 @@ def compose_rule(view: Mapping[str, Any], legal: Sequence[Any], ask: Callable[[s
             continue
         degenerate = degenerate_rule(rule)
         if degenerate:
-            say(f"  warning: this rule {degenerate} (R30: allowed, but the scoring punishes it)")
+            say("  " + _("warning: {note} (R30: allowed, but the scoring punishes it)").format(
+                note=degenerate))
         move = type(commits[0])(commits[0].name, text)
-        say("  valid rule; it is committed now and opened at the end of the round.")
+        say("  " + _("valid rule; it is committed now and opened at the end of the round."))
         return move
 
 
@@ -366,22 +403,24 @@ def check_rule_text(text: str) -> tuple[str, str]:
     from p2ptarot.games.eleusis.erl.lexer import MAX_TEXT_BYTES
 
     if not isinstance(text, str):
-        raise PageMoveError("a rule is a text")
+        raise PageMoveError(_("a rule is a text"))
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if not text.strip():
-        raise PageMoveError("the rule is empty: write one, e.g. accept c.color != p1.color")
+        raise PageMoveError(_("the rule is empty: write one, e.g. accept c.color != p1.color"))
     if len(text.encode("utf-8", "replace")) > MAX_TEXT_BYTES:
-        raise PageMoveError(f"the rule is longer than {MAX_TEXT_BYTES} bytes")
+        raise PageMoveError(_("the rule text is longer than {max} bytes").format(max=MAX_TEXT_BYTES))
     if not text.endswith("\n"):
         text += "\n"
     try:
         rule = compile_rule(text)
     except ErlError as exc:
-        raise PageMoveError(f"invalid rule: {exc.message}", exc.line, exc.column) from None
+        raise PageMoveError(_("invalid rule: {why}").format(why=reasons.say(exc.message)), exc.line,
+                            exc.column) from None
     except (ValueError, RecursionError):  # ERL raises only ErlError; a hostile text stays a refusal
-        raise PageMoveError("invalid rule: the text cannot be read as ERL") from None
+        raise PageMoveError(_("invalid rule: the text cannot be read as ERL")) from None
     degenerate = degenerate_rule(rule)
-    warning = f"this rule {degenerate} (R30: allowed, but the scoring punishes it)" if degenerate else ""
+    warning = _("{note} (R30: allowed, but the scoring punishes it)").format(note=degenerate) \
+        if degenerate else ""
     return text, warning
 
 
@@ -396,7 +435,7 @@ def page_move(view: Mapping[str, Any], legal: Sequence[Any], form: str, text: st
     kind = PAGE_FORMS.get(form)
     template = next((m for m in legal if kind is not None and getattr(m, "KIND", "") == kind), None)
     if template is None:
-        raise PageMoveError(f"no {form!s:.20} can be written now")
+        raise PageMoveError(_("no {form} can be written now").format(form=f"{form!s:.20}"))
     if form == "rule":
         rule_text, warning = check_rule_text(text)
         return type(template)(template.name, rule_text), warning
@@ -409,34 +448,34 @@ def _page_hint(view: Mapping[str, Any], template: Any, text: str, choices: Seque
     chosen = [str(h) for h in choices]
     bad = [h for h in chosen if h not in HINTS]
     if bad:
-        raise PageMoveError(f"not a structured hint: {', '.join(h[:40] for h in bad)}")
+        raise PageMoveError(_("not a structured hint: {hints}").format(hints=", ".join(h[:40] for h in bad)))
     if len(set(chosen)) != len(chosen):
-        raise PageMoveError("a hint is given once")
+        raise PageMoveError(_("a hint is given once"))
     rule = view.get("rule")
     if chosen and not isinstance(rule, str):
-        raise PageMoveError("your rule is not known here: structured hints cannot be checked")
+        raise PageMoveError(_("your rule is not known here: structured hints cannot be checked"))
     false = [h for h in chosen if not hint_holds(str(rule), h)]
     if false:
-        raise PageMoveError(f"false of your rule: {', '.join(false)}")
+        raise PageMoveError(_("false of your rule: {hints}").format(hints=", ".join(false)))
     free = " ".join(str(text).split())
     if len(free) > MAX_HINT_TEXT or not all(ch.isprintable() for ch in free):
-        raise PageMoveError(f"a free-text hint is at most {MAX_HINT_TEXT} printable characters")
+        raise PageMoveError(_("a free-text hint is at most {n} printable characters").format(n=MAX_HINT_TEXT))
     order = [h for h in HINTS if h in chosen]
     return type(template)(tuple(order), free)
 
 
 def _page_run(view: Mapping[str, Any], template: Any, handles: Sequence[int]) -> Any:
     if not all(type(h) is int for h in handles):
-        raise PageMoveError("a run names cards of your hand")
+        raise PageMoveError(_("a run names cards of your hand"))
     if not 2 <= len(handles) <= MAX_RUN:
-        raise PageMoveError(f"a run has 2 to {MAX_RUN} cards (click one card to play it alone)")
+        raise PageMoveError(_("a run has 2 to {n} cards (click one card to play it alone)").format(n=MAX_RUN))
     if len(set(handles)) != len(handles):
-        raise PageMoveError("a card is named twice in the run")
+        raise PageMoveError(_("a card is named twice in the run"))
     hand = {h["handle"]: h["card"] for h in view.get("hand") or []
             if isinstance(h.get("handle"), int) and isinstance(h.get("card"), str)}
     missing = [h for h in handles if h not in hand]
     if missing:
-        raise PageMoveError("a card of the run is not in your hand")
+        raise PageMoveError(_("a card of the run is not in your hand"))
     return type(template)(tuple(handles), tuple(hand[h] for h in handles))
 
 
@@ -482,7 +521,8 @@ def refine_screen(view: Mapping[str, Any], names: Sequence[str], base: Mapping[s
         "last_event": name_seats(event_text(str(view.get("last_event") or "")), names),
         "hand": [{"handle": h["handle"], "face": face(h["card"])} for h in view.get("hand") or []
                  if isinstance(h.get("card"), str)],
-        "examples": [{"name": r.name, "difficulty": r.difficulty, "text": r.text} for r in LIBRARY],
+        "examples": [{"name": _(EXAMPLE_NAMES[r.name]) if r.name in EXAMPLE_NAMES else r.name,
+                      "difficulty": r.difficulty, "text": r.text} for r in LIBRARY],
         "hints": [{"hint": h, "holds": isinstance(rule, str) and hint_holds(rule, h)} for h in HINTS],
         "max_run": MAX_RUN, "max_rule_bytes": MAX_TEXT_BYTES, "max_hint_text": MAX_HINT_TEXT,
     }
@@ -503,6 +543,18 @@ ROUND_TEXT = {
 def round_words(key: str) -> str:
     """A round-end text in the interface's language (ROUND_TEXT's values are msgids)."""
     return _(ROUND_TEXT[key])
+
+
+def totals_note(view: Mapping[str, Any]) -> str:
+    """Rules §4.16: a seat that has not dealt yet counts +10 if the game stops now, and the
+    running totals are that (spec/APP.md, "Round ends"): said when a total is not its rounds' sum."""
+    scores, totals = view.get("round_scores") or [], view.get("totals") or []
+    if not scores or not isinstance(totals, list):
+        return ""
+    sums = [sum(r[s] for r in scores if isinstance(r, list) and s < len(r)) for s in range(len(totals))]
+    if sums == list(totals):
+        return ""
+    return _("totals include rules §4.16's +10 for each seat that has not dealt yet")
 
 
 def round_lines(before: Mapping[str, Any], after: Mapping[str, Any], names: Sequence[str]) -> list[str]:

@@ -13,7 +13,7 @@ from typing import Any
 
 from p2ptarot import cards
 
-from p2ptarot.i18n import _
+from p2ptarot.i18n import N_, _
 
 from .cards import HIDDEN, card_name, roman, roses_name
 
@@ -30,6 +30,9 @@ _COLOURS = {"swords": "steel", "wands": "green", "cups": "red", "coins": "gold",
 #: roses figures: two letters, never one shared by two ranks (guardian and god both start with G)
 _ROSES_FIGURES = {"child": "Ch", "guardian": "Gu", "master": "Ma", "parent": "Pa",
                   "ancestor": "An", "god": "God"}
+#: the same figures in words, as a face's title shows them
+_ROSES_FIGURE_WORDS = {"child": N_("child"), "guardian": N_("guardian"), "master": N_("master"),
+                       "parent": N_("parent"), "ancestor": N_("ancestor"), "god": N_("god")}
 _STANDARD_RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 _STANDARD_WORDS = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
 _COURTS = {"page": "P", "knave": "J", "knight": "C", "queen": "Q", "king": "K"}
@@ -121,6 +124,9 @@ def face(card_id: object) -> dict[str, Any]:
         out["title"] = out["name"]
     elif suit == "trumps":
         out["title"] = _(str(f.get("title", "")))
+    elif f.get("title") in _ROSES_FIGURE_WORDS:  # a roses minor figure: "guardian"
+        figure = str(f.get("title"))
+        out["title"] = _(_ROSES_FIGURE_WORDS[figure])
     return out
 
 

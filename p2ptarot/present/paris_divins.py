@@ -127,7 +127,8 @@ def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) 
         "phase": _phase(view.get("phase", "")),
         "bets": [{"bet": b, "label": _category(b), "beats": _(_BEATS[b])} for b in BETS],
         "seats": seats,
-        "choice": None if not choice else {"card": face(choice["card"]), "bet": choice["bet"]},
+        "choice": None if not choice else {"card": face(choice["card"]), "bet": choice["bet"],
+                                           "label": _category(choice["bet"])},
         "history": history,
     }
     rnd, rounds = view.get("round"), view.get("rounds")

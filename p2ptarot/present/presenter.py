@@ -78,9 +78,13 @@ def _no_round_lines(before: View, after: View, names: Sequence[str]) -> list[str
     return []
 
 
+def _no_totals_note(view: View) -> str:
+    return ""
+
+
 #: the optional hooks a presenter module may define, by name (the fields of `Presenter` below)
 HOOKS = ("targets", "refine_screen", "page_forms", "page_move", "automatic", "compose", "rank_key",
-         "round_lines")
+         "round_lines", "totals_note")
 
 
 @dataclass(frozen=True)
@@ -94,7 +98,9 @@ class Presenter:
     a move the list cannot hold (None: nothing to write, so a lone legal move is forced);
     `rank_key(view, seat)`: the rules' tie-break among equal scores at the game's end;
     `round_lines(before, after, names)`: what a round's end shows beyond its record (Eleusis: each
-    judgment re-checked against the opened rule), from the last view of the round and the next."""
+    judgment re-checked against the opened rule), from the last view of the round and the next;
+    `totals_note(view)`: a footnote to the running totals when they are more than the rounds'
+    sum (Eleusis' +10 for a seat that has not dealt, rules §4.16), else ""."""
 
     game: str
     render: Callable[[View], str] = _render
@@ -108,6 +114,7 @@ class Presenter:
     compose: Composer | None = None
     rank_key: Callable[[View, int], Sequence[Any]] = _no_rank_key
     round_lines: Callable[[View, View, Sequence[str]], list[str]] = _no_round_lines
+    totals_note: Callable[[View], str] = _no_totals_note
 
     @classmethod
     def of(cls, game: str, module: ModuleType | None) -> "Presenter":

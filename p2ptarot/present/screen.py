@@ -119,6 +119,14 @@ def move_cards(move: Mapping[str, Any], view: Mapping[str, Any]) -> tuple[str, .
     return ()
 
 
+#: a card's suit as a long move list's sub-heading reads it ("call a card: swords")
+SUIT_WORDS = {"swords": N_("swords"), "wands": N_("wands"), "cups": N_("cups"), "coins": N_("coins"),
+              "trumps": N_("trumps"), "clubs": N_("clubs"), "diamonds": N_("diamonds"),
+              "hearts": N_("hearts"), "spades": N_("spades"), "star": N_("stars"),
+              "feather": N_("feathers"), "staff": N_("staves"), "cup": N_("cups"), "mask": N_("masks"),
+              "rose": N_("roses"), "divine": N_("divines"), "major": N_("majors"), "world": N_("the world")}
+
+
 def move_options(legal: Sequence[Any], view: Mapping[str, Any],
                  names: Sequence[str]) -> tuple[MoveOption, ...]:
     """The legal moves numbered from 1 in reading order; `index` maps back into `legal`."""
@@ -137,8 +145,9 @@ def move_options(legal: Sequence[Any], view: Mapping[str, Any],
 
     def heading(group: str, card: str | None) -> str:
         if sizes[group] > SPLIT_OVER and card is not None:
-            suit = face(card).get("suit") or _("other")
-            return f"{group}: {suit}"
+            suit = face(card).get("suit")
+            return _("{group}: {suit}").format(
+                group=group, suit=_(SUIT_WORDS[suit]) if suit in SUIT_WORDS else suit or _("other"))
         return group
 
     rows.sort(key=lambda r: (order[r[1]], sort_key(r[2]) if r[2] else (-1, ""), r[0]))

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable
 
 from p2ptarot.i18n import _, language
+from p2ptarot.i18n.reasons import say
 from p2ptarot.app.events import (BackToLobby, GameAborted, GameFinished, Host, Notice, Rematch,
                                  Sit, TablesSeen)
 from p2ptarot.app.human import human_seat
@@ -174,9 +175,10 @@ class Lobby:
         try:
             found = await net_online.find_code(list(self.online.relays), code, wait=FIND_WAIT)
         except LookupError as exc:  # two hosts claim the code
-            raise RunError(str(exc)) from None
+            raise RunError(say(exc)) from None
         if found is None:
-            raise RunError(f"no open table with code {net_online.show_code(code)} on the relays")
+            raise RunError(_("no open table with code {code} on the relays").format(
+                code=net_online.show_code(code)))
         cfg = self._online_config()
         return await run_join(cfg, found.address, None, human_seat(self.hub, cfg.name),
                               host_fingerprint=found.table.fingerprint)
@@ -193,8 +195,9 @@ class Lobby:
             gi = game_info(cmd.game)
             gi.check_players(cmd.seats)
             variant = gi.resolve_variant(cmd.variant or None)
+            gi.check_options(dict(cmd.options), cmd.seats)
         except (UnknownGame, BadConfiguration) as exc:
-            self.hub.publish(Notice(_("cannot host that table: {why}").format(why=exc)))
+            self.hub.publish(Notice(_("cannot host that table: {why}").format(why=say(exc))))
             return
         if cmd.name.strip():
             self.cfg.name = cmd.name.strip()[:40]
@@ -214,7 +217,7 @@ class Lobby:
         self.bots = LocalBots.for_table(cfg, cmd.bots, self.cfg.data_dir / "bots", extra=extra)
         self.game = asyncio.create_task(host_with_bots(cfg, cmd.game, variant, cmd.seats,
                                                        human_seat(self.hub, cfg.name),
-                                                       self.bots))
+                                                       self.bots, dict(cmd.options) or None))
         self.game.add_done_callback(self._done)
 
     def invitation(self) -> str:
@@ -236,10 +239,10 @@ class Lobby:
             return
         exc = task.exception()
         if isinstance(exc, RunError):
-            self.hub.publish(Notice(_("could not play: {why}").format(why=exc)))
+            self.hub.publish(Notice(_("could not play: {why}").format(why=say(exc))))
         elif exc is not None:
             logger.error("lobby game failed", exc_info=exc)
-            self.hub.publish(Notice(_("the game stopped: {why}").format(why=exc)))
+            self.hub.publish(Notice(_("the game stopped: {why}").format(why=say(exc))))
         if exc is not None and self.hub.app is None:  # no table was opened: back to the list
             self._back_to_the_list()
 

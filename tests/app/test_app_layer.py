@@ -139,10 +139,21 @@ def test_finished_standings_are_sorted_with_names() -> None:
 
 @pytest.mark.parametrize("bad", [None, [], "move", {"cmd": "move", "turn": True, "index": 1},
                                  {"cmd": "move", "turn": 1, "index": "1"}, {"cmd": "nope"},
-                                 {"cmd": "chat", "text": 5}, {"cmd": "sit", "target": ["x"]}])
+                                 {"cmd": "chat", "text": 5}, {"cmd": "sit", "target": ["x"]},
+                                 {"cmd": "host", "game": "arcanoid", "seats": 2, "options": []},
+                                 {"cmd": "host", "game": "arcanoid", "seats": 2, "options": {"rounds": [1]}},
+                                 {"cmd": "host", "game": "arcanoid", "seats": 2,
+                                  "options": {str(i): i for i in range(17)}}])
 def test_hostile_commands_are_refused_cleanly(bad: Any) -> None:
     with pytest.raises(ValueError):
         command_from_json(bad)
+
+
+def test_a_hosted_table_carries_its_options() -> None:
+    cmd = command_from_json({"cmd": "host", "game": "arcanoid", "seats": 2, "bots": 1,
+                             "options": {"rounds": 1, "first_seat": 0}})
+    assert cmd.options == (("first_seat", 0), ("rounds", 1))
+    assert command_from_json({"cmd": "host", "game": "sinople", "seats": 3}).options == ()
 
 
 async def test_a_forced_move_plays_itself_and_is_announced() -> None:

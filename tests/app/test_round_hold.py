@@ -87,3 +87,22 @@ async def test_a_move_of_the_player_counts_as_read() -> None:
     hub.send(PlayMove(4, 2))  # the next round opened with his own choice: he played it
     await asyncio.wait_for(hub.hold_round(1, 100.0), 5)
     assert hub.round_held is None and isinstance(hub.commands.get_nowait(), PlayMove)
+
+
+def test_during_a_hold_the_others_read_a_wording_true_either_way() -> None:
+    """Nothing on the wire says a seat holds: after a round ended and until a waited seat's first
+    message, the others read 'reading the round's result, or starting the next deal', not the
+    step's own words (spec/APP.md, "Round ends")."""
+    from p2ptarot.app.table import TableApp
+
+    app = TableApp("sinople", None, ("Alice", "Bob", "Cat"), 1)
+    step = "mental.shuffle for tarot-78/sinople epoch 1 (op 0)"
+    assert app.waiting([0], step, None).what == "shuffling the cards"  # no round over yet
+    app._quiet = {0, 1, 2}  # as `rounds_over` leaves it when a round ended
+    ev = app.waiting([0, 2], step, 5.0)
+    assert ev.what == "between-rounds"
+    assert ev.sentence == ("waiting for Alice and Cat (reading the round's result, or starting "
+                           "the next deal)")
+    app.heard(0)  # Alice's first message of the next deal: she is at work
+    assert app.waiting([0, 2], step, 9.0).what == "shuffling the cards"
+    assert app.waiting([2], "move", 9.0).what == "move"  # a move is waited for as a move

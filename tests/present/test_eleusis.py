@@ -166,7 +166,7 @@ def test_the_terminal_chooser_offers_w_to_write_a_rule(capsys):
     move = asyncio.run(go())
     assert move == Commit("rule-1", "accept c.rank > p1.rank\n")
     out = capsys.readouterr().out
-    assert "invalid rule: line 1, column 16" in out and "^" in out
+    assert "invalid rule: expected a value, found '>' (line 1, column 16)" in out and "^" in out
     state.check(1, move)
 
 

@@ -66,3 +66,31 @@ def test_the_table_app_sends_the_rechecks_with_the_round() -> None:
     assert ev.result["rule"] == after["past_rules"][-1].strip() and "scores" in ev.result
     assert ev.details and ev.details[0] == "Each judgment re-checked against the opened rule:"
     assert ev.to_json()["details"] == list(ev.details) or ev.to_json()["details"] == ev.details
+
+
+def test_the_totals_footnote_says_why_a_total_exceeds_its_rounds() -> None:
+    """Rules §4.16: before everyone has dealt, a seat that has not dealt counts +10 (Bot1: round
+    16, total 26); the round's table says so (spec/APP.md, "Round ends")."""
+    from p2ptarot.app.table import TableApp
+    from p2ptarot.cli.front import Terminal
+    from p2ptarot.app.table import Hub
+
+    before, after = _round_ends(3)[0]
+    sums = [sum(r[s] for r in after["round_scores"]) for s in range(4)]
+    assert sorted(t - s for t, s in zip(after["totals"], sums)) in ([0, 10, 10, 10], [0, 0, 10, 10])
+    app = TableApp("eleusis", None, NAMES, 0)
+    app.view_changed(before)
+    app.rounds_over(before)
+    app.view_changed(after)
+    ev = app.rounds_over(after)[-1]
+    assert ev.note == "totals include rules §4.16's +10 for each seat that has not dealt yet"
+    # the round just ended: the others' next messages are awaited 'between rounds'
+    assert app.waiting([1, 2], "mental.shuffle for standard-52 epoch 2 (op 0)", None).what \
+        == "between-rounds"
+    said: list[str] = []
+    Terminal(Hub(), say=said.append).on_event(ev)
+    text = "\n".join(said)
+    assert "total *" in text and "* totals include rules §4.16's +10" in text
+    done = copy.deepcopy(after)
+    done["totals"] = sums  # every seat has dealt: the totals are the rounds' sum
+    assert presenter("eleusis").totals_note(done) == ""

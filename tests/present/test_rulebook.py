@@ -32,8 +32,20 @@ def test_special_cards_places_and_moves_explain_themselves() -> None:
     assert "excused" in explain("trois-roses", "divine-4")  # by its kind
     assert explain("trois-roses", "minor-cup-guardian") != explain("trois-roses", "minor-cup-god")
     assert explain("trois-roses", "divine-4", "fr").startswith("un mystère divin")
-    assert explain("arcanum", "loc-3", "fr").startswith("3 Harbour")  # untranslated: English
+    assert explain("arcanum", "loc-3", "fr").startswith("3 Port")
+    assert explain("arcanoid", "trump-9", "fr").startswith("IX l'Ermite")
     assert explain("sinople", "num-b-7") == ""
+
+
+@pytest.mark.parametrize("game", [g.name for g in games()])
+def test_every_help_line_is_written_in_french_too(game: str) -> None:
+    """A help line missing in French falls back on the English one: none may be missing."""
+    import p2ptarot.present.rulebook as book
+
+    def keys(lang: str) -> set[str]:
+        return set(book._parse(game, (book.resources.files(book.__name__) / f"{game}.{lang}.md")
+                               .read_text(encoding="utf-8")).help)
+    assert keys("en") == keys("fr")
 
 
 def test_the_terminal_shows_the_rules_in_the_players_language() -> None:

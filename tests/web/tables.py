@@ -33,6 +33,13 @@ CLICK = """(() => {
   return '';
 })()"""
 #: it is this page's turn (a move is awaited from it)
+#: the dealer's forms in Eleusis: a library rule committed, no hint
+ELEUSIS_FORMS = """(() => {
+  const c = document.getElementById('erl-commit');
+  if (c) { const x = document.getElementById('erl-examples'); x.value = '0'; x.dispatchEvent(new Event('change')); c.click(); return 'rule'; }
+  const h = document.getElementById('hint-give'); if (h) { h.click(); return 'hint'; }
+  return '';
+})()"""
 MY_TURN = "(S.turn && !S.answered)"
 #: the game is over (final standings shown, or the banner of a stopped table); clicks nothing
 FINISHED = """(() => { const h = document.querySelector('#results h2');

@@ -133,7 +133,7 @@ async def test_eleusis_dealer_writes_a_rule_and_a_player_plays_a_run_in_the_page
                       "document.getElementById('erl-commit').click()")
         await page.wait_for("document.querySelector('#rule-result .msg') !== null", timeout=30)
         msg = await page.js("document.querySelector('#rule-result .msg').textContent")
-        assert msg.startswith("line 2, column ") and "invalid rule" in msg
+        assert msg.startswith("invalid rule: ") and "(line 2, column " in msg
         caret = await page.js("document.querySelector('#rule-result pre.caret').textContent")
         assert caret.split("\n")[0] == "  c.rank >> 3" and caret.split("\n")[1].endswith("^")
         keep_shot(await page.screenshot(tmp_path / "eleusis-rule-error.png"))

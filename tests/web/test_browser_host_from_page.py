@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.web.cdp import Browser
-from p2ptarot.app.events import TableOpened
+from p2ptarot.app.events import GameFinished, TableOpened
 from p2ptarot.app.table import Hub
 from p2ptarot.web.lobby import Lobby
 from p2ptarot.web.server import WebServer
@@ -63,8 +63,12 @@ async def test_host_from_the_page_with_a_bot_and_start_now(tmp_path: Path) -> No
         assert "Final standings" in await page.js("document.getElementById('results').textContent")
         result = await asyncio.wait_for(lobby.game, 60)
         assert result.outcome is not None
-        await lobby.close()
         assert lobby.bots is not None and [c.returncode for c in lobby.bots.children] == [0]
+        # Rematch: the same table again (a fresh page), its bot sits down anew (issue 23)
+        await page.js("window.beforeRematch = true; document.getElementById('rematch').click()")
+        await page.wait_for(f"!window.beforeRematch && ({SEATS}).includes('bot-1')", timeout=90)
+        assert not [e for e in hub.history if isinstance(e, (GameFinished, TableOpened))]
+        assert "sinople" in (await page.js("document.getElementById('lobby').textContent")).lower()
     finally:
         watching.cancel()
         await lobby.close()

@@ -89,26 +89,3 @@ async def test_sinople_whole_game_as_a_human_in_the_browser(tmp_path: Path) -> N
         await browser.close()
         await alice.server.close()
         await watchers.close()
-
-
-async def test_arcanoid_round_as_a_human_in_the_browser(tmp_path: Path) -> None:
-    browser = await Browser(tmp_path / "profile").start()
-    alice = await human(tmp_path, "Alice")
-    bots = []
-    try:
-        host(alice, "arcanoid", 2, options={"rounds": 1}, on_listening=lambda url: bots.append(
-            join_bot(tmp_path, "Robot", url, "arcanoid", seed=3)))
-        page = await browser.page(alice.url)
-        played = await _play_through_page(page, tmp_path, "arcanoid")
-        result = await asyncio.wait_for(alice.task, 60)
-        assert result.outcome is not None
-        assert sum(played["clicks"].values()) >= 3
-        text = await page.js("document.getElementById('results').textContent")
-        assert "Final standings" in text and "Robot" in text and "Alice" in text
-        assert "swords" in text  # the round's fields and who won them
-        log = await page.js("document.getElementById('log').textContent")
-        assert "Robot: " in log and "Alice: " in log and "seat 0" not in log
-        await asyncio.wait_for(bots[0], 60)
-    finally:
-        await browser.close()
-        await alice.server.close()

@@ -6,6 +6,7 @@ bot sits down again; the page starts afresh, the finished game no longer replaye
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import pytest
@@ -15,14 +16,19 @@ from p2ptarot.app.events import GameFinished, TableOpened
 from p2ptarot.app.table import Hub
 from p2ptarot.web.lobby import Lobby
 from p2ptarot.web.server import WebServer
-from tests.web.tables import CLICK, FINISHED, config, keep_shot
+from tests.web.tables import CLICK, ELEUSIS_FORMS, FINISHED, config, keep_shot
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 SEATS = "document.querySelector('#lobby table.seats') ? document.querySelector('#lobby table.seats').textContent : ''"
 
 
-async def _host(page, game: str) -> None:
+async def _host(page, game: str, options: dict | None, seats: int) -> None:
     await page.wait_for("document.getElementById('hostgame') !== null", timeout=60)
+    if options is not None:  # the page's form has no options: the command it would send, with them
+        await page.js("send(" + json.dumps({"cmd": "host", "game": game, "variant": "", "seats": seats,
+                                            "bots": _bots(game, seats), "name": "Hana",
+                                            "options": options}) + ")")
+        return
     await page.js(f"const g = document.getElementById('hostgame'); g.value = '{game}';"
                   "g.dispatchEvent(new Event('change'))")
     await page.js("document.getElementById('myname').value = 'Hana';"
@@ -31,7 +37,22 @@ async def _host(page, game: str) -> None:
                   "document.getElementById('hostbtn').click()")
 
 
-async def test_round_results_final_place_and_rematch(tmp_path: Path) -> None:
+#: (game, table options, what the final score counts, seats: one left free, all but the host's
+#: bots): games short enough to play to the end by clicking on a phone (arcanoid and Eleusis in
+#: one round; the page writes a library rule when Hana deals)
+GAMES = [("paris-divins", None, "tokens in reserve", 3), ("arcanoid", {"rounds": 1}, "fields won", 3),
+         ("eleusis", {"rounds": 1}, "points (all rounds)", 5),
+         ("trois-roses", {}, "points (match total)", 4)]
+
+
+def _bots(game: str, seats: int) -> int:
+    """The host's bots: every seat but the host's and one left free."""
+    return seats - 2
+
+
+@pytest.mark.parametrize("game,options,score,seats", GAMES)
+async def test_round_results_final_place_and_rematch(game: str, options: dict | None, score: str,
+                                                     seats: int, tmp_path: Path) -> None:
     browser = await Browser(tmp_path / "profile").start()
     hub = Hub()
     cfg = config(tmp_path, "Hana", hub)
@@ -43,11 +64,12 @@ async def test_round_results_final_place_and_rematch(tmp_path: Path) -> None:
     try:
         page = await browser.page(url)
         await page.size(390, 844, mobile=True)
-        await _host(page, "paris-divins")
-        await page.wait_for(f"({SEATS}).includes('bot-1')", timeout=60)
+        await _host(page, game, options, seats)
+        # every bot seated and ready (a slow one would be left out): start now, the free seat empty
+        await page.wait_for(f"({SEATS}).split('ready ✓').length - 1 === {_bots(game, seats)}", timeout=90)
         await page.js("document.getElementById('startnow').click()")
         await page.wait_for("document.getElementById('players').textContent.includes('bot-1')", timeout=60)
-        rounds_seen = 0
+        rounds_seen, clicks = 0, 0
         while not await page.js(FINISHED):  # not OVER: it would click Continue before we count it
             if await page.js("document.getElementById('continue') !== null"):
                 rounds_seen += 1
@@ -56,23 +78,31 @@ async def test_round_results_final_place_and_rematch(tmp_path: Path) -> None:
                     assert "Round " in text and " over" in text
                     keep_shot(await page.screenshot(tmp_path / "round-over-phone.png", full=False))
                 await page.js("document.getElementById('continue').click()")
-            if await page.js("(S.turn && !S.answered)"):
-                await page.js(CLICK)
+            if await page.js("(S.turn && !S.answered)") and (await page.js(ELEUSIS_FORMS)
+                                                             or await page.js(CLICK)):
+                clicks += 1
             await asyncio.sleep(0.05)
-        assert rounds_seen >= 1
+        assert rounds_seen >= (1 if game == "paris-divins" else 0) and clicks >= 3
         results = await page.js("document.getElementById('results').textContent")
         finished = next(e for e in hub.history if isinstance(e, GameFinished))
-        assert "tokens in reserve" in results and finished.score_label == "tokens in reserve"
+        assert score in results and finished.score_label == score
+        assert "bot-1" in results and "Hana" in results
+        if game == "arcanoid":  # the round's fields and who won them
+            assert "swords" in results
+        log = await page.js("document.getElementById('log').textContent")
+        assert "bot-1: " in log and "Hana: " in log and "seat 0" not in log
         assert finished.personal.startswith("you finished ") and finished.personal in results
         assert await page.js("document.documentElement.scrollWidth") <= 390
         keep_shot(await page.screenshot(tmp_path / "final-phone.png", full=False))
         assert await page.js("document.getElementById('tolobby') !== null")
         await page.js("window.beforeRematch = true; document.getElementById('rematch').click()")
         # the same table again (a fresh page): the bot sits down anew, the finished game is gone
-        await page.wait_for(f"!window.beforeRematch && ({SEATS}).includes('bot-1')", timeout=90)
+        await page.wait_for(f"!window.beforeRematch && ({SEATS}).includes('bot-{_bots(game, seats)}')",
+                            timeout=90)
         stale = [type(e).__name__ for e in hub.history if isinstance(e, (GameFinished, TableOpened))]
         assert not stale, (stale, [type(e).__name__ for e in hub.history])
-        assert "paris" in (await page.js("document.getElementById('lobby').textContent")).lower()
+        assert game.split("-")[0] in (await page.js("document.getElementById('lobby').textContent")).lower()
+        assert lobby.hosted is not None and dict(lobby.hosted.options) == (options or {})
     finally:
         watching.cancel()
         await lobby.close()

@@ -14,16 +14,9 @@ import pytest
 from p2ptarot.app.events import RoundHeld
 from p2ptarot.engine import games
 from tests.web.cdp import Browser
-from tests.web.tables import CLICK, bot_spawner, close_table, host, human, keep_shot
+from tests.web.tables import CLICK, ELEUSIS_FORMS, bot_spawner, close_table, host, human, keep_shot
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
-#: the dealer's forms in Eleusis: a library rule committed, no hint
-ELEUSIS_FORMS = """(() => {
-  const c = document.getElementById('erl-commit');
-  if (c) { const x = document.getElementById('erl-examples'); x.value = '0'; x.dispatchEvent(new Event('change')); c.click(); return 'rule'; }
-  const h = document.getElementById('hint-give'); if (h) { h.click(); return 'hint'; }
-  return '';
-})()"""
 NO_SIDEWAYS = "document.documentElement.scrollWidth <= window.innerWidth + 1"
 ROUND_UP = "document.getElementById('continue') !== null"
 
@@ -66,7 +59,9 @@ async def test_the_first_round_end_holds_the_deal_and_fits_both_screens(game: st
         if game == "eleusis":  # the opened rule, each judgment re-checked, the round's scores
             head = await page.js("Array.from(document.querySelectorAll('#round-result th')).map((t) => t.textContent).join('|')")
             assert head == "rule|scores"
-            assert await page.js("document.querySelectorAll('#round-details li').length") >= 2
+            assert await page.js("document.querySelector('#results p.detailshead').textContent") == \
+                "Each judgment re-checked against the opened rule:"
+            assert await page.js("document.querySelectorAll('#round-details li').length") >= 1
         for width, height, mobile in ((1280, 800, False), (390, 844, True)):
             await page.size(width, height, mobile=mobile)
             await page.js("document.getElementById('results').scrollIntoView()")

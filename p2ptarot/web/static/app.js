@@ -120,6 +120,8 @@ function drawStatus() {
   else if (S.waiting) {
     const who = S.waiting.names.join(", ");
     text = S.waiting.what === "move" ? t("Waiting for {names}", { names: who })
+         : S.waiting.what === "between-rounds"
+           ? t("Waiting for {names} (reading the round's result, or starting the next deal)", { names: who })
          : t("The table is busy ({what}): waiting for {names}", { what: S.waiting.what, names: who });
   } else if (S.names.length) text = t("Waiting for the table…");
   st.appendChild(el("span", "what", text));
@@ -352,10 +354,13 @@ const handlers = {
     keys.forEach((k) => { const tr = el("tr"); tr.appendChild(el("th", null, t(k))); tr.appendChild(el("td", null, String(e.result[k]))); tbl.appendChild(tr); });
     box.appendChild(tbl);
     const tk = "totals" in e.result ? [] : Object.keys(e.totals || {});  // not twice
-    if (tk.length) box.appendChild(resultsTable([t("player"), t("total")], tk.map((k) => [k, e.totals[k]])));
+    if (tk.length) box.appendChild(resultsTable([t("player"), t("total") + (e.note ? " *" : "")], tk.map((k) => [k, e.totals[k]])));
+    if (e.note) box.appendChild(el("p", "footnote", "* " + e.note)).id = "totals-note";
     if ((e.details || []).length) {  // e.g. Eleusis: each judgment re-checked against the opened rule
+      const lines = e.details.slice();  // a heading line (it ends with ":") heads the list, not an item of it
+      if (lines.length > 1 && lines[0].trim().endsWith(":")) box.appendChild(el("p", "detailshead", lines.shift().trim()));
       const d = el("ul", "rounddetails"); d.id = "round-details";
-      e.details.forEach((line) => d.appendChild(el("li", line.includes(t("(misjudged)")) ? "bad" : null, line.trim())));
+      lines.forEach((line) => d.appendChild(el("li", line.includes(t("(misjudged)")) ? "bad" : null, line.trim())));
       box.appendChild(d);
     }
     if (!S.replay && box.scrollIntoView) box.scrollIntoView({ block: "nearest" });  // in sight, wherever the table is

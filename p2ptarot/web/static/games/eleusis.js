@@ -22,8 +22,8 @@ function replyBox(form) {
   const r = ELEUSIS.reply;
   if (!r || r.form !== form) return box;
   box.classList.add(r.ok ? "ok" : "bad");
-  box.appendChild(el("div", "msg", (r.line ? t("line {line}, column {column}:", { line: r.line, column: r.column }) + " " : "") + r.text));
-  if (r.line && r.excerpt !== undefined) {
+  box.appendChild(el("div", "msg", r.text + (r.line ? " " + t("(line {line}, column {column})", { line: r.line, column: r.column }) : "")));
+  if (r.line && r.excerpt && r.excerpt.trim()) {  // an empty line (the rule ended early): no box
     const pre = el("pre", "caret");
     pre.textContent = r.excerpt + "\n" + " ".repeat(Math.max(0, r.column - 1)) + "^";
     box.appendChild(pre);
@@ -82,7 +82,7 @@ function hintForm(ev) {
       lab.appendChild(box); lab.appendChild(document.createTextNode(" " + h.hint + (h.holds ? "" : " " + t("(false of your rule)"))));
       f.appendChild(lab);
     });
-    const txt = el("input"); txt.id = "hint-text"; txt.maxLength = ev.max_hint_text; txt.placeholder = "free-text hint (or nothing)";
+    const txt = el("input"); txt.id = "hint-text"; txt.maxLength = ev.max_hint_text; txt.placeholder = t("free-text hint (or nothing)");
     f.appendChild(txt);
     const give = el("button", "write primary", t("Give this hint")); give.id = "hint-give";
     give.addEventListener("click", () => {
@@ -163,7 +163,7 @@ GAME_SCREENS.eleusis = function (sc, box) {
   if (ev.last_event) root.appendChild(el("div", "arc-decision", ev.last_event));
   if (ev.pending && /judge|call|answer|pick/.test(ev.phase)) {  // the play being judged
     const p = el("div", "pile"); const who = ev.players[ev.pending.seat];
-    p.appendChild(el("h3", null, (who ? who.name : "?") + " " + (ev.pending.no_play ? t("declares “no play”, showing") : t("plays")) + (ev.pending.call ? " — " + t("the Sage calls {verdict}", { verdict: ev.pending.call }) : "")));
+    p.appendChild(el("h3", null, (who ? who.name : "?") + " " + (ev.pending.no_play ? t("declares “no play”, showing") : t("plays")) + (ev.pending.call ? " — " + t("the Sage calls {verdict}", { verdict: t(ev.pending.call) }) : "")));
     const cs = el("div", "cards"); ev.pending.cards.forEach((f) => cs.appendChild(cardEl(f, null))); p.appendChild(cs);
     root.appendChild(p);
   }

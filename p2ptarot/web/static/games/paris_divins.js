@@ -7,7 +7,7 @@ GAME_SCREENS["paris-divins"] = function (sc, box) {
   const root = el("div", "wager"); root.id = "wager-board";
   root.appendChild(el("div", "arc-head", t("Now: {what}", { what: w.phase })));
   if (w.choice) {
-    const mine = el("div", "pile"); mine.appendChild(el("h3", null, "your card, bet on " + w.choice.bet));
+    const mine = el("div", "pile"); mine.appendChild(el("h3", null, t("your card, bet on {category}", { category: w.choice.label || w.choice.bet })));
     const cs = el("div", "cards"); cs.appendChild(cardEl(w.choice.card, null)); mine.appendChild(cs);
     root.appendChild(mine);
   }
@@ -15,7 +15,7 @@ GAME_SCREENS["paris-divins"] = function (sc, box) {
   if (open) root.appendChild(el("div", "help", t("Click a card of your hand, then the category you bet on.")));
   const fields = el("div", "bets");
   w.bets.forEach((b) => {
-    const f = el("div", "bet"); f.appendChild(el("div", "bname", b.bet)); f.appendChild(el("div", "bbeats", b.beats));
+    const f = el("div", "bet"); f.appendChild(el("div", "bname", b.label || b.bet)); f.appendChild(el("div", "bbeats", b.beats));
     fieldClick(f, "bet-" + b.bet);
     fields.appendChild(f);
   });

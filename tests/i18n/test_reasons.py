@@ -1,0 +1,131 @@
+"""Sentences made below the front ends (the rule language's errors, the engine's registry, the
+finders, the handshake, abort reasons, Eleusis' last events) reach a French player in French:
+every message those layers raise has a template in `i18n.reasons`, and `say` fills its
+translation with the sentence's own fields."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from p2ptarot import i18n
+from p2ptarot.games.eleusis.erl import ErlError, compile_rule
+from p2ptarot.i18n.reasons import say, template_of
+
+PACKAGE = Path(i18n.__file__).resolve().parent.parent
+
+#: (files, the callables whose argument is a sentence, that argument's position)
+RAISERS = [
+    ("games/eleusis/erl/*.py", {"ErlError": 0, "error": 0, "_err": 1}),
+    ("engine/registry.py", {"BadConfiguration": 0, "UnknownGame": 0}),
+    ("table/room.py", {"RoomError": 0}),
+    ("net/transport.py", {"HandshakeError": 1, "ConnectError": 0}),
+    ("net/online/mesh.py", {"HandshakeError": 1, "ConnectError": 0}),
+    ("net/online/finder.py", {"CodeClash": 0}),
+]
+#: raise sites that only code reads (a caller's bug, never a player's doing)
+INTERNAL = {"an omniscient state has no viewer seat", "viewer seat x out of range"}
+
+
+def _sample(node: ast.AST) -> str | None:
+    """The sentence a message expression makes, each variable part written 'x'."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value if isinstance(v, ast.Constant) else _part(v) for v in node.values)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _sample(node.left), _sample(node.right)
+        return None if left is None or right is None else left + right
+    return None  # a variable: made elsewhere
+
+
+def _part(value: ast.AST) -> str:
+    """A variable part: 'x', or a plural's ending ("card{'s' if n > 1 else ''}": 's')."""
+    inner = getattr(value, "value", None)
+    if isinstance(inner, ast.IfExp) and isinstance(inner.body, ast.Constant):
+        return str(inner.body.value)
+    return "x"
+
+
+def _messages() -> list[tuple[str, str]]:
+    out = []
+    for pattern, calls in RAISERS:
+        for path in sorted(PACKAGE.glob(pattern)):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if not isinstance(node, ast.Call):
+                    continue
+                name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+                if name in calls and len(node.args) > calls[name]:
+                    text = _sample(node.args[calls[name]])
+                    if text is not None and text not in INTERNAL:
+                        out.append((f"{path.name}:{node.lineno}", text))
+    return out
+
+
+def test_every_message_a_player_may_read_has_a_template() -> None:
+    messages = _messages()
+    assert len(messages) > 45  # the rule language alone raises some forty
+    missing = [(where, text) for where, text in messages if template_of(text) is None]
+    assert not missing, missing
+
+
+def test_the_finders_sentences_have_templates() -> None:
+    """net/finder.py builds its sentences from optional parts: each combination is known."""
+    for what in ("", "sinople "):
+        for whose in ("", " hosted by 3F2A"):
+            assert template_of(f"no open {what}table{whose} seen on the LAN within 10 s "
+                               "(is the host running, and on this network?)"), (what, whose)
+        assert template_of(f"2 open {what}tables on the LAN; name the one to join "
+                           f"(join FINGERPRINT or join ws://HOST:PORT):\n  a\n  b"), what
+
+
+def _erl_error(text: str) -> ErlError:
+    with pytest.raises(ErlError) as info:
+        compile_rule(text)
+    return info.value
+
+
+@pytest.fixture
+def french():
+    i18n.set_language("fr")
+    yield
+    i18n.set_language("en")
+
+
+def test_a_rule_error_reads_in_french(french: None) -> None:
+    from p2ptarot.present.eleusis import error_lines
+
+    err = _erl_error("accept c.rank >\n")
+    assert say(err.message) == "une valeur est attendue ici ; trouvé : la fin de la règle"
+    lines = error_lines("accept c.rank >\n", err)
+    assert lines[0] == ("  règle invalide : une valeur est attendue ici ; trouvé : la fin de la "
+                        "règle (ligne 2, colonne 1)")
+    assert say(_erl_error("accept c.rank == p1.suit\n").message) == \
+        "« == » compare un entier avec une enseigne"
+    assert say(_erl_error("accept c.rank == p2.rank\n").message) == (
+        "p2 peut ne pas exister ici : protégez-la par n >= 2 (la ligne principale peut n'avoir "
+        "que 1 carte)")
+    assert say(_erl_error("accept Q\n").message) == \
+        "caractère inattendu 'Q' (les noms sont en minuscules)"
+
+
+def test_abort_reasons_and_events_read_in_french(french: None) -> None:
+    assert say("abandoned: step 40 (mental.shares) waited past the table's limit, waiting on "
+               "seat 2; silence convicts nobody") == (
+        "abandon : étape 40 (mental.shares) a attendu au-delà de la limite de la table, en "
+        "attendant seat 2 ; le silence ne condamne personne")  # the screen names seat 2
+    assert say("the dealer says right") == "le donneur dit juste"
+    assert say("seat 1 is a false prophet") == "seat 1 est un faux prophète"
+    assert say(KeyError("unknown game 'tarok' (known: sinople)")) == \
+        "jeu inconnu 'tarok' (connus : sinople)"
+
+
+def test_english_and_unknown_sentences_pass_through() -> None:
+    assert say("the dealer says right") == "the dealer says right"  # English: as it came
+    i18n.set_language("fr")
+    try:
+        assert say("a sentence no layer makes") == "a sentence no layer makes"
+    finally:
+        i18n.set_language("en")
