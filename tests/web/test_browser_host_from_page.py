@@ -34,8 +34,7 @@ async def test_host_from_the_page_with_a_bot_and_start_now(tmp_path: Path) -> No
         await page.wait_for("document.getElementById('hostgame') !== null", timeout=60)
         games = await page.js("[...document.querySelectorAll('#hostgame option')].map(o => o.value)")
         assert "sinople" in games and "arcanoid" in games
-        # a short whole game (the whole sinople game in a page is test_browser_play's)
-        await page.js("const g = document.getElementById('hostgame'); g.value = 'paris-divins';"
+        await page.js("const g = document.getElementById('hostgame'); g.value = 'sinople';"
                       "g.dispatchEvent(new Event('change'))")
         assert await page.js("document.getElementById('hostseats').min") == "2"
         await page.js("document.getElementById('myname').value = 'Hana';"
