@@ -1,6 +1,7 @@
 """The chaos game (issue 21 item 2): four hosts on a namespace LAN with 5 % loss on every card,
 50 ± 25 ms delay and 1.5 s stalls (on average every 10 s) on every connection, and one joiner's
-switch port down 8 s in every 12 once the game is under way. The peers' heartbeat is 4 s, so a
+switch port down 8 s in every 12 while the game is played (from the host's first transcript line
+to the first peer's exit). The peers' heartbeat is 4 s, so a
 link silent 6 s drops: every flap breaks the joiner's links, which must heal, while a stall
 (shorter than the 2 s pong wait) does not. The game is Les paris divins (about 110 steps), so
 the suite sees two or three flaps in about 30 s; the game finishes, every peer agrees, every

@@ -58,15 +58,28 @@ def _install_chaos(hosts: list, subnet: str, cfg: Chaos) -> list[subprocess.Pope
 
 
 def _flapper(link, every: float, down: float, done: threading.Event, log: list[float],
-             playing: Path | None = None) -> None:
+             playing: Path | None = None, procs: dict | None = None) -> None:
+    """Flap `link` until `done`; with `playing`, from the host's first transcript line, and with
+    `procs`, only until a peer exits (the others then linger for the flapped seat, whose link
+    stays up to let it catch up)."""
     start = time.monotonic()
     while playing is not None and not any(playing.glob("tables/*/transcript.jsonl")):
         if done.wait(0.05):
             return
-    while not done.wait(max(0.0, every - down)):
+
+    def stop(seconds: float) -> bool:
+        end = time.monotonic() + seconds
+        while True:
+            if done.is_set() or (procs and any(p.poll() is not None for p in procs.values())):
+                return True
+            if time.monotonic() >= end:
+                return False
+            time.sleep(0.05)
+
+    while not stop(max(0.0, every - down)):
         link.down()
         log.append(round(time.monotonic() - start, 1))
-        done.wait(down)
+        stop(down)
         link.up()
 
 
@@ -107,7 +120,8 @@ def play(cfg: Chaos, chaos: bool, work: Path, run: int = 1) -> dict:
             playing = dirs[hosts[0].label] if cfg.flap_in_play else None
             flapper = threading.Thread(target=_flapper, args=(victim.link, cfg.flap_every,
                                                                  cfg.flap_down, done, flaps,
-                                                                 playing))
+                                                                 playing,
+                                                                 procs if playing else None))
             flapper.start()
         codes = {}
         try:

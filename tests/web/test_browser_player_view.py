@@ -82,6 +82,10 @@ async def test_play_by_pointing_rules_at_hand_and_a_phone(game: str, tmp_path: P
         # a phone: no horizontal scroll, the hand on the first screen
         await page.size(390, 844, mobile=True)
         await page.wait_for("document.readyState === 'complete'")
+        # the hand shows once a round's result, if one is up, is continued
+        await page.wait_for("(() => { const go = document.getElementById('continue'); "
+                            "if (go) go.click(); "
+                            "return !document.getElementById('handbox').hidden; })()", timeout=60)
         await asyncio.sleep(0.3)
         width = await page.js("document.documentElement.scrollWidth")
         assert width <= 390, width
