@@ -228,7 +228,10 @@ function drawMoves() {
     rows = S.turn.options.map((o, i) => i + 1).filter((i) => !pointable(S.turn.options[i - 1]));
     if (S.turn.options.some(pointable)) {
       const places = S.turn.options.some((o) => !o.card && (o.targets || []).length);
-      const say = places ? t("Pick a card of your hand or a lit place on the table") : t("Pick a card of your hand");
+      // several-card moves only (Arcanum's discard down to 7): the hand is not clickable, the picker is
+      const picker = S.turn.options.every((o) => !pointable(o) || (!o.card && !(o.targets || []).length));
+      const say = picker ? t("Pick the cards in the box below the table, then play them")
+        : places ? t("Pick a card of your hand or a lit place on the table") : t("Pick a card of your hand");
       box.appendChild(el("div", "pickbar", rows.length ? say + " — " + t("or:") : say));
     }
   }
