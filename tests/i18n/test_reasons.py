@@ -24,7 +24,17 @@ RAISERS = [
     ("net/transport.py", {"HandshakeError": 1, "ConnectError": 0}),
     ("net/online/mesh.py", {"HandshakeError": 1, "ConnectError": 0}),
     ("net/online/finder.py", {"CodeClash": 0}),
+    # a move's reason in a cheating verdict: every engine's refusals and false claims
+    ("engine/*.py", {"IllegalMove": 1, "_false_claim": 1, "_record_finding": 2}),
+    ("games/*/*.py", {"IllegalMove": 1, "_bad": 2, "_fail": 1, "_false_claim": 1,
+                      "_record_finding": 2, "inconsistency": 0}),
+    ("games/*/*/*.py", {"IllegalMove": 1}),
+    # a seat's protocol violation
+    ("table/*.py", {"Violation": 1}),
 ]
+#: functions whose returned sentences become a move's reason (arcanoïd's composition checks)
+RETURNERS = [("games/arcanoid/engage.py", "composition_error"), ("games/arcanoid/secret.py", "composition_error"),
+             ("games/arcanoid/secret.py", "decide"), ("games/arcanoid/variants/worms.py", "_content_error")]
 #: raise sites that only code reads (a caller's bug, never a player's doing)
 INTERNAL = {"an omniscient state has no viewer seat", "viewer seat x out of range"}
 
@@ -61,12 +71,23 @@ def _messages() -> list[tuple[str, str]]:
                     text = _sample(node.args[calls[name]])
                     if text is not None and text not in INTERNAL:
                         out.append((f"{path.name}:{node.lineno}", text))
+    for pattern, function in RETURNERS:
+        for path in sorted(PACKAGE.glob(pattern)):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.FunctionDef) and node.name == function:
+                    for ret in ast.walk(node):
+                        if isinstance(ret, ast.Return) and ret.value is not None:
+                            for part in (ret.value, getattr(ret.value, "body", None),
+                                         getattr(ret.value, "orelse", None)):
+                                text = None if part is None else _sample(part)
+                                if text is not None:
+                                    out.append((f"{path.name}:{ret.lineno}", text))
     return out
 
 
 def test_every_message_a_player_may_read_has_a_template() -> None:
     messages = _messages()
-    assert len(messages) > 45  # the rule language alone raises some forty
+    assert len(messages) > 280  # the rule language alone raises some forty, the engines some 200
     missing = [(where, text) for where, text in messages if template_of(text) is None]
     assert not missing, missing
 
@@ -129,3 +150,20 @@ def test_english_and_unknown_sentences_pass_through() -> None:
         assert say("a sentence no layer makes") == "a sentence no layer makes"
     finally:
         i18n.set_language("en")
+
+
+def test_a_cheating_verdicts_reason_reads_in_french(french: None) -> None:
+    """A move's reason nests in the verdict's: each level and the place in the game are French,
+    a reason's own parenthesis ("(R32)") kept apart from the place's."""
+    assert say("illegal: the dealer's statement contradicts his rule: he judged right on 7H 8H "
+               "(round 1, play 3)") == ("illégal : la déclaration du donneur contredit sa règle : il a "
+                                        "jugé juste sur 7H 8H (manche 1, coup 3)")
+    assert say("illegal: discard 1 or 2 minors (R32) (turn 3, P2's activation)") == \
+        "illégal : défaussez 1 ou 2 mineures (R32) (tour 3, activation de P2)"
+    assert say("illegal: claimed not to hold 5-1, but held it (the opener search found no opener); "
+               "seat(s) 2, 3 also denied a card they held (round 1, opener search for 5-1)") == (
+        "illégal : a prétendu ne pas tenir 5-1, mais la tenait (la recherche de l'ouvreur n'a trouvé "
+        "aucun ouvreur) ; seat(s) 2, 3 ont aussi nié une carte qu'ils tenaient (manche 1, recherche "
+        "de l'ouvreur pour 5-1)")
+    assert say("step 40: sent mental.shares, expected move") == \
+        "étape 40 : a envoyé mental.shares, attendu move"
