@@ -15,7 +15,7 @@ USAGE_ERROR = 2
 def usage_error(args: argparse.Namespace, message: str) -> int:
     """Print `prog: error: message` on stderr and return the usage-error exit status."""
     prog = getattr(args, "prog", "p2ptarot")
-    print(f"{prog}: error: {message}", file=sys.stderr)
+    print(f"{prog}: error: {say(message)}", file=sys.stderr)  # a lower layer's English too
     return USAGE_ERROR
 
 

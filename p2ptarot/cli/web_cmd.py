@@ -16,6 +16,7 @@ from p2ptarot.app.events import ReplayLoaded
 from p2ptarot.app.human import LeftTable, until_left
 from p2ptarot.app.replay import frames
 from p2ptarot.i18n import _
+from p2ptarot.i18n.reasons import say
 from p2ptarot.app.table import Hub
 from p2ptarot.peer.config import DEFAULT_STAND_IN_AFTER, PeerConfig
 from p2ptarot.peer.store import read_transcript
@@ -111,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         return asyncio.run(serve(args))
     except TranscriptError as exc:
-        print(f"{args.prog}: {exc}", file=sys.stderr)
+        print(f"{args.prog}: {say(exc)}", file=sys.stderr)
         return 2
     except LeftTable as exc:
         print(f"{args.prog}: {exc}", file=sys.stderr)

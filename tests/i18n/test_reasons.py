@@ -31,12 +31,20 @@ RAISERS = [
     ("games/*/*/*.py", {"IllegalMove": 1}),
     # a seat's protocol violation
     ("table/*.py", {"Violation": 1}),
+    # `p2ptarot verify`'s verdicts, an unreadable transcript, unusable online settings
+    ("transcript/*.py", {"TranscriptError": 0, "_broken": 2, "_incomplete": 2, "Verdict": "reason"}),
+    ("peer/store.py", {"TranscriptError": 0}),
+    ("table/*.py", {"EnvelopeError": 0, "CanonicalError": 0}),
+    ("net/online/config.py", {"OnlineConfigError": 0}),
+    # the page's refused commands ("bad command: …")
+    ("app/events.py", {"ValueError": 0}),
 ]
 #: functions whose returned sentences become a move's reason (arcanoïd's composition checks)
 RETURNERS = [("games/arcanoid/engage.py", "composition_error"), ("games/arcanoid/secret.py", "composition_error"),
              ("games/arcanoid/secret.py", "decide"), ("games/arcanoid/variants/worms.py", "_content_error")]
 #: raise sites that only code reads (a caller's bug, never a player's doing)
-INTERNAL = {"an omniscient state has no viewer seat", "viewer seat x out of range"}
+INTERNAL = {"an omniscient state has no viewer seat", "viewer seat x out of range",
+            "x: x"}  # canonical.py: a field's label and a nested reason, said on its own
 
 
 def _sample(node: ast.AST) -> str | None:
@@ -67,8 +75,13 @@ def _messages() -> list[tuple[str, str]]:
                 if not isinstance(node, ast.Call):
                     continue
                 name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
-                if name in calls and len(node.args) > calls[name]:
-                    text = _sample(node.args[calls[name]])
+                where = calls.get(name) if name else None
+                if isinstance(where, str):  # a keyword argument
+                    arg = next((k.value for k in node.keywords if k.arg == where), None)
+                else:
+                    arg = node.args[where] if where is not None and len(node.args) > where else None
+                if arg is not None:
+                    text = _sample(arg)
                     if text is not None and text not in INTERNAL:
                         out.append((f"{path.name}:{node.lineno}", text))
     for pattern, function in RETURNERS:
@@ -167,3 +180,22 @@ def test_a_cheating_verdicts_reason_reads_in_french(french: None) -> None:
         "de l'ouvreur pour 5-1)")
     assert say("step 40: sent mental.shares, expected move") == \
         "étape 40 : a envoyé mental.shares, attendu move"
+
+
+def test_verify_reads_in_french(capsys: pytest.CaptureFixture[str]) -> None:
+    """`p2ptarot verify --lang fr`: the verifier's own reasons and the engine's, in French; the
+    evidence a conviction quotes listed below it, a line each, not again in the reason."""
+    from p2ptarot.cli.main import main
+
+    vectors = PACKAGE.parent / "protocol" / "vectors"
+    try:
+        assert main(["verify", "--lang", "fr", str(vectors / "invalid-duplicated-line.jsonl")]) == 1
+        out = capsys.readouterr().out
+        assert "la ligne 32 répète mot pour mot la ligne 31 (le fichier n'est pas un journal cohérent" in out
+        assert main(["verify", "--lang", "fr", str(vectors / "invalid-illegal-move.jsonl")]) == 1
+        assert "illégal : ne tient pas l'emplacement 26" in capsys.readouterr().out
+        assert main(["verify", "--lang", "fr", str(vectors / "invalid-abort-evidence-equivocation.jsonl")]) == 1
+        out = capsys.readouterr().out
+        assert "équivoque : deux messages signés pour l'étape 3\n" in out and "evidence" not in out
+    finally:
+        i18n.set_language("en")
