@@ -199,3 +199,14 @@ def test_verify_reads_in_french(capsys: pytest.CaptureFixture[str]) -> None:
         assert "équivoque : deux messages signés pour l'étape 3\n" in out and "evidence" not in out
     finally:
         i18n.set_language("en")
+
+
+def test_the_pages_replay_of_a_cheating_game_reads_in_french(french: None) -> None:
+    """`p2ptarot web --replay` of a convicted transcript: the verdict line in French, the
+    evidence it re-checked named once (seen on a 390 × 844 screenshot)."""
+    from p2ptarot.cli.web_cmd import replay_event
+
+    verdict = replay_event(PACKAGE.parent / "protocol" / "vectors" / "invalid-illegal-move.jsonl").verdict
+    assert verdict.startswith("transcription INVALIDE à l'étape 14 : illégal : ne tient pas "
+                              "l'emplacement 26 — preuve : message move signé")
+    assert "evidence" not in verdict and verdict.count("preuve") == 1
