@@ -38,13 +38,16 @@ RAISERS = [
     ("net/online/config.py", {"OnlineConfigError": 0}),
     # the page's refused commands ("bad command: …")
     ("app/events.py", {"ValueError": 0}),
+    # the deck protocol's and the proofs' faults inside a verdict, the messages a table drops
+    ("mental/*.py", {"MentalViolation": 1, "MessageDecodeError": 0}),
+    ("crypto/*.py", {"ProofError": 0, "CommitmentError": 0, "InvalidEncoding": 0}),
+    ("table/intake.py", {"Taken": "notice"}), ("table/session.py", {"Notice": 0}),
 ]
 #: functions whose returned sentences become a move's reason (arcanoïd's composition checks)
 RETURNERS = [("games/arcanoid/engage.py", "composition_error"), ("games/arcanoid/secret.py", "composition_error"),
              ("games/arcanoid/secret.py", "decide"), ("games/arcanoid/variants/worms.py", "_content_error")]
 #: raise sites that only code reads (a caller's bug, never a player's doing)
-INTERNAL = {"an omniscient state has no viewer seat", "viewer seat x out of range",
-            "x: x"}  # canonical.py: a field's label and a nested reason, said on its own
+INTERNAL = {"an omniscient state has no viewer seat", "viewer seat x out of range"}
 
 
 def _sample(node: ast.AST) -> str | None:
