@@ -7,6 +7,7 @@ import sys
 
 from p2ptarot.engine import BadConfiguration, UnknownGame
 from p2ptarot.engine import info as game_info
+from p2ptarot.i18n import _
 from p2ptarot.i18n.reasons import say
 
 USAGE_ERROR = 2
@@ -15,7 +16,8 @@ USAGE_ERROR = 2
 def usage_error(args: argparse.Namespace, message: str) -> int:
     """Print `prog: error: message` on stderr and return the usage-error exit status."""
     prog = getattr(args, "prog", "p2ptarot")
-    print(f"{prog}: error: {message}", file=sys.stderr)
+    print(_("{prog}: error: {message}").format(prog=prog, message=say(message)),  # a lower layer's too
+          file=sys.stderr)
     return USAGE_ERROR
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from p2ptarot.app.replay import frames
 from p2ptarot.i18n import _
+from p2ptarot.i18n.reasons import say
 from p2ptarot.peer.store import read_transcript
 from p2ptarot.present.screen import name_seats
 from p2ptarot.table.envelope import EnvelopeError, parse
@@ -43,7 +44,7 @@ def _verified(args: argparse.Namespace) -> tuple[Transcript, Verdict] | None:
     try:
         transcript = read_transcript(args.file)
     except TranscriptError as exc:
-        print(f"{args.prog}: {printable(exc, 1000)}", file=sys.stderr)
+        print(f"{args.prog}: {printable(say(exc), 1000)}", file=sys.stderr)
         return None
     try:
         return transcript, verify_transcript(transcript)
@@ -102,8 +103,10 @@ def run_verify(args: argparse.Namespace) -> int:
         who = (_("seat {n} ({name})").format(n=verdict.seat,
                                              name=printable(seats[verdict.seat].name, 40))
                if verdict.seat is not None and 0 <= verdict.seat < len(seats) else _("no seat"))
+        # the evidence quoted in the reason is listed below, a line each, in the reader's language
+        reason = verdict.reason.split(" — evidence: ")[0] if verdict.evidence else verdict.reason
         print(_("INVALID at step {step}, {who}: {reason}").format(
-            step=verdict.step, who=who, reason=printable(verdict.reason)))
+            step=verdict.step, who=who, reason=printable(say(reason))))
         if verdict.step is not None and verdict.steps > verdict.step:
             print("  " + _("detected while replaying step {n}").format(n=verdict.steps))
         for item in verdict.evidence:
@@ -117,7 +120,7 @@ def run_verify(args: argparse.Namespace) -> int:
             print("  " + _("seat {seat} stopped the game at the table (step {step}), {accused}: "
                            "{reason} [{pieces} piece(s) of evidence]").format(
                 seat=printable(record.get("by"), 20), step=printable(record.get("at"), 20),
-                accused=accused, reason=printable(record.get("reason")),
+                accused=accused, reason=printable(say(str(record.get("reason")))),
                 pieces=len(record.get("evidence") or [])))
     if not args.json:
         seats = transcript.charter.charter.seats
@@ -125,7 +128,7 @@ def run_verify(args: argparse.Namespace) -> int:
             print("  " + _("fault found at step {step}, seat {seat} ({name}): {reason}; play went "
                            "on [{pieces} piece(s) of evidence, re-checked by this replay]").format(
                 step=f["step"], seat=f["seat"], name=printable(seats[f["seat"]].name, 40),
-                reason=printable(f["reason"]), pieces=len(f["evidence"])))
+                reason=printable(say(f["reason"])), pieces=len(f["evidence"])))
     return 0 if verdict.valid else EXIT_INVALID
 
 

@@ -16,9 +16,11 @@ from p2ptarot.app.events import ReplayLoaded
 from p2ptarot.app.human import LeftTable, until_left
 from p2ptarot.app.replay import frames
 from p2ptarot.i18n import _
+from p2ptarot.i18n.reasons import say
 from p2ptarot.app.table import Hub
 from p2ptarot.peer.config import DEFAULT_STAND_IN_AFTER, PeerConfig
 from p2ptarot.peer.store import read_transcript
+from p2ptarot.present.screen import name_seats
 from p2ptarot.transcript import TranscriptError, verify_transcript
 
 from . import online
@@ -62,9 +64,15 @@ def replay_event(path: Path) -> ReplayLoaded:
     transcript = read_transcript(path)
     verdict = verify_transcript(transcript)
     names, moves = frames(transcript)
+    # the reason in the reader's language with the players' names; the evidence it quotes, listed
+    reason = verdict.reason.split(" — evidence: ")[0] if verdict.evidence else verdict.reason
+    reason = "".join([name_seats(say(reason), names)] + [" — " + _(
+        "evidence: seat {seat}'s signed {kind} message of step {step} (digest {digest}), re-checked "
+        "by this replay").format(seat=e["seat"], kind=e["kind"], step=e["step"], digest=e["digest"])
+        for e in verdict.evidence])
     said = (_("transcript verified: {steps} steps").format(steps=verdict.steps) if verdict.valid
             else _("transcript INVALID at step {step}: {reason}").format(step=verdict.step,
-                                                                          reason=verdict.reason))
+                                                                          reason=reason))
     return ReplayLoaded(tuple(names), tuple(f.to_json() for f in moves), said)
 
 
@@ -111,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         return asyncio.run(serve(args))
     except TranscriptError as exc:
-        print(f"{args.prog}: {exc}", file=sys.stderr)
+        print(f"{args.prog}: {say(exc)}", file=sys.stderr)
         return 2
     except LeftTable as exc:
         print(f"{args.prog}: {exc}", file=sys.stderr)

@@ -13,7 +13,7 @@ from typing import Any
 
 from p2ptarot import cards
 
-from p2ptarot.i18n import N_, _
+from p2ptarot.i18n import N_, _, pgettext
 
 from .cards import HIDDEN, card_name, roman, roses_name
 
@@ -108,6 +108,16 @@ def _face(card_id: str) -> dict[str, Any] | None:
     return None
 
 
+def _sinople_letter(role: str) -> str:
+    """A sinople figure's letter: H, W, C in English; in French the rules text's words, époux,
+    épouse, enfant, would all be E or É, so their first and last letters: Éx, Ée, En."""
+    if role == "husband":
+        return pgettext("sinople figure letter", "H")
+    if role == "wife":
+        return pgettext("sinople figure letter", "W")
+    return pgettext("sinople figure letter", "C")
+
+
 def face(card_id: object) -> dict[str, Any]:
     """The face of a card id (a card back when hidden or unknown)."""
     if not isinstance(card_id, str):
@@ -120,6 +130,8 @@ def face(card_id: object) -> dict[str, Any]:
            "colour": _COLOURS.get(suit, "violet" if f["kind"] == "trump" else "grey"), **f}
     # the words in the interface's language (the cached face keeps the deck's English)
     out["name"] = card_name(card_id)
+    if f["kind"] == "figure" and card_id in cards.SINOPLE:
+        out["big"] = _sinople_letter(str(cards.SINOPLE[card_id].role))
     if f.get("title") == f.get("name"):  # roses: the title is the card's name
         out["title"] = out["name"]
     elif suit == "trumps":

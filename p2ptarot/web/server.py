@@ -25,6 +25,7 @@ import re
 
 from p2ptarot.i18n import (LANGUAGES, _, accept_language, normalize, page_catalogue,
                            translations)
+from p2ptarot.i18n.reasons import say
 
 from p2ptarot.app.events import Command, Event, command_from_json
 from p2ptarot.app.table import Hub
@@ -170,7 +171,7 @@ class WebServer:
             cmd = command_from_json(json.loads(text))
         except ValueError as exc:  # json.JSONDecodeError is a ValueError too
             await ws.send_str(json.dumps({"type": "error",
-                                          "text": _("bad command: {why}").format(why=exc)}))
+                                          "text": _("bad command: {why}").format(why=say(exc))}))
             return
         if self.on_command is not None and type(cmd).__name__ in ("Sit", "Host", "BackToLobby",
                                                                     "Rematch"):

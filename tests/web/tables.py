@@ -17,7 +17,8 @@ from p2ptarot.peer.config import GameResult, PeerConfig
 from p2ptarot.peer.run import bot_chooser, run_host, run_join, run_resume
 from p2ptarot.web.server import WebServer
 
-#: clicks the page's first playable card, else its first move button; says which
+#: clicks the page's first playable card, else its first move button, else the cards of the first
+#: several-card move in the card picker (Arcanum's discard down to 7); says which
 CLICK = """(() => {
   const confirm = () => { const k = document.getElementById('confirm'); if (k) { k.click(); return true; } return false; };
   if (confirm()) return 'card';
@@ -30,6 +31,16 @@ CLICK = """(() => {
   const b = document.querySelector('#moves button.move');
   if (b) { b.click(); return 'button'; }
   const f = document.querySelector('#gamebox .target.live'); if (f) { f.click(); if (confirm()) return 'card'; }
+  const go = document.getElementById('pick-play');  // several cards at once: the first such move's
+  if (go && !go.disabled) { go.click(); return 'cards'; }
+  const o = go && S.turn.options.find((m) => (m.cards || []).length >= 2);
+  if (o) {
+    const chosen = [...document.querySelectorAll('#card-picker .card.chosen')].map((c) => c.dataset.card);
+    if (chosen.some((c) => !o.cards.includes(c))) { go.nextSibling.click(); return 'pick'; }
+    const next = o.cards.find((c) => !chosen.includes(c));
+    const c = next && document.querySelector('#card-picker .card[data-card="' + next + '"]');
+    if (c) { c.click(); return 'pick'; }
+  }
   return '';
 })()"""
 #: it is this page's turn (a move is awaited from it)

@@ -55,7 +55,7 @@ async def test_a_french_game_page_on_a_phone(tmp_path: Path, french_peer: None) 
         # the page's own words, the peer's sentences and the card names, all French
         text = await page.js("document.body.innerText")
         for french in ("Règles", "Votre main", "Journal de la table", "Depuis votre dernier tour",
-                       "Laisser un bot jouer pour moi", "Quitter la table", "place 1", "Alice: Jouer ",
+                       "Laisser un bot jouer pour moi", "Quitter la table", "place 1", "Alice : Jouer ",
                        "Temps : un coup peut prendre jusqu'à", "Figure : "):
             assert french in text, french
         for english in ("Your hand", "Table log", "Leave the table", "Your move", "Rules",

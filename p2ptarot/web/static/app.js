@@ -105,7 +105,7 @@ function drawStatus() {
   st.className = "status";
   if (S.replay) {
     const f = S.replay.frames[S.replay.pos];
-    st.textContent = t("Replay, move {n} of {total}", { n: S.replay.pos + 1, total: S.replay.frames.length }) + " — " + f.name + (f.by === "bot" ? " " + t("[bot]") : "") + ": " + f.sentence;
+    st.textContent = t("Replay, move {n} of {total}", { n: S.replay.pos + 1, total: S.replay.frames.length }) + " — " + said(f.name, f.by, f.sentence);
     return;
   }
   if (S.finished) { st.textContent = t("Game over"); return; }
@@ -191,6 +191,10 @@ function pickCard(id, opts) {
   } else setSel(id, opts);
   drawAll();
 }
+// "Hana: plays …" ("Hana : joue …" in French, a space before the colon)
+function said(name, by, sentence) {
+  return t("{name}: {move}", { name: name + (by === "bot" ? " " + t("[bot]") : ""), move: sentence });
+}
 function pointable(o) { return !!(o.card || (o.targets || []).length || (o.cards || []).length >= 2); }
 function moveButton(o, k) {
   const b = el("button", "move", o.sentence);
@@ -220,7 +224,7 @@ function drawMoves() {
     rows = ks.filter((i) => !(S.turn.options[i - 1].targets || []).length || ks.length <= 10);
     const say = placed.length ? (rows.length ? t("point at a lit place on the table, or choose:") : t("point at a lit place on the table")) : t("choose:");
     const head = el("div", "pickbar");
-    head.appendChild(el("span", null, (sel.card ? cardName(sel.card) + ": " : "") + say));
+    head.appendChild(el("span", null, (sel.card ? t("{name}: {move}", { name: cardName(sel.card), move: say }) : say)));
     const no = el("button", "cancel", t("Cancel")); no.addEventListener("click", () => { setSel(null, null); drawAll(); });
     head.appendChild(no); box.appendChild(head);
     if (placed.length && rows.length > 10) rows = [];
@@ -228,7 +232,10 @@ function drawMoves() {
     rows = S.turn.options.map((o, i) => i + 1).filter((i) => !pointable(S.turn.options[i - 1]));
     if (S.turn.options.some(pointable)) {
       const places = S.turn.options.some((o) => !o.card && (o.targets || []).length);
-      const say = places ? t("Pick a card of your hand or a lit place on the table") : t("Pick a card of your hand");
+      // several-card moves only (Arcanum's discard down to 7): the hand is not clickable, the picker is
+      const picker = S.turn.options.every((o) => !pointable(o) || (!o.card && !(o.targets || []).length));
+      const say = picker ? t("Pick the cards in the box below the table, then play them")
+        : places ? t("Pick a card of your hand or a lit place on the table") : t("Pick a card of your hand");
       box.appendChild(el("div", "pickbar", rows.length ? say + " — " + t("or:") : say));
     }
   }
@@ -314,7 +321,7 @@ const handlers = {
     S.since = e.since.length ? e.since.slice() : [t("nothing new")];
   },
   move(e) {
-    addLog(e.name + (e.by === "bot" ? " " + t("[bot]") : "") + ": " + e.sentence + (e.automatic ? " " + t("(automatic)") : ""), e.seat === S.seat ? "mine" : "");
+    addLog(said(e.name, e.by, e.sentence) + (e.automatic ? " " + t("(automatic)") : ""), e.seat === S.seat ? "mine" : "");
     if (e.seat === S.seat) { S.answered = true; }
   },
   waiting(e) { S.waiting = e; S.deadline = e.deadline; },
@@ -417,10 +424,10 @@ function replayStep(k) {
   S.screen = f.screen;
   S.log = [{ text: R.verdict, cls: "notice" }];
   R.frames.slice(0, R.pos + 1).forEach((x) => {
-    S.log.push({ text: x.name + (x.by === "bot" ? " " + t("[bot]") : "") + ": " + x.sentence, cls: x.by === "bot" ? "bot" : "" });
+    S.log.push({ text: said(x.name, x.by, x.sentence), cls: x.by === "bot" ? "bot" : "" });
     (x.marks || []).forEach((m) => S.log.push({ text: m, cls: "notice" }));
   });
-  S.since = [f.name + (f.by === "bot" ? " " + t("[bot]") : "") + ": " + f.sentence];
+  S.since = [said(f.name, f.by, f.sentence)];
   $("rpos").textContent = t("move {n} / {total}", { n: R.pos + 1, total: R.frames.length });
   drawAll();
 }
