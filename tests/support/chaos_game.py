@@ -39,6 +39,7 @@ class Chaos:
     flap_down: float = 10.0
     flap_host: str = "h3"
     flap_in_play: bool = False
+    max_flaps: int = 0  # stop after this many flaps (0: flap until the end)
     heartbeat: float | None = None  # the peers' --heartbeat (None: their default, 15 s)
     timeout: int = 120  # the peers' --timeout
     limit: float = 1800.0  # seconds before the run is given up
@@ -58,7 +59,7 @@ def _install_chaos(hosts: list, subnet: str, cfg: Chaos) -> list[subprocess.Pope
 
 
 def _flapper(link, every: float, down: float, done: threading.Event, log: list[float],
-             playing: Path | None = None, procs: dict | None = None) -> None:
+             playing: Path | None = None, procs: dict | None = None, most: int = 0) -> None:
     """Flap `link` until `done`; with `playing`, from the host's first transcript line, and with
     `procs`, only until a peer exits (the others then linger for the flapped seat, whose link
     stays up to let it catch up)."""
@@ -76,7 +77,7 @@ def _flapper(link, every: float, down: float, done: threading.Event, log: list[f
                 return False
             time.sleep(0.05)
 
-    while not stop(max(0.0, every - down)):
+    while not (most and len(log) >= most) and not stop(max(0.0, every - down)):
         link.down()
         log.append(round(time.monotonic() - start, 1))
         stop(down)
@@ -121,7 +122,8 @@ def play(cfg: Chaos, chaos: bool, work: Path, run: int = 1) -> dict:
             flapper = threading.Thread(target=_flapper, args=(victim.link, cfg.flap_every,
                                                                  cfg.flap_down, done, flaps,
                                                                  playing,
-                                                                 procs if playing else None))
+                                                                 procs if playing else None,
+                                                                 cfg.max_flaps))
             flapper.start()
         codes = {}
         try:
