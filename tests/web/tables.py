@@ -140,3 +140,7 @@ def keep_shot(path: Path) -> None:
     if where:
         Path(where).mkdir(parents=True, exist_ok=True)
         shutil.copy(path, Path(where) / path.name)
+
+
+#: CLICK without the card picker: for a test that picks a several-card move's cards itself
+CLICK_NO_PICKER = CLICK.split("  const go = document.getElementById('pick-play');")[0] + "  return '';\n})()"

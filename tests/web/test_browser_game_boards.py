@@ -11,7 +11,7 @@ import pytest
 from tests.web.cdp import Browser
 from p2ptarot.app.events import MovePlayed, TurnStarted, ViewChanged
 from p2ptarot.present.faces import sort_key
-from tests.web.tables import CLICK, close_table, host, human, join_bot, keep_shot
+from tests.web.tables import CLICK, CLICK_NO_PICKER, close_table, host, human, join_bot, keep_shot
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 
@@ -286,7 +286,7 @@ async def test_arcanum_several_cards_are_picked_then_played(tmp_path: Path) -> N
                             None)
                 if pick is not None:
                     break
-                await page.js(CLICK)
+                await page.js(CLICK_NO_PICKER)  # the picker is this test's to use
             await asyncio.sleep(0.1)
         else:
             pytest.fail("no move naming several cards was offered")
