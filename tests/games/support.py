@@ -1,5 +1,5 @@
-"""Helpers shared by the trois roses and paris divins tests: record a game in omniscient mode,
-replay it into any knowledge mode, and the list of those modes."""
+"""Helpers shared by the card games' tests (sinople, trois roses, paris divins): record a game in
+omniscient mode, replay it into any knowledge mode, and the list of those modes."""
 
 from __future__ import annotations
 
@@ -36,6 +36,8 @@ def record(state: GameState, agents: Sequence[Any], dealer: Any) -> list[tuple]:
                 view = state.view(seat) if agent.uses_view else None
                 decided.append((seat, agent.choose(seat, view, state.legal_moves(seat))))
             for seat, move in decided:
+                if state.turn() != turn:  # a move that ended the turn (sinople's show) voids the rest
+                    break
                 events.append(("move", seat, move))
                 state.apply(seat, move)
 
