@@ -327,6 +327,10 @@ def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) 
         last = view["scorings"][-1]
         board["last_scoring"] = {"turn": last["turn"], "world": bool(last["world"]),
                                  "vp": list(last["vp"])}
+    if own is not None and isinstance(me, int) and 0 <= me < len(names):  # the Sun, a swap...
+        known = [c["card"] for c in own.get("hidden", []) if isinstance(c.get("card"), str)]
+        if known:  # drawn on the board's table, not among the piles: pointable beside the hand
+            sc["pickable"] = [{"label": f"{names[me]}: hidden", "cards": [face(c) for c in known]}]
     sc["board"] = board
     sc["round"] = _("turn {turn} of {turns}").format(turn=view["turn"], turns=view["turns"])
     relabel = {"minor": N_("discard pile: minors (top)"), "major": N_("discard pile: majors (top)"),

@@ -250,10 +250,17 @@ PILE_WORDS = {"hand": N_("hand"), "won": N_("won"), "trick": N_("trick"),
 
 
 def _worded(model: dict[str, Any]) -> dict[str, Any]:
-    """The screen model with its pile labels in the interface's language ("Bob: won")."""
-    piles = model.get("piles")
-    if not isinstance(piles, list):
-        return model
+    """The screen model with its pile labels in the interface's language ("Bob: won"): its
+    `piles`, and the `pickable` piles a presenter adds (the seat's own cards kept outside its
+    hand and not drawn among the piles, which the page lets it point at)."""
+    worded = dict(model)
+    for key in ("piles", "pickable"):
+        if isinstance(model.get(key), list):
+            worded[key] = _worded_piles(model[key])
+    return worded
+
+
+def _worded_piles(piles: list[Any]) -> list[Any]:
     out = []
     for pile in piles:
         if not isinstance(pile, dict) or not isinstance(pile.get("label"), str):
@@ -266,7 +273,7 @@ def _worded(model: dict[str, Any]) -> dict[str, Any]:
             shown = owner + sep + (_(PILE_WORDS[key]) if key in PILE_WORDS else key)
         pile["label"] = shown
         out.append(pile)
-    return dict(model, piles=out)
+    return out
 
 
 def _round(rnd: Any, rounds: Any) -> str:

@@ -130,6 +130,36 @@ function drawStatus() {
   }
 }
 
+// ---- the cards a seat may point at: its hand, and its own cards kept elsewhere ------------------------
+// (an Arcanoid seat's face-up cards or its demon's hand, an Arcanum seat's hidden cards): a card a
+// move names is clickable when the screen shows it, in the hand, a pile or the presenter's
+// `pickable` piles; a move naming a card shown nowhere is listed as a button instead.
+function shownFaces() {
+  const out = new Map();
+  const sc = S.screen || {};
+  (sc.hand || []).forEach((f) => { if (f.id) out.set(f.id, { face: f, label: null }); });
+  (sc.pickable || []).concat(sc.piles || []).forEach((p) => (p.cards || []).forEach((f) => {
+    if (f.id && !out.has(f.id)) out.set(f.id, { face: f, label: p.label });
+  }));
+  return out;
+}
+function reachable(o, shown) {
+  const at = shown || shownFaces();
+  if ((o.cards || []).length >= 2) return o.cards.every((c) => at.has(c));
+  return !o.card || at.has(o.card);
+}
+//: the cards named by this turn's moves that are not in the hand but shown elsewhere, by pile
+function cardsBeyondHand() {
+  if (!S.turn || S.answered) return [];
+  const shown = shownFaces();
+  const named = new Set();
+  S.turn.options.forEach((o) => {
+    if (!reachable(o, shown)) return;
+    (o.card ? [o.card] : []).concat(o.cards || []).forEach((c) => { if (shown.get(c).label !== null) named.add(c); });
+  });
+  return [...named].map((c) => shown.get(c));
+}
+
 function optionsByCard() {
   const m = new Map();
   if (!S.turn || S.answered) return m;
@@ -145,7 +175,12 @@ function drawScreen() {
   const byCard = optionsByCard();
   const hand = $("hand"); clear(hand);
   $("handbox").hidden = S.seat === null || !(sc.hand || []).length;  // no empty "Your hand" between deals
-  (sc.hand || []).forEach((f) => {
+  const beyond = cardsBeyondHand();
+  if (beyond.length) $("handbox").hidden = S.seat === null;
+  let pile = null;
+  (sc.hand || []).concat(beyond.map((b) => b.face)).forEach((f, k) => {
+    const from = k >= (sc.hand || []).length ? beyond[k - (sc.hand || []).length].label : null;
+    if (from !== null && from !== pile) { pile = from; hand.appendChild(el("span", "handfrom", from)); }
     const opts = byCard.get(f.id) || [];
     const c = cardEl(f, opts.length ? () => pickCard(f.id, opts) : null);
     if (opts.length === 1) c.dataset.option = opts[0];
@@ -195,7 +230,7 @@ function pickCard(id, opts) {
 function said(name, by, sentence) {
   return t("{name}: {move}", { name: name + (by === "bot" ? " " + t("[bot]") : ""), move: sentence });
 }
-function pointable(o) { return !!(o.card || (o.targets || []).length || (o.cards || []).length >= 2); }
+function pointable(o) { return reachable(o) && !!(o.card || (o.targets || []).length || (o.cards || []).length >= 2); }
 function moveButton(o, k) {
   const b = el("button", "move", o.sentence);
   b.dataset.option = k;
@@ -257,8 +292,8 @@ function drawMoves() {
   });
 }
 function cardName(id) {
-  const f = (S.screen && S.screen.hand || []).find((h) => h.id === id);
-  return f ? f.name : id;
+  const f = shownFaces().get(id);
+  return f ? f.face.name : id;
 }
 
 function drawLog() {

@@ -14,7 +14,7 @@ function optionsOn(target) {
   const out = [];
   S.turn.options.forEach((o, k) => {
     // with nothing picked, a place starts only the moves that need no card (pick the card first)
-    const free = !o.card && !((o.cards || []).length >= 2);
+    const free = !pointable(o) || (!o.card && !((o.cards || []).length >= 2));
     if ((o.targets || []).includes(target) && (picked ? picked.includes(k + 1) : free)) out.push(k + 1);
   });
   return out;
@@ -62,14 +62,14 @@ const PICK = { turn: null, cards: [] };
 function sameCards(a, b) { return a.length === b.length && a.slice().sort().join("|") === b.slice().sort().join("|"); }
 function cardPicker(sc, box) {
   if (!S.turn || S.answered) return;
-  const multi = S.turn.options.map((o, k) => [o, k + 1]).filter(([o]) => (o.cards || []).length >= 2);
+  const multi = S.turn.options.map((o, k) => [o, k + 1]).filter(([o]) => (o.cards || []).length >= 2 && reachable(o));
   if (!multi.length) return;
   if (PICK.turn !== S.turn.turn) { PICK.turn = S.turn.turn; PICK.cards = []; }
   const f = el("div", "eform"); f.id = "card-picker";
   f.appendChild(el("h3", null, t("Moves with several cards: click the cards, then play them")));
   const cards = el("div", "cards");
   const usable = new Set(); multi.forEach(([o]) => o.cards.forEach((c) => usable.add(c)));
-  (sc.hand || []).filter((h) => usable.has(h.id)).forEach((h) => {
+  (sc.hand || []).concat(cardsBeyondHand().map((b) => b.face)).filter((h) => usable.has(h.id)).forEach((h) => {
     const at = PICK.cards.indexOf(h.id);
     const c = cardEl(h, () => {
       const k = PICK.cards.indexOf(h.id);
