@@ -21,19 +21,21 @@ MOVES = 3
 #: (which took 327 s when the coin made her the dealer): seat 1 deals
 OPTIONS = {"eleusis": {"first_dealer": 1}}
 
-#: points at the table: a playable card of the hand (then a lit field if the card has several
-#: targets), else a lit field of the board; says what it pointed at ('' when nothing is lit)
+#: points at the table: a playable card of the hand (then lit fields if the card has several
+#: targets), else lit fields of the board, one after another until a move is composed (Arcanum's
+#: Fields: a chip on each of the four prestige tracks); says what it pointed at ('' when nothing is lit)
 POINT = """(() => {
-  const lit = () => document.querySelector('#gamebox .target.live');
+  const lit = () => document.querySelector('#gamebox .target.live:not(.picked)');
   const confirm = () => { const k = document.getElementById('confirm'); if (k) { k.click(); return true; } return false; };
+  const point = () => { for (let k = 0; k < 6; k++) { const f = lit(); if (!f) return false; f.click(); if (confirm()) return true; } return false; };
   const c = document.querySelector('#hand .card.playable');
   if (c) {
     c.click();
     if (confirm()) return 'card';
-    const f = lit(); if (f) { f.click(); if (confirm()) return 'card+place'; }
+    if (point()) return 'card+place';
     const b = document.querySelector('#moves button.move'); if (b) { b.click(); return 'card+choice'; }
   }
-  const f = lit(); if (f) { f.click(); if (confirm()) return 'place'; }
+  if (point()) return 'place';
   return '';
 })()"""
 #: a move without a target: the first button of the (short) list

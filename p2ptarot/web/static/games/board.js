@@ -19,6 +19,25 @@ function optionsOn(target) {
   });
   return out;
 }
+// The fields every narrowed move acts on: those already chosen by the clicks so far.
+function chosenTargets() {
+  const sel = selected();
+  if (!sel) return [];
+  const lists = sel.options.map((k) => S.turn.options[k - 1].targets || []);
+  return lists.reduce((a, b) => a.filter((x) => b.includes(x)));
+}
+// A click outside the narrowed moves starts over, keeping the board choices that agree with it:
+// after "swords +1, wands 0", a click on "swords -1" keeps "wands 0" (Arcanum's Fields); after a
+// hand card, it starts over from the place alone.
+function regroup(target) {
+  const keep = selected() && S.sel.card === null ? chosenTargets() : [];
+  setSel(null, null);
+  const opts = optionsOn(target);
+  if (!keep.length || !opts.length) return opts;
+  const score = (k) => keep.filter((x) => (S.turn.options[k - 1].targets || []).includes(x)).length;
+  const best = Math.max(...opts.map(score));
+  return opts.filter((k) => score(k) === best);
+}
 function fieldClick(node, target) {
   node.dataset.target = target;
   if (!S.turn || S.answered) return;
@@ -26,11 +45,12 @@ function fieldClick(node, target) {
   if (!any) return;
   node.classList.add("target");
   if (optionsOn(target).length) node.classList.add("live");
-  if (selected() && !optionsOn(target).length) node.classList.add("dim");
+  if (chosenTargets().includes(target)) node.classList.add("picked");  // part of the choice so far
+  else if (selected() && !optionsOn(target).length) node.classList.add("dim");
   node.addEventListener("click", (ev) => {
     ev.stopPropagation();
     let opts = optionsOn(target);
-    if (!opts.length) { setSel(null, null); opts = optionsOn(target); }  // a new choice starts over
+    if (!opts.length) opts = regroup(target);  // a new choice starts over (keeping what agrees)
     if (opts.length) { highlight(opts); drawAll(); }  // one left: its preview waits for "Play"
   });
 }
