@@ -324,6 +324,17 @@ def targets(move: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def cards(move: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
+    """A Temperance swap names its cards, the hand's given and the hidden area's taken, for the
+    page's card picker (the seat sees its own cards); [] for any other move."""
+    if move.get("kind") != "swap":
+        return []
+    me = next((p for p in view["players"] if p["seat"] == view.get("seat")), None)
+    known = {c["handle"]: c["card"] for c in (me or {}).get("hand", []) + (me or {}).get("hidden", [])}
+    out = [known.get(h) for h in list(move["give"]) + list(move["take"])]
+    return [str(c) for c in out] if all(isinstance(c, str) for c in out) else []
+
+
 def fields_target(house: str, change: int) -> str:
     """A Fields chip on a prestige track, as the page names it: "fields-swords+1",
     "fields-wands0", "fields-cups-1" (the change as chosen, before any Devil doubling)."""
@@ -354,6 +365,9 @@ def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) 
     own = next((p for p in view["players"] if p["seat"] == me), None)
     cards = [c["card"] for c in (own or {}).get("hand", []) if isinstance(c.get("card"), str)]
     sc["hand"] = [face(c) for c in sorted(cards, key=sort_key)]
+    # the seat's own hidden cards, for the card picker of a Temperance swap
+    sc["hidden_own"] = [face(c["card"]) for c in (own or {}).get("hidden", [])
+                        if isinstance(c.get("card"), str)]
     board = board_data(view)
     for p in board["players"]:
         s = p["seat"]

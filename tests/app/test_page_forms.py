@@ -299,6 +299,34 @@ def test_arcanum_fields_is_composed_on_the_prestige_tracks_never_a_list(devil: b
     assert "fields" not in screen(other, NAMES[:3])["board"]
 
 
+def test_arcanum_temperance_swaps_are_picked_from_the_hand_and_the_hidden_cards() -> None:
+    """Temperance's swaps (up to 300 listed, A5) go through the card picker: each names the
+    hand's given cards and the hidden cards taken back, all on the seat's screen; only "swap
+    nothing" is a button."""
+    found = []
+    for seed in range(40):
+        found = _decisions("arcanum", 3, lambda v, l: (v.get("decision") or {}).get("name") == "swap"
+                           and len(l) > 20, seed=seed, limit=1)
+        if found:
+            break
+    seat, view, legal = found[0]
+    options = move_options(legal, view, NAMES[:3])
+    buttons = [o for o in options if not (o.card or o.targets or len(o.cards) >= 2)]
+    assert [legal[o.index].give for o in buttons] == [()]
+    sc = screen(view, NAMES[:3])
+    shown = {f["id"] for f in sc["hand"]} | {f["id"] for f in sc["hidden_own"]}
+    known = {c["handle"]: c["card"] for p in view["players"] for c in p["hand"] + p["hidden"]}
+    for o in options:
+        move = legal[o.index]
+        if move.give:
+            assert o.cards == tuple(known[h] for h in move.give + move.take)
+            assert set(o.cards) <= shown
+    # a pair of swaps names its four cards: the two pairings are the only exact matches
+    pair = next(o for o in options if len(o.cards) == 4)
+    same = [o for o in options if sorted(o.cards) == sorted(pair.cards)]
+    assert len(same) == 2
+
+
 # ---- generic screen fixes ---------------------------------------------------------------------------
 def test_round_records_keyed_by_seat_are_worded_and_the_round_never_passes_the_last() -> None:
     from p2ptarot.app.results import round_rows

@@ -87,19 +87,25 @@ function cardPicker(sc, box) {
   if (PICK.turn !== S.turn.turn) { PICK.turn = S.turn.turn; PICK.cards = []; }
   const f = el("div", "eform"); f.id = "card-picker";
   f.appendChild(el("h3", null, t("Moves with several cards: click the cards, then play them")));
-  const cards = el("div", "cards");
   const usable = new Set(); multi.forEach(([o]) => o.cards.forEach((c) => usable.add(c)));
-  (sc.hand || []).filter((h) => usable.has(h.id)).forEach((h) => {
-    const at = PICK.cards.indexOf(h.id);
-    const c = cardEl(h, () => {
-      const k = PICK.cards.indexOf(h.id);
-      if (k >= 0) PICK.cards.splice(k, 1); else PICK.cards.push(h.id);
-      pickHighlight(); drawAll();
+  // the hand's cards, and the seat's hidden ones where a move names them (Arcanum's Temperance)
+  const rows = [[t("from your hand"), sc.hand || []], [t("from your hidden cards"), sc.hidden_own || []]]
+    .map(([head, faces]) => [head, faces.filter((h) => usable.has(h.id))]).filter(([, faces]) => faces.length);
+  rows.forEach(([head, faces]) => {
+    if (rows.length > 1) f.appendChild(el("div", "pickfrom", head));
+    const cards = el("div", "cards");
+    faces.forEach((h) => {
+      const at = PICK.cards.indexOf(h.id);
+      const c = cardEl(h, () => {
+        const k = PICK.cards.indexOf(h.id);
+        if (k >= 0) PICK.cards.splice(k, 1); else PICK.cards.push(h.id);
+        pickHighlight(); drawAll();
+      });
+      if (at >= 0) { c.classList.add("chosen"); c.appendChild(el("span", "order", at + 1)); }
+      cards.appendChild(c);
     });
-    if (at >= 0) { c.classList.add("chosen"); c.appendChild(el("span", "order", at + 1)); }
-    cards.appendChild(c);
+    f.appendChild(cards);
   });
-  f.appendChild(cards);
   const exact = multi.filter(([o]) => sameCards(o.cards, PICK.cards));
   const wider = multi.filter(([o]) => PICK.cards.every((c) => o.cards.includes(c)));
   f.appendChild(el("div", "runline", !PICK.cards.length ? t("No card picked yet")
