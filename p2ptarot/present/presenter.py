@@ -95,8 +95,9 @@ HOOKS = ("targets", "cards", "refine_screen", "page_forms", "page_move", "automa
 class Presenter:
     """A game's presenter with every hook present. `targets(move, view)`: the board fields a move
     acts on ("loc-3", "house-cups") for the page to light; `cards(move, view)`: the cards of a
-    move naming several that the generic `screen.move_cards` does not find (Arcanum's Temperance
-    swap: hand and hidden cards), picked together in the page's picker; `refine_screen(view, names, base)`: the
+    move naming several, picked together in the page's picker, where the generic
+    `screen.move_cards` would not name them all (Arcanum's Temperance swap: hand and hidden
+    cards; Arcanoid's Chariot and the cards it loads); [] leaves it to `move_cards`; `refine_screen(view, names, base)`: the
     generic screen model with the game's own board, hand or form data; `page_forms(view, legal)`
     and `page_move(view, legal, form, text, choices, handles) -> (move, note)`: moves written in
     the page (PageMoveError on a refusal); `automatic(view, legal)`: the lone legal move is the

@@ -327,6 +327,25 @@ def test_arcanum_temperance_swaps_are_picked_from_the_hand_and_the_hidden_cards(
     assert len(same) == 2
 
 
+def test_arcanoid_chariot_loads_are_picked_with_the_chariot_never_listed() -> None:
+    """Each way to load the Chariot names the Chariot and the loaded cards, for the card picker:
+    a click on the Chariot in the hand leaves only its few other moves as buttons."""
+    found = []
+    for seed in range(12):
+        found = _decisions("arcanoid", 4, lambda v, l: sum(m.KIND == "chariot-load" for m in l) > 10,
+                           seed=seed, limit=1)
+        if found:
+            break
+    seat, view, legal = found[0]
+    options = move_options(legal, view, NAMES)
+    loads = [o for o in options if legal[o.index].KIND == "chariot-load"]
+    for o in loads:
+        move = legal[o.index]
+        assert o.card == move.card and o.cards == (move.card, *move.cards), o
+    chariot = [o for o in options if o.card == loads[0].card]
+    assert len([o for o in chariot if len(o.cards) < 2]) <= 10
+
+
 # ---- generic screen fixes ---------------------------------------------------------------------------
 def test_round_records_keyed_by_seat_are_worded_and_the_round_never_passes_the_last() -> None:
     from p2ptarot.app.results import round_rows

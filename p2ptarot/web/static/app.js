@@ -222,11 +222,14 @@ function drawMoves() {
     const ks = sel.options;
     const placed = ks.filter((i) => (S.turn.options[i - 1].targets || []).length);
     rows = ks.filter((i) => !(S.turn.options[i - 1].targets || []).length || ks.length <= 10);
-    // never a wall: the table's places, or the card picker (its cards picked so far), narrow further
-    const picking = !sel.card && ks.every((i) => (S.turn.options[i - 1].cards || []).length >= 2);
-    if ((placed.length || picking) && rows.length > 10) rows = [];
+    // never a wall: the table's places, or the card picker (several-card moves), narrow further
+    const several = (i) => (S.turn.options[i - 1].cards || []).length >= 2;
+    const picking = rows.length > 10 && rows.some(several);
+    if (picking) rows = rows.filter((i) => !several(i));
+    if (placed.length && rows.length > 10) rows = [];
     const say = placed.length ? (rows.length ? t("point at a lit place on the table, or choose:") : t("point at a lit place on the table"))
-      : picking && !rows.length ? t("pick more cards in the box below the table") : t("choose:");
+      : picking ? t("Pick the cards in the box below the table, then play them") + (rows.length ? " — " + t("or:") : "")
+      : t("choose:");
     const head = el("div", "pickbar");
     head.appendChild(el("span", null, (sel.card ? t("{name}: {move}", { name: cardName(sel.card), move: say }) : say)));
     const no = el("button", "cancel", t("Cancel")); no.addEventListener("click", () => { setSel(null, null); drawAll(); });
