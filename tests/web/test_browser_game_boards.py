@@ -390,6 +390,7 @@ async def test_arcanum_fields_is_four_clicks_on_the_prestige_tracks(tmp_path: Pa
         page = await browser.page(alice.url)
         await page.wait_for("S.turn !== null && S.turn.turn === 5 && !S.answered", timeout=30)
         assert await page.js("document.querySelectorAll('#moves button.move').length") == 0
+        assert await page.js("document.getElementById('moves').textContent") == "Point at the lit places on the table"
         assert await page.js("document.querySelectorAll('#arcanum-board .fchip.target.live').length") == 12
         chips = await page.js("[...document.querySelectorAll('.track[data-house=\"cups\"] .fchip')]"
                               ".map((c) => c.textContent)")

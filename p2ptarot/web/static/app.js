@@ -241,6 +241,7 @@ function drawMoves() {
       // several-card moves only (Arcanum's discard down to 7): the hand is not clickable, the picker is
       const picker = S.turn.options.every((o) => !pointable(o) || (!o.card && !(o.targets || []).length));
       const say = picker ? t("Pick the cards in the box below the table, then play them")
+        : places && !S.turn.options.some((o) => o.card) ? t("Point at the lit places on the table")  // Arcanum's Fields
         : places ? t("Pick a card of your hand or a lit place on the table") : t("Pick a card of your hand");
       box.appendChild(el("div", "pickbar", rows.length ? say + " — " + t("or:") : say));
     }
