@@ -136,7 +136,7 @@ def move_options(legal: Sequence[Any], view: Mapping[str, Any],
         data = dict(move.to_json() if hasattr(move, "to_json") else move)
         card = move_card(data, view)
         rows.append((i, mod.group(data), card, describe(data, view, names),
-                     _targets(mod, data, view), move_cards(data, view),
+                     _targets(mod, data, view), _cards(mod, data, view) or move_cards(data, view),
                      explain(str(view.get("game")), str(data.get("kind")))))
     order: dict[str, int] = {}
     for _i, group, *_rest in rows:
@@ -163,6 +163,16 @@ def _targets(mod: Presenter, move: Mapping[str, Any], view: Mapping[str, Any]) -
         return tuple(str(t) for t in mod.targets(move, view))
     except (KeyError, TypeError, ValueError, IndexError):
         return ()
+
+
+def _cards(mod: Presenter, move: Mapping[str, Any], view: Mapping[str, Any]) -> tuple[str, ...]:
+    """The cards of a several-card move as its presenter names them (`cards` hook), before the
+    generic `move_cards`: Arcanum's swaps, Arcanoid's Chariot with the cards it loads."""
+    try:
+        cards = tuple(str(c) for c in mod.cards(move, view))
+    except (KeyError, TypeError, ValueError, IndexError):
+        return ()
+    return cards if len(cards) >= 2 and all(is_card(c) for c in cards) else ()
 
 
 # ---- the screen model ----------------------------------------------------------------------------

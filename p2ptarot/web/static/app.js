@@ -257,12 +257,18 @@ function drawMoves() {
     const ks = sel.options;
     const placed = ks.filter((i) => (S.turn.options[i - 1].targets || []).length);
     rows = ks.filter((i) => !(S.turn.options[i - 1].targets || []).length || ks.length <= 10);
-    const say = placed.length ? (rows.length ? t("point at a lit place on the table, or choose:") : t("point at a lit place on the table")) : t("choose:");
+    // never a wall: the table's places, or the card picker (several-card moves), narrow further
+    const several = (i) => (S.turn.options[i - 1].cards || []).length >= 2;
+    const picking = rows.length > 10 && rows.some(several);
+    if (picking) rows = rows.filter((i) => !several(i));
+    if (placed.length && rows.length > 10) rows = [];
+    const say = placed.length ? (rows.length ? t("point at a lit place on the table, or choose:") : t("point at a lit place on the table"))
+      : picking ? t("Pick the cards in the box below the table, then play them") + (rows.length ? " — " + t("or:") : "")
+      : t("choose:");
     const head = el("div", "pickbar");
     head.appendChild(el("span", null, (sel.card ? t("{name}: {move}", { name: cardName(sel.card), move: say }) : say)));
     const no = el("button", "cancel", t("Cancel")); no.addEventListener("click", () => { setSel(null, null); drawAll(); });
     head.appendChild(no); box.appendChild(head);
-    if (placed.length && rows.length > 10) rows = [];
   } else {
     rows = S.turn.options.map((o, i) => i + 1).filter((i) => !pointable(S.turn.options[i - 1]));
     if (S.turn.options.some(pointable)) {
@@ -270,6 +276,7 @@ function drawMoves() {
       // several-card moves only (Arcanum's discard down to 7): the hand is not clickable, the picker is
       const picker = S.turn.options.every((o) => !pointable(o) || (!o.card && !(o.targets || []).length));
       const say = picker ? t("Pick the cards in the box below the table, then play them")
+        : places && !S.turn.options.some((o) => o.card) ? t("Point at the lit places on the table")  // Arcanum's Fields
         : places ? t("Pick a card of your hand or a lit place on the table") : t("Pick a card of your hand");
       box.appendChild(el("div", "pickbar", rows.length ? say + " — " + t("or:") : say));
     }
