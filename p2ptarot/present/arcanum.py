@@ -148,7 +148,7 @@ def render(view: Mapping[str, Any]) -> str:
     lines = [head, decks, ""] + _city(view) + [""] + _tracks(view) + [""] + _players(view)
     d = view.get("decision")
     if d:
-        actor = _seat(d["actor"], view) if d["actor"] >= 0 else _("everyone")
+        actor = _deciders(d, lambda s: _seat(s, view))
         lines += ["", _("Waiting for {who}: {what}").format(who=actor, what=_decision(d["name"]))]
     if view.get("scorings"):
         last = view["scorings"][-1]
@@ -157,6 +157,17 @@ def render(view: Mapping[str, Any]) -> str:
         lines.append(kind.format(turn=last["turn"], gains=", ".join(
             f"{_seat(s, view)} +{v}" for s, v in enumerate(last["vp"]))))
     return "\n".join(lines)
+
+
+def _deciders(decision: Mapping[str, Any], name: Any) -> str:
+    """Who a decision waits for: its actor, but a blind decision the actor's card asks of others
+    waits for them (the Sun: every other player with a face-down card; the Wheel: everyone)."""
+    actor = decision["actor"]
+    if actor < 0 or decision["name"] == "wheel":
+        return _("everyone")
+    if decision["name"] == "sun":
+        return _("the players other than {name}").format(name=name(actor))
+    return name(actor)
 
 
 def board_data(view: Mapping[str, Any]) -> dict[str, Any]:
@@ -243,7 +254,7 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
             return _("declare the Fool a card of {house}").format(house=house)
         if decision.get("amount"):
             gain = _("{house} +{n} prestige").format(house=house, n=decision["amount"])
-            return f"{decision['why']}: {gain}" if decision.get("why") else gain
+            return _("{name}: {move}").format(name=decision["why"], move=gain) if decision.get("why") else gain
         return house
     if kind == "empress":
         return f"{_house(move['up'])} +1, {_house(move['down'])} -1"
@@ -385,8 +396,7 @@ def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) 
             t["fields"] = _fields_chips(t["house"], view)
     d = board["decision"]
     if d is not None:
-        d["who"] = (_("everyone") if d["actor"] < 0 else
-                    names[d["actor"]] if d["actor"] < len(names) else str(d["actor"] + 1))
+        d["who"] = _deciders(d, lambda s: names[s] if s < len(names) else str(s + 1))
     if view.get("scorings"):
         last = view["scorings"][-1]
         board["last_scoring"] = {"turn": last["turn"], "world": bool(last["world"]),

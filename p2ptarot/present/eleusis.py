@@ -529,8 +529,8 @@ def refine_screen(view: Mapping[str, Any], names: Sequence[str], base: Mapping[s
     sc["piles"] = [p for p in base.get("piles", []) if p["label"] not in ("main", "side", "pending")]
     if pending and pending.get("cards") and 0 <= pending["seat"] < len(names):
         # a shown "no play" hand: its cards are named as correct by pointing at them (R15, R16)
-        sc["pickable"] = [{"label": f"{names[pending['seat']]}: pending",
-                           "cards": [face(c) for c in pending["cards"]]}]
+        sc["pickable"] = [{"label": f"{names[pending['seat']]}: pending", "onboard": True,
+                           "cards": [face(c) for c in pending["cards"]]}]  # clicked on the board
     return sc
 
 

@@ -280,7 +280,9 @@ def _worded_piles(piles: list[Any]) -> list[Any]:
         shown = pile.pop("shown", None)
         if shown is None:
             owner, sep, key = pile["label"].rpartition(": ")
-            shown = owner + sep + (_(PILE_WORDS[key]) if key in PILE_WORDS else key)
+            word = _(PILE_WORDS[key]) if key in PILE_WORDS else key
+            # "Bob: won", "Bob : remportées" (French puts a space before the colon)
+            shown = _("{name}: {move}").format(name=owner, move=word) if sep else word
         pile["label"] = shown
         out.append(pile)
     return out

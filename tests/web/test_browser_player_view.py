@@ -21,8 +21,11 @@ MOVES = 3
 #: (which took 327 s when the coin made her the dealer): seat 1 deals
 OPTIONS = {"eleusis": {"first_dealer": 1}}
 
-#: how many moves the page lists as buttons now (folded groups included)
-LISTED = "document.querySelectorAll('#moves button.move').length"
+#: the lines of moves the page lists now: a button in sight, or a group folded under its count
+#: (Arcanoid's calls of a card, by suit: one line each until opened)
+LISTED = ("([...document.querySelectorAll('#moves button.move')]"
+          ".filter((b) => !b.closest('details:not([open])')).length"
+          " + document.querySelectorAll('#moves details:not([open])').length)")
 #: the turn the page is drawing for Alice, with the buttons it lists for it, read in one go (the
 #: page draws each event whole, so both belong to the same turn); null when she has no move
 TURN_AND_LISTED = f"(S.turn && !S.answered) ? [S.turn.turn, {LISTED}] : null"

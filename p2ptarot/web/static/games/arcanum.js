@@ -27,7 +27,10 @@ GAME_SCREENS.arcanum = function (sc, box) {
   head.appendChild(el("span", null, t("decks: {minor} minors, {major} majors", { minor: b.decks.minor, major: b.decks.major })));
   if (b.devil) head.appendChild(el("span", "devil", t("the Devil doubles every change")));
   root.appendChild(head);
-  if (b.decision) root.appendChild(el("div", "arc-decision", t("Waiting for {names}", { names: b.decision.actor === b.seat ? t("you") : b.decision.who }) + ": " + b.decision.text));
+  if (b.decision) {  // a blind decision (the Sun: every other player) waits for us while our turn is open
+    const who = S.turn && !S.answered || b.decision.actor === b.seat ? t("you") : b.decision.who;
+    root.appendChild(el("div", "arc-decision", t("{name}: {move}", { name: t("Waiting for {names}", { names: who }), move: b.decision.text })));
+  }
   if (b.last_scoring) {
     root.appendChild(el("div", "arc-scoring", (b.last_scoring.world ? t("World scoring of turn {n}:", { n: b.last_scoring.turn }) : t("House scoring of turn {n}:", { n: b.last_scoring.turn })) + " " +
       b.players.map((p) => p.name + " +" + (b.last_scoring.vp[p.seat] || 0)).join(", ")));

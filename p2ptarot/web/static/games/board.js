@@ -92,10 +92,11 @@ function cardPicker(sc, box) {
   // hidden cards for the Sun or Temperance, an Arcanoid seat's face-up cards), a row each
   const elsewhere = new Map();
   cardsBeyondHand().forEach((b) => { if (!elsewhere.has(b.label)) elsewhere.set(b.label, []); elsewhere.get(b.label).push(b.face); });
-  const rows = [[t("from your hand"), sc.hand || []]].concat([...elsewhere])
+  const fromHand = t("from your hand");
+  const rows = [[fromHand, sc.hand || []]].concat([...elsewhere])
     .map(([head, faces]) => [head, faces.filter((h) => usable.has(h.id))]).filter(([, faces]) => faces.length);
-  rows.forEach(([head, faces]) => {
-    if (rows.length > 1) f.appendChild(el("div", "pickfrom", head));
+  rows.forEach(([head, faces]) => {  // a row's origin is said unless it is the hand alone
+    if (rows.length > 1 || head !== fromHand) f.appendChild(el("div", "pickfrom", head));
     const cards = el("div", "cards");
     faces.forEach((h) => {
       const at = PICK.cards.indexOf(h.id);
