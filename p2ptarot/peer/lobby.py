@@ -43,6 +43,10 @@ from .store import test_secret
 if TYPE_CHECKING:
     from p2ptarot.app.table import Hub
 
+#: websocket close codes of a peer that closed its link on purpose (RFC 6455 normal closure,
+#: going away: its program quit or left the table), not a link that died: nobody re-dials it
+_CLOSED_ON_PURPOSE = (1000, 1001)
+
 from .frames import charter_signature_ok, ctl, parse_ctl, safe_send
 
 
@@ -201,6 +205,13 @@ async def host_lobby(cfg: PeerConfig, links: Links, identity: Identity, game: st
                         await relay(said, ev.peer)
                         if hub is not None:
                             hub.publish(ChatLine(said.name, said.text))
+            elif isinstance(ev, LinkDown) and ev.code in _CLOSED_ON_PURPOSE:
+                seat_no = room.seat_of(ev.peer)
+                if seat_no is not None and seat_no > 0:  # it quit: no seat is kept for it
+                    name = room.seats[seat_no].name
+                    room.leave(ev.peer)
+                    _announce(cfg, _("{name} left the lobby").format(name=name))
+                    changed = True
             elif isinstance(ev, LinkDown):
                 if room.lost(ev.peer, time.monotonic()):
                     name = room.seats[room.seat_of(ev.peer) or 0].name
@@ -222,7 +233,7 @@ async def host_lobby(cfg: PeerConfig, links: Links, identity: Identity, game: st
                         await relay(ChatRelay(0, room.seats[0].name, clean), identity.public_bytes)
             now = time.monotonic()
             for gone in room.expire(now):
-                _announce(cfg, _("{name} did not reconnect within {seconds} s: a player left the "
+                _announce(cfg, _("{name} did not reconnect within {seconds} s and left the "
                                  "lobby").format(name=gone.name, seconds=bound))
                 changed = True
             grace.note(room, now)
@@ -294,6 +305,9 @@ async def _collect_signatures(cfg: PeerConfig, links: Links, identity: Identity,
         if seat_no is None or seat_no == 0 or ev.peer in sigs:
             continue
         if isinstance(ev, LinkDown):
+            if ev.code in _CLOSED_ON_PURPOSE:  # it quit: nobody to wait for
+                raise RunError(_("{name} (seat {n}) left before signing the charter").format(
+                    name=joined[seat_no][1], n=seat_no + 1))
             lost(ev.peer)
             continue
         msg = parse_ctl(ev.data)
@@ -394,6 +408,9 @@ async def join_lobby(cfg: PeerConfig, links: Links, identity: Identity, url: str
                 await safe_send(links, host, ctl({"ctl": "chat", "text": text}))
             continue
         if isinstance(ev, LinkDown) and ev.peer == host:
+            if ev.code in _CLOSED_ON_PURPOSE:  # the host quit: nothing to re-dial
+                raise RunError(_("the host closed the connection ({why})").format(
+                    why=say(printable(ev.reason, 200))))
             relinking = True
             if host not in links.peers():
                 await _relink(cfg, links, host, url, say(printable(ev.reason, 200)))

@@ -265,43 +265,64 @@ async def test_a_joiner_away_when_the_host_starts_is_left_out(tmp_path: Path) ->
 
 
 async def test_a_host_that_is_gone_ends_its_joiner_after_the_bound(tmp_path: Path) -> None:
-    alice, bob = player(), player()
-    host, url = await _host(tmp_path, alice, 2, ready=False)
-    joiner = asyncio.create_task(run_join(cfg(tmp_path, "Bob", bob, reconnect=2.0), url, GAME,
-                                          bot(2)))
+    """Unreachable for the whole bound (its links cut, every dial refused): the joiner gives up
+    with a clear error; a host that quits (its link closed on purpose) ends it at once."""
+    alice, bob, carol = player(), player(), player()
+    host, url = await _host(tmp_path, alice, 3, ready=False)
+    proxy = await _proxy(url)
+    tasks = [host]
     try:
+        tasks.append(asyncio.create_task(run_join(cfg(tmp_path, "Bob", bob, reconnect=2.0),
+                                                  proxy.url(url), GAME, bot(2))))
         await until(lambda: (s := last_lobby(bob)) is not None and s.seat == 1)
-        host.cancel()  # the host's process is gone: its port refuses every dial
-        await asyncio.gather(host, return_exceptions=True)
-        with pytest.raises(RunError, match="the host closed the connection .* could not be "
-                                           "reached again within 2 s"):
-            await asyncio.wait_for(joiner, WAIT)
+        proxy.cut()  # never restored: the host is gone for Bob
+        with pytest.raises(RunError, match=r"the host closed the connection \(.*\) and could "
+                                           r"not be reached again within 2 s"):
+            await asyncio.wait_for(tasks[1], WAIT)
         assert noticed(bob, "reconnecting to the host (for up to 2 s)")
+        tasks.append(asyncio.create_task(run_join(cfg(tmp_path, "Carol", carol), url, GAME,
+                                                  bot(3))))
+        await until(lambda: (s := last_lobby(carol)) is not None and s.seat is not None)
+        host.cancel()  # the host quits: its links are closed on purpose
+        await asyncio.gather(host, return_exceptions=True)
+        with pytest.raises(RunError, match=r"^the host closed the connection \(shutdown\)$"):
+            await asyncio.wait_for(tasks[2], WAIT)
+        assert not noticed(carol, "reconnecting")
     finally:
-        await _stop([host, joiner], [])
+        await _stop(tasks, [proxy])
 
 
 async def test_a_seat_away_past_the_bound_is_freed(tmp_path: Path) -> None:
-    """A joiner that never comes back: its seat is kept the bound, then freed for others."""
+    """A joiner whose link died and never comes back: its seat is kept the bound, then freed;
+    a joiner that quits (closes its link) frees its seat at once."""
     said: list[str] = []
     alice = player()
     host_cfg = cfg(tmp_path, "Alice", alice, ready=False, reconnect=1.0)
     host_cfg.say = said.append
     host_id = Identity.generate()
     async with Mesh(host_id, MeshConfig()) as host:
-        lobby = asyncio.create_task(host_lobby(host_cfg, host, host_id, GAME, None, 2))
+        lobby = asyncio.create_task(host_lobby(host_cfg, host, host_id, GAME, None, 3))
+        proxy = await _proxy(host.url)
         try:
-            async with Mesh(Identity.generate(), MeshConfig()) as gone:
-                key = await gone.connect(host.url)
-                await gone.send(key, canonical.encode({"ctl": "join", "name": "Gone"}))
-                async with asyncio.timeout(WAIT):  # seated: its roster came
-                    while not isinstance(await gone.next_event(), Received):
-                        pass
-            await until(lambda: any("Gone lost the connection" in line for line in said))
-            assert last_lobby(alice).names == ("Alice", "Gone")  # kept while away
-            await until(lambda: any("Gone did not reconnect within 1 s" in line for line in said))
-            await until(lambda: last_lobby(alice).names == ("Alice",))
-            assert noticed(alice, "a player left the lobby") and not lobby.done()
+            async with Mesh(Identity.generate(), MeshConfig()) as quits, \
+                    Mesh(Identity.generate(), MeshConfig()) as dies:
+                for mesh, url, name in ((quits, host.url, "Quit"), (dies, proxy.url(host.url), "Dies")):
+                    key = await mesh.connect(url)
+                    await mesh.send(key, canonical.encode({"ctl": "join", "name": name}))
+                    async with asyncio.timeout(WAIT):  # seated: its roster came
+                        while not isinstance(await mesh.next_event(), Received):
+                            pass
+                await until(lambda: last_lobby(alice).names == ("Alice", "Quit", "Dies"))
+                await quits.close()
+                await until(lambda: last_lobby(alice).names == ("Alice", "Dies"))
+                assert "Quit left the lobby" in said and not any("Quit lost" in t for t in said)
+                proxy.cut()
+                await until(lambda: any("Dies lost the connection" in line for line in said))
+                assert last_lobby(alice).names == ("Alice", "Dies")  # kept while away
+                await until(lambda: "Dies did not reconnect within 1 s and left the lobby" in said)
+                await until(lambda: last_lobby(alice).names == ("Alice",))
+                assert noticed(alice, "Dies did not reconnect") and not lobby.done()
         finally:
             lobby.cancel()
             await asyncio.gather(lobby, return_exceptions=True)
+            await proxy.close()
