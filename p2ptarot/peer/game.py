@@ -328,8 +328,8 @@ async def _on_event(links: Links, session: Session,
                 await handle(session.receive_digest(sender, msg))
         elif msg["ctl"] == "join":  # a seat whose lobby link dropped before `signed` reached it
             if session.charter.seat_of(ev.peer) is not None:
-                await safe_send(links, ev.peer, ctl({"ctl": "signed",
-                                                     "signed": session.signed.model_dump(mode="json")}))
+                signed = session.signed.model_dump(mode="json")
+                await safe_send(links, ev.peer, ctl({"ctl": "signed", "signed": signed}))
         else:
             await _answer_sync(links, syncs, session, ev.peer, msg)
     elif isinstance(ev, LinkUp):  # a new or healed link: each side asks the other

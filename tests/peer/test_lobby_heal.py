@@ -246,6 +246,31 @@ async def test_a_host_cut_off_while_the_charter_is_signed_still_starts(tmp_path:
         await _stop(tasks, [proxy])
 
 
+async def test_a_joiner_cut_off_as_the_signed_charter_goes_out_still_plays(tmp_path: Path) -> None:
+    """Bob signed, but his link died with the host's `signed` frame in it: the host plays on,
+    and Bob's `join` on his next link to the host (he re-dials it, or the host's healer dials
+    him) is answered with the signed charter: Bob plays the game through."""
+    alice, bob = player(), player()
+    host, url = await _host(tmp_path, alice, 2, ready=False)
+    proxy = await _proxy(url)
+    tasks = [host]
+    try:
+        tasks.append(asyncio.create_task(run_join(cfg(tmp_path, "Bob", bob), proxy.url(url),
+                                                  GAME, bot(2))))
+        await until(lambda: (s := last_lobby(alice)) is not None and len(s.names) == 2)
+        proxy.cut_on(b'"ctl":"signed"')
+        alice.send(Ready(True))
+        await until(lambda: any(isinstance(e, TableOpened) for e in alice.history))
+        await until(lambda: proxy.cuts == 1)
+        assert not any(isinstance(e, TableOpened) for e in bob.history)
+        proxy.restore()
+        results = await asyncio.wait_for(asyncio.gather(*tasks), WAIT * 3)
+        assert all(verified(r) for r in results) and results[0].outcome == results[1].outcome
+        assert noticed(bob, "reconnected to the host")
+    finally:
+        await _stop(tasks, [proxy])
+
+
 async def test_a_joiner_away_when_the_host_starts_is_left_out(tmp_path: Path) -> None:
     """An away seat is not ready: "start now" seats the others; the away joiner, re-dialling,
     is refused by the started table and told so."""
@@ -318,7 +343,8 @@ async def test_a_seat_away_past_the_bound_is_freed(tmp_path: Path) -> None:
         try:
             async with Mesh(Identity.generate(), MeshConfig()) as quits, \
                     Mesh(Identity.generate(), MeshConfig()) as dies:
-                for mesh, url, name in ((quits, host.url, "Quit"), (dies, proxy.url(host.url), "Dies")):
+                for mesh, url, name in ((quits, host.url, "Quit"),
+                                        (dies, proxy.url(host.url), "Dies")):
                     key = await mesh.connect(url)
                     await mesh.send(key, canonical.encode({"ctl": "join", "name": name}))
                     async with asyncio.timeout(WAIT):  # seated: its roster came
