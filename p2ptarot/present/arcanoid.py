@@ -432,6 +432,15 @@ def targets(move: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
     return [f"field-{f}" for f in named if f in FIELDS]
 
 
+def cards(move: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
+    """Loading the Chariot names the Chariot and the cards loaded into its reserve: all picked
+    together in the page's card picker (one to many, up to 67 ways to play the Chariot), never a
+    list to read; [] for any other move."""
+    if move.get("kind") != "chariot-load" or not isinstance(move.get("card"), str):
+        return []
+    return [move["card"]] + [str(c) for c in move.get("cards") or []]
+
+
 def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) -> dict[str, Any]:
     """The generic screen plus the four fields side by side: each participant's record there
     (its cards, face down where this seat may not look, and what it is worth), the Temperance and

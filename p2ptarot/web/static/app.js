@@ -130,6 +130,36 @@ function drawStatus() {
   }
 }
 
+// ---- the cards a seat may point at: its hand, and its own cards kept elsewhere ------------------------
+// (an Arcanoid seat's face-up cards or its demon's hand, an Arcanum seat's hidden cards): a card a
+// move names is clickable when the screen shows it, in the hand, a pile or the presenter's
+// `pickable` piles; a move naming a card shown nowhere is listed as a button instead.
+function shownFaces() {
+  const out = new Map();
+  const sc = S.screen || {};
+  (sc.hand || []).forEach((f) => { if (f.id) out.set(f.id, { face: f, label: null }); });
+  (sc.pickable || []).concat(sc.piles || []).forEach((p) => (p.cards || []).forEach((f) => {
+    if (f.id && !out.has(f.id)) out.set(f.id, { face: f, label: p.label });
+  }));
+  return out;
+}
+function reachable(o, shown) {
+  const at = shown || shownFaces();
+  if ((o.cards || []).length >= 2) return o.cards.every((c) => at.has(c));
+  return !o.card || at.has(o.card);
+}
+//: the cards named by this turn's moves that are not in the hand but shown elsewhere, by pile
+function cardsBeyondHand() {
+  if (!S.turn || S.answered) return [];
+  const shown = shownFaces();
+  const named = new Set();
+  S.turn.options.forEach((o) => {
+    if (!reachable(o, shown)) return;
+    (o.card ? [o.card] : []).concat(o.cards || []).forEach((c) => { if (shown.get(c).label !== null) named.add(c); });
+  });
+  return [...named].map((c) => shown.get(c));
+}
+
 function optionsByCard() {
   const m = new Map();
   if (!S.turn || S.answered) return m;
@@ -145,7 +175,12 @@ function drawScreen() {
   const byCard = optionsByCard();
   const hand = $("hand"); clear(hand);
   $("handbox").hidden = S.seat === null || !(sc.hand || []).length;  // no empty "Your hand" between deals
-  (sc.hand || []).forEach((f) => {
+  const beyond = cardsBeyondHand();
+  if (beyond.length) $("handbox").hidden = S.seat === null;
+  let pile = null;
+  (sc.hand || []).concat(beyond.map((b) => b.face)).forEach((f, k) => {
+    const from = k >= (sc.hand || []).length ? beyond[k - (sc.hand || []).length].label : null;
+    if (from !== null && from !== pile) { pile = from; hand.appendChild(el("span", "handfrom", from)); }
     const opts = byCard.get(f.id) || [];
     const c = cardEl(f, opts.length ? () => pickCard(f.id, opts) : null);
     if (opts.length === 1) c.dataset.option = opts[0];
@@ -195,7 +230,7 @@ function pickCard(id, opts) {
 function said(name, by, sentence) {
   return t("{name}: {move}", { name: name + (by === "bot" ? " " + t("[bot]") : ""), move: sentence });
 }
-function pointable(o) { return !!(o.card || (o.targets || []).length || (o.cards || []).length >= 2); }
+function pointable(o) { return reachable(o) && !!(o.card || (o.targets || []).length || (o.cards || []).length >= 2); }
 function moveButton(o, k) {
   const b = el("button", "move", o.sentence);
   b.dataset.option = k;
@@ -222,12 +257,18 @@ function drawMoves() {
     const ks = sel.options;
     const placed = ks.filter((i) => (S.turn.options[i - 1].targets || []).length);
     rows = ks.filter((i) => !(S.turn.options[i - 1].targets || []).length || ks.length <= 10);
-    const say = placed.length ? (rows.length ? t("point at a lit place on the table, or choose:") : t("point at a lit place on the table")) : t("choose:");
+    // never a wall: the table's places, or the card picker (several-card moves), narrow further
+    const several = (i) => (S.turn.options[i - 1].cards || []).length >= 2;
+    const picking = rows.length > 10 && rows.some(several);
+    if (picking) rows = rows.filter((i) => !several(i));
+    if (placed.length && rows.length > 10) rows = [];
+    const say = placed.length ? (rows.length ? t("point at a lit place on the table, or choose:") : t("point at a lit place on the table"))
+      : picking ? t("Pick the cards in the box below the table, then play them") + (rows.length ? " — " + t("or:") : "")
+      : t("choose:");
     const head = el("div", "pickbar");
     head.appendChild(el("span", null, (sel.card ? t("{name}: {move}", { name: cardName(sel.card), move: say }) : say)));
     const no = el("button", "cancel", t("Cancel")); no.addEventListener("click", () => { setSel(null, null); drawAll(); });
     head.appendChild(no); box.appendChild(head);
-    if (placed.length && rows.length > 10) rows = [];
   } else {
     rows = S.turn.options.map((o, i) => i + 1).filter((i) => !pointable(S.turn.options[i - 1]));
     if (S.turn.options.some(pointable)) {
@@ -235,6 +276,7 @@ function drawMoves() {
       // several-card moves only (Arcanum's discard down to 7): the hand is not clickable, the picker is
       const picker = S.turn.options.every((o) => !pointable(o) || (!o.card && !(o.targets || []).length));
       const say = picker ? t("Pick the cards in the box below the table, then play them")
+        : places && !S.turn.options.some((o) => o.card) ? t("Point at the lit places on the table")  // Arcanum's Fields
         : places ? t("Pick a card of your hand or a lit place on the table") : t("Pick a card of your hand");
       box.appendChild(el("div", "pickbar", rows.length ? say + " — " + t("or:") : say));
     }
@@ -257,8 +299,8 @@ function drawMoves() {
   });
 }
 function cardName(id) {
-  const f = (S.screen && S.screen.hand || []).find((h) => h.id === id);
-  return f ? f.name : id;
+  const f = shownFaces().get(id);
+  return f ? f.face.name : id;
 }
 
 function drawLog() {
