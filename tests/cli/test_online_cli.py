@@ -17,6 +17,7 @@ from p2ptarot.net.nostr.adverts import code_of, show_code
 from p2ptarot.net.online.transport import nostr_key_for
 from p2ptarot.peer.store import DataDir, read_transcript
 from p2ptarot.transcript import verify_transcript
+from tests.support.peer_output import summary
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 CLI = [sys.executable, "-m", "p2ptarot.cli.main"]
@@ -50,8 +51,8 @@ def test_host_online_list_and_join_by_code(tmp_path: Path) -> None:
                                 + common + online, capture_output=True, text=True, timeout=600)
         assert joiner.returncode == 0, joiner.stderr[-3000:]
         assert host.wait(timeout=120) == 0
-        results = [json.loads(joiner.stdout.strip().splitlines()[-1]),
-                   json.loads(host.stdout.read().strip().splitlines()[-1])]
+        results = [summary(joiner.stdout),
+                   summary(host.stdout.read())]
         assert results[0]["scores"] == results[1]["scores"]
         for result in results:
             assert set(result["paths"].values()) == {"relay"} and len(result["paths"]) == 2

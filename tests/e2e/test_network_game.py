@@ -15,6 +15,7 @@ import pytest
 
 from p2ptarot.peer.store import DataDir, read_transcript
 from p2ptarot.transcript import verify_transcript
+from tests.support.peer_output import summary
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 CLI = [sys.executable, "-m", "p2ptarot.cli.main"]
@@ -79,7 +80,7 @@ def test_killed_peer_resumes_and_game_completes(tmp_path: Path) -> None:
     resumed = _peer(["join", "--resume", "--data-dir", str(tmp_path / "b")] + common, tmp_path / "b2.log")
     assert resumed.wait(timeout=300) == 0, (tmp_path / "b2.log").read_text()
     assert host.wait(timeout=300) == 0, (tmp_path / "a.log").read_text()
-    host_result = json.loads((tmp_path / "a.log").read_text().strip().splitlines()[-1])
+    host_result = summary((tmp_path / "a.log").read_text())
     joiner_result = json.loads((tmp_path / "b2.log").read_text().strip().splitlines()[-1])
     assert host_result["scores"] == joiner_result["scores"]
     assert len(transcript.read_bytes().splitlines()) > logged_before

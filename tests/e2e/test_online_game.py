@@ -23,6 +23,7 @@ from p2ptarot.net.nostr.adverts import code_of, show_code
 from p2ptarot.net.online.transport import nostr_key_for
 from p2ptarot.peer.store import DataDir, read_transcript
 from p2ptarot.transcript import verify_transcript
+from tests.support.peer_output import summary
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 CLI = [sys.executable, "-m", "p2ptarot.cli.main"]
@@ -60,7 +61,7 @@ def _game(netns: Rig, tmp_path: Path, nat: str, block_udp: bool, turn: bool
     results = {}
     for h in hosts:
         assert procs[h.label].wait(timeout=900) == 0, logs[h.label].read_text()[-3000:]
-        results[h.label] = json.loads(logs[h.label].read_text().strip().splitlines()[-1])
+        results[h.label] = summary(logs[h.label].read_text())
     assert len({json.dumps(r["scores"]) for r in results.values()}) == 1, results
     signatures = []
     for label, result in results.items():

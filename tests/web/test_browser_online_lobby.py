@@ -28,6 +28,7 @@ from p2ptarot.web.lobby import Lobby, OnlineSide
 from p2ptarot.web.server import WebServer
 from tests.web.cdp import Browser
 from tests.web.tables import CLICK, OVER, config, keep_shot
+from tests.support.peer_output import summary
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 CLI = [sys.executable, "-m", "p2ptarot.cli.main"]
@@ -69,7 +70,7 @@ def test_the_online_lobby_lists_joins_by_link_and_shows_the_path(netns: Rig,
     assert seen["paths"][0].endswith(" ms round trip"), seen
     assert [e["path"] for e in seen["events"]] == ["direct"]  # the hub's own record of it
     assert hosted.wait(timeout=120) == 0, (tmp_path / "bea.log").read_text()[-3000:]
-    theirs = json.loads((tmp_path / "bea.log").read_text().strip().splitlines()[-1])
+    theirs = summary((tmp_path / "bea.log").read_text())
     assert theirs["scores"] == seen["scores"]
     for transcript in (Path(theirs["transcript"]), Path(seen["transcript"])):
         verdict = verify_transcript(read_transcript(transcript))

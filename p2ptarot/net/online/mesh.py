@@ -38,6 +38,7 @@ from ..nostr.signal import SIGNAL_KIND, Signal, SignalError, open_signal, seal
 from ..transport import LinkInfo
 from .channels import Channel, RelayChannel, RtcChannel
 from .config import IceServer, OnlineConfig
+from .noise import quiet_ice_noise
 from .rtc import path_of, peer_connection
 
 logger = logging.getLogger(__name__)
@@ -107,6 +108,7 @@ class OnlineMesh:
         if self._started:
             raise RuntimeError("mesh already started")
         self._started = True
+        quiet_ice_noise(asyncio.get_running_loop())
         await self.pool.start()
         since = int(time.time()) - 30
         await self.pool.subscribe(_SUB, [{"kinds": [SIGNAL_KIND], "#p": [self.nostr.public_hex],
@@ -124,6 +126,7 @@ class OnlineMesh:
             await link.channel.close()
         for _, channel in list(self._relays.values()):
             await channel.close()
+        await _settle_peer_connection_closes(self.config.drain_timeout)
         for task in list(self._tasks):
             task.cancel()
         for task in list(self._tasks):
@@ -608,6 +611,16 @@ class OnlineMesh:
         task = asyncio.ensure_future(coro)  # type: ignore[arg-type]
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+
+async def _settle_peer_connection_closes(timeout: float) -> None:
+    """Let aiortc's own closing tasks end: a peer connection whose remote DTLS ended closes
+    itself in a task aiortc starts and keeps (``RTCPeerConnection.close``); a process that ends
+    its loop first leaves it pending ("Task was destroyed but it is pending!" on stderr)."""
+    closing = [t for t in asyncio.all_tasks() if not t.done()
+               and getattr(t.get_coro(), "__qualname__", "") == "RTCPeerConnection.close"]
+    if closing:
+        await asyncio.wait(closing, timeout=timeout)
 
 
 def _loop_time(monotonic: float) -> float:

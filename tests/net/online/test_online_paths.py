@@ -12,6 +12,7 @@ import sys
 
 import pytest
 from online_servers import PROBE, leaks, run_probe
+from tests.support.peer_output import summary
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 
@@ -29,7 +30,7 @@ def _link(internet, nat: str, block_udp: bool, turn: bool,
     address = json.loads(listener.stdout.readline())["address"]
     done = run_probe(bob, internet.relay, *ice, "--deadline", f"{deadline:g}", "dial", address)
     assert done.returncode == 0, done.stderr[-3000:]
-    result = json.loads(done.stdout.strip().splitlines()[-1])
+    result = summary(done.stdout)
     assert result["echo_ok"] is True
     assert isinstance(result["rtt"], float) and result["rtt"] > 0
     assert leaks(internet.relay.stored(), []) == []
