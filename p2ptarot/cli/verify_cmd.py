@@ -82,6 +82,20 @@ def stand_in_lines(transcript: Transcript) -> list[str]:
             for s in stand_in_summary(transcript)]
 
 
+def _names(transcript: Transcript) -> list[str]:
+    """The seats' names as the charter gives them, made printable."""
+    return [printable(s.name, 40) for s in transcript.charter.charter.seats]
+
+
+def _seat_name(names: list[str], seat: object, number_first: bool = False) -> str:
+    """A seat as people count it, from 1, with its name: "Alice" (`number_first`: "1 (Alice)",
+    for a sentence that says "seat" before it); a value from the file that is no seat index is
+    shown as it came."""
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
+        return f"{seat + 1} ({names[seat]})" if number_first else names[seat]
+    return printable(seat, 20)
+
+
 def run_verify(args: argparse.Namespace) -> int:
     checked = _verified(args)
     if checked is None:
@@ -92,43 +106,48 @@ def run_verify(args: argparse.Namespace) -> int:
                          sort_keys=True))
     elif verdict.valid:
         assert verdict.outcome is not None
+        names = _names(transcript)
+        scores = ", ".join(f"{_seat_name(names, i)} {score}"
+                           for i, score in enumerate(verdict.outcome["scores"]))
+        winners = ", ".join(_seat_name(names, w) for w in verdict.outcome["winners"]) or _("nobody")
         print(_("valid: {steps} steps, {game} for {seats}; scores {scores}, winners {winners}")
               .format(steps=verdict.steps, game=transcript.charter.charter.game,
-                      seats=len(transcript.charter.charter.seats),
-                      scores=verdict.outcome["scores"], winners=verdict.outcome["winners"]))
+                      seats=len(names), scores=scores, winners=winners))
         for line in stand_in_lines(transcript):
             print(line)
     else:
-        seats = transcript.charter.charter.seats
-        who = (_("seat {n} ({name})").format(n=verdict.seat,
-                                             name=printable(seats[verdict.seat].name, 40))
-               if verdict.seat is not None and 0 <= verdict.seat < len(seats) else _("no seat"))
+        names = _names(transcript)
+        who = (_("seat {n} ({name})").format(n=verdict.seat + 1, name=names[verdict.seat])
+               if verdict.seat is not None and 0 <= verdict.seat < len(names) else _("no seat"))
         # the evidence quoted in the reason is listed below, a line each, in the reader's language
         reason = verdict.reason.split(" — evidence: ")[0] if verdict.evidence else verdict.reason
         print(_("INVALID at step {step}, {who}: {reason}").format(
-            step=verdict.step, who=who, reason=printable(say(reason))))
+            step=verdict.step, who=who, reason=printable(name_seats(say(reason), names))))
         if verdict.step is not None and verdict.steps > verdict.step:
             print("  " + _("detected while replaying step {n}").format(n=verdict.steps))
         for item in verdict.evidence:
             print("  " + _("evidence: seat {seat}'s signed {kind} message of step {step} (digest "
                            "{digest}), re-checked by this replay").format(
-                seat=item["seat"], kind=item["kind"], step=item["step"], digest=item["digest"]))
-        for record in verdict.aborted_by_players:
+                seat=_seat_name(names, item["seat"], number_first=True), kind=item["kind"],
+                step=item["step"], digest=item["digest"]))
+        for record in verdict.aborted_by_players:  # what the players said, from the file: any type
             blame = record.get("blame")
             accused = (_("accusing nobody") if blame is None
-                       else _("accusing seat {seat}").format(seat=printable(blame, 20)))
+                       else _("accusing seat {seat}").format(
+                           seat=_seat_name(names, blame, number_first=True)))
             print("  " + _("seat {seat} stopped the game at the table (step {step}), {accused}: "
                            "{reason} [{pieces} piece(s) of evidence]").format(
-                seat=printable(record.get("by"), 20), step=printable(record.get("at"), 20),
-                accused=accused, reason=printable(say(str(record.get("reason")))),
+                seat=_seat_name(names, record.get("by"), number_first=True),
+                step=printable(record.get("at"), 20), accused=accused,
+                reason=printable(say(str(record.get("reason")))),  # their words, quoted as written
                 pieces=len(record.get("evidence") or [])))
     if not args.json:
-        seats = transcript.charter.charter.seats
+        names = _names(transcript)
         for f in verdict.findings:  # punished in play (an Eleusis void round): the game went on
             print("  " + _("fault found at step {step}, seat {seat} ({name}): {reason}; play went "
                            "on [{pieces} piece(s) of evidence, re-checked by this replay]").format(
-                step=f["step"], seat=f["seat"], name=printable(seats[f["seat"]].name, 40),
-                reason=printable(say(f["reason"])), pieces=len(f["evidence"])))
+                step=f["step"], seat=f["seat"] + 1, name=names[f["seat"]],
+                reason=printable(name_seats(say(f["reason"]), names)), pieces=len(f["evidence"])))
     return 0 if verdict.valid else EXIT_INVALID
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -13,10 +14,14 @@ VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 EXPECTED = {e["file"]: e["expect"] for e in json.loads((VECTORS / "transcripts.json").read_text())}
 
 
-def test_valid_transcript_exits_0_with_the_scores(capsys) -> None:
+def test_valid_transcript_exits_0_with_the_scores_by_name(capsys) -> None:
     assert main(["verify", str(VECTORS / "valid.jsonl")]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("valid:") and "scores" in out
+    assert out.startswith("valid:")
+    scores = re.search(r"scores p0 (\d+), p1 (\d+), winners (.+)$", out.splitlines()[0])
+    assert scores, out  # each score beside its player's name, the winners named too
+    best = "p0" if int(scores[1]) > int(scores[2]) else "p1"
+    assert best in scores[3].split(", ") and "[" not in out.splitlines()[0]
 
 
 @pytest.mark.parametrize("name", sorted(f for f in EXPECTED if f.startswith("invalid-")))
@@ -26,7 +31,8 @@ def test_invalid_transcript_names_the_seat_by_number_and_name(name: str, capsys)
     first = capsys.readouterr().out.splitlines()[0]
     assert first.startswith(f"INVALID at step {expect['step']}, ")
     if expect["seat"] is not None:
-        assert f"seat {expect['seat']} (p{expect['seat']})" in first
+        # counted from 1 as people count, with the name (the vectors' seat i is named p<i>)
+        assert f"seat {expect['seat'] + 1} (p{expect['seat']})" in first
     assert expect["reason_contains"] in first
 
 
@@ -80,17 +86,18 @@ def test_a_conviction_quotes_the_evidence_it_rechecked(capsys) -> None:
     lines = capsys.readouterr().out.splitlines()
     evidence = [x for x in lines if x.strip().startswith("evidence:")]
     assert len(evidence) == 2  # both signed versions of the step
-    assert all(f"seat {expect['seat']}'s signed" in x and f"step {expect['step']}" in x
-               for x in evidence)
-    assert any("stopped the game at the table" in x and f"accusing seat {expect['seat']}" in x
-               for x in lines)
+    seat = f"seat {expect['seat'] + 1} (p{expect['seat']})"
+    assert all(f"{seat}'s signed" in x and f"step {expect['step']}" in x for x in evidence)
+    assert any("stopped the game at the table" in x and f"accusing {seat}" in x for x in lines)
 
 
 def test_an_unproven_accusation_names_nobody(capsys) -> None:
     assert main(["verify", str(VECTORS / "invalid-abort-framing.jsonl")]) == 1
     out = capsys.readouterr().out
     assert "no seat: incomplete: the players stopped the game" in out.splitlines()[0]
-    assert "accusing seat 0" in out  # listed as what the players said, not as the verdict
+    assert "seat 2 (p1) stopped the game" in out and "accusing seat 1 (p0)" in out  # what the
+    # players said, listed apart from the verdict; their own words are quoted as they wrote them
+    assert ": seat 0 cheated [" in out
 
 
 def test_verify_and_replay_speak_french_with_lang_fr(capsys) -> None:

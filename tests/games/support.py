@@ -1,11 +1,11 @@
-"""Helpers shared by the trois roses and paris divins tests: record a game in omniscient mode,
-replay it into any knowledge mode, and the list of those modes."""
+"""Helpers shared by the card games' tests (sinople, trois roses, paris divins): record a game in
+omniscient mode, replay it into any knowledge mode, and the list of those modes."""
 
 from __future__ import annotations
 
 from typing import Any, Sequence
 
-from p2ptarot.engine import PUBLIC, GameState, Shuffle, TurnKind
+from p2ptarot.engine import PUBLIC, GameState, Shuffle, TurnKind, create
 
 
 def all_modes(players: int) -> list[dict[str, Any]]:
@@ -36,6 +36,8 @@ def record(state: GameState, agents: Sequence[Any], dealer: Any) -> list[tuple]:
                 view = state.view(seat) if agent.uses_view else None
                 decided.append((seat, agent.choose(seat, view, state.legal_moves(seat))))
             for seat, move in decided:
+                if state.turn() != turn:  # a move that ended the turn (sinople's show) voids the rest
+                    break
                 events.append(("move", seat, move))
                 state.apply(seat, move)
 
@@ -59,6 +61,46 @@ def replay(events: Sequence[tuple], state: GameState, truth: GameState | None = 
                 assert move in state.legal_moves(seat)
             state.apply(seat, move)
     return state
+
+
+def replay_log(omni: Any, viewer: int | None, audit: bool = True,
+               edits: dict[int, Any] | None = None) -> Any:
+    """Replay an omniscient game's own log (`omni._log`: "m" moves, "c" chance, "r" reveals) into
+    `viewer`'s partial state (None: a public observer), feeding only what that seat is shown: the
+    turn sequence must match an omniscient shadow's, and every move of the viewer's own seat must be
+    legal in its own view and pass its `check`; the audit opens what claims need (ENGINE.md §1).
+    `edits[i](state)` re-applies a test's direct edit before log entry i (to both replicas)."""
+    shadow = create(omni.NAME, omni.players, omni.variant, options=omni.options)
+    part = create(omni.NAME, omni.players, omni.variant, options=omni.options, viewer=viewer,
+                  omniscient=False)
+    for i, entry in enumerate(omni._log):
+        if edits and i in edits:
+            edits[i](part)
+            edits[i](shadow)
+        assert part.turn() == shadow.turn()
+        tag = entry[0]
+        if tag == "m":
+            seat, move = entry[1], entry[2]
+            if viewer == seat:
+                assert move in part.legal_moves(seat), f"{move} not legal in the seat's own view"
+            part.check(seat, move)
+            part.apply(seat, move)
+            shadow.apply(seat, move)
+        elif tag == "c":
+            result = entry[1]
+            part.resolve_chance({} if isinstance(result, dict) else result)
+            shadow.resolve_chance(result)
+        elif tag == "r":
+            turn = shadow.turn()
+            assert turn.kind is TurnKind.REVEAL
+            values = {r.handle: omni.cards[r.handle] for r in turn.reveals
+                      if r.to == PUBLIC or r.to == viewer}
+            part.resolve_reveals(values)
+            shadow.resolve_reveals()
+    if audit:
+        for h in sorted(part.audit_opens()):
+            part.audited(h, omni.cards[h])
+    return part
 
 
 def moves_of(events: Sequence[tuple]) -> list[tuple[int, Any]]:

@@ -122,6 +122,10 @@ async def test_a_closed_page_is_stood_in_for_after_the_grace(tmp_path: Path) -> 
     listening: asyncio.Future[str] = asyncio.get_running_loop().create_future()
     try:
         assert alice.hub is not None and bob.hub is not None
+        # both pages are open before the game starts: a seat with no page open for the grace
+        # is stood in for from its first turn (a slow page start under load did that to Bob)
+        page_a = await browser.page(alice.url)
+        page_b = await browser.page(bob.url)
         alice.cfg.stand_in_after = 2  # the charter's policy: every peer applies it to its human
         alice.task = asyncio.create_task(until_left(alice.hub, run_host(
             alice.cfg, GAME, None, 2,
@@ -130,12 +134,11 @@ async def test_a_closed_page_is_stood_in_for_after_the_grace(tmp_path: Path) -> 
         bob.task = asyncio.create_task(until_left(bob.hub, run_join(
             bob.cfg, await listening, GAME,
             human_chooser(bob.hub, "Bob", stand_in=bot_chooser(make_bot("heuristic", 6))))))
-        page_a = await browser.page(alice.url)
-        page_b = await browser.page(bob.url)
         while not await page_a.js(MOVES):
             if await page_b.js(MOVES):
                 await page_b.js(CLICK)
             await asyncio.sleep(0.05)
+        assert await page_b.js(BADGE) == [] and not alice.hub.stand_in and not bob.hub.stand_in
         await page_a.close()  # Alice walks away from her open turn
         while not await page_b.js(OVER):
             if await page_b.js(MOVES):

@@ -1,4 +1,4 @@
-"""Shared helpers for the arcanoïd tests: random agents, invariant checks, partial replay."""
+"""Shared helpers for the arcanoïd tests: random agents, invariant checks, stacked-deck tables."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import random
 from typing import Any, Sequence
 
 from p2ptarot.cards.arcanoid_tables import ALL_CARDS
-from p2ptarot.engine import PUBLIC, Move, RandomDealer, TurnKind, create, play
+from p2ptarot.engine import Move, RandomDealer, TurnKind, create, play
 from p2ptarot.games.arcanoid import ArcanoidState
 
 
@@ -41,34 +41,6 @@ def random_game(players: int, seed: int, check: bool = False, **options: Any) ->
     play(state, agents, RandomDealer(random.Random(seed + 1)), on_move=on_move if check else None)
     assert isinstance(state, ArcanoidState)
     return state
-
-
-def replay_partial(omni: ArcanoidState, viewer: int | None, audit: bool = True) -> ArcanoidState:
-    """Replay an omniscient game's inputs into a partial-knowledge state for `viewer`, feeding it
-    only the values that seat is shown; checks every turn matches; audits at the end."""
-    shadow = create("arcanoid", omni.players, options=omni.options)
-    part = create("arcanoid", omni.players, options=omni.options, viewer=viewer, omniscient=False)
-    for entry in omni._log:
-        assert part.turn() == shadow.turn()
-        tag = entry[0]
-        if tag == "m":
-            part.apply(entry[1], entry[2])
-            shadow.apply(entry[1], entry[2])
-        elif tag == "c":
-            result = entry[1]
-            part.resolve_chance({} if isinstance(result, dict) else result)
-            shadow.resolve_chance(result)
-        elif tag == "r":
-            turn = shadow.turn()
-            assert turn.kind is TurnKind.REVEAL
-            values = {r.handle: omni.cards[r.handle] for r in turn.reveals
-                      if r.to == PUBLIC or r.to == viewer}
-            part.resolve_reveals(values)
-            shadow.resolve_reveals()
-    if audit:  # as the table's audit: what claims need, opened to everyone
-        for h in sorted(part.audit_opens()):
-            part.audited(h, omni.cards[h])  # type: ignore[arg-type]
-    return part
 
 
 # ---- stacked-deck scenarios -------------------------------------------------------------------

@@ -6,9 +6,11 @@ import random
 from collections import Counter
 from typing import Any, Sequence
 
-from p2ptarot.engine import PUBLIC, Move, RandomDealer, StackedDealer, TurnKind, create, play
+from p2ptarot.engine import Move, RandomDealer, StackedDealer, TurnKind, create, play
 from p2ptarot.games.arcanum.state import ArcanumState
 from p2ptarot.games.arcanum.rules import FIGURES, MAJOR_CARDS, MINOR_CARDS
+
+from tests.games.support import replay_log
 
 
 class RandomAgent:
@@ -59,40 +61,9 @@ def random_game(players: int, seed: int, variant: str | None = None, check: bool
 
 def replay_partial(omni: ArcanumState, viewer: int | None, audit: bool = True,
                    edits: dict[int, Any] | None = None) -> ArcanumState:
-    """Replay an omniscient game into `viewer`'s partial state (None: a public observer), feeding
-    only what that seat is shown; the turn sequence must match; the audit opens what claims need.
-    `edits[i](state)` re-applies a test's direct edit before log entry i (to both replicas)."""
-    shadow = create("arcanum", omni.players, omni.variant, options=omni.options)
-    part = create("arcanum", omni.players, omni.variant, options=omni.options, viewer=viewer,
-                  omniscient=False)
-    for i, entry in enumerate(omni._log):
-        if edits and i in edits:
-            edits[i](part)
-            edits[i](shadow)
-        assert part.turn() == shadow.turn()
-        tag = entry[0]
-        if tag == "m":
-            seat, move = entry[1], entry[2]
-            if viewer == seat:
-                assert move in part.legal_moves(seat), f"{move} not legal in the seat's own view"
-            part.check(seat, move)
-            part.apply(seat, move)
-            shadow.apply(seat, move)
-        elif tag == "c":
-            result = entry[1]
-            part.resolve_chance({} if isinstance(result, dict) else result)
-            shadow.resolve_chance(result)
-        elif tag == "r":
-            turn = shadow.turn()
-            assert turn.kind is TurnKind.REVEAL
-            values = {r.handle: omni.cards[r.handle] for r in turn.reveals
-                      if r.to == PUBLIC or r.to == viewer}
-            part.resolve_reveals(values)
-            shadow.resolve_reveals()
-    if audit:  # what the table's audit does for the handles claims need (ENGINE.md §1)
-        for h in sorted(part.audit_opens()):
-            part.audited(h, omni.cards[h])  # type: ignore[arg-type]
-    return part
+    """`tests.games.support.replay_log`: the viewer's partial replay of an omniscient game, every
+    turn matched, the seat's own moves legal in its own view, the audit at the end."""
+    return replay_log(omni, viewer, audit, edits)
 
 
 class Table:
