@@ -75,7 +75,7 @@ def test_host_with_web_serves_a_token_protected_local_page(tmp_path: Path) -> No
         assert proc.poll() is None
         assert _status(urls["seat"]) == 200
         proc.send_signal(signal.SIGINT)  # Ctrl-C leaves
-        out, err = proc.communicate(timeout=60)
+        out, err = proc.communicate(timeout=120)  # a bound on a hang
     finally:
         if write_end >= 0:
             os.close(write_end)
