@@ -82,7 +82,7 @@ class TableApp:
         sentence = screens.describe(move_json, view_before, self.names)
         ev = MovePlayed(step, seat, self.name(seat), sentence, automatic, by)
         if seat != self.seat:
-            self._since.append(f"{ev.name}: {sentence}")
+            self._since.append(_("{name}: {move}").format(name=ev.name, move=sentence))
         return ev
 
     def view_changed(self, view: dict[str, Any]) -> ViewChanged | None:

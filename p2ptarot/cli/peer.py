@@ -20,8 +20,8 @@ from p2ptarot.i18n.reasons import say
 from p2ptarot.net.finder import describe as describe_table
 from p2ptarot.net.lan import DEFAULT_HEARTBEAT
 from p2ptarot.peer.bots import LocalBots, host_with_bots
-from p2ptarot.peer.config import (DEFAULT_LOBBY_GRACE, DEFAULT_STAND_IN_AFTER, GameResult,
-                                  PeerConfig, RunError)
+from p2ptarot.peer.config import (DEFAULT_LOBBY_GRACE, DEFAULT_LOBBY_RECONNECT,
+                                  DEFAULT_STAND_IN_AFTER, GameResult, PeerConfig, RunError)
 from p2ptarot.peer.run import bot_chooser, run_join, run_resume
 from p2ptarot.peer.store import DataDir
 from p2ptarot.table.charter import MAX_STAND_IN_AFTER
@@ -74,6 +74,12 @@ def _common(p: argparse.ArgumentParser) -> None:
                         "(default: ready as soon as you sit; bots always are)"))
     p.add_argument("--lobby-timeout", type=float, default=600.0, metavar="SECONDS",
                    help=_("give up if the table has not started after this long (default 600)"))
+    p.add_argument("--lobby-reconnect", type=float, default=DEFAULT_LOBBY_RECONNECT,
+                   metavar="SECONDS",
+                   help=_("before the game starts, how long a dropped link may take to come back: "
+                          "a joiner re-dials its host that long, a host keeps a dropped joiner's "
+                          "seat (or waits for its charter signature) that long (default {seconds})"
+                          ).format(seconds=f"{DEFAULT_LOBBY_RECONNECT:g}"))
     p.add_argument("--heartbeat", type=float, default=DEFAULT_HEARTBEAT, metavar="SECONDS",
                    help=f"ping every link this often; a link silent this long is dropped and "
                         f"dialled again (online: a ping every third of it, a data channel "
@@ -250,6 +256,7 @@ def _config(args: argparse.Namespace) -> PeerConfig:
                      port=args.port, timeout=args.timeout, move_timeout=args.move_timeout,
                      lobby_timeout=args.lobby_timeout, say=say, heartbeat=args.heartbeat,
                      lobby_grace=getattr(args, "lobby_grace", DEFAULT_LOBBY_GRACE),
+                     lobby_reconnect=getattr(args, "lobby_reconnect", DEFAULT_LOBBY_RECONNECT),
                      ready=not (args.not_ready and not args.bot), bot=bool(args.bot),
                      test_seed=args.test_seed)
     if online.wants_online(args):

@@ -11,6 +11,7 @@ from p2ptarot.net.lan import DEFAULT_HEARTBEAT, LanTransport
 from p2ptarot.net.link import Transport
 from p2ptarot.table.effects import Aborted, NeedMove
 from p2ptarot.table.inputs import StandInMove
+from p2ptarot.table.room import AWAY_LIMIT
 
 if TYPE_CHECKING:  # a bot peer has no hub: the player's front end is never loaded (issue 26)
     from p2ptarot.app.table import Hub
@@ -25,6 +26,10 @@ DEFAULT_STAND_IN_AFTER = 60
 #: seconds a table hosted by a bot waits for its joiners to say Ready once enough players sit;
 #: then it starts with the ready ones (a joiner that never says Ready cannot hold it)
 DEFAULT_LOBBY_GRACE = 60.0
+#: seconds a lobby waits for a dropped link to come back before the table goes on without it
+#: (a joiner re-dials its host that long; the host keeps the joiner's seat, or waits for its
+#: charter signature, that long): a Wi-Fi blink or a laptop lid, not a player who walked away
+DEFAULT_LOBBY_RECONNECT = AWAY_LIMIT
 
 
 class RunError(Exception):
@@ -57,6 +62,9 @@ class PeerConfig:
     lobby_timeout: float = 600.0
     #: host played by a bot: seconds to wait for the last Ready once enough players sit
     lobby_grace: float = DEFAULT_LOBBY_GRACE
+    #: seconds a dropped lobby link may take to come back (joiner: re-dialling its host; host:
+    #: keeping the seat, or waiting for the signature, of a joiner whose link dropped)
+    lobby_reconnect: float = DEFAULT_LOBBY_RECONNECT
     #: websocket heartbeat (seconds): a link silent this long is dropped, then re-dialled
     heartbeat: float = DEFAULT_HEARTBEAT
     say: Say = field(default=_quiet)

@@ -326,6 +326,10 @@ async def _on_event(links: Links, session: Session,
             sender = session.charter.seat_of(ev.peer)
             if sender is not None:
                 await handle(session.receive_digest(sender, msg))
+        elif msg["ctl"] == "join":  # a seat whose lobby link dropped before `signed` reached it
+            if session.charter.seat_of(ev.peer) is not None:
+                signed = session.signed.model_dump(mode="json")
+                await safe_send(links, ev.peer, ctl({"ctl": "signed", "signed": signed}))
         else:
             await _answer_sync(links, syncs, session, ev.peer, msg)
     elif isinstance(ev, LinkUp):  # a new or healed link: each side asks the other
@@ -356,6 +360,7 @@ async def _linger(cfg: PeerConfig, links: Links, session: Session,
         return ctl({"ctl": "done", "step": session.step, "seats": known})
     await links.broadcast(done_frame())
     start = linked_at = time.monotonic()
+    told = False  # the player was told whom a long wait is for
     try:
         while True:
             waiting = (keys if finished else set(links.peers())) - done
@@ -367,6 +372,14 @@ async def _linger(cfg: PeerConfig, links: Links, session: Session,
                 end = min(start + float(session.charter.timeout),
                           linked_at + max(cfg.linger, 2 * cfg.heartbeat))
             left = end - time.monotonic()
+            if finished and waiting and not told and left > 0 \
+                    and time.monotonic() - start > max(cfg.linger, 2 * cfg.heartbeat):
+                told = True
+                names = ", ".join(printable(session.charter.seats[i].name, 40)
+                                  for i, key in enumerate(seat_keys) if key in waiting)
+                cfg.say(_("the game is over and its transcript is saved; waiting up to {seconds} s "
+                          "for {names} to confirm they have the end (you may leave now)").format(
+                              seconds=f"{left:.0f}", names=names))
             if first is not None:
                 ev, first = first, None
             elif not waiting or left <= 0:

@@ -27,6 +27,14 @@ MAX_RETRY = 5.0
 HIGHER_SEAT_PAUSE = 1.0
 
 
+def retry_delay(failures: int, rng: random.Random) -> float:
+    """Seconds to wait after `failures` failed dials in a row: doubling from `FIRST_RETRY` up to
+    `MAX_RETRY`, jittered (50-100%) so that peers that lost each other do not retry in lockstep
+    (the healer's, and a joiner re-dialling its host in the lobby)."""
+    base = min(MAX_RETRY, FIRST_RETRY * 2 ** max(0, failures - 1))
+    return base * (0.5 + rng.random() / 2)
+
+
 class Healer:
     """Keeps dialling the seats of a table that have no open link, until `close`."""
 
@@ -55,8 +63,7 @@ class Healer:
 
     def delay(self, failures: int) -> float:
         """Seconds to wait after `failures` failed dials in a row (jittered, 50-100%)."""
-        base = min(MAX_RETRY, FIRST_RETRY * 2 ** max(0, failures - 1))
-        return base * (0.5 + self._rng.random() / 2)
+        return retry_delay(failures, self._rng)
 
     async def _keep(self, i: int) -> None:
         key, address, lost = self.keys[i], self.addresses[i], self._lost[i]

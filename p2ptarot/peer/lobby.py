@@ -5,11 +5,17 @@ it changes (`lobby` frames); the table starts when every seat is taken and every
 the host starts now with the ready players, or — a table hosted by a bot, which has nobody to
 press Start — `lobby_grace` seconds after its seats were all taken, with the players ready by then
 (a joiner that never says Ready cannot hold it). Every seat then signs the charter.
+
+A dropped link does not end the lobby (PROTOCOL §10.1): a joiner re-dials its host for
+`lobby_reconnect` seconds and joins again; the host keeps its seat meanwhile (away: not ready),
+or, while the charter is being signed, keeps waiting for its signature and sends the charter
+again when it is back. Past that bound the seat is freed, or the table ends, as before.
 """
 
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
@@ -20,21 +26,26 @@ from p2ptarot.crypto.signing import Identity, fingerprint
 from p2ptarot.engine import info as game_info
 from p2ptarot.i18n import _
 from p2ptarot.i18n.reasons import say
-from p2ptarot.net.errors import MeshError
-from p2ptarot.net.events import LinkDown, Received
+from p2ptarot.net.errors import HandshakeError, MeshError
+from p2ptarot.net.events import LinkDown, LinkUp, Received
 from p2ptarot.net.finder import matches_table_id_only
 from p2ptarot.net.link import LinkEvent, Links, Transport
 from p2ptarot.net.txt import TableInfo
 from p2ptarot.table.charter import Charter, SignedCharter
 from p2ptarot.table.lobby import make_charter, sign_charter
 from p2ptarot.table.names import clean_name, printable
-from p2ptarot.table.room import (ChatRelay, Room, RoomError, RoomSeat, RosterSeen, clean_chat,
-                                 parse_chat_relay, parse_roster)
+from p2ptarot.table.room import (Away, ChatRelay, Room, RoomError, RoomSeat, RosterSeen,
+                                 clean_chat, parse_chat_relay, parse_roster)
 
 from .config import PeerConfig, RunError
+from .heal import retry_delay
 from .store import test_secret
 if TYPE_CHECKING:
     from p2ptarot.app.table import Hub
+
+#: websocket close codes of a peer that closed its link on purpose (RFC 6455 normal closure,
+#: going away: its program quit or left the table), not a link that died: nobody re-dials it
+_CLOSED_ON_PURPOSE = (1000, 1001)
 
 from .frames import charter_signature_ok, ctl, parse_ctl, safe_send
 
@@ -64,6 +75,21 @@ def _publish_lobby(hub: Hub | None, game: str, roster_names: Sequence[str], read
     if hub is not None:
         hub.publish(LobbyState(game, total, tuple(roster_names), address, tuple(ready),
                                tuple(bots), can_start, seat, host))
+
+
+def _announce(cfg: PeerConfig, text: str) -> None:
+    """Tell the player (`cfg.say`) and the page (a hub `Notice`). The terminal's `say` already
+    publishes its lines as notices: the same notice is not published twice in a row."""
+    cfg.say(text)
+    hub = cfg.hub
+    if hub is not None and not (hub.history and hub.history[-1] == Notice(text)):
+        hub.publish(Notice(text))
+
+
+def _soonest(*waits: float | None) -> float | None:
+    """The shortest of the waits that are running (None: none is)."""
+    running = [w for w in waits if w is not None]
+    return min(running) if running else None
 
 
 def _enter(hub: Hub | None, name: str) -> None:
@@ -111,7 +137,7 @@ async def host_lobby(cfg: PeerConfig, links: Links, identity: Identity, game: st
         room = Room(game, variant, seats,
                     RoomSeat(identity.public_bytes, clean_name(cfg.name), links.address,
                              ready=cfg.ready, bot=cfg.bot),
-                    gi.min_players, gi.max_players)
+                    gi.min_players, gi.max_players, away_limit=cfg.lobby_reconnect)
     except RoomError as exc:
         raise RunError(say(exc)) from None
     hub = cfg.hub
@@ -132,6 +158,7 @@ async def host_lobby(cfg: PeerConfig, links: Links, identity: Identity, game: st
     if on_listening:
         on_listening(links.address)
     grace = _Grace(cfg.lobby_grace, active=cfg.bot)
+    bound = f"{cfg.lobby_reconnect:g}"
 
     async def tell_roster() -> None:
         roster = room.roster()
@@ -149,20 +176,27 @@ async def host_lobby(cfg: PeerConfig, links: Links, identity: Identity, game: st
     chosen: list[RoomSeat] | None = None
     try:
         while chosen is None and not room.should_start:
-            ev = await _lobby_input(links, hub, grace.wait(time.monotonic()))
+            now = time.monotonic()
+            ev = await _lobby_input(links, hub, _soonest(grace.wait(now), room.away_wait(now)))
             changed = False
             if isinstance(ev, Received):
                 msg = parse_ctl(ev.data)
                 kind = msg["ctl"] if msg else None
                 if kind == "join" and msg is not None:
                     was = room.seat_of(ev.peer)
-                    if room.join(ev.peer, msg) == "full":
+                    answer = room.join(ev.peer, msg)
+                    if answer == "full":
                         await safe_send(links, ev.peer, ctl({"ctl": "full"}))
+                    elif answer == "back" and was is not None:
+                        _announce(cfg, _("{name} is back").format(name=room.seats[was].name))
+                        changed = True
                     elif was is None:
                         seat = room.seats[-1]
                         cfg.say(_("seat {n}: {name} ({fingerprint})").format(
                             n=len(room.seats), name=seat.name, fingerprint=fingerprint(ev.peer)))
                         changed = True
+                    else:  # seated, joining again over a new link: its roster again
+                        await safe_send(links, ev.peer, ctl(room.roster().frame(was)))
                 elif kind == "ready" and msg is not None:
                     changed = room.set_ready(ev.peer, msg.get("ready"))
                 elif kind == "chat" and msg is not None:
@@ -171,9 +205,18 @@ async def host_lobby(cfg: PeerConfig, links: Links, identity: Identity, game: st
                         await relay(said, ev.peer)
                         if hub is not None:
                             hub.publish(ChatLine(said.name, said.text))
+            elif isinstance(ev, LinkDown) and ev.code in _CLOSED_ON_PURPOSE:
+                seat_no = room.seat_of(ev.peer)
+                if seat_no is not None and seat_no > 0:  # it quit: no seat is kept for it
+                    name = room.seats[seat_no].name
+                    room.leave(ev.peer)
+                    _announce(cfg, _("{name} left the lobby").format(name=name))
+                    changed = True
             elif isinstance(ev, LinkDown):
-                if room.leave(ev.peer):
-                    cfg.say(_("a player left the lobby"))
+                if room.lost(ev.peer, time.monotonic()):
+                    name = room.seats[room.seat_of(ev.peer) or 0].name
+                    _announce(cfg, _("{name} lost the connection; waiting {seconds} s for {name} "
+                                     "to reconnect").format(name=name, seconds=bound))
                     changed = True
             elif ev is None and hub is not None:  # the host's own player
                 for cmd in hub.take_lobby():
@@ -189,6 +232,10 @@ async def host_lobby(cfg: PeerConfig, links: Links, identity: Identity, game: st
                     if clean is not None:
                         await relay(ChatRelay(0, room.seats[0].name, clean), identity.public_bytes)
             now = time.monotonic()
+            for gone in room.expire(now):
+                _announce(cfg, _("{name} did not reconnect within {seconds} s and left the "
+                                 "lobby").format(name=gone.name, seconds=bound))
+                changed = True
             grace.note(room, now)
             if chosen is None and not room.should_start and grace.due(now) \
                     and room.roster().can_start_now:
@@ -214,28 +261,99 @@ async def host_lobby(cfg: PeerConfig, links: Links, identity: Identity, game: st
                                else test_secret(cfg.test_seed, "charter-nonce"))
         links.admit_only([k for k, _name, _addr in joined])  # from now on only the seated keys may talk
         await advertiser.update(table_id=charter.table_id.hex())
-        sigs: dict[bytes, str] = {identity.public_bytes: sign_charter(charter, identity)}
-        for key, _name, _addr in joined[1:]:
-            await links.send(key, ctl({"ctl": "charter", "charter": charter.to_json()}))
-        while len(sigs) < len(joined):
-            ev = await links.next_event()
-            if isinstance(ev, Received):
-                msg = parse_ctl(ev.data)
-                seat_no = next((i for i, (k, _name, _addr) in enumerate(joined) if k == ev.peer), None)
-                if msg and msg["ctl"] == "sign" and seat_no is not None:
-                    if charter_signature_ok(charter, ev.peer, msg.get("sig")):
-                        sigs[ev.peer] = msg["sig"]
-                    else:
-                        cfg.say(_("seat {n} ({name}) sent an invalid charter signature; waiting "
-                                  "for a valid one").format(n=seat_no, name=joined[seat_no][1]))
-            elif isinstance(ev, LinkDown) and any(k == ev.peer for k, _name, _addr in joined):
-                raise RunError(_("a player left before signing the charter"))
+        sigs = await _collect_signatures(cfg, links, identity, charter, joined)
         signed = SignedCharter(charter=charter, signatures=[sigs[k] for k, _name, _addr in joined])
         signed.verify()
         await links.broadcast(ctl({"ctl": "signed", "signed": signed.model_dump(mode="json")}))
         return signed
     finally:
         await advertiser.close()
+
+
+async def _collect_signatures(cfg: PeerConfig, links: Links, identity: Identity, charter: Charter,
+                              joined: list[tuple[bytes, str, str]]) -> dict[bytes, str]:
+    """Send the charter to every joined seat and gather the signatures. A seat whose link drops
+    before it signed is waited for `lobby_reconnect` seconds: when it joins again over a new
+    link it gets the charter again; past that, the table ends (naming the seat)."""
+    sigs: dict[bytes, str] = {identity.public_bytes: sign_charter(charter, identity)}
+    seat_of = {k: i for i, (k, _name, _addr) in enumerate(joined)}
+    frame = ctl({"ctl": "charter", "charter": charter.to_json()})
+    away = Away(cfg.lobby_reconnect)
+    bound = f"{cfg.lobby_reconnect:g}"
+
+    def lost(key: bytes) -> None:
+        if away.lost(key, time.monotonic()):
+            _announce(cfg, _("{name} lost the connection before signing the charter; waiting "
+                             "{seconds} s for {name} to reconnect").format(
+                                 name=joined[seat_of[key]][1], seconds=bound))
+
+    for key, _name, _addr in joined[1:]:
+        await safe_send(links, key, frame)
+        if key not in links.peers():  # dropped before the charter could go out
+            lost(key)
+    while len(sigs) < len(joined):
+        now = time.monotonic()
+        for key in away.expired(now):
+            raise RunError(_("{name} (seat {n}) left before signing the charter: not back "
+                             "within {seconds} s").format(name=joined[seat_of[key]][1],
+                                                          n=seat_of[key] + 1, seconds=bound))
+        try:
+            ev = await asyncio.wait_for(links.next_event(), away.wait(now))
+        except TimeoutError:
+            continue
+        seat_no = seat_of.get(ev.peer) if isinstance(ev, (Received, LinkDown)) else None
+        if seat_no is None or seat_no == 0 or ev.peer in sigs:
+            continue
+        if isinstance(ev, LinkDown):
+            if ev.code in _CLOSED_ON_PURPOSE:  # it quit: nobody to wait for
+                raise RunError(_("{name} (seat {n}) left before signing the charter").format(
+                    name=joined[seat_no][1], n=seat_no + 1))
+            lost(ev.peer)
+            continue
+        msg = parse_ctl(ev.data)
+        if msg and msg["ctl"] == "sign":
+            if charter_signature_ok(charter, ev.peer, msg.get("sig")):
+                sigs[ev.peer] = msg["sig"]
+                away.back(ev.peer)
+            else:
+                cfg.say(_("seat {n} ({name}) sent an invalid charter signature; waiting "
+                          "for a valid one").format(n=seat_no, name=joined[seat_no][1]))
+        elif msg and msg["ctl"] == "join":  # linked again (or never got it): the charter again
+            if away.back(ev.peer):
+                _announce(cfg, _("{name} is back").format(name=joined[seat_no][1]))
+            await safe_send(links, ev.peer, frame)
+    return sigs
+
+
+async def _relink(cfg: PeerConfig, links: Links, host: bytes, url: str, why: str) -> None:
+    """The link to the host dropped: dial it again (with the healer's backoff) until it answers,
+    for `lobby_reconnect` seconds; RunError when it never does, or refuses this player (the
+    table started without it meanwhile)."""
+    bound = f"{cfg.lobby_reconnect:g}"
+    _announce(cfg, _("the connection to the host dropped ({why}); reconnecting to the host "
+                     "(for up to {seconds} s)").format(why=why, seconds=bound))
+    deadline = time.monotonic() + cfg.lobby_reconnect
+    rng = random.Random()
+    failures = 0
+    while host not in links.peers():
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise RunError(_("the host closed the connection ({why}) and could not be reached "
+                             "again within {seconds} s").format(why=why, seconds=bound))
+        try:
+            async with asyncio.timeout(left):
+                await links.connect(url, expected_key=host)
+            return
+        except TimeoutError:
+            continue
+        except HandshakeError as exc:
+            if "not a member of this table" in str(exc):
+                raise RunError(_("the table started without you while you were "
+                                 "disconnected")) from None
+            failures += 1
+        except MeshError:
+            failures += 1
+        await asyncio.sleep(min(retry_delay(failures, rng), max(0.0, deadline - time.monotonic())))
 
 
 async def join_lobby(cfg: PeerConfig, links: Links, identity: Identity, url: str,
@@ -263,19 +381,26 @@ async def join_lobby(cfg: PeerConfig, links: Links, identity: Identity, url: str
                                                        named=host_fingerprint))
     hub = cfg.hub
     _enter(hub, cfg.name)
-    join: dict[str, Any] = {"ctl": "join", "name": cfg.name, "address": links.address}
-    if not cfg.ready and not cfg.bot:
-        join["ready"] = False
-    if cfg.bot:
-        join["bot"] = True
-    await links.send(host, ctl(join))
+    ready = cfg.ready or cfg.bot
+
+    def join() -> bytes:
+        frame: dict[str, Any] = {"ctl": "join", "name": cfg.name, "address": links.address}
+        if not ready and not cfg.bot:
+            frame["ready"] = False
+        if cfg.bot:
+            frame["bot"] = True
+        return ctl(frame)
+    await links.send(host, join())
     cfg.say(_("joined the table at {url}; waiting for the other players").format(url=url))
     roster: RosterSeen | None = None
+    relinking = False  # the link to the host dropped: join again on the next one
+    signed_id: bytes | None = None  # the charter this player signed: it signs no other
     while True:
         ev = await _lobby_input(links, hub)
         if ev is None and hub is not None:  # this player said something in the lobby
             for cmd in hub.take_lobby():
                 if isinstance(cmd, Ready):
+                    ready = cmd.ready is True or cfg.bot
                     await safe_send(links, host, ctl({"ctl": "ready", "ready": cmd.ready}))
                 elif isinstance(cmd, StartNow):
                     hub.publish(Notice(_("only the host can start the table")))
@@ -283,8 +408,22 @@ async def join_lobby(cfg: PeerConfig, links: Links, identity: Identity, url: str
                 await safe_send(links, host, ctl({"ctl": "chat", "text": text}))
             continue
         if isinstance(ev, LinkDown) and ev.peer == host:
-            raise RunError(_("the host closed the connection ({why})").format(
-                why=say(printable(ev.reason, 200))))
+            if ev.code in _CLOSED_ON_PURPOSE:  # the host quit: nothing to re-dial
+                raise RunError(_("the host closed the connection ({why})").format(
+                    why=say(printable(ev.reason, 200))))
+            relinking = True
+            if host not in links.peers():
+                await _relink(cfg, links, host, url, say(printable(ev.reason, 200)))
+            continue
+        if isinstance(ev, LinkUp) and ev.peer == host and (relinking or ev.replaced):
+            # a new link to the host (re-dialled, or the host dialled this seat once its game
+            # started): join again, with the ready state; the host answers with what we missed
+            relinking = False
+            _announce(cfg, _("reconnected to the host"))
+            await safe_send(links, host, join())
+            if not cfg.bot:
+                await safe_send(links, host, ctl({"ctl": "ready", "ready": ready}))
+            continue
         if not isinstance(ev, Received) or ev.peer != host:
             continue
         msg = parse_ctl(ev.data)
@@ -318,7 +457,11 @@ async def join_lobby(cfg: PeerConfig, links: Links, identity: Identity, url: str
                 raise RunError(_("the host's charter does not seat this player"))
             if charter.seat_key(0) != host:
                 raise RunError(_("the charter's seat 0 is not the host we dialled"))
-            await links.send(host, ctl({"ctl": "sign", "sig": sign_charter(charter, identity)}))
+            if signed_id is not None and charter.table_id != signed_id:
+                raise RunError(_("the host proposed a second, different charter"))
+            signed_id = charter.table_id
+            await safe_send(links, host, ctl({"ctl": "sign",
+                                              "sig": sign_charter(charter, identity)}))
         elif msg["ctl"] == "signed":
             try:
                 signed = SignedCharter.model_validate(msg.get("signed"))

@@ -207,7 +207,7 @@ def _field_lines(view: Mapping[str, Any]) -> list[str]:
         for p in view.get("participants", []):
             rec = p["records"].get(fld)
             if rec is not None:
-                recs.append(f"{who(p['pid'], view)}: {_record(rec, fld)}")
+                recs.append(_("{name}: {move}").format(name=who(p["pid"], view), move=_record(rec, fld)))
         notes = []
         if temper.get("field") == fld:
             notes.append(_("tempered by {who}").format(who=who(temper["owner"], view)))
@@ -244,7 +244,8 @@ def _status_lines(view: Mapping[str, Any]) -> list[str]:
 def _score_lines(view: Mapping[str, Any]) -> list[str]:
     me = view.get("seat")
     won = view.get("fields_won", {})
-    scores = ", ".join((_("you") if str(me) == s else f"seat {s}") + f": {n}" for s, n in won.items())
+    scores = ", ".join(_("{name}: {move}").format(name=_("you") if str(me) == s else f"seat {s}", move=n)
+                       for s, n in won.items())
     out = [_("Fields won: {scores}").format(scores=scores)]
     for i, rw in enumerate(view.get("round_winners", []), start=1):
         res = ", ".join(_("{field} to {who}").format(
@@ -432,6 +433,15 @@ def targets(move: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
     return [f"field-{f}" for f in named if f in FIELDS]
 
 
+def cards(move: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
+    """Loading the Chariot names the Chariot and the cards loaded into its reserve: all picked
+    together in the page's card picker (one to many, up to 67 ways to play the Chariot), never a
+    list to read; [] for any other move."""
+    if move.get("kind") != "chariot-load" or not isinstance(move.get("card"), str):
+        return []
+    return [move["card"]] + [str(c) for c in move.get("cards") or []]
+
+
 def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) -> dict[str, Any]:
     """The generic screen plus the four fields side by side: each participant's record there
     (its cards, face down where this seat may not look, and what it is worth), the Temperance and
@@ -459,7 +469,8 @@ def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) 
             notes.append(words(_("tempered by {who}").format(who=who(temper["owner"], view))))
         if fld not in ever:
             notes.append(_("never engaged"))
-        fields.append({"field": fld, "sign": _FIELD_SIGNS[fld], "entries": entries, "notes": notes})
+        fields.append({"field": fld, "name": _(_FIELD_WORDS[fld]), "sign": _FIELD_SIGNS[fld],
+                       "entries": entries, "notes": notes})
     sc = dict(base)
     sc["fields"] = {"fields": fields,
                     "score": [words(line) for line in _score_lines(view)],

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from p2ptarot.games.arcanum.rules import LOCATION_TITLES
+from p2ptarot.games.arcanum.tracks import change_prestige
 from p2ptarot.i18n import N_, _, language
 
 from .cards import card_name as _name
@@ -147,7 +148,7 @@ def render(view: Mapping[str, Any]) -> str:
     lines = [head, decks, ""] + _city(view) + [""] + _tracks(view) + [""] + _players(view)
     d = view.get("decision")
     if d:
-        actor = _seat(d["actor"], view) if d["actor"] >= 0 else _("everyone")
+        actor = _deciders(d, lambda s: _seat(s, view))
         lines += ["", _("Waiting for {who}: {what}").format(who=actor, what=_decision(d["name"]))]
     if view.get("scorings"):
         last = view["scorings"][-1]
@@ -156,6 +157,17 @@ def render(view: Mapping[str, Any]) -> str:
         lines.append(kind.format(turn=last["turn"], gains=", ".join(
             f"{_seat(s, view)} +{v}" for s, v in enumerate(last["vp"]))))
     return "\n".join(lines)
+
+
+def _deciders(decision: Mapping[str, Any], name: Any) -> str:
+    """Who a decision waits for: its actor, but a blind decision the actor's card asks of others
+    waits for them (the Sun: every other player with a face-down card; the Wheel: everyone)."""
+    actor = decision["actor"]
+    if actor < 0 or decision["name"] == "wheel":
+        return _("everyone")
+    if decision["name"] == "sun":
+        return _("the players other than {name}").format(name=name(actor))
+    return name(actor)
 
 
 def board_data(view: Mapping[str, Any]) -> dict[str, Any]:
@@ -242,13 +254,12 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
             return _("declare the Fool a card of {house}").format(house=house)
         if decision.get("amount"):
             gain = _("{house} +{n} prestige").format(house=house, n=decision["amount"])
-            return f"{decision['why']}: {gain}" if decision.get("why") else gain
+            return _("{name}: {move}").format(name=decision["why"], move=gain) if decision.get("why") else gain
         return house
     if kind == "empress":
         return f"{_house(move['up'])} +1, {_house(move['down'])} -1"
     if kind == "fields":
-        return ", ".join(f"{_house(h)} {c:+d}" for h, c in zip(HOUSES, move["changes"]) if c) \
-            or _("no change")
+        return _fields_sentence(move["changes"], view)
     if kind == "swap":
         pairs = [_("{give} for {take}").format(give=_handle_name(view, g), take=_handle_name(view, t))
                  for g, t in zip(move["give"], move["take"])]
@@ -269,6 +280,30 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     return str(kind)
 
 
+def fields_result(changes: Any, view: Mapping[str, Any]) -> dict[str, int]:
+    """The four prestige values after a Fields move: its changes in canonical order, doubled
+    under the Devil (R27), with the overflow of §6.5 (the engine's own `change_prestige`)."""
+    prestige = {h: int(view["prestige"][h]) for h in HOUSES}
+    for house, change in zip(HOUSES, changes):
+        if change:
+            change_prestige(prestige, house, change * (2 if view.get("devil") else 1))
+    return prestige
+
+
+def _fields_sentence(changes: Any, view: Mapping[str, Any]) -> str:
+    """"swords +1 → 9, cups -1 → 3": each changed House with the value its track reaches (the
+    Devil's doubling included); a House moved back only by another's overflow reads "→ n"."""
+    double = 2 if view.get("devil") else 1
+    after = fields_result(changes, view)
+    parts = []
+    for house, change in zip(HOUSES, changes):
+        if change:
+            parts.append(f"{_house(house)} {change * double:+d} → {after[house]}")
+        elif after[house] != view["prestige"][house]:
+            parts.append(f"{_house(house)} → {after[house]}")
+    return ", ".join(parts) or _("no change")
+
+
 _PASS_WORD = N_("pass")
 _CHOICES = {"minors": N_("draw minors"), "major": N_("draw a major"), "draw": N_("draw"),
             "pass": N_("do not draw"), "joker": N_("use the Fool as a joker move"),
@@ -281,7 +316,8 @@ _HOUSE_SIGNS = {"swords": "⚔", "wands": "⚚", "cups": "♥", "coins": "⛀"}
 
 def targets(move: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
     """The board fields a move acts on, as the page names them: "loc-N" (a location), "house-H"
-    (a prestige track), the figure's id ("fig-cups-queen")."""
+    (a prestige track), the figure's id ("fig-cups-queen"), a Fields chip per House
+    ("fields-cups-1", see `fields_target`): four clicks on the tracks compose a Fields move."""
     out: list[str] = []
     for key in ("dest",):
         if isinstance(move.get(key), int):
@@ -294,7 +330,40 @@ def targets(move: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
             out.append(f"house-{move[key]}")
     if isinstance(move.get("figure"), str):
         out.append(str(move["figure"]))
+    if move.get("kind") == "fields":  # one chip per House on its track: "fields-cups-1"
+        out += [fields_target(h, c) for h, c in zip(HOUSES, move["changes"])]
     return out
+
+
+def cards(move: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
+    """A Temperance swap names its cards, the hand's given and the hidden area's taken, for the
+    page's card picker (the seat sees its own cards); [] for any other move."""
+    if move.get("kind") != "swap":
+        return []
+    me = next((p for p in view["players"] if p["seat"] == view.get("seat")), None)
+    known = {c["handle"]: c["card"] for c in (me or {}).get("hand", []) + (me or {}).get("hidden", [])}
+    out = [known.get(h) for h in list(move["give"]) + list(move["take"])]
+    return [str(c) for c in out] if all(isinstance(c, str) for c in out) else []
+
+
+def fields_target(house: str, change: int) -> str:
+    """A Fields chip on a prestige track, as the page names it: "fields-swords+1",
+    "fields-wands0", "fields-cups-1" (the change as chosen, before any Devil doubling)."""
+    return f"fields-{house}{change:+d}" if change else f"fields-{house}0"
+
+
+def _fields_chips(house: str, view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The three Fields chips of a prestige track (-1, 0, +1): the page's target, the change as
+    it applies (doubled under the Devil) and the value this House's change alone brings its
+    track to (the preview sentence gives every track's, overflow included)."""
+    alone = {h: 0 for h in HOUSES}
+    chips = []
+    for change in (-1, 0, 1):
+        alone[house] = change
+        chips.append({"target": fields_target(house, change),
+                      "change": change * (2 if view.get("devil") else 1),
+                      "reach": fields_result([alone[h] for h in HOUSES], view)[house]})
+    return chips
 
 
 def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) -> dict[str, Any]:
@@ -319,14 +388,24 @@ def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) 
             f["label"] = _figure(f["id"])
     for t in board["prestige"]:
         t["sign"] = _HOUSE_SIGNS.get(t["house"], "?")
+        t["name"] = _house(t["house"])
+    d = view.get("decision") or {}
+    if d.get("name") == "fields" and d.get("actor") == me:
+        board["fields"] = {"double": bool(view.get("devil"))}
+        for t in board["prestige"]:
+            t["fields"] = _fields_chips(t["house"], view)
     d = board["decision"]
     if d is not None:
-        d["who"] = (_("everyone") if d["actor"] < 0 else
-                    names[d["actor"]] if d["actor"] < len(names) else str(d["actor"] + 1))
+        d["who"] = _deciders(d, lambda s: names[s] if s < len(names) else str(s + 1))
     if view.get("scorings"):
         last = view["scorings"][-1]
         board["last_scoring"] = {"turn": last["turn"], "world": bool(last["world"]),
                                  "vp": list(last["vp"])}
+    if own is not None and isinstance(me, int) and 0 <= me < len(names):  # the Sun, a swap...
+        known = [c["card"] for c in own.get("hidden", []) if isinstance(c.get("card"), str)]
+        if known:  # drawn on the board's table, not among the piles: pointable beside the hand
+            sc["pickable"] = [{"label": "hidden", "shown": _("from your hidden cards"),
+                               "cards": [face(c) for c in known]}]
     sc["board"] = board
     sc["round"] = _("turn {turn} of {turns}").format(turn=view["turn"], turns=view["turns"])
     relabel = {"minor": N_("discard pile: minors (top)"), "major": N_("discard pile: majors (top)"),

@@ -527,6 +527,10 @@ def refine_screen(view: Mapping[str, Any], names: Sequence[str], base: Mapping[s
         "max_run": MAX_RUN, "max_rule_bytes": MAX_TEXT_BYTES, "max_hint_text": MAX_HINT_TEXT,
     }
     sc["piles"] = [p for p in base.get("piles", []) if p["label"] not in ("main", "side", "pending")]
+    if pending and pending.get("cards") and 0 <= pending["seat"] < len(names):
+        # a shown "no play" hand: its cards are named as correct by pointing at them (R15, R16)
+        sc["pickable"] = [{"label": f"{names[pending['seat']]}: pending", "onboard": True,
+                           "cards": [face(c) for c in pending["cards"]]}]  # clicked on the board
     return sc
 
 

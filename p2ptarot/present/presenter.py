@@ -53,6 +53,10 @@ def _targets(move: Mapping[str, Any], view: View) -> Sequence[str]:
     return ()
 
 
+def _no_cards(move: Mapping[str, Any], view: View) -> Sequence[str]:
+    return ()
+
+
 def _refine(view: View, names: Sequence[str], base: Mapping[str, Any]) -> Mapping[str, Any]:
     return base
 
@@ -83,14 +87,17 @@ def _no_totals_note(view: View) -> str:
 
 
 #: the optional hooks a presenter module may define, by name (the fields of `Presenter` below)
-HOOKS = ("targets", "refine_screen", "page_forms", "page_move", "automatic", "compose", "rank_key",
+HOOKS = ("targets", "cards", "refine_screen", "page_forms", "page_move", "automatic", "compose", "rank_key",
          "round_lines", "totals_note")
 
 
 @dataclass(frozen=True)
 class Presenter:
     """A game's presenter with every hook present. `targets(move, view)`: the board fields a move
-    acts on ("loc-3", "house-cups") for the page to light; `refine_screen(view, names, base)`: the
+    acts on ("loc-3", "house-cups") for the page to light; `cards(move, view)`: the cards of a
+    move naming several, picked together in the page's picker, where the generic
+    `screen.move_cards` would not name them all (Arcanum's Temperance swap: hand and hidden
+    cards; Arcanoid's Chariot and the cards it loads); [] leaves it to `move_cards`; `refine_screen(view, names, base)`: the
     generic screen model with the game's own board, hand or form data; `page_forms(view, legal)`
     and `page_move(view, legal, form, text, choices, handles) -> (move, note)`: moves written in
     the page (PageMoveError on a refusal); `automatic(view, legal)`: the lone legal move is the
@@ -107,6 +114,7 @@ class Presenter:
     describe: Callable[[Mapping[str, Any], View], str] = _describe
     groups: Mapping[str, str] = field(default_factory=dict)
     targets: Callable[[Mapping[str, Any], View], Sequence[str]] = _targets
+    cards: Callable[[Mapping[str, Any], View], Sequence[str]] = _no_cards
     refine_screen: Callable[[View, Sequence[str], Mapping[str, Any]], Mapping[str, Any]] = _refine
     page_forms: Decision = _no_forms
     page_move: Callable[..., tuple[Any, str]] = _no_page_move

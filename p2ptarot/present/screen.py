@@ -136,7 +136,7 @@ def move_options(legal: Sequence[Any], view: Mapping[str, Any],
         data = dict(move.to_json() if hasattr(move, "to_json") else move)
         card = move_card(data, view)
         rows.append((i, mod.group(data), card, describe(data, view, names),
-                     _targets(mod, data, view), move_cards(data, view),
+                     _targets(mod, data, view), _cards(mod, data, view) or move_cards(data, view),
                      explain(str(view.get("game")), str(data.get("kind")))))
     order: dict[str, int] = {}
     for _i, group, *_rest in rows:
@@ -163,6 +163,16 @@ def _targets(mod: Presenter, move: Mapping[str, Any], view: Mapping[str, Any]) -
         return tuple(str(t) for t in mod.targets(move, view))
     except (KeyError, TypeError, ValueError, IndexError):
         return ()
+
+
+def _cards(mod: Presenter, move: Mapping[str, Any], view: Mapping[str, Any]) -> tuple[str, ...]:
+    """The cards of a several-card move as its presenter names them (`cards` hook), before the
+    generic `move_cards`: Arcanum's swaps, Arcanoid's Chariot with the cards it loads."""
+    try:
+        cards = tuple(str(c) for c in mod.cards(move, view))
+    except (KeyError, TypeError, ValueError, IndexError):
+        return ()
+    return cards if len(cards) >= 2 and all(is_card(c) for c in cards) else ()
 
 
 # ---- the screen model ----------------------------------------------------------------------------
@@ -250,10 +260,17 @@ PILE_WORDS = {"hand": N_("hand"), "won": N_("won"), "trick": N_("trick"),
 
 
 def _worded(model: dict[str, Any]) -> dict[str, Any]:
-    """The screen model with its pile labels in the interface's language ("Bob: won")."""
-    piles = model.get("piles")
-    if not isinstance(piles, list):
-        return model
+    """The screen model with its pile labels in the interface's language ("Bob: won"): its
+    `piles`, and the `pickable` piles a presenter adds (the seat's own cards kept outside its
+    hand and not drawn among the piles, which the page lets it point at)."""
+    worded = dict(model)
+    for key in ("piles", "pickable"):
+        if isinstance(model.get(key), list):
+            worded[key] = _worded_piles(model[key])
+    return worded
+
+
+def _worded_piles(piles: list[Any]) -> list[Any]:
     out = []
     for pile in piles:
         if not isinstance(pile, dict) or not isinstance(pile.get("label"), str):
@@ -263,10 +280,12 @@ def _worded(model: dict[str, Any]) -> dict[str, Any]:
         shown = pile.pop("shown", None)
         if shown is None:
             owner, sep, key = pile["label"].rpartition(": ")
-            shown = owner + sep + (_(PILE_WORDS[key]) if key in PILE_WORDS else key)
+            word = _(PILE_WORDS[key]) if key in PILE_WORDS else key
+            # "Bob: won", "Bob : remportées" (French puts a space before the colon)
+            shown = _("{name}: {move}").format(name=owner, move=word) if sep else word
         pile["label"] = shown
         out.append(pile)
-    return dict(model, piles=out)
+    return out
 
 
 def _round(rnd: Any, rounds: Any) -> str:

@@ -8,6 +8,11 @@ authenticated link proved, so a joiner can only ever speak for its own seat.
 Start rule: the table starts when every seat is taken and every seated player is ready. The host
 may also start at once with fewer players when the game is played by that many (the charter then
 seats exactly the players present).
+
+A joiner whose link drops keeps its seat, *away*, for `away_limit` seconds (its peer re-dials):
+the same key joining again takes it back; past the limit the seat is freed. An away seat counts
+as not ready (it cannot be started with, and holds the table only that long). The clock is the
+caller's: every timed input takes `now` (seconds, monotonic).
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ from .names import clean_name, printable
 MAX_CHAT = 300
 CHAT_INTERVAL = 0.5
 MAX_ADDRESS = 200
+#: seconds a dropped joiner's seat is kept for it by default (its peer re-dials meanwhile)
+AWAY_LIMIT = 30.0
 
 
 class RoomError(Exception):
@@ -87,11 +94,48 @@ def clean_chat(raw: object) -> str | None:
     return text or None
 
 
+class Away:
+    """Keys whose link dropped, and since when: each is given up `limit` seconds after (the
+    lobby's away seats, and the seats the host still waits on to sign the charter)."""
+
+    def __init__(self, limit: float) -> None:
+        self.limit = limit
+        self._since: dict[bytes, float] = {}
+
+    def lost(self, key: bytes, now: float) -> bool:
+        """`key`'s link dropped; True unless it was already away (its clock is not restarted)."""
+        if key in self._since:
+            return False
+        self._since[key] = now
+        return True
+
+    def back(self, key: bytes) -> bool:
+        """`key` is linked again; True when it was away."""
+        return self._since.pop(key, None) is not None
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._since
+
+    def expired(self, now: float) -> list[bytes]:
+        """The keys away for `limit` seconds or more, given up (forgotten) now, oldest first."""
+        gone = sorted((since, key) for key, since in self._since.items()
+                      if now - since >= self.limit)
+        for _since, key in gone:
+            del self._since[key]
+        return [key for _since, key in gone]
+
+    def wait(self, now: float) -> float | None:
+        """Seconds until the next key is given up (None: nobody is away)."""
+        if not self._since:
+            return None
+        return max(0.0, min(self._since.values()) + self.limit - now)
+
+
 class Room:
     """The seats of a filling table, the host's own first."""
 
     def __init__(self, game: str, variant: str | None, seats_total: int, host: RoomSeat,
-                 min_players: int, max_players: int) -> None:
+                 min_players: int, max_players: int, away_limit: float = AWAY_LIMIT) -> None:
         if not min_players <= seats_total <= max_players:
             raise RoomError(f"{game} is played by {min_players} to {max_players} players, "
                             f"not {seats_total}")
@@ -100,16 +144,24 @@ class Room:
         self.min_players, self.max_players = min_players, max_players
         self._seats: list[RoomSeat] = [host]
         self._last_chat: dict[bytes, float] = {}
+        self._away = Away(away_limit)
 
     # ---- what joiners do (every argument but `key` comes from the wire) --------------------------
     def join(self, key: bytes, msg: dict[str, Any]) -> str | None:
-        """Seat a joiner; None when seated (or already seated), else why not ('full')."""
-        if self.seat_of(key) is not None:
-            return None
-        if len(self._seats) >= self.seats_total:
-            return "full"
+        """Seat a joiner; None when seated (or already seated: nothing changes), 'back' when an
+        away seat is taken back (with the join's ready flag; name and address stay), else why
+        not ('full')."""
         ready = msg.get("ready", True)  # an old-style joiner sends no flag: it is ready
         bot = msg.get("bot", False)
+        seat = self.seat_of(key)
+        if seat is not None:
+            if not self._away.back(key):
+                return None
+            was = self._seats[seat]
+            self._seats[seat] = replace(was, ready=was.bot or ready is not False)
+            return "back"
+        if len(self._seats) >= self.seats_total:
+            return "full"
         raw_address = msg.get("address")
         address = printable(raw_address, MAX_ADDRESS) if isinstance(raw_address, str) else ""
         self._seats.append(RoomSeat(key, clean_name(msg.get("name")), address,
@@ -117,13 +169,39 @@ class Room:
         return None
 
     def leave(self, key: bytes) -> bool:
-        """A joiner's link went down: its seat is freed (the host's seat never is)."""
+        """A joiner is gone for good: its seat is freed (the host's seat never is)."""
         seat = self.seat_of(key)
         if seat is None or seat == 0:
             return False
         del self._seats[seat]
         self._last_chat.pop(key, None)
+        self._away.back(key)
         return True
+
+    def lost(self, key: bytes, now: float) -> bool:
+        """A joiner's link went down: its seat is kept, away, for `away_limit` seconds; True
+        when a seated joiner became away (not for the host, a stranger or one already away)."""
+        seat = self.seat_of(key)
+        if seat is None or seat == 0:
+            return False
+        return self._away.lost(key, now)
+
+    def expire(self, now: float) -> list[RoomSeat]:
+        """The away seats whose limit passed, freed now."""
+        gone = []
+        for key in self._away.expired(now):
+            seat = self.seat_of(key)
+            if seat is not None:
+                gone.append(self._seats[seat])
+                self.leave(key)
+        return gone
+
+    def away_wait(self, now: float) -> float | None:
+        """Seconds until the next away seat is freed (None: nobody is away)."""
+        return self._away.wait(now)
+
+    def is_away(self, key: bytes) -> bool:
+        return key in self._away
 
     def set_ready(self, key: bytes, ready: object) -> bool:
         """A seated player's ready flag; True when it changed. Bots stay ready."""
@@ -154,7 +232,7 @@ class Room:
         joiners who are ready, in seat order. A joiner who is not ready is left out (the runner
         tells it so), so nobody can hold a table by never saying Ready. RoomError when the game
         is not played by that many."""
-        chosen = [replace(self._seats[0], ready=True)] + [s for s in self._seats[1:] if s.ready]
+        chosen = [replace(self._seats[0], ready=True)] + [s for s in self._present()[1:] if s.ready]
         count = len(chosen)
         if not self.min_players <= count <= self.max_players:
             raise RoomError(f"{self.game} needs {self.min_players} to {self.max_players} players; "
@@ -163,8 +241,8 @@ class Room:
 
     @property
     def should_start(self) -> bool:
-        """Every seat is taken and every seated player is ready."""
-        return len(self._seats) == self.seats_total and all(s.ready for s in self._seats)
+        """Every seat is taken and every seated player is ready (and linked)."""
+        return len(self._seats) == self.seats_total and all(s.ready for s in self._present())
 
     # ---- reading ----------------------------------------------------------------------------------
     def seat_of(self, key: bytes) -> int | None:
@@ -174,10 +252,17 @@ class Room:
     def seats(self) -> tuple[RoomSeat, ...]:
         return tuple(self._seats)
 
+    def _present(self) -> list[RoomSeat]:
+        """The seats as the start rule sees them: an away seat is not ready."""
+        return [replace(s, ready=False) if s.ready and s.key in self._away else s
+                for s in self._seats]
+
     def roster(self) -> Roster:
-        count = 1 + sum(s.ready for s in self._seats[1:])  # who "start now" would seat
+        """The roster shown to everyone (an away seat shows as not ready)."""
+        seats = self._present()
+        count = 1 + sum(s.ready for s in seats[1:])  # who "start now" would seat
         now = self.min_players <= count <= self.max_players
-        return Roster(self.game, self.variant, self.seats_total, tuple(self._seats),
+        return Roster(self.game, self.variant, self.seats_total, tuple(seats),
                       self.should_start, now)
 
 
@@ -230,4 +315,4 @@ def parse_chat_relay(msg: dict[str, Any], roster: RosterSeen | None) -> ChatRela
     return ChatRelay(seat, roster.names[seat], text)
 
 
-__all__ = ["MAX_ROSTER", "RosterSeen", "parse_chat_relay", "parse_roster", "ChatRelay", "Room", "RoomError", "RoomSeat", "Roster", "clean_chat"]
+__all__ = ["AWAY_LIMIT", "Away", "MAX_ROSTER", "RosterSeen", "parse_chat_relay", "parse_roster", "ChatRelay", "Room", "RoomError", "RoomSeat", "Roster", "clean_chat"]

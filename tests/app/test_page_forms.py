@@ -260,6 +260,92 @@ def test_arcanum_screen_has_the_seats_hand_and_board_and_moves_name_their_fields
     assert minor.targets == (f"loc-{move.dest}", move.figure) and minor.card == move.card
 
 
+def _fields_decision() -> tuple:
+    return _decisions("arcanum", 3, lambda v, l: (v.get("decision") or {}).get("name") == "fields",
+                      limit=1)[0]
+
+
+@pytest.mark.parametrize("devil", [False, True])
+def test_arcanum_fields_is_composed_on_the_prestige_tracks_never_a_list(devil: bool) -> None:
+    """The 81 Fields moves are pointed at, one chip per House (-1, 0, +1 on its track): no button
+    to read, and four chips name exactly one move, the one the preview then plays."""
+    from p2ptarot.present.arcanum import fields_result
+
+    seat, view, legal = _fields_decision()
+    view = dict(view, devil=devil, prestige=dict(view["prestige"], cups=21, wands=0))
+    options = move_options(legal, view, NAMES[:3])
+    assert len(options) == 81 and all(o.targets and not o.card for o in options)
+    for o in options:
+        changes = legal[o.index].changes
+        assert o.targets == tuple(f"fields-{h}{c:+d}" if c else f"fields-{h}0"
+                                  for h, c in zip(("swords", "wands", "cups", "coins"), changes))
+        assert [x.index for x in options if set(o.targets) <= set(x.targets)] == [o.index]
+    chips = screen(view, NAMES[:3])["board"]
+    assert chips["fields"] == {"double": devil}
+    double = 2 if devil else 1
+    for track in chips["prestige"]:
+        value = view["prestige"][track["house"]]
+        assert [c["change"] for c in track["fields"]] == [-double, 0, double]
+        assert [c["reach"] for c in track["fields"]] == [max(0, value - double), value,
+                                                         min(21, value + double)]
+        assert all(sum(c["target"] in o.targets for o in options) == 27 for c in track["fields"])
+    # the preview tells each track's value after the move, the Devil and the overflow included
+    up = next(o for o in options if legal[o.index].changes == (0, 0, 1, 0))
+    after = fields_result((0, 0, 1, 0), view)
+    assert after["cups"] == 21 and after["swords"] == max(0, view["prestige"]["swords"] - double)
+    assert f"cups +{double} → 21" in up.sentence
+    # another seat's screen (or another decision) draws no chips
+    other = dict(view, seat=(seat + 1) % 3)
+    assert "fields" not in screen(other, NAMES[:3])["board"]
+
+
+def test_arcanum_temperance_swaps_are_picked_from_the_hand_and_the_hidden_cards() -> None:
+    """Temperance's swaps (up to 300 listed, A5) go through the card picker: each names the
+    hand's given cards and the hidden cards taken back, all on the seat's screen; only "swap
+    nothing" is a button."""
+    found = []
+    for seed in range(40):
+        found = _decisions("arcanum", 3, lambda v, l: (v.get("decision") or {}).get("name") == "swap"
+                           and len(l) > 20, seed=seed, limit=1)
+        if found:
+            break
+    seat, view, legal = found[0]
+    options = move_options(legal, view, NAMES[:3])
+    buttons = [o for o in options if not (o.card or o.targets or len(o.cards) >= 2)]
+    assert [legal[o.index].give for o in buttons] == [()]
+    sc = screen(view, NAMES[:3])
+    shown = {f["id"] for f in sc["hand"]} | {f["id"] for p in sc["pickable"] for f in p["cards"]}
+    known = {c["handle"]: c["card"] for p in view["players"] for c in p["hand"] + p["hidden"]}
+    for o in options:
+        move = legal[o.index]
+        if move.give:
+            assert o.cards == tuple(known[h] for h in move.give + move.take)
+            assert set(o.cards) <= shown
+    # a pair of swaps names its four cards: the two pairings are the only exact matches
+    pair = next(o for o in options if len(o.cards) == 4)
+    same = [o for o in options if sorted(o.cards) == sorted(pair.cards)]
+    assert len(same) == 2
+
+
+def test_arcanoid_chariot_loads_are_picked_with_the_chariot_never_listed() -> None:
+    """Each way to load the Chariot names the Chariot and the loaded cards, for the card picker:
+    a click on the Chariot in the hand leaves only its few other moves as buttons."""
+    found = []
+    for seed in range(12):
+        found = _decisions("arcanoid", 4, lambda v, l: sum(m.KIND == "chariot-load" for m in l) > 10,
+                           seed=seed, limit=1)
+        if found:
+            break
+    seat, view, legal = found[0]
+    options = move_options(legal, view, NAMES)
+    loads = [o for o in options if legal[o.index].KIND == "chariot-load"]
+    for o in loads:
+        move = legal[o.index]
+        assert o.card == move.card and o.cards == (move.card, *move.cards), o
+    chariot = [o for o in options if o.card == loads[0].card]
+    assert len([o for o in chariot if len(o.cards) < 2]) <= 10
+
+
 # ---- generic screen fixes ---------------------------------------------------------------------------
 def test_round_records_keyed_by_seat_are_worded_and_the_round_never_passes_the_last() -> None:
     from p2ptarot.app.results import round_rows

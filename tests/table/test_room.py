@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from p2ptarot.engine import info as game_info
-from p2ptarot.table.room import (CHAT_INTERVAL, MAX_CHAT, Room, RoomError, RoomSeat, parse_chat_relay,
+from p2ptarot.table.room import (CHAT_INTERVAL, MAX_CHAT, Away, Room, RoomError, RoomSeat, parse_chat_relay,
                                  parse_roster)
 
 HOST, BOB, CAROL, DAVE, EVE = (bytes([i]) * 32 for i in range(1, 6))
@@ -185,3 +185,61 @@ def test_hostile_chat_relays_are_refused() -> None:
                 {"seat": 0, "text": 7}, {"seat": "0", "text": "x"}):
         assert parse_chat_relay({"ctl": "chat", **bad}, seen) is None
     assert parse_chat_relay({"ctl": "chat", "seat": 0, "text": "x"}, None) is None  # no roster yet
+
+
+def test_a_dropped_joiner_keeps_its_seat_away_until_the_limit() -> None:
+    gi = game_info("sinople")
+    r = Room("sinople", None, 3, RoomSeat(HOST, "Alice", "ws://a", ready=True),
+             gi.min_players, gi.max_players, away_limit=30.0)
+    r.join(BOB, {"name": "Bob"})
+    r.join(CAROL, {"name": "Carol"})
+    assert r.should_start
+    assert r.lost(BOB, now=100.0)
+    assert not r.lost(BOB, now=110.0)  # already away: its clock is not restarted
+    assert not r.lost(HOST, now=100.0) and not r.lost(EVE, now=100.0)  # host, stranger
+    assert r.is_away(BOB) and r.roster().names == ("Alice", "Bob", "Carol")  # the seat is kept
+    assert r.roster().ready == (True, False, True)  # an away seat is not ready
+    assert not r.should_start and not r.roster().full_and_ready
+    assert [s.name for s in r.start_now()] == ["Alice", "Carol"]  # start now leaves it out
+    assert r.away_wait(100.0) == 30.0 and r.away_wait(125.0) == 5.0
+    assert r.expire(129.9) == [] and r.is_away(BOB)
+    assert r.join(DAVE, {"name": "Dave"}) == "full"  # its seat is not anybody's meanwhile
+    assert [s.name for s in r.expire(130.0)] == ["Bob"]  # past the limit: freed
+    assert r.roster().names == ("Alice", "Carol") and r.away_wait(130.0) is None
+    assert r.join(DAVE, {"name": "Dave"}) is None
+
+
+def test_the_same_key_joining_again_takes_its_seat_back_with_its_ready_flag() -> None:
+    r = room(3)
+    r.join(BOB, {"name": "Bob"})
+    r.join(CAROL, {"name": "Carol", "ready": False})
+    assert r.lost(CAROL, now=0.0)
+    assert r.join(CAROL, {"name": "Mallory", "address": "ws://m"}) == "back"  # ready this time
+    assert not r.is_away(CAROL) and r.away_wait(0.0) is None
+    assert r.seats[2].name == "Carol" and r.seats[2].address == ""  # name and address stay
+    assert r.roster().ready == (True, True, True) and r.should_start
+    assert r.join(CAROL, {"name": "Carol", "ready": False}) is None  # present: nothing changes
+    assert r.roster().ready == (True, True, True)
+    assert r.expire(1000.0) == []  # back: never freed by the old clock
+    assert r.lost(BOB, now=5.0)
+    assert r.join(BOB, {"name": "Bob", "ready": False}) == "back"
+    assert r.roster().ready == (True, False, True) and not r.should_start
+
+
+def test_leaving_for_good_forgets_an_away_seat() -> None:
+    r = room(3)
+    r.join(BOB, {"name": "Bob"})
+    r.lost(BOB, now=0.0)
+    assert r.leave(BOB) and r.expire(100.0) == [] and r.away_wait(0.0) is None
+    assert r.join(BOB, {"name": "Bob"}) is None and r.seats[1].ready  # a new seat, not "back"
+
+
+def test_away_keys_are_given_up_oldest_first_at_their_limit() -> None:
+    away = Away(10.0)
+    assert away.wait(0.0) is None and away.expired(100.0) == []
+    assert away.lost(BOB, 5.0) and away.lost(CAROL, 2.0) and not away.lost(BOB, 6.0)
+    assert BOB in away and away.wait(3.0) == 9.0
+    assert away.expired(11.9) == []
+    assert away.expired(15.0) == [CAROL, BOB]
+    assert away.wait(15.0) is None and BOB not in away
+    assert away.lost(BOB, 20.0) and away.back(BOB) and not away.back(BOB)

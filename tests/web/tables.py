@@ -26,11 +26,12 @@ CLICK = """(() => {
   if (c) {
     c.click();
     if (confirm()) return 'card';
-    const f = document.querySelector('#gamebox .target.live'); if (f) { f.click(); if (confirm()) return 'card'; }
+    const f = document.querySelector('#gamebox .target.live:not(.picked)'); if (f) { f.click(); if (confirm()) return 'card'; }
   }
   const b = document.querySelector('#moves button.move');
   if (b) { b.click(); return 'button'; }
-  const f = document.querySelector('#gamebox .target.live'); if (f) { f.click(); if (confirm()) return 'card'; }
+  // a lit field not yet part of the choice (Arcanum's Fields: one chip per track, a click each call)
+  const f = document.querySelector('#gamebox .target.live:not(.picked)'); if (f) { f.click(); if (confirm()) return 'card'; }
   const go = document.getElementById('pick-play');  // several cards at once: the first such move's
   if (go && !go.disabled) { go.click(); return 'cards'; }
   const o = go && S.turn.options.find((m) => (m.cards || []).length >= 2);

@@ -268,28 +268,61 @@ async def test_arcanoid_fields_board_engages_by_card_then_field(tmp_path: Path) 
         await close_table(browser, [alice], bots)
 
 
+#: a whole 3-player game may offer Alice no several-card move with a unique card set (1 local game
+#: in 200, bots against the first-option policy); the next table offers one
+SEVERAL_CARD_TABLES = 3
+#: hang guard of one table (a whole game takes a few minutes): never reached unless the page is stuck
+TABLE_GUARD = 900.0
+
+
+async def _several_cards_turn(page, alice, seen: list[str]):
+    """Alice plays (CLICK_NO_PICKER) until one of her turns offers a move naming several cards,
+    the only one naming exactly those: (turn, that option), or None when the game ends first.
+    `seen` collects each turn's decision and what the click did, for a failure's message."""
+    import time
+
+    guard = time.monotonic() + TABLE_GUARD
+    while not alice.task.done():
+        if time.monotonic() > guard:
+            pytest.fail(f"the page stopped making progress; Alice's turns so far: {seen[-30:]}")
+        turn = alice.hub.turn
+        if turn is not None and await page.js("S.turn && !S.answered && S.turn.turn === %d" % turn.turn):
+            multi = [o for o in turn.options if len(o.cards) >= 2]
+            pick = next((o for o in multi if sum(sorted(x.cards) == sorted(o.cards) for x in multi) == 1),
+                        None)
+            if pick is not None:
+                return turn, pick
+            view = _latest(alice.hub, ViewChanged)
+            decision = ((view.view.get("decision") or {}).get("name") if view else None) or "?"
+            clicked = await page.js(CLICK_NO_PICKER)  # the picker is this test's to use
+            seen.append(f"{turn.turn}:{decision}:{clicked or '-'}")
+        await asyncio.sleep(0.1)
+    return None
+
+
 async def test_arcanum_several_cards_are_picked_then_played(tmp_path: Path) -> None:
     """A move naming several cards (hide two minors, discard down to seven...) is played by picking
     its cards in the page's picker; the picker's button plays the one move naming exactly them."""
     browser = await Browser(tmp_path / "profile").start()
-    alice = await human(tmp_path, "Alice")
+    seats: list = []
     bots: list[asyncio.Task] = []
+    seen: list[str] = []
     try:
-        host(alice, "arcanum", 3, on_listening=lambda url: bots.extend(
-            join_bot(tmp_path, f"Bot{k}", url, "arcanum", seed=k) for k in (1, 2)))
-        page = await browser.page(alice.url)
-        for _ in range(900):
-            turn = alice.hub.turn
-            if turn is not None and await page.js("S.turn && !S.answered && S.turn.turn === %d" % turn.turn):
-                multi = [o for o in turn.options if len(o.cards) >= 2]
-                pick = next((o for o in multi if sum(sorted(x.cards) == sorted(o.cards) for x in multi) == 1),
-                            None)
-                if pick is not None:
-                    break
-                await page.js(CLICK_NO_PICKER)  # the picker is this test's to use
-            await asyncio.sleep(0.1)
+        for table in range(SEVERAL_CARD_TABLES):
+            where = tmp_path / f"table{table}"
+            where.mkdir()
+            alice = await human(where, "Alice")
+            seats.append(alice)
+            host(alice, "arcanum", 3, on_listening=lambda url, where=where: bots.extend(
+                join_bot(where, f"Bot{k}", url, "arcanum", seed=k) for k in (1, 2)))
+            page = await browser.page(alice.url)
+            found = await _several_cards_turn(page, alice, seen)
+            if found is not None:
+                break
+            seen.append("game over")
         else:
-            pytest.fail("no move naming several cards was offered")
+            pytest.fail(f"no move naming several cards in {SEVERAL_CARD_TABLES} games: {seen}")
+        turn, pick = found
         await page.wait_for("document.getElementById('card-picker') !== null", timeout=10)
         assert await page.js("document.getElementById('pick-play').disabled")
         for card in pick.cards:
@@ -304,7 +337,85 @@ async def test_arcanum_several_cards_are_picked_then_played(tmp_path: Path) -> N
                                            and ev.seat == me and ev.sentence == pick.sentence), None), 60)
         assert played is not None
     finally:
-        await close_table(browser, [alice], bots)
+        await close_table(browser, seats, bots)
+
+
+def _fields_decision() -> tuple:
+    """(seat, view, legal) of an Arcanum Fields decision, from a local random game (sans-I/O)."""
+    import random
+
+    from p2ptarot.engine import RandomDealer, create, play
+
+    class Found(Exception):
+        pass
+
+    class Agent:
+        uses_view = True
+
+        def __init__(self) -> None:
+            self.rng = random.Random(3)
+
+        def choose(self, seat, view, legal):
+            if (view.get("decision") or {}).get("name") == "fields":
+                raise Found(seat, view, list(legal))
+            return self.rng.choice(legal)
+
+    try:
+        play(create("arcanum", 3), [Agent()] * 3, RandomDealer(random.Random(3)))
+    except Found as found:
+        return found.args
+    raise AssertionError("no Fields decision in the whole game")
+
+
+async def test_arcanum_fields_is_four_clicks_on_the_prestige_tracks(tmp_path: Path) -> None:
+    """The page's own logic on a turn published to the seat's hub (no table needed): Fields (81
+    moves) lists no button; a chip on each House's track composes the move, a click on another
+    chip of a House changes that House only, and "Play" sends the one move the chips name."""
+    from p2ptarot.app.events import PlayMove, TableOpened
+    from p2ptarot.present.rulebook import LANGUAGES, rules
+    from p2ptarot.present.screen import move_options, render_text, screen
+
+    seat, view, legal = _fields_decision()
+    view = dict(view, devil=True)  # the chips and the preview show the doubled changes
+    names = ["Alice", "Bob", "Carol"]
+    options = move_options(legal, view, names)
+    browser = await Browser(tmp_path / "profile").start()
+    alice = await human(tmp_path, "Alice")
+    try:
+        books = {code: rules("arcanum", code) for code in LANGUAGES}
+        alice.hub.publish(TableOpened("arcanum", "Arcanum", None, seat, tuple(names), 300, 0, "",
+                                      {c: b.to_json() for c, b in books.items() if b is not None}))
+        alice.hub.publish(ViewChanged(screen(view, names), render_text(view, names), view))
+        alice.hub.publish(TurnStarted(5, options, None))
+        page = await browser.page(alice.url)
+        await page.wait_for("S.turn !== null && S.turn.turn === 5 && !S.answered", timeout=30)
+        assert await page.js("document.querySelectorAll('#moves button.move').length") == 0
+        assert await page.js("document.getElementById('moves').textContent") == "Point at the lit places on the table"
+        assert await page.js("document.querySelectorAll('#arcanum-board .fchip.target.live').length") == 12
+        chips = await page.js("[...document.querySelectorAll('.track[data-house=\"cups\"] .fchip')]"
+                              ".map((c) => c.textContent)")
+        cups = view["prestige"]["cups"]
+        assert chips == [f"−2 → {max(0, cups - 2)}", f"0 → {cups}", f"+2 → {min(21, cups + 2)}"]
+        click = "document.querySelector('[data-target=\"%s\"]').click()"
+        for target in ("fields-swords+1", "fields-wands-1", "fields-cups0", "fields-swords-1"):
+            await page.js(click % target)
+        # swords changed from +1 to -1, wands and cups kept: three Houses chosen, 3 moves left
+        assert await page.js("[...document.querySelectorAll('.fchip.picked')].map((c) => c.dataset.target)"
+                             ".sort().join(' ')") == "fields-cups0 fields-swords-1 fields-wands-1"
+        assert await page.js("S.sel.options.length") == 3
+        assert await page.js("document.querySelectorAll('#moves button.move').length") <= 3
+        await page.js(click % "fields-coins+1")
+        want = next(o for o in options if legal[o.index].changes == (-1, -1, 0, 1))
+        assert await page.js("document.querySelector('#preview .what').textContent") == "▶ " + want.sentence
+        assert "+2" in want.sentence and "-2" in want.sentence  # the Devil doubles
+        while not alice.hub.commands.empty():
+            alice.hub.commands.get_nowait()
+        await page.js("document.getElementById('confirm').click()")
+        sent = await asyncio.wait_for(alice.hub.commands.get(), 10)
+        assert sent == PlayMove(5, options.index(want) + 1)
+    finally:
+        await browser.close()
+        await alice.server.close()
 
 
 async def test_a_long_move_group_is_folded_and_stays_open_once_opened(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ import pytest
 
 from tests.web.cdp import Browser
 from p2ptarot.engine import games
-from tests.web.tables import bot_spawner, close_table, host, human, keep_shot
+from tests.web.tables import CLICK, bot_spawner, close_table, host, human, keep_shot
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 GAMES = ["sinople", "trois-roses", "paris-divins", "eleusis", "arcanum", "arcanoid"]
@@ -21,20 +21,34 @@ MOVES = 3
 #: (which took 327 s when the coin made her the dealer): seat 1 deals
 OPTIONS = {"eleusis": {"first_dealer": 1}}
 
-#: points at the table: a playable card of the hand (then a lit field if the card has several
-#: targets), else a lit field of the board; says what it pointed at ('' when nothing is lit)
+#: the lines of moves the page lists now: a button in sight, or a group folded under its count
+#: (Arcanoid's calls of a card, by suit: one line each until opened)
+LISTED = ("([...document.querySelectorAll('#moves button.move')]"
+          ".filter((b) => !b.closest('details:not([open])')).length"
+          " + document.querySelectorAll('#moves details:not([open])').length)")
+#: the turn the page is drawing for Alice, with the buttons it lists for it, read in one go (the
+#: page draws each event whole, so both belong to the same turn); null when she has no move
+TURN_AND_LISTED = f"(S.turn && !S.answered) ? [S.turn.turn, {LISTED}] : null"
+#: points at the table: a playable card of the hand (then lit fields if the card has several
+#: targets), else lit fields of the board, one after another until a move is composed (Arcanum's
+#: Fields: a chip on each of the four prestige tracks); says what it pointed at ('' when nothing is
+#: lit) and the most buttons the page listed after any of its clicks
 POINT = """(() => {
-  const lit = () => document.querySelector('#gamebox .target.live');
-  const confirm = () => { const k = document.getElementById('confirm'); if (k) { k.click(); return true; } return false; };
+  let most = 0;
+  const listed = () => { most = Math.max(most, """ + LISTED + """); };
+  const lit = () => document.querySelector('#gamebox .target.live:not(.picked)');
+  const confirm = () => { listed(); const k = document.getElementById('confirm'); if (k) { k.click(); return true; } return false; };
+  const point = () => { for (let k = 0; k < 6; k++) { const f = lit(); if (!f) return false; f.click(); if (confirm()) return true; } return false; };
+  const said = (how) => [how, most];
   const c = document.querySelector('#hand .card.playable');
   if (c) {
     c.click();
-    if (confirm()) return 'card';
-    const f = lit(); if (f) { f.click(); if (confirm()) return 'card+place'; }
-    const b = document.querySelector('#moves button.move'); if (b) { b.click(); return 'card+choice'; }
+    if (confirm()) return said('card');
+    if (point()) return said('card+place');
+    const b = document.querySelector('#moves button.move'); if (b) { b.click(); return said('card+choice'); }
   }
-  const f = lit(); if (f) { f.click(); if (confirm()) return 'place'; }
-  return '';
+  if (point()) return said('place');
+  return said('');
 })()"""
 #: a move without a target: the first button of the (short) list
 BUTTON = """(() => { const b = document.querySelector('button.move'); if (b) { b.click(); return 'button'; } return ''; })()"""
@@ -64,20 +78,29 @@ async def test_play_by_pointing_rules_at_hand_and_a_phone(game: str, tmp_path: P
         await page.js("document.getElementById('rulesclose').click()")
         assert await page.js("document.getElementById('rulesbox').hidden")
         pointed: list[str] = []
-        buttons = 0
+        other: list[str] = []
+        #: at each of Alice's turns: the buttons listed when it opened, the most while she pointed
+        listed: dict[int, int] = {}
         while len(pointed) < MOVES and not alice.task.done():
-            if await page.js("S.turn && !S.answered"):
-                before = await page.js("S.turn.turn")
-                how = await page.js(POINT)
+            now = await page.js(TURN_AND_LISTED)
+            if now:
+                before, buttons = now
+                listed[before] = max(listed.get(before, 0), buttons)
+                how, most = await page.js(POINT)
+                listed[before] = max(listed[before], most)
                 if how:
                     pointed.append(how)
-                elif await page.js(BUTTON):
-                    buttons += 1
+                else:  # no place to point at: the short list's first move, else the card picker
+                    how = await page.js(BUTTON) or await page.js(CLICK)
+                    other.append(how)
+                if how in ("", "pick"):  # a card picked in the picker: the move is not made yet
+                    await asyncio.sleep(0.05)
+                    continue
                 await page.wait_for(f"S.answered || (S.turn && S.turn.turn !== {before})", timeout=60)
             await asyncio.sleep(0.05)
-        assert len(pointed) == MOVES, (pointed, buttons)
-        # never a wall of buttons: at most about ten moves are listed at once
-        assert await page.js("document.querySelectorAll('#moves button.move').length") <= 12
+        assert len(pointed) == MOVES, (pointed, other)
+        # never a wall of buttons: at most about ten moves listed at once, at any of her turns
+        assert listed and max(listed.values()) <= 12, listed
         keep_shot(await page.screenshot(tmp_path / f"desk-{game}.png", full=False))
         # a phone: no horizontal scroll, the hand on the first screen
         await page.size(390, 844, mobile=True)

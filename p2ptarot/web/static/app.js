@@ -130,10 +130,72 @@ function drawStatus() {
   }
 }
 
+// ---- the cards a seat may point at: its hand, and its own cards kept elsewhere ------------------------
+// (an Arcanoid seat's face-up cards or its demon's hand, an Arcanum seat's hidden cards): a card a
+// move names is clickable when the screen shows it, in the hand, a pile or the presenter's
+// `pickable` piles; a move naming a card shown nowhere is listed as a button instead.
+function shownFaces() {
+  const out = new Map();
+  const sc = S.screen || {};
+  (sc.hand || []).forEach((f) => { if (f.id) out.set(f.id, { face: f, label: null, onboard: false, pile: -1 }); });
+  // `onboard`: a pickable pile the game's board draws and lets click (Eleusis's shown "no play"
+  // hand); `pile`: the index of the pile among sc.piles (an Arcanoid seat's face-up cards)
+  (sc.pickable || []).map((p) => [p, -1]).concat((sc.piles || []).map((p, k) => [p, k]))
+    .forEach(([p, pile]) => (p.cards || []).forEach((f) => {
+      if (f.id && !out.has(f.id)) out.set(f.id, { face: f, label: p.label, onboard: !!p.onboard, pile });
+    }));
+  return out;
+}
+function seen(o, at) {
+  if ((o.cards || []).length >= 2) return o.cards.every((c) => at.has(c));
+  return !o.card || at.has(o.card);
+}
+// A group of moves is pointed at or listed whole, never split: Arcanoid's "call a card: swords"
+// names cards mostly shown nowhere, so its calls of cards the hand holds are listed with the rest
+// (not hidden behind a hand card whose click would also offer to discard or engage it).
+function reachable(o, shown) {
+  const at = shown || shownFaces();
+  if (!seen(o, at)) return false;
+  if (!S.turn || !(o.card || (o.cards || []).length >= 2)) return true;
+  return S.turn.options.every((x) => x.group !== o.group || seen(x, at));
+}
+//: the cards named by this turn's moves that are not in the hand but shown elsewhere, by pile.
+//: `single` (the hand strip): the cards one-card moves name, clicked beside the hand, but not
+//: those the game's board lets click where they lie; a pile one of whose cards is named comes
+//: beside the hand whole (and is not drawn among the piles: never the same card twice on screen).
+//: Without `single` (the card picker): every named card, several-card moves' included.
+function cardsBeyondHand(single) {
+  if (!S.turn || S.answered) return [];
+  const shown = shownFaces();
+  const named = new Set();
+  S.turn.options.forEach((o) => {
+    if (!reachable(o, shown) || (single && !o.card)) return;
+    (o.card ? [o.card] : []).concat(single ? [] : o.cards || []).forEach((c) => {
+      const at = shown.get(c);
+      if (at.label !== null && !(single && at.onboard)) named.add(c);
+    });
+  });
+  const out = [...named].map((c) => shown.get(c));
+  if (!single) return out;
+  const piles = new Set(out.filter((b) => b.pile >= 0).map((b) => b.pile));
+  const whole = [...piles].sort((a, b) => a - b).flatMap((k) => S.screen.piles[k].cards
+    .filter((f) => f.id && shown.get(f.id).pile === k).map((f) => shown.get(f.id)));
+  return out.filter((b) => b.pile < 0).concat(whole);
+}
+
+// A card a game's board draws (Eleusis's shown "no play" hand) that a one-card move names: clicked there.
+function pointCard(f) {
+  const opts = optionsByCard().get(f.id) || [];
+  const c = cardEl(f, opts.length ? () => pickCard(f.id, opts) : null);
+  if (opts.length === 1) c.dataset.option = opts[0];
+  if (opts.length && selected() && S.sel.card === f.id) c.classList.add("chosen");
+  return c;
+}
 function optionsByCard() {
   const m = new Map();
   if (!S.turn || S.answered) return m;
-  S.turn.options.forEach((o, k) => { if (o.card) { if (!m.has(o.card)) m.set(o.card, []); m.get(o.card).push(k + 1); } });
+  const shown = shownFaces();  // a listed move (a call of a card the hand holds) is not a card's
+  S.turn.options.forEach((o, k) => { if (o.card && reachable(o, shown)) { if (!m.has(o.card)) m.set(o.card, []); m.get(o.card).push(k + 1); } });
   return m;
 }
 
@@ -145,15 +207,25 @@ function drawScreen() {
   const byCard = optionsByCard();
   const hand = $("hand"); clear(hand);
   $("handbox").hidden = S.seat === null || !(sc.hand || []).length;  // no empty "Your hand" between deals
-  (sc.hand || []).forEach((f) => {
+  const beyond = cardsBeyondHand(true);  // several-card moves' cards are picked in the picker only
+  if (beyond.length) $("handbox").hidden = S.seat === null;
+  let pile = null, into = hand;
+  (sc.hand || []).concat(beyond.map((b) => b.face)).forEach((f, k) => {
+    const from = k >= (sc.hand || []).length ? beyond[k - (sc.hand || []).length].label : null;
+    if (from !== null && from !== pile) {  // a pile's label and its cards wrap together
+      pile = from; into = el("div", "handgroup"); hand.appendChild(into);
+      into.appendChild(el("span", "handfrom", from));
+    }
     const opts = byCard.get(f.id) || [];
     const c = cardEl(f, opts.length ? () => pickCard(f.id, opts) : null);
     if (opts.length === 1) c.dataset.option = opts[0];
     if (selected() && S.sel.card === f.id) c.classList.add("chosen");
-    hand.appendChild(c);
+    into.appendChild(c);
   });
   const piles = $("piles"); clear(piles);
-  (sc.piles || []).forEach((p) => {
+  const moved = new Set(beyond.map((b) => b.pile));  // drawn beside the hand instead
+  (sc.piles || []).forEach((p, k) => {
+    if (moved.has(k)) return;
     const box = el("div", "pile"); box.appendChild(el("h3", null, p.label));
     const cards = el("div", "cards");
     p.cards.forEach((f) => cards.appendChild(cardEl(f, null)));
@@ -195,7 +267,7 @@ function pickCard(id, opts) {
 function said(name, by, sentence) {
   return t("{name}: {move}", { name: name + (by === "bot" ? " " + t("[bot]") : ""), move: sentence });
 }
-function pointable(o) { return !!(o.card || (o.targets || []).length || (o.cards || []).length >= 2); }
+function pointable(o) { return reachable(o) && !!(o.card || (o.targets || []).length || (o.cards || []).length >= 2); }
 function moveButton(o, k) {
   const b = el("button", "move", o.sentence);
   b.dataset.option = k;
@@ -222,20 +294,33 @@ function drawMoves() {
     const ks = sel.options;
     const placed = ks.filter((i) => (S.turn.options[i - 1].targets || []).length);
     rows = ks.filter((i) => !(S.turn.options[i - 1].targets || []).length || ks.length <= 10);
-    const say = placed.length ? (rows.length ? t("point at a lit place on the table, or choose:") : t("point at a lit place on the table")) : t("choose:");
+    // never a wall: the table's places, or the card picker (several-card moves), narrow further
+    const several = (i) => (S.turn.options[i - 1].cards || []).length >= 2;
+    const picking = rows.length > 10 && rows.some(several);
+    if (picking) rows = rows.filter((i) => !several(i));
+    if (placed.length && rows.length > 10) rows = [];
+    const say = placed.length ? (rows.length ? t("point at a lit place on the table, or choose:") : t("point at a lit place on the table"))
+      : picking ? t("Pick the cards in the box below the table, then play them") + (rows.length ? " — " + t("or:") : "")
+      : t("choose:");
     const head = el("div", "pickbar");
     head.appendChild(el("span", null, (sel.card ? t("{name}: {move}", { name: cardName(sel.card), move: say }) : say)));
     const no = el("button", "cancel", t("Cancel")); no.addEventListener("click", () => { setSel(null, null); drawAll(); });
     head.appendChild(no); box.appendChild(head);
-    if (placed.length && rows.length > 10) rows = [];
   } else {
     rows = S.turn.options.map((o, i) => i + 1).filter((i) => !pointable(S.turn.options[i - 1]));
     if (S.turn.options.some(pointable)) {
       const places = S.turn.options.some((o) => !o.card && (o.targets || []).length);
+      const shown = shownFaces();  // a card the game's board lets click, or one beside the hand
+      const lit = S.turn.options.some((o) => pointable(o) && o.card && shown.get(o.card).onboard);
+      const held = S.turn.options.some((o) => pointable(o) && o.card && !shown.get(o.card).onboard);
       // several-card moves only (Arcanum's discard down to 7): the hand is not clickable, the picker is
       const picker = S.turn.options.every((o) => !pointable(o) || (!o.card && !(o.targets || []).length));
       const say = picker ? t("Pick the cards in the box below the table, then play them")
-        : places ? t("Pick a card of your hand or a lit place on the table") : t("Pick a card of your hand");
+        : places && !S.turn.options.some((o) => o.card) ? t("Point at the lit places on the table")  // Arcanum's Fields
+        : places && lit ? t("Pick a card of your hand, a lit card or a lit place on the table")
+        : places ? t("Pick a card of your hand or a lit place on the table")
+        : lit && held ? t("Pick a card of your hand or a lit card on the table")
+        : lit ? t("Pick a lit card on the table") : t("Pick a card of your hand");
       box.appendChild(el("div", "pickbar", rows.length ? say + " — " + t("or:") : say));
     }
   }
@@ -257,8 +342,8 @@ function drawMoves() {
   });
 }
 function cardName(id) {
-  const f = (S.screen && S.screen.hand || []).find((h) => h.id === id);
-  return f ? f.name : id;
+  const f = shownFaces().get(id);
+  return f ? f.face.name : id;
 }
 
 function drawLog() {

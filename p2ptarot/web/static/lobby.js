@@ -57,7 +57,7 @@ function drawPaths(e) {
   box.appendChild(el("h2", null, t("Links")));
   const list = el("ul");
   e.links.forEach((l) => {
-    const li = el("li", "path-" + l.path, l.name + ": " + (PATH_WORDS[l.path] || l.path)
+    const li = el("li", "path-" + l.path, t("{name}: {move}", { name: l.name, move: PATH_WORDS[l.path] || l.path })
                   + (l.rtt_ms === null ? "" : ", " + t("{ms} ms round trip", { ms: l.rtt_ms })));
     li.dataset.seat = l.seat; li.dataset.path = l.path; list.appendChild(li);
   });

@@ -11,7 +11,7 @@ GAME_SCREENS.arcanoid = function (sc, box) {
   F.fields.forEach((f) => {
     const col = el("div", "field c-" + FIELD_COLOUR[f.field]); col.dataset.field = f.field;
     fieldClick(col, "field-" + f.field);
-    col.appendChild(el("div", "fname", f.sign + " " + f.field));
+    col.appendChild(el("div", "fname", f.sign + " " + (f.name || f.field)));  // the field's name in the page's language
     f.notes.forEach((n) => col.appendChild(el("div", "fnote", n)));
     if (!f.entries.length && !f.notes.length) col.appendChild(el("div", "fnote", t("nobody engaged yet")));
     f.entries.forEach((e) => {

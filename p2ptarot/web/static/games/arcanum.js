@@ -27,20 +27,38 @@ GAME_SCREENS.arcanum = function (sc, box) {
   head.appendChild(el("span", null, t("decks: {minor} minors, {major} majors", { minor: b.decks.minor, major: b.decks.major })));
   if (b.devil) head.appendChild(el("span", "devil", t("the Devil doubles every change")));
   root.appendChild(head);
-  if (b.decision) root.appendChild(el("div", "arc-decision", t("Waiting for {names}", { names: b.decision.actor === b.seat ? t("you") : b.decision.who }) + ": " + b.decision.text));
+  if (b.decision) {  // a blind decision (the Sun: every other player) waits for us while our turn is open
+    const who = S.turn && !S.answered || b.decision.actor === b.seat ? t("you") : b.decision.who;
+    root.appendChild(el("div", "arc-decision", t("{name}: {move}", { name: t("Waiting for {names}", { names: who }), move: b.decision.text })));
+  }
   if (b.last_scoring) {
     root.appendChild(el("div", "arc-scoring", (b.last_scoring.world ? t("World scoring of turn {n}:", { n: b.last_scoring.turn }) : t("House scoring of turn {n}:", { n: b.last_scoring.turn })) + " " +
       b.players.map((p) => p.name + " +" + (b.last_scoring.vp[p.seat] || 0)).join(", ")));
   }
   // the prestige tracks
   const tracks = el("div", "tracks");
+  if (b.fields) {  // Fields: a choice on each track (one chip per House), then "Play"
+    tracks.appendChild(el("div", "fields-hint", t("Fields: on each House's track choose −1, 0 or +1 (→ the value it reaches), then Play") +
+      (b.fields.double ? " — " + t("the Devil doubles these changes") : "")));
+  }
   b.prestige.forEach((trk) => {
     const row = el("div", "track c-" + ({ swords: "steel", wands: "green", cups: "red", coins: "gold" })[trk.house]);
-    row.appendChild(el("span", "tname", trk.sign + " " + trk.house));
+    row.appendChild(el("span", "tname", trk.sign + " " + (trk.name || trk.house)));
     const cells = el("span", "cells");
     for (let v = 0; v <= trk.max; v++) cells.appendChild(el("span", "cell" + (v === trk.value ? " at" : v < trk.value ? " on" : ""), v === trk.value ? String(v) : ""));
     row.appendChild(cells);
     row.appendChild(el("span", "tval", trk.value));
+    if (trk.fields) {
+      const chips = el("span", "fchips");
+      trk.fields.forEach((c) => {
+        const change = c.change > 0 ? "+" + c.change : c.change < 0 ? "−" + -c.change : "0";
+        const chip = el("span", "fchip", change + " → " + c.reach);
+        chip.title = (trk.name || trk.house) + " " + change + " → " + c.reach;
+        fieldClick(chip, c.target);
+        chips.appendChild(chip);
+      });
+      row.appendChild(chips);
+    }
     row.dataset.house = trk.house;
     fieldClick(row, "house-" + trk.house);
     tracks.appendChild(row);

@@ -14,10 +14,29 @@ function optionsOn(target) {
   const out = [];
   S.turn.options.forEach((o, k) => {
     // with nothing picked, a place starts only the moves that need no card (pick the card first)
-    const free = !o.card && !((o.cards || []).length >= 2);
+    const free = !pointable(o) || (!o.card && !((o.cards || []).length >= 2));
     if ((o.targets || []).includes(target) && (picked ? picked.includes(k + 1) : free)) out.push(k + 1);
   });
   return out;
+}
+// The fields every narrowed move acts on: those already chosen by the clicks so far.
+function chosenTargets() {
+  const sel = selected();
+  if (!sel) return [];
+  const lists = sel.options.map((k) => S.turn.options[k - 1].targets || []);
+  return lists.reduce((a, b) => a.filter((x) => b.includes(x)));
+}
+// A click outside the narrowed moves starts over, keeping the board choices that agree with it:
+// after "swords +1, wands 0", a click on "swords -1" keeps "wands 0" (Arcanum's Fields); after a
+// hand card, it starts over from the place alone.
+function regroup(target) {
+  const keep = selected() && S.sel.card === null ? chosenTargets() : [];
+  setSel(null, null);
+  const opts = optionsOn(target);
+  if (!keep.length || !opts.length) return opts;
+  const score = (k) => keep.filter((x) => (S.turn.options[k - 1].targets || []).includes(x)).length;
+  const best = Math.max(...opts.map(score));
+  return opts.filter((k) => score(k) === best);
 }
 function fieldClick(node, target) {
   node.dataset.target = target;
@@ -26,11 +45,12 @@ function fieldClick(node, target) {
   if (!any) return;
   node.classList.add("target");
   if (optionsOn(target).length) node.classList.add("live");
-  if (selected() && !optionsOn(target).length) node.classList.add("dim");
+  if (chosenTargets().includes(target)) node.classList.add("picked");  // part of the choice so far
+  else if (selected() && !optionsOn(target).length) node.classList.add("dim");
   node.addEventListener("click", (ev) => {
     ev.stopPropagation();
     let opts = optionsOn(target);
-    if (!opts.length) { setSel(null, null); opts = optionsOn(target); }  // a new choice starts over
+    if (!opts.length) opts = regroup(target);  // a new choice starts over (keeping what agrees)
     if (opts.length) { highlight(opts); drawAll(); }  // one left: its preview waits for "Play"
   });
 }
@@ -62,24 +82,34 @@ const PICK = { turn: null, cards: [] };
 function sameCards(a, b) { return a.length === b.length && a.slice().sort().join("|") === b.slice().sort().join("|"); }
 function cardPicker(sc, box) {
   if (!S.turn || S.answered) return;
-  const multi = S.turn.options.map((o, k) => [o, k + 1]).filter(([o]) => (o.cards || []).length >= 2);
+  const multi = S.turn.options.map((o, k) => [o, k + 1]).filter(([o]) => (o.cards || []).length >= 2 && reachable(o));
   if (!multi.length) return;
   if (PICK.turn !== S.turn.turn) { PICK.turn = S.turn.turn; PICK.cards = []; }
   const f = el("div", "eform"); f.id = "card-picker";
   f.appendChild(el("h3", null, t("Moves with several cards: click the cards, then play them")));
-  const cards = el("div", "cards");
   const usable = new Set(); multi.forEach(([o]) => o.cards.forEach((c) => usable.add(c)));
-  (sc.hand || []).filter((h) => usable.has(h.id)).forEach((h) => {
-    const at = PICK.cards.indexOf(h.id);
-    const c = cardEl(h, () => {
-      const k = PICK.cards.indexOf(h.id);
-      if (k >= 0) PICK.cards.splice(k, 1); else PICK.cards.push(h.id);
-      pickHighlight(); drawAll();
+  // the hand's cards, and the seat's own cards kept elsewhere where a move names them (Arcanum's
+  // hidden cards for the Sun or Temperance, an Arcanoid seat's face-up cards), a row each
+  const elsewhere = new Map();
+  cardsBeyondHand().forEach((b) => { if (!elsewhere.has(b.label)) elsewhere.set(b.label, []); elsewhere.get(b.label).push(b.face); });
+  const fromHand = t("from your hand");
+  const rows = [[fromHand, sc.hand || []]].concat([...elsewhere])
+    .map(([head, faces]) => [head, faces.filter((h) => usable.has(h.id))]).filter(([, faces]) => faces.length);
+  rows.forEach(([head, faces]) => {  // a row's origin is said unless it is the hand alone
+    if (rows.length > 1 || head !== fromHand) f.appendChild(el("div", "pickfrom", head));
+    const cards = el("div", "cards");
+    faces.forEach((h) => {
+      const at = PICK.cards.indexOf(h.id);
+      const c = cardEl(h, () => {
+        const k = PICK.cards.indexOf(h.id);
+        if (k >= 0) PICK.cards.splice(k, 1); else PICK.cards.push(h.id);
+        pickHighlight(); drawAll();
+      });
+      if (at >= 0) { c.classList.add("chosen"); c.appendChild(el("span", "order", at + 1)); }
+      cards.appendChild(c);
     });
-    if (at >= 0) { c.classList.add("chosen"); c.appendChild(el("span", "order", at + 1)); }
-    cards.appendChild(c);
+    f.appendChild(cards);
   });
-  f.appendChild(cards);
   const exact = multi.filter(([o]) => sameCards(o.cards, PICK.cards));
   const wider = multi.filter(([o]) => PICK.cards.every((c) => o.cards.includes(c)));
   f.appendChild(el("div", "runline", !PICK.cards.length ? t("No card picked yet")

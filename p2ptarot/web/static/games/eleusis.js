@@ -164,7 +164,7 @@ GAME_SCREENS.eleusis = function (sc, box) {
   if (ev.pending && /judge|call|answer|pick/.test(ev.phase)) {  // the play being judged
     const p = el("div", "pile"); const who = ev.players[ev.pending.seat];
     p.appendChild(el("h3", null, (who ? who.name : "?") + " " + (ev.pending.no_play ? t("declares “no play”, showing") : t("plays")) + (ev.pending.call ? " — " + t("the Sage calls {verdict}", { verdict: t(ev.pending.call) }) : "")));
-    const cs = el("div", "cards"); ev.pending.cards.forEach((f) => cs.appendChild(cardEl(f, null))); p.appendChild(cs);
+    const cs = el("div", "cards"); ev.pending.cards.forEach((f) => cs.appendChild(pointCard(f))); p.appendChild(cs);  // the "pick": a click names one
     root.appendChild(p);
   }
   if (ev.columns.length) root.appendChild(eleusisLayout(ev));

@@ -23,7 +23,7 @@ function trickTable(sc, box) {
     seat.appendChild(el("div", "tname", p.name + (p.you ? " " + t("(you)") : "") + (p.dealer ? " · " + t("dealer") : "")));
     const chips = el("div", "chips");
     if (p.hand !== null && p.hand !== undefined) chips.appendChild(el("span", "chip", t("hand {n}", { n: p.hand })));
-    p.stats.forEach(([label, value]) => chips.appendChild(el("span", "chip", label + ": " + value)));
+    p.stats.forEach(([label, value]) => chips.appendChild(el("span", "chip", t("{name}: {move}", { name: label, move: value }))));
     seat.appendChild(chips);
     felt.appendChild(seat);
     if (p.card) { const c = cardEl(p.card, null); c.appendChild(el("span", "owner", p.name)); trick.appendChild(c); }
