@@ -20,6 +20,9 @@ from p2ptarot.transcript import verify_transcript
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 CLI = [sys.executable, "-m", "p2ptarot.cli.main"]
+#: a short whole game (about 100 steps for 4 seats): the discovery and the cards' addresses are
+#: under test, not nine rounds of sinople (the demos play a whole sinople game over the network)
+GAME = "paris-divins"
 
 
 def test_four_hosts_find_the_table_by_multicast_and_play_a_verified_game(
@@ -30,7 +33,7 @@ def test_four_hosts_find_the_table_by_multicast_and_play_a_verified_game(
     host_fp = DataDir(dirs["h1"]).identity().fingerprint
     logs = {h.label: tmp_path / f"{h.label}.log" for h in hosts}
     procs = {"h1": hosts[0].popen(
-        CLI + ["host", "--game", "sinople", "--seats", "4", "--interface", hosts[0].card,
+        CLI + ["host", "--game", GAME, "--seats", "4", "--interface", hosts[0].card,
                "--data-dir", str(dirs["h1"])] + common,
         stdout=open(logs["h1"], "w"), stderr=subprocess.STDOUT)}
     # another host sees the table by multicast on its own card
@@ -45,16 +48,28 @@ def test_four_hosts_find_the_table_by_multicast_and_play_a_verified_game(
     assert seen[0]["url"].startswith(f"ws://{hosts[0].address}:")
     for h in hosts[1:]:  # --interface: a card's name, or (h2) its address
         procs[h.label] = h.popen(
-            CLI + ["join", host_fp, "--game", "sinople",
+            CLI + ["join", host_fp, "--game", GAME,
                    "--interface", h.address if h.label == "h2" else h.card,
                    "--data-dir", str(dirs[h.label])] + common,
             stdout=open(logs[h.label], "w"), stderr=subprocess.STDOUT)
-    # while they play: each peer's sockets are on its own card (or the mDNS group) only
-    time.sleep(5)
-    for h in hosts:
-        if procs[h.label].poll() is None:
-            addresses = {s.address for s in bound_sockets(procs[h.label].pid)}
+    # while they play: each peer's sockets are on its own card (or the mDNS group) only, looked at
+    # until each was seen listening for the table's links (not once after a fixed wait)
+    listening: set[str] = set()
+    deadline = time.monotonic() + 120
+    while listening != set(procs) and time.monotonic() < deadline:
+        for h in hosts:
+            if procs[h.label].poll() is not None:
+                continue
+            try:
+                found = bound_sockets(procs[h.label].pid)
+            except FileNotFoundError:  # it exited meanwhile
+                continue
+            addresses = {s.address for s in found}
             assert addresses <= {h.address, MDNS_GROUP_V4}, (h.label, addresses)
+            if any(s.proto == "tcp" for s in found):
+                listening.add(h.label)
+        time.sleep(0.1)
+    assert listening == set(procs), (listening, {k: p.poll() for k, p in procs.items()})
     results = {}
     for h in hosts:
         assert procs[h.label].wait(timeout=900) == 0, logs[h.label].read_text()[-3000:]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -22,16 +23,31 @@ CLI = [sys.executable, "-m", "p2ptarot.cli.main"]
 
 
 def test_demo_three_peers_through_zeroconf(tmp_path: Path) -> None:
+    """`p2ptarot demo` (what `make demo` runs): three peers find each other through zeroconf and
+    play a whole sinople game, shown while it is played (not a silent wait); its exit status is 0
+    only when the game completed, the peers agree and the transcript verified. (The demo's
+    --json summary is tests/cli/test_demo_seed.py's.)"""
     out = tmp_path / "game.jsonl"
     proc = subprocess.run(CLI + ["demo", "--game", "sinople", "--players", "3", "--interface",
-                                 "127.0.0.1", "--json", "--out", str(out)],
+                                 "127.0.0.1", "--out", str(out)],
                           capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    summary = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert summary["completed"] and summary["verified"] and summary["all_peers_agree"]
-    assert len(summary["scores"]) == 3 and sum(summary["scores"]) <= 9
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    lines = proc.stdout.splitlines()
+    live = [ln for ln in lines if ln.startswith("  |   peer-")]
+    assert len(live) > 100  # every move, with the player's name and a sentence
+    assert any(": Play " in ln for ln in live) and not any("num-" in ln for ln in live)
+    over = lines.index(next(ln for ln in lines if ln.startswith("demo: game over")))
+    # the result names the players (seat order), never 0-based seat numbers
+    standing = re.fullmatch(r"demo: game over in [\d.]+ s: peer-\d (\d+), peer-\d (\d+), peer-\d (\d+); "
+                            r"(won by peer-\d.*|no winner)", lines[over])
+    assert standing, lines[over]
+    assert any("== Round 9 over ==" in ln for ln in lines[:over])
+    assert any("== Final standings ==" in ln for ln in lines[:over])
+    assert "VERIFIED" in lines[-1] and str(out) in lines[-1]
     verdict = verify_transcript(read_transcript(out))
-    assert verdict.valid and verdict.outcome["scores"] == summary["scores"]
+    scores = verdict.outcome["scores"]
+    assert verdict.valid and len(scores) == 3 and sum(scores) <= 9
+    assert [int(x) for x in standing.groups()[:3]] == scores
     # the CLI verifier agrees, and finds a line tampered with (nobody signed it: no seat is blamed)
     ok = subprocess.run(CLI + ["verify", str(out), "--json"], capture_output=True, text=True, timeout=300)
     assert ok.returncode == 0 and json.loads(ok.stdout)["valid"] is True

@@ -26,12 +26,27 @@ def _status(url: str) -> int:
         return exc.code
 
 
+def _stop(proc: subprocess.Popen[str]) -> None:
+    """Whatever happened, end the host and its bot processes (its own session: one signal for
+    all). Without it a failed test hung: its host killed alone left the bot, which holds the
+    host's stderr, and reading that pipe to its end waited for the bot's own lobby timeout."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)  # the group outlives its leader while a bot lives
+    except ProcessLookupError:
+        pass
+    proc.wait(timeout=60)
+    for pipe in (proc.stdout, proc.stderr):
+        if pipe is not None:
+            pipe.close()
+
+
 def test_host_with_web_serves_a_token_protected_local_page(tmp_path: Path) -> None:
     read_end, write_end = os.pipe()
     proc = subprocess.Popen(
         CLI + ["host", "--game", "sinople", "--seats", "2", "--bots", "1", "--interface", "127.0.0.1",
                "--name", "Alice", "--data-dir", str(tmp_path / "host"), "--web"],
-        stdin=read_end, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        stdin=read_end, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True)
     os.close(read_end)
     assert proc.stdout is not None
     urls: dict[str, str] = {}
@@ -60,13 +75,11 @@ def test_host_with_web_serves_a_token_protected_local_page(tmp_path: Path) -> No
         assert proc.poll() is None
         assert _status(urls["seat"]) == 200
         proc.send_signal(signal.SIGINT)  # Ctrl-C leaves
-        out, err = proc.communicate(timeout=60)
+        out, err = proc.communicate(timeout=120)  # a bound on a hang
     finally:
         if write_end >= 0:
             os.close(write_end)
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
+        _stop(proc)
     assert proc.returncode == 130 and "join --resume" in err and "Traceback" not in err
 
 
@@ -82,7 +95,8 @@ def test_host_with_web_keeps_the_final_standings_page_until_the_player_leaves(tm
         CLI + ["host", "--game", "paris-divins", "--seats", "2", "--bots", "1",
                "--interface", "127.0.0.1", "--name", "Alice", "--data-dir", str(tmp_path / "host"),
                "--web", "--stand-in-after", "1", "--move-timeout", "30"],
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True)
     assert proc.stdout is not None
     url = ""
     try:
@@ -110,8 +124,6 @@ def test_host_with_web_keeps_the_final_standings_page_until_the_player_leaves(tm
         assert "table" in types and "round" in types and types[-1] == "finished"
         out, err = proc.communicate(timeout=60)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
+        _stop(proc)
     assert proc.returncode == 0 and "Traceback" not in err
     assert "game finished; transcript saved in" in out

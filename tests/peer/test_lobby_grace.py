@@ -51,9 +51,14 @@ def test_the_grace_runs_only_while_every_seat_is_taken_and_only_for_a_bot_host()
     assert DEFAULT_LOBBY_GRACE > 0
 
 
+#: the table the grace is tested on: a short whole game follows (Les paris divins), not nine
+#: rounds of sinople (whole sinople games are the network and browser tests')
+GAME = "paris-divins"
+
+
 async def test_a_silent_joiner_cannot_hold_a_bot_hosted_table(tmp_path: Path) -> None:
     listening: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-    host = asyncio.create_task(run_host(cfg(tmp_path, "Hostbot", bot=True), "sinople", None, 3,
+    host = asyncio.create_task(run_host(cfg(tmp_path, "Hostbot", bot=True), GAME, None, 3,
                                         bot_chooser(make_bot("random", 1)),
                                         on_listening=listening.set_result))
     tasks: list[asyncio.Task] = [host]
@@ -61,14 +66,14 @@ async def test_a_silent_joiner_cannot_hold_a_bot_hosted_table(tmp_path: Path) ->
         url = await asyncio.wait_for(listening, WAIT)
         squatter_hub = Hub()
         squatter = asyncio.create_task(run_join(cfg(tmp_path, "Squat", squatter_hub, ready=False),
-                                                url, "sinople", bot_chooser(make_bot("random", 2))))
+                                                url, GAME, bot_chooser(make_bot("random", 2))))
         tasks.append(squatter)
         async with asyncio.timeout(WAIT):  # seated, not ready: the table is not full yet
             while not any(isinstance(e, LobbyState) and e.seat == 1 for e in squatter_hub.history):
                 await asyncio.sleep(0.02)
         await asyncio.sleep(2 * GRACE)
         assert not host.done() and not squatter.done()  # a seat free: the grace has not started
-        player = asyncio.create_task(run_join(cfg(tmp_path, "Ann"), url, "sinople",
+        player = asyncio.create_task(run_join(cfg(tmp_path, "Ann"), url, GAME,
                                               bot_chooser(make_bot("random", 3))))
         tasks.append(player)
         with pytest.raises(RunError, match="without you"):

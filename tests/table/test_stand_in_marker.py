@@ -36,10 +36,14 @@ def _moves(lines: list[bytes], kinds: tuple[str, ...] = ("move", "move.open")) -
     return [e for e in map(parse, lines) if e.kind in kinds]
 
 
+#: a short whole game with plain moves (one round of arcanoïd), played twice: marked and not
+SHORT = {"game": "arcanoid", "n": 2, "seed": 6, "shuffle_seed": 6, "options": {"rounds": 1}}
+
+
 def test_marked_moves_are_signed_logged_and_change_no_verdict() -> None:
-    plain = Table("sinople", 2, seed=6, shuffle_seed=6)
+    plain = Table(**SHORT)
     plain.run()
-    marked = Table("sinople", 2, seed=6, shuffle_seed=6)
+    marked = Table(**SHORT)
     _mark(marked, 1, range(3, 8))
     marked.run()
     assert all(f is not None for f in marked.finished) and all(a is None for a in marked.aborted)

@@ -62,8 +62,9 @@ def _play_another_card_to_seat_1(t: Table, twins: list[bytes]) -> Any:
 def test_an_abort_record_blaming_an_honest_seat_without_proof_convicts_nobody() -> None:
     """Defect 1: seat 2 withholds its signed result and signs an abort blaming seat 0, citing one of
     seat 0's honest messages. Nobody is convicted — live or in `verify` (the old verifier took
-    the record's `blame` as its verdict and convicted seat 0)."""
-    t = Table("sinople", 3, seed=21)
+    the record's `blame` as its verdict and convicted seat 0). The result step ends every game
+    alike: a short whole game (Les paris divins) leads to it, not nine rounds of sinople."""
+    t = Table("paris-divins", 3, seed=21)
     forged: list[bytes] = []
 
     def tamper(k: int, env: Envelope, data: bytes) -> bytes:

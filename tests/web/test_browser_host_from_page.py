@@ -1,6 +1,10 @@
 """`p2ptarot web`: a person hosts a table from the page (game, seats, bots), sees the bot sit
-down (a real local `p2ptarot join --bot` process), starts now with the players present, and
-plays the game to its end in the same page."""
+down (a real local `p2ptarot join --bot` process), starts now with the players present, plays
+the game to its end in the same page, and opens it again with Rematch.
+
+The game is Les paris divins (a whole game in seconds): the whole sinople game in a page is
+test_browser_play's, and a rematch does not depend on the game (the lobby opens the same `Host`
+again; test_browser_rematch rematches five games, paris divins through this same form)."""
 
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ from p2ptarot.web.server import WebServer
 from tests.web.tables import CLICK, OVER, config, keep_shot
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
+GAME = "paris-divins"
 SEATS = "document.querySelector('#lobby table.seats') ? document.querySelector('#lobby table.seats').textContent : ''"
 
 
@@ -34,7 +39,7 @@ async def test_host_from_the_page_with_a_bot_and_start_now(tmp_path: Path) -> No
         await page.wait_for("document.getElementById('hostgame') !== null", timeout=60)
         games = await page.js("[...document.querySelectorAll('#hostgame option')].map(o => o.value)")
         assert "sinople" in games and "arcanoid" in games
-        await page.js("const g = document.getElementById('hostgame'); g.value = 'sinople';"
+        await page.js(f"const g = document.getElementById('hostgame'); g.value = '{GAME}';"
                       "g.dispatchEvent(new Event('change'))")
         assert await page.js("document.getElementById('hostseats').min") == "2"
         await page.js("document.getElementById('myname').value = 'Hana';"
@@ -67,7 +72,8 @@ async def test_host_from_the_page_with_a_bot_and_start_now(tmp_path: Path) -> No
         await page.js("window.beforeRematch = true; document.getElementById('rematch').click()")
         await page.wait_for(f"!window.beforeRematch && ({SEATS}).includes('bot-1')", timeout=90)
         assert not [e for e in hub.history if isinstance(e, (GameFinished, TableOpened))]
-        assert "sinople" in (await page.js("document.getElementById('lobby').textContent")).lower()
+        assert "paris" in (await page.js("document.getElementById('lobby').textContent")).lower()
+        assert lobby.hosted is not None and lobby.hosted.game == GAME
     finally:
         watching.cancel()
         await lobby.close()
