@@ -158,7 +158,7 @@ class Terminal:
             who = _("{name} (you)").format(name=ev.name) if ev.name == self.me else ev.name
             if ev.by == "bot":
                 who += " " + _("[bot]")
-            return [f"  {who}: {ev.sentence}"]
+            return ["  " + _("{name}: {move}").format(name=who, move=ev.sentence)]
         if isinstance(ev, StandInChanged):
             if ev.active:
                 self.answered = True  # the open turn (if any) is the bot's now

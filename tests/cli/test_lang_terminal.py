@@ -84,7 +84,9 @@ def test_a_terminal_game_with_lang_fr_reads_french(tmp_path: Path) -> None:
     assert "temps : un coup peut prendre jusqu'à 10 min" in out
     assert "== tarot sinople — manche 1/" in out and "Votre main (15) : " in out
     assert "Figure : " in out and "  1. Jouer " in out and "Alice, à vous [1-" in out
-    assert "Depuis votre dernier tour :" in out and "  bot-1 : " not in out and "  bot-1: Jouer " in out
+    # a move read in French: a space before the colon, in the log and in "since your last turn"
+    assert "Depuis votre dernier tour :" in out and "  bot-1 : Jouer " in out
+    assert "  bot-1: " not in out and "(vous): " not in out
     assert "(joué pour vous)" in out  # the forced Pass, worded in French
     # nothing of the English interface
     for english in ("your move [", "Your hand (", "Since your last turn", "Play ", "waiting for ",
