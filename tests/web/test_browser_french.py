@@ -13,7 +13,7 @@ import pytest
 
 from p2ptarot.i18n import set_language
 from tests.web.cdp import Browser
-from tests.web.tables import CLICK, MY_TURN, close_table, host, human, join_bot, keep_shot
+from tests.web.tables import CLICK, MY_TURN, OVER, close_table, host, human, join_bot, keep_shot
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 MOVES = 3
@@ -49,6 +49,8 @@ async def test_a_french_game_page_on_a_phone(tmp_path: Path, french_peer: None) 
                     clicks += 1
                     await page.wait_for("!(S.turn && !S.answered)"
                                         f" || (S.turn && S.turn.turn !== {before})", timeout=60)
+            else:  # a round's end holds the next deal until she continues
+                await page.js(OVER)
             await asyncio.sleep(0.05)
         assert clicks == MOVES
         await page.wait_for(MY_TURN, timeout=60)

@@ -11,7 +11,7 @@ import pytest
 from tests.web.cdp import Browser
 from p2ptarot.app.events import MovePlayed, TurnStarted, ViewChanged
 from p2ptarot.present.faces import sort_key
-from tests.web.tables import CLICK, CLICK_NO_PICKER, close_table, host, human, join_bot, keep_shot
+from tests.web.tables import CLICK, CLICK_NO_PICKER, OVER, close_table, host, human, join_bot, keep_shot
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 
@@ -296,6 +296,8 @@ async def _several_cards_turn(page, alice, seen: list[str]):
             decision = ((view.view.get("decision") or {}).get("name") if view else None) or "?"
             clicked = await page.js(CLICK_NO_PICKER)  # the picker is this test's to use
             seen.append(f"{turn.turn}:{decision}:{clicked or '-'}")
+        else:  # a round's end holds the next deal until she continues
+            await page.js(OVER)
         await asyncio.sleep(0.1)
     return None
 

@@ -12,7 +12,7 @@ import pytest
 
 from tests.web.cdp import Browser
 from p2ptarot.engine import games
-from tests.web.tables import CLICK, bot_spawner, close_table, host, human, keep_shot
+from tests.web.tables import CLICK, OVER, bot_spawner, close_table, host, human, keep_shot
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 GAMES = ["sinople", "trois-roses", "paris-divins", "eleusis", "arcanum", "arcanoid"]
@@ -97,6 +97,8 @@ async def test_play_by_pointing_rules_at_hand_and_a_phone(game: str, tmp_path: P
                     await asyncio.sleep(0.05)
                     continue
                 await page.wait_for(f"S.answered || (S.turn && S.turn.turn !== {before})", timeout=60)
+            else:  # a round over before her moves are made holds its deal until she continues
+                await page.js(OVER)
             await asyncio.sleep(0.05)
         assert len(pointed) == MOVES, (pointed, other)
         # never a wall of buttons: at most about ten moves listed at once, at any of her turns
