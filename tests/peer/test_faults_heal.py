@@ -15,12 +15,9 @@ from __future__ import annotations
 
 import json
 import os
-import queue
-import re
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Callable
@@ -29,6 +26,7 @@ import pytest
 
 from p2ptarot.peer.store import read_transcript
 from p2ptarot.table.session import MOVE_STEP_KINDS, Session
+from tests.support.peer_process import PeerProcess
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 CLI = [sys.executable, "-m", "p2ptarot.cli.main"]
@@ -41,61 +39,28 @@ WAIT = 600.0  # safety net against a hang, never asserted on
 GAME = "paris-divins"
 
 
-def _reader(stream, out: "queue.Queue[str]", keep: list[str]) -> None:
-    for line in stream:
-        keep.append(line)
-        out.put(line)
-    out.put("")
-
-
-class Peer:
-    """One `p2ptarot` process whose output is read line by line."""
-
-    def __init__(self, args: list[str], stdin: int | None = None) -> None:
-        self.proc = subprocess.Popen(CLI + args, stdin=stdin, stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT, text=True)
-        self.lines: queue.Queue[str] = queue.Queue()
-        self.out: list[str] = []
-        threading.Thread(target=_reader, args=(self.proc.stdout, self.lines, self.out),
-                         daemon=True).start()
-
-    def wait_for(self, pattern: str) -> re.Match[str]:
-        while True:
-            line = self.lines.get(timeout=WAIT)
-            assert line, f"output ended before {pattern!r}:\n{''.join(self.out)[-3000:]}"
-            found = re.search(pattern, line)
-            if found:
-                return found
-
-    def result(self) -> dict:
-        self.proc.wait(timeout=WAIT)
-        text = "".join(self.out)
-        last = [line for line in text.splitlines() if line.startswith("{")]
-        assert last, text[-3000:]
-        return json.loads(last[-1])
-
-
 class Table:
     """A bot host, a bot joiner, and the victim: a bot, or a person at the terminal (stdin held
     open) who hands its seat to its own stand-in bot by typing `bot`."""
 
     def __init__(self, tmp: Path, human: bool) -> None:
         self.tmp = tmp
-        self.host = Peer(["host", "--game", GAME, "--seats", "3", "--bot", "random",
-                          "--seed", "1", "--name", "Hostbot", "--stand-in-after", "3",
-                          "--data-dir", str(tmp / "host")] + COMMON)
+        self.host = PeerProcess(["host", "--game", GAME, "--seats", "3", "--bot", "random",
+                                 "--seed", "1", "--name", "Hostbot", "--stand-in-after", "3",
+                                 "--data-dir", str(tmp / "host")] + COMMON, wait=WAIT)
         url = self.host.wait_for(r"table open: .* at (ws://127\.0\.0\.1:\d+\S*)").group(1)
-        self.joiner = Peer(["join", url, "--bot", "random", "--seed", "2", "--name", "Joy",
-                            "--data-dir", str(tmp / "joy")] + COMMON)
+        self.joiner = PeerProcess(["join", url, "--bot", "random", "--seed", "2", "--name", "Joy",
+                                   "--data-dir", str(tmp / "joy")] + COMMON, wait=WAIT)
         self.joiner_in = None
         if human:
             read_end, self.joiner_in = os.pipe()
-            self.victim = Peer(["join", url, "--name", "Vic", "--json", "--seed", "3",
-                                "--data-dir", str(tmp / "vic")] + COMMON, stdin=read_end)
+            self.victim = PeerProcess(["join", url, "--name", "Vic", "--json", "--seed", "3",
+                                       "--data-dir", str(tmp / "vic")] + COMMON,
+                                      stdin=read_end, wait=WAIT)
             os.close(read_end)
         else:
-            self.victim = Peer(["join", url, "--bot", "random", "--seed", "3", "--name", "Vic",
-                                "--data-dir", str(tmp / "vic")] + COMMON)
+            self.victim = PeerProcess(["join", url, "--bot", "random", "--seed", "3", "--name",
+                                       "Vic", "--data-dir", str(tmp / "vic")] + COMMON, wait=WAIT)
         self.peers = (self.host, self.joiner, self.victim)
 
     def host_transcript(self) -> Path | None:
@@ -149,7 +114,7 @@ class Table:
         return results
 
 
-def suspend(peer: Peer, seconds: float = STOP) -> None:
+def suspend(peer: PeerProcess, seconds: float = STOP) -> None:
     os.kill(peer.proc.pid, signal.SIGSTOP)
     try:
         time.sleep(seconds)
@@ -169,7 +134,7 @@ def _sockets_of(pid: int) -> list[tuple[str, str]]:
     return found
 
 
-def cut(peer: Peer, seconds: float = STOP) -> int:
+def cut(peer: PeerProcess, seconds: float = STOP) -> int:
     """Cut every link of `peer` (its TCP sockets destroyed: both ends see the link die) and
     keep cutting the links it or the others re-dial, for `seconds`; returns the cuts made."""
     cuts = 0

@@ -15,12 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import queue
-import re
 import signal
-import subprocess
-import sys
-import threading
 from pathlib import Path
 from typing import Callable
 from urllib.parse import urlsplit, urlunsplit
@@ -40,6 +35,7 @@ from p2ptarot.peer.run import bot_chooser, run_host, run_join
 from p2ptarot.peer.store import read_transcript
 from p2ptarot.table import canonical
 from p2ptarot.transcript import verify_transcript
+from tests.support.peer_process import PeerProcess
 
 pytestmark = pytest.mark.network
 WAIT = 60.0  # safety net against a hang, never asserted on
@@ -366,38 +362,6 @@ async def test_a_seat_away_past_the_bound_is_freed(tmp_path: Path) -> None:
             await proxy.close()
 
 
-class _Process:
-    """One `p2ptarot` process whose output is read line by line (a thread per pipe)."""
-
-    def __init__(self, args: list[str]) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "p2ptarot.cli.main"] + args,
-                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        self.lines: queue.Queue[str] = queue.Queue()
-        self.out: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.out.append(line)
-            self.lines.put(line)
-        self.lines.put("")
-
-    def wait_for(self, pattern: str) -> re.Match[str]:
-        while True:
-            line = self.lines.get(timeout=PROCESS_WAIT)
-            assert line, f"output ended before {pattern!r}:\n{''.join(self.out)[-3000:]}"
-            found = re.search(pattern, line)
-            if found:
-                return found
-
-    def result(self) -> dict:
-        self.proc.wait(timeout=PROCESS_WAIT)
-        last = [line for line in self.out if line.startswith("{")]
-        assert last, "".join(self.out)[-3000:]
-        return json.loads(last[-1])
-
-
 @pytest.mark.slow
 def test_a_joiner_frozen_in_the_lobby_past_the_heartbeat_comes_back(tmp_path: Path) -> None:
     """Real processes with a 2 s heartbeat (the blink first seen in the field): Bob's process is
@@ -406,13 +370,13 @@ def test_a_joiner_frozen_in_the_lobby_past_the_heartbeat_comes_back(tmp_path: Pa
     plays to the end with the same outcome everywhere."""
     common = ["--interface", "127.0.0.1", "--heartbeat", "2", "--timeout", "60", "--bot",
               "random"]
-    host = _Process(["host", "--game", GAME, "--seats", "3", "--seed", "1", "--name", "Hostbot",
-                     "--data-dir", str(tmp_path / "host")] + common)
+    host = PeerProcess(["host", "--game", GAME, "--seats", "3", "--seed", "1", "--name", "Hostbot",
+                        "--data-dir", str(tmp_path / "host")] + common, wait=PROCESS_WAIT)
     peers = [host]
     try:
         url = host.wait_for(r"table open: .* at (ws://127\.0\.0\.1:\d+\S*)").group(1)
-        bob = _Process(["join", url, "--seed", "2", "--name", "Bob",
-                        "--data-dir", str(tmp_path / "bob")] + common)
+        bob = PeerProcess(["join", url, "--seed", "2", "--name", "Bob",
+                           "--data-dir", str(tmp_path / "bob")] + common, wait=PROCESS_WAIT)
         peers.append(bob)
         host.wait_for(r"seat 2: Bob")
         os.kill(bob.proc.pid, signal.SIGSTOP)
@@ -423,8 +387,8 @@ def test_a_joiner_frozen_in_the_lobby_past_the_heartbeat_comes_back(tmp_path: Pa
         bob.wait_for(r"reconnecting to the host")
         bob.wait_for(r"reconnected to the host")
         host.wait_for(r"Bob is back")
-        carol = _Process(["join", url, "--seed", "3", "--name", "Carol",
-                          "--data-dir", str(tmp_path / "carol")] + common)
+        carol = PeerProcess(["join", url, "--seed", "3", "--name", "Carol",
+                             "--data-dir", str(tmp_path / "carol")] + common, wait=PROCESS_WAIT)
         peers.append(carol)
         results = [p.result() for p in peers]
         assert all(r["result"] == "finished" for r in results), [r["result"] for r in results]
@@ -435,3 +399,4 @@ def test_a_joiner_frozen_in_the_lobby_past_the_heartbeat_comes_back(tmp_path: Pa
             if p.proc.poll() is None:
                 p.proc.kill()
                 p.proc.wait()
+
