@@ -135,6 +135,15 @@ async def close_table(browser: Any, seats: list[Seat], bots: Sequence[asyncio.Ta
         await seat.server.close()
 
 
+async def play_previewed(page: Any, hub: Hub) -> Any:
+    """Click the preview's "Play" on a page whose turn the test published to `hub` itself, and
+    return the command the page sent (older commands in the hub's queue are dropped first)."""
+    while not hub.commands.empty():
+        hub.commands.get_nowait()
+    await page.js("document.getElementById('confirm').click()")
+    return await asyncio.wait_for(hub.commands.get(), 10)
+
+
 def keep_shot(path: Path) -> None:
     """Copy a screenshot where a person can look at it (P2PTAROT_SHOTS=dir)."""
     where = os.environ.get("P2PTAROT_SHOTS")

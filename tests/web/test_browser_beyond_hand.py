@@ -16,7 +16,7 @@ from p2ptarot.app.events import PlayMove, TableOpened, TurnStarted, ViewChanged
 from p2ptarot.engine import RandomDealer, create, play
 from p2ptarot.present.screen import move_options, render_text, screen
 from tests.web.cdp import Browser
-from tests.web.tables import human, keep_shot
+from tests.web.tables import human, keep_shot, play_previewed
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 
@@ -72,10 +72,7 @@ async def test_a_card_of_a_shown_no_play_hand_is_clicked_and_played(tmp_path: Pa
         await page.wait_for("document.getElementById('preview') !== null", timeout=10)
         assert await page.js("document.querySelector('#preview .what').textContent") == "▶ " + want.sentence
         keep_shot(await page.screenshot(tmp_path / "eleusis-pick.png"))
-        while not alice.hub.commands.empty():
-            alice.hub.commands.get_nowait()
-        await page.js("document.getElementById('confirm').click()")
-        sent = await asyncio.wait_for(alice.hub.commands.get(), 10)
+        sent = await play_previewed(page, alice.hub)
         assert sent == PlayMove(4, options.index(want) + 1)
     finally:
         await browser.close()

@@ -11,7 +11,8 @@ import pytest
 from tests.web.cdp import Browser
 from p2ptarot.app.events import MovePlayed, TurnStarted, ViewChanged
 from p2ptarot.present.faces import sort_key
-from tests.web.tables import CLICK, CLICK_NO_PICKER, OVER, close_table, host, human, join_bot, keep_shot
+from tests.web.tables import (CLICK, CLICK_NO_PICKER, OVER, close_table, host,
+                              human, join_bot, keep_shot, play_previewed)
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 
@@ -410,10 +411,7 @@ async def test_arcanum_fields_is_four_clicks_on_the_prestige_tracks(tmp_path: Pa
         want = next(o for o in options if legal[o.index].changes == (-1, -1, 0, 1))
         assert await page.js("document.querySelector('#preview .what').textContent") == "▶ " + want.sentence
         assert "+2" in want.sentence and "-2" in want.sentence  # the Devil doubles
-        while not alice.hub.commands.empty():
-            alice.hub.commands.get_nowait()
-        await page.js("document.getElementById('confirm').click()")
-        sent = await asyncio.wait_for(alice.hub.commands.get(), 10)
+        sent = await play_previewed(page, alice.hub)
         assert sent == PlayMove(5, options.index(want) + 1)
     finally:
         await browser.close()
