@@ -4,7 +4,6 @@ of a shown "no play" hand by clicking it in that hand, then plays the previewed 
 
 from __future__ import annotations
 
-import asyncio
 import random
 from pathlib import Path
 from typing import Any
