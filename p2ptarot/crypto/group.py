@@ -1,4 +1,5 @@
-"""The prime-order group: ristretto255 (RFC 9496), through libsodium (the ``rbcl`` binding).
+"""The prime-order group: ristretto255 (RFC 9496), through libsodium (``sodium.py``: the library
+rbcl bundles, loaded without rbcl's leftover temporary file).
 
 This is the only module that calls libsodium, so the group can be swapped without touching the
 protocol code (it was the order-l subgroup of edwards25519 up to protocol version 2; see
@@ -37,7 +38,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-import rbcl as _sodium
+from . import sodium as _sodium
 
 from .encoding import transcript_hash
 from .errors import CryptoError, InvalidEncoding
@@ -54,24 +55,24 @@ _IDENTITY_ENC = bytes(32)
 # --- libsodium wrappers (swapped by count_ops) ------------------------------------------------
 
 def _var_mul_raw(k: bytes, p: bytes) -> bytes:
-    return _sodium.crypto_scalarmult_ristretto255(k, p)
+    return _sodium.scalarmult(k, p)
 
 
 def _base_mul_raw(k: bytes) -> bytes:
-    return _sodium.crypto_scalarmult_ristretto255_base(k)
+    return _sodium.scalarmult_base(k)
 
 
 def _add_raw(p: bytes, q: bytes) -> bytes:
-    return _sodium.crypto_core_ristretto255_add(p, q)
+    return _sodium.add(p, q)
 
 
 def _sub_raw(p: bytes, q: bytes) -> bytes:
-    return _sodium.crypto_core_ristretto255_sub(p, q)
+    return _sodium.sub(p, q)
 
 
 def _valid_raw(p: bytes) -> bool:
     return (p != _IDENTITY_ENC and not p[31] & 0x80
-            and bool(_sodium.crypto_core_ristretto255_is_valid_point(p)))
+            and _sodium.is_valid_point(p))
 
 
 _var_mul = _var_mul_raw
@@ -331,7 +332,7 @@ def hash_to_point(domain: str, *parts: bytes) -> Point:
     ctr = 0
     while True:
         digest = transcript_hash(domain, ctr.to_bytes(8, "big"), *parts)
-        enc = _sodium.crypto_core_ristretto255_from_hash(digest)
+        enc = _sodium.from_hash(digest)
         if enc != _IDENTITY_ENC:
             return Point._trusted(enc)
         ctr += 1
