@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import socket
 import subprocess
@@ -115,14 +116,18 @@ def run(args: argparse.Namespace) -> int:
         verdict = verify_transcript(transcript)
         names = [seat.name for seat in transcript.charter.charter.seats]
         verify_s = time.monotonic() - t0
-        if args.out:
-            shutil.copyfile(host_res["transcript"], args.out)
+        # the work dir (the peers' keys, secrets and stores) goes at exit: the transcript is
+        # kept where asked, else in the user's data dir (never the temporary directory)
+        kept = args.out or (Path.home() / ".p2ptarot" / "demos"
+                           / f"{args.game}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.jsonl")
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(host_res["transcript"], kept)
         agree = all(res.get("scores") == host_res.get("scores") for _, res in results)
         summary = {"game": args.game, "players": args.players, "completed": all(rc == 0 for rc, _ in results),
                    "all_peers_agree": agree, "verified": verdict.valid, "steps": verdict.steps,
                    "scores": host_res.get("scores"), "winners": host_res.get("winners"),
                    "game_seconds": round(played, 2), "verify_seconds": round(verify_s, 2),
-                   "transcript": str(args.out or host_res["transcript"])}
+                   "transcript": str(kept)}
         if args.json:
             print(json.dumps(summary, sort_keys=True))
         else:
@@ -140,6 +145,8 @@ def run(args: argparse.Namespace) -> int:
         for proc in procs:
             if proc.poll() is None:
                 proc.kill()
+                proc.wait()
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def seeded_ports(seed: int, n: int, interface: str) -> list[int]:
