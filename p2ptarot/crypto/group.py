@@ -126,6 +126,11 @@ def count_ops() -> Iterator[OpCounts]:
         _var_mul, _base_mul, _add, _sub, _valid = saved
 
 
+def counting_ops() -> bool:
+    """True inside a :func:`count_ops` block (whose counters one thread at a time may update)."""
+    return _var_mul is not _var_mul_raw
+
+
 # --- scalars ------------------------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)

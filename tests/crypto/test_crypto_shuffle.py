@@ -210,3 +210,48 @@ def test_random_sizes_verify(n: int, ctx: bytes) -> None:
     out, perm, rands = shuffle(cts, H)
     verify_shuffle(cts, out, H, prove_shuffle(cts, out, perm, rands, H, ctx), ctx)
     assert sorted(decrypt(o, x).encode() for o in out) == sorted(card_point(i).encode() for i in range(n))
+
+
+# --- the second core (issue 35): the same verdict, word for word, with or without it ------------
+
+def test_parallel_and_sequential_verification_give_the_same_verdicts(monkeypatch) -> None:
+    """From _PARALLEL_FROM cards, t41/t42 are summed on a second thread; every tampered field and
+    a cheating shuffler get the same first-failing equation either way."""
+    import p2ptarot.crypto.shuffle as mod
+
+    n = 2 * mod._PARALLEL_FROM
+    H = base_mul(Scalar.random())
+    cts = open_deck(n, H)
+    out, perm, rands = shuffle(cts, H)
+    proof = prove_shuffle(cts, out, perm, rands, H, CTX)
+    cases = [(cts, out, dataclasses.replace(proof, s1=proof.s1 + ONE)),
+             (cts, out, dataclasses.replace(proof, s2=proof.s2 + ONE)),
+             (cts, out, dataclasses.replace(proof, s3=proof.s3 + ONE)),
+             (cts, out, dataclasses.replace(proof, s4=proof.s4 + ONE)),
+             (cts, out, dataclasses.replace(proof, s_hat=(*proof.s_hat[:5], proof.s_hat[5] + ONE,
+                                                          *proof.s_hat[6:]))),
+             (cts, out, prove_shuffle(cts, out, perm, [rands[0] + ONE, *rands[1:]], H, CTX)),
+             (cts, [out[1], out[0], *out[2:]], proof),
+             (cts, out, proof)]
+    threads = []
+    real = mod._in_parallel
+    monkeypatch.setattr(mod, "_in_parallel", lambda work: threads.append(1) or real(work))
+
+    def verdicts(cores: int) -> list[str]:
+        monkeypatch.setattr(mod, "_CORES", cores)
+        said = []
+        for c_in, c_out, p in cases:
+            try:
+                verify_shuffle(c_in, c_out, H, p, CTX)
+                said.append("valid")
+            except ProofError as exc:
+                said.append(str(exc))
+        return said
+
+    one, two = verdicts(1), verdicts(2)
+    assert one == two
+    assert one[:6] == ["shuffle: t1 mismatch", "shuffle: t2 mismatch", "shuffle: t3 mismatch",
+                       "shuffle: t41 mismatch", r"shuffle: t_hat[5] mismatch",
+                       "shuffle: t41 mismatch"]
+    assert one[6].endswith("mismatch") and one[7] == "valid"
+    assert len(threads) == len(cases)  # the second run used the second thread every time
