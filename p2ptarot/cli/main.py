@@ -19,6 +19,8 @@ from p2ptarot import PROTOCOL_VERSION, __version__
 from p2ptarot._startup import install as install_startup_levers
 from p2ptarot.i18n import LANGUAGES, _, set_language
 
+install_startup_levers()  # before any command module is imported: see p2ptarot/_startup.py
+
 #: command -> the module of this package that registers and runs it (in the order of the help)
 COMMANDS: dict[str, str] = {
     "games": "games_cmd", "simulate": "simulate", "host": "peer", "join": "peer", "list": "peer",
@@ -51,7 +53,6 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    install_startup_levers()  # before any command module: see p2ptarot/_startup.py
     try:
         return _main(argv)
     except KeyboardInterrupt:  # Ctrl-C before a command took over (e.g. while modules load)

@@ -255,3 +255,24 @@ def test_parallel_and_sequential_verification_give_the_same_verdicts(monkeypatch
                        "shuffle: t41 mismatch"]
     assert one[6].endswith("mismatch") and one[7] == "valid"
     assert len(threads) == len(cases)  # the second run used the second thread every time
+
+
+def test_operation_counts_are_exact_with_the_second_thread(monkeypatch) -> None:
+    """count_ops (the benchmarks' floor) counts every operation of both threads."""
+    import p2ptarot.crypto.shuffle as mod
+    from p2ptarot.crypto.group import count_ops
+
+    n = 3 * mod._PARALLEL_FROM
+    H = base_mul(Scalar.random())
+    cts = open_deck(n, H)
+    out, perm, rands = shuffle(cts, H)
+    proof = prove_shuffle(cts, out, perm, rands, H, CTX)
+    verify_shuffle(cts, out, H, proof, CTX)  # the generators' sum is cached from then on
+    counted = []
+    for cores in (1, 2, 1, 2):
+        monkeypatch.setattr(mod, "_CORES", cores)
+        with count_ops() as ops:
+            verify_shuffle(cts, out, H, proof, CTX)
+        counted.append(ops)
+    assert counted[0] == counted[1] == counted[2] == counted[3]
+    assert counted[0].var_mul == 8 * n + 4  # the module's stated cost
