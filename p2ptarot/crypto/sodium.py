@@ -17,6 +17,7 @@ import ctypes
 import importlib.util
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 BYTES = 32
@@ -25,35 +26,48 @@ HASH_BYTES = 64
 _HEX_START = b"bytes.fromhex('"
 
 
-def _library_bytes() -> bytes:
-    """The shared object rbcl bundles, hex-decoded from its module source (never imported)."""
+def _library_chunks(chunk: int = 1 << 20) -> Iterator[bytes]:
+    """The shared object rbcl bundles, hex-decoded piece by piece from its module source (never
+    imported, never held whole: the peak memory stays a chunk above the library itself)."""
     spec = importlib.util.find_spec("rbcl")
     if spec is None or spec.origin is None:
         raise ImportError("p2ptarot needs the rbcl package (its bundled libsodium)")
-    source = (Path(spec.origin).parent / "_sodium.py").read_bytes()
-    start = source.find(_HEX_START)
-    if start < 0:
-        raise ImportError("rbcl/_sodium.py: no bundled library found")
-    start += len(_HEX_START)
-    end = source.index(b"'", start)
-    return bytes.fromhex(source[start:end].decode("ascii"))
+    with open(Path(spec.origin).parent / "_sodium.py", "rb") as f:
+        head = f.read(1 << 16)
+        start = head.find(_HEX_START)
+        if start < 0:
+            raise ImportError("rbcl/_sodium.py: no bundled library found")
+        f.seek(start + len(_HEX_START))
+        while True:
+            piece = f.read(chunk)
+            end = piece.find(b"'")
+            if end >= 0:
+                yield bytes.fromhex(piece[:end].decode("ascii"))
+                return
+            if not piece or len(piece) % 2:
+                raise ImportError("rbcl/_sodium.py: the bundled library is cut short")
+            yield bytes.fromhex(piece.decode("ascii"))
+
+
+def _write_all(fd: int, chunks: Iterator[bytes]) -> None:
+    for data in chunks:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
 
 
 def _load() -> ctypes.CDLL:
-    data = _library_bytes()
     if hasattr(os, "memfd_create"):
         fd = os.memfd_create("libsodium", os.MFD_CLOEXEC)
         try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
+            _write_all(fd, _library_chunks())
             return ctypes.CDLL(f"/proc/self/fd/{fd}")
         finally:
             os.close(fd)
     handle, path = tempfile.mkstemp(suffix=".so")  # pragma: no cover - not Linux
     try:  # pragma: no cover
-        with os.fdopen(handle, "wb") as f:
-            f.write(data)
+        _write_all(handle, _library_chunks())
+        os.close(handle)
         return ctypes.CDLL(path)
     finally:  # pragma: no cover
         os.unlink(path)
