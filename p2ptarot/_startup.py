@@ -7,6 +7,9 @@
   handshake: a ``wss://`` link verifies against the same certificates, loaded when first needed.
 * aiohttp imports ``aiodns`` (and its C library) whenever it is installed, only to offer a
   resolver p2ptarot never asks for (it uses the default, threaded ``getaddrinfo`` resolver).
+* pydantic looks for plugins in the entry points of every installed distribution when it builds
+  its first model; p2ptarot's models validate wire bytes and take no plugin (a user who wants
+  one can still set PYDANTIC_DISABLE_PLUGINS, which is then left alone).
 
 :func:`install` is called once by the command-line entry point, before anything is imported.
 """
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import importlib.abc
 import importlib.machinery
+import os
 import sys
 from types import ModuleType
 from typing import Any
@@ -68,3 +72,4 @@ def install() -> None:
         sys.meta_path.insert(0, _DeferCertsWhileImporting())
     if "aiohttp.resolver" not in sys.modules:
         sys.modules.setdefault("aiodns", None)  # type: ignore[arg-type]
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")

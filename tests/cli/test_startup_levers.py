@@ -35,8 +35,12 @@ def test_a_lan_peer_loads_no_certificates_and_no_aiodns() -> None:
         import ssl
         fresh = ssl.create_default_context()  # after the import, contexts load as before
         print(type(fresh).__name__, fresh.cert_store_stats()["x509_ca"] > 0)
+        import os
+        from pydantic.plugin._loader import get_plugins
+        print(os.environ["PYDANTIC_DISABLE_PLUGINS"], list(get_plugins()))
     """)
-    assert out == ["True", "ThreadedResolver", "True", "True", "True", "2", "SSLContext", "True"]
+    assert out == ["True", "ThreadedResolver", "True", "True", "True", "2", "SSLContext", "True",
+                   "__all__", "[]"]
 
 
 def test_a_wss_link_loads_the_certificates_and_still_refuses_an_unknown_one(tmp_path: Path) -> None:
