@@ -190,24 +190,32 @@ def prove_shuffle(cts: list[Ciphertext], out: list[Ciphertext], perm: list[int],
     u = _u_challenges(statement, n)
     u_t = [u[perm[i]] for i in range(n)]
 
-    # Commitment chain: chain[i] = r_hat[i]·G + u_t[i]·chain[i-1], chain[-1] = h0.
+    # The nonces in their fixed order, then the message and randomness halves (t41, t42: 2N of
+    # the 5N variable-base multiplications, needing neither the chain nor the challenge) on a
+    # second core while this thread builds the chain and the rest (libsodium drops the GIL).
     r_hat = [nonce() for _ in range(n)]
+    w1, w2, w3, w4 = (nonce() for _ in range(4))
+    w_hat = [nonce() for _ in range(n)]
+    w_prime = [nonce() for _ in range(n)]
+
+    def halves() -> tuple[Point, Point]:
+        return (multi_mul([-w4, *w_prime], [H, *(c.b for c in out)]),
+                base_mul(-w4) + multi_mul(w_prime, [c.a for c in out]))
+
+    pending = _in_parallel(halves) if n >= _PARALLEL_FROM and _CORES > 1 else None
+
+    # Commitment chain: chain[i] = r_hat[i]·G + u_t[i]·chain[i-1], chain[-1] = h0.
     chain: list[Point] = []
     prev = h0
     for i in range(n):
         prev = base_mul(r_hat[i]) + prev * u_t[i]
         chain.append(prev)
 
-    w1, w2, w3, w4 = (nonce() for _ in range(4))
-    w_hat = [nonce() for _ in range(n)]
-    w_prime = [nonce() for _ in range(n)]
-
     t1 = base_mul(w1)
     t2 = base_mul(w2)
     t3 = base_mul(w3) + multi_mul(w_prime, hs)
-    t41 = multi_mul([-w4, *w_prime], [H, *(c.b for c in out)])
-    t42 = base_mul(-w4) + multi_mul(w_prime, [c.a for c in out])
     t_hat = [base_mul(w_hat[i]) + (chain[i - 1] if i else h0) * w_prime[i] for i in range(n)]
+    t41, t42 = pending.result() if pending is not None else halves()
 
     c = _main_challenge(statement, chain, (t1, t2, t3, t41, t42), t_hat)
 

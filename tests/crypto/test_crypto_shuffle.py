@@ -278,3 +278,32 @@ def test_operation_counts_are_exact_with_the_second_thread(monkeypatch) -> None:
     # the module's stated cost, 8N+4 variable-base and N+4 fixed-base multiplications (an open
     # deck's a = G: those N go through the fixed-base table)
     assert (counted[0].var_mul, counted[0].base_mul) == (8 * n + 4 - n, n + 4 + n)
+
+
+def test_a_proof_made_on_two_threads_is_byte_for_byte_the_sequential_one(monkeypatch) -> None:
+    """The prover draws its nonces in the same order either way: with the same nonce stream,
+    the same proof bytes."""
+    import hashlib
+
+    import p2ptarot.crypto.shuffle as mod
+
+    n = 2 * mod._PARALLEL_FROM
+    H = base_mul(Scalar.random())
+    cts = open_deck(n, H)
+    out, perm, rands = shuffle(cts, H)
+
+    def stream():
+        k = 0
+
+        def nonce() -> Scalar:
+            nonlocal k
+            k += 1
+            return Scalar.from_int(int.from_bytes(hashlib.sha512(k.to_bytes(4, "big")).digest(), "little"))
+        return nonce
+
+    proofs = []
+    for cores in (1, 2):
+        monkeypatch.setattr(mod, "_CORES", cores)
+        proofs.append(prove_shuffle(cts, out, perm, rands, H, CTX, nonce=stream()).encode())
+    assert proofs[0] == proofs[1]
+    verify_shuffle(cts, out, H, ShuffleProof.decode(proofs[1], n), CTX)
