@@ -6,7 +6,9 @@ so that both see the same load (the 1-minute load average is recorded with every
 * leftovers: the files each of those processes leaves in a TMPDIR of its own, created empty;
 * verdict: CPU, wall time and peak RSS of `p2ptarot verify` of one transcript (both builds
   check the same file);
-* first move: `startup.py`'s start-to-first-move of N bot peers on 127.0.0.1.
+* first move: `startup.py`'s start-to-first-move of N bot peers on 127.0.0.1;
+* shuffle threads (this build only): wall and CPU of proving and checking one 78-card shuffle
+  proof on one thread and on two (crypto/shuffle.py's second thread).
 
 Usage: python benchmarks/waits.py --compare /path/to/previous/checkout --transcript T.jsonl
        [--runs 3] [--peers 4] [--game arcanoid] [--out benchmarks/results/issue35/waits.json]
@@ -47,6 +49,39 @@ def one_process(root: Path, args: list[str], tmp: Path) -> dict[str, float]:
             "rss_mb": round(usage.ru_maxrss / 1024, 1), "leftover_files": len(left),
             "leftover_bytes": sum(p.stat().st_size for p in left if p.is_file()),
             "load1": round(os.getloadavg()[0], 2)}
+
+
+def shuffle_threads(runs: int) -> dict[str, object]:
+    """Milliseconds of prove_shuffle / verify_shuffle on 78 cards, one thread against two."""
+    import p2ptarot.crypto.shuffle as mod
+    from p2ptarot.crypto.elgamal import encrypt
+    from p2ptarot.crypto.group import Scalar, base_mul, hash_to_point
+
+    H = base_mul(Scalar.random())
+    cts = [encrypt(hash_to_point("bench/card", bytes([i])), H, Scalar(1)) for i in range(78)]
+    out, perm, rands = mod.shuffle(cts, H)
+    samples: dict[str, list[dict[str, float]]] = {"one_thread": [], "two_threads": []}
+    saved = mod._CORES
+    try:
+        for _ in range(runs):
+            for name, cores in (("one_thread", 1), ("two_threads", 2)):
+                mod._CORES = cores
+                w, c = time.perf_counter(), time.process_time()
+                proof = mod.prove_shuffle(cts, out, perm, rands, H, b"bench")
+                pw, pc = time.perf_counter() - w, time.process_time() - c
+                w, c = time.perf_counter(), time.process_time()
+                mod.verify_shuffle(cts, out, H, proof, b"bench")
+                vw, vc = time.perf_counter() - w, time.process_time() - c
+                samples[name].append({"prove_wall_ms": round(pw * 1000, 1),
+                                      "prove_cpu_ms": round(pc * 1000, 1),
+                                      "verify_wall_ms": round(vw * 1000, 1),
+                                      "verify_cpu_ms": round(vc * 1000, 1),
+                                      "load1": round(os.getloadavg()[0], 2)})
+    finally:
+        mod._CORES = saved
+    keys = ("prove_wall_ms", "prove_cpu_ms", "verify_wall_ms", "verify_cpu_ms", "load1")
+    return {**{name: {k: _median(v, k) for k in keys} for name, v in samples.items()},
+            **{f"{name}_samples": v for name, v in samples.items()}}
 
 
 def _median(samples: list[dict[str, float | None]], key: str) -> float | None:
@@ -100,6 +135,7 @@ def main() -> int:
                   file=sys.stderr)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    rows["shuffle_78_threads"] = shuffle_threads(max(args.runs, 5))
     result["rows"] = rows
     result["load1_at_end"] = round(os.getloadavg()[0], 2)
     text = json.dumps(result, sort_keys=True)
