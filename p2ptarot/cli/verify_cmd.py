@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from p2ptarot.app.replay import frames
+from p2ptarot.crypto.shuffle import use_second_core
 from p2ptarot.i18n import _
 from p2ptarot.i18n.reasons import say
 from p2ptarot.peer.store import read_transcript
@@ -97,6 +98,7 @@ def _seat_name(names: list[str], seat: object, number_first: bool = False) -> st
 
 
 def run_verify(args: argparse.Namespace) -> int:
+    use_second_core()  # this process has the machine: check shuffle proofs on two threads
     checked = _verified(args)
     if checked is None:
         return EXIT_UNREADABLE

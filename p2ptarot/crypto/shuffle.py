@@ -202,7 +202,7 @@ def prove_shuffle(cts: list[Ciphertext], out: list[Ciphertext], perm: list[int],
         return (multi_mul([-w4, *w_prime], [H, *(c.b for c in out)]),
                 base_mul(-w4) + multi_mul(w_prime, [c.a for c in out]))
 
-    pending = _in_parallel(halves) if n >= _PARALLEL_FROM and _CORES > 1 else None
+    pending = _in_parallel(halves) if _parallel(n) else None
 
     # Commitment chain: chain[i] = r_hat[i]·G + u_t[i]·chain[i-1], chain[-1] = h0.
     chain: list[Point] = []
@@ -273,7 +273,7 @@ def verify_shuffle(cts: list[Ciphertext], out: list[Ciphertext], H: Point, proof
             + base_mul(-proof.s4)
         return t41, t42
 
-    pending = _in_parallel(halves) if n >= _PARALLEL_FROM and _CORES > 1 else None
+    pending = _in_parallel(halves) if _parallel(n) else None
 
     # t1: c·(sum com - sum h) + s1·G  (permutation commitment opens to sum of generators)
     c_bar = point_sum(list(proof.com)) - _gens_sum(n)
@@ -319,6 +319,21 @@ def verify_shuffle(cts: list[Ciphertext], out: list[Ciphertext], H: Point, proof
 _CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 _PARALLEL_FROM = 8
 """Below this many cards a second thread costs more than it saves."""
+_second_core = False
+
+
+def use_second_core(on: bool = True) -> None:
+    """Let shuffle proofs be made and checked on two threads in this process (when it may use
+    two cores). For a process that has the machine to itself, such as ``p2ptarot verify``: it
+    cuts the wall time, not the CPU. Off by default, because peers sharing the cores of one
+    machine (the benchmarks' tables, 4 peers on 2 cores) spent 20-35 % more CPU over a whole game
+    with it on (benchmarks/README.md, issue 35)."""
+    global _second_core
+    _second_core = on
+
+
+def _parallel(n: int) -> bool:
+    return _second_core and _CORES > 1 and n >= _PARALLEL_FROM
 
 
 def _in_parallel(work: Callable[[], tuple[Point, Point]]) -> Future[tuple[Point, Point]]:

@@ -237,6 +237,8 @@ def test_parallel_and_sequential_verification_give_the_same_verdicts(monkeypatch
     real = mod._in_parallel
     monkeypatch.setattr(mod, "_in_parallel", lambda work: threads.append(1) or real(work))
 
+    monkeypatch.setattr(mod, "_second_core", True)
+
     def verdicts(cores: int) -> list[str]:
         monkeypatch.setattr(mod, "_CORES", cores)
         said = []
@@ -268,6 +270,7 @@ def test_operation_counts_are_exact_with_the_second_thread(monkeypatch) -> None:
     out, perm, rands = shuffle(cts, H)
     proof = prove_shuffle(cts, out, perm, rands, H, CTX)
     verify_shuffle(cts, out, H, proof, CTX)  # the generators' sum is cached from then on
+    monkeypatch.setattr(mod, "_second_core", True)
     counted = []
     for cores in (1, 2, 1, 2):
         monkeypatch.setattr(mod, "_CORES", cores)
@@ -301,9 +304,23 @@ def test_a_proof_made_on_two_threads_is_byte_for_byte_the_sequential_one(monkeyp
             return Scalar.from_int(int.from_bytes(hashlib.sha512(k.to_bytes(4, "big")).digest(), "little"))
         return nonce
 
+    monkeypatch.setattr(mod, "_second_core", True)
     proofs = []
     for cores in (1, 2):
         monkeypatch.setattr(mod, "_CORES", cores)
         proofs.append(prove_shuffle(cts, out, perm, rands, H, CTX, nonce=stream()).encode())
     assert proofs[0] == proofs[1]
     verify_shuffle(cts, out, H, ShuffleProof.decode(proofs[1], n), CTX)
+
+
+def test_the_second_thread_is_off_unless_asked(monkeypatch) -> None:
+    """Peers sharing a machine's cores keep to one thread; `p2ptarot verify` asks for two."""
+    import p2ptarot.crypto.shuffle as mod
+
+    monkeypatch.setattr(mod, "_CORES", 2)
+    monkeypatch.setattr(mod, "_second_core", False)
+    assert not mod._parallel(78)
+    mod.use_second_core()
+    assert mod._parallel(78) and not mod._parallel(mod._PARALLEL_FROM - 1)
+    mod.use_second_core(False)
+    assert not mod._parallel(78)
