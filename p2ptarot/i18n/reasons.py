@@ -416,7 +416,13 @@ TEMPLATES: tuple[str, ...] = (
     # table/envelope.py, canonical.py, bodies.py); online settings (net/online/config.py)
     N_("{name} is empty"),
     N_("{name}: first line is not a p2ptarot transcript header"),
-    N_("{name}: bad transcript header: {exc}"),
+    N_("{name}: line 1: bad transcript header: {exc}"),
+    N_("{name}: line 1 (the header) does not end with \\n"),
+    N_("line {number} {problem}"),
+    N_("line {number} is empty (a blank line)"),
+    N_("line {number} holds a carriage return (lines end with \\n only)"),
+    N_("line {number} does not end with \\n (cut short)"),
+    N_("opening for another draw: purpose {purpose} where its commitment named {named}"),
     N_("cannot read {path}: {strerror}"),
     N_("{reason} (the file is not a consistent log; no seat is implicated)"),
     N_("incomplete: the players stopped the game (seat {by} accused {accused}: {reason}), and "

@@ -409,7 +409,8 @@ class Session:
         draw = self._pending.popleft()
         assert isinstance(draw, DrawRound)
         label = rounds.coin_label(self.table_id, draw.request.purpose, draw.index)
-        openings = [codec.coin_opening(env, label, draw.digests[env.seat]) for env in envs]
+        openings = [codec.coin_opening(env, draw.request.purpose, label, draw.digests[env.seat])
+                    for env in envs]
         request = draw.request
         value = rounds.draw(openings, request.n, self.table_id + request.purpose.encode())
         self._emit(Progress(self.step, f"joint draw for {request.purpose}: {value}"))

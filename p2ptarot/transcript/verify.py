@@ -65,7 +65,8 @@ def verify_transcript(t: Transcript) -> Verdict:
 def _replay(t: Transcript, session: Session) -> Verdict:
     session.start()
     aborts = _signed_aborts(t)
-    last = len(t.messages) + 1
+    # the file's last line, which a crash may have cut (none of them when a framing fault follows)
+    last = len(t.messages) + 1 if t.framing is None else -1
     first_seen: dict[bytes, int] = {}
     stopped: dict[int, int] = {}  # seat -> step of the first abort record it signed in the file
     for index, line in enumerate(t.messages, start=2):
@@ -103,6 +104,11 @@ def _replay(t: Transcript, session: Session) -> Verdict:
                     return _incomplete(session, aborts, f"its last line is not correctly signed "
                                                         f"({effect.text})")
                 return _broken(session, aborts, f"line {index}: {effect.text}")
+    if t.framing is not None:  # one byte form only (§9): the file, not a seat, is at fault
+        number, problem = t.framing
+        if t.cut:
+            return _incomplete(session, aborts, f"line {number} {problem}")
+        return _broken(session, aborts, f"line {number} {problem}")
     if session.outcome is not None:
         return Verdict(True, session.step, outcome=session.outcome.to_json(),
                        aborted_by_players=aborts)
