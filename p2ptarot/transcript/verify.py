@@ -40,8 +40,20 @@ class Verdict:
     #: faults the rules punished while play went on (an Eleusis void round), proven by the replay
     findings: list[dict[str, Any]] = field(default_factory=list)
 
+    @property
+    def kind(self) -> str:
+        """The verdict's class (PROTOCOL §9.2): `valid`, `convicted` (a seat's signed message
+        proven wrong), `incomplete` (the file stops early) or `inconsistent` (the file is not one
+        consistent log); all but `valid` exit 1."""
+        if self.valid:
+            return "valid"
+        if self.seat is not None:
+            return "convicted"
+        return "incomplete" if (self.reason or "").startswith("incomplete") else "inconsistent"
+
     def to_json(self) -> dict[str, Any]:
-        return {"valid": self.valid, "steps": self.steps, "outcome": self.outcome,
+        return {"verdict": self.kind, "valid": self.valid, "steps": self.steps,
+                "outcome": self.outcome,
                 "violation": None if self.valid else
                 {"step": self.step, "seat": self.seat, "reason": self.reason,
                  "evidence": self.evidence},
