@@ -29,7 +29,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                                           "violation, 2 when the file cannot be read."))
     v.add_argument("file", type=Path)
     v.add_argument("--json", action="store_true",
-                   help=_("print the verdict as one JSON object, whatever the exit code"))
+                   help=_("print one JSON object (the verdict), whatever the exit code"))
     v.set_defaults(run=run_verify, prog=v.prog)
     r = subparsers.add_parser("replay", help=_("show a finished game move by move, with every card"))
     r.add_argument("file", type=Path)
