@@ -14,10 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import ValidationError
 
 from p2ptarot.table import canonical
-from p2ptarot.table.bodies import AbortBody
+from p2ptarot.table.bodies import abort_record
 from p2ptarot.table.effects import Aborted, Notice
 from p2ptarot.table.envelope import Envelope, EnvelopeError, parse
 from p2ptarot.table.bodies import envelope_of
@@ -155,11 +154,8 @@ def _bad_abort_line(t: Transcript, env: Envelope) -> str | None:
         env.verify_signature(t.charter.charter.seat_key(env.seat))
     except EnvelopeError as exc:
         return f"abort record: {exc}"
-    try:
-        AbortBody.model_validate(env.body)
-    except ValidationError:
-        return f"a malformed abort record from seat {env.seat}"
-    return None
+    charter = t.charter.charter
+    return abort_record(env, charter.protocol, len(charter.seats))[1]
 
 
 def _misplaced(session: Session, env: Envelope) -> str | None:
