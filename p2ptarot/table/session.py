@@ -551,15 +551,21 @@ class Session:
                 return None  # the audit runs first; the shuffle is asked again afterwards
             if self._keys is not None:
                 self._keys.arm(chance.deck, chance.epoch)
+            try:
+                self.bridge.open_epoch(chance)
+            except ValueError as exc:
+                raise EngineError(str(exc)) from exc
             self.mental.open_deck(chance.deck, chance.epoch, chance.cards)
-            self.bridge.open_epoch(chance)
         else:
             try:
                 deck, epoch, positions = self.bridge.reshuffle_sources(chance)
             except ValueError as exc:
                 raise EngineError(str(exc)) from exc
             _, new = self.mental.reshuffle(deck, epoch, positions)
-            self.bridge.place(chance.handles, deck, epoch, new)
+            try:
+                self.bridge.place(chance.handles, deck, epoch, new)
+            except ValueError as exc:
+                raise EngineError(str(exc)) from exc
         self._pending.append(ResolveChance())
         return None
 
