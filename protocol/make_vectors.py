@@ -492,6 +492,18 @@ def audit_game() -> tuple[Any, list[bytes], list[Identity]]:
                 scripts={k: _caller for k in range(AUDIT_SEATS)})
 
 
+def _renew(session: Session, legal: list) -> Any:
+    """Vote yes whenever the draw pile runs out (arcanoïd §2.7): the pile is renewed."""
+    return next((m for m in legal if type(m).__name__ == "Vote" and m.choice == "yes"), None)
+
+
+def reshuffle_game() -> tuple[Any, list[bytes], list[Identity]]:
+    """A game with a reshuffle: every seat of a 3-seat arcanoïd round votes to renew the draw
+    pile from the discards when it runs out (scripted; the other moves are the seeded bots')."""
+    return play("arcanoid", b"/reshuffle/3", seats=3, options={"first_seat": 0, "rounds": 1},
+                scripts={k: _renew for k in range(3)})
+
+
 def audit_steps(lines: list[bytes]) -> list[Envelope]:
     """The `mental.shares` messages sent after the last move: the final audit's."""
     envs = _envs(lines)
@@ -728,6 +740,24 @@ def main(out: Path = OUT, check: bool = True) -> int:
                   "the hand cards those claims cover; no key is published",
                   "expect": {"valid": True, "steps": audit_verdict.steps,
                              "outcome": audit_verdict.outcome}})
+    re_signed, re_lines, _ = reshuffle_game()
+    re_verdict = verify_transcript(Transcript(re_signed, re_lines))
+    reshuffles = [parse(x) for x in re_lines
+                  if parse(x).kind == "mental.shuffle" and parse(x).body["inputs"]]
+    if not re_verdict.valid or not reshuffles:
+        raise SystemExit(f"the reshuffle reference game does not verify or never reshuffles: "
+                         f"{re_verdict.reason}")
+    (out / "valid-reshuffle.jsonl").write_bytes(b"\n".join([header_line(re_signed), *re_lines])
+                                                + b"\n")
+    index.append({"file": "valid-reshuffle.jsonl", "description": "a complete 3-seat arcanoïd game "
+                  "of one round in which every seat is scripted to vote yes when the draw pile "
+                  "runs out: the pile is renewed from the discards by a reshuffle (PROTOCOL §6.3 "
+                  f"step 6): {len(reshuffles)} `mental.shuffle` messages naming the "
+                  f"{len(reshuffles[0].body['inputs'])} retired deck handles as `inputs` and the "
+                  "next unused ones as `outputs`, each proven against the current versions of "
+                  "its inputs",
+                  "expect": {"valid": True, "steps": re_verdict.steps,
+                             "outcome": re_verdict.outcome}})
     todo = [(signed, head, c) for c in cases(lines, ids)]
     todo += [(audit_signed, audit_head, c) for c in audit_cases(audit_lines, audit_ids)]
     todo += [(blind_signed, blind_head, c) for c in blind_cases(blind_lines, ids)]

@@ -256,3 +256,19 @@ def test_a_crlf_transcript_is_refused_by_the_stranger_too(tmp_path: Path) -> Non
     path.write_bytes(data.replace(b"\n", b"\r\n"))
     error, _counts, kind, line = sv.run(path)
     assert kind == "not-a-transcript" and line == 1 and "§9.2" in error
+
+
+def test_the_reshuffle_vector_is_checked_against_the_retired_handles(tmp_path: Path) -> None:
+    """valid-reshuffle.jsonl renews arcanoïd's draw pile (scripted votes): every reshuffle's
+    proof is checked against the current versions of its `inputs`; naming them in another
+    order, re-signed, breaks the proof's statement."""
+    name = "valid-reshuffle.jsonl"
+    error, counts = sv.check(VECTORS / name)
+    assert error is None and counts["shuffles"] >= 6
+    lines = _lines(name)
+    i = _first(lines, "mental.shuffle", lambda e: e["body"]["inputs"])
+    body = json.loads(lines[i])["body"]
+    assert len(body["inputs"]) >= 2
+    lines[i] = _resign(lines, i, {**body, "inputs": body["inputs"][::-1]})
+    refused = sv.verify(_write(tmp_path, lines[:i + 1]))
+    assert refused is not None and "§6.4.4" in refused
