@@ -101,6 +101,8 @@ class Terminal:
         #: nothing was printed since the prompt (the countdown may redraw it in place)
         self._prompt_is_last = False
         self.me: str | None = None
+        #: the player's seat (None: a spectator): its moves close the open prompt
+        self.seat: int | None = None
         self.screen_text = ""
         #: the table's rules (from TableOpened) in the player's language, for `rules`
         self.rules: dict[str, Any] = {}
@@ -141,6 +143,7 @@ class Terminal:
             self.in_lobby = False
             self.rules = ev.rules.get(self.lang) or ev.rules.get("en") or {}
             self.me = ev.names[ev.seat] if ev.seat is not None else None
+            self.seat = ev.seat
             who = ", ".join((_("{name} (seat {n}, you)") if i == ev.seat else _("{name} (seat {n})"))
                             .format(name=n, n=i + 1) for i, n in enumerate(ev.names))
             if self.spectator:
@@ -155,6 +158,8 @@ class Terminal:
             self.screen_text, self.view = ev.text, ev.view
             return []
         if isinstance(ev, MovePlayed):
+            if ev.seat == self.seat:
+                self.answered, self.sub = True, None  # played (here, in a page, by the clock)
             who = _("{name} (you)").format(name=ev.name) if ev.name == self.me else ev.name
             if ev.by == "bot":
                 who += " " + _("[bot]")
@@ -194,6 +199,8 @@ class Terminal:
         if isinstance(ev, RoundHeld):
             return [_(HOLD_TEXT).format(left=countdown(ev.until - time.time()))] \
                 if ev.held and not self.spectator and not self.hub.stand_in else []
+        if isinstance(ev, (GameFinished, GameAborted)):
+            self.answered, self.sub = True, None  # no prompt outlives the game
         if isinstance(ev, GameFinished):
             return standings_lines(ev)
         if isinstance(ev, GameAborted):
