@@ -14,6 +14,7 @@ from typing import Any, Mapping
 from types import SimpleNamespace
 
 from p2ptarot.cards import ARCANOID
+from p2ptarot.cards.arcanoid_tables import FIELDS as _SUITS
 from p2ptarot.games.arcanoid.battle import (ILLEGITIMATE, IMPERIAL, ROYAL, VALUE, WORLD_CLASS,
                                             battle_key)
 
@@ -478,3 +479,14 @@ def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) 
                     "players": [words(line) for line in _participant_lines(view)]}
     sc["piles"] = [p for p in base.get("piles", []) if p["label"].split(": ")[-1] not in FIELDS]
     return sc
+
+
+def rank_key(view: Mapping[str, Any], seat: int) -> tuple[int, ...]:
+    """The final order among equal totals (rules §5, steps 2-4): most swords fields, then wands,
+    cups, coins; then the latest round in which the seat won swords, then wands, cups, coins
+    (-1: never). Fields a demon won are its master's, as the view's `round_winners` credits them."""
+    rounds = [r for r in view.get("round_winners") or [] if isinstance(r, Mapping)]
+    counts = tuple(sum(r.get(f) == seat for r in rounds) for f in _SUITS)
+    latest = tuple(max((k for k, r in enumerate(rounds) if r.get(f) == seat), default=-1)
+                   for f in _SUITS)
+    return counts + latest
