@@ -203,6 +203,9 @@ function drawScreen() {
   const sc = S.screen;
   if (!sc) { $("handbox").hidden = true; return; }
   $("title").textContent = sc.title + (sc.round ? " — " + sc.round : "");
+  // a board taller than a trick's table (Arcanum, arcanoïd, Eleusis, paris divins) comes under
+  // the hand, so the hand and its Play stay on the first screen of a desk (a phone always does)
+  $("board").classList.toggle("handfirst", !sc.tricktable);
   document.title = (S.turn && !S.answered ? "★ your move — " : "") + sc.title;
   const byCard = optionsByCard();
   const hand = $("hand"); clear(hand);
@@ -234,7 +237,7 @@ function drawScreen() {
   const gamebox = $("gamebox");
   const typing = gamebox.contains(document.activeElement) ? document.activeElement : null;
   const caret = typing && "selectionStart" in typing ? [typing.selectionStart, typing.selectionEnd] : null;
-  clear(gamebox);
+  clear(gamebox); clear($("pickbox"));
   const drawGame = GAME_SCREENS[sc.game];  // games/<game>.js: a game's own drawing (board, forms)
   if (drawGame) drawGame(sc, gamebox);
   if (typing && typing.isConnected) {  // a form kept across redraws keeps the player's caret
@@ -300,7 +303,7 @@ function drawMoves() {
     if (picking) rows = rows.filter((i) => !several(i));
     if (placed.length && rows.length > 10) rows = [];
     const say = placed.length ? (rows.length ? t("point at a lit place on the table, or choose:") : t("point at a lit place on the table"))
-      : picking ? t("Pick the cards in the box below the table, then play them") + (rows.length ? " — " + t("or:") : "")
+      : picking ? t("Pick the cards above, then play them") + (rows.length ? " — " + t("or:") : "")
       : t("choose:");
     const head = el("div", "pickbar");
     head.appendChild(el("span", null, (sel.card ? t("{name}: {move}", { name: cardName(sel.card), move: say }) : say)));
@@ -315,7 +318,7 @@ function drawMoves() {
       const held = S.turn.options.some((o) => pointable(o) && o.card && !shown.get(o.card).onboard);
       // several-card moves only (Arcanum's discard down to 7): the hand is not clickable, the picker is
       const picker = S.turn.options.every((o) => !pointable(o) || (!o.card && !(o.targets || []).length));
-      const say = picker ? t("Pick the cards in the box below the table, then play them")
+      const say = picker ? t("Pick the cards above, then play them")
         : places && !S.turn.options.some((o) => o.card) ? t("Point at the lit places on the table")  // Arcanum's Fields
         : places && lit ? t("Pick a card of your hand, a lit card or a lit place on the table")
         : places ? t("Pick a card of your hand or a lit place on the table")
