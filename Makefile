@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test check tools venv bench clean
+.PHONY: demo test check tools venv bench clean dist
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,8 +33,15 @@ test: $(STAMP) tools
 check: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q -m 'not slow' --ignore=tests/web
 
+# the player's install: a wheel and an sdist in $(DIST) (README, "Play": pipx install the wheel)
+DIST ?= dist
+dist: $(STAMP)
+	$(BIN)/python -m pip install --quiet build
+	rm -rf $(DIST)
+	$(BIN)/python -m build --outdir $(DIST) .
+
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run_all.py $(BENCH_ARGS)
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build dist *.egg-info
