@@ -26,7 +26,7 @@ from p2ptarot.app.table import Hub
 from p2ptarot.i18n import N_, _, language
 
 from .console import Console
-from .menus import TEXT as MENU, Entry, words as menu_words, first_menu, menu_lines, sub_lines
+from .menus import TEXT as MENU, Entry, words as menu_words, first_menu, menu_lines, sub_lines, submenu
 from .text_table import table
 
 HELP = N_("type a move's number to play it (a long list: first the card, then its target; 0 goes "
@@ -109,9 +109,11 @@ class Terminal:
         self.lang = lang or system_language()
         self.view: dict[str, Any] | None = None
         self.turn: TurnStarted | None = None
-        #: the turn's first menu, and the entry whose moves the second menu lists (None: none open)
+        #: the menu shown now, and the entry it details (None: the turn's first menu)
         self.menu: list[Entry] = []
         self.sub: Entry | None = None
+        #: the entries chosen on the way to this menu, with the menu each was chosen from (0 pops)
+        self.path: list[tuple[Entry, list[Entry]]] = []
         self.answered = True
         self.waiting_for = ""
         #: lines for a move being written (`w`): the presenter's composer reads them in a thread
@@ -178,7 +180,7 @@ class Terminal:
             return [text + "..."]
         if isinstance(ev, TurnStarted):
             self.turn, self.answered, self.waiting_for = ev, False, ""
-            self.menu, self.sub = first_menu(ev.options), None
+            self.menu, self.sub, self.path = first_menu(ev.options), None, []
             out = ["", self.screen_text]
             if ev.since:
                 out += [_("Since your last turn:")] + [f"  {s}" for s in ev.since]
@@ -273,7 +275,7 @@ class Terminal:
             return ""
         left = _left(self.hub.deadline)
         me = self.me or _("you")
-        ask = (menu_words("which").format(me=me, label=self.sub.name, n=len(self.sub.options))
+        ask = (menu_words("which").format(me=me, label=self.sub.name, n=len(self.menu))
                if self.sub is not None else menu_words("move").format(me=me, n=len(self.menu)))
         return ask + (f" ({left})" if left else "") + ":"
 
@@ -342,7 +344,7 @@ class Terminal:
         finally:
             self.composing = None
         if move is None:
-            self.sub = None
+            self._top(turn)
             self.say("\n".join(options_lines(turn)))
             return
         self.answered = True
@@ -377,38 +379,41 @@ class Terminal:
         elif text == "v":
             self.say(json.dumps(self.view, indent=1, sort_keys=True) if self.view else _("no view yet"))
         elif text == "m" and turn is not None and not self.answered:
-            self.sub = None
+            self._top(turn)
             self.say("\n".join(options_lines(turn)))
         elif turn is not None and not self.answered:
             self._menu_choice(turn, text)
         elif text:
             self.say("  " + _("not your turn") + (f"; {self.waiting_for}" if self.waiting_for else ""))
 
+    def _top(self, turn: TurnStarted) -> None:
+        """Back to the turn's first menu."""
+        self.menu, self.sub, self.path = first_menu(turn.options), None, []
+
     def _menu_choice(self, turn: TurnStarted, text: str) -> None:
-        """A number typed at a menu: an entry of the first (its only move is played, or its
-        moves listed), a move of the second, or 0 back to the first."""
-        sub = self.sub
-        if sub is not None and text in ("0", "b", "back"):
-            self.sub = None
-            self.say("\n".join(menu_lines(self.menu) + [self.prompt()]))
+        """A number typed at a menu: its entry's only move is played, or the entry's own menu
+        opens (the next card to pick, the targets); 0 goes back one menu."""
+        if self.path and text in ("0", "b", "back"):
+            self.menu = self.path.pop()[1]
+            self.sub = self.path[-1][0] if self.path else None
+            lines = (sub_lines(turn, self.sub, self.menu, len(self.path)) if self.sub is not None
+                     else menu_lines(self.menu))
+            self.say("\n".join(lines + [self.prompt()]))
             self._prompt_is_last = True
             return
-        entries = sub.options if sub is not None else self.menu
+        entries = self.menu
         if not (text.isdigit() and 1 <= int(text) <= len(entries)):
-            self.say(menu_words("pick_sub" if sub is not None else "pick").format(n=len(entries)))
+            self.say(menu_words("pick_sub" if self.path else "pick").format(n=len(entries)))
             return
-        if sub is not None:
-            number = sub.options[int(text) - 1]
-        else:
-            entry = self.menu[int(text) - 1]
-            if len(entry.options) > 1:
-                self.sub = entry
-                self.say("\n".join(sub_lines(turn, entry) + [self.prompt()]))
-                self._prompt_is_last = True
-                return
-            number = entry.options[0]
-        self.answered, self.sub = True, None
-        self.hub.send(PlayMove(turn.turn, number))
+        entry = entries[int(text) - 1]
+        if len(entry.options) > 1:
+            self.path.append((entry, self.menu))
+            self.menu, self.sub = submenu(turn.options, entry), entry
+            self.say("\n".join(sub_lines(turn, entry, self.menu, len(self.path)) + [self.prompt()]))
+            self._prompt_is_last = True
+            return
+        self.answered, self.sub, self.path = True, None, []
+        self.hub.send(PlayMove(turn.turn, entry.options[0]))
 
     async def remind(self, live: bool | None = None) -> None:
         """The prompt's countdown, kept live: at a terminal the prompt line is redrawn in place
