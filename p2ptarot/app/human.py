@@ -67,8 +67,8 @@ def human_chooser(hub: Hub, name: str = "you",
         if mod.automatic(need.view, need.legal):  # e.g. an Eleusis judgment
             if away:  # the peer's own move, marked so the table does not think the player back
                 return StandInMove(need.legal[0])
-            hub.publish(Notice(_("your peer: {move}").format(
-                move=describe(need.legal[0], need.view, names))))
+            if app is not None:  # told once, by the move's own line in the log, "(automatic)"
+                app.automatic_next()
             return need.legal[0]
         if away:  # the player is away: the bot keeps the seat, forced moves included
             return await by_bot(need)

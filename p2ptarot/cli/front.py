@@ -165,7 +165,8 @@ class Terminal:
             who = _("{name} (you)").format(name=ev.name) if ev.name == self.me else ev.name
             if ev.by == "bot":
                 who += " " + _("[bot]")
-            return ["  " + _("{name}: {move}").format(name=who, move=ev.sentence)]
+            return ["  " + _("{name}: {move}").format(name=who, move=ev.sentence)
+                    + (" " + _("(automatic)") if ev.automatic else "")]
         if isinstance(ev, StandInChanged):
             if ev.active:
                 self.answered = True  # the open turn (if any) is the bot's now

@@ -6,7 +6,8 @@ menus, each of at most `MENU_MAX` entries: first the card (each card once, or a 
 without a card), then the next card of a move that names several (picked one at a time: the
 moves naming exactly the cards picked so far come first), then the targets. Where a level
 would still hold more entries it is split first by kind of move, then into runs of cards or
-moves. 0 goes back one level. An entry with a single move plays it at once, so a short list (a
+moves (a level of plain moves, one card each, is shown whole up to `FLAT_MAX`: a trick game's
+hand). 0 goes back one level. An entry with a single move plays it at once, so a short list (a
 trick game: one move per card) reads and plays exactly as before.
 """
 
@@ -24,6 +25,9 @@ from p2ptarot.present.options import MoveOption
 ONE_MENU_UP_TO = 8
 #: the most entries a menu level shows (one screen, with its heading and prompt)
 MENU_MAX = 12
+#: ...but a level of plain moves, one card each (a trick game's hand: 15 cards in sinople) is
+#: shown whole up to this many, each line playing at once
+FLAT_MAX = 16
 #: the user-visible words of the menus (the i18n catalogue wraps them)
 TEXT = {
     "choices": N_("{label} — {n} choices"),
@@ -123,6 +127,8 @@ def build(options: Sequence[MoveOption], numbers: Sequence[int], picked: tuple[s
         else:
             key = ("done" if _named(o) else "group", o.group)
         keys.setdefault(key, []).append(n)
+    if len(keys) <= FLAT_MAX and all(len(ns) == 1 and kind != "done" for (kind, _w), ns in keys.items()):
+        return _leaves(options, numbers)  # one move per card: the hand, each line a move
     if len(keys) == 1:
         (kind, what), = keys
         if kind == "card":  # every move names this card: it is picked, the next one is asked
@@ -188,5 +194,5 @@ def sub_lines(turn: TurnStarted, entry: Entry, entries: Sequence[Entry] | None =
         [words("back" if depth <= 1 else "up")]
 
 
-__all__ = ["Entry", "MENU_MAX", "ONE_MENU_UP_TO", "TEXT", "build", "first_menu", "menu_lines",
+__all__ = ["Entry", "FLAT_MAX", "MENU_MAX", "ONE_MENU_UP_TO", "TEXT", "build", "first_menu", "menu_lines",
            "sub_lines", "submenu", "words"]
