@@ -410,7 +410,12 @@ const handlers = {
   },
   move(e) {
     addLog(said(e.name, e.by, e.sentence) + (e.automatic ? " " + t("(automatic)") : ""), e.seat === S.seat ? "mine" : "");
-    if (e.seat === S.seat) { S.answered = true; }
+    if (e.seat === S.seat) {
+      S.answered = true;
+      // the player plays on: a round's result still up has been read (it never outstays its round)
+      const box = $("results");
+      if (box.classList.contains("roundover")) { clear(box); box.classList.remove("roundover"); S.held = null; }
+    }
   },
   waiting(e) { S.waiting = e; S.deadline = e.deadline; },
   presence(e) {
