@@ -226,7 +226,7 @@ class Terminal:
         if lines == self._roster:
             return []
         self._roster = lines
-        out = [_("-- lobby: {game}, {taken} of {total} seats taken --").format(
+        out = [_("-- lobby: {game}, seats taken {taken} of {total} --").format(
             game=ev.game, taken=len(ev.names), total=ev.seats_total)]
         out += [f"  {line}" for line in lines]
         you_ready = ev.seat is not None and ev.is_ready(ev.seat)

@@ -18,7 +18,7 @@ from p2ptarot.cards.arcanoid_tables import FIELDS as _SUITS
 from p2ptarot.games.arcanoid.battle import (ILLEGITIMATE, IMPERIAL, ROYAL, VALUE, WORLD_CLASS,
                                             battle_key)
 
-from p2ptarot.i18n import N_, _
+from p2ptarot.i18n import N_, _, ngettext
 
 from .cards import card_list, card_name, tarot_rank, tarot_title
 from .faces import face
@@ -328,6 +328,8 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     decision = (view.get("decision") or {}).get("name")
     field = _field(move.get("field"))
     if kind == "discard":
+        if known.get(move["handle"]) is None:  # another seat's card: never "a hidden card face down"
+            return _("Discard a card face down")
         return _("Discard {card} face down").format(card=card_name(known.get(move["handle"])))
     if kind == "abdicate":
         return _("Abdicate on {field}").format(field=field)
@@ -379,8 +381,11 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
             return _("Play {card}: you abdicate on {field}").format(card=card, field=field)
         return _("Play {card}: {who} abdicates on {field}").format(card=card, who=target, field=field)
     if kind == "wheel-discard":
-        text = _("Discard {cards} face down").format(
-            cards=", ".join(card_name(known.get(h)) for h in move["handles"]))
+        hidden = [h for h in move["handles"] if known.get(h) is None]
+        text = (_("Discard {cards} face down").format(
+            cards=", ".join(card_name(known.get(h)) for h in move["handles"])) if not hidden else
+            ngettext("Discard {n} card face down", "Discard {n} cards face down",
+                     len(move["handles"])).format(n=len(move["handles"])))
         if move.get("cards"):
             text += "; " + _("put {cards} face up").format(cards=card_list(move["cards"]))
         return text
