@@ -480,14 +480,20 @@ const handlers = {
     box.appendChild(resultsTable([t("place"), t("player"), t("seat"), e.score_label || t("score"), ""],
       e.standings.map((s, i) => [place(s.rank || i + 1), s.name, t("seat {n}", { n: s.seat + 1 }), s.score, s.winner ? t("winner") : ""]),
       e.standings.map((s) => s.winner)));
-    if (S.lobbyApp && S.seat !== null) {  // p2ptarot web: the page goes on after the game
+    if (LOBBY_APP && S.seat !== null) {  // p2ptarot web: the page goes on after the game
       const row = el("div", "afterbar");
       const back = el("button", null, t("Back to the lobby")); back.id = "tolobby";
-      back.addEventListener("click", () => { send({ cmd: "lobby" }); back.disabled = true; });
+      const again = S.seat === 0 ? el("button", "confirm", t("Rematch")) : null;
+      const once = (cmd) => {  // one click, one command: both buttons are done with
+        if (back.disabled) return;
+        back.disabled = true; if (again) again.disabled = true;
+        send({ cmd });
+      };
+      back.addEventListener("click", () => once("lobby"));
       row.appendChild(back);
-      if (S.seat === 0) {
-        const again = el("button", "confirm", t("Rematch")); again.id = "rematch";
-        again.addEventListener("click", () => { send({ cmd: "rematch" }); again.disabled = true; });
+      if (again) {
+        again.id = "rematch";
+        again.addEventListener("click", () => once("rematch"));
         row.appendChild(again);
       }
       box.appendChild(row);
