@@ -37,12 +37,15 @@ test: $(STAMP) tools
 check: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q -m 'not slow' --ignore=tests/web
 
-# the player's install: a wheel and an sdist in $(DIST) (README, "Play": pipx install the wheel)
+# the player's install: a wheel and an sdist in $(DIST) (README, "Play": pipx install the wheel),
+# built by PyPA's `build` from an environment of its own (the locked one is left as it is)
 DIST ?= dist
-dist: $(STAMP)
-	$(BIN)/python -m pip install --quiet build
+BUILDER := .dist-venv
+dist:
+	test -x $(BUILDER)/bin/python || $(PYTHON) -m venv $(BUILDER)
+	$(BUILDER)/bin/python -m pip install --quiet build
 	rm -rf $(DIST)
-	$(BIN)/python -m build --outdir $(DIST) .
+	$(BUILDER)/bin/python -m build --outdir $(DIST) .
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run_all.py $(BENCH_ARGS)
@@ -61,4 +64,4 @@ test-latest: tools
 	scripts/test-latest
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info
+	rm -rf $(VENV) $(BUILDER) build dist *.egg-info
