@@ -36,7 +36,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                    help=_("network card (a name or its address) for every socket and zeroconf "
                         "(default 127.0.0.1)"))
     p.add_argument("--out", type=Path, default=None, help=_("copy the verified transcript here"))
-    p.add_argument("--timeout", type=int, default=120, help=_("seconds of silence before blame"))
+    p.add_argument("--timeout", type=int, default=120, 
+                   help=_("seconds a stalled step waits before a peer asks again for what it "
+                          "missed, and the demo table's limit, after which it is abandoned, "
+                          "blaming nobody (default 120)"))
     p.add_argument("--lobby-timeout", type=float, default=120.0, metavar="SECONDS",
                    help=_("the peers give up if the table has not started after this long"))
     p.add_argument("--json", action="store_true", help=_("print one JSON summary object"))

@@ -44,7 +44,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--web-interface", default="127.0.0.1", metavar="IP",
                    help=_("address the page listens on (default 127.0.0.1: this computer only)"))
     p.add_argument("--timeout", type=int, default=120,
-                   help=_("seconds a cryptographic step may stay silent before a seat is blamed"))
+                   help=_("seconds a stalled step waits before this peer asks everyone again for "
+                          "what it missed (default 120); silence never convicts: a table whose "
+                          "step waits past its limit ({limit} s) is abandoned, blaming "
+                          "nobody").format(limit=DEFAULT_MOVE_TIMEOUT))
     p.add_argument("--open", action="store_true",
                    help=_("open the page in the default web browser (a bare p2ptarot does)"))
     online.add_online_args(p)
