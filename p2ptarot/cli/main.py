@@ -73,8 +73,14 @@ def _lang_given(argv: Sequence[str]) -> str | None:
     return None
 
 
+#: what a bare `p2ptarot` runs: the player's way in, the lobby in the default browser
+BARE = ("web", "--open")
+
+
 def _main(argv: Sequence[str] | None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv:  # a player's first command: the lobby, opened in the browser (its address printed)
+        argv = list(BARE)
     early = _lang_given(argv)
     set_language(early if early in LANGUAGES else None)  # the help's language
     parser = build_parser(argv)

@@ -62,7 +62,7 @@ def page_language(query: str | None, fixed: str | None, accept: str | None) -> s
     return normalize(query) or normalize(fixed) or accept_language(accept) or LANGUAGES[0]
 
 
-def page_html(token: str, lang: str = "en") -> str:
+def page_html(token: str, lang: str = "en", lobby: bool = False) -> str:
     """The whole page in `lang`: HTML with the package's CSS and JS inlined, its words
     translated, and the page's catalogue (`I18N`, read by the scripts' `t()`) inlined first."""
     static = resources.files("p2ptarot.web") / "static"
@@ -71,7 +71,10 @@ def page_html(token: str, lang: str = "en") -> str:
                          (static / "index.html").read_text(encoding="utf-8"))
     # inside <script>: "</" never appears (a msgid cannot close the element)
     catalogue = json.dumps(page_catalogue(lang), ensure_ascii=True, sort_keys=True).replace("</", "<\\/")
-    head = f"const LANG = {json.dumps(lang)};\nconst I18N = {catalogue};\n"
+    # LOBBY_APP: the page belongs to `p2ptarot web` (after a game: back to its lobby, a rematch);
+    # a `host --web` or `join --web` page has no lobby to go back to, so it offers neither
+    head = (f"const LANG = {json.dumps(lang)};\nconst LOBBY_APP = {json.dumps(lobby)};\n"
+            f"const I18N = {catalogue};\n")
     script = head + "\n".join(static.joinpath(*name.split("/")).read_text(encoding="utf-8")
                                for name in SCRIPTS)
     return (html.replace("/*STYLE*/", (static / "style.css").read_text(encoding="utf-8"))
@@ -169,7 +172,8 @@ class WebServer:
                                  headers={"Cache-Control": "no-store"})
 
     async def _index(self, request: web.Request) -> web.Response:
-        return web.Response(text=page_html(self.token, self._language(request)),
+        return web.Response(text=page_html(self.token, self._language(request),
+                                           lobby=self.on_command is not None),
                             content_type="text/html",
                             headers={"Cache-Control": "no-store",
                                      "Content-Security-Policy": "default-src 'self' 'unsafe-inline'; "
