@@ -34,6 +34,7 @@ from .config import Chooser, GameResult, PeerConfig, RunError
 from .frames import ctl, finished_seats, parse_ctl, safe_send
 from .heal import Healer
 from .store import DataDir, TableStore, test_secret
+from .trace import StepTrace
 from .watcher import Watcher
 
 logger = logging.getLogger(__name__)
@@ -71,6 +72,7 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
     audience = Watcher(cfg.spectators, session, charter, seat, store.transcript_path, public=True)
 
     loaded = [False]  # the saved messages of a resumed game are replayed first: no hold then
+    trace = StepTrace.from_env(seat)  # a benchmark's per-step trace (off: None)
 
     async def hold_round_end() -> None:
         """A round ended: before this seat's first message of what follows (the next deal, or
@@ -90,6 +92,9 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
         # a round that ended before this batch holds its first message, a move included; one
         # that ends in it holds the first message after its own ending move
         ended_before = cfg.hub is not None and loaded[0] and watch.shown_unheld()
+        if trace is not None:
+            trace.mark("session")
+            trace.sent(sum(isinstance(e, Send) for e in effects))
         # one durable write per batch: own messages are fsynced before any of them is sent
         sends = [e.envelope.encoded() for e in effects if isinstance(e, Send)]
         for e in effects:
@@ -99,6 +104,8 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
             outbox.append(line)
         if sends:  # durable before sent; the fsync on a worker thread, off the event loop
             await outbox.sync_off_loop()  # the transcript is synced at close: lost lines come back from peers
+        if trace is not None:
+            trace.mark("persist")
         lines = iter(sends)
         for e in effects:
             watch.effect(e)
@@ -143,6 +150,8 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
                        if e.blame is not None else _("nobody is blamed"))
                 cfg.say(_("game aborted at step {step}: {who}: {reason}").format(
                     step=e.step, who=who, reason=printable(say(e.reason))))  # may quote a cheater's text
+        if trace is not None:
+            trace.mark("send")
         watch.settle()
         audience.settle()
         loaded[0] = True
@@ -153,8 +162,10 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
         await _pump(cfg, links, session, handle, healer, moves, saved if resume else None,
                     on_link=lambda peer, up: (watch.link(peer, up), audience.link(peer, up)),
                     on_chat=lambda peer, text: (watch.chat(peer, text), audience.chat(peer, text)),
-                    chat_out=watch.chat_out)
+                    chat_out=watch.chat_out, trace=trace)
     finally:
+        if trace is not None:
+            trace.write()
         if reporter is not None:
             reporter.cancel()
         await healer.close()
@@ -207,7 +218,8 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
                 moves: "asyncio.Queue[Move | StandInMove | Exception]", saved: list[bytes] | None,
                 on_link: Callable[[bytes, bool], None] | None = None,
                 on_chat: Callable[[bytes, object], None] | None = None,
-                chat_out: Callable[[], list[str]] | None = None) -> None:
+                chat_out: Callable[[], list[str]] | None = None,
+                trace: StepTrace | None = None) -> None:
     """Feed the session from the links and the local chooser until the game ends, then linger.
 
     Clocks (PROTOCOL §8): a stalled step asks for catch-up every `RESYNC_AFTER` s; after the
@@ -256,10 +268,18 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
                                    return_when=asyncio.FIRST_COMPLETED)
             if move_task.done():
                 choice, move_task = move_task.result(), None
+                if trace is not None:
+                    trace.begin("move", session.step)
                 await _on_move(session, handle, choice)
+                if trace is not None:
+                    trace.end(session.step)
             if event_task.done():
                 ev, event_task = event_task.result(), None
+                if trace is not None:
+                    trace.begin("recv", session.step, ev.data if isinstance(ev, Received) else None)
                 await _on_event(links, session, handle, healer, syncs, done, ev, on_link, on_chat)
+                if trace is not None:
+                    trace.end(session.step)
             for text in chat_out() if chat_out is not None else []:  # the player's chat lines
                 await links.broadcast(ctl({"ctl": "chat", "text": text}))
             if session.finished:
@@ -269,14 +289,20 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
                 asked, last_deep = None, now
             elif stall.waited() > table_limit and asked is None:
                 asked = last_sync = now  # the last chance to hear from the awaited seats
+                if trace is not None:
+                    trace.note("deep", session.step)
                 await deep_catch_up()
             elif asked is not None and now - asked > ABANDON_GRACE:
                 await handle(session.abandon(stall.since_text()))
             elif stall.waited() > deep_every and now - last_deep > deep_every:
                 last_deep = last_sync = now
+                if trace is not None:
+                    trace.note("deep", session.step)
                 await deep_catch_up()
             elif now - max(stall.since, last_sync) > RESYNC_AFTER:
                 last_sync = now  # stalled: ask again (an answer may have been cut or lost)
+                if trace is not None:
+                    trace.note("resync", session.step)
                 await links.broadcast(ctl({"ctl": "sync", "step": session.step}))
                 await handle(session.digest())  # a peer on another history shows its heads
     finally:
@@ -288,7 +314,11 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
     if event_task is not None and event_task.done() and not event_task.cancelled() \
             and event_task.exception() is None:
         first = event_task.result()
+    if trace is not None:
+        trace.note("over", session.step)
     await _linger(cfg, links, session, handle, healer, syncs, done, first)
+    if trace is not None:
+        trace.note("left", session.step)
 
 
 async def _on_move(session: Session, handle: Callable[[list[Effect]], Awaitable[None]],
