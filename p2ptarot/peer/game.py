@@ -32,7 +32,7 @@ from p2ptarot.table.session import Session
 from .catchup import RESYNC_AFTER, SyncServer, sync_step
 from .config import Chooser, GameResult, PeerConfig, RunError
 from .frames import ctl, finished_seats, parse_ctl, safe_send
-from .heal import Healer
+from .heal import HIGHER_SEAT_PAUSE, Healer
 from .store import DataDir, LineAppender, TableStore, test_secret
 from .trace import StepTrace
 from .watcher import Watcher
@@ -63,7 +63,8 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
     keys = [charter.seat_key(i) for i in range(len(charter.seats))]
     links.admit_only(keys)  # a running game talks to its seats only (strangers are cut off)
 
-    healer = Healer(links, keys, [s.address for s in charter.seats], seat)
+    healer = Healer(links, keys, [s.address for s in charter.seats], seat,
+                    pause=0.0 if resume else HIGHER_SEAT_PAUSE)
     moves: asyncio.Queue[Move | StandInMove | Exception] = asyncio.Queue()
     pending_choice: list[asyncio.Task[None]] = []
     names = [s.name for s in charter.seats]
