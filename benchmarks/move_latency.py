@@ -121,7 +121,20 @@ def measure(root: Path, game: str, players: int, seed: int,
         if keep is not None:
             shutil.copytree(where, keep / f"{root.name}-{seed}", dirs_exist_ok=True)
         out = analyse(traces)
+        plays = [r["wall"] for recs in traces.values() for r in recs if r["src"] == "play"]
+        lefts = []  # when each peer's pump returned, on the wall clock (its play record's offset)
+        for recs in traces.values():
+            play = next((r for r in recs if r["src"] == "play"), None)
+            left = next((r for r in recs if r["src"] == "left"), None)
+            if play is not None and left is not None:
+                lefts.append(play["wall"] + left["t0"] - play["t0"])
         out.update({"wall": run.end, "cpu": run.cpu, "steps": run.steps,
+                    "imports_done": run.ready, "first_move": run.first_move,
+                    "play_start": round(max(plays) - run.spawned, 3)
+                    if plays and run.spawned else None,
+                    # from the last pump's return to the last process's exit (links closed)
+                    "exit_after_left": round(run.spawned + run.end - max(lefts), 3)
+                    if lefts and run.spawned and run.end else None,
                     "game": round(run.last_step - run.first_move, 3)
                     if run.last_step and run.first_move else None})
         return out

@@ -95,6 +95,7 @@ class TableRun:
 
     peers: int
     game: str
+    spawned: float | None = None  # time.time() when the first process was spawned
     ready: float | None = None  # every peer process has finished importing
     first_move: float | None = None  # the host's first move step started (cards dealt)
     last_step: float | None = None
@@ -174,7 +175,7 @@ def run_table(root: Path, game: str, peers: int, *, stop_at_first_move: bool = F
     procs: list[subprocess.Popen[str]] = []
     run = TableRun(peers=peers, game=game)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.time()
+    t0 = run.spawned = time.time()
     try:
         for k in range(peers):
             files = [str(work / f"log{k}.txt"), str(work / f"ready{k}.txt"), str(work / f"ops{k}.json")]

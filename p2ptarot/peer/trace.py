@@ -30,7 +30,9 @@ class StepTrace:
 
     def __init__(self, directory: Path, seat: int) -> None:
         self.path = Path(directory) / f"trace-{seat}.jsonl"
-        self.records: list[dict[str, Any]] = []
+        # the game starts: both clocks, so a benchmark places it against the processes' spawn
+        self.records: list[dict[str, Any]] = [{"src": "play", "s0": 0, "s1": 0,
+                                               "t0": time.monotonic(), "wall": time.time()}]
         self._cur: dict[str, Any] | None = None
 
     @classmethod

@@ -35,7 +35,8 @@ def test_a_batch_records_its_stages_in_order_and_the_frame_it_took(tmp_path: Pat
     trace.note("over", 13)
     trace.write()
     recs = [json.loads(line) for line in trace.path.read_text().splitlines()]
-    first, ctl, over = recs
+    play, first, ctl, over = recs
+    assert play["src"] == "play" and play["t0"] <= first["t0"] and play["wall"] > 0
     # the envelope's own step and kind (after its body), not the body's
     assert (first["es"], first["ek"], first["n"]) == (12, "mental.shuffle", len(frame))
     assert (first["s0"], first["s1"], first["sent"]) == (11, 13, 2)
@@ -49,4 +50,4 @@ def test_marks_outside_a_batch_are_ignored(tmp_path: Path) -> None:
     trace.mark("session")
     trace.sent(3)
     trace.end(4)
-    assert trace.records == []
+    assert [r["src"] for r in trace.records] == ["play"]
