@@ -97,7 +97,10 @@ def analyse(traces: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
     lefts = [e[-1] for e in ends.values() if len(e) > 1]
     notes = {k: sum(1 for recs in traces.values() for r in recs if r["src"] == k)
              for k in ("resync", "deep")}
-    return {"latency_ms": _stats(latency), "mover_applied_ms": _stats(own),
+    gc_s = [sum(r["seconds"].values()) for recs in traces.values() for r in recs
+            if r["src"] == "gc"]
+    return {"gc_pause_s_per_peer": round(statistics.fmean(gc_s), 3) if gc_s else None,
+            "latency_ms": _stats(latency), "mover_applied_ms": _stats(own),
             "stages_ms": {k: _stats(v) for k, v in stage.items()},
             "persist_before_send_ms": _stats(persist_sync),
             "gap_to_next_step_ms": _stats(gaps),

@@ -34,6 +34,20 @@ class StepTrace:
         self.records: list[dict[str, Any]] = [{"src": "play", "s0": 0, "s1": 0,
                                                "t0": time.monotonic(), "wall": time.time()}]
         self._cur: dict[str, Any] | None = None
+        self._gc: dict[int, float] = {}  # collections and their seconds, by generation
+        self._gc_n: dict[int, int] = {}
+        self._gc_at = 0.0
+        import gc
+        gc.callbacks.append(self._on_gc)
+
+    def _on_gc(self, phase: str, info: dict[str, int]) -> None:
+        """The garbage collector's pauses (the pump stands still meanwhile)."""
+        if phase == "start":
+            self._gc_at = time.perf_counter()
+        else:
+            gen = info.get("generation", 0)
+            self._gc[gen] = self._gc.get(gen, 0.0) + time.perf_counter() - self._gc_at
+            self._gc_n[gen] = self._gc_n.get(gen, 0) + 1
 
     @classmethod
     def from_env(cls, seat: int) -> StepTrace | None:
@@ -83,6 +97,12 @@ class StepTrace:
         self.records.append({"src": what, "s0": step, "s1": step, "t0": time.monotonic()})
 
     def write(self) -> None:
+        import gc
+        if self._on_gc in gc.callbacks:
+            gc.callbacks.remove(self._on_gc)
+        self.records.append({"src": "gc", "s0": 0, "s1": 0, "t0": time.monotonic(),
+                             "seconds": {str(g): round(t, 4) for g, t in self._gc.items()},
+                             "count": {str(g): n for g, n in self._gc_n.items()}})
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with open(self.path, "w") as fh:
             for rec in self.records:

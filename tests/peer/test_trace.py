@@ -35,7 +35,8 @@ def test_a_batch_records_its_stages_in_order_and_the_frame_it_took(tmp_path: Pat
     trace.note("over", 13)
     trace.write()
     recs = [json.loads(line) for line in trace.path.read_text().splitlines()]
-    play, first, ctl, over = recs
+    play, first, ctl, over, collected = recs
+    assert collected["src"] == "gc"
     assert play["src"] == "play" and play["t0"] <= first["t0"] and play["wall"] > 0
     # the envelope's own step and kind (after its body), not the body's
     assert (first["es"], first["ek"], first["n"]) == (12, "mental.shuffle", len(frame))
