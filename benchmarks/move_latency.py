@@ -92,7 +92,8 @@ def analyse(traces: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
                             or (b["src"] == "move" and b["s0"] >= r["s1"])), None)
                 if nxt is not None:
                     gaps.append(nxt["t0"] - r["t1"])
-    ends = {p: [r["t0"] for r in recs if r["src"] in ("over", "left")] for p, recs in traces.items()}
+    ends = {p: [r["t0"] for r in recs if r["src"] in ("over", "left")]
+            for p, recs in traces.items()}
     overs = [e[0] for e in ends.values() if e]
     lefts = [e[-1] for e in ends.values() if len(e) > 1]
     notes = {k: sum(1 for recs in traces.values() for r in recs if r["src"] == k)

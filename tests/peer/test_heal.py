@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from typing import Any
 
 import pytest
 
@@ -90,13 +91,14 @@ async def test_a_resumed_seat_dials_the_higher_seats_without_the_start_pause() -
             dialled.set()
             raise MeshError("refused")
 
-    keys = [b"a" * 32, b"b" * 32]
-    slow = Healer(Nobody(), keys, ["ws://x", "ws://y"], seat=0, pause=3600.0)  # type: ignore[arg-type]
+    keys, addresses = [b"a" * 32, b"b" * 32], ["ws://x", "ws://y"]
+    nobody: Any = Nobody()
+    slow = Healer(nobody, keys, addresses, seat=0, pause=3600.0)
     slow.start()
     await asyncio.sleep(0.2)
     assert slow.dials == 0  # the start pause: the higher seat is not dialled yet
     await slow.close()
-    healer = Healer(Nobody(), keys, ["ws://x", "ws://y"], seat=0, pause=0.0)  # type: ignore[arg-type]
+    healer = Healer(nobody, keys, addresses, seat=0, pause=0.0)
     healer.start()
     try:
         async with asyncio.timeout(WAIT):

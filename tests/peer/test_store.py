@@ -68,11 +68,13 @@ def test_a_batch_s_own_messages_are_durable_before_persist_returns_them_to_send(
     transcript = LineAppender(tmp_path / "transcript.jsonl")
     outbox = LineAppender(tmp_path / "outbox.jsonl")
     theirs, mine, also = _Env(b'{"theirs":1}'), _Env(b'{"mine":1}'), _Env(b'{"mine":2}')
-    sends = persist([Record(theirs), Send(mine), Record(mine), Send(also)], transcript, outbox)  # type: ignore[arg-type]
+    batch: list = [Record(theirs), Send(mine), Record(mine), Send(also)]
+    sends = persist(batch, transcript, outbox)
     assert sends == [b'{"mine":1}', b'{"mine":2}']
     assert synced == [(outbox._fh.fileno(), b'{"mine":1}\n{"mine":2}\n')]
     assert (tmp_path / "transcript.jsonl").read_bytes() == b'{"theirs":1}\n{"mine":1}\n'
-    assert persist([Record(_Env(b'{"theirs":2}'))], transcript, outbox) == []  # type: ignore[arg-type]
+    only_theirs: list = [Record(_Env(b'{"theirs":2}'))]
+    assert persist(only_theirs, transcript, outbox) == []
     assert len(synced) == 1  # nothing of its own to send: no fsync on the way
     transcript.close()
     outbox.close()
