@@ -63,14 +63,18 @@ def main() -> int:
     for root in builds.values():
         compile_bytecode(root)  # both builds start as installed ones do (see compile_bytecode)
     units = unit_costs(HERE)  # one price list for both builds (the same rbcl and cryptography)
+    loads: list[float] = []  # the 1-minute load average as each game starts (the machine is shared)
     for run in range(args.runs):
         for name, root in builds.items():  # interleaved: both builds see the same load
             load = round(os.getloadavg()[0], 2)  # the machine's 1-minute load as the run starts
+            loads.append(load)
             samples[name].append({**measure(root, args.game, args.players, seed=run + 1,
                                             units=units), "load1": load})
             print(f"run {run + 1} {name}: {json.dumps(samples[name][-1])}", file=sys.stderr)
     result: dict[str, object] = {"benchmark": "whole_game", "game": args.game,
                                  "players": args.players, "runs": args.runs,
+                                 "load_1min": {"min": min(loads), "max": max(loads),
+                                               "samples": loads},
                                  "unit": "seconds (wire: bytes)", "unit_costs_us": units,
                                  "floor": "group operations and signatures counted in every peer, "
                                           "at their fastest measured CPU cost each"}
