@@ -15,6 +15,7 @@ from types import SimpleNamespace
 
 from p2ptarot.cards import ARCANOID
 from p2ptarot.cards.arcanoid_tables import FIELDS as _SUITS
+from p2ptarot.cards.arcanoid_tables import POPE
 from p2ptarot.games.arcanoid.battle import (ILLEGITIMATE, IMPERIAL, ROYAL, VALUE, WORLD_CLASS,
                                             battle_key)
 
@@ -45,7 +46,7 @@ _DECISIONS = {
     "wheel": N_("{actor}: discard down to capacity after the Wheel"),
     "call-again": N_("{actor} may call another card (already called: {tried})"),
     "fool": N_("Fool window: whoever holds the Fool may steal {actor_s} engagement on {field}"),
-    "pope": N_("Pope played by {actor}: show {category}"),
+    "pope": N_("{hierophant} played by {actor}: show {category}"),
     "give": N_("{actor} called {called}: its holder hands it over"),
     "vote": N_("the draw pile is empty: vote to renew it from the discard pile"),
 }
@@ -256,7 +257,7 @@ def _score_lines(view: Mapping[str, Any]) -> list[str]:
 
 
 def _decision_line(decision: Mapping[str, Any], view: Mapping[str, Any]) -> str:
-    """What the table waits for, with what was announced (called card, Pope category...)."""
+    """What the table waits for, with what was announced (called card, the Hierophant's category...)."""
     category = decision.get("category", "")
     fields = {
         "actor": who(decision["actor"], view), "actor_s": _possessive(decision["actor"], view),
@@ -265,6 +266,7 @@ def _decision_line(decision: Mapping[str, Any], view: Mapping[str, Any]) -> str:
         "category": {"trumps": _("every trump you hold"), "fool": _("the Fool if you hold it")}.get(
             category, _("every card of {suit} you hold").format(suit=_field(category))),
         "field": _field(decision["field"]) if decision.get("field") else _("a field"),
+        "hierophant": card_name(POPE),
     }
     name = decision["name"]
     if name == "turn" and fields["actor"] == _("you"):

@@ -28,7 +28,7 @@ def test_every_game_has_its_rules_in_both_languages(game: str, lang: str) -> Non
 def test_special_cards_places_and_moves_explain_themselves() -> None:
     assert explain("arcanum", "major-9").startswith("IX The Hermit")
     assert explain("arcanum", "loc-10").startswith("10 Castle")
-    assert explain("arcanoid", "trump-9").startswith("IX the Hermit")
+    assert explain("arcanoid", "trump-9").startswith("IX The Hermit")
     assert "excused" in explain("trois-roses", "divine-4")  # by its kind
     assert explain("trois-roses", "minor-cup-guardian") != explain("trois-roses", "minor-cup-god")
     assert explain("trois-roses", "divine-4", "fr").startswith("un mystère divin")

@@ -174,7 +174,7 @@ class ArcanoidState(Pipeline, FlowState):
         if claim.kind == "not-held" and card == detail["card"]:
             raise self._false_claim(claim, f"claimed not to hold {card}, but held it")
         if claim.kind == "pope-all" and in_category(card, detail["category"]):
-            raise self._false_claim(claim, f"Pope: withheld {card} ({detail['category']})")
+            raise self._false_claim(claim, f"Hierophant: withheld {card} ({detail['category']})")
 
     def _on_learn(self, handle: int, card: str) -> None:
         waiting = self._claims_by_handle.pop(handle, [])

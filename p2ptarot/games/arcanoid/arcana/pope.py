@@ -22,7 +22,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def check(g: "ArcanoidState", pid: int, move: Pope) -> None:
     if move.category not in POPE_CATEGORIES:
-        raise IllegalMove(g.seat_of(pid), f"unknown Pope category {move.category!r}", g.where())
+        raise IllegalMove(g.seat_of(pid), f"unknown Hierophant category {move.category!r}",
+                          g.where())
 
 
 def check_show(g: "ArcanoidState", seat: int, move: Show, ctx: Ctx) -> None:
@@ -33,14 +34,14 @@ def check_show(g: "ArcanoidState", seat: int, move: Show, ctx: Ctx) -> None:
         raise IllegalMove(seat, "handles and cards must match one to one", g.where())
     for h, c in zip(move.handles, move.cards):
         if h not in hand:
-            raise IllegalMove(seat, "a Pope show comes from the hidden hand", g.where())
+            raise IllegalMove(seat, "a Hierophant show comes from the hidden hand", g.where())
         known = g.usable_card(h, seat)
         if not in_category(c, cat) or (known is not None and known != c):
             raise IllegalMove(seat, f"card {h} is not of category {cat}", g.where())
     for h in hand:
         known = g.usable_card(h, seat)
         if h not in move.handles and known is not None and in_category(known, cat):
-            raise IllegalMove(seat, f"Pope: withheld a card of category {cat}", g.where())
+            raise IllegalMove(seat, f"Hierophant: withheld a card of category {cat}", g.where())
 
 
 def legal_show(g: "ArcanoidState", seat: int, ctx: Ctx) -> list:
