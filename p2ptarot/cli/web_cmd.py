@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from p2ptarot.app.clock import DEFAULT_MOVE_TIMEOUT
 from p2ptarot.app.events import ReplayLoaded
-from p2ptarot.app.human import LeftTable, until_left
+from p2ptarot.app.human import LeftTable
 from p2ptarot.app.replay import frames
 from p2ptarot.i18n import _
 from p2ptarot.i18n.reasons import say
@@ -120,10 +120,12 @@ async def serve(args: argparse.Namespace) -> int:
     if getattr(args, "open", False):
         open_in_browser(url)
     try:
-        if lobby is not None:
+        if lobby is not None:  # the page's Leave is the lobby's: back to its list, never an exit
             watching = asyncio.create_task(lobby.watch())
-            await until_left(hub, asyncio.Event().wait())
-            watching.cancel()
+            try:
+                await asyncio.Event().wait()
+            finally:
+                watching.cancel()
         else:
             await asyncio.Event().wait()
     finally:

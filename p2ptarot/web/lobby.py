@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from p2ptarot.i18n import _, language
 from p2ptarot.i18n.reasons import say
-from p2ptarot.app.events import (BackToLobby, GameAborted, GameFinished, Host, Notice, Rematch,
-                                 Sit, TablesSeen)
+from p2ptarot.app.events import (BackToLobby, GameAborted, GameFinished, Host, Leave, Notice,
+                                 Rematch, Sit, TablesSeen)
 from p2ptarot.app.human import human_seat
 from p2ptarot.app.table import Hub
 from p2ptarot.engine import BadConfiguration, UnknownGame, games
@@ -141,9 +141,32 @@ class Lobby:
                                                 online=self.online is not None))
                 await asyncio.sleep(every)
 
+    async def leave(self) -> None:
+        """The page's "Leave the table": this seat's game stops (its links close, so the other
+        players are told; the game stays in the data directory for `join --resume`, and a hosted
+        table's bots wait for it), and the page is back in the lobby, the program still running.
+        After the end of the game it is the same as "Back to the lobby"."""
+        over = any(isinstance(e, (GameFinished, GameAborted)) for e in self.hub.history)
+        if self.game is not None and over:
+            await self.command(BackToLobby())
+            return
+        if self.game is None or self.game.done():
+            return  # nothing to leave: the page is in the lobby already
+        game, self.bots = self.game, None
+        game.cancel()
+        await asyncio.gather(game, return_exceptions=True)
+        self.hub.reset()
+        self.hub.publish(Notice(_("you left the table")))
+        self._back_to_the_list()
+
     async def command(self, cmd: Any) -> None:
         """Sit: join the named table; Host: open a table (bots as local processes); either is
-        then played in this page."""
+        then played in this page. Leave: back to the lobby."""
+        if isinstance(cmd, Leave):
+            if self._after is not None and not self._after.done():
+                return
+            self._after = asyncio.ensure_future(self.leave())
+            return
         if isinstance(cmd, (BackToLobby, Rematch)):
             if self._after is not None and not self._after.done():
                 return  # a second click (or a second page) while the first is handled: one table

@@ -85,7 +85,7 @@ def page_html(token: str, lang: str = "en", lobby: bool = False) -> str:
 
 class WebServer:
     """Serves one hub's events to local pages. `on_command` receives the commands the hub does
-    not (the lobby's sit and host), e.g. from `p2ptarot web`."""
+    not (the lobby's sit, host, after-game commands and leave), e.g. from `p2ptarot web`."""
 
     def __init__(self, hub: Hub, host: str = "127.0.0.1", port: int = 0, token: str | None = None,
                  on_command: Extra | None = None, lang: str | None = None) -> None:
@@ -218,7 +218,7 @@ class WebServer:
                                           "text": _("bad command: {why}").format(why=say(exc))}))
             return
         if self.on_command is not None and type(cmd).__name__ in ("Sit", "Host", "BackToLobby",
-                                                                    "Rematch"):
+                                                                    "Rematch", "Leave"):
             await self.on_command(cmd)
         else:
             self.hub.send(cmd)
