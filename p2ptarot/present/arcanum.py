@@ -386,6 +386,9 @@ def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) 
         for f in loc["figures"]:
             f["sign"] = _HOUSE_SIGNS.get(f["house"], "?")
             f["label"] = _figure(f["id"])
+    # every pawn's name, those held off the board too: the page's chooser of the figure to move
+    board["figure_labels"] = {f"fig-{h}-{r}": _figure(f"fig-{h}-{r}")
+                              for h in HOUSES for r in ("knave", "knight", "queen", "king")}
     for t in board["prestige"]:
         t["sign"] = _HOUSE_SIGNS.get(t["house"], "?")
         t["name"] = _house(t["house"])

@@ -292,6 +292,23 @@ function drawMoves() {
     return;
   }
   const sel = selected();
+  const choice = targetChoices();
+  if (choice) {  // a place with several moves to it (the figures that can go there): one button each
+    const head = el("div", "pickbar");
+    const what = t("{place}: choose one, here or on the table", { place: choice.place });
+    head.appendChild(el("span", null, sel.card ? t("{name}: {move}", { name: cardName(sel.card), move: what }) : what));
+    const no = el("button", "cancel", t("Cancel")); no.addEventListener("click", () => { setSel(null, null); drawAll(); });
+    head.appendChild(no); box.appendChild(head);
+    const row = el("div", "buttons chooser"); row.id = "target-chooser";
+    choice.choices.forEach((c) => {
+      const b = el("button", "move choice", c.label);
+      b.title = S.turn.options[c.k - 1].sentence; b.dataset.option = c.k; b.dataset.target = c.target;
+      b.addEventListener("click", () => { highlight([c.k]); drawAll(); });
+      row.appendChild(b);
+    });
+    box.appendChild(row);
+    return;
+  }
   let rows;
   if (sel) {  // a card (or cards) picked: its moves without a place, the places are lit on the table
     const ks = sel.options;

@@ -20,6 +20,18 @@ function arcanumSymbols(symbols) {
   return box;
 }
 
+// the board's fields by name, for the chooser of the figure to move (games/board.js targetChoices)
+GAME_TARGET_NAMES.arcanum = function (sc) {
+  const names = new Map();
+  const b = sc && sc.board; if (!b) return names;
+  b.locations.forEach((l) => names.set("loc-" + l.number, l.number + " · " + l.name));
+  Object.entries(b.figure_labels || {}).forEach(([id, label]) => {
+    const [, house, rank] = id.split("-");
+    names.set(id, (HOUSE_SIGN[house] || "") + (RANK_SHORT[rank] || rank) + " " + label);
+  });
+  return names;
+};
+
 GAME_SCREENS.arcanum = function (sc, box) {
   const b = sc.board; if (!b) return;
   const root = el("div", "arcanum"); root.id = "arcanum-board";

@@ -38,6 +38,26 @@ function regroup(target) {
   const best = Math.max(...opts.map(score));
   return opts.filter((k) => score(k) === best);
 }
+// A place clicked (or a card whose moves share it) that still leaves several moves, each apart by
+// one more field (Arcanum: the figures that can go to the clicked location): the choice is offered
+// at once, a button per move in the move bar (drawMoves), as well as lit on the table.
+// GAME_TARGET_NAMES[game](screen): a Map of the game's field -> short label ("♥Q cups queen").
+const GAME_TARGET_NAMES = {};
+function targetChoices() {
+  const sel = selected();
+  if (!sel || previewed() !== null || sel.options.length < 2) return null;
+  const chosen = chosenTargets();
+  const named = GAME_TARGET_NAMES[S.screen && S.screen.game];
+  if (!chosen.length || !named) return null;
+  const names = named(S.screen);
+  const out = [];
+  for (const k of sel.options) {
+    const rest = (S.turn.options[k - 1].targets || []).filter((x) => !chosen.includes(x));
+    if (rest.length !== 1 || !names.has(rest[0]) || out.some((c) => c.target === rest[0])) return null;
+    out.push({ k, target: rest[0], label: names.get(rest[0]) });
+  }
+  return { place: chosen.map((x) => names.get(x) || x).join(", "), choices: out };
+}
 function fieldClick(node, target) {
   node.dataset.target = target;
   if (!S.turn || S.answered) return;
