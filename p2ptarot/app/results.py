@@ -24,6 +24,11 @@ COLUMNS = {
     "loser": N_("loser")}
 
 
+#: words a round record holds as values (paris divins' bets and winning category): the same
+#: msgids as the games' own screens
+VALUES = {"minor": N_("minor"), "major": N_("major"), "divine": N_("divine")}
+
+
 def column(key: str) -> str:
     """A round record's key as the heading people read ("dealer" -> "donneur")."""
     return _(COLUMNS[key]) if key in COLUMNS else key
@@ -42,6 +47,8 @@ def _word(key: str, value: Any, names: Sequence[str], seats_by_default: bool) ->
         return _("nobody") if key in _SEAT_KEYS else "-"
     if isinstance(value, bool):
         return _("yes") if value else _("no")
+    if isinstance(value, str) and value in VALUES:
+        return _(VALUES[value])
     if is_card(value):
         return card_name(value)
     if isinstance(value, list) and len(value) == len(names) and len(names) > 1 \

@@ -360,7 +360,7 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
                                                         whose=_hand_of(move["target"], view))
     if kind == "pope":
         cat = {"trumps": _("the trumps"), "fool": _("the Fool")}.get(move["category"],
-                                                                    move["category"])
+                                                                    _field(move["category"]))
         return _("Play {card}: call {category}").format(card=card, category=cat)
     if kind == "strength":
         option = _("two face-up cards") if move["option"] == "visible" else _("one more hidden card")

@@ -120,7 +120,7 @@ def render(view: Mapping[str, Any]) -> str:
     sudden = _("SUDDEN DEATH") if view.get("sudden_death") else _("no sudden death yet")
     out.append(_("layout {n} cards, stock {stock}, {sudden}").format(
         n=layout["size"], stock=view.get("stock"), sudden=sudden))
-    hints = list(view.get("hints") or [])
+    hints = [hint_words(str(h)) for h in view.get("hints") or []]
     if view.get("hint_text"):
         hints.append(f'"{view["hint_text"]}"')
     if hints:
@@ -162,6 +162,20 @@ def render(view: Mapping[str, Any]) -> str:
     return "\n".join(out)
 
 
+#: the structured hints (spec/ERL.md §10) in words: the rule language keeps its English tokens
+_HINT_WORDS = {"ignores colour": N_("ignores colour"), "ignores rank": N_("ignores rank"),
+               "ignores position": N_("ignores position")}
+
+
+def hint_words(hint: str) -> str:
+    """A structured hint as a player reads it ("history 2" -> "historique 2" in French)."""
+    if hint in _HINT_WORDS:
+        return _(_HINT_WORDS[hint])
+    if hint.startswith("history ") and hint[8:].isdigit():
+        return _("history {k}").format(k=hint[8:])
+    return hint
+
+
 def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     """A sentence for one move (its JSON form)."""
     kind = move.get("kind")
@@ -169,7 +183,8 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
         text = " ".join(str(move.get("value") or "").split())
         return _("commit the rule: {rule}").format(rule=text) if text else _("commit the rule")
     if kind == "hint":
-        parts = list(move.get("hints") or []) + ([f'"{move["text"]}"'] if move.get("text") else [])
+        parts = [hint_words(str(h)) for h in move.get("hints") or []] + (
+            [f'"{move["text"]}"'] if move.get("text") else [])
         return _("give the hint {hint}").format(hint="; ".join(parts)) if parts \
             else _("give no hint")
     if kind == "play":
@@ -513,7 +528,8 @@ def refine_screen(view: Mapping[str, Any], names: Sequence[str], base: Mapping[s
         "seat": me, "dealer": view.get("dealer"), "current": view.get("current"),
         "columns": columns, "size": layout["size"], "marker": marker,
         "stock": view.get("stock"), "sudden_death": bool(view.get("sudden_death")),
-        "players": players, "rule": rule, "hints_given": list(view.get("hints") or []),
+        "players": players, "rule": rule,
+        "hints_given": [hint_words(str(h)) for h in view.get("hints") or []],
         "hint_text": view.get("hint_text") or "",
         "pending": None if not pending else {
             "seat": pending["seat"], "no_play": pending["no_play"],
@@ -523,7 +539,8 @@ def refine_screen(view: Mapping[str, Any], names: Sequence[str], base: Mapping[s
                  if isinstance(h.get("card"), str)],
         "examples": [{"name": _(EXAMPLE_NAMES[r.name]) if r.name in EXAMPLE_NAMES else r.name,
                       "difficulty": r.difficulty, "text": r.text} for r in LIBRARY],
-        "hints": [{"hint": h, "holds": isinstance(rule, str) and hint_holds(rule, h)} for h in HINTS],
+        "hints": [{"hint": h, "words": hint_words(h),
+                   "holds": isinstance(rule, str) and hint_holds(rule, h)} for h in HINTS],
         "max_run": MAX_RUN, "max_rule_bytes": MAX_TEXT_BYTES, "max_hint_text": MAX_HINT_TEXT,
     }
     sc["piles"] = [p for p in base.get("piles", []) if p["label"] not in ("main", "side", "pending")]

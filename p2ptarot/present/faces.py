@@ -28,8 +28,20 @@ _COLOURS = {"swords": "steel", "wands": "green", "cups": "red", "coins": "gold",
             "star": "gold", "feather": "blue", "cup": "red", "staff": "green", "mask": "black",
             "major": "violet", "world": "violet", "divine": "gold", "rose": "red"}
 #: roses figures: two letters, never one shared by two ranks (guardian and god both start with G)
+#: (in French, one language per face: En Ga Ma Pa An Di, enfant ... dieu)
 _ROSES_FIGURES = {"child": "Ch", "guardian": "Gu", "master": "Ma", "parent": "Pa",
                   "ancestor": "An", "god": "God"}
+
+
+def roses_letter(rank: str) -> str:
+    """A roses figure's letters in the reader's language."""
+    letters = {"child": pgettext("roses figure letters", "Ch"),
+               "guardian": pgettext("roses figure letters", "Gu"),
+               "master": pgettext("roses figure letters", "Ma"),
+               "parent": pgettext("roses figure letters", "Pa"),
+               "ancestor": pgettext("roses figure letters", "An"),
+               "god": pgettext("roses figure letters", "God")}
+    return letters.get(rank, rank[:2].title())
 #: the same figures in words, as a face's title shows them
 _ROSES_FIGURE_WORDS = {"child": N_("child"), "guardian": N_("guardian"), "master": N_("master"),
                        "parent": N_("parent"), "ancestor": N_("ancestor"), "god": N_("god")}
@@ -160,6 +172,7 @@ def face(card_id: object) -> dict[str, Any]:
     elif f.get("title") in _ROSES_FIGURE_WORDS:  # a roses minor figure: "guardian"
         figure = str(f.get("title"))
         out["title"] = _(_ROSES_FIGURE_WORDS[figure])
+        out["big"] = out["corner"] = roses_letter(figure)
     return out
 
 

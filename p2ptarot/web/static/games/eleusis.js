@@ -79,7 +79,7 @@ function hintForm(ev) {
     ev.hints.forEach((h) => {
       const lab = el("label", "hint" + (h.holds ? "" : " off"));
       const box = el("input"); box.type = "checkbox"; box.value = h.hint; box.disabled = !h.holds;
-      lab.appendChild(box); lab.appendChild(document.createTextNode(" " + h.hint + (h.holds ? "" : " " + t("(false of your rule)"))));
+      lab.appendChild(box); lab.appendChild(document.createTextNode(" " + (h.words || h.hint) + (h.holds ? "" : " " + t("(false of your rule)"))));
       f.appendChild(lab);
     });
     const txt = el("input"); txt.id = "hint-text"; txt.maxLength = ev.max_hint_text; txt.placeholder = t("free-text hint (or nothing)");
