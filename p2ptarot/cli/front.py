@@ -323,7 +323,7 @@ class Terminal:
     def _input_closed(self, eof_leaves: bool) -> None:
         self.hub.detach()
         if eof_leaves:
-            self.hub.send(Leave("standard input closed"))
+            self.hub.send(Leave(_("standard input closed")))
         else:
             self.say(_("terminal input closed: play in the browser page (Ctrl-C leaves the table)"))
 

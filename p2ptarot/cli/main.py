@@ -19,6 +19,8 @@ from p2ptarot import PROTOCOL_VERSION, __version__
 from p2ptarot._startup import install as install_startup_levers
 from p2ptarot.i18n import LANGUAGES, _, set_language
 
+from .argparse_words import install as install_argparse_words
+
 install_startup_levers()  # before any command module is imported: see p2ptarot/_startup.py
 
 #: command -> the module of this package that registers and runs it (in the order of the help)
@@ -83,13 +85,16 @@ def _main(argv: Sequence[str] | None) -> int:
         argv = list(BARE)
     early = _lang_given(argv)
     set_language(early if early in LANGUAGES else None)  # the help's language
+    install_argparse_words()  # argparse's own usage and error sentences in it too
     parser = build_parser(argv)
     args = parser.parse_args(argv)
     set_language(getattr(args, "lang", None))
     run = getattr(args, "run", None)
     if run is None:
         parser.print_usage(sys.stderr)
-        print("p2ptarot: error: a command is required", file=sys.stderr)
+        print(_("{prog}: error: {message}").format(prog="p2ptarot",
+                                                   message=_("a command is required")),
+              file=sys.stderr)
         return 2
     try:
         return int(run(args))

@@ -33,6 +33,10 @@ if TYPE_CHECKING:  # zeroconf is imported only by the commands that browse (not 
     from p2ptarot.app.table import Hub
     from p2ptarot.net.discovery import TableAdvert
 
+#: the bots `--bot` names (p2ptarot.bots.BOTS, not imported before a bot is made: it loads the
+#: games' heuristics)
+BOT_KINDS = ("heuristic", "random")
+
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--name", default=os.environ.get("USER", "player"), help=_("your display name"))
@@ -43,6 +47,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data-dir", type=Path, default=Path.home() / ".p2ptarot", metavar="DIR",
                    help=_("identity key, secrets and transcripts (default: ~/.p2ptarot)"))
     p.add_argument("--bot", nargs="?", const="heuristic", default=None, metavar="KIND",
+                   choices=BOT_KINDS,
                    help=_("let a bot play this seat (random or heuristic; default heuristic)"))
     p.add_argument("--seed", type=int, default=None, help=_("seed of the bot's choices"))
     p.add_argument("--test-seed", type=int, default=None, metavar="N",

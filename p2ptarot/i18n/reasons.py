@@ -101,6 +101,15 @@ TEMPLATES: tuple[str, ...] = (
     N_("protocol version {theirs} not supported (this peer speaks {ours})"),
     N_("{address} is not an online seat address (nostr:<key>)"), N_("that address is this peer's own"),
     N_("{game} needs {low} to {high} players; {count} ready"),
+    # why a connection failed, as the HTTP client and the operating system word it (aiohttp's
+    # ClientConnectorError, OSError's strerror)
+    N_("Cannot connect to host {host} ssl:default [{why}]"),
+    N_("Cannot connect to host {host} ssl:{ssl} [{why}]"),
+    N_("Connect call failed ('{ip}', {port})"), N_("Connect call failed"),
+    N_("[Errno {errno}] {why}"), N_("Connection refused"), N_("Connection reset by peer"),
+    N_("Connection timed out"), N_("Network is unreachable"), N_("No route to host"),
+    N_("Name or service not known"), N_("Temporary failure in name resolution"),
+    N_("Server disconnected"),
     # the engine's registry: a game, its variant, its options (engine/registry.py)
     N_("unknown game {name} (known: {known})"),
     N_("{game} is played by {low} to {high} players, not {count}"),
@@ -389,6 +398,7 @@ TEMPLATES: tuple[str, ...] = (
     N_("commitment: opening does not match digest (label {label})"),
     N_("schnorr: challenge mismatch (no knowledge of log_G h for this context)"),
     N_("{what}: challenge mismatch (log_g1 h1 != log_g2 h2 for this statement)"),
+    N_("share"), N_("reencryption"),  # the proofs' names there (crypto/proofs.py)
     N_("{name}: statement point {key} is the identity"),
     N_("shuffle: empty input"),
     N_("shuffle: {out} outputs for {n} inputs"),
