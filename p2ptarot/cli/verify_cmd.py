@@ -9,7 +9,7 @@ from pathlib import Path
 
 from p2ptarot.app.replay import frames
 from p2ptarot.crypto.shuffle import use_second_core
-from p2ptarot.i18n import _
+from p2ptarot.i18n import _, ngettext
 from p2ptarot.i18n.reasons import say
 from p2ptarot.peer.store import read_transcript
 from p2ptarot.present.screen import name_seats
@@ -91,8 +91,11 @@ def stand_in_summary(transcript: Transcript) -> list[dict[str, int]]:
 def stand_in_lines(transcript: Transcript) -> list[str]:
     """The stand-in summary for people (seats counted from 1, with their names)."""
     seats = transcript.charter.charter.seats
-    return ["  " + _("stand-in: {moves} move(s) of seat {n} ({name}) were played by its bot "
-                     "(steps {first} to {last}; the seat's own claim, not checkable)").format(
+    return ["  " + ngettext(
+        "stand-in: {moves} move of seat {n} ({name}) was played by its bot "
+        "(steps {first} to {last}; the seat's own claim, not checkable)",
+        "stand-in: {moves} moves of seat {n} ({name}) were played by its bot "
+        "(steps {first} to {last}; the seat's own claim, not checkable)", s["moves"]).format(
                 moves=s["moves"], n=s["seat"] + 1, name=printable(seats[s["seat"]].name, 40),
                 first=s["first_step"], last=s["last_step"])
             for s in stand_in_summary(transcript)]
@@ -152,17 +155,25 @@ def run_verify(args: argparse.Namespace) -> int:
             accused = (_("accusing nobody") if blame is None
                        else _("accusing seat {seat}").format(
                            seat=_seat_name(names, blame, number_first=True)))
-            print("  " + _("seat {seat} stopped the game at the table (step {step}), {accused}: "
-                           "{reason} [{pieces} piece(s) of evidence]").format(
+            pieces = len(record.get("evidence") or [])
+            print("  " + ngettext("seat {seat} stopped the game at the table (step {step}), "
+                                  "{accused}: {reason} [{pieces} piece of evidence]",
+                                  "seat {seat} stopped the game at the table (step {step}), "
+                                  "{accused}: {reason} [{pieces} pieces of evidence]",
+                                  pieces).format(
                 seat=_seat_name(names, record.get("by"), number_first=True),
                 step=printable(record.get("at"), 20), accused=accused,
                 reason=printable(say(str(record.get("reason")))),  # their words, quoted as written
-                pieces=len(record.get("evidence") or [])))
+                pieces=pieces))
     if not args.json:
         names = _names(transcript)
         for f in verdict.findings:  # punished in play (an Eleusis void round): the game went on
-            print("  " + _("fault found at step {step}, seat {seat} ({name}): {reason}; play went "
-                           "on [{pieces} piece(s) of evidence, re-checked by this replay]").format(
+            print("  " + ngettext(
+                "fault found at step {step}, seat {seat} ({name}): {reason}; play went on "
+                "[{pieces} piece of evidence, re-checked by this replay]",
+                "fault found at step {step}, seat {seat} ({name}): {reason}; play went on "
+                "[{pieces} pieces of evidence, re-checked by this replay]",
+                len(f["evidence"])).format(
                 step=f["step"], seat=f["seat"] + 1, name=names[f["seat"]],
                 reason=printable(name_seats(say(f["reason"]), names)), pieces=len(f["evidence"])))
     return 0 if verdict.valid else EXIT_INVALID

@@ -415,11 +415,15 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     if kind in ("secret-engage", "magician-secret"):
         hidden = card_list([known.get(h) for h in move["handles"]])
         if kind == "secret-engage":
-            return _("Engage secretly on {field}: {count} card(s) face down ({cards})").format(
+            return ngettext("Engage secretly on {field}: {count} card face down ({cards})",
+                            "Engage secretly on {field}: {count} cards face down ({cards})",
+                            len(move["handles"])).format(
                 field=field, count=len(move["handles"]), cards=hidden)
-        return _("Play {card} to engage secretly on {field}: {count} card(s) face down "
-                 "({cards})").format(card=card, field=field, count=len(move["handles"]),
-                                     cards=hidden)
+        return ngettext("Play {card} to engage secretly on {field}: {count} card face down "
+                        "({cards})",
+                        "Play {card} to engage secretly on {field}: {count} cards face down "
+                        "({cards})", len(move["handles"])).format(
+            card=card, field=field, count=len(move["handles"]), cards=hidden)
     if kind == "fool-outcome":
         return (_("Steal the secret engagement (it is stealable)") if move["outcome"] == "stolen"
                 else _("The Fool is lost (the secret engagement cannot be stolen)"))

@@ -11,7 +11,7 @@ import logging
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable
 
-from p2ptarot.i18n import _, language
+from p2ptarot.i18n import _, language, ngettext
 from p2ptarot.i18n.reasons import say
 from p2ptarot.app.events import (BackToLobby, GameAborted, GameFinished, Host, Leave, Notice,
                                  Rematch, Sit, TablesSeen)
@@ -230,8 +230,9 @@ class Lobby:
             self.cfg.name = cmd.name.strip()[:40]
         self.hosted = cmd
         self.hub.publish(Notice(
-            (_("opening a table of {game} for {seats} with {bots} bot(s)...") if cmd.bots
-             else _("opening a table of {game} for {seats}...")).format(
+            (ngettext("opening a table of {game} for {seats} with {bots} bot...",
+                      "opening a table of {game} for {seats} with {bots} bots...", cmd.bots)
+             if cmd.bots else _("opening a table of {game} for {seats}...")).format(
                 game=gi.title_in(language()), seats=cmd.seats, bots=cmd.bots)))
         cfg, extra = self.cfg, ()
         if cmd.online:

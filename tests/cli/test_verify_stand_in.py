@@ -18,7 +18,7 @@ def test_verify_and_replay_mark_the_stand_in_moves(name: str, capsys) -> None:
     assert main(["verify", str(VECTORS / name)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("valid: ")
-    assert "stand-in: 4 move(s) of seat 2 (p1) were played by its bot" in out
+    assert "stand-in: 4 moves of seat 2 (p1) were played by its bot" in out
     assert main(["verify", "--json", str(VECTORS / name)]) == 0
     verdict = json.loads(capsys.readouterr().out)
     assert verdict["valid"] and [(s["seat"], s["moves"]) for s in verdict["stand_in"]] == [(1, 4)]

@@ -155,3 +155,20 @@ def test_a_round_in_french_has_no_english_word(game: str, players: int, variant:
         for w in _words(text) & english:
             found.setdefault(w, text[:200])
     assert not found, found
+
+
+def test_counts_take_gettext_plural_forms(french: None) -> None:
+    """No "(s)": the sentences that count use the catalogue's plural forms (French: 0 and 1 are
+    singular)."""
+    from p2ptarot.i18n import ngettext
+
+    def bots(n: int) -> str:
+        return ngettext("opening a table of {game} for {seats} with {bots} bot...",
+                        "opening a table of {game} for {seats} with {bots} bots...", n).format(
+            game="Arcanum", seats=3, bots=n)
+    assert bots(1).endswith("1 robot...") and bots(2).endswith("2 robots...")
+    with po_path("fr").open("rb") as f:
+        catalog = read_po(f, locale="fr")
+    counted = [m.id for m in catalog if isinstance(m.id, str) and re.search(r"\w\(s\)", m.id)]
+    assert not [i for i in counted if "bot(s)" in i or "piece(s)" in i or "card(s) face" in i
+                or "move(s) of seat" in i], counted

@@ -29,8 +29,9 @@ def test_the_star_family_is_named_as_the_seed_names_it(french: None) -> None:
 
 
 def test_a_table_of_a_game_needs_no_elision(french: None) -> None:
-    from p2ptarot.i18n import _
-    said = _("opening a table of {game} for {seats} with {bots} bot(s)...").format(
+    from p2ptarot.i18n import ngettext
+    said = ngettext("opening a table of {game} for {seats} with {bots} bot...",
+                    "opening a table of {game} for {seats} with {bots} bots...", 2).format(
         game="Arcanum", seats=3, bots=2)
     assert "de Arcanum" not in said and "Arcanum" in said
 
