@@ -10,7 +10,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import re
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,7 +21,11 @@ from p2ptarot.net.lan import DEFAULT_HEARTBEAT
 from p2ptarot.i18n import _
 
 if TYPE_CHECKING:
+    from p2ptarot.net.nostr.pool import RelayNotice
     from p2ptarot.net.online.transport import OnlineTransport
+
+#: exit status of a peer no relay would carry
+EXIT_NO_RELAY = 3
 
 _CODE_SHAPE = re.compile(r"^(?:p2ptarot:(?://)?)?[0-9A-Za-z]{5}-[0-9A-Za-z]{5}$", re.IGNORECASE)
 
@@ -81,19 +87,51 @@ def relays_of(args: argparse.Namespace) -> list[str]:
     return net.default_relays(Path(args.data_dir) if getattr(args, "data_dir", None) else None)
 
 
-def transport_of(args: argparse.Namespace) -> OnlineTransport:
+def transport_of(args: argparse.Namespace, stop_on_failure: bool = True) -> OnlineTransport:
     """The online transport the options describe (`OnlineConfigError` with a sentence if not).
     A data channel pings three times a `--heartbeat` and is gone after two silent heartbeats
-    (six pings: 5 s and 30 s by default)."""
+    (six pings: 5 s and 30 s by default).  What a relay does that the player should know is
+    said in one sentence on stderr; when no relay will carry the table, the process says so and
+    exits (status 3) unless ``stop_on_failure`` is false (the page's server keeps running)."""
     ice = [net.IceServer(u) for u in args.stun]
     heartbeat = getattr(args, "heartbeat", DEFAULT_HEARTBEAT)  # `p2ptarot web` has none
     if args.turn:
         ice.append(net.parse_turn(args.turn, args.turn_user, args.turn_pass))
-    return net.OnlineTransport(net.OnlineConfig(relays=tuple(relays_of(args)), ice=tuple(ice),
-                                        rtc_deadline=args.rtc_deadline,
-                                        rtc_retry=max(0.0, args.rtc_retry),
-                                        transport="relay" if args.relay_only else "auto",
-                                        ping_interval=heartbeat / 3))
+    transport = net.OnlineTransport(net.OnlineConfig(relays=tuple(relays_of(args)),
+                                                     ice=tuple(ice),
+                                                     rtc_deadline=args.rtc_deadline,
+                                                     rtc_retry=max(0.0, args.rtc_retry),
+                                                     transport="relay" if args.relay_only
+                                                     else "auto",
+                                                     ping_interval=heartbeat / 3))
+    transport.on_relay = lambda notice: tell_relay(notice, stop_on_failure)
+    return transport
+
+
+def relay_sentence(notice: RelayNotice) -> str:
+    """One sentence for a player: which relay did what, and why (its own words)."""
+    if notice.what == "rate-limited":
+        return _("relay {relay} is limiting how fast we send ({reason}): slowing down").format(
+            relay=notice.relay, reason=notice.detail)
+    if notice.what == "shrunk":
+        return _("relay {relay} refused an event as too large ({reason}): sending events of "
+                 "at most {cap} characters").format(relay=notice.relay, reason=notice.detail,
+                                                    cap=notice.cap)
+    if notice.what == "dropped":
+        return _("relay {relay} will not carry this table ({reason}): no longer using it").format(
+            relay=notice.relay, reason=notice.detail)
+    if notice.what == "failed":
+        return _("no relay will carry this table: {reason}").format(reason=notice.detail)
+    return _("relay {relay} says: {reason}").format(relay=notice.relay, reason=notice.detail)
+
+
+def tell_relay(notice: RelayNotice, stop_on_failure: bool = True) -> None:
+    """Print a relay's notice; when no relay is left, stop the process (status 3): a table
+    nobody can reach must not wait for its move timeout."""
+    print(relay_sentence(notice), file=sys.stderr, flush=True)
+    if notice.what == "failed" and stop_on_failure:
+        sys.stdout.flush()
+        os._exit(EXIT_NO_RELAY)
 
 
 async def resolve_code(args: argparse.Namespace, text: str, wait: float) -> tuple[str, str]:
@@ -101,7 +139,11 @@ async def resolve_code(args: argparse.Namespace, text: str, wait: float) -> tupl
     code = net.normalize_code(text)
     if code is None:
         raise LookupError(f"{text!r} is not an invitation code (XXXXX-XXXXX)")
-    found = await net.find_code(relays_of(args), code, wait)
+    try:
+        found = await net.find_code(relays_of(args), code, wait, on_notice=tell_relay)
+    except net.RelaysFailed as exc:
+        tell_relay(net.RelayNotice("", "failed", str(exc)))
+        raise LookupError(str(exc)) from None
     if found is None:
         raise LookupError(_("no open table with code {code} on the relays ({relays}) within "
                             "{seconds} s").format(code=net.show_code(code),
@@ -111,7 +153,12 @@ async def resolve_code(args: argparse.Namespace, text: str, wait: float) -> tupl
 
 def run_list_online(args: argparse.Namespace) -> int:
     show_code = net.show_code
-    tables = asyncio.run(net.browse_online(relays_of(args), args.timeout))
+    try:
+        tables = asyncio.run(net.browse_online(relays_of(args), args.timeout,
+                                               on_notice=lambda n: tell_relay(n, False)))
+    except net.RelaysFailed as exc:
+        tell_relay(net.RelayNotice("", "failed", str(exc)), False)
+        return EXIT_NO_RELAY
     if args.json:
         print(json.dumps({"tables": [
             {"code": show_code(t.code), "game": t.table.game, "variant": t.table.variant,

@@ -21,7 +21,8 @@ _LAZY = {
     "OnlineTransport": "transport", "OnlineAdvert": "transport",
     "nostr_key_for": "transport", "OnlineMesh": "mesh",
     "OnlineTable": "finder", "OnlineBrowser": "finder",
-    "browse_online": "finder", "find_code": "finder",
+    "browse_online": "finder", "find_code": "finder", "RelaysFailed": "finder",
+    "RelayNotice": "..nostr.pool",
     "code_of": "..nostr.adverts", "normalize_code": "..nostr.adverts", "show_code": "..nostr.adverts",
 }
 
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
     from ..nostr.adverts import code_of, normalize_code, show_code
     from .config import (IceServer, OnlineConfig, OnlineConfigError, check_relay,
                          default_relays, parse_turn)
-    from .finder import OnlineBrowser, OnlineTable, browse_online, find_code
+    from ..nostr.pool import RelayNotice
+    from .finder import OnlineBrowser, OnlineTable, RelaysFailed, browse_online, find_code
     from .mesh import OnlineMesh
     from .transport import OnlineAdvert, OnlineTransport, nostr_key_for

@@ -55,13 +55,17 @@ class OnlineConfig:
     transport: str = "auto"
     handshake_timeout: float = 20.0
     max_message_size: int = 4 * 1024 * 1024
-    #: relay path: characters of a frame per event, and events per second (burst) per link
+    #: relay path: at most this many bytes of a frame per event (less when a relay's limit
+    #: says so: ``RelayPool.content_cap``), and events per second (burst) per link
     relay_chunk: int = 12000
     relay_rate: float = 20.0
     relay_burst: int = 60
     #: a missing relay frame is skipped after this long (catch-up repairs the loss)
     relay_gap: float = 8.0
     max_pending: int = 16
+    #: seconds after which, no relay having ever answered, the table is given up (and at
+    #: once when every relay refused us): a player hears why within a minute
+    relay_give_up: float = 45.0
     max_links: int = 64
     max_queued_events: int = 1024
     ping_interval: float = 5.0
