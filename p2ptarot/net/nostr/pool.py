@@ -14,10 +14,10 @@ Relays have limits, and say so (``relay_policy`` decides what each answer means)
 - ``content_cap()`` is the smallest cap of the relays still in use: the relay path sizes its
   events to it;
 - ``OK false`` by prefix: ``duplicate:`` is success; ``rate-limited:`` pauses the relay (backoff
-  1 s doubling to 16 s, its send rate halved), then the event goes again on a fresh connection;
+  1 s doubling to 4 s, its send rate halved), then the event goes again on a fresh connection;
   ``blocked:``, ``auth-required:``, ``restricted:``, ``pow:`` drop the relay; any other refusal
   of an event larger than ``MIN_CONTENT`` is taken as a size refusal: the relay's cap becomes
-  half that event's content and the publisher's ``on_refused`` hook is called (it re-cuts and
+  the largest power of two under that event's content and the publisher's ``on_refused`` hook is called (it re-cuts and
   resends); a refusal of a small event drops the relay (it will not carry our kinds);
 - ``CLOSED`` by prefix: the same drops; otherwise the subscription is sent again after backoff;
 - ``NOTICE``: ``rate-limited`` pauses the relay; other text is told once per relay.
@@ -35,6 +35,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import socket
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
@@ -55,9 +56,16 @@ _SEEN_IDS = 8192
 _OUT_QUEUE = 2048
 _INFLIGHT = 512
 #: events per second (and burst) a relay is sent at most, before it ever complains
-SEND_RATE = 25.0
-SEND_BURST = 50
+SEND_RATE = 20.0
+SEND_BURST = 10
 MIN_RATE = 2.0
+#: the longest pause after a rate limit: under the relay path's gap (8 s), after which a
+#: receiver gives a missing packet up
+MAX_BACKOFF = 4.0
+#: events sent to a relay and not yet answered, at most
+WINDOW = 8
+#: seconds a send may wait on a relay that stopped reading before the connection is replaced
+SEND_TIMEOUT = 5.0
 #: seconds after a disconnection whose events a re-subscription asks again
 RECONNECT_OVERLAP = 60
 _DROP_PREFIXES = ("blocked", "auth-required", "restricted", "pow")
@@ -130,7 +138,9 @@ class _Relay:
     last_limited: float = 0.0
     lost_at: float | None = None
     told: set[str] = field(default_factory=set)
-    recycle: bool = False
+    recycle: bool = False  # close this connection now and dial again
+    recycle_idle: bool = False  # ... once every event sent on it is answered
+    room: asyncio.Event = field(default_factory=asyncio.Event)  # inflight under the window
 
 
 class RelayPool:
@@ -345,7 +355,7 @@ class RelayPool:
                 continue
             delay = 0.5
             relay.ws = ws
-            relay.recycle = False
+            relay.recycle = relay.recycle_idle = False
             try:
                 floor = None if relay.lost_at is None else int(relay.lost_at) - RECONNECT_OVERLAP
                 for sub, filters in list(self._subs.items()):
@@ -354,6 +364,7 @@ class RelayPool:
                 for event_id, frame in reversed(list(relay.inflight.items())):
                     relay.out.appendleft((event_id, frame))
                 relay.inflight.clear()
+                relay.room.set()
                 relay.connected.set()
                 relay.wake.set()
                 await self._read(relay, ws)
@@ -364,8 +375,8 @@ class RelayPool:
                 relay.ws = None
                 relay.lost_at = time.time()
                 relay.connected.clear()
-                with contextlib.suppress(Exception):
-                    await ws.close()
+                relay.wake.set()
+                await _abort(ws)
             await asyncio.sleep(delay)
 
     async def _write(self, relay: _Relay) -> None:
@@ -374,6 +385,21 @@ class RelayPool:
             await relay.wake.wait()
             relay.wake.clear()
             while relay.out and relay.ws is not None and not relay.dropped:
+                if len(relay.inflight) >= WINDOW:  # a refusal reorders at most this many
+                    relay.room.clear()
+                    with contextlib.suppress(TimeoutError):
+                        async with asyncio.timeout(SEND_TIMEOUT):
+                            await relay.room.wait()
+                    if len(relay.inflight) >= WINDOW and relay.ws is not None:
+                        relay.recycle = True  # no answer for a while: start afresh
+                        await _abort(relay.ws)
+                        break
+                    continue
+                event_id, frame = relay.out[0]
+                if self._sizes.get(event_id, 0) > relay.cap:  # queued before a shrink
+                    relay.out.popleft()
+                    self._skip(event_id)
+                    continue
                 wait = max(relay.paused_until - time.monotonic(), relay.bucket.take(1))
                 if wait > 0:
                     await asyncio.sleep(wait)
@@ -385,15 +411,19 @@ class RelayPool:
                     relay.last_limited = time.monotonic() if relay.bucket.rate < SEND_RATE \
                         else 0.0
                 event_id, frame = relay.out.popleft()
-                if self._sizes.get(event_id, 0) > relay.cap:  # queued before a shrink
+                if self._sizes.get(event_id, 0) > relay.cap:
                     self._skip(event_id)
                     continue
                 ws = relay.ws
                 try:
-                    await ws.send_str(frame)
-                except (ConnectionError, RuntimeError, aiohttp.ClientError) as exc:
+                    async with asyncio.timeout(SEND_TIMEOUT):
+                        await ws.send_str(frame)
+                except (ConnectionError, RuntimeError, aiohttp.ClientError, TimeoutError) as exc:
                     relay.out.appendleft((event_id, frame))
-                    logger.info("publish to %s failed: %s", relay.url, exc)
+                    logger.info("publish to %s failed: %s", relay.url, exc or "timed out")
+                    if isinstance(exc, TimeoutError):  # the relay stopped reading this
+                        relay.recycle = True  # connection (throttling it): start afresh
+                        await _abort(ws)
                     break
                 relay.inflight[event_id] = frame
                 while len(relay.inflight) > _INFLIGHT:
@@ -462,6 +492,10 @@ class RelayPool:
             # connection's events in order, so it is the oldest one still unanswered
             event_id = next(iter(relay.inflight))
         frame = relay.inflight.pop(event_id, None)
+        if len(relay.inflight) < WINDOW:
+            relay.room.set()
+        if not relay.inflight and relay.recycle_idle:
+            relay.recycle = True
         verdict = "ok" if accepted else relay_policy(
             reason, self._sizes.get(event_id, 0), relay.cap)
         if verdict == "ok":
@@ -478,7 +512,7 @@ class RelayPool:
             self._drop(relay, _clean(reason) or "refused our events")
         else:  # size: learn the cap, let the publisher re-cut, and start a fresh connection
             size = self._sizes.get(event_id, 0)
-            relay.cap = max(MIN_CONTENT, min(relay.cap, size // 2))
+            relay.cap = max(MIN_CONTENT, min(relay.cap, _round_cap(size)))
             relay.recycle = True  # some relays slow down a connection after each refusal
             relay.paused_until = max(relay.paused_until, time.monotonic() + 0.5)
             self._tell(RelayNotice(relay.url, "shrunk", _clean(reason), relay.cap),
@@ -488,11 +522,15 @@ class RelayPool:
                 hook()
 
     def _slow_down(self, relay: _Relay, reason: str) -> None:
-        relay.backoff = min(16.0, max(1.0, relay.backoff * 2))
+        relay.backoff = min(MAX_BACKOFF, max(1.0, relay.backoff * 2))
         relay.paused_until = time.monotonic() + relay.backoff
         relay.bucket.rate = max(MIN_RATE, relay.bucket.rate / 2)
         relay.last_limited = time.monotonic()
-        relay.recycle = True  # a relay may keep throttling the connection it limited
+        # a relay may keep throttling the connection it limited (nostr-relay does): once what
+        # was sent on it is answered, dial again
+        relay.recycle_idle = True
+        if not relay.inflight:
+            relay.recycle = True
         self._tell(RelayNotice(relay.url, "rate-limited", _clean(reason)), once="rate")
 
     def _closed(self, relay: _Relay, sub: str, reason: str) -> None:
@@ -505,7 +543,7 @@ class RelayPool:
             return
         if prefix == "rate-limited":
             self._slow_down(relay, reason)
-        relay.backoff = min(16.0, max(1.0, relay.backoff * 2))
+        relay.backoff = min(MAX_BACKOFF, max(1.0, relay.backoff * 2))
         frame = json.dumps(["REQ", sub, *_since(self._subs[sub], int(time.time()) - 300)])
 
         async def again() -> None:
@@ -574,6 +612,24 @@ def _since(filters: list[dict[str, Any]], floor: int | None) -> list[dict[str, A
         return filters
     return [dict(f, since=max(f["since"], floor)) if isinstance(f.get("since"), int) else f
             for f in filters]
+
+
+def _round_cap(refused: int) -> int:
+    """The cap to assume after a refusal of ``refused`` characters: the largest power of two
+    under it (relays' caps are round numbers: 4096, 16384, 65536 ...)."""
+    return 1 << max((refused - 1).bit_length() - 1, 0)
+
+
+async def _abort(ws: aiohttp.ClientWebSocketResponse) -> None:
+    """Close a connection now, even one the relay stopped reading (a graceful close would wait
+    behind everything queued on it): shut the socket, then let aiohttp tidy up."""
+    sock = ws.get_extra_info("socket")
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)
+    with contextlib.suppress(Exception):
+        async with asyncio.timeout(1.0):
+            await ws.close()
 
 
 def _bounded(d: OrderedDict[str, Any]) -> None:

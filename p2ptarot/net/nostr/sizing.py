@@ -5,7 +5,7 @@ frame) and ``max_content_length`` (the event's ``content``), or, when they publi
 cap they only reveal by refusing (``nostr-relay``: 4096 characters of content).  A relay-path
 data signal is ``content = base64(NIP-44(JSON payload))``: this module turns a content cap into
 the largest *body* (the slice of a packet a data signal carries) that always fits, whatever its
-characters (quotes and backslashes cost two bytes once escaped, non-ASCII up to four).
+characters (quotes and backslashes cost two bytes once escaped, non-ASCII six or twelve).
 """
 
 from __future__ import annotations
@@ -67,8 +67,9 @@ def body_budget(cap: int) -> int:
 
 
 def escaped_size(text: str) -> int:
-    """Bytes ``text`` takes inside a JSON string (UTF-8, escapes included)."""
-    return len(json.dumps(text, ensure_ascii=False).encode("utf-8")) - 2
+    """Bytes ``text`` takes inside a JSON string as ``signal.seal`` writes it (ASCII-only
+    JSON: quotes and backslashes cost two bytes, any non-ASCII character six or twelve)."""
+    return len(json.dumps(text)) - 2
 
 
 def split_to_fit(text: str, budget: int) -> list[str]:
