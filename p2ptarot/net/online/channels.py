@@ -60,6 +60,11 @@ class Channel:
                     self.incoming.get_nowait()
                 self.incoming.put_nowait(None)
 
+    def mark_closed(self) -> None:
+        """Mark the channel closed now (the reader gets its end marker) without the close
+        itself, which may block: the caller runs ``close()`` in the background."""
+        self._mark_closed()
+
     def _rtt_sample(self, sample: float) -> None:
         self.heard = time.monotonic()
         self.rtt = sample if self.rtt is None else 0.8 * self.rtt + 0.2 * sample
@@ -174,7 +179,6 @@ class RtcChannel(Channel):
             await self.pc.close()
 
 
-#: sends one relay-path signal: (kind, seq, part, parts, body) -> None
 #: send(kind, seq, part, parts, body, on_refused): ``on_refused`` is called if a relay refuses
 #: the event for its size (the packet is then cut again, smaller, and sent again)
 RelaySend = Callable[[str, int, int, int, str, Callable[[], None] | None], Awaitable[None]]

@@ -207,9 +207,12 @@ class OnlineMesh:
         return self._admitted is None or key in self._admitted
 
     async def disconnect(self, peer: PeerKey, reason: str = "disconnected") -> None:
+        """Close the link to ``peer`` without waiting on a close that can block (the pump
+        emits the link-down at once)."""
         link = self._links.get(peer)
         if link is not None:
-            await link.channel.close()
+            link.channel.mark_closed()
+            self._spawn(link.channel.close())
 
     # ----------------------------------------------------------------- sending
     async def send(self, peer: PeerKey, data: bytes) -> None:
@@ -597,11 +600,14 @@ class OnlineMesh:
                         reason = "too many bad frames"
                         break
         finally:
-            await link.channel.close()
+            # the link-down first: closing can block (aiortc's pc.close() waits ~30 s while
+            # UDP is dead), and the table must hear at once, show "disconnected —
+            # reconnecting" and wake its healer
             if self._links.get(link.peer) is link:
                 del self._links[link.peer]
                 self._emit(LinkDown(link.peer, reason, None))
             self._forget(link.channel)
+            self._spawn(link.channel.close())
 
     def _forget(self, channel: Channel) -> None:
         for link_id, (_, known) in list(self._relays.items()):

@@ -19,7 +19,7 @@ from online_servers import Relay, start_relay
 
 from p2ptarot.cli.online import relay_sentence
 from p2ptarot.crypto.signing import Identity
-from p2ptarot.net.events import LinkUp, Received
+from p2ptarot.net.events import LinkDown, LinkUp, Received
 from p2ptarot.net.nostr.event import make_event
 from p2ptarot.net.nostr.keys import NostrKey
 from p2ptarot.net.nostr.pool import RelayNotice, RelayPool
@@ -156,3 +156,26 @@ def test_host_online_stops_with_a_sentence_when_no_relay_will_carry_the_table(
     assert time.monotonic() - start < 60
     assert f"relay {kinds_only.url} will not carry this table" in host.stderr
     assert "no relay will carry this table" in host.stderr and "not allowed" in host.stderr
+
+
+async def test_the_cut_side_hears_link_down_before_a_close_that_blocks(capped: Relay) -> None:
+    """aiortc's `pc.close()` blocks ~30 s while UDP is dead: the side whose pings went
+    unanswered must emit the link-down first (the table then shows "disconnected —
+    reconnecting" and wakes its healer), whatever the close does after."""
+    alice, bob = Identity.generate(), Identity.generate()
+    config = OnlineConfig(relays=(capped.url,), transport="relay")
+    async with OnlineMesh(alice, config) as a, OnlineMesh(bob, config) as b:
+        await a.connect(b.url, expected_key=bob.public_bytes)
+        await _next(b, LinkUp)
+        channel = a._links[bob.public_bytes].channel
+        closing = asyncio.Event()
+
+        async def blocking_close() -> None:  # what pc.close() does with UDP dead
+            closing.set()
+            await asyncio.sleep(3600)
+        channel.close = blocking_close  # type: ignore[method-assign]
+        channel.mark_closed()  # as the pinger does after six silent pings
+        down = await asyncio.wait_for(_next(a, LinkDown), 10)
+        assert down.peer == bob.public_bytes
+        assert a.peers() == []
+        await asyncio.wait_for(closing.wait(), 10)  # the close still runs, in the background
