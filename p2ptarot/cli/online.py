@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 
 #: exit status of a peer no relay would carry
 EXIT_NO_RELAY = 3
+#: the environment variable that carries the TURN password (bots inherit it from the host:
+#: another process's argv is readable by every local user, its environment only by its owner)
+TURN_PASS_ENV = "P2PTAROT_TURN_PASS"
 
 _CODE_SHAPE = re.compile(r"^(?:p2ptarot:(?://)?)?[0-9A-Za-z]{5}-[0-9A-Za-z]{5}$", re.IGNORECASE)
 
@@ -41,9 +44,13 @@ def add_online_args(p: argparse.ArgumentParser) -> None:
                    help=_("a STUN server, stun:HOST:PORT (none by default: only the ones you give)"))
     g.add_argument("--turn", default=None, metavar="URL",
                    help=_("a TURN server for when NATs refuse a direct path: turn:HOST:PORT "
-                        "(?transport=tcp to cross a UDP block), with --turn-user/--turn-pass"))
+                        "(?transport=tcp to cross a UDP block), with --turn-user and the "
+                        "password in --turn-pass-file or P2PTAROT_TURN_PASS"))
     g.add_argument("--turn-user", default=None, metavar="NAME")
-    g.add_argument("--turn-pass", default=None, metavar="SECRET")
+    g.add_argument("--turn-pass-file", default=None, metavar="FILE",
+                   help=_("a file holding the TURN password (or set P2PTAROT_TURN_PASS): a "
+                          "password on the command line is readable by every local user"))
+    g.add_argument("--turn-pass", default=None, metavar="SECRET", help=argparse.SUPPRESS)
     g.add_argument("--rtc-deadline", type=float, default=15.0, metavar="SECONDS",
                    help=_("give WebRTC this long, then carry the link on the relays (default 15)"))
     g.add_argument("--rtc-retry", type=float, default=30.0, metavar="SECONDS",
@@ -65,20 +72,35 @@ def wants_online(args: argparse.Namespace) -> bool:
 
 
 def bot_args(args: argparse.Namespace) -> tuple[str, ...]:
-    """The online options a host hands to its local bot processes (they join by address)."""
+    """The online options a host hands to its local bot processes (they join by address).
+    Never the TURN password: it goes in this process's environment, which the bots inherit."""
     out: list[str] = []
     for url in relays_of(args):
         out += ["--relay", url]
     for url in args.stun:
         out += ["--stun", url]
     if args.turn:
-        out += ["--turn", args.turn]
-        if args.turn_user:
-            out += ["--turn-user", args.turn_user]
-        if args.turn_pass is not None:
-            out += ["--turn-pass", args.turn_pass]
+        server = net.parse_turn(args.turn, args.turn_user, turn_password(args) or "")
+        out += ["--turn", server.url]
+        if server.username:
+            out += ["--turn-user", server.username]
+        if server.credential:
+            os.environ[TURN_PASS_ENV] = server.credential
     out += ["--rtc-deadline", f"{args.rtc_deadline:g}", "--rtc-retry", f"{args.rtc_retry:g}"]
     return tuple(out + (["--relay-only"] if args.relay_only else []))
+
+
+def turn_password(args: argparse.Namespace) -> str | None:
+    """The TURN password: ``--turn-pass-file``, else ``P2PTAROT_TURN_PASS``, else the hidden
+    ``--turn-pass`` (kept for old scripts; visible to ``ps``)."""
+    path = getattr(args, "turn_pass_file", None)
+    if path:
+        try:
+            return Path(path).read_text(encoding="utf-8").strip()
+        except OSError as exc:
+            raise net.OnlineConfigError(f"cannot read the TURN password file {path}: "
+                                        f"{exc.strerror}") from None
+    return os.environ.get(TURN_PASS_ENV) or getattr(args, "turn_pass", None)
 
 
 def relays_of(args: argparse.Namespace) -> list[str]:
@@ -96,7 +118,7 @@ def transport_of(args: argparse.Namespace, stop_on_failure: bool = True) -> Onli
     ice = [net.IceServer(u) for u in args.stun]
     heartbeat = getattr(args, "heartbeat", DEFAULT_HEARTBEAT)  # `p2ptarot web` has none
     if args.turn:
-        ice.append(net.parse_turn(args.turn, args.turn_user, args.turn_pass))
+        ice.append(net.parse_turn(args.turn, args.turn_user, turn_password(args)))
     transport = net.OnlineTransport(net.OnlineConfig(relays=tuple(relays_of(args)),
                                                      ice=tuple(ice),
                                                      rtc_deadline=args.rtc_deadline,

@@ -151,6 +151,15 @@ class Turn:
     extra: list[str] = field(default_factory=list)
 
     @property
+    def password_file(self) -> Path:
+        """The password in a file only its owner reads (peers get the path, never the secret)."""
+        path = self.log.parent / "turn.pass"
+        if not path.exists():
+            path.touch(mode=0o600)
+            path.write_text(self.password + "\n")
+        return path
+
+    @property
     def stun_url(self) -> str:
         return f"stun:{self.host}:{self.port}"
 
