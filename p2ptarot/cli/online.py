@@ -41,7 +41,12 @@ def add_online_args(p: argparse.ArgumentParser) -> None:
                    help=_("a NOSTR relay (ws:// or wss://; repeatable; default: <data dir>/"
                         "relays.txt, else the packaged list)"))
     g.add_argument("--stun", action="append", default=[], metavar="URL",
-                   help=_("a STUN server, stun:HOST:PORT (none by default: only the ones you give)"))
+                   help=_("a STUN server, stun:HOST:PORT (repeatable; default: <data dir>/"
+                          "ice.txt, else the packaged list of public STUN servers, which learn "
+                          "only this computer's public address)"))
+    g.add_argument("--no-default-stun", action="store_true",
+                   help=_("contact no STUN server but the ones given with --stun (homes "
+                          "behind NATs then rarely link directly)"))
     g.add_argument("--turn", default=None, metavar="URL",
                    help=_("a TURN server for when NATs refuse a direct path: turn:HOST:PORT "
                         "(?transport=tcp to cross a UDP block), with --turn-user and the "
@@ -77,8 +82,10 @@ def bot_args(args: argparse.Namespace) -> tuple[str, ...]:
     out: list[str] = []
     for url in relays_of(args):
         out += ["--relay", url]
-    for url in args.stun:
-        out += ["--stun", url]
+    for server in ice_of(args):
+        out += ["--stun", server.url]
+    if not args.stun and not ice_of(args):
+        out += ["--no-default-stun"]
     if args.turn:
         server = net.parse_turn(args.turn, args.turn_user, turn_password(args) or "")
         out += ["--turn", server.url]
@@ -88,6 +95,17 @@ def bot_args(args: argparse.Namespace) -> tuple[str, ...]:
             os.environ[TURN_PASS_ENV] = server.credential
     out += ["--rtc-deadline", f"{args.rtc_deadline:g}", "--rtc-retry", f"{args.rtc_retry:g}"]
     return tuple(out + (["--relay-only"] if args.relay_only else []))
+
+
+def ice_of(args: argparse.Namespace) -> list[net.IceServer]:
+    """The STUN servers: ``--stun``, else (unless ``--no-default-stun``) the user's
+    <data dir>/ice.txt, else the packaged list."""
+    if args.stun:
+        return [net.IceServer(u) for u in args.stun]
+    if getattr(args, "no_default_stun", False):
+        return []
+    data_dir = getattr(args, "data_dir", None)
+    return net.default_ice(Path(data_dir) if data_dir else None)
 
 
 def turn_password(args: argparse.Namespace) -> str | None:
@@ -115,7 +133,7 @@ def transport_of(args: argparse.Namespace, stop_on_failure: bool = True) -> Onli
     (six pings: 5 s and 30 s by default).  What a relay does that the player should know is
     said in one sentence on stderr; when no relay will carry the table, the process says so and
     exits (status 3) unless ``stop_on_failure`` is false (the page's server keeps running)."""
-    ice = [net.IceServer(u) for u in args.stun]
+    ice = ice_of(args)
     heartbeat = getattr(args, "heartbeat", DEFAULT_HEARTBEAT)  # `p2ptarot web` has none
     if args.turn:
         ice.append(net.parse_turn(args.turn, args.turn_user, turn_password(args)))

@@ -1,9 +1,10 @@
 """Settings of online play: relays, STUN/TURN servers, deadlines and the relay path's limits.
 
 Nothing is hard-wired: relays come from ``--relay`` or, failing that, from the user's
-relays file (<data dir>/relays.txt), or the packaged ``default_relays.txt``; STUN and TURN
-servers only from the user's settings (aiortc's own fallback to a public STUN server is never
-used: the ICE server list is always passed, possibly empty).
+relays file (<data dir>/relays.txt), or the packaged ``default_relays.txt``; STUN servers from
+``--stun``, else the user's <data dir>/ice.txt, else the packaged ``default_ice.txt`` (none
+with ``--no-default-stun``); TURN only from the user's settings.  aiortc's own fallback to a
+public STUN server is never used: the ICE server list is always passed, possibly empty.
 """
 
 from __future__ import annotations
@@ -104,6 +105,16 @@ def default_relays(data_dir: Path | None) -> list[str]:
         urls = _read_list(resources.files(__package__).joinpath("default_relays.txt")
                           .read_text(encoding="utf-8"))
     return [check_relay(u) for u in urls]
+
+
+def default_ice(data_dir: Path | None) -> list[IceServer]:
+    """The user's STUN list (<data dir>/ice.txt), else the packaged ``default_ice.txt``."""
+    if data_dir is not None and (data_dir / "ice.txt").is_file():
+        urls = _read_list((data_dir / "ice.txt").read_text(encoding="utf-8"))
+    else:
+        urls = _read_list(resources.files(__package__).joinpath("default_ice.txt")
+                          .read_text(encoding="utf-8"))
+    return [IceServer(u) for u in urls]
 
 
 def parse_turn(url: str, user: str | None, credential: str | None) -> IceServer:
