@@ -179,3 +179,33 @@ async def test_the_cut_side_hears_link_down_before_a_close_that_blocks(capped: R
         assert down.peer == bob.public_bytes
         assert a.peers() == []
         await asyncio.wait_for(closing.wait(), 10)  # the close still runs, in the background
+
+
+async def test_a_link_on_two_relays_survives_one_killed_mid_stream(
+        capped: Relay, tmp_path: Path) -> None:
+    """Every event goes to both relays and is read from both (de-duplicated by id): killing
+    one relay loses no frame."""
+    doomed = start_relay(tmp_path / "doomed")
+    try:
+        alice, bob = Identity.generate(), Identity.generate()
+        config = OnlineConfig(relays=(doomed.url, capped.url), transport="relay")
+        async with OnlineMesh(alice, config) as a, OnlineMesh(bob, config) as b:
+            async with asyncio.timeout(WAIT):
+                while a.pool.connected < 2 or b.pool.connected < 2:
+                    await asyncio.sleep(0.1)
+            await a.connect(b.url, expected_key=bob.public_bytes)
+            await _next(b, LinkUp)
+            frames = [json.dumps({"n": i}).encode() for i in range(20)]
+            for frame in frames[:10]:
+                await a.send(bob.public_bytes, frame)
+            got = [(await _next(b, Received)).data for _ in range(10)]
+            doomed.stop()
+            for frame in frames[10:]:
+                await a.send(bob.public_bytes, frame)
+                await asyncio.sleep(0.05)
+            got += [(await _next(b, Received)).data for _ in range(10)]
+            assert got == frames
+            assert doomed.url in a.pool.status() and a.pool.status()[doomed.url] != "connected"
+            assert not a.pool.failed.is_set() and not b.pool.failed.is_set()
+    finally:
+        doomed.stop()
