@@ -4,12 +4,16 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test check tools venv bench clean
+LOCK := requirements/lock.txt
 
-$(STAMP): pyproject.toml
+.PHONY: demo test check tools venv bench clean lock lock-upgrade test-latest
+
+# the environment is the lock of tested versions (exact versions, hash-checked), then the package
+# itself, editable, with no resolution of its own: a new release on PyPI changes nothing here
+$(STAMP): pyproject.toml $(LOCK)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r $(LOCK)
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -35,6 +39,19 @@ check: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run_all.py $(BENCH_ARGS)
+
+# the lock, resolved again from pyproject.toml's ranges: `make lock` after a change of the ranges
+# (locked versions the ranges still allow are kept); `make lock-upgrade` takes the newest releases
+lock:
+	$(PYTHON) scripts/lock
+
+lock-upgrade:
+	$(PYTHON) scripts/lock --upgrade
+
+# the ranges' newest releases in a throwaway environment, the fast suite against them, and what
+# differs from the lock: run it before `make lock-upgrade`
+test-latest: tools
+	scripts/test-latest
 
 clean:
 	rm -rf $(VENV) build *.egg-info
