@@ -22,6 +22,7 @@ from p2ptarot.i18n import LANGUAGES, _, set_language
 COMMANDS: dict[str, str] = {
     "games": "games_cmd", "simulate": "simulate", "host": "peer", "join": "peer", "list": "peer",
     "demo": "demo", "verify": "verify_cmd", "replay": "verify_cmd", "web": "web_cmd",
+    "doctor": "doctor_cmd",
 }
 
 
