@@ -19,7 +19,7 @@ from pathlib import Path
 #: the relay's limits as a real relay would have them: the package's own default cap on an
 #: event's content (4096 characters) and a rate limit on events per client address
 RELAY_EVENT_LIMIT = 4096
-RELAY_RATE_LIMIT = "40/s,1200/min"
+RELAY_RATE_LIMIT = "60/s,3000/min"  # per client address: on 127.0.0.1 every peer shares it
 
 
 class ServerError(RuntimeError):
