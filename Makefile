@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 LOCK := requirements/lock.txt
 
-.PHONY: demo test check tools venv bench clean lock lock-upgrade test-latest
+.PHONY: demo test check tools venv bench clean dist lock lock-upgrade test-latest
 
 # the environment is the lock of tested versions (exact versions, hash-checked), then the package
 # itself, editable, with no resolution of its own: a new release on PyPI changes nothing here
@@ -37,6 +37,16 @@ test: $(STAMP) tools
 check: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q -m 'not slow' --ignore=tests/web
 
+# the player's install: a wheel and an sdist in $(DIST) (README, "Play": pipx install the wheel),
+# built by PyPA's `build` from an environment of its own (the locked one is left as it is)
+DIST ?= dist
+BUILDER := .dist-venv
+dist:
+	test -x $(BUILDER)/bin/python || $(PYTHON) -m venv $(BUILDER)
+	$(BUILDER)/bin/python -m pip install --quiet build
+	rm -rf $(DIST)
+	$(BUILDER)/bin/python -m build --outdir $(DIST) .
+
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run_all.py $(BENCH_ARGS)
 
@@ -54,4 +64,4 @@ test-latest: tools
 	scripts/test-latest
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) $(BUILDER) build dist *.egg-info

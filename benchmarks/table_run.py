@@ -95,6 +95,7 @@ class TableRun:
 
     peers: int
     game: str
+    spawned: float | None = None  # time.time() when the first process was spawned
     ready: float | None = None  # every peer process has finished importing
     first_move: float | None = None  # the host's first move step started (cards dealt)
     last_step: float | None = None
@@ -159,10 +160,12 @@ def _free_ports(seed: int, n: int) -> list[int]:
 
 
 def run_table(root: Path, game: str, peers: int, *, stop_at_first_move: bool = False,
-              seed: int = 1, timeout: float = 900.0, count_wire: bool = False) -> TableRun:
+              seed: int = 1, timeout: float = 900.0, count_wire: bool = False,
+              env: dict[str, str] | None = None) -> TableRun:
     """One table from checkout `root`; stop (kill) once the first move is due, or play to the end.
     `count_wire`: also count the bytes every peer sends (`TableRun.sent`). A checkout whose peers
-    take `--test-seed` deals the same cards for the same `seed`."""
+    take `--test-seed` deals the same cards for the same `seed`. `env`: more environment for
+    every peer (`move_latency.py`: the step trace's directory)."""
     work = Path(tempfile.mkdtemp(prefix="p2ptarot-bench-"))
     py = str(root / ".venv/bin/python")
     seeded = seeds_the_deal(root)
@@ -172,7 +175,7 @@ def run_table(root: Path, game: str, peers: int, *, stop_at_first_move: bool = F
     procs: list[subprocess.Popen[str]] = []
     run = TableRun(peers=peers, game=game)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.time()
+    t0 = run.spawned = time.time()
     try:
         for k in range(peers):
             files = [str(work / f"log{k}.txt"), str(work / f"ready{k}.txt"), str(work / f"ops{k}.json")]
@@ -183,10 +186,12 @@ def run_table(root: Path, game: str, peers: int, *, stop_at_first_move: bool = F
             args += ["--data-dir", str(work / f"peer-{k}"), "--seed", str(seed + k)] + common
             if seeded:
                 args += ["--test-seed", str(seed + k), "--port", str(ports[k])]
-            env = {**os.environ, "P2PTAROT_WIRE_COUNT": str(work)} if count_wire else None
+            penv = {**os.environ, **(env or {})}
+            if count_wire:
+                penv["P2PTAROT_WIRE_COUNT"] = str(work)
             procs.append(subprocess.Popen([py, "-c", _WRAPPER, *files, *args], cwd=root,
                                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                          text=True, start_new_session=True, env=env))
+                                          text=True, start_new_session=True, env=penv))
         host_log = work / "log0.txt"
         deadline = time.monotonic() + timeout
         if stop_at_first_move:

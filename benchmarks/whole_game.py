@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 from pathlib import Path
@@ -22,7 +23,7 @@ from table_run import (compile_bytecode, floor_seconds, run_table, unit_costs,  
 
 HERE = Path(__file__).resolve().parent.parent
 KEYS = ("wall", "game", "setup", "cpu", "floor", "cpu_floor_ratio", "verify", "steps", "wire_bytes",
-        "cpu_per_step_ms", "game_per_step_ms")
+        "cpu_per_step_ms", "game_per_step_ms", "load1")
 #: games differ in length (the deal is random): per-step figures compare builds fairly
 RATIOS = ("wall", "game", "setup", "cpu", "verify", "cpu_per_step_ms", "game_per_step_ms")
 
@@ -62,12 +63,18 @@ def main() -> int:
     for root in builds.values():
         compile_bytecode(root)  # both builds start as installed ones do (see compile_bytecode)
     units = unit_costs(HERE)  # one price list for both builds (the same rbcl and cryptography)
+    loads: list[float] = []  # the 1-minute load average as each game starts (the machine is shared)
     for run in range(args.runs):
         for name, root in builds.items():  # interleaved: both builds see the same load
-            samples[name].append(measure(root, args.game, args.players, seed=run + 1, units=units))
+            load = round(os.getloadavg()[0], 2)  # the machine's 1-minute load as the run starts
+            loads.append(load)
+            samples[name].append({**measure(root, args.game, args.players, seed=run + 1,
+                                            units=units), "load1": load})
             print(f"run {run + 1} {name}: {json.dumps(samples[name][-1])}", file=sys.stderr)
     result: dict[str, object] = {"benchmark": "whole_game", "game": args.game,
                                  "players": args.players, "runs": args.runs,
+                                 "load_1min": {"min": min(loads), "max": max(loads),
+                                               "samples": loads},
                                  "unit": "seconds (wire: bytes)", "unit_costs_us": units,
                                  "floor": "group operations and signatures counted in every peer, "
                                           "at their fastest measured CPU cost each"}

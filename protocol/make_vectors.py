@@ -37,7 +37,7 @@ from p2ptarot.table.effects import Finished, NeedMove, Record, Send  # noqa: E40
 from p2ptarot.table.envelope import Envelope, parse, seal  # noqa: E402
 from p2ptarot.table.lobby import make_charter, signed_locally  # noqa: E402
 from p2ptarot.table.session import Session  # noqa: E402
-from p2ptarot.transcript import Transcript, verify_transcript  # noqa: E402
+from p2ptarot.transcript import Transcript, parse_transcript, verify_transcript  # noqa: E402
 from p2ptarot.transcript import header_line  # noqa: E402
 from p2ptarot.crypto.group import G, Scalar, base_mul, hash_to_scalar  # noqa: E402
 from p2ptarot.mental import binding  # noqa: E402
@@ -171,6 +171,8 @@ class Case:
     step: int | None
     seat: int | None
     reason: str  # a substring the reference verifier's reason contains
+    #: the file's bytes from its canonical form (a framing vector, PROTOCOL §9); None: as is
+    framing: Callable[[bytes], bytes] | None = None
 
 
 def _envs(lines: list[bytes]) -> list[Envelope]:
@@ -304,7 +306,70 @@ def cases(lines: list[bytes], ids: list[Identity]) -> list[Case]:
                     "blamed for the missing line", lines[:i + 1], envs[i].step, None,
                     "incomplete"))
     out += strict_cases(lines, envs, ids)
+    out += v7_cases(lines, envs, ids)
     return out
+
+
+def _signed_raw(ids: list[Identity], fields: dict[str, Any]) -> bytes:
+    """Any envelope fields (another `v` included), correctly signed by the key of their seat."""
+    unsigned = {k: v for k, v in fields.items() if k != "sig"}
+    sig = ids[unsigned["seat"]].sign(b"p2ptarot/envelope\0" + canonical.encode(unsigned))
+    return canonical.encode({**unsigned, "sig": canonical.b64(sig)})
+
+
+def v7_cases(lines: list[bytes], envs: list[Envelope], ids: list[Identity]) -> list[Case]:
+    """Protocol 7: exact framing (§9), a coin opening bound to its purpose (§6.6) and malformed
+    abort records (§9.1), each refused for the reason the text gives."""
+    out: list[Case] = []
+    cut = _cut(lines, 3)
+    out.append(Case("framing-crlf", "every line after the header ends with \\r\\n: one byte form "
+                    "only (\\n), refused naming line 2, no seat implicated", cut, 0, None,
+                    "line 2 holds a carriage return",
+                    framing=lambda data: data.replace(b"\n", b"\r\n").replace(b"\r\n", b"\n", 1)))
+    k = _first(envs, lambda e: e.step == 2)
+    out.append(Case("framing-blank-line", "an empty line between two steps: refused naming it",
+                    cut, 2, None, f"line {k + 2} is empty",
+                    framing=lambda data, at=k + 2: _blank_before(data, at)))
+    out.append(Case("framing-trailing-data", "a complete game, then bytes after the last \\n (a "
+                    "line cut short): incomplete, naming the line", lines, envs[-1].step + 1, None,
+                    f"line {len(lines) + 2} does not end with",
+                    framing=lambda data: data + b'{"v":7,'))
+
+    i = _first(envs, lambda e: e.kind == "coin.open")
+    body = {**envs[i].body, "purpose": envs[i].body["purpose"] + "-other"}
+    bad = list(lines)
+    bad[i] = _resign(ids, envs[i], body=body)
+    out.append(Case("coin-purpose", "a coin opening with its value and salt but another purpose "
+                    "than its commitment's, properly signed: blamed on its signer",
+                    _cut(bad, envs[i].step), envs[i].step, envs[i].seat, "another draw"))
+
+    k = _first(envs, lambda e: e.kind == "move" and e.step > 20)
+    at = envs[k]
+    stop = AbortBody.quoting(None, "stopped", at.step, []).model_dump()
+    base = {"v": at.v, "table": at.table, "step": at.step, "seat": 1, "prev": at.prev,
+            "kind": "abort", "body": stop}
+    for name, change, words, text in (
+            ("abort-version", {"v": 6}, "protocol version 6",
+             "an abort record signed as protocol 6 (a v6 record convicted its signer; now it "
+             "convicts nobody and makes the file inconsistent)"),
+            ("abort-body-key", {"body": {**stop, "note": "x"}}, "a malformed abort record",
+             "an abort record whose body has an extra key"),
+            ("abort-blame-range", {"body": {**stop, "blame": 2}}, "of a 2-seat table",
+             "an abort record blaming seat 2 of a 2-seat table"),
+            ("abort-step", {"body": {**stop, "step": at.step - 5}}, "the step of its envelope",
+             "an abort record without evidence whose body names another step than its own")):
+        record = _signed_raw(ids, {**base, **change})
+        out.append(Case(name, f"{text}, correctly signed by seat 1, in the middle of the log: "
+                        "malformed (PROTOCOL §9.1), refused naming the line, no seat convicted",
+                        _cut(lines[:k] + [record] + lines[k:], at.step), at.step, None, words))
+    return out
+
+
+def _blank_before(data: bytes, number: int) -> bytes:
+    """`data` with an empty line inserted so that it is line `number`."""
+    parts = data.split(b"\n")
+    parts.insert(number - 1, b"")
+    return b"\n".join(parts)
 
 
 def strict_cases(lines: list[bytes], envs: list[Envelope], ids: list[Identity]) -> list[Case]:
@@ -427,6 +492,18 @@ def audit_game() -> tuple[Any, list[bytes], list[Identity]]:
                 scripts={k: _caller for k in range(AUDIT_SEATS)})
 
 
+def _renew(session: Session, legal: list) -> Any:
+    """Vote yes whenever the draw pile runs out (arcanoïd §2.7): the pile is renewed."""
+    return next((m for m in legal if type(m).__name__ == "Vote" and m.choice == "yes"), None)
+
+
+def reshuffle_game() -> tuple[Any, list[bytes], list[Identity]]:
+    """A game with a reshuffle: every seat of a 3-seat arcanoïd round votes to renew the draw
+    pile from the discards when it runs out (scripted; the other moves are the seeded bots')."""
+    return play("arcanoid", b"/reshuffle/3", seats=3, options={"first_seat": 0, "rounds": 1},
+                scripts={k: _renew for k in range(3)})
+
+
 def audit_steps(lines: list[bytes]) -> list[Envelope]:
     """The `mental.shares` messages sent after the last move: the final audit's."""
     envs = _envs(lines)
@@ -519,7 +596,8 @@ def _illegal_move(lines: list[bytes], envs: list[Envelope], ids: list[Identity])
 
 #: the invalid vectors whose faulty line breaks a JSON Schema (every other line of every vector
 #: validates): a malformed body is visible to the schemas, a bad proof or a wrong claim is not
-MALFORMED = frozenset({"move-by-garbage", "equivocation", "secret-null", "sealed-size"})
+MALFORMED = frozenset({"move-by-garbage", "equivocation", "secret-null", "sealed-size",
+                       "abort-body-key"})
 
 
 def schema_invalid_lines(lines: list[bytes]) -> list[int]:
@@ -662,23 +740,49 @@ def main(out: Path = OUT, check: bool = True) -> int:
                   "the hand cards those claims cover; no key is published",
                   "expect": {"valid": True, "steps": audit_verdict.steps,
                              "outcome": audit_verdict.outcome}})
+    re_signed, re_lines, _ = reshuffle_game()
+    re_verdict = verify_transcript(Transcript(re_signed, re_lines))
+    reshuffles = [parse(x) for x in re_lines
+                  if parse(x).kind == "mental.shuffle" and parse(x).body["inputs"]]
+    if not re_verdict.valid or not reshuffles:
+        raise SystemExit(f"the reshuffle reference game does not verify or never reshuffles: "
+                         f"{re_verdict.reason}")
+    (out / "valid-reshuffle.jsonl").write_bytes(b"\n".join([header_line(re_signed), *re_lines])
+                                                + b"\n")
+    index.append({"file": "valid-reshuffle.jsonl", "description": "a complete 3-seat arcanoïd game "
+                  "of one round in which every seat is scripted to vote yes when the draw pile "
+                  "runs out: the pile is renewed from the discards by a reshuffle (PROTOCOL §6.3 "
+                  f"step 6): {len(reshuffles)} `mental.shuffle` messages naming the "
+                  f"{len(reshuffles[0].body['inputs'])} retired deck handles as `inputs` and the "
+                  "next unused ones as `outputs`, each proven against the current versions of "
+                  "its inputs",
+                  "expect": {"valid": True, "steps": re_verdict.steps,
+                             "outcome": re_verdict.outcome}})
     todo = [(signed, head, c) for c in cases(lines, ids)]
     todo += [(audit_signed, audit_head, c) for c in audit_cases(audit_lines, audit_ids)]
     todo += [(blind_signed, blind_head, c) for c in blind_cases(blind_lines, ids)]
     todo += [(secret_signed, secret_head, c) for c in secret_cases(secret_lines, secret_ids)]
+    record_lines: dict[str, list[bytes]] = {}
     for signed_, head_, case in todo:
-        v = verify_transcript(Transcript(signed_, case.lines)) if check else None
-        if v is not None and (v.valid or v.step != case.step or v.seat != case.seat
-                              or case.reason not in (v.reason or "")):
+        data = b"\n".join([head_, *case.lines]) + b"\n"
+        if case.framing is not None:
+            data = case.framing(data)
+        v = verify_transcript(parse_transcript(data))
+        if check and (v.valid or v.step != case.step or v.seat != case.seat
+                      or case.reason not in (v.reason or "")):
             raise SystemExit(f"{case.name}: reference verdict {v.to_json()} differs from "
                              f"step={case.step} seat={case.seat} reason~{case.reason!r}")
         fname = f"invalid-{case.name}.jsonl"
-        (out / fname).write_bytes(b"\n".join([head_, *case.lines]) + b"\n")
+        (out / fname).write_bytes(data)
+        record_lines[fname] = [head_, *case.lines]
         index.append({"file": fname, "description": case.description,
                       "expect": {"valid": False, "step": case.step, "seat": case.seat,
-                                 "reason_contains": case.reason}})
+                                 "reason_contains": case.reason, "verdict": v.kind}})
     for entry in index:
-        bad = schema_invalid_lines((out / entry["file"]).read_bytes().splitlines())
+        if entry["expect"]["valid"]:
+            entry["expect"]["verdict"] = "valid"
+        bad = schema_invalid_lines(record_lines.get(entry["file"])
+                                   or (out / entry["file"]).read_bytes().splitlines())
         name = entry["file"].removeprefix("invalid-").removesuffix(".jsonl")
         if len(bad) != (1 if name in MALFORMED else 0):
             raise SystemExit(f"{entry['file']}: lines {bad} fail the JSON Schemas")

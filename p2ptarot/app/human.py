@@ -10,8 +10,9 @@ takes the seat when the player has *left* (no front end open, `Hub.away_since`) 
 grace (the charter's `stand_in_after`) or hands it over (`HandOver`: the page's button, the
 terminal's `bot`), and keeps it, turn after turn, until any command of the player's (`TakeBack`,
 a move) takes it back. A connected player thinks as long as the move time allows: warned at 60 s
-and 15 s left, then the table's rule applies (`clock`). The bot's moves are returned as
-`StandInMove`, so their bodies carry `by: "bot"` in the log.
+and 15 s left, then the table's rule applies (`clock`): the bot's choice is played for that one move, unmarked and
+with no takeover (the player is here). The stand-in's moves are returned as `StandInMove`, so
+their bodies carry `by: "bot"` in the log.
 """
 
 from __future__ import annotations
@@ -33,6 +34,13 @@ from .table import Hub, option_for
 T = TypeVar("T")
 
 
+def overdue_text(name: str, sentence: str) -> str:
+    """What both front ends say when the move time ran out: one move played, the seat kept."""
+    return _("time is up: one move was played for {name} ({move}), as the table's time rule "
+             "says; {name} keeps the seat and plays the next move").format(name=name,
+                                                                           move=sentence)
+
+
 class LeftTable(Exception):
     """The player chose to leave; the game can be resumed later (`join --resume`)."""
 
@@ -51,14 +59,16 @@ def human_chooser(hub: Hub, name: str = "you",
     async def choose(need: Any) -> Any:
         app = hub.app
         names = app.names if app is not None else ()
+        # the name the table signed (a resumed peer's --name may be another, or the default)
+        who = app.name(app.seat) if app is not None and app.seat is not None else name
         hub.need = need
         away = hub.stand_in and stand_in is not None
         mod = presenter(str(need.view.get("game")))
         if mod.automatic(need.view, need.legal):  # e.g. an Eleusis judgment
             if away:  # the peer's own move, marked so the table does not think the player back
                 return StandInMove(need.legal[0])
-            hub.publish(Notice(_("your peer: {move}").format(
-                move=describe(need.legal[0], need.view, names))))
+            if app is not None:  # told once, by the move's own line in the log, "(automatic)"
+                app.automatic_next()
             return need.legal[0]
         if away:  # the player is away: the bot keeps the seat, forced moves included
             return await by_bot(need)
@@ -84,12 +94,15 @@ def human_chooser(hub: Hub, name: str = "you",
                              stand_in is not None)
             if step.kind == "away":
                 hub.hand_over(_("{name} left the table (no page or terminal open for "
-                                "{seconds} s)").format(name=name, seconds=f"{table_grace:g}"))
+                                "{seconds} s)").format(name=who, seconds=f"{table_grace:g}"))
                 continue
             if step.kind == "overdue":  # the charter's rule: this one move, the seat stays ours
-                hub.publish(Notice(_("time is up: a bot played this move for {name}; "
-                                     "the next one is yours again").format(name=name)))
-                return await by_bot(need)
+                # not a takeover: the move goes out unmarked (PROTOCOL §5.1: `by` says the
+                # player was away, and this player is here), so no peer announces a stand-in
+                assert stand_in is not None
+                move = await stand_in(need)
+                hub.publish(Notice(overdue_text(who, describe(move, need.view, names))))
+                return move
             if step.kind == "warn":
                 warned.update(m for m in WARN_AT if m >= step.left)
                 hub.publish(TimeWarning(step.left, warning_text(step.left, table_grace,
@@ -160,4 +173,4 @@ async def until_left(hub: Hub, game: Awaitable[T]) -> T:
         leave.cancel()
 
 
-__all__ = ["LeftTable", "human_chooser", "human_seat", "until_left"]
+__all__ = ["LeftTable", "human_chooser", "overdue_text", "human_seat", "until_left"]

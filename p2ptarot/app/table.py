@@ -43,6 +43,7 @@ class TableApp:
         #: the table's stand-in policy (charter): the human chooser's grace, 0 = never
         self.stand_in_after = stand_in_after
         self._bot_seats: set[int] = set()  # seats whose last move its stand-in bot chose
+        self._automatic = False  # this seat's next recorded move was made by its peer itself
         self._turns = 0
         self._last_view: str | None = None
         self._last_waiting: tuple[Any, ...] | None = None
@@ -80,10 +81,17 @@ class TableApp:
                       by: str | None = None) -> MovePlayed:
         """A move entered the log; worded from the view the mover's move was judged in."""
         sentence = screens.describe(move_json, view_before, self.names)
+        if seat == self.seat and self._automatic:
+            automatic, self._automatic = True, False
         ev = MovePlayed(step, seat, self.name(seat), sentence, automatic, by)
         if seat != self.seat:
             self._since.append(_("{name}: {move}").format(name=ev.name, move=sentence))
         return ev
+
+    def automatic_next(self) -> None:
+        """This seat's next move is one its peer makes by itself (an Eleusis judgment): its line
+        in the log says so (and nothing else announces it: one line per move)."""
+        self._automatic = True
 
     def view_changed(self, view: dict[str, Any]) -> ViewChanged | None:
         """The view after a batch of effects; None when nothing a person sees changed."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import socket
 import subprocess
@@ -36,7 +37,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                    help=_("network card (a name or its address) for every socket and zeroconf "
                         "(default 127.0.0.1)"))
     p.add_argument("--out", type=Path, default=None, help=_("copy the verified transcript here"))
-    p.add_argument("--timeout", type=int, default=120, help=_("seconds of silence before blame"))
+    p.add_argument("--timeout", type=int, default=120, 
+                   help=_("seconds a stalled step waits before a peer asks again for what it "
+                          "missed, and the demo table's limit, after which it is abandoned, "
+                          "blaming nobody (default 120)"))
     p.add_argument("--lobby-timeout", type=float, default=120.0, metavar="SECONDS",
                    help=_("the peers give up if the table has not started after this long"))
     p.add_argument("--json", action="store_true", help=_("print one JSON summary object"))
@@ -115,14 +119,18 @@ def run(args: argparse.Namespace) -> int:
         verdict = verify_transcript(transcript)
         names = [seat.name for seat in transcript.charter.charter.seats]
         verify_s = time.monotonic() - t0
-        if args.out:
-            shutil.copyfile(host_res["transcript"], args.out)
+        # the work dir (the peers' keys, secrets and stores) goes at exit: the transcript is
+        # kept where asked, else in the user's data dir (never the temporary directory)
+        kept = args.out or (Path.home() / ".p2ptarot" / "demos"
+                           / f"{args.game}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.jsonl")
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(host_res["transcript"], kept)
         agree = all(res.get("scores") == host_res.get("scores") for _, res in results)
         summary = {"game": args.game, "players": args.players, "completed": all(rc == 0 for rc, _ in results),
                    "all_peers_agree": agree, "verified": verdict.valid, "steps": verdict.steps,
                    "scores": host_res.get("scores"), "winners": host_res.get("winners"),
                    "game_seconds": round(played, 2), "verify_seconds": round(verify_s, 2),
-                   "transcript": str(args.out or host_res["transcript"])}
+                   "transcript": str(kept)}
         if args.json:
             print(json.dumps(summary, sort_keys=True))
         else:
@@ -140,6 +148,8 @@ def run(args: argparse.Namespace) -> int:
         for proc in procs:
             if proc.poll() is None:
                 proc.kill()
+                proc.wait()
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def seeded_ports(seed: int, n: int, interface: str) -> list[int]:

@@ -26,7 +26,7 @@ from p2ptarot.app.table import Hub
 from p2ptarot.i18n import N_, _, language
 
 from .console import Console
-from .menus import TEXT as MENU, Entry, words as menu_words, first_menu, menu_lines, sub_lines
+from .menus import TEXT as MENU, Entry, words as menu_words, first_menu, menu_lines, sub_lines, submenu
 from .text_table import table
 
 HELP = N_("type a move's number to play it (a long list: first the card, then its target; 0 goes "
@@ -101,15 +101,19 @@ class Terminal:
         #: nothing was printed since the prompt (the countdown may redraw it in place)
         self._prompt_is_last = False
         self.me: str | None = None
+        #: the player's seat (None: a spectator): its moves close the open prompt
+        self.seat: int | None = None
         self.screen_text = ""
         #: the table's rules (from TableOpened) in the player's language, for `rules`
         self.rules: dict[str, Any] = {}
         self.lang = lang or system_language()
         self.view: dict[str, Any] | None = None
         self.turn: TurnStarted | None = None
-        #: the turn's first menu, and the entry whose moves the second menu lists (None: none open)
+        #: the menu shown now, and the entry it details (None: the turn's first menu)
         self.menu: list[Entry] = []
         self.sub: Entry | None = None
+        #: the entries chosen on the way to this menu, with the menu each was chosen from (0 pops)
+        self.path: list[tuple[Entry, list[Entry]]] = []
         self.answered = True
         self.waiting_for = ""
         #: lines for a move being written (`w`): the presenter's composer reads them in a thread
@@ -141,6 +145,7 @@ class Terminal:
             self.in_lobby = False
             self.rules = ev.rules.get(self.lang) or ev.rules.get("en") or {}
             self.me = ev.names[ev.seat] if ev.seat is not None else None
+            self.seat = ev.seat
             who = ", ".join((_("{name} (seat {n}, you)") if i == ev.seat else _("{name} (seat {n})"))
                             .format(name=n, n=i + 1) for i, n in enumerate(ev.names))
             if self.spectator:
@@ -155,10 +160,13 @@ class Terminal:
             self.screen_text, self.view = ev.text, ev.view
             return []
         if isinstance(ev, MovePlayed):
+            if ev.seat == self.seat:
+                self.answered, self.sub = True, None  # played (here, in a page, by the clock)
             who = _("{name} (you)").format(name=ev.name) if ev.name == self.me else ev.name
             if ev.by == "bot":
                 who += " " + _("[bot]")
-            return ["  " + _("{name}: {move}").format(name=who, move=ev.sentence)]
+            return ["  " + _("{name}: {move}").format(name=who, move=ev.sentence)
+                    + (" " + _("(automatic)") if ev.automatic else "")]
         if isinstance(ev, StandInChanged):
             if ev.active:
                 self.answered = True  # the open turn (if any) is the bot's now
@@ -173,7 +181,7 @@ class Terminal:
             return [text + "..."]
         if isinstance(ev, TurnStarted):
             self.turn, self.answered, self.waiting_for = ev, False, ""
-            self.menu, self.sub = first_menu(ev.options), None
+            self.menu, self.sub, self.path = first_menu(ev.options), None, []
             out = ["", self.screen_text]
             if ev.since:
                 out += [_("Since your last turn:")] + [f"  {s}" for s in ev.since]
@@ -194,6 +202,8 @@ class Terminal:
         if isinstance(ev, RoundHeld):
             return [_(HOLD_TEXT).format(left=countdown(ev.until - time.time()))] \
                 if ev.held and not self.spectator and not self.hub.stand_in else []
+        if isinstance(ev, (GameFinished, GameAborted)):
+            self.answered, self.sub = True, None  # no prompt outlives the game
         if isinstance(ev, GameFinished):
             return standings_lines(ev)
         if isinstance(ev, GameAborted):
@@ -216,7 +226,7 @@ class Terminal:
         if lines == self._roster:
             return []
         self._roster = lines
-        out = [_("-- lobby: {game}, {taken} of {total} seats taken --").format(
+        out = [_("-- lobby: {game}, seats taken {taken} of {total} --").format(
             game=ev.game, taken=len(ev.names), total=ev.seats_total)]
         out += [f"  {line}" for line in lines]
         you_ready = ev.seat is not None and ev.is_ready(ev.seat)
@@ -266,7 +276,7 @@ class Terminal:
             return ""
         left = _left(self.hub.deadline)
         me = self.me or _("you")
-        ask = (menu_words("which").format(me=me, label=self.sub.name, n=len(self.sub.options))
+        ask = (menu_words("which").format(me=me, label=self.sub.name, n=len(self.menu))
                if self.sub is not None else menu_words("move").format(me=me, n=len(self.menu)))
         return ask + (f" ({left})" if left else "") + ":"
 
@@ -335,7 +345,7 @@ class Terminal:
         finally:
             self.composing = None
         if move is None:
-            self.sub = None
+            self._top(turn)
             self.say("\n".join(options_lines(turn)))
             return
         self.answered = True
@@ -370,38 +380,41 @@ class Terminal:
         elif text == "v":
             self.say(json.dumps(self.view, indent=1, sort_keys=True) if self.view else _("no view yet"))
         elif text == "m" and turn is not None and not self.answered:
-            self.sub = None
+            self._top(turn)
             self.say("\n".join(options_lines(turn)))
         elif turn is not None and not self.answered:
             self._menu_choice(turn, text)
         elif text:
             self.say("  " + _("not your turn") + (f"; {self.waiting_for}" if self.waiting_for else ""))
 
+    def _top(self, turn: TurnStarted) -> None:
+        """Back to the turn's first menu."""
+        self.menu, self.sub, self.path = first_menu(turn.options), None, []
+
     def _menu_choice(self, turn: TurnStarted, text: str) -> None:
-        """A number typed at a menu: an entry of the first (its only move is played, or its
-        moves listed), a move of the second, or 0 back to the first."""
-        sub = self.sub
-        if sub is not None and text in ("0", "b", "back"):
-            self.sub = None
-            self.say("\n".join(menu_lines(self.menu) + [self.prompt()]))
+        """A number typed at a menu: its entry's only move is played, or the entry's own menu
+        opens (the next card to pick, the targets); 0 goes back one menu."""
+        if self.path and text in ("0", "b", "back"):
+            self.menu = self.path.pop()[1]
+            self.sub = self.path[-1][0] if self.path else None
+            lines = (sub_lines(turn, self.sub, self.menu, len(self.path)) if self.sub is not None
+                     else menu_lines(self.menu))
+            self.say("\n".join(lines + [self.prompt()]))
             self._prompt_is_last = True
             return
-        entries = sub.options if sub is not None else self.menu
+        entries = self.menu
         if not (text.isdigit() and 1 <= int(text) <= len(entries)):
-            self.say(menu_words("pick_sub" if sub is not None else "pick").format(n=len(entries)))
+            self.say(menu_words("pick_sub" if self.path else "pick").format(n=len(entries)))
             return
-        if sub is not None:
-            number = sub.options[int(text) - 1]
-        else:
-            entry = self.menu[int(text) - 1]
-            if len(entry.options) > 1:
-                self.sub = entry
-                self.say("\n".join(sub_lines(turn, entry) + [self.prompt()]))
-                self._prompt_is_last = True
-                return
-            number = entry.options[0]
-        self.answered, self.sub = True, None
-        self.hub.send(PlayMove(turn.turn, number))
+        entry = entries[int(text) - 1]
+        if len(entry.options) > 1:
+            self.path.append((entry, self.menu))
+            self.menu, self.sub = submenu(turn.options, entry), entry
+            self.say("\n".join(sub_lines(turn, entry, self.menu, len(self.path)) + [self.prompt()]))
+            self._prompt_is_last = True
+            return
+        self.answered, self.sub, self.path = True, None, []
+        self.hub.send(PlayMove(turn.turn, entry.options[0]))
 
     async def remind(self, live: bool | None = None) -> None:
         """The prompt's countdown, kept live: at a terminal the prompt line is redrawn in place

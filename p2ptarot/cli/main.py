@@ -16,7 +16,10 @@ import sys
 from typing import Sequence
 
 from p2ptarot import PROTOCOL_VERSION, __version__
+from p2ptarot._startup import install as install_startup_levers
 from p2ptarot.i18n import LANGUAGES, _, set_language
+
+install_startup_levers()  # before any command module is imported: see p2ptarot/_startup.py
 
 #: command -> the module of this package that registers and runs it (in the order of the help)
 COMMANDS: dict[str, str] = {
@@ -71,8 +74,14 @@ def _lang_given(argv: Sequence[str]) -> str | None:
     return None
 
 
+#: what a bare `p2ptarot` runs: the player's way in, the lobby in the default browser
+BARE = ("web", "--open")
+
+
 def _main(argv: Sequence[str] | None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv:  # a player's first command: the lobby, opened in the browser (its address printed)
+        argv = list(BARE)
     early = _lang_given(argv)
     set_language(early if early in LANGUAGES else None)  # the help's language
     parser = build_parser(argv)

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from p2ptarot.app.replay import frames
+from p2ptarot.crypto.shuffle import use_second_core
 from p2ptarot.i18n import _
 from p2ptarot.i18n.reasons import say
 from p2ptarot.peer.store import read_transcript
@@ -28,7 +29,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                                           "cryptographic check. Exit 0 when valid, 1 on the first "
                                           "violation, 2 when the file cannot be read."))
     v.add_argument("file", type=Path)
-    v.add_argument("--json", action="store_true", help=_("print one JSON object"))
+    v.add_argument("--json", action="store_true",
+                   help=_("print one JSON object (the verdict), whatever the exit code"))
     v.set_defaults(run=run_verify, prog=v.prog)
     r = subparsers.add_parser("replay", help=_("show a finished game move by move, with every card"))
     r.add_argument("file", type=Path)
@@ -37,7 +39,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def _verified(args: argparse.Namespace) -> tuple[Transcript, Verdict] | None:
     """The transcript named on the command line and the verifier's verdict on it; None after one
-    line on stderr when the file cannot be read or the verifier failed on it.
+    line on stderr (and, with `--json`, the JSON verdict on stdout) when the file cannot be read
+    or the verifier failed on it.
 
     Every hostile input the verifier knows of is a verdict; this is the last line of defence, so
     a file that trips an unknown bug gets a sentence and exit 2, not a traceback."""
@@ -45,6 +48,7 @@ def _verified(args: argparse.Namespace) -> tuple[Transcript, Verdict] | None:
         transcript = read_transcript(args.file)
     except TranscriptError as exc:
         print(f"{args.prog}: {printable(say(exc), 1000)}", file=sys.stderr)
+        _unreadable_json(args, "not-a-transcript", str(exc))
         return None
     try:
         return transcript, verify_transcript(transcript)
@@ -52,7 +56,19 @@ def _verified(args: argparse.Namespace) -> tuple[Transcript, Verdict] | None:
         print(_("{prog}: {file}: cannot be verified (verifier failure: {kind}: {error})").format(
             prog=args.prog, file=args.file, kind=type(exc).__name__, error=printable(exc, 300)),
             file=sys.stderr)
+        _unreadable_json(args, "verifier-failure", f"{type(exc).__name__}: {printable(exc, 300)}")
         return None
+
+
+def _unreadable_json(args: argparse.Namespace, kind: str, reason: str) -> None:
+    """With `--json`, exit 2 prints a verdict too (PROTOCOL §9.2): the same keys as any other,
+    no step and no seat (nothing was replayed), the reason in English as for every verdict."""
+    if getattr(args, "json", False):
+        print(json.dumps({"verdict": kind, "valid": False, "steps": 0, "outcome": None,
+                          "violation": {"step": None, "seat": None,
+                                        "reason": printable(reason, 1000), "evidence": []},
+                          "findings": [], "aborted_by_players": [], "stand_in": []},
+                         sort_keys=True))
 
 
 def stand_in_summary(transcript: Transcript) -> list[dict[str, int]]:
@@ -97,6 +113,7 @@ def _seat_name(names: list[str], seat: object, number_first: bool = False) -> st
 
 
 def run_verify(args: argparse.Namespace) -> int:
+    use_second_core()  # this process has the machine: check shuffle proofs on two threads
     checked = _verified(args)
     if checked is None:
         return EXIT_UNREADABLE

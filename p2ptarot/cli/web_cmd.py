@@ -44,9 +44,29 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--web-interface", default="127.0.0.1", metavar="IP",
                    help=_("address the page listens on (default 127.0.0.1: this computer only)"))
     p.add_argument("--timeout", type=int, default=120,
-                   help=_("seconds a cryptographic step may stay silent before a seat is blamed"))
+                   help=_("seconds a stalled step waits before this peer asks everyone again for "
+                          "what it missed (default 120); silence never convicts: a table whose "
+                          "step waits past its limit ({limit} s) is abandoned, blaming "
+                          "nobody").format(limit=DEFAULT_MOVE_TIMEOUT))
+    p.add_argument("--open", action="store_true",
+                   help=_("open the page in the default web browser (a bare p2ptarot does)"))
     online.add_online_args(p)
     p.set_defaults(run=run, prog=p.prog)
+
+
+def open_in_browser(url: str) -> None:
+    """Show `url` in the default browser without waiting for it (some browsers' commands return
+    only when their window closes); the address is printed anyway, so a failure is only told."""
+    import threading
+    import webbrowser
+
+    def go() -> None:
+        try:
+            if not webbrowser.open(url):
+                print(_("no web browser found: open the address above yourself"), flush=True)
+        except Exception:  # noqa: BLE001 - the address is printed: the player can still open it
+            print(_("no web browser found: open the address above yourself"), flush=True)
+    threading.Thread(target=go, daemon=True).start()
 
 
 def online_side(args: argparse.Namespace) -> OnlineSide | None:
@@ -97,6 +117,8 @@ async def serve(args: argparse.Namespace) -> int:
     url = await server.start()
     print(_("open this page in your browser: {url}").format(url=url), flush=True)
     print(_("Ctrl-C stops"), flush=True)
+    if getattr(args, "open", False):
+        open_in_browser(url)
     try:
         if lobby is not None:
             watching = asyncio.create_task(lobby.watch())

@@ -1,4 +1,5 @@
-"""The prime-order group: ristretto255 (RFC 9496), through libsodium (the ``rbcl`` binding).
+"""The prime-order group: ristretto255 (RFC 9496), through libsodium (``sodium.py``: the library
+rbcl bundles, loaded without rbcl's leftover temporary file).
 
 This is the only module that calls libsodium, so the group can be swapped without touching the
 protocol code (it was the order-l subgroup of edwards25519 up to protocol version 2; see
@@ -31,13 +32,14 @@ Design choices, each for a reason:
 from __future__ import annotations
 
 import secrets
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-import rbcl as _sodium
+from . import sodium as _sodium
 
 from .encoding import transcript_hash
 from .errors import CryptoError, InvalidEncoding
@@ -54,24 +56,24 @@ _IDENTITY_ENC = bytes(32)
 # --- libsodium wrappers (swapped by count_ops) ------------------------------------------------
 
 def _var_mul_raw(k: bytes, p: bytes) -> bytes:
-    return _sodium.crypto_scalarmult_ristretto255(k, p)
+    return _sodium.scalarmult(k, p)
 
 
 def _base_mul_raw(k: bytes) -> bytes:
-    return _sodium.crypto_scalarmult_ristretto255_base(k)
+    return _sodium.scalarmult_base(k)
 
 
 def _add_raw(p: bytes, q: bytes) -> bytes:
-    return _sodium.crypto_core_ristretto255_add(p, q)
+    return _sodium.add(p, q)
 
 
 def _sub_raw(p: bytes, q: bytes) -> bytes:
-    return _sodium.crypto_core_ristretto255_sub(p, q)
+    return _sodium.sub(p, q)
 
 
 def _valid_raw(p: bytes) -> bool:
     return (p != _IDENTITY_ENC and not p[31] & 0x80
-            and bool(_sodium.crypto_core_ristretto255_is_valid_point(p)))
+            and _sodium.is_valid_point(p))
 
 
 _var_mul = _var_mul_raw
@@ -93,28 +95,35 @@ class OpCounts:
 
 @contextmanager
 def count_ops() -> Iterator[OpCounts]:
-    """Count libsodium point operations in this block (benchmarks only; not thread-safe)."""
+    """Count libsodium point operations in this block (benchmarks only: one block at a time;
+    the counters take a lock, as a shuffle proof is checked on two threads)."""
     global _var_mul, _base_mul, _add, _sub, _valid
     counts = OpCounts()
+    lock = threading.Lock()
 
     def var_mul(k: bytes, p: bytes) -> bytes:
-        counts.var_mul += 1
+        with lock:
+            counts.var_mul += 1
         return _var_mul_raw(k, p)
 
     def base_mul_(k: bytes) -> bytes:
-        counts.base_mul += 1
+        with lock:
+            counts.base_mul += 1
         return _base_mul_raw(k)
 
     def add(p: bytes, q: bytes) -> bytes:
-        counts.add += 1
+        with lock:
+            counts.add += 1
         return _add_raw(p, q)
 
     def sub(p: bytes, q: bytes) -> bytes:
-        counts.add += 1
+        with lock:
+            counts.add += 1
         return _sub_raw(p, q)
 
     def valid(p: bytes) -> bool:
-        counts.validate += 1
+        with lock:
+            counts.validate += 1
         return _valid_raw(p)
 
     saved = (_var_mul, _base_mul, _add, _sub, _valid)
@@ -331,7 +340,7 @@ def hash_to_point(domain: str, *parts: bytes) -> Point:
     ctr = 0
     while True:
         digest = transcript_hash(domain, ctr.to_bytes(8, "big"), *parts)
-        enc = _sodium.crypto_core_ristretto255_from_hash(digest)
+        enc = _sodium.from_hash(digest)
         if enc != _IDENTITY_ENC:
             return Point._trusted(enc)
         ctr += 1

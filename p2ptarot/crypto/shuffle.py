@@ -22,8 +22,11 @@ multiplications to verify, 5N+1 and 3N+4 to prove.
 
 from __future__ import annotations
 
+import os
 import secrets
+import threading
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -187,24 +190,32 @@ def prove_shuffle(cts: list[Ciphertext], out: list[Ciphertext], perm: list[int],
     u = _u_challenges(statement, n)
     u_t = [u[perm[i]] for i in range(n)]
 
-    # Commitment chain: chain[i] = r_hat[i]·G + u_t[i]·chain[i-1], chain[-1] = h0.
+    # The nonces in their fixed order, then the message and randomness halves (t41, t42: 2N of
+    # the 5N variable-base multiplications, needing neither the chain nor the challenge) on a
+    # second core while this thread builds the chain and the rest (libsodium drops the GIL).
     r_hat = [nonce() for _ in range(n)]
+    w1, w2, w3, w4 = (nonce() for _ in range(4))
+    w_hat = [nonce() for _ in range(n)]
+    w_prime = [nonce() for _ in range(n)]
+
+    def halves() -> tuple[Point, Point]:
+        return (multi_mul([-w4, *w_prime], [H, *(c.b for c in out)]),
+                base_mul(-w4) + multi_mul(w_prime, [c.a for c in out]))
+
+    pending = _in_parallel(halves) if _parallel(n) else None
+
+    # Commitment chain: chain[i] = r_hat[i]·G + u_t[i]·chain[i-1], chain[-1] = h0.
     chain: list[Point] = []
     prev = h0
     for i in range(n):
         prev = base_mul(r_hat[i]) + prev * u_t[i]
         chain.append(prev)
 
-    w1, w2, w3, w4 = (nonce() for _ in range(4))
-    w_hat = [nonce() for _ in range(n)]
-    w_prime = [nonce() for _ in range(n)]
-
     t1 = base_mul(w1)
     t2 = base_mul(w2)
     t3 = base_mul(w3) + multi_mul(w_prime, hs)
-    t41 = multi_mul([-w4, *w_prime], [H, *(c.b for c in out)])
-    t42 = base_mul(-w4) + multi_mul(w_prime, [c.a for c in out])
     t_hat = [base_mul(w_hat[i]) + (chain[i - 1] if i else h0) * w_prime[i] for i in range(n)]
+    t41, t42 = pending.result() if pending is not None else halves()
 
     c = _main_challenge(statement, chain, (t1, t2, t3, t41, t42), t_hat)
 
@@ -252,37 +263,88 @@ def verify_shuffle(cts: list[Ciphertext], out: list[Ciphertext], H: Point, proof
     cu = [c * uj for uj in u]
     sp = list(proof.s_prime)
 
+    # The message and randomness halves (t41, t42: 4N variable-base multiplications, half the
+    # work) are summed on a second core while this thread does the rest: libsodium runs without
+    # the GIL. The equations are then checked in their fixed order, so the same proof always
+    # fails with the same message.
+    def halves() -> tuple[Point, Point]:
+        t41 = multi_mul([*cu, -proof.s4, *sp], [*(x.b for x in cts), H, *(y.b for y in out)])
+        t42 = multi_mul([*cu, *sp], [*(x.a for x in cts), *(y.a for y in out)]) \
+            + base_mul(-proof.s4)
+        return t41, t42
+
+    pending = _in_parallel(halves) if _parallel(n) else None
+
     # t1: c·(sum com - sum h) + s1·G  (permutation commitment opens to sum of generators)
     c_bar = point_sum(list(proof.com)) - _gens_sum(n)
-    if c_bar * c + base_mul(proof.s1) != proof.t1:
-        raise ProofError("shuffle: t1 mismatch")
+    t1_ok = c_bar * c + base_mul(proof.s1) == proof.t1
 
     # t2: c·(chain[N-1] - (prod u)·h0) + s2·G  (chain ends at the product of the challenges)
     u_prod = 1
     for uj in u:
         u_prod = u_prod * uj.value % ORDER
-    if multi_mul([c, -c * Scalar(u_prod)], [proof.chain[-1], h0]) + base_mul(proof.s2) \
-            != proof.t2:
-        raise ProofError("shuffle: t2 mismatch")
+    t2_ok = multi_mul([c, -c * Scalar(u_prod)], [proof.chain[-1], h0]) + base_mul(proof.s2) \
+        == proof.t2
 
     # t3: sum (c·u_j)·com_j + s3·G + sum s'_i·h_i
-    if multi_mul([*cu, *sp], [*proof.com, *hs]) + base_mul(proof.s3) != proof.t3:
-        raise ProofError("shuffle: t3 mismatch")
-
-    # t41: sum (c·u_j)·b_j - s4·H + sum s'_i·b'_i   (message halves)
-    if multi_mul([*cu, -proof.s4, *sp], [*(x.b for x in cts), H, *(y.b for y in out)]) \
-            != proof.t41:
-        raise ProofError("shuffle: t41 mismatch")
-
-    # t42: sum (c·u_j)·a_j - s4·G + sum s'_i·a'_i   (randomness halves)
-    if multi_mul([*cu, *sp], [*(x.a for x in cts), *(y.a for y in out)]) \
-            + base_mul(-proof.s4) != proof.t42:
-        raise ProofError("shuffle: t42 mismatch")
+    t3_ok = multi_mul([*cu, *sp], [*proof.com, *hs]) + base_mul(proof.s3) == proof.t3
 
     # t_hat_i: c·chain[i] + s_hat_i·G + s'_i·chain[i-1]
+    t_hat_bad: int | None = None
     prev = h0
     for i in range(n):
         cur = proof.chain[i]
         if multi_mul([c, sp[i]], [cur, prev]) + base_mul(proof.s_hat[i]) != proof.t_hat[i]:
-            raise ProofError(f"shuffle: t_hat[{i}] mismatch")
+            t_hat_bad = i
+            break
         prev = cur
+
+    # t41: sum (c·u_j)·b_j - s4·H + sum s'_i·b'_i   (message halves)
+    # t42: sum (c·u_j)·a_j - s4·G + sum s'_i·a'_i   (randomness halves)
+    t41, t42 = pending.result() if pending is not None else halves()
+    if not t1_ok:
+        raise ProofError("shuffle: t1 mismatch")
+    if not t2_ok:
+        raise ProofError("shuffle: t2 mismatch")
+    if not t3_ok:
+        raise ProofError("shuffle: t3 mismatch")
+    if t41 != proof.t41:
+        raise ProofError("shuffle: t41 mismatch")
+    if t42 != proof.t42:
+        raise ProofError("shuffle: t42 mismatch")
+    if t_hat_bad is not None:
+        raise ProofError(f"shuffle: t_hat[{t_hat_bad}] mismatch")
+
+
+_CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+_PARALLEL_FROM = 8
+"""Below this many cards a second thread costs more than it saves."""
+_second_core = False
+
+
+def use_second_core(on: bool = True) -> None:
+    """Let shuffle proofs be made and checked on two threads in this process (when it may use
+    two cores). For a process that has the machine to itself, such as ``p2ptarot verify``: it
+    cuts the wall time, not the CPU. Off by default, because peers sharing the cores of one
+    machine (the benchmarks' tables, 4 peers on 2 cores) spent 20-35 % more CPU over a whole game
+    with it on (benchmarks/README.md, issue 35)."""
+    global _second_core
+    _second_core = on
+
+
+def _parallel(n: int) -> bool:
+    return _second_core and _CORES > 1 and n >= _PARALLEL_FROM
+
+
+def _in_parallel(work: Callable[[], tuple[Point, Point]]) -> Future[tuple[Point, Point]]:
+    """Run ``work`` on a short-lived daemon thread; its result (or exception) in a Future."""
+    done: Future[tuple[Point, Point]] = Future()
+
+    def run() -> None:
+        try:
+            done.set_result(work())
+        except BaseException as exc:  # handed to the caller, raised by result()
+            done.set_exception(exc)
+
+    threading.Thread(target=run, name="shuffle-verify", daemon=True).start()
+    return done

@@ -4,6 +4,12 @@
 Each bot is its own peer, `p2ptarot join URL --bot`, bound to the host's interface, with its own
 data directory: under mental poker only a seat's own process can play it (its keys never leave
 it), so a bot seat cannot be a coroutine of the host.
+
+Once the table is signed the bots are the table's peers as much as the host: a host that stops
+mid-game (Ctrl-C, the page's Leave) keeps its game in its data directory and promises
+`join --resume`, so its bots keep their seats, re-dial the host and wait for it (each bounded by
+its own timeouts). They run in their own session: a Ctrl-C typed at the host's terminal, sent to
+the whole foreground process group, is the host's and not theirs.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from typing import Any
 
 from .config import Chooser, GameResult, PeerConfig
 from .run import run_host
+from .store import DataDir
 
 
 class LocalBots:
@@ -50,10 +57,20 @@ class LocalBots:
     def spawn(self, url: str) -> None:
         """Start the bots, dialling the host at `url` (called once the table listens)."""
         for k in range(1, self.count + 1):
-            self.children.append(subprocess.Popen(self.command(url, k), stdout=subprocess.DEVNULL))
+            home = self.data_dir / f"bot-{k}"
+            home.mkdir(parents=True, exist_ok=True)
+            # what a bot says goes to its own log: it may outlive the host's terminal or pipe
+            with open(home / "bot.log", "ab") as log:
+                self.children.append(subprocess.Popen(
+                    self.command(url, k), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                    stderr=log, start_new_session=True))
 
-    def stop(self, finished: bool) -> None:
-        """Wait for the bots; when the host's game did not finish they have no table: end them."""
+    def stop(self, finished: bool, started: bool = False) -> None:
+        """Wait for the bots of a finished game; end them when the table never started (they
+        have no game); leave them playing when the host stopped a started game (it resumes)."""
+        if started and not finished:
+            self.children.clear()  # their own peers now: they wait for the host's --resume
+            return
         for child in self.children:
             if not finished:
                 child.terminate()
@@ -69,12 +86,14 @@ async def host_with_bots(cfg: PeerConfig, game: str, variant: str | None, seats:
                          options: dict[str, Any] | None = None) -> GameResult:
     """Host a table and fill some of its seats with `bots` (started once the table listens);
     whatever happens to the host's game (finished, failed, cancelled), they are stopped before
-    this returns."""
+    this returns, but a started game's bots outlive a host that stops (`--resume` finds them)."""
     finished = False
+    saved = set(DataDir(cfg.data_dir).unfinished())
     try:
         result = await run_host(cfg, game, variant, seats, choose, options,
                                 on_listening=bots.spawn if bots.count else None)
         finished = True
         return result
     finally:
-        await asyncio.shield(asyncio.to_thread(bots.stop, finished))
+        started = bool(set(DataDir(cfg.data_dir).unfinished()) - saved)
+        await asyncio.shield(asyncio.to_thread(bots.stop, finished, started))

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Awaitable, Callable
 
+from p2ptarot.app.clock import DEFAULT_MOVE_TIMEOUT
 from p2ptarot.engine import Move, Outcome
 from p2ptarot.net.lan import DEFAULT_HEARTBEAT, LanTransport
 from p2ptarot.net.link import Transport
@@ -53,7 +54,7 @@ class PeerConfig:
     timeout: int = 120
     #: host: the table's limit, written in the charter: seconds a step may wait on a seat (its
     #: move, or its link coming back) before the table is abandoned, blaming nobody
-    move_timeout: int = 300
+    move_timeout: int = DEFAULT_MOVE_TIMEOUT  # one default everywhere (app.clock)
     #: host: the table's stand-in policy written in the charter (seconds a human seat may leave
     #: its turn unanswered before its own peer lets a bot play for it; 0 = never)
     stand_in_after: int = 0

@@ -9,6 +9,8 @@ waits past the table's limit (PROTOCOL §8: silence and unreachability convict n
 from __future__ import annotations
 
 import asyncio
+import atexit
+import gc
 import logging
 import time
 from typing import Any, Awaitable, Callable
@@ -32,8 +34,9 @@ from p2ptarot.table.session import Session
 from .catchup import RESYNC_AFTER, SyncServer, sync_step
 from .config import Chooser, GameResult, PeerConfig, RunError
 from .frames import ctl, finished_seats, parse_ctl, safe_send
-from .heal import Healer
-from .store import DataDir, TableStore, test_secret
+from .heal import HIGHER_SEAT_PAUSE, Healer
+from .store import DataDir, LineAppender, TableStore, test_secret
+from .trace import StepTrace
 from .watcher import Watcher
 
 logger = logging.getLogger(__name__)
@@ -44,9 +47,24 @@ ABANDON_GRACE = 3.0
 SYNC_BACK = 8
 
 
+def _exit_without_collecting() -> None:
+    """When the process exits, move every object out of the garbage collector's reach
+    (`gc.freeze`) first: the interpreter's teardown otherwise runs full collections over the
+    network stack's and the game's objects while it unloads the modules, 0.4-1.0 s of CPU per
+    peer at load 7-11 after its game had ended (issue 36; aiohttp's modules alone 0.19 s), and
+    the last peer's exit is the end of the table's wall time. Only collection is skipped: the
+    atexit handlers registered before this one still run, files are closed, the memory is the
+    OS's again; an object left in a reference cycle at exit misses its `__del__`, which Python
+    never promised at exit anyway. Registered once, by a process that plays a game."""
+    if not getattr(_exit_without_collecting, "registered", False):
+        atexit.register(gc.freeze)
+        _exit_without_collecting.registered = True  # type: ignore[attr-defined]
+
+
 async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: SignedCharter,
                choose: Chooser, resume: bool = False) -> GameResult:
     """Play one table to its end (or abort) over the links; persist everything on the way."""
+    _exit_without_collecting()
     data = DataDir(cfg.data_dir)
     store = TableStore(data, signed, cfg.test_seed)
     charter = signed.charter
@@ -62,7 +80,8 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
     keys = [charter.seat_key(i) for i in range(len(charter.seats))]
     links.admit_only(keys)  # a running game talks to its seats only (strangers are cut off)
 
-    healer = Healer(links, keys, [s.address for s in charter.seats], seat)
+    healer = Healer(links, keys, [s.address for s in charter.seats], seat,
+                    pause=0.0 if resume else HIGHER_SEAT_PAUSE)
     moves: asyncio.Queue[Move | StandInMove | Exception] = asyncio.Queue()
     pending_choice: list[asyncio.Task[None]] = []
     names = [s.name for s in charter.seats]
@@ -71,6 +90,7 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
     audience = Watcher(cfg.spectators, session, charter, seat, store.transcript_path, public=True)
 
     loaded = [False]  # the saved messages of a resumed game are replayed first: no hold then
+    trace = StepTrace.from_env(seat)  # a benchmark's per-step trace (off: None)
 
     async def hold_round_end() -> None:
         """A round ended: before this seat's first message of what follows (the next deal, or
@@ -90,15 +110,12 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
         # a round that ended before this batch holds its first message, a move included; one
         # that ends in it holds the first message after its own ending move
         ended_before = cfg.hub is not None and loaded[0] and watch.shown_unheld()
-        # one durable write per batch: own messages are fsynced before any of them is sent
-        sends = [e.envelope.encoded() for e in effects if isinstance(e, Send)]
-        for e in effects:
-            if isinstance(e, Record):
-                transcript.append(e.envelope.encoded())
-        for line in sends:
-            outbox.append(line)
-        if sends:  # durable before sent; the fsync on a worker thread, off the event loop
-            await outbox.sync_off_loop()  # the transcript is synced at close: lost lines come back from peers
+        if trace is not None:
+            trace.mark("session")
+            trace.sent(sum(isinstance(e, Send) for e in effects))
+        sends = persist(effects, transcript, outbox)
+        if trace is not None:
+            trace.mark("persist")
         lines = iter(sends)
         for e in effects:
             watch.effect(e)
@@ -143,6 +160,8 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
                        if e.blame is not None else _("nobody is blamed"))
                 cfg.say(_("game aborted at step {step}: {who}: {reason}").format(
                     step=e.step, who=who, reason=printable(say(e.reason))))  # may quote a cheater's text
+        if trace is not None:
+            trace.mark("send")
         watch.settle()
         audience.settle()
         loaded[0] = True
@@ -153,8 +172,10 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
         await _pump(cfg, links, session, handle, healer, moves, saved if resume else None,
                     on_link=lambda peer, up: (watch.link(peer, up), audience.link(peer, up)),
                     on_chat=lambda peer, text: (watch.chat(peer, text), audience.chat(peer, text)),
-                    chat_out=watch.chat_out)
+                    chat_out=watch.chat_out, trace=trace)
     finally:
+        if trace is not None:
+            trace.write()
         if reporter is not None:
             reporter.cancel()
         await healer.close()
@@ -165,6 +186,29 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
     if session.outcome is not None:
         store.mark_done()
     return GameResult(charter.table_id, store.transcript_path, session.outcome, session.aborted)
+def persist(effects: list[Effect], transcript: LineAppender, outbox: LineAppender) -> list[bytes]:
+    """Write a batch's lines; return the own messages to send, every one durable already.
+
+    One durable write per batch: the transcript's lines are handed to the OS (synced at close:
+    every one of them is some seat's outbox line, and a resumed peer fetches a lost tail from its
+    peers), the own messages are appended to the outbox and fsynced before this returns, so no
+    peer can act on a message its author could lose in a crash (a resumed seat reuses it instead
+    of signing a second version). The fsync runs on the event loop's thread: under load, the hop
+    to a worker thread and back cost more wall time than the fsync itself (issue 36: 8.9 against
+    6.4 ms from a batch's session work to its send, p50, 4 peers on one 2-core machine), and
+    while the worker ran, the loop took up other frames and the send waited behind their
+    verification."""
+    sends = [e.envelope.encoded() for e in effects if isinstance(e, Send)]
+    for e in effects:
+        if isinstance(e, Record):
+            transcript.append(e.envelope.encoded())
+    for line in sends:
+        outbox.append(line)
+    if sends:
+        outbox.sync()
+    return sends
+
+
 async def _report_paths(paths: Callable[[], dict[bytes, tuple[str, float | None]]],
                         watch: Watcher, every: float = 2.0) -> None:
     """Show the player each online link's path and round-trip time as they change."""
@@ -207,7 +251,8 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
                 moves: "asyncio.Queue[Move | StandInMove | Exception]", saved: list[bytes] | None,
                 on_link: Callable[[bytes, bool], None] | None = None,
                 on_chat: Callable[[bytes, object], None] | None = None,
-                chat_out: Callable[[], list[str]] | None = None) -> None:
+                chat_out: Callable[[], list[str]] | None = None,
+                trace: StepTrace | None = None) -> None:
     """Feed the session from the links and the local chooser until the game ends, then linger.
 
     Clocks (PROTOCOL §8): a stalled step asks for catch-up every `RESYNC_AFTER` s; after the
@@ -256,10 +301,18 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
                                    return_when=asyncio.FIRST_COMPLETED)
             if move_task.done():
                 choice, move_task = move_task.result(), None
+                if trace is not None:
+                    trace.begin("move", session.step)
                 await _on_move(session, handle, choice)
+                if trace is not None:
+                    trace.end(session.step)
             if event_task.done():
                 ev, event_task = event_task.result(), None
+                if trace is not None:
+                    trace.begin("recv", session.step, ev.data if isinstance(ev, Received) else None)
                 await _on_event(links, session, handle, healer, syncs, done, ev, on_link, on_chat)
+                if trace is not None:
+                    trace.end(session.step)
             for text in chat_out() if chat_out is not None else []:  # the player's chat lines
                 await links.broadcast(ctl({"ctl": "chat", "text": text}))
             if session.finished:
@@ -269,14 +322,20 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
                 asked, last_deep = None, now
             elif stall.waited() > table_limit and asked is None:
                 asked = last_sync = now  # the last chance to hear from the awaited seats
+                if trace is not None:
+                    trace.note("deep", session.step)
                 await deep_catch_up()
             elif asked is not None and now - asked > ABANDON_GRACE:
                 await handle(session.abandon(stall.since_text()))
             elif stall.waited() > deep_every and now - last_deep > deep_every:
                 last_deep = last_sync = now
+                if trace is not None:
+                    trace.note("deep", session.step)
                 await deep_catch_up()
             elif now - max(stall.since, last_sync) > RESYNC_AFTER:
                 last_sync = now  # stalled: ask again (an answer may have been cut or lost)
+                if trace is not None:
+                    trace.note("resync", session.step)
                 await links.broadcast(ctl({"ctl": "sync", "step": session.step}))
                 await handle(session.digest())  # a peer on another history shows its heads
     finally:
@@ -288,7 +347,11 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
     if event_task is not None and event_task.done() and not event_task.cancelled() \
             and event_task.exception() is None:
         first = event_task.result()
+    if trace is not None:
+        trace.note("over", session.step)
     await _linger(cfg, links, session, handle, healer, syncs, done, first)
+    if trace is not None:
+        trace.note("left", session.step)
 
 
 async def _on_move(session: Session, handle: Callable[[list[Effect]], Awaitable[None]],

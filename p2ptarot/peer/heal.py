@@ -39,8 +39,12 @@ class Healer:
     """Keeps dialling the seats of a table that have no open link, until `close`."""
 
     def __init__(self, links: Links, keys: Sequence[bytes], addresses: Sequence[str], seat: int,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None, pause: float = HIGHER_SEAT_PAUSE) -> None:
+        """`pause`: how long the first dial of a higher seat waits for that seat to dial first
+        (0 for a resumed seat: the others are not starting with it, they are retrying with a
+        backoff of up to `MAX_RETRY`, so waiting for them only delays the catch-up)."""
         self.links, self.keys, self.addresses, self.seat = links, list(keys), list(addresses), seat
+        self.pause = pause
         self._rng = rng or random.Random()
         self._lost = {i: asyncio.Event() for i in range(len(keys)) if i != seat}
         self._tasks: list[asyncio.Task[None]] = []
@@ -67,8 +71,8 @@ class Healer:
 
     async def _keep(self, i: int) -> None:
         key, address, lost = self.keys[i], self.addresses[i], self._lost[i]
-        if i > self.seat:
-            await asyncio.sleep(HIGHER_SEAT_PAUSE)  # it dials us first, usually
+        if i > self.seat and self.pause > 0:
+            await asyncio.sleep(self.pause)  # it dials us first, usually
         failures = 0
         while True:
             if key in self.links.peers():

@@ -3,8 +3,8 @@
 The host advertises its table, seats joiners in arrival order and sends them the roster whenever
 it changes (`lobby` frames); the table starts when every seat is taken and everyone is ready, when
 the host starts now with the ready players, or — a table hosted by a bot, which has nobody to
-press Start — `lobby_grace` seconds after its seats were all taken, with the players ready by then
-(a joiner that never says Ready cannot hold it). Every seat then signs the charter.
+press Start — `lobby_grace` seconds after its seats were first all taken, with the players ready
+by then (a joiner that never says Ready, or leaves and sits again, cannot hold it). Every seat then signs the charter.
 
 A dropped link does not end the lobby (PROTOCOL §10.1): a joiner re-dials its host for
 `lobby_reconnect` seconds and joins again; the host keeps its seat meanwhile (away: not ready),
@@ -100,26 +100,26 @@ def _enter(hub: Hub | None, name: str) -> None:
 
 
 class _Grace:
-    """When a bot-hosted table starts without its last Ready: `grace` seconds after every seat
-    was taken (a seat freed restarts the wait)."""
+    """When a bot-hosted table starts without its last Ready: `grace` seconds after the **first**
+    moment every seat was taken (PROTOCOL §10.1). A seat freed and taken again does not restart
+    the wait: a squatter who leaves and sits again every few seconds would otherwise hold the
+    table for ever; once the grace is over, the table starts as soon as the ready players can
+    play it, every seat taken or not."""
 
     def __init__(self, grace: float, active: bool) -> None:
         self.grace, self.active = grace, active
-        self.full_since: float | None = None
+        self.full_since: float | None = None  # the first moment every seat was taken
 
     def note(self, room: Room, now: float) -> None:
-        full = len(room.seats) == room.seats_total
-        if not full:
-            self.full_since = None
-        elif self.full_since is None:
+        if self.full_since is None and len(room.seats) == room.seats_total:
             self.full_since = now
 
     def due(self, now: float) -> bool:
         return self.active and self.full_since is not None and now - self.full_since >= self.grace
 
     def wait(self, now: float) -> float | None:
-        """Seconds until the grace ends (None: none running, or over: only a Ready, a seat freed
-        or a chat line can change anything then)."""
+        """Seconds until the grace ends (None: not started, or over: only a Ready, a seat taken
+        or freed or a chat line can change anything then)."""
         if not self.active or self.full_since is None or self.due(now):
             return None
         return self.full_since + self.grace - now

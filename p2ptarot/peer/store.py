@@ -133,9 +133,10 @@ class LineAppender:
     appended); :meth:`sync` makes everything appended so far durable with one fsync.
 
     One fsync per batch instead of one per line: the runner syncs the outbox once before it sends
-    a batch of its own messages (they must survive a crash before anyone sees them), and the
-    transcript at close (every line of it is some seat's outbox line: a peer that lost the tail
-    of its transcript in a crash fetches it again from the peers when it resumes).
+    a batch of its own messages (they must survive a crash before anyone sees them; on the event
+    loop's thread, see `game.persist`), and the transcript at close (every line of it is some
+    seat's outbox line: a peer that lost the tail of its transcript in a crash fetches it again
+    from the peers when it resumes).
     """
 
     def __init__(self, path: Path) -> None:
@@ -154,22 +155,6 @@ class LineAppender:
         if self._dirty:
             _datasync(self._fh.fileno())
             self._dirty = False
-
-    async def sync_off_loop(self) -> None:
-        """:meth:`sync` on a worker thread: the caller still waits until the lines are durable
-        (a message is on disk before it is sent), but the event loop keeps reading the links
-        and answering pings during the fsync (issue 26: fsync on the loop cost 11% of wall).
-        Lines appended while it runs are left dirty for the next sync."""
-        import asyncio  # (here, not at the top: `verify` reads transcripts without an event loop;
-        # a coroutine only runs inside one, so asyncio is already loaded and this is a look-up)
-
-        if self._dirty:
-            self._dirty = False
-            try:
-                await asyncio.to_thread(_datasync, self._fh.fileno())
-            except BaseException:
-                self._dirty = True  # not known durable: the next sync tries again
-                raise
 
     def close(self) -> None:
         if not self._fh.closed:

@@ -14,10 +14,11 @@ from typing import Any, Mapping
 from types import SimpleNamespace
 
 from p2ptarot.cards import ARCANOID
+from p2ptarot.cards.arcanoid_tables import FIELDS as _SUITS
 from p2ptarot.games.arcanoid.battle import (ILLEGITIMATE, IMPERIAL, ROYAL, VALUE, WORLD_CLASS,
                                             battle_key)
 
-from p2ptarot.i18n import N_, _
+from p2ptarot.i18n import N_, _, ngettext
 
 from .cards import card_list, card_name, tarot_rank, tarot_title
 from .faces import face
@@ -327,6 +328,8 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     decision = (view.get("decision") or {}).get("name")
     field = _field(move.get("field"))
     if kind == "discard":
+        if known.get(move["handle"]) is None:  # another seat's card: never "a hidden card face down"
+            return _("Discard a card face down")
         return _("Discard {card} face down").format(card=card_name(known.get(move["handle"])))
     if kind == "abdicate":
         return _("Abdicate on {field}").format(field=field)
@@ -378,8 +381,11 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
             return _("Play {card}: you abdicate on {field}").format(card=card, field=field)
         return _("Play {card}: {who} abdicates on {field}").format(card=card, who=target, field=field)
     if kind == "wheel-discard":
-        text = _("Discard {cards} face down").format(
-            cards=", ".join(card_name(known.get(h)) for h in move["handles"]))
+        hidden = [h for h in move["handles"] if known.get(h) is None]
+        text = (_("Discard {cards} face down").format(
+            cards=", ".join(card_name(known.get(h)) for h in move["handles"])) if not hidden else
+            ngettext("Discard {n} card face down", "Discard {n} cards face down",
+                     len(move["handles"])).format(n=len(move["handles"])))
         if move.get("cards"):
             text += "; " + _("put {cards} face up").format(cards=card_list(move["cards"]))
         return text
@@ -478,3 +484,14 @@ def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) 
                     "players": [words(line) for line in _participant_lines(view)]}
     sc["piles"] = [p for p in base.get("piles", []) if p["label"].split(": ")[-1] not in FIELDS]
     return sc
+
+
+def rank_key(view: Mapping[str, Any], seat: int) -> tuple[int, ...]:
+    """The final order among equal totals (rules §5, steps 2-4): most swords fields, then wands,
+    cups, coins; then the latest round in which the seat won swords, then wands, cups, coins
+    (-1: never). Fields a demon won are its master's, as the view's `round_winners` credits them."""
+    rounds = [r for r in view.get("round_winners") or [] if isinstance(r, Mapping)]
+    counts = tuple(sum(r.get(f) == seat for r in rounds) for f in _SUITS)
+    latest = tuple(max((k for k, r in enumerate(rounds) if r.get(f) == seat), default=-1)
+                   for f in _SUITS)
+    return counts + latest

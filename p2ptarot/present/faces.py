@@ -36,6 +36,24 @@ _ROSES_FIGURE_WORDS = {"child": N_("child"), "guardian": N_("guardian"), "master
 _STANDARD_RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 _STANDARD_WORDS = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
 _COURTS = {"page": "P", "knave": "J", "knight": "C", "queen": "Q", "king": "K"}
+#: the tarot courts whose letter is translated (a face shows one language's letters)
+_COURT_LETTERS = ("page", "knave", "knight", "queen", "king")
+
+
+def court_letter(court: str) -> str:
+    """A court card's letter in the reader's language, one language per face: English K Q N J P
+    (N as in chess: never the French C for a knight), French R Re C V V (roi, reine as the catalogue names her, cavalier, valet)."""
+    if court == "king":
+        return pgettext("court letter", "K")
+    if court == "queen":
+        return pgettext("court letter", "Q")
+    if court == "knight":
+        return pgettext("court letter", "N")
+    if court == "knave":
+        return pgettext("court letter", "J")
+    if court == "page":
+        return pgettext("court letter", "P")
+    return court[:1].upper()
 BACK: dict[str, Any] = {"id": None, "corner": "?", "name": "a hidden card", "suit": "",
                         "sign": "", "colour": "back", "kind": "back", "order": 10_000}
 
@@ -115,7 +133,7 @@ def _sinople_letter(role: str) -> str:
         return pgettext("sinople figure letter", "H")
     if role == "wife":
         return pgettext("sinople figure letter", "W")
-    return pgettext("sinople figure letter", "C")
+    return pgettext("sinople figure letter", "Ch")  # not "C": the class C is drawn beside it
 
 
 def face(card_id: object) -> dict[str, Any]:
@@ -132,6 +150,9 @@ def face(card_id: object) -> dict[str, Any]:
     out["name"] = card_name(card_id)
     if f["kind"] == "figure" and card_id in cards.SINOPLE:
         out["big"] = _sinople_letter(str(cards.SINOPLE[card_id].role))
+    court = card_id.rsplit("-", 1)[-1]
+    if f["kind"] == "minor" and court in _COURT_LETTERS:  # a tarot court: its letter, translated
+        out["big"] = out["corner"] = court_letter(court)
     if f.get("title") == f.get("name"):  # roses: the title is the card's name
         out["title"] = out["name"]
     elif suit == "trumps":

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Sequence
 
-from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, field_validator
+from pydantic import (BaseModel, ConfigDict, Field, ValidationError, WithJsonSchema,
+                      field_validator)
 
 from . import canonical
 from .charter import B64
@@ -184,6 +185,39 @@ class AbortBody(BaseModel):
     def envelopes(self) -> list[Envelope]:
         """The quoted envelopes (signatures not checked); raises EnvelopeError if unreadable."""
         return [envelope_of(item) for item in self.evidence]
+
+
+def abort_record(env: Envelope, protocol: int, seats: int) -> tuple[AbortBody | None, str | None]:
+    """A correctly signed abort envelope's body, or why the record is malformed (PROTOCOL §9.1):
+    another protocol version; a body with keys, types or sizes other than the schema's; a
+    `blame` that names no seat of the table; a body `step` other than the step of its first
+    quoted envelope (a record with evidence) or its own envelope's step (one without). `prev` is
+    not compared with anyone's chain: a record may come from a seat on another history (a split
+    view, §8), and that is precisely when it must reach everyone. A malformed record convicts
+    nobody, its signer included: records travel outside the chain, so peers need not all hold
+    the same ones, and a verdict drawn from one would not be every honest peer's."""
+    if env.v != protocol:
+        return None, (f"a malformed abort record from seat {env.seat}: protocol version {env.v} "
+                      f"at a table of version {protocol}")
+    try:
+        body = AbortBody.model_validate(env.body)
+    except ValidationError:
+        return None, f"a malformed abort record from seat {env.seat}"
+    if body.blame is not None and body.blame >= seats:
+        return None, (f"a malformed abort record from seat {env.seat}: it blames seat "
+                      f"{body.blame} of a {seats}-seat table")
+    due = env.step
+    if body.evidence:
+        try:
+            due = envelope_of(body.evidence[0]).step
+        except (EnvelopeError, ValueError, TypeError, RecursionError):
+            return None, (f"a malformed abort record from seat {env.seat}: its first piece of "
+                          f"evidence is not an envelope")
+    if body.step != due:
+        return None, (f"a malformed abort record from seat {env.seat}: its body names step "
+                      f"{body.step}, not {due} (the step of "
+                      f"{'its first piece of evidence' if body.evidence else 'its envelope'})")
+    return body, None
 
 
 def envelope_of(item: str | dict[str, Any]) -> Envelope:

@@ -53,10 +53,22 @@ class EngineBridge:
         self.secrets: dict[str, CommittedSecret] = {}
         self._claim_envs: list[Envelope | None] = []  # claim id i was made by this message
         self._last_move: dict[int, Envelope] = {}  # seat -> its latest applied move
+        self.next_handle = 0  # engine handles are numbered game-wide, in shuffle order (§6.5)
 
     # ---- handles ------------------------------------------------------------------------------
+    def number(self, handles: tuple[int, ...]) -> None:
+        """PROTOCOL §6.5 (normative since protocol 7): a `Shuffle` places the next unused engine
+        handles, consecutively from 0 over the whole game, in the order of the shuffles; a
+        stranger checking claims and audits relies on it. An engine that numbers otherwise is a
+        bug of this build (ValueError), never a seat's fault."""
+        if handles != tuple(range(self.next_handle, self.next_handle + len(handles))):
+            raise ValueError(f"engine handles {list(handles[:3])}… are not the next unused ones "
+                             f"(from {self.next_handle}, in shuffle order)")
+        self.next_handle += len(handles)
+
     def open_epoch(self, shuffle: Shuffle) -> None:
         """A new epoch of `shuffle.deck`: its handles are the open deck's positions, in order."""
+        self.number(shuffle.handles)
         self.epoch_of_deck[shuffle.deck] = shuffle.epoch
         for i, h in enumerate(shuffle.handles):
             self.where[h] = (shuffle.deck, shuffle.epoch, i)
@@ -73,6 +85,7 @@ class EngineBridge:
         return deck, epoch, positions
 
     def place(self, handles: tuple[int, ...], deck: str, epoch: int, positions: list[int]) -> None:
+        self.number(handles)
         for h, pos in zip(handles, positions):
             self.where[h] = (deck, epoch, pos)
 

@@ -58,15 +58,17 @@ class Charter(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
     # every field is required: a signed charter has one byte form, and no reader fills in a
-    # value the signers did not hash (the host's --move-timeout default, 300, is the CLI's)
+    # value the signers did not hash (the host's --move-timeout default, 600, is app.clock's)
     protocol: int = Field(ge=1)
     game: str = Field(min_length=1, max_length=40)
     variant: str | None = Field(max_length=40, description="null for the game's default rules")
     options: dict[str, int | str | bool]
     seats: list[SeatEntry] = Field(min_length=2, max_length=MAX_SEATS)
     nonce: str = Field(pattern=B64, min_length=43, max_length=43)
-    timeout: int = Field(ge=1, le=86400, description="seconds a seat may take over a move step "
-                         "before it is blamed for silence")
+    timeout: int = Field(ge=1, le=86400, description="the table's limit: seconds any step may "
+                         "wait on a seat (its move, its cryptographic message, its link coming "
+                         "back) before the table is abandoned, blaming nobody: silence never "
+                         "convicts (PROTOCOL §3, §8)")
     stand_in_after: int = Field(
         ge=0, le=MAX_STAND_IN_AFTER,
         description="table policy: seconds a human seat may leave its turn unanswered before its "

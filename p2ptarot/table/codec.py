@@ -187,9 +187,13 @@ def coin_digest(env: Envelope, purpose: str) -> bytes:
     return field_bytes(env, body.digest, "digest", 32)
 
 
-def coin_opening(env: Envelope, label: str, digest: bytes) -> bytes:
-    """The value of a `coin.open` body, which must open `digest` under `label`."""
+def coin_opening(env: Envelope, purpose: str, label: str, digest: bytes) -> bytes:
+    """The value of a `coin.open` body, which must repeat its draw's `purpose` (the one its
+    commitment named: PROTOCOL §6.6) and open `digest` under `label`."""
     body = body_of(OpenBody, env)
+    if body.purpose != purpose:
+        raise Violation(env.seat, f"opening for another draw: purpose {body.purpose!r} where its "
+                                  f"commitment named {purpose!r}", (env,))
     value = field_bytes(env, body.value, "value", 32)
     try:
         check_commitment(label, digest, value, field_bytes(env, body.salt, "salt", 32))

@@ -14,10 +14,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from pydantic import ValidationError
-
 from . import canonical
-from .bodies import AbortBody
+from .bodies import AbortBody, abort_record
 from .charter import Charter
 from .envelope import Envelope, EnvelopeError, parse
 from .errors import Violation
@@ -79,12 +77,12 @@ class Intake:
             env.verify_signature(self.charter.seat_key(env.seat))
         except EnvelopeError as exc:
             return Taken(notice=f"dropped a message: {exc}")
+        if env.kind == "abort":  # before the version: a malformed record convicts nobody
+            self._seen.add(frame)  # a record's fate never depends on this peer's position
+            return self._take_record(env)
         if env.v != self.charter.protocol:
             raise Violation(env.seat, f"signed a message of protocol version {env.v} at a table "
                                       f"of version {self.charter.protocol}", (env,))
-        if env.kind == "abort":
-            self._seen.add(frame)  # a record's fate never depends on this peer's position
-            return self._take_record(env)
         if env.step < step:
             self._seen.add(frame)  # processed before: its fate is settled
             logged = self._logged.get((env.step, env.seat))
@@ -109,10 +107,9 @@ class Intake:
     def _take_record(self, env: Envelope) -> Taken:
         """Keep a signed abort record; its evidence is to be re-checked as received messages (the
         record's own `blame` is never adopted: see `p2ptarot.table.evidence`)."""
-        try:
-            body = AbortBody.model_validate(env.body)
-        except ValidationError:
-            return Taken(notice=f"dropped a malformed abort record from seat {env.seat}")
+        body, problem = abort_record(env, self.charter.protocol, self.n)
+        if body is None:  # not honoured, relayed, logged nor its evidence re-checked (§9.1)
+            return Taken(notice=f"dropped {problem}")
         if not self.ledger.add(env, body.blame, body.reason):
             return _NOTHING
         return Taken(env=env, record=body, evidence=tuple(evidence_lines(body.evidence)))

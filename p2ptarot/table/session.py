@@ -409,7 +409,8 @@ class Session:
         draw = self._pending.popleft()
         assert isinstance(draw, DrawRound)
         label = rounds.coin_label(self.table_id, draw.request.purpose, draw.index)
-        openings = [codec.coin_opening(env, label, draw.digests[env.seat]) for env in envs]
+        openings = [codec.coin_opening(env, draw.request.purpose, label, draw.digests[env.seat])
+                    for env in envs]
         request = draw.request
         value = rounds.draw(openings, request.n, self.table_id + request.purpose.encode())
         self._emit(Progress(self.step, f"joint draw for {request.purpose}: {value}"))
@@ -550,15 +551,21 @@ class Session:
                 return None  # the audit runs first; the shuffle is asked again afterwards
             if self._keys is not None:
                 self._keys.arm(chance.deck, chance.epoch)
+            try:
+                self.bridge.open_epoch(chance)
+            except ValueError as exc:
+                raise EngineError(str(exc)) from exc
             self.mental.open_deck(chance.deck, chance.epoch, chance.cards)
-            self.bridge.open_epoch(chance)
         else:
             try:
                 deck, epoch, positions = self.bridge.reshuffle_sources(chance)
             except ValueError as exc:
                 raise EngineError(str(exc)) from exc
             _, new = self.mental.reshuffle(deck, epoch, positions)
-            self.bridge.place(chance.handles, deck, epoch, new)
+            try:
+                self.bridge.place(chance.handles, deck, epoch, new)
+            except ValueError as exc:
+                raise EngineError(str(exc)) from exc
         self._pending.append(ResolveChance())
         return None
 

@@ -22,7 +22,12 @@ class TranscriptError(ValueError):
 @dataclass
 class Transcript:
     charter: SignedCharter
-    messages: list[bytes]  # canonical envelopes, as signed
+    messages: list[bytes]  # canonical envelopes, as signed (the lines before any framing fault)
+    #: the first framing fault after the header, `(line number, reason)`: the verifier stops
+    #: there (PROTOCOL §9: `\n` only, no blank line, nothing after the last `\n`)
+    framing: tuple[int, str] | None = None
+    #: the framing fault is a last line without its `\n` (a write cut short): "incomplete"
+    cut: bool = False
 
 
 def header_line(signed: SignedCharter) -> bytes:
@@ -31,15 +36,40 @@ def header_line(signed: SignedCharter) -> bytes:
 
 def parse_transcript(data: bytes, name: str = "transcript") -> Transcript:
     """Split a transcript's bytes into the signed charter and the envelope lines; raises
-    TranscriptError when they are not a transcript (`name` only labels the error)."""
-    lines = data.splitlines()
-    if not lines:
+    TranscriptError when they are not a transcript (`name` only labels the error).
+
+    One byte form only (PROTOCOL §9): every line ends with `\n` — never `\r\n`, never a lone
+    `\r` (canonical JSON has no raw `\r`) — and no line is empty. A fault after the header is
+    not an unreadable file but a verdict on it: the lines before it are kept and the fault is
+    recorded, for the verifier to name (a last line without its `\n` is a write cut short)."""
+    if not data:
         raise TranscriptError(f"{name} is empty")
+    lines = data.split(b"\n")
+    tail = lines.pop()  # b"" when the file ends with its last line's `\n`
+    if not lines:
+        raise TranscriptError(f"{name}: line 1 (the header) does not end with \\n")
     try:
         head = canonical.decode(lines[0])
         if not isinstance(head, dict) or head.get("kind") != HEADER_KIND:
             raise TranscriptError(f"{name}: first line is not a p2ptarot transcript header")
         signed = SignedCharter.model_validate(head["charter"])
     except (canonical.CanonicalError, ValidationError, KeyError) as exc:
-        raise TranscriptError(f"{name}: bad transcript header: {exc}") from exc
-    return Transcript(signed, [line for line in lines[1:] if line.strip()])
+        raise TranscriptError(f"{name}: line 1: bad transcript header: {exc}") from exc
+    body = lines[1:]
+    for number, line in enumerate(body, start=2):
+        problem = _framing(line)
+        if problem:
+            return Transcript(signed, body[:number - 2], (number, problem))
+    if tail:
+        return Transcript(signed, body, (len(lines) + 1, "does not end with \\n (cut short)"),
+                          cut=True)
+    return Transcript(signed, body)
+
+
+def _framing(line: bytes) -> str | None:
+    """Why a line between two `\n` is not one canonical record's line."""
+    if not line:
+        return "is empty (a blank line)"
+    if b"\r" in line:
+        return "holds a carriage return (lines end with \\n only)"
+    return None

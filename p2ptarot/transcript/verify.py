@@ -14,10 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import ValidationError
 
 from p2ptarot.table import canonical
-from p2ptarot.table.bodies import AbortBody
+from p2ptarot.table.bodies import abort_record
 from p2ptarot.table.effects import Aborted, Notice
 from p2ptarot.table.envelope import Envelope, EnvelopeError, parse
 from p2ptarot.table.bodies import envelope_of
@@ -40,8 +39,20 @@ class Verdict:
     #: faults the rules punished while play went on (an Eleusis void round), proven by the replay
     findings: list[dict[str, Any]] = field(default_factory=list)
 
+    @property
+    def kind(self) -> str:
+        """The verdict's class (PROTOCOL §9.2): `valid`, `convicted` (a seat's signed message
+        proven wrong), `incomplete` (the file stops early) or `inconsistent` (the file is not one
+        consistent log); all but `valid` exit 1."""
+        if self.valid:
+            return "valid"
+        if self.seat is not None:
+            return "convicted"
+        return "incomplete" if (self.reason or "").startswith("incomplete") else "inconsistent"
+
     def to_json(self) -> dict[str, Any]:
-        return {"valid": self.valid, "steps": self.steps, "outcome": self.outcome,
+        return {"verdict": self.kind, "valid": self.valid, "steps": self.steps,
+                "outcome": self.outcome,
                 "violation": None if self.valid else
                 {"step": self.step, "seat": self.seat, "reason": self.reason,
                  "evidence": self.evidence},
@@ -65,7 +76,8 @@ def verify_transcript(t: Transcript) -> Verdict:
 def _replay(t: Transcript, session: Session) -> Verdict:
     session.start()
     aborts = _signed_aborts(t)
-    last = len(t.messages) + 1
+    # the file's last line, which a crash may have cut (none of them when a framing fault follows)
+    last = len(t.messages) + 1 if t.framing is None else -1
     first_seen: dict[bytes, int] = {}
     stopped: dict[int, int] = {}  # seat -> step of the first abort record it signed in the file
     for index, line in enumerate(t.messages, start=2):
@@ -103,6 +115,11 @@ def _replay(t: Transcript, session: Session) -> Verdict:
                     return _incomplete(session, aborts, f"its last line is not correctly signed "
                                                         f"({effect.text})")
                 return _broken(session, aborts, f"line {index}: {effect.text}")
+    if t.framing is not None:  # one byte form only (§9): the file, not a seat, is at fault
+        number, problem = t.framing
+        if t.cut:
+            return _incomplete(session, aborts, f"line {number} {problem}")
+        return _broken(session, aborts, f"line {number} {problem}")
     if session.outcome is not None:
         return Verdict(True, session.step, outcome=session.outcome.to_json(),
                        aborted_by_players=aborts)
@@ -137,11 +154,8 @@ def _bad_abort_line(t: Transcript, env: Envelope) -> str | None:
         env.verify_signature(t.charter.charter.seat_key(env.seat))
     except EnvelopeError as exc:
         return f"abort record: {exc}"
-    try:
-        AbortBody.model_validate(env.body)
-    except ValidationError:
-        return f"a malformed abort record from seat {env.seat}"
-    return None
+    charter = t.charter.charter
+    return abort_record(env, charter.protocol, len(charter.seats))[1]
 
 
 def _misplaced(session: Session, env: Envelope) -> str | None:

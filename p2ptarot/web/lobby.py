@@ -92,6 +92,8 @@ class Lobby:
         self._rewatch: asyncio.Future[None] | None = None
         #: the table this page hosted last (a rematch opens the same again)
         self.hosted: Host | None = None
+        #: the after-game command being handled (a second one meanwhile is dropped)
+        self._after: asyncio.Future[None] | None = None
 
     async def after_game(self, cmd: BackToLobby | Rematch) -> None:
         """Once the game is over: back to the list of tables, or (the host) the same table anew.
@@ -143,6 +145,8 @@ class Lobby:
         """Sit: join the named table; Host: open a table (bots as local processes); either is
         then played in this page."""
         if isinstance(cmd, (BackToLobby, Rematch)):
+            if self._after is not None and not self._after.done():
+                return  # a second click (or a second page) while the first is handled: one table
             # its own task: the page that asked reloads meanwhile, closing its socket
             self._after = asyncio.ensure_future(self.after_game(cmd))
             return

@@ -2,7 +2,9 @@
 
 Binds to 127.0.0.1 unless told otherwise, and answers only requests that carry the random token
 printed in the page's URL (anything else gets 403, so another local user or a web page in the
-browser cannot play for you). The page and its script and style are files of this package, sent
+browser cannot play for you), addressed to the address it printed (a `Host` naming anything else
+— a DNS-rebinding page that learned the token — gets 403 too), with at most a few websockets
+open at once. The page and its script and style are files of this package, sent
 inline: nothing is fetched from elsewhere. Events of the peer application layer go to the page
 as JSON over a websocket; the page's commands come back the same way and are checked like any
 untrusted input.
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import ipaddress
 import json
 import logging
 import secrets
@@ -35,6 +38,11 @@ logger = logging.getLogger(__name__)
 #: most 4096 bytes of text, which JSON escaping may grow)
 MAX_COMMAND_BYTES = 16384
 Extra = Callable[[Command], Awaitable[None]]
+#: websockets open at once on one page token (a page holds one; a few tabs or a reload racing
+#: its old socket's close are honest; more is a script opening sockets to exhaust the host)
+MAX_PAGE_SOCKETS = 8
+#: the names a loopback server is also reached by (the browser may write either form)
+_LOOPBACK = {"127.0.0.1", "::1", "localhost"}
 
 
 #: the page's scripts, inlined in this order into one <script>: the table core, the shared per-game
@@ -54,7 +62,7 @@ def page_language(query: str | None, fixed: str | None, accept: str | None) -> s
     return normalize(query) or normalize(fixed) or accept_language(accept) or LANGUAGES[0]
 
 
-def page_html(token: str, lang: str = "en") -> str:
+def page_html(token: str, lang: str = "en", lobby: bool = False) -> str:
     """The whole page in `lang`: HTML with the package's CSS and JS inlined, its words
     translated, and the page's catalogue (`I18N`, read by the scripts' `t()`) inlined first."""
     static = resources.files("p2ptarot.web") / "static"
@@ -63,7 +71,10 @@ def page_html(token: str, lang: str = "en") -> str:
                          (static / "index.html").read_text(encoding="utf-8"))
     # inside <script>: "</" never appears (a msgid cannot close the element)
     catalogue = json.dumps(page_catalogue(lang), ensure_ascii=True, sort_keys=True).replace("</", "<\\/")
-    head = f"const LANG = {json.dumps(lang)};\nconst I18N = {catalogue};\n"
+    # LOBBY_APP: the page belongs to `p2ptarot web` (after a game: back to its lobby, a rematch);
+    # a `host --web` or `join --web` page has no lobby to go back to, so it offers neither
+    head = (f"const LANG = {json.dumps(lang)};\nconst LOBBY_APP = {json.dumps(lobby)};\n"
+            f"const I18N = {catalogue};\n")
     script = head + "\n".join(static.joinpath(*name.split("/")).read_text(encoding="utf-8")
                                for name in SCRIPTS)
     return (html.replace("/*STYLE*/", (static / "style.css").read_text(encoding="utf-8"))
@@ -113,9 +124,35 @@ class WebServer:
             await self._runner.cleanup()
             self._runner = None
 
+    def host_allowed(self, host_header: str | None) -> bool:
+        """Whether a request's `Host` names this server as printed (or a loopback form of it,
+        for a loopback server): a rebinding page's own name never does, whatever it resolves
+        to. A wildcard bind (0.0.0.0, ::) accepts any IP literal, never a name but localhost."""
+        if not host_header:
+            return False
+        try:
+            parts = urlsplit(f"//{host_header}")
+            name = parts.hostname or ""
+            port = 80 if parts.port is None else parts.port  # a browser omits :80
+        except ValueError:
+            return False
+        if port != self.port or parts.username is not None or parts.password is not None:
+            return False
+        bound = self.host.strip("[]").lower()
+        if name == bound:
+            return True
+        if bound in _LOOPBACK or bound in ("0.0.0.0", "::"):
+            if name in _LOOPBACK:
+                return True
+        if bound in ("0.0.0.0", "::"):
+            return _is_ip(name)
+        return False
+
     # ---- requests -----------------------------------------------------------------------------
     @web.middleware
     async def _guard(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        if not self.host_allowed(request.headers.get("Host")):
+            return web.Response(status=403, text="forbidden: open the address printed by p2ptarot\n")
         given = request.query.get("token", "")
         if not hmac.compare_digest(given.encode(), self.token.encode()):
             return web.Response(status=403, text="forbidden: open the URL printed by p2ptarot\n")
@@ -135,16 +172,23 @@ class WebServer:
                                  headers={"Cache-Control": "no-store"})
 
     async def _index(self, request: web.Request) -> web.Response:
-        return web.Response(text=page_html(self.token, self._language(request)),
+        return web.Response(text=page_html(self.token, self._language(request),
+                                           lobby=self.on_command is not None),
                             content_type="text/html",
                             headers={"Cache-Control": "no-store",
                                      "Content-Security-Policy": "default-src 'self' 'unsafe-inline'; "
                                                                 "connect-src 'self'; img-src 'self' data:"})
 
-    async def _ws(self, request: web.Request) -> web.WebSocketResponse:
+    async def _ws(self, request: web.Request) -> web.StreamResponse:
+        if len(self._sockets) >= MAX_PAGE_SOCKETS:
+            return web.Response(status=429, text="too many pages open: close one\n")
         ws = web.WebSocketResponse(heartbeat=20, max_msg_size=MAX_COMMAND_BYTES)
-        await ws.prepare(request)
-        self._sockets.add(ws)
+        self._sockets.add(ws)  # counted before the handshake's await: no race past the cap
+        try:
+            await ws.prepare(request)
+        except BaseException:
+            self._sockets.discard(ws)
+            raise
         queue = self.hub.subscribe()
         pump = asyncio.create_task(self._forward(queue, ws))
         try:
@@ -178,3 +222,12 @@ class WebServer:
             await self.on_command(cmd)
         else:
             self.hub.send(cmd)
+
+
+def _is_ip(name: str) -> bool:
+    """Whether a Host name is an IP literal (never a DNS name a page could rebind)."""
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True

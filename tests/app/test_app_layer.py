@@ -263,7 +263,8 @@ async def test_a_bot_stands_in_for_an_absent_player_after_the_grace_period() -> 
     assert isinstance(move, StandInMove) and move.move == legal[-1]
     assert hub.stand_in
     assert any(isinstance(e, StandInChanged) and e.active
-               and "Alice left the table (no page or terminal open for 0.05 s)" in e.reason for e in hub.history)
+               and f"{NAMES[seat]} left the table (no page or terminal open for 0.05 s)" in e.reason
+               for e in hub.history)  # the name the table signed for the seat
 
 
 def test_a_late_page_gets_every_move_but_only_the_latest_view() -> None:

@@ -111,9 +111,10 @@ async def test_warned_at_60_and_15_seconds_then_the_bot_plays_that_move_only() -
     assert not task.done()
     clock.now += 10  # 4 s left: the charter's rule (a stand-in table) plays this move now
     move = await asyncio.wait_for(task, 5)
-    assert move == StandInMove(LEGAL[-1])
+    # that one move, unmarked (the player is here: no stand-in marker, no takeover anywhere)
+    assert move == LEGAL[-1] and not isinstance(move, StandInMove)
     assert not hub.stand_in  # the seat stays the player's: no takeover
-    assert any(isinstance(e, Notice) and "the next one is yours again" in e.text
+    assert any(isinstance(e, Notice) and "keeps the seat and plays the next move" in e.text
                for e in hub.history)
 
 

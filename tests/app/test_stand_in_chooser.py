@@ -62,7 +62,9 @@ async def test_after_the_grace_the_bot_plays_and_keeps_the_seat_announced_once()
     assert sum(isinstance(e, TurnStarted) for e in hub.history) == turns  # no prompt meanwhile
     changes = _changes(hub)
     assert len(changes) == 1 and changes[0].active
-    assert changes[0].reason == "Alice left the table (no page or terminal open for 0.02 s)"
+    # named as the table signed it (a resumed peer's --name may differ): issue 33, item 2
+    assert changes[0].reason == \
+        f"{NAMES[SEAT]} left the table (no page or terminal open for 0.02 s)"
     assert "type back" in changes[0].sentence
 
 
@@ -81,7 +83,8 @@ async def test_the_grace_comes_from_the_charter_and_zero_never_takes_the_seat() 
     assert policy.app is not None and policy.app.opened().stand_in_after == 1  # told to all
     move = await asyncio.wait_for(human_chooser(policy, "Alice", stand_in=_bot)(_need()), 10)
     assert move == StandInMove(LEGAL[-1])  # the charter's 1 s, with no local grace given
-    assert _changes(policy)[0].reason == "Alice left the table (no page or terminal open for 1 s)"
+    assert _changes(policy)[0].reason == \
+        f"{NAMES[SEAT]} left the table (no page or terminal open for 1 s)"
 
 
 async def test_any_command_of_the_player_takes_the_seat_back() -> None:
@@ -186,3 +189,33 @@ async def test_the_peers_own_automatic_moves_stay_marked_while_the_player_is_awa
         raise AssertionError("a dealer's judgment is computed by the peer, not chosen by a bot")
     move = await human_chooser(hub, "Alice", stand_in=no_bot)(NeedMove(seat, tuple(legal), view))
     assert move == StandInMove(legal[0])  # marked: the table must not think Alice came back
+
+
+async def test_an_overdue_move_is_played_for_the_player_with_no_takeover() -> None:
+    """The time rule plays one move for a connected player who ran out of time: the move goes
+    out unmarked (the player is here, PROTOCOL §5.1), nobody announces a bot, the seat stays."""
+    now = [1000.0]
+    hub = Hub(clock=lambda: now[0])
+    hub.app = TableApp("sinople", None, NAMES, SEAT, 300, 60)
+    hub.attach()  # a page or terminal is open: the player thinks, the grace never runs
+    task = asyncio.ensure_future(human_chooser(hub, "Alice", stand_in=_bot)(_need()))
+    await _settle()
+    assert not task.done()
+    now[0] += 301  # past the move time
+    move = await asyncio.wait_for(task, 5)
+    assert move == LEGAL[-1] and not isinstance(move, StandInMove)
+    assert not hub.stand_in and not _changes(hub)
+    notes = [e.text for e in hub.history if isinstance(e, Notice)]
+    who = NAMES[SEAT]  # the table's name for the seat, not the chooser's default
+    assert any(f"{who} keeps the seat" in n and f"one move was played for {who}" in n
+               for n in notes)
+    assert not any("bot" in n for n in notes)
+    # every peer (this one too) reads the unmarked move: no takeover, no badge
+    watcher = TableApp("sinople", None, NAMES, seat=0)
+    assert watcher.stand_in(SEAT, False) is None and not watcher.bot_seats
+    lines: list[str] = []
+    term = Terminal(Hub(), say=lines.append)
+    for ev in hub.history:
+        term.on_event(ev)
+    assert any(f"{who} keeps the seat" in line for line in lines)
+    assert not any("[bot]" in line or "played by a bot" in line for line in lines)

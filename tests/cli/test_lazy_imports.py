@@ -152,7 +152,7 @@ def test_the_demo_makes_the_host_key_before_loading_the_table_stack(tmp_path: Pa
     code = ("import sys; from pathlib import Path; from p2ptarot.cli.main import build_parser; "
             "build_parser(['demo']); from p2ptarot.peer.store import DataDir; "
             "fp = DataDir(Path(sys.argv[1])).identity().fingerprint; "
-            "heavy = ['rbcl', 'pydantic', 'p2ptarot.transcript', 'p2ptarot.table.session', 'aiohttp']; "
+            "heavy = ['rbcl', 'p2ptarot.crypto.sodium', 'pydantic', 'p2ptarot.transcript', 'p2ptarot.table.session', 'aiohttp']; "
             "print(len(fp) > 0, [m for m in heavy if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "host")], cwd=ROOT,
                          capture_output=True, text=True, timeout=120, check=True).stdout.strip()

@@ -22,7 +22,7 @@ def test_the_roster_is_printed_when_it_changes() -> None:
                        seat=1)
     hub.publish(state)
     text = "\n".join(said)
-    assert "lobby: sinople, 2 of 3 seats taken" in text
+    assert "lobby: sinople, seats taken 2 of 3" in text
     assert "seat 1: Alice (host, ready)" in text and "seat 2: Bob (you, not ready)" in text
     assert "seat 3: (free)" in text and "type `ready`" in text
     said.clear()

@@ -210,3 +210,117 @@ def test_random_sizes_verify(n: int, ctx: bytes) -> None:
     out, perm, rands = shuffle(cts, H)
     verify_shuffle(cts, out, H, prove_shuffle(cts, out, perm, rands, H, ctx), ctx)
     assert sorted(decrypt(o, x).encode() for o in out) == sorted(card_point(i).encode() for i in range(n))
+
+
+# --- the second core (issue 35): the same verdict, word for word, with or without it ------------
+
+def test_parallel_and_sequential_verification_give_the_same_verdicts(monkeypatch) -> None:
+    """From _PARALLEL_FROM cards, t41/t42 are summed on a second thread; every tampered field and
+    a cheating shuffler get the same first-failing equation either way."""
+    import p2ptarot.crypto.shuffle as mod
+
+    n = 2 * mod._PARALLEL_FROM
+    H = base_mul(Scalar.random())
+    cts = open_deck(n, H)
+    out, perm, rands = shuffle(cts, H)
+    proof = prove_shuffle(cts, out, perm, rands, H, CTX)
+    cases = [(cts, out, dataclasses.replace(proof, s1=proof.s1 + ONE)),
+             (cts, out, dataclasses.replace(proof, s2=proof.s2 + ONE)),
+             (cts, out, dataclasses.replace(proof, s3=proof.s3 + ONE)),
+             (cts, out, dataclasses.replace(proof, s4=proof.s4 + ONE)),
+             (cts, out, dataclasses.replace(proof, s_hat=(*proof.s_hat[:5], proof.s_hat[5] + ONE,
+                                                          *proof.s_hat[6:]))),
+             (cts, out, prove_shuffle(cts, out, perm, [rands[0] + ONE, *rands[1:]], H, CTX)),
+             (cts, [out[1], out[0], *out[2:]], proof),
+             (cts, out, proof)]
+    threads = []
+    real = mod._in_parallel
+    monkeypatch.setattr(mod, "_in_parallel", lambda work: threads.append(1) or real(work))
+
+    monkeypatch.setattr(mod, "_second_core", True)
+
+    def verdicts(cores: int) -> list[str]:
+        monkeypatch.setattr(mod, "_CORES", cores)
+        said = []
+        for c_in, c_out, p in cases:
+            try:
+                verify_shuffle(c_in, c_out, H, p, CTX)
+                said.append("valid")
+            except ProofError as exc:
+                said.append(str(exc))
+        return said
+
+    one, two = verdicts(1), verdicts(2)
+    assert one == two
+    assert one[:6] == ["shuffle: t1 mismatch", "shuffle: t2 mismatch", "shuffle: t3 mismatch",
+                       "shuffle: t41 mismatch", r"shuffle: t_hat[5] mismatch",
+                       "shuffle: t41 mismatch"]
+    assert one[6].endswith("mismatch") and one[7] == "valid"
+    assert len(threads) == len(cases)  # the second run used the second thread every time
+
+
+def test_operation_counts_are_exact_with_the_second_thread(monkeypatch) -> None:
+    """count_ops (the benchmarks' floor) counts every operation of both threads."""
+    import p2ptarot.crypto.shuffle as mod
+    from p2ptarot.crypto.group import count_ops
+
+    n = 3 * mod._PARALLEL_FROM
+    H = base_mul(Scalar.random())
+    cts = open_deck(n, H)
+    out, perm, rands = shuffle(cts, H)
+    proof = prove_shuffle(cts, out, perm, rands, H, CTX)
+    verify_shuffle(cts, out, H, proof, CTX)  # the generators' sum is cached from then on
+    monkeypatch.setattr(mod, "_second_core", True)
+    counted = []
+    for cores in (1, 2, 1, 2):
+        monkeypatch.setattr(mod, "_CORES", cores)
+        with count_ops() as ops:
+            verify_shuffle(cts, out, H, proof, CTX)
+        counted.append(ops)
+    assert counted[0] == counted[1] == counted[2] == counted[3]
+    # the module's stated cost, 8N+4 variable-base and N+4 fixed-base multiplications (an open
+    # deck's a = G: those N go through the fixed-base table)
+    assert (counted[0].var_mul, counted[0].base_mul) == (8 * n + 4 - n, n + 4 + n)
+
+
+def test_a_proof_made_on_two_threads_is_byte_for_byte_the_sequential_one(monkeypatch) -> None:
+    """The prover draws its nonces in the same order either way: with the same nonce stream,
+    the same proof bytes."""
+    import hashlib
+
+    import p2ptarot.crypto.shuffle as mod
+
+    n = 2 * mod._PARALLEL_FROM
+    H = base_mul(Scalar.random())
+    cts = open_deck(n, H)
+    out, perm, rands = shuffle(cts, H)
+
+    def stream():
+        k = 0
+
+        def nonce() -> Scalar:
+            nonlocal k
+            k += 1
+            return Scalar.from_int(int.from_bytes(hashlib.sha512(k.to_bytes(4, "big")).digest(), "little"))
+        return nonce
+
+    monkeypatch.setattr(mod, "_second_core", True)
+    proofs = []
+    for cores in (1, 2):
+        monkeypatch.setattr(mod, "_CORES", cores)
+        proofs.append(prove_shuffle(cts, out, perm, rands, H, CTX, nonce=stream()).encode())
+    assert proofs[0] == proofs[1]
+    verify_shuffle(cts, out, H, ShuffleProof.decode(proofs[1], n), CTX)
+
+
+def test_the_second_thread_is_off_unless_asked(monkeypatch) -> None:
+    """Peers sharing a machine's cores keep to one thread; `p2ptarot verify` asks for two."""
+    import p2ptarot.crypto.shuffle as mod
+
+    monkeypatch.setattr(mod, "_CORES", 2)
+    monkeypatch.setattr(mod, "_second_core", False)
+    assert not mod._parallel(78)
+    mod.use_second_core()
+    assert mod._parallel(78) and not mod._parallel(mod._PARALLEL_FROM - 1)
+    mod.use_second_core(False)
+    assert not mod._parallel(78)

@@ -22,7 +22,7 @@ def test_a_terminal_host_that_is_not_ready_holds_the_table_until_ready(tmp_path:
         input="say hello table\nready\n" + "1\n" * 3000, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = proc.stdout
-    assert "-- lobby: paris-divins, 1 of 2 seats taken --" in out
+    assert "-- lobby: paris-divins, seats taken 1 of 2 --" in out
     assert "seat 1: Alice (you, host, not ready)" in out and "seat 2: (free)" in out
     assert "type `ready` when you are ready to start" in out
     assert "<Alice> hello table" in out

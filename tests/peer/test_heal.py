@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from typing import Any
 
 import pytest
 
@@ -72,3 +73,36 @@ async def test_a_dropped_link_is_dialled_again_and_a_seat_down_for_a_while_comes
         await healer.close()
         await a.close()
         await b.close()
+
+
+async def test_a_resumed_seat_dials_the_higher_seats_without_the_start_pause() -> None:
+    """At a table's start a higher seat is dialled after a pause (it usually dials first); a
+    resumed seat has nobody starting with it, so it dials every seat at once (a pause of an hour
+    here would hang the test)."""
+    from p2ptarot.net.errors import MeshError
+
+    dialled = asyncio.Event()
+
+    class Nobody:
+        def peers(self) -> list[bytes]:
+            return []
+
+        async def connect(self, address: str, expected_key: bytes) -> None:
+            dialled.set()
+            raise MeshError("refused")
+
+    keys, addresses = [b"a" * 32, b"b" * 32], ["ws://x", "ws://y"]
+    nobody: Any = Nobody()
+    slow = Healer(nobody, keys, addresses, seat=0, pause=3600.0)
+    slow.start()
+    await asyncio.sleep(0.2)
+    assert slow.dials == 0  # the start pause: the higher seat is not dialled yet
+    await slow.close()
+    healer = Healer(nobody, keys, addresses, seat=0, pause=0.0)
+    healer.start()
+    try:
+        async with asyncio.timeout(WAIT):
+            await dialled.wait()
+        assert healer.dials >= 1
+    finally:
+        await healer.close()

@@ -40,42 +40,41 @@ def test_sync_fsyncs_once_per_batch_and_only_when_dirty(tmp_path: Path,
     assert (tmp_path / "t.jsonl").read_bytes().count(b"\n") == 6
 
 
-def test_the_off_loop_sync_is_durable_before_it_returns_and_leaves_the_loop_free(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The fsync runs on a worker thread: the event loop runs other tasks meanwhile, and the
-    caller resumes only once the fsync is done (a message is durable before it is sent)."""
-    import asyncio
-    import threading
+class _Env:
+    """What `persist` reads of an envelope: its encoded line."""
 
-    events: list[str] = []
-    gate = threading.Event()
+    def __init__(self, line: bytes) -> None:
+        self.line = line
+
+    def encoded(self) -> bytes:
+        return self.line
+
+
+def test_a_batch_s_own_messages_are_durable_before_persist_returns_them_to_send(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pump sends only what `persist` returned: by then the outbox holds every one of those
+    lines and one fsync of the outbox made them durable (the transcript waits for close)."""
+    from p2ptarot.peer.game import persist
+    from p2ptarot.table.effects import Record, Send
+
+    synced: list[tuple[int, bytes]] = []
     real = os.fsync
 
-    def slow_sync(fd: int) -> None:
-        events.append("fsync on " + ("loop" if threading.current_thread() is main else "worker"))
-        gate.wait(10)  # held until the loop proved it kept running
+    def datasync(fd: int) -> None:
+        synced.append((fd, Path(f"/proc/self/fd/{fd}").read_bytes()))  # the file as synced
         real(fd)
-        events.append("fsync done")
 
-    main = threading.current_thread()
-    monkeypatch.setattr(store, "_datasync", slow_sync)
-
-    async def scenario() -> None:
-        writer = LineAppender(tmp_path / "outbox.jsonl")
-        writer.append(b'{"m":1}')
-
-        async def other_task() -> None:
-            while "fsync on worker" not in events:
-                await asyncio.sleep(0.001)
-            events.append("loop ran")
-            gate.set()
-
-        helper = asyncio.create_task(other_task())
-        await writer.sync_off_loop()
-        events.append("sync returned")
-        await helper
-        await writer.sync_off_loop()  # nothing new: no second fsync
-        writer.close()
-
-    asyncio.run(scenario())
-    assert events == ["fsync on worker", "loop ran", "fsync done", "sync returned"]
+    monkeypatch.setattr(store, "_datasync", datasync)
+    transcript = LineAppender(tmp_path / "transcript.jsonl")
+    outbox = LineAppender(tmp_path / "outbox.jsonl")
+    theirs, mine, also = _Env(b'{"theirs":1}'), _Env(b'{"mine":1}'), _Env(b'{"mine":2}')
+    batch: list = [Record(theirs), Send(mine), Record(mine), Send(also)]
+    sends = persist(batch, transcript, outbox)
+    assert sends == [b'{"mine":1}', b'{"mine":2}']
+    assert synced == [(outbox._fh.fileno(), b'{"mine":1}\n{"mine":2}\n')]
+    assert (tmp_path / "transcript.jsonl").read_bytes() == b'{"theirs":1}\n{"mine":1}\n'
+    only_theirs: list = [Record(_Env(b'{"theirs":2}'))]
+    assert persist(only_theirs, transcript, outbox) == []
+    assert len(synced) == 1  # nothing of its own to send: no fsync on the way
+    transcript.close()
+    outbox.close()

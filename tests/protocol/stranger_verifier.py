@@ -7,8 +7,13 @@ section by section, and cites the section at each check:
 * §2 every line is canonical JSON, byte strings unpadded base64url that re-encode to themselves;
 * §3 the charter's table id and every seat's charter signature;
 * §4 every envelope's version, table, seat, signature, and the hash chain `prev` of every step;
-* §9 no line repeated verbatim; steps in order, one message per seat and step; abort records
-  signed, outside the chain (§8), and no message of a seat after the step of its own record;
+* §9 one byte form (`\\n` only, no empty line, nothing after the last `\\n`); no line repeated
+  verbatim; steps in order, one message per seat and step; abort records signed, outside the
+  chain (§8), well formed (§9.1: version, body keys, blame range, body step), and no message of
+  a seat after the step of its own record;
+* §9.2 the verdict class of each failure (`convicted`, `inconsistent`, `incomplete`,
+  `not-a-transcript`) and the line it names, as `p2ptarot verify` reports them (`run`);
+* §6.6 every coin opening repeats its commitment's purpose;
 * §6.1 strict point and scalar decoding;
 * §6.4.1 every epoch key's Schnorr proof;
 * §6.3 the open deck of every epoch from protocol/decks.json (card points `M_c`, §6.2) and, §6.4.4,
@@ -46,7 +51,29 @@ G = bytes.fromhex("e2f2ae0a6abc4e71a884a961c500515f58e30b6aa582dd8db6a65945e08d2
 
 
 class Refused(Exception):
-    """A check of PROTOCOL.md failed."""
+    """A check of PROTOCOL.md failed. `kind` is the verdict class of §9.2 the failure leads to:
+    the file's fault (`inconsistent`) unless said otherwise."""
+
+    kind = "inconsistent"
+
+
+class Convicted(Refused):
+    """§8, §6.6, §9.2: a correctly signed message on the chain proven wrong: its signer is
+    convicted."""
+
+    kind = "convicted"
+
+
+class Cut(Refused):
+    """§9, §9.2: the file stops early (a last line without its `\\n`)."""
+
+    kind = "incomplete"
+
+
+class NotATranscript(Refused):
+    """§9.2: the first line is not a transcript header (exit 2)."""
+
+    kind = "not-a-transcript"
 
 
 # ---- §2 canonical encoding ----------------------------------------------------------------------
@@ -339,8 +366,8 @@ class Verifier:
         env = decode(raw)
         if set(env) != {"v", "table", "step", "seat", "prev", "kind", "body", "sig"}:
             raise Refused("§4: an envelope has exactly the listed fields")
-        if env["v"] != self.protocol or unb64(env["table"], 32) != self.table_id:
-            raise Refused("§4: another version or another table")
+        if unb64(env["table"], 32) != self.table_id:
+            raise Refused("§4: another table")
         seat = env["seat"]
         if not (isinstance(seat, int) and 0 <= seat < len(self.keys)):
             raise Refused("§4: an unknown seat")
@@ -348,8 +375,11 @@ class Verifier:
         self._ed25519(self.keys[seat], unb64(env["sig"], 64),
                       b"p2ptarot/envelope\0" + canonical(unsigned), "§4: a bad signature")
         if env["kind"] == "abort":  # §8: accepted at any step, never in the chain
+            self._abort_record(env)
             self.stopped.setdefault(seat, env["step"])
             return
+        if env["v"] != self.protocol:
+            raise Convicted("§4: a signed message of another protocol version")
         if env["step"] > self.stopped.get(seat, env["step"]):
             raise Refused("§9: a message of a seat after the step of its own abort record")
         self._chain(env, raw)
@@ -358,6 +388,37 @@ class Verifier:
             self._commitments(env["kind"], env["step"], seat, env["body"])
         if env["kind"].startswith("mental."):
             self._mental(env["kind"], seat, env["body"])
+
+    def _abort_record(self, env: dict[str, Any]) -> None:
+        """§9.1: a well-formed abort record — the charter's version, exactly the body keys of
+        body.abort, a blame naming a seat or null, and a body step equal to its first evidence
+        envelope's step (or, without evidence, its own envelope's). `prev` is not compared (a
+        record may come from another history). A malformed one convicts nobody: the file is
+        inconsistent (§9.2)."""
+        body = env["body"]
+        if env["v"] != self.protocol:
+            raise Refused("§9.1: an abort record of another protocol version")
+        if not isinstance(body, dict) or set(body) != {"blame", "reason", "step", "evidence"}:
+            raise Refused("§9.1: an abort record's body has other keys than blame, reason, step, "
+                          "evidence")
+        blame, step, evidence = body["blame"], body["step"], body["evidence"]
+        if blame is not None and not (type(blame) is int and 0 <= blame < len(self.keys)):
+            raise Refused("§9.1: an abort record blaming no seat of the charter")
+        if not (isinstance(body["reason"], str) and len(body["reason"]) <= 500) \
+                or not isinstance(evidence, list) or len(evidence) > 2 \
+                or not (type(step) is int and step >= 0):
+            raise Refused("§9.1: an abort record's body out of its schema")
+        due = env["step"]
+        if evidence:
+            first = evidence[0]
+            try:
+                quoted = decode(unb64(first)) if isinstance(first, str) else first
+                due = quoted["step"]
+            except (Refused, KeyError, TypeError) as exc:
+                raise Refused("§9.1: an abort record's first evidence is not an envelope") from exc
+        if step != due:
+            raise Refused("§9.1: an abort record's body step is not its first evidence's step "
+                          "(or its own)")
 
     def _chain(self, env: dict[str, Any], raw: bytes) -> None:
         """§4: every message of step k carries prev = chain(k); chain(k+1) hashes chain(k) and the
@@ -426,8 +487,11 @@ class Verifier:
             purpose, digest = self.coins.pop(seat)
             label = f"p2ptarot/coin/{hexid}/{self.draws}/{purpose}"
             value, salt = unb64(body["value"], 32), unb64(body["salt"], 32)
-            if body["purpose"] != purpose or commit(label, value, salt) != digest:
-                raise Refused("§7: a coin opening does not match its commitment")
+            if body["purpose"] != purpose:
+                raise Convicted("§6.6: a coin opening under another purpose than its "
+                                "commitment's")
+            if commit(label, value, salt) != digest:
+                raise Convicted("§7: a coin opening does not match its commitment")
             self.counts["openings"] += 1
             if not self.coins:
                 self.draws += 1
@@ -531,14 +595,43 @@ def verify(path: Path) -> str | None:
 def check(path: Path) -> tuple[str | None, dict[str, int]]:
     """The first failure (or None) and what was checked up to it (a test's evidence that it
     looked: envelopes, key proofs, shuffle proofs, share proofs, re-encryption proofs)."""
-    lines = path.read_bytes().split(b"\n")
-    if lines[-1] != b"":
-        return "§9: every line ends with \\n", {}
+    error, counts, _kind, _line = run(path)
+    return error, counts
+
+
+def run(path: Path) -> tuple[str | None, dict[str, int], str | None, int | None]:
+    """The first failure, the counts, its verdict class (§9.2) and the line it names (1-based).
+
+    §9: one byte form — `\\n` ends every line (the last one too), no `\\r`, no empty line; a
+    header line that breaks it is no transcript, a later one is the file's fault, a last line
+    without its `\\n` a cut (incomplete)."""
+    data = path.read_bytes()
+    lines = data.split(b"\n")
+    tail = lines.pop()
     v: Verifier | None = None
+    number = 1
     try:
-        v = Verifier(decode(lines[0]))
-        for raw in lines[1:-1]:
+        if not lines:
+            raise NotATranscript("§9: no header line ending with \\n")
+        try:
+            header = decode(lines[0])
+        except Refused as exc:
+            raise NotATranscript(f"§9.2: line 1 is not a canonical transcript header ({exc})") \
+                from exc
+        if not isinstance(header, dict):
+            raise NotATranscript("§9.2: line 1 is not a transcript header")
+        v = Verifier(header)
+        for number, raw in enumerate(lines[1:], start=2):
+            if not raw:
+                raise Refused(f"§9: line {number} is empty")
+            if b"\r" in raw:
+                raise Refused(f"§9: line {number} holds a carriage return")
             v.line(raw)
+        if tail:
+            number = len(lines) + 1
+            raise Cut(f"§9: line {number} does not end with \\n")
     except (Refused, KeyError, TypeError, ValueError, IndexError) as exc:
-        return f"{type(exc).__name__}: {exc}", v.counts if v is not None else {}
-    return None, v.counts
+        kind = exc.kind if isinstance(exc, Refused) else "inconsistent"
+        return (f"{type(exc).__name__}: {exc}", v.counts if v is not None else {}, kind,
+                number)
+    return None, v.counts, None, None

@@ -353,7 +353,7 @@ def test_envelope_signature_digest_and_chain() -> None:
     assert H(e["signing_bytes"]) == signing
     key = Ed25519PrivateKey.from_private_bytes(H(V["charter"]["identity_seeds"][0])).public_key()
     key.verify(_unb64(env["sig"]), signing)
-    assert env["v"] == 6 and _unb64(env["table"]) == TABLE
+    assert env["v"] == 7 and _unb64(env["table"]) == TABLE
     assert _unb64(env["body"]["key"]) == H(V["keys"][0]["h"])
     digest = hashlib.sha256(b"p2ptarot/message\0" + e["line"].encode()).digest()
     chain0 = hashlib.sha256(b"p2ptarot/chain\0" + TABLE).digest()

@@ -224,3 +224,51 @@ def test_a_resigned_coin_opening_with_another_value(tmp_path: Path) -> None:
     body = json.loads(lines[i])["body"]
     lines[i] = _resign(lines, i, {**body, "value": _flip(body["value"], 0)})
     assert "§7:" in sv.verify(_write(tmp_path, lines))
+
+
+# ---- protocol 7: framing, bound fields, abort records, verdict classes -------------------------
+V7 = [e for e in INDEX if not e["expect"]["valid"] and e["file"].removeprefix("invalid-")
+      .removesuffix(".jsonl").startswith(("framing-", "coin-purpose", "abort-version",
+                                          "abort-body-key", "abort-blame-range", "abort-step"))]
+
+
+def test_every_protocol_7_refusal_has_a_vector() -> None:
+    assert len(V7) == 8
+
+
+@pytest.mark.parametrize("entry", V7, ids=[e["file"] for e in V7])
+def test_it_refuses_each_protocol_7_vector_as_the_reference_does(entry: dict) -> None:
+    """The same verdict class (§9.2) as `p2ptarot verify`, and for a framing fault the same
+    line, reached without any rules engine."""
+    error, _counts, kind, line = sv.run(VECTORS / entry["file"])
+    expect = entry["expect"]
+    assert error is not None and kind == expect["verdict"], (error, expect)
+    if entry["file"].startswith("invalid-framing-"):
+        assert f"line {line} " in expect["reason_contains"] + " "
+    section = {"coin-purpose": "§6.6", "framing-": "§9:", "abort-": "§9.1"}
+    name = entry["file"].removeprefix("invalid-")
+    assert next(v for k, v in section.items() if name.startswith(k)) in error
+
+
+def test_a_crlf_transcript_is_refused_by_the_stranger_too(tmp_path: Path) -> None:
+    data = (VECTORS / "valid.jsonl").read_bytes()
+    path = tmp_path / "crlf.jsonl"
+    path.write_bytes(data.replace(b"\n", b"\r\n"))
+    error, _counts, kind, line = sv.run(path)
+    assert kind == "not-a-transcript" and line == 1 and "§9.2" in error
+
+
+def test_the_reshuffle_vector_is_checked_against_the_retired_handles(tmp_path: Path) -> None:
+    """valid-reshuffle.jsonl renews arcanoïd's draw pile (scripted votes): every reshuffle's
+    proof is checked against the current versions of its `inputs`; naming them in another
+    order, re-signed, breaks the proof's statement."""
+    name = "valid-reshuffle.jsonl"
+    error, counts = sv.check(VECTORS / name)
+    assert error is None and counts["shuffles"] >= 6
+    lines = _lines(name)
+    i = _first(lines, "mental.shuffle", lambda e: e["body"]["inputs"])
+    body = json.loads(lines[i])["body"]
+    assert len(body["inputs"]) >= 2
+    lines[i] = _resign(lines, i, {**body, "inputs": body["inputs"][::-1]})
+    refused = sv.verify(_write(tmp_path, lines[:i + 1]))
+    assert refused is not None and "§6.4.4" in refused

@@ -67,10 +67,23 @@ def test_a_coin_opening_must_match_its_commitment(table: Table) -> None:
     secrets = SeatSecrets(table.seeds[0], TABLE)
     commit_body, open_body = coin_bodies(secrets, TABLE, "deal", 0)
     digest = coin_digest(_env(table, "coin.commit", commit_body), "deal")
-    value = coin_opening(_env(table, "coin.open", open_body), coin_label(TABLE, "deal", 0), digest)
+    value = coin_opening(_env(table, "coin.open", open_body), "deal", coin_label(TABLE, "deal", 0),
+                         digest)
     assert value == secrets.coin(0)[0]
     with pytest.raises(Violation):
         coin_digest(_env(table, "coin.commit", commit_body), "another draw")
     _, other = coin_bodies(secrets, TABLE, "deal", 1)
     with pytest.raises(Violation):
-        coin_opening(_env(table, "coin.open", other), coin_label(TABLE, "deal", 0), digest)
+        coin_opening(_env(table, "coin.open", other), "deal", coin_label(TABLE, "deal", 0), digest)
+
+
+def test_a_coin_opening_under_another_purpose_is_convicted(table: Table) -> None:
+    """The opening repeats its commitment's purpose (PROTOCOL §6.6): value and salt right, the
+    purpose changed, the opener is convicted even though the digest still opens."""
+    secrets = SeatSecrets(table.seeds[0], TABLE)
+    commit_body, open_body = coin_bodies(secrets, TABLE, "deal", 0)
+    digest = coin_digest(_env(table, "coin.commit", commit_body), "deal")
+    env = _env(table, "coin.open", {**open_body, "purpose": "dealer"})
+    with pytest.raises(Violation, match="another draw") as caught:
+        coin_opening(env, "deal", coin_label(TABLE, "deal", 0), digest)
+    assert caught.value.seat == env.seat

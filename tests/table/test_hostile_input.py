@@ -132,7 +132,7 @@ def test_a_seat_cannot_flood_its_peers_with_abort_records() -> None:
     kept = 0
     for i in range(50):
         record = seal(t.ids[1], honest.table_id, honest.step + 10, 1, honest.chain, "abort",
-                      AbortBody.quoting(None, f"stopping #{i}", 0, ()).model_dump())
+                      AbortBody.quoting(None, f"stopping #{i}", honest.step + 10, ()).model_dump())
         effects = honest.receive(record.encoded())
         kept += any(isinstance(e, Record) for e in effects)
     assert kept == 2

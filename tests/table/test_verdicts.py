@@ -21,7 +21,8 @@ HONEST = (0, 1)
 
 def _abort(t: Table, by: int, at: Envelope, blame: int, reason: str,
            evidence: list[Envelope]) -> bytes:
-    body = {"blame": blame, "reason": reason, "step": at.step,
+    # well formed (PROTOCOL §9.1): the body names its first evidence's step, else its own
+    body = {"blame": blame, "reason": reason, "step": evidence[0].step if evidence else at.step,
             "evidence": [e.model_dump(mode="json") for e in evidence]}
     return seal(t.ids[by], canonical.unb64(at.table), at.step, by, canonical.unb64(at.prev),
                 "abort", body).encoded()

@@ -32,6 +32,7 @@ CLICK = """(() => {
   if (b) { b.click(); return 'button'; }
   // a lit field not yet part of the choice (Arcanum's Fields: one chip per track, a click each call)
   const f = document.querySelector('#gamebox .target.live:not(.picked)'); if (f) { f.click(); if (confirm()) return 'card'; }
+  const po = document.getElementById('pick-open'); if (po) po.click();  // the picker, in the hand's place
   const go = document.getElementById('pick-play');  // several cards at once: the first such move's
   if (go && !go.disabled) { go.click(); return 'cards'; }
   const o = go && S.turn.options.find((m) => (m.cards || []).length >= 2);

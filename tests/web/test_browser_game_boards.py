@@ -174,7 +174,11 @@ async def test_eleusis_dealer_writes_a_rule_and_a_player_plays_a_run_in_the_page
         player = await _wait(first_player)
         p_seat = _latest(player.hub, ViewChanged).view["seat"]
         ppage = await browser.page(player.url)
-        await ppage.wait_for("document.querySelectorAll('#run-cards .card').length >= 2", timeout=60)
+        # the run is picked from the hand itself: "Play a run…" swaps the hand for its cards
+        await ppage.wait_for("(() => { const o = document.getElementById('run-open'); "
+                             "if (o) o.click(); return document.querySelectorAll('#run-cards .card')"
+                             ".length >= 2; })()", timeout=60)
+        assert await ppage.js("document.getElementById('handbox').hidden")
         handles = await ppage.js("Array.from(document.querySelectorAll('#run-cards .card')).map(c => Number(c.dataset.handle))")
         first, second = handles[1], handles[0]  # any order the player likes
         hand = {h["handle"]: h["card"] for h in _latest(player.hub, ViewChanged).view["hand"]}
@@ -326,7 +330,10 @@ async def test_arcanum_several_cards_are_picked_then_played(tmp_path: Path) -> N
         else:
             pytest.fail(f"no move naming several cards in {SEVERAL_CARD_TABLES} games: {seen}")
         turn, pick = found
-        await page.wait_for("document.getElementById('card-picker') !== null", timeout=10)
+        # the picker takes the hand's place (opened by a button while cards also play alone)
+        await page.wait_for("(() => { const o = document.getElementById('pick-open'); if (o) o.click(); "
+                            "return document.getElementById('card-picker') !== null; })()", timeout=10)
+        assert await page.js("document.getElementById('handbox').hidden")
         assert await page.js("document.getElementById('pick-play').disabled")
         for card in pick.cards:
             await page.js(f"document.querySelector('#card-picker .card[data-card=\"{card}\"]').click()")

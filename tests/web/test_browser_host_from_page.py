@@ -51,7 +51,7 @@ async def test_host_from_the_page_with_a_bot_and_start_now(tmp_path: Path) -> No
         rows = await page.js("[...document.querySelectorAll('#lobby table.seats tr')].slice(1).map(r => r.textContent)")
         assert rows == ["1Hana (you) · hostnot ready", "2bot-1bot, ready ✓", "3free seat"]
         assert await page.js("document.getElementById('status').textContent") == \
-            "Before the game: waiting for 1 more player and Hana to be ready"
+            "Before the game: waiting for 1 more player — Hana is not ready yet"
         keep_shot(await page.screenshot(tmp_path / "host-from-page.png"))
         assert await page.js("document.getElementById('startnow').textContent") == "Start now with 2 players"
         assert not any(isinstance(e, TableOpened) for e in hub.history)

@@ -72,7 +72,7 @@ async def test_two_pages_sit_chat_and_start_when_both_are_ready(tmp_path: Path) 
                            timeout=30)
         assert await ann.js("document.getElementById('ready').textContent") == "Not ready"
         assert await ben.js("document.getElementById('status').textContent") == \
-            "Before the game: waiting for Ben to be ready"
+            "Ben is not ready yet"
         keep_shot(await ben.screenshot(tmp_path / "lobby-seats.png"))
         assert not any(isinstance(e, TableOpened) for s in seats for e in s[0].history)
         assert not hosting.done()

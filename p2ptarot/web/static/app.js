@@ -203,6 +203,9 @@ function drawScreen() {
   const sc = S.screen;
   if (!sc) { $("handbox").hidden = true; return; }
   $("title").textContent = sc.title + (sc.round ? " — " + sc.round : "");
+  // a board taller than a trick's table (Arcanum, arcanoïd, Eleusis, paris divins) comes under
+  // the hand, so the hand and its Play stay on the first screen of a desk (a phone always does)
+  $("board").classList.toggle("handfirst", !sc.tricktable);
   document.title = (S.turn && !S.answered ? "★ your move — " : "") + sc.title;
   const byCard = optionsByCard();
   const hand = $("hand"); clear(hand);
@@ -234,7 +237,7 @@ function drawScreen() {
   const gamebox = $("gamebox");
   const typing = gamebox.contains(document.activeElement) ? document.activeElement : null;
   const caret = typing && "selectionStart" in typing ? [typing.selectionStart, typing.selectionEnd] : null;
-  clear(gamebox);
+  clear(gamebox); clear($("pickbox"));
   const drawGame = GAME_SCREENS[sc.game];  // games/<game>.js: a game's own drawing (board, forms)
   if (drawGame) drawGame(sc, gamebox);
   if (typing && typing.isConnected) {  // a form kept across redraws keeps the player's caret
@@ -300,7 +303,7 @@ function drawMoves() {
     if (picking) rows = rows.filter((i) => !several(i));
     if (placed.length && rows.length > 10) rows = [];
     const say = placed.length ? (rows.length ? t("point at a lit place on the table, or choose:") : t("point at a lit place on the table"))
-      : picking ? t("Pick the cards in the box below the table, then play them") + (rows.length ? " — " + t("or:") : "")
+      : picking ? t("Pick the cards above, then play them") + (rows.length ? " — " + t("or:") : "")
       : t("choose:");
     const head = el("div", "pickbar");
     head.appendChild(el("span", null, (sel.card ? t("{name}: {move}", { name: cardName(sel.card), move: say }) : say)));
@@ -315,7 +318,7 @@ function drawMoves() {
       const held = S.turn.options.some((o) => pointable(o) && o.card && !shown.get(o.card).onboard);
       // several-card moves only (Arcanum's discard down to 7): the hand is not clickable, the picker is
       const picker = S.turn.options.every((o) => !pointable(o) || (!o.card && !(o.targets || []).length));
-      const say = picker ? t("Pick the cards in the box below the table, then play them")
+      const say = picker ? t("Pick the cards above, then play them")
         : places && !S.turn.options.some((o) => o.card) ? t("Point at the lit places on the table")  // Arcanum's Fields
         : places && lit ? t("Pick a card of your hand, a lit card or a lit place on the table")
         : places ? t("Pick a card of your hand or a lit place on the table")
@@ -407,7 +410,12 @@ const handlers = {
   },
   move(e) {
     addLog(said(e.name, e.by, e.sentence) + (e.automatic ? " " + t("(automatic)") : ""), e.seat === S.seat ? "mine" : "");
-    if (e.seat === S.seat) { S.answered = true; }
+    if (e.seat === S.seat) {
+      S.answered = true;
+      // the player plays on: a round's result still up has been read (it never outstays its round)
+      const box = $("results");
+      if (box.classList.contains("roundover")) { clear(box); box.classList.remove("roundover"); S.held = null; }
+    }
   },
   waiting(e) { S.waiting = e; S.deadline = e.deadline; },
   presence(e) {
@@ -472,14 +480,20 @@ const handlers = {
     box.appendChild(resultsTable([t("place"), t("player"), t("seat"), e.score_label || t("score"), ""],
       e.standings.map((s, i) => [place(s.rank || i + 1), s.name, t("seat {n}", { n: s.seat + 1 }), s.score, s.winner ? t("winner") : ""]),
       e.standings.map((s) => s.winner)));
-    if (S.lobbyApp && S.seat !== null) {  // p2ptarot web: the page goes on after the game
+    if (LOBBY_APP && S.seat !== null) {  // p2ptarot web: the page goes on after the game
       const row = el("div", "afterbar");
       const back = el("button", null, t("Back to the lobby")); back.id = "tolobby";
-      back.addEventListener("click", () => { send({ cmd: "lobby" }); back.disabled = true; });
+      const again = S.seat === 0 ? el("button", "confirm", t("Rematch")) : null;
+      const once = (cmd) => {  // one click, one command: both buttons are done with
+        if (back.disabled) return;
+        back.disabled = true; if (again) again.disabled = true;
+        send({ cmd });
+      };
+      back.addEventListener("click", () => once("lobby"));
       row.appendChild(back);
-      if (S.seat === 0) {
-        const again = el("button", "confirm", t("Rematch")); again.id = "rematch";
-        again.addEventListener("click", () => { send({ cmd: "rematch" }); again.disabled = true; });
+      if (again) {
+        again.id = "rematch";
+        again.addEventListener("click", () => once("rematch"));
         row.appendChild(again);
       }
       box.appendChild(row);

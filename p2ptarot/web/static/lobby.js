@@ -113,11 +113,12 @@ function hostForm(games, kept, online) {
 function lobbyStatus(e) {
   const free = e.seats_total - e.names.length;
   const unready = e.names.filter((n, i) => !e.ready[i]);
+  // one sentence per reason, each its own msgid (singular and plural apart: a language agrees
+  // its words with the count and the names, never "waiting for … to be ready" glued together)
   const parts = [];
-  if (free > 0) parts.push(free === 1 ? t("1 more player") : t("{n} more players", { n: free }));
-  if (unready.length) parts.push(t("{names} to be ready", { names: unready.join(", ") }));
-  const and = " " + t("and") + " ";
-  return parts.length ? t("Before the game: waiting for {what}", { what: parts.join(and) }) : t("Starting the table…");
+  if (free > 0) parts.push(t("Before the game: waiting for {what}", { what: free === 1 ? t("1 more player") : t("{n} more players", { n: free }) }));
+  if (unready.length) parts.push(unready.length === 1 ? t("{name} is not ready yet", { name: unready[0] }) : t("{names} are not ready yet", { names: unready.join(", ") }));
+  return parts.length ? parts.join(" — ") : t("Starting the table…");
 }
 
 // ---- the room of a table filling up: seats, ready marks, Ready toggle, host's Start now ---------
@@ -129,7 +130,7 @@ function drawLobby(e) {
     addLog(t("Seats taken: {names}", { names: e.names.join(", ") }) + " (" + e.names.length + "/" + e.seats_total + ")", "notice");
   }
   const box = $("lobby"); box.hidden = false; clear(box);
-  box.appendChild(el("h2", null, t("Table of {game}: {taken} of {total} seats taken", { game: e.game, taken: e.names.length, total: e.seats_total })));
+  box.appendChild(el("h2", null, t("{game}: seats taken {taken} of {total}", { game: e.game, taken: e.names.length, total: e.seats_total })));
   const tbl = el("table", "results seats");
   const hr = el("tr"); [t("seat"), t("player"), ""].forEach((h) => hr.appendChild(el("th", null, h))); tbl.appendChild(hr);
   for (let i = 0; i < e.seats_total; i++) {

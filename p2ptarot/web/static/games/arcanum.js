@@ -2,7 +2,10 @@
 "use strict";
 
 // ---- Arcanum: the city, the prestige tracks, the players -----------------------------------------
-const RANK_SHORT = { knave: "J", knight: "C", queen: "Q", king: "K", page: "P" };
+// the court letters of the faces (present/faces.py court_letter), in the page's language: a msgid
+// "K|king" reads "K" in English, "R|roi" in French (the word after "|" says which letter it is)
+const RANK_SHORT = { knave: t("J|knave").split("|")[0], knight: t("N|knight").split("|")[0],
+                     queen: t("Q|queen").split("|")[0], king: t("K|king").split("|")[0], page: t("P|page").split("|")[0] };
 const HOUSE_SIGN = { swords: "⚔", wands: "⚚", cups: "♥", coins: "⛀" };
 
 function arcanumSymbols(symbols) {
@@ -84,7 +87,7 @@ GAME_SCREENS.arcanum = function (sc, box) {
     city.appendChild(tile);
   });
   root.appendChild(city);
-  root.appendChild(el("div", "legend", t("Symbols: ⚔ swords · ⚚ wands · ♥ cups · ⛀ coins · K king · Q queen · C knight · J knave (each symbol matching the figure that enters gives its House +1 prestige). Hover or tap a location for its effect.")));
+  root.appendChild(el("div", "legend", t("Symbols: ⚔ swords · ⚚ wands · ♥ cups · ⛀ coins · {k} king · {q} queen · {n} knight · {j} knave (each symbol matching the figure that enters gives its House +1 prestige). Hover or tap a location for its effect.", { k: RANK_SHORT.king, q: RANK_SHORT.queen, n: RANK_SHORT.knight, j: RANK_SHORT.knave })));
   // the players
   const tbl = el("table", "results arc-players");
   const hr = el("tr"); ["", t("player"), t("VP"), t("hand"), t("hidden"), t("figures held")].forEach((h) => hr.appendChild(el("th", null, h))); tbl.appendChild(hr);

@@ -80,13 +80,26 @@ function tableSummary(sc, box) {
 // exactly them, "Play these cards" plays it.
 const PICK = { turn: null, cards: [] };
 function sameCards(a, b) { return a.length === b.length && a.slice().sort().join("|") === b.slice().sort().join("|"); }
+// The picker is drawn where the hand is, in its place (never a second row of the hand): open at
+// once when several-card moves are all the turn offers (Arcanum's discard down to 7), else behind
+// "Play several cards together…" while the hand's cards play one at a time.
 function cardPicker(sc, box) {
+  box = $("pickbox") || box;
   if (!S.turn || S.answered) return;
   const multi = S.turn.options.map((o, k) => [o, k + 1]).filter(([o]) => (o.cards || []).length >= 2 && reachable(o));
   if (!multi.length) return;
-  if (PICK.turn !== S.turn.turn) { PICK.turn = S.turn.turn; PICK.cards = []; }
+  if (PICK.turn !== S.turn.turn) { PICK.turn = S.turn.turn; PICK.cards = []; PICK.open = false; }
+  const alone = !S.turn.options.some((o) => o.card);  // no card plays alone: the picker is the hand
+  if (!alone && !PICK.open) {
+    const bar = el("div", "buttons pickopen");
+    const open = el("button", "write", t("Play several cards together…")); open.id = "pick-open";
+    open.addEventListener("click", () => { PICK.open = true; setSel(null, null); drawAll(); });
+    bar.appendChild(open); box.appendChild(bar);
+    return;
+  }
+  $("handbox").hidden = true;  // the picker's rows are the hand's cards
   const f = el("div", "eform"); f.id = "card-picker";
-  f.appendChild(el("h3", null, t("Moves with several cards: click the cards, then play them")));
+  f.appendChild(el("h3", null, t("Your cards: click the cards to play together, then play them")));
   const usable = new Set(); multi.forEach(([o]) => o.cards.forEach((c) => usable.add(c)));
   // the hand's cards, and the seat's own cards kept elsewhere where a move names them (Arcanum's
   // hidden cards for the Sun or Temperance, an Arcanoid seat's face-up cards), a row each
@@ -122,7 +135,13 @@ function cardPicker(sc, box) {
   go.disabled = exact.length !== 1;
   go.addEventListener("click", () => { if (exact.length === 1) play(exact[0][1]); });
   const reset = el("button", "write", t("Clear")); reset.addEventListener("click", () => { PICK.cards = []; pickHighlight(); drawAll(); });
-  row.appendChild(go); row.appendChild(reset); f.appendChild(row);
+  row.appendChild(go); row.appendChild(reset);
+  if (!alone) {
+    const back = el("button", "write quiet", t("Back to one card")); back.id = "pick-close";
+    back.addEventListener("click", () => { PICK.cards = []; PICK.open = false; pickHighlight(); drawAll(); });
+    row.appendChild(back);
+  }
+  f.appendChild(row);
   box.appendChild(f);
 }
 function pickHighlight() {

@@ -96,10 +96,19 @@ function hintForm(ev) {
   return node;
 }
 
+// A run is picked from the hand itself: "Play a run…" swaps the hand for the same cards to click
+// in order (never a second row of the hand above it), "Back to one card" swaps it back.
 function runForm(ev) {
-  if (ELEUSIS.runTurn !== S.turn.turn) { ELEUSIS.run = []; ELEUSIS.runTurn = S.turn.turn; }
+  if (ELEUSIS.runTurn !== S.turn.turn) { ELEUSIS.run = []; ELEUSIS.runTurn = S.turn.turn; ELEUSIS.runOpen = false; }
+  if (!ELEUSIS.runOpen) {
+    const bar = el("div", "buttons runbar");
+    const open = el("button", "write", t("Or play a run of 2 to {max} cards…", { max: ev.max_run })); open.id = "run-open";
+    open.addEventListener("click", () => { ELEUSIS.runOpen = true; drawScreen(); });
+    bar.appendChild(open);
+    return bar;
+  }
   const f = el("div", "eform"); f.id = "run-form";
-  f.appendChild(el("h3", null, t("Or play a run of 2 to {max} cards: click them in order", { max: ev.max_run })));
+  f.appendChild(el("h3", null, t("Your hand: click the run's cards in order (2 to {max})", { max: ev.max_run })));
   const cards = el("div", "cards"); cards.id = "run-cards";
   ev.hand.slice().sort((a, b) => (a.face.order || 0) - (b.face.order || 0)).forEach((h) => {
     const at = ELEUSIS.run.indexOf(h.handle);
@@ -121,7 +130,9 @@ function runForm(ev) {
   go.disabled = chosen.length < 2;
   go.addEventListener("click", () => sendWrite("run", { handles: ELEUSIS.run.slice() }));
   const reset = el("button", "write", t("Clear")); reset.addEventListener("click", () => { ELEUSIS.run = []; drawScreen(); });
-  row.appendChild(go); row.appendChild(reset); f.appendChild(row);
+  const back = el("button", "write quiet", t("Back to one card")); back.id = "run-close";
+  back.addEventListener("click", () => { ELEUSIS.run = []; ELEUSIS.runOpen = false; drawScreen(); });
+  row.appendChild(go); row.appendChild(reset); row.appendChild(back); f.appendChild(row);
   f.appendChild(replyBox("run"));
   return f;
 }
@@ -183,7 +194,9 @@ GAME_SCREENS.eleusis = function (sc, box) {
   const open = S.turn && !S.answered && ev.seat !== null;
   if (open && ev.phase === "rule" && ev.seat === ev.dealer) root.appendChild(ruleForm(ev));
   if (open && ev.phase === "hint" && ev.seat === ev.dealer) root.appendChild(hintForm(ev));
-  if (open && ev.phase === "play" && ev.seat === ev.current && ev.hand.length >= 2) root.appendChild(runForm(ev));
+  const running = open && ev.phase === "play" && ev.seat === ev.current && ev.hand.length >= 2;
+  if (running) root.appendChild(runForm(ev));
   box.appendChild(root);
+  if (running && ELEUSIS.runOpen) $("handbox").hidden = true;  // the run's cards are the hand
   if (ev.seat === ev.dealer) $("handbox").hidden = true;  // the dealer holds no cards
 };

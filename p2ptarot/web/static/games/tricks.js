@@ -9,7 +9,8 @@ function trickTable(sc, box) {
   const table = el("div", "tricktable"); table.id = "trick-table";
   const felt = el("div", "felt");
   const centre = el("div", "centre");
-  centre.appendChild(el("div", "ctext", T.centre));
+  // the trick's caption above the table, never under the seats drawn around it
+  if (T.centre) table.appendChild(el("div", "ctext", T.centre));
   const trick = el("div", "cards trick");
   felt.appendChild(centre);
   T.seats.forEach((p, i) => {
