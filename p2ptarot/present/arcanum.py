@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 from p2ptarot.games.arcanum.rules import LOCATION_TITLES
 from p2ptarot.games.arcanum.tracks import change_prestige
-from p2ptarot.i18n import N_, _, language
+from p2ptarot.i18n import N_, _, language, ngettext
 
 from .cards import card_name as _name
 from .cards import roman
@@ -366,6 +366,15 @@ def _fields_chips(house: str, view: Mapping[str, Any]) -> list[dict[str, Any]]:
     return chips
 
 
+def hand_count(hand: list[Mapping[str, Any]]) -> str:
+    """"3 (2 minors, 1 major)": a player's hand as the board's table counts it (plural forms)."""
+    minors = sum(1 for c in hand if c.get("kind") == "minor")
+    majors = len(hand) - minors
+    return _("{count} ({minors}, {majors})").format(
+        count=len(hand), minors=ngettext("{n} minor", "{n} minors", minors).format(n=minors),
+        majors=ngettext("{n} major", "{n} majors", majors).format(n=majors))
+
+
 def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) -> dict[str, Any]:
     """The generic screen plus what Arcanum's table shows: the seat's own hand (its known cards in
     deck order), the board (city, prestige tracks, VP, card counts, the decision) with names, and
@@ -382,6 +391,7 @@ def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) 
         p["name"] = names[s] if 0 <= s < len(names) else f"P{s + 1}"
         p["you"] = s == me
         p["hidden_faces"] = [face(c["card"]) | {"face_up": c["face_up"]} for c in p["hidden"]]
+        p["hand_text"] = hand_count(p["hand"])
     for loc in board["locations"]:
         for f in loc["figures"]:
             f["sign"] = _HOUSE_SIGNS.get(f["house"], "?")

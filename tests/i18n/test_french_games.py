@@ -172,3 +172,11 @@ def test_counts_take_gettext_plural_forms(french: None) -> None:
     counted = [m.id for m in catalog if isinstance(m.id, str) and re.search(r"\w\(s\)", m.id)]
     assert not [i for i in counted if "bot(s)" in i or "piece(s)" in i or "card(s) face" in i
                 or "move(s) of seat" in i], counted
+
+
+def test_an_arcanum_hand_is_counted_with_plural_forms(french: None) -> None:
+    from p2ptarot.present.arcanum import hand_count
+    assert hand_count([{"kind": "minor"}, {"kind": "major"}, {"kind": "major"}]) == \
+        "3 (1 mineur, 2 majeurs)"
+    set_language("en")
+    assert hand_count([{"kind": "minor"}]) == "1 (1 minor, 0 majors)"

@@ -109,8 +109,7 @@ GAME_SCREENS.arcanum = function (sc, box) {
     tr.appendChild(el("td", null, (p.active ? "▶" : "") + (p.first ? " " + t("1st") : "")));
     tr.appendChild(el("td", null, p.name + (p.you ? " " + t("(you)") : "")));
     const vp = el("td", "vp", p.vp); vp.dataset.seat = p.seat; tr.appendChild(vp);
-    const minors = p.hand.filter((c) => c.kind === "minor").length;
-    tr.appendChild(el("td", null, t("{count} ({minors} minor(s), {majors} major(s))", { count: p.hand.length, minors, majors: p.hand.length - minors })));
+    tr.appendChild(el("td", null, p.hand_text));  // counted with plural forms (present/arcanum.py)
     const hid = el("td", "hidden");
     if (p.hidden_faces.some((f) => f.id)) {
       const row = el("div", "cards mini");
