@@ -40,12 +40,16 @@ def category(frames: list[str]) -> str:
     leaf = frames[-1]
     if any("importlib" in f for f in frames):
         return "imports"
-    if "rbcl" in leaf or "crypto/group.py" in leaf:
+    if "rbcl" in leaf or "crypto/group.py" in leaf or "crypto/sodium.py" in leaf:  # the binding since issue 35
         return "group operations"
     if "verify_signature" in leaf or "Identity.sign" in leaf or "ed25519" in leaf:
         return "ed25519"
     if any("_worker (concurrent" in f for f in frames):
         return "writer thread (fsync)"
+    if "_datasync" in leaf:  # the outbox's fsync on the loop's thread (issue 36)
+        return "fsync"
+    if "EpollSelector.select" in leaf:  # the loop waiting (counted when the peer waits for a CPU)
+        return "event loop wait"
     return "rest"
 
 
@@ -81,7 +85,9 @@ def peers(run: TableRun, units: dict[str, float]) -> list[dict[str, object]]:
     """Each peer's own CPU split into its imports (to "ready"), its table (to the end of the
     command) and the interpreter's teardown after it, its own floor (its counted operations at
     `units`), and its memory: peak RSS over its life, RSS after the imports and at the end (anonymous
-    and file-backed kB from /proc/self/status), and the tracemalloc summary when switched on."""
+    and file-backed kB from /proc/self/status), and with tracemalloc the Python heap after the
+    imports, at its high-water mark during the table and after the command, by allocating
+    package and line."""
     out = []
     for k, cpu in enumerate(run.peer_cpu):
         ph = run.peer_phases[k] if k < len(run.peer_phases) else {}
@@ -93,7 +99,8 @@ def peers(run: TableRun, units: dict[str, float]) -> list[dict[str, object]]:
             row |= {"cpu_imports": ready["cpu"], "cpu_table": round(end["cpu"] - ready["cpu"], 3),
                     "cpu_teardown": round(cpu - end["cpu"], 3)}
         if "tracemalloc" in ph:
-            row["tracemalloc"] = ph["tracemalloc"]
+            row["tracemalloc_ready"], row["tracemalloc_end"] = ph["tracemalloc_ready"], ph["tracemalloc"]
+            row["tracemalloc_high"] = ph.get("tracemalloc_high")  # the table at its largest
         out.append(row)
     return out
 
@@ -101,6 +108,8 @@ def peers(run: TableRun, units: dict[str, float]) -> list[dict[str, object]]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--py-spy", type=Path, default=None, help="without it: no samples")
+    ap.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
+                    help="more environment for every peer (e.g. MALLOC_ARENA_MAX=2)")
     ap.add_argument("--tracemalloc", action="store_true",
                     help="each peer traces its Python heap (P2PTAROT_TRACEMALLOC): the blocks "
                          "still held when its table is done, by package; slows every peer")
@@ -117,7 +126,8 @@ def main() -> int:
     if args.tracemalloc:
         os.environ["P2PTAROT_TRACEMALLOC"] = "1"
     load = round(os.getloadavg()[0], 2)
-    run = run_table(HERE, args.game, args.players, seed=args.seed)
+    env = dict(kv.split("=", 1) for kv in args.env)
+    run = run_table(HERE, args.game, args.players, seed=args.seed, env=env)
     if any(r != "finished" for r in run.results):
         raise SystemExit(f"the game did not finish: {run.results}")
     deadline = time.monotonic() + 30  # each py-spy writes its file once its peer has exited
@@ -128,7 +138,7 @@ def main() -> int:
     floor = floor_seconds(run.ops, units)
     result = {"benchmark": "profile_peers", "game": args.game, "players": args.players,
               "cpu": run.cpu, "wall": run.end, "steps": run.steps, "floor": floor, "load1": load,
-              "tracemalloc": args.tracemalloc, "peers": peers(run, units),
+              "tracemalloc": args.tracemalloc, "env": env, "peers": peers(run, units),
               "note": "py-spy on-CPU samples of every peer (a process waiting for a CPU counts)",
               **(tally(folder, args.top) if args.py_spy else {})}
     text = json.dumps(result, sort_keys=True)

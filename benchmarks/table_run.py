@@ -42,13 +42,35 @@ def _status():  # this process's CPU and memory now (kB from /proc/self/status),
     with open('/proc/self/status') as fh:
         for ln in fh:
             key, _, val = ln.partition(':')
-            if key in ('VmRSS', 'VmHWM', 'RssAnon', 'RssFile'):
+            if key in ('VmRSS', 'VmHWM', 'RssAnon', 'RssFile', 'Threads'):
                 mem[key] = int(val.split()[0])
     return {'cpu': round(time.process_time(), 3), **mem}
 _phases = {}
+_high = {'peak': 0, 'at': 0}  # the heap's high-water marks during the table (tracemalloc only)
 if os.environ.get('P2PTAROT_TRACEMALLOC'):  # where the Python heap goes, by package (slows the peer)
-    import tracemalloc
-    tracemalloc.start()
+    import re as _re, tracemalloc
+    tracemalloc.start()  # one frame: deeper tracebacks made a peer tens of times slower
+    def _where(name):  # a file's package: its site-packages top, p2ptarot's module, or stdlib's
+        m = _re.search(r'(?:site-packages|dist-packages)/([^/]+)', name)
+        if m:
+            return m.group(1).removesuffix('.py')
+        m = _re.search(r'/(p2ptarot/.*)\.py$', name)
+        if m:
+            return m.group(1)
+        m = _re.search(r'/python3\.\d+/([^/]+)', name)
+        return 'stdlib/' + m.group(1).removesuffix('.py') if m else name
+    def _heap():  # kB held now, by the allocating line's package, and the heaviest lines
+        now, peak = tracemalloc.get_traced_memory()  # before the snapshot's own objects
+        peak = max(peak, _high['peak'])
+        lines = tracemalloc.take_snapshot().statistics('lineno')
+        by = {}
+        for st in lines:
+            k = _where(st.traceback[0].filename)
+            by[k] = by.get(k, 0) + st.size
+        top = lambda d: {k: v // 1024 for k, v in sorted(d.items(), key=lambda kv: -kv[1])[:25]}
+        return {'traced_kb': now // 1024, 'peak_kb': peak // 1024, 'by_package_kb': top(by),
+                'by_line_kb': {_where(st.traceback[0].filename) + ':' + str(st.traceback[0].lineno):
+                               st.size // 1024 for st in lines[:25]}}
 logging.basicConfig(level=logging.WARNING, filename=log, format='%(created).4f %(message)s')
 logging.getLogger('p2ptarot.peer.game').setLevel(logging.DEBUG)
 logging.getLogger('p2ptarot.net.runner').setLevel(logging.DEBUG)  # (the pump before the peer package)
@@ -87,6 +109,23 @@ if os.environ.get('P2PTAROT_WIRE_COUNT'):  # wire_bytes.py: count what this peer
 with open(ready, 'w') as fh:
     fh.write(str(time.time()))
 _phases['ready'] = _status()  # after the imports, before the table
+if os.environ.get('P2PTAROT_TRACEMALLOC'):
+    _phases['tracemalloc_ready'] = _heap()
+    tracemalloc.reset_peak()  # the snapshot's own objects made the peak: from here, the table's
+    class _HighWater(logging.Handler):
+        # at each step logged, while the table's state is alive (it is gone once the command
+        # returns): a new snapshot each time the heap has grown 1 MB past the last one, so the
+        # last one kept is the table at its largest
+        def emit(self, record):
+            now, peak = tracemalloc.get_traced_memory()
+            if now > _high['at'] + (1 << 20):
+                _high['peak'] = max(_high['peak'], peak)
+                summary = _heap()
+                _high['at'] = now
+                tracemalloc.reset_peak()
+                _phases['tracemalloc_high'] = {**summary, 'step_record': record.getMessage()[:60]}
+    _high['at'] = tracemalloc.get_traced_memory()[0]
+    logging.getLogger('p2ptarot.peer.game').addHandler(_HighWater(logging.DEBUG))
 from p2ptarot.crypto.group import count_ops
 rc = 1
 try:
@@ -98,24 +137,7 @@ finally:
                    'validate': _n.validate, **_sigs}, fh)
     _phases['end'] = _status()  # the table done, before the interpreter's teardown
     if os.environ.get('P2PTAROT_TRACEMALLOC'):
-        import re as _re
-        def _where(tb):  # the package a block was allocated from: its site-packages top, or the stdlib module
-            name = tb[0].filename
-            m = _re.search(r'(?:site-packages|dist-packages)/([^/]+)', name)
-            if m:
-                return m.group(1).removesuffix('.py')
-            m = _re.search(r'/(p2ptarot/[^/]+)', name)
-            if m:
-                return m.group(1).removesuffix('.py')
-            m = _re.search(r'/python3\.\d+/([^/]+)', name)
-            return 'stdlib/' + m.group(1).removesuffix('.py') if m else name
-        by = {}
-        for st in tracemalloc.take_snapshot().statistics('traceback'):
-            k = _where(st.traceback)
-            by[k] = by.get(k, 0) + st.size
-        _phases['tracemalloc'] = {'peak_kb': tracemalloc.get_traced_memory()[1] // 1024,
-                                  'now_kb_by_package': {k: v // 1024 for k, v in
-                                                        sorted(by.items(), key=lambda kv: -kv[1])[:25]}}
+        _phases['tracemalloc'] = _heap()
     with open(ops + '.phases.json', 'w') as fh:
         json.dump(_phases, fh)
 sys.exit(rc)
