@@ -76,7 +76,7 @@ def run_once(scenario: str, game: str, seed: int) -> dict[str, object]:
             common += ["--relay", relay.url, "--stun", turn.stun_url]
             if scenario != "direct":
                 common += ["--turn", turn.turn_url, "--turn-user", turn.user,
-                           "--turn-pass", turn.password]
+                           "--turn-pass-file", str(turn.password_file)]
         procs = []
         t0 = time.time()
         for k, host in enumerate(hosts):

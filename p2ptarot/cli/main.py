@@ -25,6 +25,7 @@ install_startup_levers()  # before any command module is imported: see p2ptarot/
 COMMANDS: dict[str, str] = {
     "games": "games_cmd", "simulate": "simulate", "host": "peer", "join": "peer", "list": "peer",
     "demo": "demo", "verify": "verify_cmd", "replay": "verify_cmd", "web": "web_cmd",
+    "doctor": "doctor_cmd",
 }
 
 

@@ -74,9 +74,9 @@ def online_side(args: argparse.Namespace) -> OnlineSide | None:
     each game, the options a hosted table's bots join with; `OnlineConfigError` if unusable."""
     if not (online.wants_online(args) or args.relay):
         return None
-    online.transport_of(args)  # a setting that cannot be used is told now, not at the first game
+    online.transport_of(args, False)  # a setting that cannot be used is told now
     from p2ptarot.web.lobby import OnlineSide
-    return OnlineSide(tuple(online.relays_of(args)), lambda: online.transport_of(args),
+    return OnlineSide(tuple(online.relays_of(args)), lambda: online.transport_of(args, False),
                       online.bot_args(args))
 
 

@@ -61,6 +61,9 @@ def test_version(capsys) -> None:
     assert "p2ptarot 0.1.0" in capsys.readouterr().out
 
 
-def test_no_command_is_a_usage_error(capsys) -> None:
-    assert main([]) == 2
-    assert "command is required" in capsys.readouterr().err
+def test_an_unknown_command_is_a_usage_error(capsys) -> None:
+    """(A bare `p2ptarot` opens the lobby: tests/cli/test_bare_command.py.)"""
+    with pytest.raises(SystemExit) as exit_:
+        main(["frobnicate"])
+    assert exit_.value.code == 2
+    assert "invalid choice: 'frobnicate'" in capsys.readouterr().err

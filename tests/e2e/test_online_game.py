@@ -46,7 +46,7 @@ def _game(netns: Rig, tmp_path: Path, nat: str, block_udp: bool, turn: bool
     online = ["--relay", relay.url, "--stun", coturn.stun_url]
     if turn:
         online += ["--turn", coturn.turn_url, "--turn-user", coturn.user,
-                   "--turn-pass", coturn.password]
+                   "--turn-pass-file", str(coturn.password_file)]
     common = ["--bot", "random", "--quiet", "--timeout", "120", "--lobby-timeout", "300"] + online
     dirs = {h.label: tmp_path / h.label for h in hosts}
     code = show_code(code_of(nostr_key_for(DataDir(dirs["a1"]).identity()).public_hex))

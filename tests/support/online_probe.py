@@ -20,7 +20,9 @@ from p2ptarot.net.online.mesh import OnlineMesh
 
 
 def _config(args: argparse.Namespace) -> OnlineConfig:
-    ice = [IceServer(u) for u in args.stun] + [parse_turn(u, None, None) for u in args.turn]
+    secret = open(args.turn_pass_file).read().strip() if args.turn_pass_file else None
+    ice = [IceServer(u) for u in args.stun] + [parse_turn(u, args.turn_user, secret)
+                                               for u in args.turn]
     return OnlineConfig(relays=tuple(args.relay), ice=tuple(ice), rtc_deadline=args.deadline,
                         transport=args.transport)
 
@@ -58,7 +60,9 @@ async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--relay", action="append", required=True)
     parser.add_argument("--stun", action="append", default=[])
-    parser.add_argument("--turn", action="append", default=[], help="turn:user:pass@host:port")
+    parser.add_argument("--turn", action="append", default=[], help="turn:host:port")
+    parser.add_argument("--turn-user")
+    parser.add_argument("--turn-pass-file", help="the TURN password (never in argv)")
     parser.add_argument("--deadline", type=float, default=15.0)
     parser.add_argument("--transport", default="auto")
     parser.add_argument("mode", choices=("listen", "dial"))

@@ -16,7 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-RELAY_EVENT_LIMIT = 65536  # the package's default 4096 is too small for a session description
+#: the relay's limits as a real relay would have them: the package's own default cap on an
+#: event's content (4096 characters) and a rate limit on events per client address
+RELAY_EVENT_LIMIT = 4096
+RELAY_RATE_LIMIT = "60/s,3000/min"  # per client address: on 127.0.0.1 every peer shares it
 
 
 class ServerError(RuntimeError):
@@ -29,7 +32,9 @@ def free_port(host: str = "127.0.0.1") -> int:
         return s.getsockname()[1]
 
 
-def _relay_config(db: Path, host: str, port: int) -> str:
+def _relay_config(db: Path, host: str, port: int, event_limit: int, rate_limit: str,
+                  extra_validators: Sequence[str] = ()) -> str:
+    validators = "".join(f"\n    - {v}" for v in extra_validators)
     return f"""DEBUG: false
 relay_name: p2ptarot test relay
 storage:
@@ -39,8 +44,11 @@ storage:
   validators:
     - nostr_relay.validators.is_not_too_large
     - nostr_relay.validators.is_signed
-    - nostr_relay.validators.is_recent
-max_event_size: {RELAY_EVENT_LIMIT}
+    - nostr_relay.validators.is_recent{validators}
+max_event_size: {event_limit}
+rate_limits:
+  ip:
+    EVENT: "{rate_limit}"
 gunicorn:
   bind: {host}:{port}
   host: {host}  # read by the uvicorn server (it takes only the port from bind)
@@ -104,8 +112,12 @@ def _wait_port(prefix: Sequence[str], host: str, port: int, proc: subprocess.Pop
 
 
 def start_relay(workdir: Path, host: str = "127.0.0.1", port: int | None = None,
-                prefix: Sequence[str] = (), popen=None) -> Relay:
-    """Start `nostr-relay` on host:port (inside a namespace when `prefix`/`popen` are given)."""
+                prefix: Sequence[str] = (), popen=None, event_limit: int = RELAY_EVENT_LIMIT,
+                rate_limit: str = RELAY_RATE_LIMIT, extra_validators: Sequence[str] = (),
+                extra_config: str = "") -> Relay:
+    """Start `nostr-relay` on host:port (inside a namespace when `prefix`/`popen` are given),
+    with its content cap and rate limit switched on (``extra_validators``: more of the
+    package's validators, with ``extra_config`` the settings they read)."""
     exe = Path(sys.executable).with_name("nostr-relay")
     if not exe.exists():
         raise ServerError(f"{exe} is missing: `pip install -e .[test]` installs nostr-relay")
@@ -114,7 +126,8 @@ def start_relay(workdir: Path, host: str = "127.0.0.1", port: int | None = None,
     port = port or free_port("127.0.0.1" if not prefix else "127.0.0.1")
     db = workdir / "relay.sqlite3"
     config = workdir / "relay.yaml"
-    config.write_text(_relay_config(db, host, port))
+    config.write_text(_relay_config(db, host, port, event_limit, rate_limit, extra_validators)
+                      + extra_config)
     log = workdir / "relay.log"
     cmd = [str(exe), "-c", str(config), "serve", "--use-uvicorn"]
     out = open(log, "w")
@@ -136,6 +149,15 @@ class Turn:
     proc: subprocess.Popen
     log: Path
     extra: list[str] = field(default_factory=list)
+
+    @property
+    def password_file(self) -> Path:
+        """The password in a file only its owner reads (peers get the path, never the secret)."""
+        path = self.log.parent / "turn.pass"
+        if not path.exists():
+            path.touch(mode=0o600)
+            path.write_text(self.password + "\n")
+        return path
 
     @property
     def stun_url(self) -> str:

@@ -1,10 +1,32 @@
-"""A pool of NOSTR relay connections over aiohttp websockets (NIP-01 client side).
+"""A pool of NOSTR relay connections over aiohttp websockets (NIP-01 client side) that obeys
+what each relay says.
 
 It keeps one websocket per relay URL, re-dials a lost one with backoff, re-sends the live
-subscriptions on every (re)connection, publishes each event to every connected relay, and hands
+subscriptions on every (re)connection, publishes each event to every usable relay, and hands
 every verified event once (deduplicated by id across relays) to one queue.  Relays are
 untrusted: every event is parsed and its signature checked (``event.parse_event``); frames of
 any other shape are ignored.
+
+Relays have limits, and say so (``relay_policy`` decides what each answer means):
+
+- before the first connection, each relay's NIP-11 document is read: its ``limitation`` gives the
+  content cap (``sizing.content_cap``); ``auth_required`` drops the relay (no NIP-42 key here);
+- ``content_cap()`` is the smallest cap of the relays still in use: the relay path sizes its
+  events to it;
+- ``OK false`` by prefix: ``duplicate:`` is success; ``rate-limited:`` pauses the relay (backoff
+  1 s doubling to 4 s, its send rate halved), then the event goes again on a fresh connection;
+  ``blocked:``, ``auth-required:``, ``restricted:``, ``pow:`` drop the relay; any other refusal
+  of an event larger than ``MIN_CONTENT`` is taken as a size refusal: the relay's cap becomes
+  the largest power of two under that event's content and the publisher's ``on_refused`` hook is called (it re-cuts and
+  resends); a refusal of a small event drops the relay (it will not carry our kinds);
+- ``CLOSED`` by prefix: the same drops; otherwise the subscription is sent again after backoff;
+- ``NOTICE``: ``rate-limited`` pauses the relay; other text is told once per relay.
+
+Each relay's events leave through its own queue, paced by its own token bucket, so a slow or
+throttling relay never holds the others back.  What a player should know (a refusal, a drop,
+a shrink) goes to ``on_notice`` as a ``RelayNotice``; the front end words it.  When no relay is
+left to carry anything (every one dropped, or none reachable ``give_up`` seconds after start),
+``failed`` is set and ``failure`` lists why, relay by relay.
 """
 
 from __future__ import annotations
@@ -13,19 +35,40 @@ import asyncio
 import contextlib
 import json
 import logging
+import socket
 import time
-from collections import OrderedDict
-from dataclasses import dataclass
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import aiohttp
 
+from ..limits import TokenBucket
 from .event import Event, EventError, parse_event
+from .sizing import DEFAULT_CONTENT, MIN_CONTENT, content_cap
 
 logger = logging.getLogger(__name__)
 
 MAX_FRAME = 256 * 1024
 _SEEN_IDS = 8192
+_OUT_QUEUE = 2048
+_INFLIGHT = 512
+#: events per second (and burst) a relay is sent at most, before it ever complains
+SEND_RATE = 20.0
+SEND_BURST = 10
+MIN_RATE = 2.0
+#: the longest pause after a rate limit: under the relay path's gap (8 s), after which a
+#: receiver gives a missing packet up
+MAX_BACKOFF = 4.0
+#: events sent to a relay and not yet answered, at most
+WINDOW = 8
+#: seconds a send may wait on a relay that stopped reading before the connection is replaced
+SEND_TIMEOUT = 5.0
+#: seconds after a disconnection whose events a re-subscription asks again
+RECONNECT_OVERLAP = 60
+_DROP_PREFIXES = ("blocked", "auth-required", "restricted", "pow")
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,46 +80,113 @@ class Delivered:
     relay: str
 
 
-def _fresh(filters: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """On a re-connection, ask for the last minute only: what came before was delivered then
-    (or is lost; the table's catch-up repairs that), and deduplication has a bounded memory."""
-    floor = int(time.time()) - 60
-    return [dict(f, since=max(f["since"], floor)) if isinstance(f.get("since"), int) else f
-            for f in filters]
+@dataclass(frozen=True, slots=True)
+class RelayNotice:
+    """Something a relay did that the player should hear of, in one sentence.
+
+    ``what``: ``rate-limited`` (slowing down), ``shrunk`` (events cut smaller: ``cap``
+    characters of content), ``dropped`` (no longer used), ``notice`` (the relay's own words),
+    ``failed`` (no relay left: ``detail`` lists why)."""
+
+    relay: str
+    what: str
+    detail: str
+    cap: int = 0
+
+
+def relay_policy(reason: str, content_length: int, cap: int) -> str:
+    """What an ``OK false`` answer means: ``ok``, ``rate``, ``drop`` or ``size``."""
+    prefix = reason.split(":", 1)[0].strip().lower()
+    if prefix == "duplicate":
+        return "ok"
+    if prefix == "rate-limited":
+        return "rate"
+    if prefix in _DROP_PREFIXES:
+        return "drop"
+    if content_length > MIN_CONTENT and cap > MIN_CONTENT:
+        return "size"
+    return "drop"
+
+
+def _clean(text: object, limit: int = 160) -> str:
+    """A relay's words, safe to print: printable characters only, bounded."""
+    out = "".join(c if c.isprintable() else " " for c in str(text))
+    return out[:limit]
+
+
+def nip11_url(url: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit(("https" if parts.scheme == "wss" else "http", parts.netloc,
+                       parts.path or "/", parts.query, ""))
+
+
+@dataclass(eq=False)
+class _Relay:
+    url: str
+    cap: int = DEFAULT_CONTENT
+    limitation: dict[str, Any] | None = None
+    dropped: str | None = None
+    last_error: str = ""
+    ws: aiohttp.ClientWebSocketResponse | None = None
+    connected: asyncio.Event = field(default_factory=asyncio.Event)
+    out: deque[tuple[str, str]] = field(default_factory=deque)  # (event id, frame)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    inflight: OrderedDict[str, str] = field(default_factory=OrderedDict)
+    bucket: TokenBucket = field(default_factory=lambda: TokenBucket(SEND_RATE, SEND_BURST))
+    paused_until: float = 0.0
+    backoff: float = 0.0
+    last_limited: float = 0.0
+    lost_at: float | None = None
+    told: set[str] = field(default_factory=set)
+    recycle: bool = False  # close this connection now and dial again
+    recycle_idle: bool = False  # ... once every event sent on it is answered
+    room: asyncio.Event = field(default_factory=asyncio.Event)  # inflight under the window
 
 
 class RelayPool:
     """Publish to and subscribe on a set of relays; ``next_event`` yields verified events."""
 
     def __init__(self, urls: list[str], *, connect_timeout: float = 10.0,
-                 max_queued: int = 4096) -> None:
+                 max_queued: int = 4096, give_up: float = 45.0,
+                 on_notice: Callable[[RelayNotice], None] | None = None) -> None:
         if not urls:
             raise ValueError("at least one relay URL is needed")
         self.urls = list(dict.fromkeys(urls))
+        self._relays = {u: _Relay(u) for u in self.urls}
         self._subs: dict[str, list[dict[str, Any]]] = {}
-        self._sockets: dict[str, aiohttp.ClientWebSocketResponse] = {}
-        self._connected: dict[str, asyncio.Event] = {u: asyncio.Event() for u in self.urls}
         self._queue: asyncio.Queue[Delivered] = asyncio.Queue(max_queued)
         self._seen: OrderedDict[str, None] = OrderedDict()
         self._tasks: list[asyncio.Task[None]] = []
         self._session: aiohttp.ClientSession | None = None
         self._timeout = connect_timeout
+        self._give_up = give_up
+        self.on_notice = on_notice
         self.published = 0
-        self.refused: list[str] = []  # relays' OK false / NOTICE reasons, for diagnosis
+        self.refused: list[str] = []  # relays' refusals and notices, for diagnosis
         #: ids of published events no relay has answered `OK` for yet (bounded, oldest dropped)
         self._unacked: OrderedDict[str, None] = OrderedDict()
         self._acked = asyncio.Event()
         self._acked.set()
+        #: published events whose publisher wants to hear of a size refusal
+        self._hooks: OrderedDict[str, Callable[[], None]] = OrderedDict()
+        self._sizes: OrderedDict[str, int] = OrderedDict()  # event id -> content length
+        self.failed = asyncio.Event()
+        self.failure = ""
+        self.eose: dict[str, set[str]] = {}  # sub -> relays that said end of stored events
+        self._eose_changed = asyncio.Event()
 
+    # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
         self._session = aiohttp.ClientSession()
-        self._tasks = [asyncio.create_task(self._keep(url)) for url in self.urls]
+        self._tasks = [asyncio.create_task(self._keep(r)) for r in self._relays.values()]
+        self._tasks += [asyncio.create_task(self._write(r)) for r in self._relays.values()]
+        self._tasks.append(asyncio.create_task(self._watch()))
 
     async def close(self, settle: float = 3.0) -> None:
         """Close every connection, after waiting at most ``settle`` s for the relays to answer
         what was published (a relay may drop an event still being stored when its sender
         disconnects: the last frames of a leaving peer would be lost)."""
-        if self._sockets and not self._acked.is_set():
+        if self.connected and not self._acked.is_set():
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(settle):
                     await self._acked.wait()
@@ -85,9 +195,10 @@ class RelayPool:
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        for ws in list(self._sockets.values()):
-            with contextlib.suppress(Exception):
-                await ws.close()
+        for relay in self._relays.values():
+            if relay.ws is not None:
+                with contextlib.suppress(Exception):
+                    await relay.ws.close()
         if self._session is not None:
             await self._session.close()
 
@@ -100,84 +211,252 @@ class RelayPool:
 
     async def wait_connected(self, timeout: float) -> int:
         """Wait until at least one relay is connected (or ``timeout``); how many are."""
-        waits = [asyncio.ensure_future(e.wait()) for e in self._connected.values()]
+        waits = [asyncio.ensure_future(r.connected.wait()) for r in self._relays.values()]
+        waits.append(asyncio.ensure_future(self.failed.wait()))
         try:
             await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
         finally:
             for w in waits:
                 w.cancel()
-        return len(self._sockets)
+        return self.connected
 
     @property
     def connected(self) -> int:
-        return len(self._sockets)
+        return sum(1 for r in self._relays.values() if r.ws is not None and not r.dropped)
 
-    async def publish(self, event: Event) -> int:
-        """Send to every connected relay; the number of relays it went to."""
+    def usable(self) -> list[str]:
+        """The relays not dropped (connected or not)."""
+        return [r.url for r in self._relays.values() if not r.dropped]
+
+    def content_cap(self) -> int:
+        """Characters of content every relay still in use accepts (the smallest cap)."""
+        caps = [r.cap for r in self._relays.values() if not r.dropped]
+        return min(caps) if caps else MIN_CONTENT
+
+    def limits(self) -> dict[str, dict[str, Any] | None]:
+        """Each relay's NIP-11 ``limitation`` (None when it published none)."""
+        return {r.url: r.limitation for r in self._relays.values()}
+
+    def status(self) -> dict[str, str]:
+        """Per relay: ``connected``, ``dropped: why`` or ``down: last error``."""
+        return {r.url: (f"dropped: {r.dropped}" if r.dropped else "connected" if r.ws
+                        else f"down: {r.last_error or 'not yet connected'}")
+                for r in self._relays.values()}
+
+    # ------------------------------------------------------------------ publishing
+    async def publish(self, event: Event,
+                      on_refused: Callable[[], None] | None = None) -> int:
+        """Queue for every relay in use that is connected or was (a relay being re-dialled
+        gets it once it is back); the number of relays it is queued for.  ``on_refused`` is
+        called (once) if a relay refuses the event for its size."""
         frame = json.dumps(["EVENT", event.to_json()], ensure_ascii=False)
         sent = 0
-        for url, ws in list(self._sockets.items()):
-            try:
-                await ws.send_str(frame)
-                sent += 1
-            except (ConnectionError, RuntimeError, aiohttp.ClientError) as exc:
-                logger.info("publish to %s failed: %s", url, exc)
+        for relay in self._relays.values():
+            if relay.dropped or (relay.ws is None and relay.lost_at is None):
+                continue
+            if len(relay.out) >= _OUT_QUEUE:
+                relay.out.popleft()
+                logger.info("relay %s: send queue full, oldest event dropped", relay.url)
+            relay.out.append((event.id, frame))
+            relay.wake.set()
+            sent += 1
         self.published += 1
         if sent:
             self._unacked[event.id] = None
             self._acked.clear()
-            if len(self._unacked) > _SEEN_IDS:
-                self._unacked.popitem(last=False)
+            _bounded(self._unacked)
+            self._sizes[event.id] = len(event.content)
+            _bounded(self._sizes)
+            if on_refused is not None:
+                self._hooks[event.id] = on_refused
+                _bounded(self._hooks)
         return sent
 
     async def subscribe(self, sub: str, filters: list[dict[str, Any]]) -> None:
         self._subs[sub] = filters
+        self.eose[sub] = set()
         frame = json.dumps(["REQ", sub, *filters])
-        for ws in list(self._sockets.values()):
-            with contextlib.suppress(ConnectionError, RuntimeError, aiohttp.ClientError):
-                await ws.send_str(frame)
+        for relay in self._relays.values():
+            await self._send_now(relay, frame)
 
     async def unsubscribe(self, sub: str) -> None:
+        self.eose.pop(sub, None)
         if self._subs.pop(sub, None) is None:
             return
-        for ws in list(self._sockets.values()):
-            with contextlib.suppress(ConnectionError, RuntimeError, aiohttp.ClientError):
-                await ws.send_str(json.dumps(["CLOSE", sub]))
+        for relay in self._relays.values():
+            await self._send_now(relay, json.dumps(["CLOSE", sub]))
+
+    async def wait_stored(self, sub: str, timeout: float) -> None:
+        """Wait (at most ``timeout`` s) until every relay still in use sent what it stores for
+        ``sub`` (its EOSE); relays still unreachable after the connect timeout are not
+        waited for."""
+        start = time.monotonic()
+        while (left := start + timeout - time.monotonic()) > 0:
+            pending = [r for r in self._relays.values()
+                       if not r.dropped and r.url not in self.eose.get(sub, set())]
+            if not pending or (time.monotonic() - start > self._timeout
+                               and all(r.ws is None for r in pending)):
+                return
+            self._eose_changed.clear()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(min(left, 0.5)):
+                    await self._eose_changed.wait()
 
     async def next_event(self) -> Delivered:
         return await self._queue.get()
 
     # ------------------------------------------------------------------ one relay
-    async def _keep(self, url: str) -> None:
+    async def _send_now(self, relay: _Relay, frame: str) -> None:
+        if relay.ws is None or relay.dropped:
+            return
+        with contextlib.suppress(ConnectionError, RuntimeError, aiohttp.ClientError):
+            await relay.ws.send_str(frame)
+
+    async def _nip11(self, relay: _Relay) -> None:
+        assert self._session is not None
+        try:
+            async with asyncio.timeout(5.0), self._session.get(
+                    nip11_url(relay.url), headers={"Accept": "application/nostr+json"}) as resp:
+                if resp.status != 200:
+                    return
+                doc = json.loads(await resp.content.read(65536))
+        except (aiohttp.ClientError, OSError, TimeoutError, ValueError, RecursionError) as exc:
+            logger.info("relay %s: no NIP-11 document (%s)", relay.url, exc)
+            return
+        if not isinstance(doc, dict):
+            return
+        limitation = doc.get("limitation")
+        if isinstance(limitation, dict):
+            relay.limitation = {k: v for k, v in limitation.items()
+                                if isinstance(k, str) and isinstance(v, (int, bool))}
+            relay.cap = max(min(content_cap(relay.limitation), relay.cap), 0)
+            if relay.limitation.get("auth_required") is True:
+                self._drop(relay, "auth-required: the relay's NIP-11 document asks for NIP-42 "
+                           "authentication")
+            elif relay.cap < MIN_CONTENT:
+                self._drop(relay, f"its events may carry only {relay.cap} characters")
+
+    async def _keep(self, relay: _Relay) -> None:
         delay = 0.5
         assert self._session is not None
-        while True:
+        await self._nip11(relay)
+        while not relay.dropped:
+            wait = relay.paused_until - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
             try:
-                ws = await self._session.ws_connect(url, timeout=aiohttp.ClientWSTimeout(
-                    ws_close=5.0), max_msg_size=MAX_FRAME, heartbeat=20.0,
-                    autoping=True)
+                ws = await self._session.ws_connect(relay.url, timeout=aiohttp.ClientWSTimeout(
+                    ws_close=5.0), max_msg_size=MAX_FRAME, heartbeat=20.0, autoping=True)
             except (aiohttp.ClientError, OSError, asyncio.TimeoutError) as exc:
-                logger.info("relay %s unreachable: %s", url, exc)
+                relay.last_error = _clean(exc) or type(exc).__name__
+                logger.info("relay %s unreachable: %s", relay.url, exc)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 15.0)
                 continue
             delay = 0.5
-            self._sockets[url] = ws
+            relay.ws = ws
+            relay.recycle = relay.recycle_idle = False
             try:
+                floor = None if relay.lost_at is None else int(relay.lost_at) - RECONNECT_OVERLAP
                 for sub, filters in list(self._subs.items()):
-                    await ws.send_str(json.dumps(["REQ", sub, *_fresh(filters)]))
-                self._connected[url].set()
-                await self._read(url, ws)
+                    await ws.send_str(json.dumps(["REQ", sub, *_since(filters, floor)]))
+                # what the last connection sent and never heard back about goes again
+                for event_id, frame in reversed(list(relay.inflight.items())):
+                    relay.out.appendleft((event_id, frame))
+                relay.inflight.clear()
+                relay.room.set()
+                relay.connected.set()
+                relay.wake.set()
+                await self._read(relay, ws)
             except (ConnectionError, RuntimeError, aiohttp.ClientError) as exc:
-                logger.info("relay %s lost: %s", url, exc)
+                relay.last_error = _clean(exc)
+                logger.info("relay %s lost: %s", relay.url, exc)
             finally:
-                self._sockets.pop(url, None)
-                self._connected[url].clear()
-                with contextlib.suppress(Exception):
-                    await ws.close()
+                relay.ws = None
+                relay.lost_at = time.time()
+                relay.connected.clear()
+                relay.wake.set()
+                await _abort(ws)
             await asyncio.sleep(delay)
 
-    async def _read(self, url: str, ws: aiohttp.ClientWebSocketResponse) -> None:
+    async def _write(self, relay: _Relay) -> None:
+        """Send this relay's queue, paced by its bucket and its pauses."""
+        while not relay.dropped:
+            await relay.wake.wait()
+            relay.wake.clear()
+            while relay.out and relay.ws is not None and not relay.dropped:
+                if len(relay.inflight) >= WINDOW:  # a refusal reorders at most this many
+                    relay.room.clear()
+                    with contextlib.suppress(TimeoutError):
+                        async with asyncio.timeout(SEND_TIMEOUT):
+                            await relay.room.wait()
+                    if len(relay.inflight) >= WINDOW and relay.ws is not None:
+                        relay.recycle = True  # no answer for a while: start afresh
+                        await _abort(relay.ws)
+                        break
+                    continue
+                event_id, frame = relay.out[0]
+                if self._sizes.get(event_id, 0) > relay.cap:  # queued before a shrink
+                    relay.out.popleft()
+                    self._skip(event_id)
+                    continue
+                wait = max(relay.paused_until - time.monotonic(), relay.bucket.take(1))
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                    if relay.ws is None or not relay.out:
+                        break
+                if relay.last_limited and time.monotonic() - relay.last_limited > 30:
+                    relay.bucket.rate = min(SEND_RATE, relay.bucket.rate * 2)
+                    relay.backoff = 0.0
+                    relay.last_limited = time.monotonic() if relay.bucket.rate < SEND_RATE \
+                        else 0.0
+                event_id, frame = relay.out.popleft()
+                if self._sizes.get(event_id, 0) > relay.cap:
+                    self._skip(event_id)
+                    continue
+                ws = relay.ws
+                try:
+                    async with asyncio.timeout(SEND_TIMEOUT):
+                        await ws.send_str(frame)
+                except (ConnectionError, RuntimeError, aiohttp.ClientError, TimeoutError) as exc:
+                    relay.out.appendleft((event_id, frame))
+                    logger.info("publish to %s failed: %s", relay.url, exc or "timed out")
+                    if isinstance(exc, TimeoutError):  # the relay stopped reading this
+                        relay.recycle = True  # connection (throttling it): start afresh
+                        await _abort(ws)
+                    break
+                relay.inflight[event_id] = frame
+                while len(relay.inflight) > _INFLIGHT:
+                    relay.inflight.popitem(last=False)
+
+    def _skip(self, event_id: str) -> None:
+        """An event too large for a relay's learnt cap is not sent to it; its publisher re-cuts
+        what it carried (once)."""
+        self._unacked.pop(event_id, None)
+        if not self._unacked:
+            self._acked.set()
+        hook = self._hooks.pop(event_id, None)
+        if hook is not None:
+            hook()
+
+    async def _watch(self) -> None:
+        """Set ``failed`` when no relay is left, or none connected ``give_up`` s after start."""
+        start = time.monotonic()
+        ever = False
+        while not self.failed.is_set():
+            ever = ever or self.connected > 0
+            if not self.usable():
+                self._fail()
+            elif not ever and time.monotonic() - start > self._give_up:
+                self._fail()
+            await asyncio.sleep(0.5)
+
+    def _fail(self) -> None:
+        self.failure = "; ".join(f"{url} {why}" for url, why in self.status().items())
+        self.failed.set()
+        self._tell(RelayNotice("", "failed", self.failure))
+
+    async def _read(self, relay: _Relay, ws: aiohttp.ClientWebSocketResponse) -> None:
         async for msg in ws:
             if msg.type != aiohttp.WSMsgType.TEXT:
                 if msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.ERROR):
@@ -189,16 +468,125 @@ class RelayPool:
                 continue
             if not isinstance(frame, list) or not frame or not isinstance(frame[0], str):
                 continue
-            if frame[0] == "EVENT" and len(frame) == 3 and isinstance(frame[1], str):
-                await self._event(url, frame[1], frame[2])
-            elif frame[0] in ("OK", "NOTICE", "CLOSED"):
-                if frame[0] == "OK" and len(frame) >= 2 and isinstance(frame[1], str):
-                    self._unacked.pop(frame[1], None)
-                    if not self._unacked:
-                        self._acked.set()
-                if frame[0] != "OK" or (len(frame) >= 3 and frame[2] is False):
-                    self.refused.append(f"{url}: {str(frame)[:200]}")
-                    del self.refused[:-32]
+            kind = frame[0]
+            if kind == "EVENT" and len(frame) == 3 and isinstance(frame[1], str):
+                await self._event(relay.url, frame[1], frame[2])
+            elif kind == "OK" and len(frame) >= 3 and isinstance(frame[1], str):
+                self._ok(relay, frame[1], frame[2] is True,
+                         frame[3] if len(frame) > 3 and isinstance(frame[3], str) else "")
+            elif kind == "EOSE" and len(frame) >= 2 and isinstance(frame[1], str):
+                if frame[1] in self.eose:
+                    self.eose[frame[1]].add(relay.url)
+                    self._eose_changed.set()
+            elif kind == "CLOSED" and len(frame) >= 2 and isinstance(frame[1], str):
+                self._closed(relay, frame[1], frame[2] if len(frame) > 2
+                             and isinstance(frame[2], str) else "")
+            elif kind == "NOTICE" and len(frame) >= 2:
+                self._notice(relay, _clean(frame[1]))
+            if relay.recycle or relay.dropped:
+                return
+
+    def _ok(self, relay: _Relay, event_id: str, accepted: bool, reason: str) -> None:
+        if event_id not in relay.inflight and not accepted and relay.inflight:
+            # some relays (nostr-relay) name no event when they refuse one; a relay answers a
+            # connection's events in order, so it is the oldest one still unanswered
+            event_id = next(iter(relay.inflight))
+        frame = relay.inflight.pop(event_id, None)
+        if len(relay.inflight) < WINDOW:
+            relay.room.set()
+        if not relay.inflight and relay.recycle_idle:
+            relay.recycle = True
+        verdict = "ok" if accepted else relay_policy(
+            reason, self._sizes.get(event_id, 0), relay.cap)
+        if verdict == "ok":
+            self._unacked.pop(event_id, None)
+            if not self._unacked:
+                self._acked.set()
+            return
+        self._note_refusal(relay, f"OK false {_clean(reason)}")
+        if verdict == "rate":
+            if frame is not None:
+                relay.out.appendleft((event_id, frame))
+            self._slow_down(relay, reason)
+        elif verdict == "drop":
+            self._drop(relay, _clean(reason) or "refused our events")
+        else:  # size: learn the cap, let the publisher re-cut, and start a fresh connection
+            size = self._sizes.get(event_id, 0)
+            relay.cap = max(MIN_CONTENT, min(relay.cap, _round_cap(size)))
+            relay.recycle = True  # some relays slow down a connection after each refusal
+            relay.paused_until = max(relay.paused_until, time.monotonic() + 0.5)
+            self._tell(RelayNotice(relay.url, "shrunk", _clean(reason), relay.cap),
+                       once=f"shrunk{relay.cap}")
+            hook = self._hooks.pop(event_id, None)
+            if hook is not None:
+                hook()
+
+    def _slow_down(self, relay: _Relay, reason: str) -> None:
+        relay.backoff = min(MAX_BACKOFF, max(1.0, relay.backoff * 2))
+        relay.paused_until = time.monotonic() + relay.backoff
+        relay.bucket.rate = max(MIN_RATE, relay.bucket.rate / 2)
+        relay.last_limited = time.monotonic()
+        # a relay may keep throttling the connection it limited (nostr-relay does): once what
+        # was sent on it is answered, dial again
+        relay.recycle_idle = True
+        if not relay.inflight:
+            relay.recycle = True
+        self._tell(RelayNotice(relay.url, "rate-limited", _clean(reason)), once="rate")
+
+    def _closed(self, relay: _Relay, sub: str, reason: str) -> None:
+        self._note_refusal(relay, f"CLOSED {sub} {_clean(reason)}")
+        if sub not in self._subs:
+            return
+        prefix = reason.split(":", 1)[0].strip().lower()
+        if prefix in _DROP_PREFIXES:
+            self._drop(relay, _clean(reason))
+            return
+        if prefix == "rate-limited":
+            self._slow_down(relay, reason)
+        relay.backoff = min(MAX_BACKOFF, max(1.0, relay.backoff * 2))
+        frame = json.dumps(["REQ", sub, *_since(self._subs[sub], int(time.time()) - 300)])
+
+        async def again() -> None:
+            await asyncio.sleep(relay.backoff)
+            if sub in self._subs:
+                await self._send_now(relay, frame)
+        self._tasks.append(asyncio.ensure_future(again()))
+
+    def _notice(self, relay: _Relay, text: str) -> None:
+        self._note_refusal(relay, f"NOTICE {text}")
+        if text.lower().startswith("rate-limited"):
+            self._slow_down(relay, text)
+        elif len(relay.told) < 8:
+            self._tell(RelayNotice(relay.url, "notice", text), once=f"notice:{text}",
+                       relay=relay)
+
+    def _note_refusal(self, relay: _Relay, text: str) -> None:
+        self.refused.append(f"{relay.url}: {text[:200]}")
+        del self.refused[:-32]
+
+    def _drop(self, relay: _Relay, why: str) -> None:
+        if relay.dropped:
+            return
+        relay.dropped = why
+        relay.out.clear()
+        relay.wake.set()
+        logger.warning("relay %s dropped: %s", relay.url, why)
+        self._tell(RelayNotice(relay.url, "dropped", why))
+        self._eose_changed.set()
+
+    def _tell(self, notice: RelayNotice, once: str | None = None,
+              relay: _Relay | None = None) -> None:
+        holder = relay or self._relays.get(notice.relay)
+        if once is not None and holder is not None:
+            if once in holder.told:
+                return
+            holder.told.add(once)
+        logger.info("relay notice: %s", notice)
+        if self.on_notice is not None:
+            try:
+                self.on_notice(notice)
+            except Exception:  # a front end's bug must not stop the pool
+                logger.exception("on_notice failed")
 
     async def _event(self, url: str, sub: str, raw: object) -> None:
         if sub not in self._subs:
@@ -214,3 +602,36 @@ class RelayPool:
         if len(self._seen) > _SEEN_IDS:
             self._seen.popitem(last=False)
         await self._queue.put(Delivered(sub, event, url))
+
+
+def _since(filters: list[dict[str, Any]], floor: int | None) -> list[dict[str, Any]]:
+    """On a re-connection, ask again only from shortly before the connection was lost (what
+    came earlier was delivered then; deduplication has a bounded memory).  The first
+    connection asks with the filters as given: history is what a subscriber asked for."""
+    if floor is None:
+        return filters
+    return [dict(f, since=max(f["since"], floor)) if isinstance(f.get("since"), int) else f
+            for f in filters]
+
+
+def _round_cap(refused: int) -> int:
+    """The cap to assume after a refusal of ``refused`` characters: the largest power of two
+    under it (relays' caps are round numbers: 4096, 16384, 65536 ...)."""
+    return 1 << max((refused - 1).bit_length() - 1, 0)
+
+
+async def _abort(ws: aiohttp.ClientWebSocketResponse) -> None:
+    """Close a connection now, even one the relay stopped reading (a graceful close would wait
+    behind everything queued on it): shut the socket, then let aiohttp tidy up."""
+    sock = ws.get_extra_info("socket")
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)
+    with contextlib.suppress(Exception):
+        async with asyncio.timeout(1.0):
+            await ws.close()
+
+
+def _bounded(d: OrderedDict[str, Any]) -> None:
+    while len(d) > _SEEN_IDS:
+        d.popitem(last=False)

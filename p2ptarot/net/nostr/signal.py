@@ -36,7 +36,7 @@ SIGNAL_KIND = 21478
 SIGNAL_TTL = 120
 MAX_SDP = 16384
 MAX_BODY = 24000
-MAX_PARTS = 512
+MAX_PARTS = 4096  # a 4 MB frame cut for a relay capped at 4 KB
 _LINK = re.compile(r"[0-9a-f]{32}")
 KINDS = ("offer", "answer", "relay", "data", "ping", "pong", "bye")
 

@@ -17,11 +17,12 @@ from p2ptarot._lazy import lazy_names
 _LAZY = {
     "OnlineConfig": "config", "OnlineConfigError": "config",
     "IceServer": "config", "check_relay": "config",
-    "default_relays": "config", "parse_turn": "config",
+    "default_relays": "config", "parse_turn": "config", "default_ice": "config",
     "OnlineTransport": "transport", "OnlineAdvert": "transport",
     "nostr_key_for": "transport", "OnlineMesh": "mesh",
     "OnlineTable": "finder", "OnlineBrowser": "finder",
-    "browse_online": "finder", "find_code": "finder",
+    "browse_online": "finder", "find_code": "finder", "RelaysFailed": "finder",
+    "RelayNotice": "..nostr.pool",
     "code_of": "..nostr.adverts", "normalize_code": "..nostr.adverts", "show_code": "..nostr.adverts",
 }
 
@@ -34,7 +35,8 @@ __getattr__, __dir__ = lazy_names(__name__, _LAZY)
 if TYPE_CHECKING:
     from ..nostr.adverts import code_of, normalize_code, show_code
     from .config import (IceServer, OnlineConfig, OnlineConfigError, check_relay,
-                         default_relays, parse_turn)
-    from .finder import OnlineBrowser, OnlineTable, browse_online, find_code
+                         default_ice, default_relays, parse_turn)
+    from ..nostr.pool import RelayNotice
+    from .finder import OnlineBrowser, OnlineTable, RelaysFailed, browse_online, find_code
     from .mesh import OnlineMesh
     from .transport import OnlineAdvert, OnlineTransport, nostr_key_for

@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..limits import TokenBucket
+from ..nostr.sizing import split_to_fit
 from .reassembly import Reassembler
 
 logger = logging.getLogger(__name__)
@@ -58,6 +59,11 @@ class Channel:
                 with contextlib.suppress(asyncio.QueueEmpty):
                     self.incoming.get_nowait()
                 self.incoming.put_nowait(None)
+
+    def mark_closed(self) -> None:
+        """Mark the channel closed now (the reader gets its end marker) without the close
+        itself, which may block: the caller runs ``close()`` in the background."""
+        self._mark_closed()
 
     def _rtt_sample(self, sample: float) -> None:
         self.heard = time.monotonic()
@@ -173,8 +179,11 @@ class RtcChannel(Channel):
             await self.pc.close()
 
 
-#: sends one relay-path signal: (kind, seq, part, parts, body) -> None
-RelaySend = Callable[[str, int, int, int, str], Awaitable[None]]
+#: send(kind, seq, part, parts, body, on_refused): ``on_refused`` is called if a relay refuses
+#: the event for its size (the packet is then cut again, smaller, and sent again)
+RelaySend = Callable[[str, int, int, int, str, Callable[[], None] | None], Awaitable[None]]
+#: packets a relay channel keeps after sending, to send again cut smaller after a size refusal
+_KEPT_PACKETS = 128
 
 
 class RelayChannel(Channel):
@@ -182,16 +191,22 @@ class RelayChannel(Channel):
     together travel as one *packet* (a JSON array of frames, cut into parts of at most
     ``chunk`` characters), so a burst of small table messages costs one event, not one each;
     events are paced by a token bucket so a table never floods the relays; packets are
-    reassembled in order on the other side."""
+    reassembled in order on the other side.  ``budget()`` says how many escaped bytes of
+    body one event may carry now (the smallest relay limit): parts are cut to it, and a packet
+    a relay refused for its size is cut again to the new budget and sent again, whole."""
 
     path = "relay"
     LINGER = 0.01  # seconds a packet waits for more frames before it goes
 
-    def __init__(self, send: RelaySend, chunk: int, rate: float, burst: int, gap: float,
+    def __init__(self, send: RelaySend, budget: Callable[[], int], rate: float, burst: int,
+                 gap: float,
                  max_message: int, max_queued: int, ping_interval: float) -> None:
         super().__init__(max_queued)
         self._send = send
-        self._chunk = chunk
+        self._budget = budget
+        self._kept: dict[int, str] = {}  # seq -> packet, the last _KEPT_PACKETS sent
+        self._again: list[int] = []  # packets to cut again and resend
+        self.resent = 0
         self._bucket = TokenBucket(rate, burst)
         self._seq = 0
         self._in = Reassembler(gap, max_chars=max_message * 2)
@@ -227,7 +242,8 @@ class RelayChannel(Channel):
     def _take_packet(self) -> list[str]:
         frames, size = [self._out.pop(0)], 0
         size = len(frames[0])
-        while self._out and size + len(self._out[0]) <= self._chunk:
+        chunk = self._budget()
+        while self._out and size + len(self._out[0]) <= chunk:
             size += len(self._out[0])
             frames.append(self._out.pop(0))
         self._out_chars -= size
@@ -239,23 +255,44 @@ class RelayChannel(Channel):
         while not self.closed:
             await self._wake.wait()
             await asyncio.sleep(self.LINGER)  # let the rest of a burst join this packet
-            while self._out and not self.closed:
-                packet = json.dumps(self._take_packet(), ensure_ascii=False,
-                                    separators=(",", ":"))
-                parts = [packet[i:i + self._chunk] for i in range(0, len(packet), self._chunk)]
-                seq, self._seq = self._seq, self._seq + 1
-                try:
-                    for i, body in enumerate(parts):
-                        wait = self._bucket.take(1)
-                        if wait:
-                            await asyncio.sleep(wait)
-                        await self._send("data", seq, i, len(parts), body)
-                except ConnectionError as exc:  # no relay right now: the table's catch-up
-                    logger.info("relay packet lost: %s", exc)  # repairs what this loses
-                self.packets_sent += 1
+            while (self._out or self._again) and not self.closed:
+                if self._again:
+                    seq = self._again.pop(0)
+                    packet = self._kept.get(seq)
+                    if packet is None:
+                        continue
+                    self.resent += 1
+                else:
+                    packet = json.dumps(self._take_packet(), ensure_ascii=False,
+                                        separators=(",", ":"))
+                    seq, self._seq = self._seq, self._seq + 1
+                    self._kept[seq] = packet
+                    self._kept.pop(seq - _KEPT_PACKETS, None)
+                    self.packets_sent += 1
+                await self._send_packet(seq, packet)
             self._wake.clear()
-            if not self._out:
+            if not self._out and not self._again:
                 self._idle.set()
+
+    async def _send_packet(self, seq: int, packet: str) -> None:
+        parts = split_to_fit(packet, self._budget())
+        refused = False
+
+        def again() -> None:  # a relay refused a part for its size: the whole packet again
+            nonlocal refused
+            if not refused and not self.closed:
+                refused = True
+                self._again.append(seq)
+                self._idle.clear()
+                self._wake.set()
+        try:
+            for i, body in enumerate(parts):
+                wait = self._bucket.take(1)
+                if wait:
+                    await asyncio.sleep(wait)
+                await self._send("data", seq, i, len(parts), body, again)
+        except ConnectionError as exc:  # no relay right now: the table's catch-up
+            logger.info("relay packet lost: %s", exc)  # repairs what this loses
 
     def _deliver_packet(self, packet: str) -> None:
         try:
@@ -289,7 +326,7 @@ class RelayChannel(Channel):
     async def _quietly(self, kind: str, seq: int) -> None:
         """A signal nobody waits for (a pong): no relay right now is no error."""
         with contextlib.suppress(ConnectionError):
-            await self._send(kind, seq, 0, 1, "")
+            await self._send(kind, seq, 0, 1, "", None)
 
     def _maybe_close(self, now: float) -> None:
         if self._bye is not None and (self._in.next >= self._bye[0]
@@ -311,7 +348,7 @@ class RelayChannel(Channel):
                 if time.monotonic() - self.heard > 12 * interval:  # silent for a minute: gone
                     self._mark_closed()
                     break
-                await self._send("ping", int(time.time() * 1000), 0, 1, "")
+                await self._send("ping", int(time.time() * 1000), 0, 1, "", None)
                 await asyncio.sleep(interval * 3)  # relay events are dear: ping less often
 
     async def drain(self) -> None:
@@ -329,5 +366,5 @@ class RelayChannel(Channel):
         self._flusher.cancel()
         if not self.closed:  # the bye counts the packets sent: the peer waits for them
             with contextlib.suppress(Exception):
-                await self._send("bye", self._seq, 0, 1, "")
+                await self._send("bye", self._seq, 0, 1, "", None)
         self._mark_closed()

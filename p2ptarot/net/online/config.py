@@ -1,9 +1,10 @@
 """Settings of online play: relays, STUN/TURN servers, deadlines and the relay path's limits.
 
 Nothing is hard-wired: relays come from ``--relay`` or, failing that, from the user's
-relays file (<data dir>/relays.txt), or the packaged ``default_relays.txt``; STUN and TURN
-servers only from the user's settings (aiortc's own fallback to a public STUN server is never
-used: the ICE server list is always passed, possibly empty).
+relays file (<data dir>/relays.txt), or the packaged ``default_relays.txt``; STUN servers from
+``--stun``, else the user's <data dir>/ice.txt, else the packaged ``default_ice.txt`` (none
+with ``--no-default-stun``); TURN only from the user's settings.  aiortc's own fallback to a
+public STUN server is never used: the ICE server list is always passed, possibly empty.
 """
 
 from __future__ import annotations
@@ -55,13 +56,17 @@ class OnlineConfig:
     transport: str = "auto"
     handshake_timeout: float = 20.0
     max_message_size: int = 4 * 1024 * 1024
-    #: relay path: characters of a frame per event, and events per second (burst) per link
+    #: relay path: at most this many bytes of a frame per event (less when a relay's limit
+    #: says so: ``RelayPool.content_cap``), and events per second (burst) per link
     relay_chunk: int = 12000
     relay_rate: float = 20.0
     relay_burst: int = 60
     #: a missing relay frame is skipped after this long (catch-up repairs the loss)
     relay_gap: float = 8.0
     max_pending: int = 16
+    #: seconds after which, no relay having ever answered, the table is given up (and at
+    #: once when every relay refused us): a player hears why within a minute
+    relay_give_up: float = 45.0
     max_links: int = 64
     max_queued_events: int = 1024
     ping_interval: float = 5.0
@@ -100,6 +105,16 @@ def default_relays(data_dir: Path | None) -> list[str]:
         urls = _read_list(resources.files(__package__).joinpath("default_relays.txt")
                           .read_text(encoding="utf-8"))
     return [check_relay(u) for u in urls]
+
+
+def default_ice(data_dir: Path | None) -> list[IceServer]:
+    """The user's STUN list (<data dir>/ice.txt), else the packaged ``default_ice.txt``."""
+    if data_dir is not None and (data_dir / "ice.txt").is_file():
+        urls = _read_list((data_dir / "ice.txt").read_text(encoding="utf-8"))
+    else:
+        urls = _read_list(resources.files(__package__).joinpath("default_ice.txt")
+                          .read_text(encoding="utf-8"))
+    return [IceServer(u) for u in urls]
 
 
 def parse_turn(url: str, user: str | None, credential: str | None) -> IceServer:

@@ -8,11 +8,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..nostr.adverts import (ADVERT_KIND, ADVERT_TTL, TOPIC, address_of, code_of, parse_advert,
                              show_code)
-from ..nostr.pool import RelayPool
+from ..nostr.pool import RelayNotice, RelayPool
 from ..txt import TableInfo
 
 
@@ -29,34 +30,55 @@ class CodeClash(LookupError):
 
 
 async def browse_online(relays: list[str], wait: float, code: str | None = None,
-                        settle: float | None = None) -> list[OnlineTable]:
+                        settle: float | None = None,
+                        on_notice: Callable[[RelayNotice], None] | None = None
+                        ) -> list[OnlineTable]:
     """Open tables advertised on ``relays`` within ``wait`` seconds (newest advert per author).
-    With ``settle``, stop that many seconds after the first table is found (the relays send what
-    they store at once, so a second advert for the same code shows up within it)."""
+    The subscription asks for every advert still live (``since`` one advert lifetime ago: three
+    re-publish periods).  With ``settle``, stop that many seconds after the first table is
+    found, but never before every relay in use sent all it stores (its EOSE) or ``wait`` ran
+    out: a second advert of the same code, on any relay, is always seen."""
     found: dict[str, OnlineTable] = {}  # author address -> newest table
     flt: dict[str, object] = {"kinds": [ADVERT_KIND], "#t": [TOPIC],
                               "since": int(time.time()) - ADVERT_TTL}
     if code is not None:
         flt["#d"] = [code]
-    async with RelayPool(relays) as pool:
-        await pool.subscribe("p2ptarot-adverts", [flt])
+    sub = "p2ptarot-adverts"
+    async with RelayPool(relays, on_notice=on_notice, give_up=min(wait, 45.0)) as pool:
+        await pool.subscribe(sub, [flt])
+        stored = asyncio.ensure_future(pool.wait_stored(sub, wait))
         end = time.monotonic() + wait
-        while (left := end - time.monotonic()) > 0:
-            try:
-                delivered = await asyncio.wait_for(pool.next_event(), left)
-            except TimeoutError:
-                break
-            parsed = parse_advert(delivered.event, int(time.time()))
-            if parsed is None or (code is not None and parsed[0] != code):
-                continue
-            event = delivered.event
-            address = address_of(event.pubkey)
-            known = found.get(address)
-            if known is None or known.created_at < event.created_at:
-                found[address] = OnlineTable(parsed[0], parsed[1], address, event.created_at)
-            if settle is not None:
-                end = min(end, time.monotonic() + settle)
+        settled: float | None = None
+        try:
+            while (left := end - time.monotonic()) > 0 and not pool.failed.is_set():
+                if settled is not None and stored.done():
+                    left = min(left, settled - time.monotonic())
+                    if left <= 0:
+                        break
+                try:
+                    delivered = await asyncio.wait_for(pool.next_event(), min(left, 0.5))
+                except TimeoutError:
+                    continue
+                parsed = parse_advert(delivered.event, int(time.time()))
+                if parsed is None or (code is not None and parsed[0] != code):
+                    continue
+                event = delivered.event
+                address = address_of(event.pubkey)
+                known = found.get(address)
+                if known is None or known.created_at < event.created_at:
+                    found[address] = OnlineTable(parsed[0], parsed[1], address, event.created_at)
+                if settle is not None and settled is None:
+                    settled = time.monotonic() + settle
+        finally:
+            stored.cancel()
+        if pool.failed.is_set() and not found:
+            raise RelaysFailed(pool.failure)
     return sorted(found.values(), key=lambda t: -t.created_at)
+
+
+class RelaysFailed(ConnectionError):
+    """No relay could be asked: each refused us or was never reachable (``str``: why, per
+    relay)."""
 
 
 #: seconds `find_code` keeps listening after the first advert, for a second one with the code
@@ -64,11 +86,13 @@ CODE_SETTLE = 2.0
 
 
 async def find_code(relays: list[str], code: str, wait: float,
-                    settle: float = CODE_SETTLE) -> OnlineTable | None:
+                    settle: float = CODE_SETTLE,
+                    on_notice: Callable[[RelayNotice], None] | None = None
+                    ) -> OnlineTable | None:
     """The table an invitation code names, or None when no relay knows it within ``wait``.
     Raises `CodeClash` when adverts of two authors carry the code: the joiner cannot tell the
     host from an impostor, so it goes nowhere (the host can give its fingerprint instead)."""
-    tables = await browse_online(relays, wait, code=code, settle=settle)
+    tables = await browse_online(relays, wait, code=code, settle=settle, on_notice=on_notice)
     if len(tables) > 1:
         raise CodeClash(f"{len(tables)} different hosts advertise the code {show_code(code)}: "
                         "someone is impersonating the table; ask the host for their fingerprint")
@@ -84,8 +108,9 @@ class OnlineBrowser:
     advert replaces an older one, and a table leaves the list when its advert expires or is
     withdrawn (a newer advert of the same author that is no longer live)."""
 
-    def __init__(self, relays: list[str]) -> None:
-        self.pool = RelayPool(relays)
+    def __init__(self, relays: list[str],
+                 on_notice: Callable[[RelayNotice], None] | None = None) -> None:
+        self.pool = RelayPool(relays, on_notice=on_notice)
         self._found: dict[str, tuple[OnlineTable, int]] = {}  # code -> (table, expiry)
         self._newest: dict[str, int] = {}  # code -> created_at of its newest advert seen
         self._task: asyncio.Task[None] | None = None

@@ -33,7 +33,8 @@ from ..handshake import (CLOSE_BAD_HELLO, CLOSE_SELF, CLOSE_TIMEOUT, CLOSE_UNEXP
                          check_ready, make_proof, parse_hello, public_key_of)
 from ..nostr.adverts import address_of, parse_address
 from ..nostr.keys import NostrKey
-from ..nostr.pool import RelayPool
+from ..nostr.pool import RelayNotice, RelayPool
+from ..nostr.sizing import body_budget
 from ..nostr.signal import SIGNAL_KIND, Signal, SignalError, open_signal, seal
 from ..transport import LinkInfo
 from .channels import Channel, RelayChannel, RtcChannel
@@ -88,7 +89,7 @@ class OnlineMesh:
         self.nostr = key or NostrKey()
         self._version = protocol_version
         self._instance = secrets.token_bytes(INSTANCE_SIZE)
-        self.pool = RelayPool(list(config.relays))
+        self.pool = RelayPool(list(config.relays), give_up=config.relay_give_up)
         self._links: dict[PeerKey, _Link] = {}
         self._pending: dict[str, _Pending] = {}
         self._relays: dict[str, tuple[str, RelayChannel]] = {}  # link id -> (peer key, channel)
@@ -206,9 +207,12 @@ class OnlineMesh:
         return self._admitted is None or key in self._admitted
 
     async def disconnect(self, peer: PeerKey, reason: str = "disconnected") -> None:
+        """Close the link to ``peer`` without waiting on a close that can block (the pump
+        emits the link-down at once)."""
         link = self._links.get(peer)
         if link is not None:
-            await link.channel.close()
+            link.channel.mark_closed()
+            self._spawn(link.channel.close())
 
     # ----------------------------------------------------------------- sending
     async def send(self, peer: PeerKey, data: bytes) -> None:
@@ -358,18 +362,25 @@ class OnlineMesh:
     def _relay_channel(self, link_id: str, peer: str) -> RelayChannel:
         cfg = self.config
 
-        async def send(kind: str, seq: int, part: int, parts: int, body: str) -> None:
+        async def send(kind: str, seq: int, part: int, parts: int, body: str,
+                       refused: Callable[[], None] | None) -> None:
             await self._signal(peer, Signal("", kind, link_id, seq=seq, part=part, parts=parts,
-                                            body=body))
-        channel = RelayChannel(send, cfg.relay_chunk, cfg.relay_rate, cfg.relay_burst,
+                                            body=body), refused)
+        channel = RelayChannel(send, self._body_budget, cfg.relay_rate, cfg.relay_burst,
                                cfg.relay_gap, cfg.max_message_size, cfg.max_queued_events,
                                cfg.ping_interval)
         self._relays[link_id] = (peer, channel)
         return channel
 
-    async def _signal(self, peer: str, message: Signal) -> None:
+    def _body_budget(self) -> int:
+        """Escaped bytes of body a relay-path event may carry: the configured chunk, or less
+        when a relay carrying the link takes less (``RelayPool.content_cap``)."""
+        return min(self.config.relay_chunk, body_budget(self.pool.content_cap()))
+
+    async def _signal(self, peer: str, message: Signal,
+                      refused: Callable[[], None] | None = None) -> None:
         event = seal(self.nostr, peer, message, int(time.time()))
-        if not await self.pool.publish(event):
+        if not await self.pool.publish(event, refused):
             raise ConnectionError("no relay connected")
 
     # ----------------------------------------------------------------- answering
@@ -589,11 +600,14 @@ class OnlineMesh:
                         reason = "too many bad frames"
                         break
         finally:
-            await link.channel.close()
+            # the link-down first: closing can block (aiortc's pc.close() waits ~30 s while
+            # UDP is dead), and the table must hear at once, show "disconnected —
+            # reconnecting" and wake its healer
             if self._links.get(link.peer) is link:
                 del self._links[link.peer]
                 self._emit(LinkDown(link.peer, reason, None))
             self._forget(link.channel)
+            self._spawn(link.channel.close())
 
     def _forget(self, channel: Channel) -> None:
         for link_id, (_, known) in list(self._relays.items()):

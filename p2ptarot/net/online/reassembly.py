@@ -2,7 +2,9 @@
 
 Relays may drop, duplicate, delay and reorder events.  Frames are delivered in sequence order;
 a frame still incomplete ``gap`` seconds after a later frame completed is given up, so one lost
-event costs a catch-up at the table layer instead of a stalled link.  Memory is bounded: at most
+event costs a catch-up at the table layer instead of a stalled link.  A frame sent again cut
+into a different number of parts (a relay refused a part for its size) replaces the parts
+received so far.  Memory is bounded: at most
 ``max_pending`` frames and ``max_chars`` characters wait.
 """
 
@@ -36,7 +38,10 @@ class Reassembler:
             self.refused += seq >= self.next
             return self.poll(now)
         frame = self._frames.setdefault(seq, _Frame(parts))
-        if frame.parts != parts or part in frame.got or self._chars + len(body) > self.max_chars:
+        if frame.parts != parts:  # the sender cut the packet again (a relay refused a part
+            self._chars -= frame.size  # for its size): start over with the new cut
+            frame = self._frames[seq] = _Frame(parts)
+        if part in frame.got or self._chars + len(body) > self.max_chars:
             self.refused += 1
             return self.poll(now)
         frame.got[part] = body

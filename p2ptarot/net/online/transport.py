@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from ..handshake import Signer
 from ..nostr.adverts import ADVERT_TTL, code_of, make_advert, show_code
 from ..nostr.keys import KeyError_, NostrKey
+from ..nostr.pool import RelayNotice
 from ..txt import TableInfo
 from .config import OnlineConfig
 from .mesh import OnlineMesh
@@ -46,10 +47,14 @@ class OnlineTransport:
     #: told (peer key, path, rtt seconds or None) when a link is up and measured
     on_link: Callable[[bytes, str, float | None], None] | None = None
     meshes: list[OnlineMesh] = field(default_factory=list)
+    #: told what a relay did that the player should hear of (a refusal, a drop, a shrink), and
+    #: ``what == "failed"`` when no relay is left to carry the table
+    on_relay: Callable[[RelayNotice], None] | None = None
 
     def open(self, identity: Signer, address: str | None = None) -> OnlineMesh:
         mesh = OnlineMesh(identity, self.config, key=nostr_key_for(identity))
         mesh.on_link = self.on_link
+        mesh.pool.on_notice = self.on_relay
         self.meshes.append(mesh)
         return mesh
 

@@ -28,10 +28,12 @@ class Internet:
         return self.server.segment
 
     def ice_args(self, turn: bool = True) -> list[str]:
+        """The rig's STUN (and TURN) for a peer's command line; the TURN password is in a
+        file (a password in argv is readable by every local user)."""
         args = ["--stun", self.turn.stun_url]
         if turn:
-            args += ["--turn", f"turn:{self.turn.user}:{self.turn.password}@"
-                               f"{self.turn.host}:{self.turn.port}"]
+            args += ["--turn", self.turn.turn_url, "--turn-user", self.turn.user,
+                     "--turn-pass-file", str(self.turn.password_file)]
         return args
 
 

@@ -1,0 +1,269 @@
+"""`p2ptarot doctor`'s checks: what this computer's network lets online play do, and why not.
+
+Each check is real traffic to the servers the user's settings name (never others): every relay
+(its NIP-11 limits, a connection, a signal of our kind and of the relay path's size sent to
+ourselves and read back, with its round trip), STUN (the mapped address from each of two
+servers through one local socket: the same port from both means an endpoint-independent
+NAT, different ports a symmetric one; no answer at all means UDP is blocked), and TURN (an
+allocation).  ``verdict`` (pure) turns the results into what will work and what to do.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import socket
+import time
+from dataclasses import asdict, dataclass, field
+
+import aiohttp
+
+from ..nostr.event import make_event
+from ..nostr.keys import NostrKey
+from ..nostr.pool import RelayNotice, RelayPool
+from ..nostr.signal import SIGNAL_KIND
+from ..nostr.sizing import content_length, max_plaintext
+from .config import IceServer
+
+
+@dataclass
+class RelayCheck:
+    url: str
+    reachable: bool = False
+    limits: dict[str, object] | None = None
+    cap: int = 0  # content characters this client will use with it
+    carries: bool = False  # a signal of our kind and of the relay path's size came back
+    round_trip_ms: float | None = None
+    problem: str = ""
+
+
+@dataclass
+class StunCheck:
+    mapped: list[tuple[str, str, int]] = field(default_factory=list)  # (server, ip, port)
+    nat: str = "unknown"  # "none", "endpoint-independent", "symmetric", "unknown"
+    udp_blocked: bool = False
+    local: tuple[str, int] | None = None
+    problem: str = ""
+
+
+@dataclass
+class TurnCheck:
+    server: str
+    allocated: bool = False
+    relayed: tuple[str, int] | None = None
+    problem: str = ""
+
+
+@dataclass
+class Report:
+    interfaces: list[tuple[str, str]]
+    relays: list[RelayCheck]
+    stun: StunCheck
+    turn: list[TurnCheck]
+    verdict: str = ""
+    because: str = ""
+    advice: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, object]:
+        return asdict(self)
+
+
+def interfaces() -> list[tuple[str, str]]:
+    """(name, IPv4 address) of every interface (ifaddr: zeroconf's own dependency)."""
+    import ifaddr
+    out = []
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            if isinstance(ip.ip, str):
+                out.append((adapter.nice_name, ip.ip))
+    return out
+
+
+async def check_relay(url: str, timeout: float = 10.0) -> RelayCheck:
+    """Connect, read limits, send ourselves a signal of the relay path's size, time its return."""
+    result = RelayCheck(url)
+    heard: list[RelayNotice] = []
+    key = NostrKey()
+    pool = RelayPool([url], connect_timeout=timeout, give_up=timeout, on_notice=heard.append)
+    try:
+        await pool.start()
+        result.reachable = await pool.wait_connected(timeout) > 0
+        result.limits = pool.limits().get(url)
+        if not result.reachable:
+            result.problem = pool.status()[url]
+            return result
+        await pool.subscribe("doctor", [{"kinds": [SIGNAL_KIND], "#p": [key.public_hex],
+                                         "since": int(time.time()) - 5}])
+        # as big as a relay-path event would be under this relay's cap (NIP-44 sized)
+        body = "x" * max(0, content_length(max_plaintext(pool.content_cap())) - 8)
+        for attempt in range(4):  # a size refusal teaches the cap: try again, smaller
+            size = min(len(body), content_length(max_plaintext(pool.content_cap())) - 8)
+            event = make_event(key, SIGNAL_KIND, [["p", key.public_hex],
+                                                  ["expiration", str(int(time.time()) + 60)]],
+                               body[:size], int(time.time()))
+            start = time.monotonic()
+            await pool.publish(event)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(timeout / 2):
+                    while True:
+                        got = await pool.next_event()
+                        if got.event.id == event.id:
+                            result.carries = True
+                            result.round_trip_ms = round((time.monotonic() - start) * 1000, 1)
+                            break
+            if result.carries or not pool.usable():
+                break
+        result.cap = pool.content_cap()
+        if not result.carries:
+            dropped = [n.detail for n in heard if n.what == "dropped"]
+            result.problem = dropped[0] if dropped else (
+                pool.refused[-1] if pool.refused else "our event never came back")
+    except (aiohttp.ClientError, OSError) as exc:
+        result.problem = str(exc)
+    finally:
+        await pool.close(settle=0)
+    return result
+
+
+def _host_port(url: str, default: int = 3478) -> tuple[str, int]:
+    rest = url.split(":", 1)[1].split("?", 1)[0]
+    host, _, port = rest.partition(":")
+    return host, int(port or default)
+
+
+class _Stun(asyncio.DatagramProtocol):
+    def __init__(self) -> None:
+        self.answers: dict[bytes, asyncio.Future[tuple[str, int]]] = {}
+
+    def datagram_received(self, data: bytes, addr: tuple[str, int]) -> None:
+        from aioice import stun
+        try:
+            message = stun.parse_message(data)
+        except ValueError:
+            return
+        waiter = self.answers.get(message.transaction_id)
+        mapped = message.attributes.get("XOR-MAPPED-ADDRESS")
+        if waiter is not None and not waiter.done() and mapped:
+            waiter.set_result((mapped[0], mapped[1]))
+
+
+async def check_stun(servers: list[IceServer], bind: str = "0.0.0.0",
+                     timeout: float = 3.0) -> StunCheck:
+    """Binding requests to each STUN server from one UDP socket (three tries each)."""
+    from aioice import stun
+    result = StunCheck()
+    stuns = [s.url for s in servers if s.url.startswith("stun:")]
+    if not stuns:
+        result.problem = "no STUN server configured"
+        return result
+    loop = asyncio.get_running_loop()
+    transport, proto = await loop.create_datagram_endpoint(_Stun, local_addr=(bind, 0))
+    try:
+        result.local = transport.get_extra_info("sockname")[:2]
+        for url in stuns:
+            host, port = _host_port(url)
+            try:
+                addr = (await loop.getaddrinfo(host, port, family=socket.AF_INET,
+                                               type=socket.SOCK_DGRAM))[0][4][:2]
+            except OSError as exc:  # a name that does not resolve says nothing of UDP
+                result.problem = f"{url}: {exc}"
+                continue
+            request = stun.Message(stun.Method.BINDING, stun.Class.REQUEST)
+            waiter = loop.create_future()
+            proto.answers[request.transaction_id] = waiter
+            for _ in range(3):
+                transport.sendto(bytes(request), addr)
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(timeout / 3):
+                        await asyncio.shield(waiter)
+                if waiter.done():
+                    ip, mapped_port = waiter.result()
+                    result.mapped.append((url, ip, mapped_port))
+                    break
+    finally:
+        transport.close()
+    if not result.mapped and not result.problem:
+        result.udp_blocked = True
+        result.problem = result.problem or "no STUN server answered over UDP"
+    elif len(result.mapped) >= 2:
+        if result.local and all(m[1] == result.local[0] for m in result.mapped):
+            result.nat = "none"
+        elif len({(m[1], m[2]) for m in result.mapped}) == 1:
+            result.nat = "endpoint-independent"
+        else:
+            result.nat = "symmetric"
+    return result
+
+
+async def check_turn(server: IceServer, timeout: float = 5.0) -> TurnCheck:
+    """An allocation on the TURN server with the user's credentials."""
+    from aioice.turn import create_turn_endpoint
+    result = TurnCheck(server.url)
+    host, port = _host_port(server.url)
+    kind = "tcp" if "transport=tcp" in server.url else "udp"
+    try:
+        async with asyncio.timeout(timeout):
+            transport, _ = await create_turn_endpoint(
+                asyncio.DatagramProtocol, (host, port), server.username, server.credential,
+                transport=kind)
+        result.allocated = True
+        result.relayed = transport.get_extra_info("sockname")
+        transport.close()
+    except TimeoutError:
+        result.problem = "no answer"
+    except Exception as exc:  # aioice raises its own TransactionFailed, OSError ...
+        result.problem = str(exc) or type(exc).__name__
+    return result
+
+
+def verdict(report: Report) -> Report:
+    """What will work (best first), why, and what to do (pure)."""
+    carrying = [r for r in report.relays if r.carries]
+    turn_ok = any(t.allocated for t in report.turn)
+    advice: list[str] = []
+    if not carrying:
+        why = "; ".join(f"{r.url}: {r.problem or 'does not carry our events'}"
+                        for r in report.relays) or "no relay configured"
+        report.verdict, report.because = "nothing", f"no relay carries our events ({why})"
+        advice.append("name a relay that accepts ephemeral events with --relay URL (or in "
+                      "<data dir>/relays.txt); LAN play needs no relay")
+    elif report.stun.nat in ("none", "endpoint-independent"):
+        report.verdict = "direct"
+        report.because = f"STUN maps this computer to one address ({report.stun.nat})"
+        if report.stun.nat == "endpoint-independent":
+            advice.append("a friend behind a symmetric NAT will still need TURN (--turn)")
+    elif turn_ok:
+        report.verdict = "through TURN"
+        report.because = ("the NAT maps each destination to a new port (symmetric)"
+                          if report.stun.nat == "symmetric" else
+                          "UDP to STUN gets no answer" if report.stun.udp_blocked else
+                          "a direct path could not be confirmed")
+        advice.append("direct links need a router that keeps one port per socket "
+                      "(endpoint-independent mapping)")
+    else:
+        report.verdict = "relay only (slow)"
+        report.because = ("UDP is blocked" if report.stun.udp_blocked else
+                          "the NAT is symmetric and no TURN server allocates"
+                          if report.stun.nat == "symmetric" else
+                          report.stun.problem or "no direct path could be confirmed")
+        advice.append("give a TURN server over TCP (--turn turn:HOST:PORT?transport=tcp) to "
+                      "get a faster path")
+    for relay in report.relays:
+        if not relay.carries:
+            advice.append(f"relay {relay.url} will not be used: {relay.problem}")
+    report.advice = advice
+    return report
+
+
+async def diagnose(relays: list[str], ice: list[IceServer], bind: str = "0.0.0.0",
+                   timeout: float = 10.0) -> Report:
+    checks = await asyncio.gather(*(check_relay(u, timeout) for u in relays))
+    stun_result = await check_stun(ice, bind)
+    turns = [await check_turn(s) for s in ice if s.url.startswith("turn")]
+    report = Report(interfaces(), list(checks), stun_result, turns)
+    return verdict(report)
+
+
+def as_json(report: Report) -> str:
+    return json.dumps(report.to_json())
