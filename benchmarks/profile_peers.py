@@ -22,6 +22,7 @@ import collections
 import json
 import os
 import re
+import shutil
 import sys
 import tempfile
 import time
@@ -141,6 +142,7 @@ def main() -> int:
               "tracemalloc": args.tracemalloc, "env": env, "peers": peers(run, units),
               "note": "py-spy on-CPU samples of every peer (a process waiting for a CPU counts)",
               **(tally(folder, args.top) if args.py_spy else {})}
+    shutil.rmtree(folder, ignore_errors=True)  # the samples are tallied: nothing left in TMPDIR
     text = json.dumps(result, sort_keys=True)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
