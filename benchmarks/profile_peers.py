@@ -7,8 +7,12 @@ py-spy is not a dependency of the project: pass its binary (`pip install py-spy`
 environment). Samples of a process waiting for a CPU count as on-CPU, so on a loaded machine
 the shares lean towards whatever runs when every peer is busy at once (the imports at start).
 
-Usage: python benchmarks/profile_peers.py --py-spy /path/to/py-spy --game sinople --players 4
-       [--top 25] [--out benchmarks/results/issue26/profile-sinople-4.json]
+Each peer's own CPU (imports / table / teardown, against its own floor) and memory are reported
+too (`peers`); `--tracemalloc` adds where each peer's Python heap stands when its table is done,
+by package (without `--py-spy`: tracing slows the peers, their samples would mislead).
+
+Usage: python benchmarks/profile_peers.py [--py-spy /path/to/py-spy] [--tracemalloc] --game sinople
+       --players 4 [--top 25] [--out benchmarks/results/issue26/profile-sinople-4.json]
 """
 
 from __future__ import annotations
@@ -18,13 +22,15 @@ import collections
 import json
 import os
 import re
+import shutil
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from table_run import compile_bytecode, floor_seconds, run_table, unit_costs  # noqa: E402
+from table_run import (TableRun, compile_bytecode, floor_seconds, run_table,  # noqa: E402
+                       unit_costs)
 
 HERE = Path(__file__).resolve().parent.parent
 _FRAME = re.compile(r" \((/[^)]*/)?([^/)]+)\)$")
@@ -35,12 +41,16 @@ def category(frames: list[str]) -> str:
     leaf = frames[-1]
     if any("importlib" in f for f in frames):
         return "imports"
-    if "rbcl" in leaf or "crypto/group.py" in leaf:
+    if "rbcl" in leaf or "crypto/group.py" in leaf or "crypto/sodium.py" in leaf:  # the binding since issue 35
         return "group operations"
     if "verify_signature" in leaf or "Identity.sign" in leaf or "ed25519" in leaf:
         return "ed25519"
     if any("_worker (concurrent" in f for f in frames):
         return "writer thread (fsync)"
+    if "_datasync" in leaf:  # the outbox's fsync on the loop's thread (issue 36)
+        return "fsync"
+    if "EpollSelector.select" in leaf:  # the loop waiting (counted when the peer waits for a CPU)
+        return "event loop wait"
     return "rest"
 
 
@@ -72,9 +82,38 @@ def tally(folder: Path, top: int) -> dict[str, object]:
             "rest_inclusive_pct": pct(inclusive, top)}
 
 
+def peers(run: TableRun, units: dict[str, float]) -> list[dict[str, object]]:
+    """Each peer's own CPU split into its imports (to "ready"), its table (to the end of the
+    command) and the interpreter's teardown after it, its own floor (its counted operations at
+    `units`), and its memory: peak RSS over its life, RSS after the imports and at the end (anonymous
+    and file-backed kB from /proc/self/status), and with tracemalloc the Python heap after the
+    imports, at its high-water mark during the table and after the command, by allocating
+    package and line."""
+    out = []
+    for k, cpu in enumerate(run.peer_cpu):
+        ph = run.peer_phases[k] if k < len(run.peer_phases) else {}
+        ready, end = ph.get("ready", {}), ph.get("end", {})
+        ops = run.peer_ops[k] if k < len(run.peer_ops) else {}
+        row: dict[str, object] = {"cpu": cpu, "rss_peak_mb": run.peer_rss_mb[k],
+                                  "floor": floor_seconds(ops, units), "ready": ready, "end": end}
+        if "cpu" in ready and "cpu" in end:
+            row |= {"cpu_imports": ready["cpu"], "cpu_table": round(end["cpu"] - ready["cpu"], 3),
+                    "cpu_teardown": round(cpu - end["cpu"], 3)}
+        if "tracemalloc" in ph:
+            row["tracemalloc_ready"], row["tracemalloc_end"] = ph["tracemalloc_ready"], ph["tracemalloc"]
+            row["tracemalloc_high"] = ph.get("tracemalloc_high")  # the table at its largest
+        out.append(row)
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--py-spy", required=True, type=Path)
+    ap.add_argument("--py-spy", type=Path, default=None, help="without it: no samples")
+    ap.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
+                    help="more environment for every peer (e.g. MALLOC_ARENA_MAX=2)")
+    ap.add_argument("--tracemalloc", action="store_true",
+                    help="each peer traces its Python heap (P2PTAROT_TRACEMALLOC): the blocks "
+                         "still held when its table is done, by package; slows every peer")
     ap.add_argument("--game", default="sinople")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seed", type=int, default=1)
@@ -83,18 +122,27 @@ def main() -> int:
     args = ap.parse_args()
     compile_bytecode(HERE)
     folder = Path(tempfile.mkdtemp(prefix="p2ptarot-spy-"))
-    os.environ["P2PTAROT_PYSPY"] = f"{args.py_spy.resolve()}:{folder}"
-    run = run_table(HERE, args.game, args.players, seed=args.seed)
+    if args.py_spy:
+        os.environ["P2PTAROT_PYSPY"] = f"{args.py_spy.resolve()}:{folder}"
+    if args.tracemalloc:
+        os.environ["P2PTAROT_TRACEMALLOC"] = "1"
+    load = round(os.getloadavg()[0], 2)
+    env = dict(kv.split("=", 1) for kv in args.env)
+    run = run_table(HERE, args.game, args.players, seed=args.seed, env=env)
     if any(r != "finished" for r in run.results):
         raise SystemExit(f"the game did not finish: {run.results}")
     deadline = time.monotonic() + 30  # each py-spy writes its file once its peer has exited
-    while len(list(folder.glob("*.spy"))) < args.players and time.monotonic() < deadline:
+    while (args.py_spy and len(list(folder.glob("*.spy"))) < args.players
+           and time.monotonic() < deadline):
         time.sleep(0.2)
-    floor = floor_seconds(run.ops, unit_costs(HERE))
+    units = unit_costs(HERE)
+    floor = floor_seconds(run.ops, units)
     result = {"benchmark": "profile_peers", "game": args.game, "players": args.players,
-              "cpu": run.cpu, "wall": run.end, "steps": run.steps, "floor": floor,
+              "cpu": run.cpu, "wall": run.end, "steps": run.steps, "floor": floor, "load1": load,
+              "tracemalloc": args.tracemalloc, "env": env, "peers": peers(run, units),
               "note": "py-spy on-CPU samples of every peer (a process waiting for a CPU counts)",
-              **tally(folder, args.top)}
+              **(tally(folder, args.top) if args.py_spy else {})}
+    shutil.rmtree(folder, ignore_errors=True)  # the samples are tallied: nothing left in TMPDIR
     text = json.dumps(result, sort_keys=True)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -37,6 +37,40 @@ if os.environ.get('P2PTAROT_PYSPY'):  # profile_peers.py: "py-spy binary:out dir
     time.sleep(0.3)
 import logging
 log, ready, ops = sys.argv[1], sys.argv[2], sys.argv[3]
+def _status():  # this process's CPU and memory now (kB from /proc/self/status), for the phases file
+    mem = {}
+    with open('/proc/self/status') as fh:
+        for ln in fh:
+            key, _, val = ln.partition(':')
+            if key in ('VmRSS', 'VmHWM', 'RssAnon', 'RssFile', 'Threads'):
+                mem[key] = int(val.split()[0])
+    return {'cpu': round(time.process_time(), 3), **mem}
+_phases = {}
+_high = {'peak': 0, 'at': 0}  # the heap's high-water marks during the table (tracemalloc only)
+if os.environ.get('P2PTAROT_TRACEMALLOC'):  # where the Python heap goes, by package (slows the peer)
+    import re as _re, tracemalloc
+    tracemalloc.start()  # one frame: deeper tracebacks made a peer tens of times slower
+    def _where(name):  # a file's package: its site-packages top, p2ptarot's module, or stdlib's
+        m = _re.search(r'(?:site-packages|dist-packages)/([^/]+)', name)
+        if m:
+            return m.group(1).removesuffix('.py')
+        m = _re.search(r'/(p2ptarot/.*)\.py$', name)
+        if m:
+            return m.group(1)
+        m = _re.search(r'/python3\.\d+/([^/]+)', name)
+        return 'stdlib/' + m.group(1).removesuffix('.py') if m else name
+    def _heap():  # kB held now, by the allocating line's package, and the heaviest lines
+        now, peak = tracemalloc.get_traced_memory()  # before the snapshot's own objects
+        peak = max(peak, _high['peak'])
+        lines = tracemalloc.take_snapshot().statistics('lineno')
+        by = {}
+        for st in lines:
+            k = _where(st.traceback[0].filename)
+            by[k] = by.get(k, 0) + st.size
+        top = lambda d: {k: v // 1024 for k, v in sorted(d.items(), key=lambda kv: -kv[1])[:25]}
+        return {'traced_kb': now // 1024, 'peak_kb': peak // 1024, 'by_package_kb': top(by),
+                'by_line_kb': {_where(st.traceback[0].filename) + ':' + str(st.traceback[0].lineno):
+                               st.size // 1024 for st in lines[:25]}}
 logging.basicConfig(level=logging.WARNING, filename=log, format='%(created).4f %(message)s')
 logging.getLogger('p2ptarot.peer.game').setLevel(logging.DEBUG)
 logging.getLogger('p2ptarot.net.runner').setLevel(logging.DEBUG)  # (the pump before the peer package)
@@ -74,6 +108,24 @@ if os.environ.get('P2PTAROT_WIRE_COUNT'):  # wire_bytes.py: count what this peer
     atexit.register(lambda: open(_out, 'w').write(json.dumps({'bytes': sent, 'frames': frames})))
 with open(ready, 'w') as fh:
     fh.write(str(time.time()))
+_phases['ready'] = _status()  # after the imports, before the table
+if os.environ.get('P2PTAROT_TRACEMALLOC'):
+    _phases['tracemalloc_ready'] = _heap()
+    tracemalloc.reset_peak()  # the snapshot's own objects made the peak: from here, the table's
+    class _HighWater(logging.Handler):
+        # at each step logged, while the table's state is alive (it is gone once the command
+        # returns): a new snapshot each time the heap has grown 1 MB past the last one, so the
+        # last one kept is the table at its largest
+        def emit(self, record):
+            now, peak = tracemalloc.get_traced_memory()
+            if now > _high['at'] + (1 << 20):
+                _high['peak'] = max(_high['peak'], peak)
+                summary = _heap()
+                _high['at'] = now
+                tracemalloc.reset_peak()
+                _phases['tracemalloc_high'] = {**summary, 'step_record': record.getMessage()[:60]}
+    _high['at'] = tracemalloc.get_traced_memory()[0]
+    logging.getLogger('p2ptarot.peer.game').addHandler(_HighWater(logging.DEBUG))
 from p2ptarot.crypto.group import count_ops
 rc = 1
 try:
@@ -83,6 +135,11 @@ finally:
     with open(ops, 'w') as fh:
         json.dump({'var_mul': _n.var_mul, 'base_mul': _n.base_mul, 'add': _n.add,
                    'validate': _n.validate, **_sigs}, fh)
+    _phases['end'] = _status()  # the table done, before the interpreter's teardown
+    if os.environ.get('P2PTAROT_TRACEMALLOC'):
+        _phases['tracemalloc'] = _heap()
+    with open(ops + '.phases.json', 'w') as fh:
+        json.dump(_phases, fh)
 sys.exit(rc)
 """
 _FIRST_MOVE = re.compile(r"^(\d+\.\d+) step \d+: .*move by seat")
@@ -110,6 +167,14 @@ class TableRun:
     results: list[str] = field(default_factory=list)
     #: group operations and signatures of all peers (the floor's inputs; see `floor_seconds`)
     ops: dict[str, int] = field(default_factory=dict)
+    #: per peer (host first), from `os.wait4` on each process: its own user+sys CPU seconds and
+    #: its peak resident set (ru_maxrss, MB) over its whole life, imports and teardown included
+    peer_cpu: list[float] = field(default_factory=list)
+    peer_rss_mb: list[float] = field(default_factory=list)
+    #: per peer: CPU seconds and memory (kB, /proc/self/status) after the imports ("ready") and
+    #: when the table is done ("end", before the teardown); "tracemalloc" with that switch on
+    peer_phases: list[dict[str, object]] = field(default_factory=list)
+    peer_ops: list[dict[str, int]] = field(default_factory=list)  # `ops`, peer by peer
 
     @property
     def from_ready(self) -> float | None:
@@ -189,9 +254,10 @@ def run_table(root: Path, game: str, peers: int, *, stop_at_first_move: bool = F
             penv = {**os.environ, **(env or {})}
             if count_wire:
                 penv["P2PTAROT_WIRE_COUNT"] = str(work)
-            procs.append(subprocess.Popen([py, "-c", _WRAPPER, *files, *args], cwd=root,
-                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                          text=True, start_new_session=True, env=penv))
+            with open(work / f"out{k}.txt", "w") as out:  # a file, not a pipe: see _reap
+                procs.append(subprocess.Popen([py, "-c", _WRAPPER, *files, *args], cwd=root,
+                                              stdout=out, stderr=subprocess.DEVNULL,
+                                              text=True, start_new_session=True, env=penv))
         host_log = work / "log0.txt"
         deadline = time.monotonic() + timeout
         if stop_at_first_move:
@@ -211,10 +277,13 @@ def run_table(root: Path, game: str, peers: int, *, stop_at_first_move: bool = F
             for p in procs:
                 p.wait()
         else:
-            outs = [p.communicate(timeout=max(1.0, deadline - time.monotonic()))[0] for p in procs]
+            usage = _reap(procs, deadline)
             run.end = time.time() - t0
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             run.cpu = round((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), 3)
+            run.peer_cpu = [round(u.ru_utime + u.ru_stime, 3) for u in usage]
+            run.peer_rss_mb = [round(u.ru_maxrss / 1024, 1) for u in usage]  # Linux: kB
+            outs = [(work / f"out{k}.txt").read_text() for k in range(peers)]
             for out in outs:
                 line = next((ln for ln in reversed(out.splitlines()) if ln.startswith("{")), "{}")
                 run.results.append(json.loads(line).get("result", "no result"))
@@ -224,8 +293,12 @@ def run_table(root: Path, game: str, peers: int, *, stop_at_first_move: bool = F
             for k in range(peers):
                 path = work / f"ops{k}.json"
                 if path.exists():
-                    for key, v in json.loads(path.read_text()).items():
+                    counted = json.loads(path.read_text())
+                    run.peer_ops.append(counted)
+                    for key, v in counted.items():
                         run.ops[key] = run.ops.get(key, 0) + v
+                phases = work / f"ops{k}.json.phases.json"
+                run.peer_phases.append(json.loads(phases.read_text()) if phases.exists() else {})
             if run.transcript and Path(run.transcript).exists():
                 lines = Path(run.transcript).read_bytes().splitlines()[1:]
                 run.wire_bytes = sum(len(ln) + 1 for ln in lines) * (peers - 1)
@@ -248,6 +321,25 @@ def run_table(root: Path, game: str, peers: int, *, stop_at_first_move: bool = F
             if p.poll() is None:
                 os.killpg(p.pid, signal.SIGKILL)
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _reap(procs: list[subprocess.Popen[str]], deadline: float) -> list[resource.struct_rusage]:
+    """Wait for every peer with `os.wait4`, which hands back that process's own resource usage
+    (CPU, peak RSS) as it is reaped; `Popen.wait` would reap it and drop them. Their stdout
+    goes to files, so no pipe needs draining meanwhile."""
+    usage: dict[int, resource.struct_rusage] = {}
+    while len(usage) < len(procs):
+        if time.monotonic() > deadline:
+            raise subprocess.TimeoutExpired([p.args for p in procs], 0)
+        for k, p in enumerate(procs):
+            if k in usage:
+                continue
+            pid, status, ru = os.wait4(p.pid, os.WNOHANG)
+            if pid:
+                p.returncode = os.waitstatus_to_exitcode(status)
+                usage[k] = ru
+        time.sleep(0.05)
+    return [usage[k] for k in range(len(procs))]
 
 
 def _read_steps(run: TableRun, host_log: Path, t0: float) -> None:

@@ -1,6 +1,7 @@
 """A whole networked game of N bot peers on 127.0.0.1 (separate processes): wall time from spawn
 to the last exit, the game proper (first step to last step), CPU of all peers, offline verify time,
-steps, and envelope bytes on the wire. Medians of several runs; with `--compare ROOT` the other
+steps, envelope bytes on the wire, and one player's figures: each peer's own CPU and peak RSS
+(`peer_*`, issue 35: the critical path when every player has a machine). Medians of several runs; with `--compare ROOT` the other
 checkout (its own .venv) runs interleaved in the same session and the ratios previous/this are
 reported (the machine's load then weighs on both alike). Each build verifies its own transcripts.
 
@@ -18,14 +19,16 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from table_run import (compile_bytecode, floor_seconds, run_table, unit_costs,  # noqa: E402
-                       verify_seconds)
+from table_run import (TableRun, compile_bytecode, floor_seconds, run_table,  # noqa: E402
+                       unit_costs, verify_seconds)
 
 HERE = Path(__file__).resolve().parent.parent
 KEYS = ("wall", "game", "setup", "cpu", "floor", "cpu_floor_ratio", "verify", "steps", "wire_bytes",
-        "cpu_per_step_ms", "game_per_step_ms", "load1")
+        "cpu_per_step_ms", "game_per_step_ms", "peer_cpu_max", "peer_cpu_median", "peer_rss_max_mb",
+        "peer_rss_median_mb", "peer_rss_ready_mb", "peer_import_cpu", "load1")
 #: games differ in length (the deal is random): per-step figures compare builds fairly
-RATIOS = ("wall", "game", "setup", "cpu", "verify", "cpu_per_step_ms", "game_per_step_ms")
+RATIOS = ("wall", "game", "setup", "cpu", "verify", "cpu_per_step_ms", "game_per_step_ms",
+          "peer_cpu_max", "peer_rss_max_mb")
 
 
 def measure(root: Path, game: str, players: int, seed: int,
@@ -42,7 +45,24 @@ def measure(root: Path, game: str, players: int, seed: int,
             "verify": verify_seconds(root, run.transcript), "steps": run.steps,
             "wire_bytes": run.wire_bytes,
             "cpu_per_step_ms": round(1000 * run.cpu / run.steps, 2) if run.cpu and run.steps else None,
-            "game_per_step_ms": round(1000 * game_s / run.steps, 2) if game_s and run.steps else None}
+            "game_per_step_ms": round(1000 * game_s / run.steps, 2) if game_s and run.steps else None,
+            **per_peer(run)}
+
+
+def per_peer(run: TableRun) -> dict[str, object]:
+    """One player's figures (one machine per player): each peer's CPU and peak RSS over its whole
+    life (from `os.wait4`), the highest and the median over the table, and where they stood after
+    the imports (the median peer's RSS and CPU at "ready", from its /proc/self/status)."""
+    ready = [p.get("ready", {}) for p in run.peer_phases]
+    rss_ready = [r["VmRSS"] / 1024 for r in ready if "VmRSS" in r]
+    cpu_ready = [r["cpu"] for r in ready if "cpu" in r]
+    return {"peer_cpu": run.peer_cpu, "peer_rss_mb": run.peer_rss_mb, "peer_phases": run.peer_phases,
+            "peer_cpu_max": max(run.peer_cpu, default=None),
+            "peer_cpu_median": _median(run.peer_cpu),  # type: ignore[arg-type]
+            "peer_rss_max_mb": max(run.peer_rss_mb, default=None),
+            "peer_rss_median_mb": _median(run.peer_rss_mb),  # type: ignore[arg-type]
+            "peer_rss_ready_mb": _median(rss_ready),  # type: ignore[arg-type]
+            "peer_import_cpu": _median(cpu_ready)}  # type: ignore[arg-type]
 
 
 def _median(xs: list[float | None]) -> float | None:
