@@ -3,7 +3,7 @@
 The library is the one the ``rbcl`` package ships (the same bytes, so every vector is unchanged),
 but ``import rbcl`` is never run: it writes that library to a temporary file at every import and
 never deletes it (2.8 MB per process), and it also imports ``doctest``. Here the library's bytes
-are read out of rbcl's ``_sodium.py`` without executing it and handed to the dynamic loader from
+are read out of rbcl's ``_sodium`` module without executing it and handed to the dynamic loader from
 an anonymous in-memory file (Linux ``memfd_create``): nothing ever reaches the disk. Where there
 is no ``memfd_create``, a temporary file is written, loaded and unlinked at once.
 
@@ -36,7 +36,7 @@ def _library_chunks(chunk: int = 1 << 20) -> Iterator[bytes]:
         head = f.read(1 << 16)
         start = head.find(_HEX_START)
         if start < 0:
-            raise ImportError("rbcl/_sodium.py: no bundled library found")
+            raise ImportError("rbcl: no bundled libsodium found in its _sodium module")
         f.seek(start + len(_HEX_START))
         while True:
             piece = f.read(chunk)
@@ -45,7 +45,7 @@ def _library_chunks(chunk: int = 1 << 20) -> Iterator[bytes]:
                 yield bytes.fromhex(piece[:end].decode("ascii"))
                 return
             if not piece or len(piece) % 2:
-                raise ImportError("rbcl/_sodium.py: the bundled library is cut short")
+                raise ImportError("rbcl: the libsodium bundled in its _sodium module is cut short")
             yield bytes.fromhex(piece.decode("ascii"))
 
 

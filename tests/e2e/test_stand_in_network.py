@@ -93,7 +93,7 @@ def test_the_stand_in_takes_an_absent_seat_is_announced_and_recorded(tmp_path: P
                             timeout=120)
     assert verify.returncode == 0, verify.stdout + verify.stderr
     assert verify.stdout.startswith("valid: ")
-    assert re.search(r"stand-in: \d+ move\(s\) of seat 1 \(Alice\) were played by its bot",
+    assert re.search(r"stand-in: \d+ moves? of seat 1 \(Alice\) were played by its bot",
                      verify.stdout)
     replay = subprocess.run(CLI + ["replay", transcript.group(1)], capture_output=True, text=True,
                             timeout=120)
