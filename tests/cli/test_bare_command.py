@@ -16,6 +16,7 @@ import pytest
 
 from p2ptarot.cli import main as cli_main
 from p2ptarot.cli import web_cmd
+from interrupts import as_from_a_terminal  # tests/support
 
 
 def test_bare_p2ptarot_runs_the_lobby_opened_in_the_browser(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -34,7 +35,8 @@ def test_web_open_shows_the_printed_address_in_the_default_browser(tmp_path: Pat
     env = dict(os.environ, BROWSER=str(browser))
     proc = subprocess.Popen([sys.executable, "-m", "p2ptarot.cli.main", "web", "--open",
                              "--interface", "127.0.0.1", "--data-dir", str(tmp_path / "data")],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+                            preexec_fn=as_from_a_terminal)
     try:
         assert proc.stdout is not None
         url = None

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from interrupts import as_from_a_terminal  # tests/support
 
 CLI = [sys.executable, "-m", "p2ptarot.cli.main"]
 
@@ -36,7 +37,8 @@ def test_sigint_the_host_mid_game_then_resume_finishes_and_verifies(tmp_path: Pa
     host = subprocess.Popen(
         CLI + ["host", "--game", "sinople", "--seats", "3", "--bots", "2", "--name", "Ann",
                "--interface", "127.0.0.1", "--data-dir", str(data), "--timeout", "60"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=as_from_a_terminal)
     assert host.stdin is not None and host.stdout is not None
     try:
         prompts = 0

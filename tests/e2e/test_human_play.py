@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from interrupts import as_from_a_terminal  # tests/support
 
 CLI = [sys.executable, "-m", "p2ptarot.cli.main"]
 HOST = CLI + ["host", "--seats", "2", "--bots", "1", "--interface", "127.0.0.1", "--name", "Alice"]
@@ -43,7 +44,8 @@ def _at_first_prompt(tmp_path: Path, *extra: str) -> tuple[subprocess.Popen, int
     read_end, write_end = os.pipe()
     proc = subprocess.Popen(
         HOST + ["--game", "sinople", "--data-dir", str(tmp_path / "host"), "--timeout", "60", *extra],
-        stdin=read_end, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        stdin=read_end, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=as_from_a_terminal)
     os.close(read_end)
     assert proc.stdout is not None
     for line in proc.stdout:

@@ -13,6 +13,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from interrupts import as_from_a_terminal  # tests/support
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 CLI = [sys.executable, "-m", "p2ptarot.cli.main"]
@@ -46,7 +47,7 @@ def test_host_with_web_serves_a_token_protected_local_page(tmp_path: Path) -> No
         CLI + ["host", "--game", "sinople", "--seats", "2", "--bots", "1", "--interface", "127.0.0.1",
                "--name", "Alice", "--data-dir", str(tmp_path / "host"), "--web"],
         stdin=read_end, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        start_new_session=True)
+        start_new_session=True, preexec_fn=as_from_a_terminal)
     os.close(read_end)
     assert proc.stdout is not None
     urls: dict[str, str] = {}
@@ -96,7 +97,7 @@ def test_host_with_web_keeps_the_final_standings_page_until_the_player_leaves(tm
                "--interface", "127.0.0.1", "--name", "Alice", "--data-dir", str(tmp_path / "host"),
                "--web", "--stand-in-after", "1", "--move-timeout", "30"],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        start_new_session=True)
+        start_new_session=True, preexec_fn=as_from_a_terminal)
     assert proc.stdout is not None
     url = ""
     try:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.web.cdp import Browser
+from interrupts import as_from_a_terminal  # tests/support
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 CLI = [sys.executable, "-m", "p2ptarot.cli.main"]
@@ -55,7 +56,7 @@ async def test_leaving_a_table_brings_the_page_back_to_the_lobby(tmp_path: Path)
         CLI + ["web", "--interface", "127.0.0.1", "--name", "Hana", "--data-dir",
                str(tmp_path / "data"), "--timeout", "30", "--lang", "en"],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        start_new_session=True)
+        start_new_session=True, preexec_fn=as_from_a_terminal)
     assert proc.stdout is not None
     browser = await Browser(tmp_path / "profile").start()
     try:
