@@ -33,6 +33,7 @@ from p2ptarot.table.session import Session
 
 from .catchup import RESYNC_AFTER, SyncServer, sync_step
 from .config import Chooser, GameResult, PeerConfig, RunError
+from .fault_point import StopBefore
 from .frames import ctl, finished_seats, parse_ctl, safe_send
 from .heal import HIGHER_SEAT_PAUSE, Healer
 from .store import DataDir, LineAppender, TableStore, test_secret
@@ -91,6 +92,7 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
 
     loaded = [False]  # the saved messages of a resumed game are replayed first: no hold then
     trace = StepTrace.from_env(seat)  # a benchmark's per-step trace (off: None)
+    stop_before = StopBefore.from_env()  # a test's fault point (off: None)
 
     async def hold_round_end() -> None:
         """A round ended: before this seat's first message of what follows (the next deal, or
@@ -123,6 +125,8 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
             if isinstance(e, Send):
                 if ended_before or e.envelope.kind not in ("move", "move.open"):
                     await hold_round_end()
+                if stop_before is not None:
+                    stop_before.before_send(e.envelope.kind)
                 await links.broadcast(next(lines))
             elif isinstance(e, Forward):  # an abort record: every peer learns who stopped
                 try:

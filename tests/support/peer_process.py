@@ -3,6 +3,7 @@ for tests that wait for what a peer prints and then read its `--json` summary.""
 
 from __future__ import annotations
 
+import os
 import queue
 import re
 import subprocess
@@ -18,10 +19,12 @@ class PeerProcess:
     """`p2ptarot ARGS`, stdout and stderr merged; `wait` bounds every read and the exit (a safety
     net against a hang, never asserted on)."""
 
-    def __init__(self, args: list[str], stdin: int | None = None, wait: float = 600.0) -> None:
+    def __init__(self, args: list[str], stdin: int | None = None, wait: float = 600.0,
+                 env: dict[str, str] | None = None) -> None:
         self.wait = wait
         self.proc = subprocess.Popen(CLI + args, stdin=stdin, stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT, text=True)
+                                     stderr=subprocess.STDOUT, text=True,
+                                     env=None if env is None else {**os.environ, **env})
         self.lines: queue.Queue[str] = queue.Queue()
         self.out: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()
