@@ -6,8 +6,9 @@ records the machine's 1-minute load as it starts. With `--ten`, arcanoïd-10 too
 first move to last step, is the figure issue 36 item 3 compares).
 
 Usage: python benchmarks/issue36.py --compare /path/to/651985e [--runs 3] [--ten]
-       [--out-dir benchmarks/results/issue36]
-Writes whole_game-<game>-<n>.json and move_latency-arcanoid-4.json in the output directory.
+       [--out-dir benchmarks/results/issue36/latest]
+Writes whole_game-<game>-<n>.json and move_latency-arcanoid-4.json in the output directory (the
+branch's own runs are in results/issue36/ and results/issue36/waits2/: not overwritten).
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ def main() -> int:
     ap.add_argument("--compare", type=Path, required=True, help="checkout of 651985e (its .venv)")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--ten", action="store_true", help="arcanoïd-10 as well")
-    ap.add_argument("--out-dir", type=Path, default=HERE / "benchmarks/results/issue36")
+    ap.add_argument("--out-dir", type=Path, default=HERE / "benchmarks/results/issue36/latest")
     args = ap.parse_args()
     builds = {"this": HERE, "previous": args.compare.resolve()}
     for root in builds.values():
