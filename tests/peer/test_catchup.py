@@ -100,7 +100,7 @@ def test_a_peer_hundreds_of_steps_behind_catches_up_fully_without_any_timer() ->
     of `MAX_STEPS_AHEAD` behind. Its peer's clock never moves here, so no stall timer and no
     rate-limit interval can help: each answer's window taken, the seat asks again at once and
     the continuation is answered at once, until the seat reaches the game's end."""
-    table = Table("sinople", 2, seed=3)
+    table = Table("sinople", 2, seed=3, shuffle_seed=1)  # the same deal every time
     table.run()
     ahead = table.sessions[1]
     assert table.finished[0] is not None and ahead.step > 3 * MAX_STEPS_AHEAD
@@ -109,7 +109,8 @@ def test_a_peer_hundreds_of_steps_behind_catches_up_fully_without_any_timer() ->
     kept = [x for x in record if parse(x).step < 20]  # the transcript's synced head
     behind = Session(table.signed, 0, table.ids[0], table.seeds[0])
     behind.load(kept + own)
-    assert behind.step <= 20
+    # (its own messages complete the steps only it speaks in: it may stand a little past 20)
+    assert ahead.step - behind.step > 2 * MAX_STEPS_AHEAD
 
     server = SyncServer(clock=Clock())  # a frozen clock: no interval ever passes
     catch = CatchUp()
