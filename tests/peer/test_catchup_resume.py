@@ -1,8 +1,8 @@
 """A seat that lost the unsynced tail of its transcript catches up fully, window after window
 (issue 36): real processes on 127.0.0.1. The joiner of a two-seat sinople (600 steps) is killed
-hard once its transcript holds 300 lines (about 280 steps); its transcript is then cut to its first lines, as a power cut can leave it (the
-transcript is synced at close only: every line of it is some seat's outbox line, and the
-outbox, synced before each send, is kept whole). Resumed, the seat is more than two windows of
+hard once its transcript holds 300 lines (about 280 steps); its transcript is then cut to its
+first lines, as a power cut can leave it (the transcript is synced at close only: every line of
+it is some seat's outbox line, and the outbox, synced before each send, is kept whole). Resumed, the seat is more than two windows of
 `MAX_STEPS_AHEAD` steps behind: its step trace shows that it asked again as soon as it had taken
 each answer's window, the game finishes, both seats agree, and the resumed transcript is whole
 and verifies."""
