@@ -307,6 +307,46 @@ def cases(lines: list[bytes], ids: list[Identity]) -> list[Case]:
                     "incomplete"))
     out += strict_cases(lines, envs, ids)
     out += v7_cases(lines, envs, ids)
+    out += named_list_cases(lines, envs, ids)
+    return out
+
+
+def named_list_cases(lines: list[bytes], envs: list[Envelope], ids: list[Identity]) -> list[Case]:
+    """Protocol 7 (PROTOCOL §6.7): a deal's share message whose `targets` or `owing` are not its
+    operation's, properly signed: a violation of its signer, even with the items it owes."""
+    out: list[Case] = []
+    n = len(ids)
+
+    def two_seat_deal(e: Envelope) -> bool:
+        if e.kind != "mental.shares":
+            return False
+        mates = [f for f in envs if f.step == e.step]
+        to_0 = [t for t in e.body["targets"] if t[2] == 0]
+        return (e.kind == "mental.shares" and e.seat == 1 and not e.body["audit"]
+                and len(mates) == 2 and len(to_0) >= 2)
+
+    i = _first(envs, two_seat_deal)
+    body = json.loads(json.dumps(envs[i].body))
+    moved = next(t for t in body["targets"] if t[2] == 0)
+    moved[2] = 1  # "that card was dealt to me": seat 1 keeps its share of it back
+    body["items"] = [it for it in body["items"] if it["handle"] != moved[0]]
+    bad = list(lines)
+    bad[i] = _resign(ids, envs[i], body=body)
+    out.append(Case("shares-targets", "in a deal both seats owe shares for, seat 1 names one "
+                    "card dealt to seat 0 as dealt to itself and keeps its share of it back "
+                    "(its items match its own list), properly signed: its targets are not the "
+                    "operation's, blamed on seat 1 (without the rules, a verifier sees only that "
+                    "seats 0 and 1 name different lists, §6.7)", _cut(bad, envs[i].step),
+                    envs[i].step, 1, "shares' targets differ"))
+
+    i = _first(envs, lambda e: e.kind == "mental.shares" and e.seat == 0
+               and len(e.body["owing"]) == n)
+    body = {**envs[i].body, "owing": [0]}
+    bad = list(lines)
+    bad[i] = _resign(ids, envs[i], body=body)
+    out.append(Case("shares-owing", "seat 0's share message names itself alone as owing, where "
+                    "both seats owe shares in its operation, properly signed: blamed on seat 0",
+                    _cut(bad, envs[i].step), envs[i].step, 0, "owing seats"))
     return out
 
 
@@ -521,10 +561,48 @@ def audit_cases(lines: list[bytes], ids: list[Identity]) -> list[Case]:
                                                             body["items"][0]["proof"])
     bad = list(lines)
     bad[i] = _resign(ids, target, body=body)
-    return [Case("audit-share-wrong-proof", "in the final audit (which opens only the cards the "
-                 "pending claims cover, by decryption shares), two share proofs of one seat "
-                 "exchanged and re-signed: blamed on that seat", _cut(bad, target.step), target.step,
-                 target.seat, "rejected")]
+    out = [Case("audit-share-wrong-proof", "in the final audit (which opens only the cards the "
+                "pending claims cover, by decryption shares), two share proofs of one seat "
+                "exchanged and re-signed: blamed on that seat", _cut(bad, target.step), target.step,
+                target.seat, "rejected")]
+
+    # protocol 7 (§6.7): the audit's listed handles and a show's transfers are named on the wire
+    dropped = json.loads(json.dumps(target.body))
+    dropped["items"] = dropped["items"][1:]
+    bad = list(lines)
+    bad[i] = _resign(ids, target, body=dropped)
+    out.append(Case("audit-card-left-out", "in the final audit, a seat lists every audited handle "
+                    "but leaves out its share of the first one it owes (the card stays hidden), "
+                    "properly signed: blamed on that seat — by a verifier without the rules too, "
+                    "since the audit names its handles", _cut(bad, target.step), target.step,
+                    target.seat, "shares for"))
+
+    steps = audit_steps(lines)
+    liar = next(e for e in steps if len(e.body["items"]) >= 2
+                and any(f.step == e.step and f.seat < e.seat for f in steps))
+    k = envs.index(liar)
+    body = json.loads(json.dumps(liar.body))
+    hidden = body["items"][0]["handle"]
+    body["targets"] = [t for t in body["targets"] if t[0] != hidden]
+    body["items"] = body["items"][1:]
+    bad = list(lines)
+    bad[k] = _resign(ids, liar, body=body)
+    out.append(Case("audit-targets", "in the final audit, a seat lists the audit without one of "
+                    "its handles and leaves out its share of it (its items match its own list), "
+                    "properly signed: blamed on that seat (without the rules, a verifier sees "
+                    "only that two seats of the step name different lists, §6.7)",
+                    _cut(bad, liar.step), liar.step, liar.seat, "audit's targets differ"))
+
+    r = _first(envs, lambda e: e.kind == "mental.reencrypt")
+    body = json.loads(json.dumps(envs[r].body))
+    body["targets"][0][2] = body["targets"][0][1]
+    bad = list(lines)
+    bad[r] = _resign(ids, envs[r], body=body)
+    out.append(Case("reencrypt-targets", "a High Priestess show whose re-encryption names its "
+                    "holder as the recipient, properly signed: its targets are not the "
+                    "operation's, blamed on the holder", _cut(bad, envs[r].step), envs[r].step,
+                    envs[r].seat, "re-encryption's targets differ"))
+    return out
 
 
 #: the Eleusis void-round reference game: 4 seats, 2 rounds, seat 0 deals first and lies
