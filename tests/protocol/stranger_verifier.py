@@ -611,6 +611,16 @@ class Verifier:
                 out |= set(range(n)) - have
         return out
 
+    def finish(self) -> None:
+        """§6.7 at the end of the file: a last deck step that is complete (every seat it names
+        spoke) is checked like any other; an incomplete one is a cut, not a fault."""
+        if self.step_op is not None:
+            record = self.ops[self.step_op]
+            due = ({holder for _, holder, _ in record["named"]}
+                   if self.step_op[3] == "mental.reencrypt" else set(record["named"][1]))
+            if due == self.step_seats:
+                self._close_step()
+
     def _close_step(self) -> None:
         """§6.7, when the next step begins: every owing seat (every holder) spoke, every target
         now has every share but its recipient's, and an audit made exactly its listed handles
@@ -811,6 +821,7 @@ def judge(path: Path) -> dict[str, Any]:
         if tail:
             number = len(lines) + 1
             raise Cut(f"§9: line {number} does not end with \\n")
+        v.finish()
     except (Refused, KeyError, TypeError, ValueError, IndexError) as exc:
         kind = exc.kind if isinstance(exc, Refused) else "inconsistent"
         step = None

@@ -313,8 +313,16 @@ def test_every_valid_vector_names_its_lists_and_the_audits_open_them(name: str) 
 
 
 def test_the_audit_vectors_open_cards_under_pending_claims() -> None:
-    for name in ("valid-audit.jsonl",):
-        assert sv.judge(VECTORS / name)["counts"]["audit_opened"] > 0, name
+    """Two games whose final audit opens cards pending claims cover: arcanoïd (valid-audit, the
+    passes to calls) and sinople (the opener search every seat denied, ruling S2, an invalid
+    vector: the opened cards convict a liar). Without the rules the stranger checks that each
+    audit opened exactly its listed handles, each to a card of the deck; the conviction itself
+    needs the rules (verify's)."""
+    for name in ("valid-audit.jsonl", "invalid-search-denied-audit.jsonl"):
+        judged = sv.judge(VECTORS / name)
+        assert judged["error"] is None and judged["counts"]["audit_opened"] > 0, (name, judged)
+    expect = next(e["expect"] for e in INDEX if e["file"] == "invalid-search-denied-audit.jsonl")
+    assert (expect["verdict"], expect["seat"]) == ("convicted", 1)
 
 
 def test_a_share_owed_and_withheld_is_convicted_without_the_rules(tmp_path: Path) -> None:
