@@ -5,6 +5,7 @@ chose (127.0.0.1, or a host of a namespace rig), stopped by the caller or the ri
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import socket
@@ -16,6 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+#: a relay that stores but carries no ephemeral event (`start_relay(extra_validators=...)`)
+REFUSES_EPHEMERAL = "relay_rules.refuses_ephemeral"
 #: the relay's limits as a real relay would have them: the package's own default cap on an
 #: event's content (4096 characters) and a rate limit on events per client address
 RELAY_EVENT_LIMIT = 4096
@@ -131,9 +134,12 @@ def start_relay(workdir: Path, host: str = "127.0.0.1", port: int | None = None,
     log = workdir / "relay.log"
     cmd = [str(exe), "-c", str(config), "serve", "--use-uvicorn"]
     out = open(log, "w")
-    proc = (popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=workdir) if popen
+    # the validators of tests/support/relay_rules.py load by their dotted path
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(Path(__file__).parent)] + [p for p in [os.environ.get("PYTHONPATH")] if p])}
+    proc = (popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=workdir, env=env) if popen
             else subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=workdir,
-                                  start_new_session=True))
+                                  start_new_session=True, env=env))
     _wait_port(prefix, host, port, proc, log)
     return Relay(f"ws://{host}:{port}", db, proc, log)
 
