@@ -5,13 +5,13 @@ news), the verdict with its reason, and what to do.  The doctor's own sentences 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from p2ptarot.i18n import N_, _
 from p2ptarot.i18n.reasons import say
 
-if TYPE_CHECKING:
-    from p2ptarot.net.online.doctor import Report
+#: the doctor's `Report` (net/online/doctor.py; the app layer names no network module)
+Report = Any
 
 #: the verdicts, best first ("LAN": online play is off, the LAN still works)
 VERDICTS = {"LAN": N_("LAN"), "direct": N_("direct"), "through TURN": N_("through TURN"),

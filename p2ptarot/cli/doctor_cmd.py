@@ -31,12 +31,12 @@ def run(args: argparse.Namespace) -> int:
     from p2ptarot.net.online import doctor
     try:
         relays = online.relays_of(args)
-        transport = online.transport_of(args, False)
+        transport = online.transport_of(args, False)  # (reads --relay-key-file too)
     except ValueError as exc:
         print(f"{args.prog}: {exc}", file=sys.stderr)
         return 2
     report = asyncio.run(doctor.diagnose(relays, list(transport.config.ice), args.interface,
-                                         args.check_timeout))
+                                         args.check_timeout, transport.config.auth_keys()))
     if args.json:
         print(doctor.as_json(report), flush=True)
         return 0 if report.verdict != "nothing" else 1

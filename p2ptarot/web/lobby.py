@@ -141,7 +141,8 @@ class Lobby:
             relays = None
             if self.online is not None:
                 relays = await stack.enter_async_context(
-                    net_online.OnlineBrowser(list(self.online.relays)))
+                    net_online.OnlineBrowser(list(self.online.relays), auth_keys=self.online
+                                             .transport().config.auth_keys()))
             while self.game is None:
                 found = [table_row(a) for a in browser.tables.values()]
                 found += [online_row(t) for t in relays.tables] if relays is not None else []
@@ -190,7 +191,8 @@ class Lobby:
         config = self.online.choose(cmd.no_default_stun).transport().config
         try:
             report = await doctor.diagnose(list(config.relays), list(config.ice),
-                                           _ip_or_any(self.cfg.interface), DOCTOR_WAIT)
+                                           _ip_or_any(self.cfg.interface), DOCTOR_WAIT,
+                                           config.auth_keys())
         except Exception as exc:  # noqa: BLE001 - the panel says it; the lobby lives on
             logger.warning("connection check failed", exc_info=exc)
             self.hub.publish(ConnectionChecked(running=False, verdict="nothing",
@@ -250,7 +252,9 @@ class Lobby:
         """Find the advert the code names on the relays, then join over an online transport."""
         assert self.online is not None
         try:
-            found = await net_online.find_code(list(self.online.relays), code, wait=FIND_WAIT)
+            found = await net_online.find_code(
+                list(self.online.relays), code, wait=FIND_WAIT,
+                auth_keys=self.online.transport().config.auth_keys())
         except LookupError as exc:  # two hosts claim the code
             raise RunError(say(exc)) from None
         if found is None:

@@ -36,7 +36,7 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 
 def _relay_config(db: Path, host: str, port: int, event_limit: int, rate_limit: str,
-                  extra_validators: Sequence[str] = ()) -> str:
+                  extra_validators: Sequence[str] = (), auth: bool = False) -> str:
     validators = "".join(f"\n    - {v}" for v in extra_validators)
     return f"""DEBUG: false
 relay_name: p2ptarot test relay
@@ -60,7 +60,11 @@ gunicorn:
 verification:
   nip05_verification: disabled
 authentication:
-  enabled: false
+  enabled: {str(auth).lower()}
+  relay_urls: ["ws://{host}:{port}"]
+  actions:
+    save: w
+    query: arw
 message_timeout: 1800
 subscription_limit: 64
 max_limit: 6000
@@ -117,10 +121,13 @@ def _wait_port(prefix: Sequence[str], host: str, port: int, proc: subprocess.Pop
 def start_relay(workdir: Path, host: str = "127.0.0.1", port: int | None = None,
                 prefix: Sequence[str] = (), popen=None, event_limit: int = RELAY_EVENT_LIMIT,
                 rate_limit: str = RELAY_RATE_LIMIT, extra_validators: Sequence[str] = (),
-                extra_config: str = "") -> Relay:
+                extra_config: str = "", auth_writers: Sequence[str] = ()) -> Relay:
     """Start `nostr-relay` on host:port (inside a namespace when `prefix`/`popen` are given),
     with its content cap and rate limit switched on (``extra_validators``: more of the
-    package's validators, with ``extra_config`` the settings they read)."""
+    package's validators, with ``extra_config`` the settings they read).  With
+    ``auth_writers`` (x-only public keys), NIP-42 is switched on: the relay sends every
+    connection an AUTH challenge and stores events only from connections authenticated as
+    one of them (nostr-relay's `auth.py`; anyone may read)."""
     exe = Path(sys.executable).with_name("nostr-relay")
     if not exe.exists():
         raise ServerError(f"{exe} is missing: `pip install -e .[test]` installs nostr-relay")
@@ -129,8 +136,9 @@ def start_relay(workdir: Path, host: str = "127.0.0.1", port: int | None = None,
     port = port or free_port("127.0.0.1" if not prefix else "127.0.0.1")
     db = workdir / "relay.sqlite3"
     config = workdir / "relay.yaml"
-    config.write_text(_relay_config(db, host, port, event_limit, rate_limit, extra_validators)
-                      + extra_config)
+    config.write_text(_relay_config(db, host, port, event_limit, rate_limit, extra_validators,
+                                    bool(auth_writers)) + extra_config)
+
     log = workdir / "relay.log"
     cmd = [str(exe), "-c", str(config), "serve", "--use-uvicorn"]
     out = open(log, "w")
@@ -141,6 +149,10 @@ def start_relay(workdir: Path, host: str = "127.0.0.1", port: int | None = None,
             else subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=workdir,
                                   start_new_session=True, env=env))
     _wait_port(prefix, host, port, proc, log)
+    for pubkey in auth_writers:  # the relay's own command writes its role table (created by
+        # the serving relay; no network)
+        subprocess.run([str(exe), "-c", str(config), "role", "set", "-p", pubkey, "-r", "w"],
+                       check=True, capture_output=True, cwd=workdir, timeout=60)
     return Relay(f"ws://{host}:{port}", db, proc, log)
 
 

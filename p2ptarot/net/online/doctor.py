@@ -80,12 +80,15 @@ def interfaces() -> list[tuple[str, str]]:
     return out
 
 
-async def check_relay(url: str, timeout: float = 10.0) -> RelayCheck:
-    """Connect, read limits, send ourselves a signal of the relay path's size, time its return."""
+async def check_relay(url: str, timeout: float = 10.0,
+                      auth_key: NostrKey | None = None) -> RelayCheck:
+    """Connect (answering a NIP-42 challenge with ``auth_key``, the user's key for this relay),
+    read limits, send ourselves a signal of the relay path's size, time its return."""
     result = RelayCheck(url)
     heard: list[RelayNotice] = []
     key = NostrKey()
-    pool = RelayPool([url], connect_timeout=timeout, give_up=timeout, on_notice=heard.append)
+    pool = RelayPool([url], connect_timeout=timeout, give_up=timeout, on_notice=heard.append,
+                     auth_keys={url: auth_key} if auth_key is not None else None)
     try:
         await pool.start()
         result.reachable = await pool.wait_connected(timeout) > 0
@@ -280,8 +283,9 @@ def verdict(report: Report) -> Report:
 
 
 async def diagnose(relays: list[str], ice: list[IceServer], bind: str = "0.0.0.0",
-                   timeout: float = 10.0) -> Report:
-    checks = await asyncio.gather(*(check_relay(u, timeout) for u in relays))
+                   timeout: float = 10.0, auth_keys: dict | None = None) -> Report:
+    keys = auth_keys or {}
+    checks = await asyncio.gather(*(check_relay(u, timeout, keys.get(u)) for u in relays))
     stun_result = await check_stun(ice, bind)
     turns = [await check_turn(s) for s in ice if s.url.startswith("turn")]
     report = Report(interfaces(), list(checks), stun_result, turns)
