@@ -157,6 +157,42 @@ def start_relay(workdir: Path, host: str = "127.0.0.1", port: int | None = None,
 
 
 @dataclass
+class SdkRelay:
+    """A running rust-nostr `LocalRelay` (tests/support/sdk_relay.py): a second relay
+    implementation with its own limits (a rate limit per connection and minute, no NIP-11,
+    events kept in memory only)."""
+
+    url: str
+    proc: subprocess.Popen
+    log: Path
+
+    def stop(self) -> None:
+        Relay.stop(self)  # type: ignore[arg-type]
+
+
+SDK_RELAY = str(Path(__file__).parent / "sdk_relay.py")
+
+
+def start_sdk_relay(workdir: Path, host: str = "127.0.0.1", port: int | None = None,
+                    prefix: Sequence[str] = (), popen=None, notes_per_minute: int = 1200,
+                    max_content: int = 65536, no_ephemeral: bool = False) -> SdkRelay:
+    """Start the nostr-sdk relay on host:port (inside a namespace with `prefix`/`popen`)."""
+    workdir = workdir.resolve()
+    workdir.mkdir(parents=True, exist_ok=True)
+    port = port or free_port()
+    log = workdir / "sdk-relay.log"
+    cmd = [sys.executable, SDK_RELAY, "--host", host, "--port", str(port), "--notes-per-minute",
+           str(notes_per_minute), "--max-content", str(max_content)]
+    cmd += ["--no-ephemeral"] if no_ephemeral else []
+    out = open(log, "w")
+    proc = (popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=workdir) if popen
+            else subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=workdir,
+                                  start_new_session=True))
+    _wait_port(prefix, host, port, proc, log)
+    return SdkRelay(f"ws://{host}:{port}", proc, log)
+
+
+@dataclass
 class Turn:
     """A running coturn: STUN and TURN (UDP and TCP) on one port, one long-term user."""
 
