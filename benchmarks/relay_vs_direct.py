@@ -34,6 +34,9 @@ def main() -> int:
     args = ap.parse_args()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True, cwd=Path(__file__).parent).stdout.strip()
+    dirty = bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                                capture_output=True, text=True,
+                                cwd=Path(__file__).parent).stdout.strip())
     load_before = os.getloadavg()
     samples: dict[str, list[dict[str, object]]] = {"direct": [], "relay": []}
     for i in range(args.runs):  # alternate, so a busier minute weighs on both paths alike
@@ -49,7 +52,8 @@ def main() -> int:
         values = [s[key] for s in samples[scenario] if s["ok"] and s[key] is not None]
         return round(statistics.median(values), 2) if values else None
     out: dict[str, object] = {
-        "benchmark": "relay_vs_direct", "issue": 31, "commit": commit, "game": args.game,
+        "benchmark": "relay_vs_direct", "issue": 31, "commit": commit, "dirty": dirty,
+        "game": args.game,
         "seats": 4, "runs": args.runs, "unit": "seconds", "cores": os.cpu_count(),
         "load_before": [round(x, 2) for x in load_before],
         "load_after": [round(x, 2) for x in os.getloadavg()],
