@@ -523,6 +523,38 @@ TEMPLATES: tuple[str, ...] = (
     N_("handles are at most {max} small integers"),
     N_("check is true or false"),
     N_("Expecting value: line {line} column {column} (char {char})"),
+    N_("sit: no_default_stun is true or false"),
+    N_("host: no_default_stun is true or false"),
+    N_("doctor: no_default_stun is true or false"),
+    # `p2ptarot doctor` and the page's "Check my connection" (net/online/doctor.py)
+    N_("no relay carries our events ({why})"),
+    N_("no relay configured"),
+    N_("does not carry our events"),
+    N_("name a relay that accepts ephemeral events with --relay URL (or in <data dir>/relays.txt); "
+       "LAN play needs no relay"),
+    N_("STUN maps this computer to one address ({nat})"),
+    N_("a friend behind a symmetric NAT will still need TURN (--turn)"),
+    N_("the NAT maps each destination to a new port (symmetric)"),
+    N_("UDP to STUN gets no answer"),
+    N_("a direct path could not be confirmed"),
+    N_("direct links need a router that keeps one port per socket (endpoint-independent mapping)"),
+    N_("UDP is blocked"),
+    N_("the NAT is symmetric and no TURN server allocates"),
+    N_("no direct path could be confirmed"),
+    N_("give a TURN server over TCP (--turn turn:HOST:PORT?transport=tcp) to get a faster path"),
+    N_("relay {url} will not be used: {problem}"),
+    N_("no STUN server configured"),
+    N_("no STUN server answered over UDP"),
+    N_("our event never came back"),
+    N_("dropped: {why}"),
+    N_("down: {why}"),
+    N_("not yet connected"),
+    N_("no answer"),
+    N_("online play is off in this lobby: start `p2ptarot web --online` to check the relays, "
+       "STUN and TURN"),
+    N_("no public STUN server is contacted (your setting): homes behind NATs then rarely link "
+       "directly"),
+    N_("endpoint-independent"),
 )
 
 _FIELD = re.compile(r"\{(\w+)\}")
