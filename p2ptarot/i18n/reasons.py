@@ -555,6 +555,14 @@ TEMPLATES: tuple[str, ...] = (
     N_("no public STUN server is contacted (your setting): homes behind NATs then rarely link "
        "directly"),
     N_("endpoint-independent"),
+    # the doctor's LAN check (net/lan_check.py)
+    N_("no other computer answered mDNS on {where} within {seconds} s: none is there, or the "
+       "network drops multicast"),
+    N_("multicast is heard on {where}: tables on this network will be found"),
+    N_("to tell, run `p2ptarot doctor` on another computer of this network at the same time; if "
+       "it still hears nothing, the router or Wi-Fi drops multicast (mDNS, UDP 5353)"),
+    N_("no network card with an IPv4 address"),
+    N_("nothing was checked"),
 )
 
 _FIELD = re.compile(r"\{(\w+)\}")
