@@ -1,4 +1,4 @@
-"""The peer application layer between the table runner and the front ends (terminal, browser).
+"""The peer application layer between the peer's game pump and the front ends (terminal, browser).
 
 Sans-I/O where it can be: `TableApp` turns what the session did into typed events
 (`p2ptarot.app.events`), `screen` builds what a front end draws from a view and the game's

@@ -1,6 +1,6 @@
 """The peer application layer: turns what a table does into events for people (sans-I/O).
 
-`TableApp` is fed by the runner (effects of the session, link changes, the current step) and
+`TableApp` is fed by the game pump (effects of the session, link changes, the current step) and
 returns typed events; it never touches a socket or a clock (deadlines are passed in). `Hub` fans
 the events out to the front ends (terminal printer, browser pages) and carries their commands
 back; it keeps the history so a page opened late (or reloaded) draws the same table.
@@ -274,14 +274,14 @@ class Hub:
         #: show the public view (a spectator, a watched bot) rather than the seat's own
         self.public = False
         self.turn: TurnStarted | None = None
-        #: the table being played (set by the runner once the charter is signed)
+        #: the table being played (set by the lobby once the charter is signed)
         self.app: TableApp | None = None
         #: when the table will be abandoned if the seats it waits for stay silent (Unix time)
         self.deadline: float | None = None
         self.waiting: Waiting | None = None
         #: the player's name before a table is opened (lobby chat lines are shown with it)
         self.me = ""
-        #: lobby commands (Ready, StartNow) for the runner's lobby loop, and its wake-up call
+        #: lobby commands (Ready, StartNow) for the lobby pump, and its wake-up call
         self._lobby: list[Command] = []
         self.lobby_poke = asyncio.Event()
         #: the stand-in bot plays this seat now (a grace elapsed, or the player handed it over)
@@ -358,7 +358,7 @@ class Hub:
         return q
 
     def take_chat(self) -> list[str]:
-        """The chat lines typed since the last call (the runner broadcasts them)."""
+        """The chat lines typed since the last call (the game pump broadcasts them)."""
         out, self._chat = self._chat, []
         return out
 
