@@ -270,7 +270,7 @@ class TableAdvertiser:
         Returns once the first announcement of the new record is sent; its repetitions run in
         the background (a newer update supersedes them), so a lobby never waits on them.
         """
-        table = replace(self.table, **changes)  # type: ignore[arg-type]
+        table = replace(self.table, **changes)  # type: ignore[arg-type]  # `changes` are fields of the record, checked by dataclasses.replace
         encode_txt(table)
         self.table = table
         if self._zc is None or self._info is None:

@@ -410,7 +410,7 @@ class Mesh:
         self._emit(LinkRejected(address, reason, None))
 
     def _spawn(self, coro: object) -> None:
-        task = asyncio.ensure_future(coro)  # type: ignore[arg-type]
+        task = asyncio.ensure_future(coro)  # type: ignore[arg-type]  # callers hand a coroutine; typed object for the callers' sake
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 

@@ -220,7 +220,7 @@ def _piles(view: Any, names: Sequence[str], path: list[str], out: list[dict[str,
         found = [_card_of(item) for item in view]
         if all(f is not None for f in found):
             cards = []
-            for card, who in found:  # type: ignore[misc]
+            for card, who in found:  # type: ignore[misc]  # `found` holds no None here: checked on the line above
                 f = face(card)
                 if who is not None and 0 <= who < len(names):
                     f["owner"] = names[who]

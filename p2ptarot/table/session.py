@@ -688,7 +688,7 @@ class Session:
             by_epoch.setdefault((deck, epoch), []).append(pos)
         return by_epoch
 
-    def _checked_reveals(self, seat: int, move: Move, env: Envelope) -> tuple:
+    def _checked_reveals(self, seat: int, move: Move, env: Envelope) -> tuple[Any, ...]:
         """The reveals a move obliges — asked only after the engine's pure check passed, so no
         share is ever published for a move the rules refuse: a seat may open only a card it
         holds, never one it was merely shown (High Priestess), or the honest holder would publish

@@ -156,8 +156,8 @@ class Pipeline:
         """A move turned these handles face up with these values (checked beforehand)."""
         for handle, card in pairs:
             self.seen[handle] = {PUBLIC}
-            self.learn(handle, card)  # type: ignore[attr-defined]
-            self._on_public(handle, card)  # type: ignore[attr-defined]
+            self.learn(handle, card)  # type: ignore[attr-defined]  # a mixin: the state class that inherits it defines this
+            self._on_public(handle, card)  # type: ignore[attr-defined]  # a mixin: the state class that inherits it defines this
 
     def flush(self) -> Flow:
         if self.pending:
@@ -215,7 +215,7 @@ class Pipeline:
 
     def renew(self) -> Flow:
         source = tuple(self.discard)
-        handles = self._new_handles(len(source))  # type: ignore[attr-defined]
+        handles = self._new_handles(len(source))  # type: ignore[attr-defined]  # a mixin: the state class that inherits it defines this
         self.epoch += 1
         result = yield AskChance(Shuffle(DECK, self.epoch, handles, source=source))
         self._learn_all(result)
@@ -310,7 +310,7 @@ class Pipeline:
     def temp_blocks(self, pid: int, field: str) -> bool:
         """`tempBlocks` (§3.0): whether a Temperance forbids pid's card engagement on `field`
         (the variant's hook; DRESDEN: tempered and the engager is not the owner)."""
-        return self.rules.temp_blocks(self, pid, field)  # type: ignore[arg-type]
+        return self.rules.temp_blocks(self, pid, field)  # type: ignore[arg-type]  # the mixin's `self` is the ArcanoidState the hook takes
 
     def active_demon(self) -> int:
         for p in self.parts:
@@ -372,7 +372,7 @@ class Pipeline:
             fp = self.first_player
             players = list(range(fp, self.players)) + list(range(fp))
             self.order = players + [p.pid for p in self.parts if p.usa]
-        handles = self._new_handles(len(ALL_CARDS))  # type: ignore[attr-defined]
+        handles = self._new_handles(len(ALL_CARDS))  # type: ignore[attr-defined]  # a mixin: the state class that inherits it defines this
         self.epoch += 1
         result = yield AskChance(Shuffle(DECK, self.epoch, handles, cards=ALL_CARDS))
         self._learn_all(result)
@@ -429,7 +429,7 @@ class Pipeline:
             ctx = Ctx("turn", actor=pid)
             move = yield from self.decide(ctx, self.seat_of(pid))
             self.clock += 1
-            replay = yield from self.perform(pid, move)  # type: ignore[attr-defined]
+            replay = yield from self.perform(pid, move)  # type: ignore[attr-defined]  # a mixin: the state class that inherits it defines this
             if not replay or not self.in_round(pid):
                 return
 
@@ -488,4 +488,4 @@ class Pipeline:
     def _learn_all(self, result: object) -> None:
         if isinstance(result, dict):
             for handle, card in result.items():
-                self.learn(int(handle), card)  # type: ignore[attr-defined]
+                self.learn(int(handle), card)  # type: ignore[attr-defined]  # a mixin: the state class that inherits it defines this

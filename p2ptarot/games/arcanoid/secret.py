@@ -99,7 +99,7 @@ def check_public(g: "ArcanoidState", pid: int, field: str, handles: Sequence[int
         raise IllegalMove(seat, "a secret engagement uses available cards only", g.where())
     known = [g.usable_card(h, seat) for h in engaged]
     if all(c is not None for c in known):  # this state may judge them: decided now
-        err = composition_error(g, field, engaged, known)  # type: ignore[arg-type]
+        err = composition_error(g, field, engaged, known)  # type: ignore[arg-type]  # `known` holds no None here: checked on the line above
         if err:
             raise IllegalMove(seat, err, g.where())
 
@@ -164,7 +164,7 @@ def true_outcome(g: "ArcanoidState", handles: Sequence[int], seat: int) -> str |
     cards = [g.usable_card(h, seat) for h in handles]
     if any(c is None for c in cards):
         return None
-    return STOLEN if g.rules.stealable(cards, g.rules) else LOST  # type: ignore[arg-type]
+    return STOLEN if g.rules.stealable(cards, g.rules) else LOST  # type: ignore[arg-type]  # `cards` holds no None here: checked on the line above
 
 
 def check_outcome(g: "ArcanoidState", seat: int, move: FoolOutcome, ctx: Any) -> None:

@@ -117,7 +117,7 @@ def _act(g: "ArcanumState", seat: int, move: Move, ctx: Ctx) -> None:
             raise _bad(g, seat, "a minor must be played first (§4.2)")
         return
     hand = g.z.hands[seat]
-    handle, card = move.handle, move.card  # type: ignore[attr-defined]
+    handle, card = move.handle, move.card  # type: ignore[attr-defined]  # the legal moves here are all of one class; `Move` declares no fields
     if handle not in hand:
         raise _bad(g, seat, f"card {handle} is not in your hand")
     if isinstance(move, PlayMinor):
@@ -164,8 +164,8 @@ def _relocate(g: "ArcanumState", seat: int, move: Move, ctx: Ctx) -> None:
     if isinstance(move, Pass):
         if not ctx.data["optional"]:
             raise _bad(g, seat, "the Fool's joker must move a figure")
-    elif not (g.movable(move.figure) and 1 <= move.dest <= 10  # type: ignore[attr-defined]
-              and not g.frozen(move.dest) and g.figures[move.figure] != move.dest):  # type: ignore[attr-defined]
+    elif not (g.movable(move.figure) and 1 <= move.dest <= 10  # type: ignore[attr-defined]  # the legal moves here are all of one class; `Move` declares no fields
+              and not g.frozen(move.dest) and g.figures[move.figure] != move.dest):  # type: ignore[attr-defined]  # the legal moves here are all of one class; `Move` declares no fields
         raise _bad(g, seat, "move a figure outside frozen locations to another unfrozen one")
 
 

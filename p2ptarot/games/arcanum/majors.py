@@ -247,7 +247,7 @@ def house_scoring(g: "ArcanumState", world: bool) -> Flow:
         if "major-0" in hidden[s]:
             move = yield from g.decide(Ctx("declare", s, {"world": world}), s)
             fool_suit[s] = move.house
-    gains = score_all(g.prestige, hidden, fool_suit, world=world)  # type: ignore[arg-type]
+    gains = score_all(g.prestige, hidden, fool_suit, world=world)  # type: ignore[arg-type]  # every Fool holder declared a suit just above (no None left)
     for s, gained in enumerate(gains):
         if gained:
             g.gain_vp(s, gained, "world" if world else "scoring", doubled=False)
