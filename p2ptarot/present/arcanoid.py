@@ -23,7 +23,7 @@ from p2ptarot.i18n import N_, _, ngettext
 
 from .cards import card_list, card_name, tarot_rank, tarot_title
 from .faces import face
-from .screen import name_seats
+from .seats import name_seats
 
 FIELDS = ("swords", "wands", "cups", "coins")
 WIDTH = 100
