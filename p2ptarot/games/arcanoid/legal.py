@@ -23,7 +23,7 @@ from .moves import (NONE, Abdicate, Call, ChariotAdd, ChariotDiscard, ChariotEng
                     Temperance, Tower, World)
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .state import ArcanoidState
+    from .rules import ArcanoidGame
 
 Card = tuple[int, str]
 
@@ -84,7 +84,7 @@ def engagement_moves(fields: Sequence[str], known: Sequence[Card]) -> list[Engag
     return out
 
 
-def _chariot_engagements(g: "ArcanoidState", fields: Sequence[str], reserve: Sequence[Card],
+def _chariot_engagements(g: ArcanoidGame, fields: Sequence[str], reserve: Sequence[Card],
                          known: Sequence[Card]) -> list[ChariotEngage]:
     out: list[ChariotEngage] = []
     if any((c.startswith("trump-") and c not in CHARIOT_PLAYABLE) or c == FOOL for _, c in reserve):
@@ -112,7 +112,7 @@ def _transmuted(m: Engage) -> str | None:
     return m.cards[m.handles.index(m.transmute)] if m.transmute >= 0 else None
 
 
-def turn_moves(g: "ArcanoidState", pid: int, seat: int) -> list[Move]:
+def turn_moves(g: ArcanoidGame, pid: int, seat: int) -> list[Move]:
     p = g.parts[pid]
     known: list[Card] = [(h, c) for h in g.available(pid) for c in [g.card_for(h, seat)]
                          if c is not None]
