@@ -1,7 +1,8 @@
 """Engagements (rules §3.2 E1–E8, §3.3 C4, E8 = the Magician, §6.1/3/4/6).
 
 `composition_error` is the pure rule for which cards may stand together on a field (DRESDEN's,
-with the MAINZ switches of `Rules`; a variant may replace it through `Rules.composition_error`);
+with the MAINZ switches of `Rules`; a variant may replace it through `Rules.composition_error`):
+it is the default of that field, so it is written in rules.py beside it and taken from there;
 `check_engage` adds E-common (not engaged there, Temperance, cards available) and
 `perform_engage` lays the record(s) down, removes a DRESDEN Temperance (§2.10 C2, A65), opens the
 Fool window (§3.5 O1), then finish checks and refills.
