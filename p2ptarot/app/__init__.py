@@ -13,7 +13,7 @@ from .events import *  # noqa: F401,F403
 from .events import __all__ as _events_all
 
 #: names loaded on first use -> their module
-_LAZY = {"Hub": "table", "TableApp": "table",
+_LAZY = {"Hub": "hub", "TableApp": "table",
          "LeftTable": "human", "human_seat": "human", "until_left": "human"}
 
 __all__ = [*_LAZY, *_events_all]

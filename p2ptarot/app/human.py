@@ -28,7 +28,8 @@ from .events import (HandOver, Leave, Notice, PlayComposed, PlayMove, StandInCha
                      TimeWarning, WriteMove)
 from .forms import answer_written
 from p2ptarot.present.screen import describe, presenter
-from .table import Hub, option_for
+from .hub import Hub
+from .table import option_for
 
 
 T = TypeVar("T")

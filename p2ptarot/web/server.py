@@ -31,7 +31,7 @@ from p2ptarot.i18n import (LANGUAGES, _, accept_language, normalize, page_catalo
 from p2ptarot.i18n.reasons import say
 
 from p2ptarot.app.events import Command, Event, command_from_json
-from p2ptarot.app.table import Hub
+from p2ptarot.app.hub import Hub
 
 logger = logging.getLogger(__name__)
 #: a command bigger than this is refused (a move is a few dozen bytes; a written Eleusis rule is at

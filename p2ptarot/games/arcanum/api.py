@@ -1,6 +1,6 @@
-"""What the helper modules of the game use of its state: they are typed against this protocol, not
-`state.ArcanumState` (which satisfies it), so none of them imports the state module that imports
-them (issue 32 item 5: no type-only cycle)."""
+"""The state as the rules' helper modules see it (spec/games/arcanum.md §1, where each rule lives): they are typed
+against this protocol, not `state.ArcanumState` (which satisfies it), so none of them imports the
+state module that imports them (issue 32 item 5: no type-only cycle)."""
 
 from __future__ import annotations
 
