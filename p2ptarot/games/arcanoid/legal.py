@@ -93,7 +93,7 @@ def _chariot_engagements(g: ArcanoidGame, fields: Sequence[str], reserve: Sequen
     for extra in chain([()], combinations(useful, 1), combinations(useful, 2)):
         cards = [c for _, c in reserve] + [c for _, c in extra]
         handles = [h for h, _ in reserve] + [h for h, _ in extra]
-        spans = [(f,) for f in fields]
+        spans: list[tuple[str, ...]] = [(f,) for f in fields]
         if {EMPRESS, EMPEROR} & set(cards):
             spans += list(combinations(fields, 2))
         for span in spans:

@@ -7,7 +7,7 @@ are logged so `clone()` can rebuild the state by replay (generators cannot be de
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from p2ptarot.cards.arcanoid_tables import (CHARIOT, DEATH, DEVIL, FIELDS, HANGED_MAN, HERMIT, JUDGEMENT,
                                             JUSTICE, MOON, POPE, PRIESTESS, STAR, STRENGTH, SUN, TEMPERANCE,
@@ -54,7 +54,7 @@ class ArcanoidState(Pipeline, FlowState):
         self._extra = {e.move: e for e in self.rules.extra_moves}
         own = [e.move for e in self.rules.extra_moves] + list(self.rules.extra_answers)
         if own:  # a variant's own moves join the vocabulary of this state only
-            self.MOVES = {**MOVES, **{m.KIND: m for m in own}}
+            self.MOVES = {**MOVES, **{m.KIND: m for m in own}}  # type: ignore[misc]  # this state's vocabulary shadows the class's
         self.rounds = int(self.options.get("rounds", self.rules.rounds))
         fs = self.options.get("first_seat")
         self.first_seat: int = -1 if fs is None else int(fs) % players
@@ -303,11 +303,11 @@ class ArcanoidState(Pipeline, FlowState):
         handle, card = move.handle, move.card  # type: ignore[attr-defined]  # the legal moves here are all of one class; `Move` declares no fields
         self.declare(self.seat_of(pid), [(handle, card)])
         zone = self.take(pid, handle)
-        effects = {Priestess: priestess.play, Pope: pope.play, Strength: strength.play,
+        effects: dict[type[Move], Callable[..., Flow]] = {Priestess: priestess.play, Pope: pope.play, Strength: strength.play,
                    HangedMan: hanged_man.play, Temperance: temperance.play, Tower: tower.play,
                    Call: calls.play, Judgement: judgement_world.play_judgement,
                    World: judgement_world.play_world, ChariotLoad: chariot.play_load}
-        effect = PLAY_EFFECTS[card] if isinstance(move, Play) else effects[type(move)]
+        effect: Callable[..., Flow] = PLAY_EFFECTS[card] if isinstance(move, Play) else effects[type(move)]
         return (yield from effect(self, pid, move, zone))
 
     # ---- views and outcome -------------------------------------------------------------------
@@ -323,7 +323,7 @@ class ArcanoidState(Pipeline, FlowState):
         counts = field_counts(self.round_winners, ranked)
         scores = tuple(sum(counts[s].values()) for s in range(self.players))
         w = game_winner(self.round_winners, ranked)
-        detail = {"rounds": [dict(r) for r in self.round_winners],
+        detail: dict[str, Any] = {"rounds": [dict(r) for r in self.round_winners],
                   "by_suit": {str(s): counts[s] for s in range(self.players)}}
         if self.rules.usa_seats:
             detail["usa_fields"] = sum(counts[NOBODY].values())
@@ -336,7 +336,7 @@ def declared(move: Move) -> list[tuple[int, str]]:
     stay face down)."""
     pairs: list[tuple[int, str]] = []
     if hasattr(move, "handle") and hasattr(move, "card"):
-        pairs.append((move.handle, move.card))  # type: ignore[attr-defined]  # the legal moves here are all of one class; `Move` declares no fields
+        pairs.append((move.handle, move.card))
     if isinstance(move, WheelDiscard):
         pairs.extend(zip(move.promote, move.cards))  # the discards stay face down
     elif hasattr(move, "cards"):

@@ -8,7 +8,7 @@ when applied (§10). `candidates` builds moves from one seat's knowledge; `legal
 from __future__ import annotations
 
 from itertools import combinations, permutations, product
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from p2ptarot.engine import IllegalMove, Move, NotYourTurn, Pass
 
@@ -283,7 +283,7 @@ def _forced_draw(g: ArcanumGame, seat: int, move: Choose, ctx: Ctx) -> None:
         raise _bad(g, seat, "you hold no minor: draw one (R11)")
 
 
-CHECKS = {
+CHECKS: dict[str, Callable[..., None]] = {
     "act": _act, "draw-choice": _draw_choice, "limit": _limit, "hide": _hide,
     "relocate": _relocate, "fool-mode": _fool_mode, "artisan": _artisan, "harbour": _artisan,
     "market": _market, "fields": _fields, "cathedral": _cathedral, "castle": _discard_one,
@@ -356,9 +356,9 @@ def candidates(g: ArcanumGame, seat: int, ctx: Ctx) -> Iterator[Move]:
         for combo in combinations(g.z.hands[seat], min(2, len(g.z.hands[seat]))):
             yield Give(combo)
     elif name == "death":
-        minors = _known_hand(g, seat, MINOR)
-        yield from _discards(g, seat, 1, minors)
-        yield from _discards(g, seat, 2, minors)
+        known_minors = _known_hand(g, seat, MINOR)
+        yield from _discards(g, seat, 1, known_minors)
+        yield from _discards(g, seat, 2, known_minors)
     elif name == "swap":
         yield from _swaps(g, seat)
     elif name == "tower":
@@ -373,10 +373,10 @@ def candidates(g: ArcanumGame, seat: int, ctx: Ctx) -> Iterator[Move]:
         for loc in g.open_locations():
             yield Return(loc)
     elif name == "sun":
-        down = [(h, g.card_for(h, seat)) for h in g.face_down(seat)]
-        known = [(h, c) for h, c in down if c is not None]
-        for combo in combinations(known, min(3, len(down))):
-            yield Expose(tuple(h for h, _ in combo), tuple(c for _, c in combo))
+        hidden = [(h, g.card_for(h, seat)) for h in g.face_down(seat)]
+        known = [(h, c) for h, c in hidden if c is not None]
+        for shown in combinations(known, min(3, len(hidden))):
+            yield Expose(tuple(h for h, _ in shown), tuple(c for _, c in shown))
 
 
 def _swaps(g: ArcanumGame, seat: int) -> Iterator[Move]:

@@ -59,6 +59,7 @@ def market(g: ArcanumGame, seat: int) -> Flow:
     if isinstance(move, Discard):
         g.discard_from_hand(seat, move)
         kind = g.kind[move.handles[0]]
+        assert kind is not None  # a card in the hand: its deck is known to every seat
         yield from g.draw(seat, kind, 2 if kind == MINOR else 1)
         yield from g.limit([seat])
 

@@ -66,7 +66,7 @@ class ArcanumState(Core, FlowState):
             pairs = [(move.handle, move.card)]  # type: ignore[attr-defined]  # probed with hasattr on the line above
         elif hasattr(move, "cards"):
             handles = move.give if isinstance(move, Swap) else move.handles  # type: ignore[attr-defined]  # probed with hasattr on the line above
-            pairs = list(zip(handles, move.cards))  # type: ignore[attr-defined]  # probed with hasattr on the line above
+            pairs = list(zip(handles, move.cards))
         else:
             pairs = []
         return tuple(Reveal(h, PUBLIC, seat) for h, c in pairs
