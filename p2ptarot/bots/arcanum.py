@@ -28,6 +28,12 @@ def _value(card: str | None) -> int:
     return COURT_VALUE.get(rank) or int(rank)
 
 
+
+def _given_value(view: Mapping[str, Any], seat: int, handles: tuple[int, ...]) -> int:
+    """What the cards a Wheel would give away are worth to their holder."""
+    return sum(_value(_card_of(view, seat, h)) for h in handles)
+
+
 def _house(card: str | None) -> str | None:
     return card.split("-")[0] if card and not card.startswith("major-") else None
 
@@ -138,7 +144,7 @@ def choose(view: Mapping[str, Any], seat: int, legal: Sequence[Move], rng: rando
             return max(legal, key=lambda m: len(m.handles) - _discard_cost(view, seat, m) / 5)  # type: ignore[attr-defined]  # the legal moves here are all of one class; `Move` declares no fields
         return min(pool, key=lambda m: _discard_cost(view, seat, m))
     if name == "wheel":
-        return min(legal, key=lambda m: sum(_value(_card_of(view, seat, h)) for h in m.handles))  # type: ignore[attr-defined]  # the legal moves here are all of one class; `Move` declares no fields
+        return min(legal, key=lambda m: _given_value(view, seat, m.handles))  # type: ignore[attr-defined]  # the legal moves here are all of one class; `Move` declares no fields
     if name == "house":
         return next((m for m in legal if getattr(m, "house", "") == top), legal[0])
     if name == "declare":
