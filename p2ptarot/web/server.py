@@ -113,8 +113,8 @@ class WebServer:
         site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
         server = site._server  # the bound port when 0 was asked
-        if server is not None and server.sockets:  # type: ignore[union-attr]  # aiohttp's private `_server` is an asyncio Server when started
-            self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]  # aiohttp's private `_server` is an asyncio Server when started
+        if isinstance(server, asyncio.Server) and server.sockets:  # an asyncio Server once started
+            self.port = server.sockets[0].getsockname()[1]
         return self.url
 
     async def close(self) -> None:
