@@ -18,6 +18,7 @@ _LAZY = {
     "OnlineConfig": "config", "OnlineConfigError": "config",
     "IceServer": "config", "check_relay": "config",
     "default_relays": "config", "parse_turn": "config", "default_ice": "config",
+    "read_relay_keys": "config", "auth_keys": "config",
     "OnlineTransport": "transport", "OnlineAdvert": "transport",
     "nostr_key_for": "transport", "OnlineMesh": "mesh",
     "OnlineTable": "finder", "OnlineBrowser": "finder",
@@ -39,7 +40,8 @@ if TYPE_CHECKING:  # `X as X`: re-exported for the type checker (the names load 
     from .config import IceServer as IceServer, OnlineConfig as OnlineConfig
     from .config import OnlineConfigError as OnlineConfigError, check_relay as check_relay
     from .config import default_ice as default_ice, default_relays as default_relays
-    from .config import parse_turn as parse_turn
+    from .config import parse_turn as parse_turn, auth_keys as auth_keys
+    from .config import read_relay_keys as read_relay_keys
     from .finder import OnlineBrowser as OnlineBrowser, OnlineTable as OnlineTable
     from .finder import RelaysFailed as RelaysFailed, browse_online as browse_online
     from .finder import find_code as find_code
