@@ -304,7 +304,7 @@ def _where(lan: LanCheck) -> str:
 
 
 async def diagnose(relays: list[str], ice: list[IceServer], bind: str = "0.0.0.0",
-                   timeout: float = 10.0, auth_keys: dict | None = None, *,
+                   timeout: float = 10.0, auth_keys: dict[str, NostrKey] | None = None, *,
                    lan: bool = True, lan_wait: float = LAN_WAIT,
                    online: bool = True) -> Report:
     """Every check (the LAN probe meanwhile, on ``bind``'s card or, for 0.0.0.0, on every card
