@@ -17,7 +17,7 @@ from netns_rig import Host, Rig
 from online_servers import start_relay, start_turn
 
 from p2ptarot.app.events import CheckConnection, ConnectionChecked
-from p2ptarot.app.table import Hub
+from p2ptarot.app.hub import Hub
 from p2ptarot.i18n import set_language, translations
 from p2ptarot.net.online.config import IceServer, OnlineConfig, parse_turn
 from p2ptarot.net.online.transport import OnlineTransport
