@@ -87,7 +87,9 @@ def test_a_game_on_each_path_with_relays_that_limit_refuse_and_die(internet, tmp
     def read(stream, into: list[str]) -> None:
         for line in stream:
             into.append(line)
-            if line.startswith("link to "):
+            # the link is up: its path is shown (WebRTC), or the table started (the relay path
+            # shows no "link to" line: it is the path a table has before any other)
+            if line.startswith(("link to ", "seat 2: Bob")):
                 linked.set()
     readers = [threading.Thread(target=read, args=(host.stdout, out["out"]), daemon=True),
                threading.Thread(target=read, args=(host.stderr, out["err"]), daemon=True)]
