@@ -8,7 +8,7 @@ import sys
 from p2ptarot.engine import BadConfiguration, UnknownGame
 from p2ptarot.engine import info as game_info
 from p2ptarot.i18n import _
-from p2ptarot.i18n.reasons import say
+from p2ptarot.i18n.message import render as say
 
 USAGE_ERROR = 2
 

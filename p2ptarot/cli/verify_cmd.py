@@ -10,7 +10,7 @@ from pathlib import Path
 from p2ptarot.app.replay import frames
 from p2ptarot.crypto.shuffle import use_second_core
 from p2ptarot.i18n import _, ngettext
-from p2ptarot.i18n.reasons import say
+from p2ptarot.i18n.message import render as say
 from p2ptarot.peer.store import read_transcript
 from p2ptarot.present.screen import name_seats
 from p2ptarot.table.envelope import EnvelopeError, parse

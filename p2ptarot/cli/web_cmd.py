@@ -16,7 +16,7 @@ from p2ptarot.app.events import ReplayLoaded
 from p2ptarot.app.human import LeftTable
 from p2ptarot.app.replay import frames
 from p2ptarot.i18n import _
-from p2ptarot.i18n.reasons import say
+from p2ptarot.i18n.message import render as say
 from p2ptarot.app.table import Hub
 from p2ptarot.peer.config import DEFAULT_STAND_IN_AFTER, PeerConfig
 from p2ptarot.peer.store import read_transcript

@@ -19,6 +19,7 @@ from p2ptarot.crypto.shuffle import ShuffleProof
 
 from .codec import (b64, check_keys, decode_bytes, get_int, get_list, get_str)
 from .errors import MessageDecodeError
+from p2ptarot.i18n.message import tr
 
 MAX_SEAT = 11
 _HEADER = frozenset({"kind", "deck", "epoch", "op", "seat"})
@@ -182,12 +183,12 @@ MESSAGE_TYPES: dict[str, type[Any]] = {
 def message_from_dict(d: Any) -> MentalMessage:
     """Decode any mental message by its `kind` (raises MessageDecodeError)."""
     if not isinstance(d, Mapping) or not isinstance(d.get("kind"), str):
-        raise MessageDecodeError("message: expected an object with a string 'kind'")
+        raise MessageDecodeError(tr("message: expected an object with a string 'kind'"))
     cls = MESSAGE_TYPES.get(d["kind"])
     if cls is None:
-        raise MessageDecodeError(f"message: unknown kind {d['kind']!r}")
+        raise MessageDecodeError(tr("message: unknown kind {kind}", kind=repr(d['kind'])))
     try:
         msg: MentalMessage = cls.from_dict(d)
     except KeyError as exc:  # pragma: no cover - check_keys makes this unreachable
-        raise MessageDecodeError(f"message: missing {exc}") from exc
+        raise MessageDecodeError(tr("message: missing {exc}", exc=exc)) from exc
     return msg

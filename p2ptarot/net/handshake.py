@@ -26,6 +26,7 @@ from typing import Any, Protocol, runtime_checkable
 from p2ptarot.crypto.errors import CryptoError
 from p2ptarot.crypto.signing import PUBLIC_BYTES, SIGNATURE_BYTES, verify_signature
 from p2ptarot.net.errors import HandshakeError
+from p2ptarot.i18n.message import tr
 
 PUBLIC_KEY_SIZE = PUBLIC_BYTES
 NONCE_SIZE = 32
@@ -145,7 +146,7 @@ def check_proof(text: str, mine: Hello, theirs: Hello) -> None:
     try:
         verify_signature(theirs.key, proof_payload(theirs, mine), signature)
     except CryptoError as exc:
-        raise HandshakeError(CLOSE_BAD_SIGNATURE, "bad signature") from exc
+        raise HandshakeError(CLOSE_BAD_SIGNATURE, tr("bad signature")) from exc
 
 
 READY = '{"ready":1}'

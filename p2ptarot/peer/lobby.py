@@ -25,7 +25,7 @@ from p2ptarot.app.events import ChatLine, LobbyState, Notice, Ready, StartNow
 from p2ptarot.crypto.signing import Identity, fingerprint
 from p2ptarot.engine import info as game_info
 from p2ptarot.i18n import _
-from p2ptarot.i18n.reasons import say
+from p2ptarot.i18n.message import render as say
 from p2ptarot.net.errors import HandshakeError, MeshError
 from p2ptarot.net.events import LinkDown, LinkUp, Received
 from p2ptarot.net.finder import matches_table_id_only

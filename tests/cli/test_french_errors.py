@@ -23,7 +23,7 @@ from p2ptarot.engine import EngineError, RandomDealer, create
 from p2ptarot.engine.types import TurnKind
 from p2ptarot.games.arcanoid.moves import Discard
 from p2ptarot.i18n import set_language
-from p2ptarot.i18n.reasons import say
+from p2ptarot.i18n.message import render as say
 from p2ptarot.present.eleusis import PageMoveError, check_rule_text
 from tests.i18n.test_french_games import _english_only, _words
 

@@ -13,7 +13,7 @@ import pytest
 
 from p2ptarot.engine import RandomDealer, create
 from p2ptarot.i18n import set_language
-from p2ptarot.i18n.reasons import say
+from p2ptarot.i18n.message import render as say
 from p2ptarot.present import presenter
 from p2ptarot.present.cards import card_name
 from p2ptarot.present.rulebook import explain, rules

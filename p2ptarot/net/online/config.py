@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from urllib.parse import urlsplit
+from p2ptarot.i18n.message import tr
 
 _RELAY = re.compile(r"wss?://[^\s/]+(/\S*)?")
 
@@ -33,9 +34,9 @@ class IceServer:
     def __post_init__(self) -> None:
         if not re.fullmatch(r"(stun|turn|turns):[^\s:]+(:\d{1,5})?(\?transport=(udp|tcp))?",
                             self.url):
-            raise OnlineConfigError(f"{self.url!r} is not stun:HOST[:PORT] or turn:HOST[:PORT]")
+            raise OnlineConfigError(tr("{url} is not stun:HOST[:PORT] or turn:HOST[:PORT]", url=repr(self.url)))
         if self.url.startswith("turn") and (not self.username or self.credential is None):
-            raise OnlineConfigError("a TURN server needs a username and a credential")
+            raise OnlineConfigError(tr("a TURN server needs a username and a credential"))
 
 
 @dataclass(frozen=True)
@@ -77,18 +78,18 @@ class OnlineConfig:
 
     def __post_init__(self) -> None:
         if not self.relays:
-            raise OnlineConfigError("online play needs at least one relay (--relay URL)")
+            raise OnlineConfigError(tr("online play needs at least one relay (--relay URL)"))
         for url in self.relays:
             check_relay(url)
         if self.transport not in ("auto", "relay"):
-            raise OnlineConfigError("transport is 'auto' or 'relay'")
+            raise OnlineConfigError(tr("transport is 'auto' or 'relay'"))
         if not 1000 <= self.relay_chunk <= 24000:
-            raise OnlineConfigError("relay_chunk must be within 1000..24000")
+            raise OnlineConfigError(tr("relay_chunk must be within 1000..24000"))
 
 
 def check_relay(url: str) -> str:
     if not _RELAY.fullmatch(url) or urlsplit(url).hostname is None:
-        raise OnlineConfigError(f"{url!r} is not a relay URL (ws://HOST[:PORT] or wss://...)")
+        raise OnlineConfigError(tr("{url} is not a relay URL (ws://HOST[:PORT] or wss://...)", url=repr(url)))
     return url
 
 

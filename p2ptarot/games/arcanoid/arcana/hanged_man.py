@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from p2ptarot.engine import IllegalMove
 
 from ..moves import JUSTICE_TARGET, HangedMan
+from p2ptarot.i18n.message import tr
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..state import ArcanoidState
@@ -26,8 +27,7 @@ def targets(g: "ArcanoidState", pid: int) -> list[int]:
 
 def check(g: "ArcanoidState", pid: int, move: HangedMan) -> None:
     if move.target not in targets(g, pid):
-        raise IllegalMove(g.seat_of(pid), "the Hanged Man targets a participant in the round or "
-                                          "the Justice", g.where())
+        raise IllegalMove(g.seat_of(pid), tr("the Hanged Man targets a participant in the round or the Justice"), g.where())
 
 
 def play(g: "ArcanoidState", pid: int, move: HangedMan, zone: str):

@@ -16,6 +16,7 @@ from p2ptarot.engine import IllegalMove
 from ..model import TemperanceState
 from ..moves import Temperance
 from ..battle import CARDS
+from p2ptarot.i18n.message import tr
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..state import ArcanoidState
@@ -30,8 +31,7 @@ def fields(g: "ArcanoidState", pid: int) -> list[str]:
 
 def check(g: "ArcanoidState", pid: int, move: Temperance) -> None:
     if move.field not in fields(g, pid):
-        raise IllegalMove(g.seat_of(pid), "Temperance needs a non-empty pile and a field without "
-                                          "the player's card engagement", g.where())
+        raise IllegalMove(g.seat_of(pid), tr("Temperance needs a non-empty pile and a field without the player's card engagement"), g.where())
 
 
 def play(g: "ArcanoidState", pid: int, move: Temperance, zone: str):

@@ -1,18 +1,23 @@
-"""Sentences made below the front ends (the rule language's errors, the engine's registry, the
-finders, the handshake, abort reasons, Eleusis' last events) reach a French player in French:
-every message those layers raise has a template in `i18n.reasons`, and `say` fills its
-translation with the sentence's own fields."""
+"""Sentences made below the front ends (the rule language's errors, the engine's refusals and
+registry, the finders, the handshake, abort reasons, verdicts, Eleusis' last events) are messages
+(`p2ptarot.i18n.message`): an id of the catalogue and its fields. Every id has its French
+translation with the same fields, every raise site a player may read passes a message (never an
+English sentence a front end would have to parse back), and `render` says it in the player's
+language while the English rendering stays the very text the wire and the vectors hold."""
 
 from __future__ import annotations
 
 import ast
+import pickle
 from pathlib import Path
+from string import Formatter
 
 import pytest
 
 from p2ptarot import i18n
 from p2ptarot.games.eleusis.erl import ErlError, compile_rule
-from p2ptarot.i18n.reasons import say, template_of
+from p2ptarot.i18n import build, translations
+from p2ptarot.i18n.message import Message, ntr, render, tr
 
 PACKAGE = Path(i18n.__file__).resolve().parent.parent
 
@@ -47,30 +52,28 @@ RAISERS = [
 RETURNERS = [("games/arcanoid/engage.py", "composition_error"), ("games/arcanoid/secret.py", "composition_error"),
              ("games/arcanoid/secret.py", "decide"), ("games/arcanoid/variants/worms.py", "_content_error")]
 #: raise sites that only code reads (a caller's bug, never a player's doing)
-INTERNAL = {"an omniscient state has no viewer seat", "viewer seat x out of range"}
+INTERNAL = {"an omniscient state has no viewer seat", "viewer seat {viewer} out of range"}
 
 
-def _sample(node: ast.AST) -> str | None:
-    """The sentence a message expression makes, each variable part written 'x'."""
+def _is_message(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("tr", "ntr")
+
+
+def _english(node: ast.AST) -> str | None:
+    """The English sentence an argument spells out itself (a literal, an f-string, a sum of
+    them), or None when it is a message or a value made elsewhere."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
     if isinstance(node, ast.JoinedStr):
-        return "".join(v.value if isinstance(v, ast.Constant) else _part(v) for v in node.values)
+        return "".join(v.value if isinstance(v, ast.Constant) else "{x}" for v in node.values)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        left, right = _sample(node.left), _sample(node.right)
-        return None if left is None or right is None else left + right
-    return None  # a variable: made elsewhere
+        return _english(node.left) or _english(node.right)
+    if isinstance(node, ast.IfExp):
+        return _english(node.body) or _english(node.orelse)
+    return None
 
 
-def _part(value: ast.AST) -> str:
-    """A variable part: 'x', or a plural's ending ("card{'s' if n > 1 else ''}": 's')."""
-    inner = getattr(value, "value", None)
-    if isinstance(inner, ast.IfExp) and isinstance(inner.body, ast.Constant):
-        return str(inner.body.value)
-    return "x"
-
-
-def _messages() -> list[tuple[str, str]]:
+def _sites() -> list[tuple[str, ast.AST]]:
     out = []
     for pattern, calls in RAISERS:
         for path in sorted(PACKAGE.glob(pattern)):
@@ -84,38 +87,92 @@ def _messages() -> list[tuple[str, str]]:
                 else:
                     arg = node.args[where] if where is not None and len(node.args) > where else None
                 if arg is not None:
-                    text = _sample(arg)
-                    if text is not None and text not in INTERNAL:
-                        out.append((f"{path.name}:{node.lineno}", text))
+                    out.append((f"{path.relative_to(PACKAGE)}:{node.lineno}", arg))
     for pattern, function in RETURNERS:
         for path in sorted(PACKAGE.glob(pattern)):
             for node in ast.walk(ast.parse(path.read_text())):
                 if isinstance(node, ast.FunctionDef) and node.name == function:
                     for ret in ast.walk(node):
                         if isinstance(ret, ast.Return) and ret.value is not None:
-                            for part in (ret.value, getattr(ret.value, "body", None),
-                                         getattr(ret.value, "orelse", None)):
-                                text = None if part is None else _sample(part)
-                                if text is not None:
-                                    out.append((f"{path.name}:{ret.lineno}", text))
+                            out.append((f"{path.relative_to(PACKAGE)}:{ret.lineno}", ret.value))
     return out
 
 
-def test_every_message_a_player_may_read_has_a_template() -> None:
-    messages = _messages()
+def test_every_sentence_a_player_may_read_is_a_message() -> None:
+    sites = _sites()
+    messages = [where for where, arg in sites if _is_message(arg)]
     assert len(messages) > 280  # the rule language alone raises some forty, the engines some 200
-    missing = [(where, text) for where, text in messages if template_of(text) is None]
-    assert not missing, missing
+    english = [(where, text) for where, arg in sites
+               if not _is_message(arg) and (text := _english(arg)) and text not in INTERNAL]
+    assert not english, english
 
 
-def test_the_finders_sentences_have_templates() -> None:
-    """net/finder.py builds its sentences from optional parts: each combination is known."""
-    for what in ("", "sinople "):
-        for whose in ("", " hosted by 3F2A"):
-            assert template_of(f"no open {what}table{whose} seen on the LAN within 10 s "
-                               "(is the host running, and on this network?)"), (what, whose)
-        assert template_of(f"2 open {what}tables on the LAN; name the one to join "
-                           f"(join FINGERPRINT or join ws://HOST:PORT):\n  a\n  b"), what
+def _calls() -> list[tuple[str, ast.Call]]:
+    out = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if _is_message(node):
+                out.append((f"{path.relative_to(PACKAGE)}:{node.lineno}", node))
+    return out
+
+
+def _fields(text: str) -> set[str]:
+    return {name for _lit, name, _spec, _conv in Formatter().parse(text) if name}
+
+
+def test_every_message_id_is_a_literal_with_both_translations() -> None:
+    """English is the id itself; French must be in the .po (python -m p2ptarot.i18n.build), with
+    the id's fields, in every plural form: an id without both fails here."""
+    calls = _calls()
+    assert len(calls) > 400
+    catalog = build.read_catalog("fr")
+    for where, call in calls:
+        ids = call.args[:2] if getattr(call.func, "id", None) == "ntr" else call.args[:1]
+        assert ids and all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in ids), \
+            f"{where}: a message id is a literal"
+        msgid = ids[0].value if len(ids) == 1 else (ids[0].value, ids[1].value)
+        entry = catalog.get(msgid)
+        assert entry is not None, f"{where}: {msgid!r} is not in the French catalogue"
+        said = [entry.string] if isinstance(entry.string, str) else list(entry.string)
+        assert said and all(said), f"{where}: {msgid!r} has no French translation"
+        names = {k.arg for k in call.keywords}
+        for english in ([msgid] if isinstance(msgid, str) else list(msgid)):
+            assert _fields(english) == names, f"{where}: fields {names} for {english!r}"
+        for french in said:
+            assert _fields(french) <= names, f"{where}: {french!r}"
+    assert translations("fr").gettext("unknown game {name} (known: {known})") != \
+        "unknown game {name} (known: {known})"
+
+
+def test_a_message_is_its_english_sentence_and_renders_in_french() -> None:
+    reason = tr("card {h} is not {c}", h=3, c="clubs-7")
+    where = tr("round {round}, trick {trick}", round=2, trick=5)
+    said = tr("seat {seat}: {reason} ({where})", seat=1, reason=reason, where=where)
+    assert said == "seat 1: card 3 is not clubs-7 (round 2, trick 5)"  # the signed English text
+    assert isinstance(said, str) and said.id == "seat {seat}: {reason} ({where})"
+    french = render(said, "fr")
+    assert "clubs-7" in french and "card 3" not in french and "round" not in french, french
+    assert render(said, "en") == said
+    again = pickle.loads(pickle.dumps(said))
+    assert isinstance(again, Message) and render(again, "fr") == french
+    err = ValueError(said)
+    assert render(err, "fr") == french  # an error carrying a message
+    assert render("a peer's own words", "fr") == "a peer's own words"  # never a sentence of ours
+
+
+def test_plural_forms_follow_the_count() -> None:
+    one = ntr("{card} may not exist here: guard it with n >= {need} (the main line may hold only "
+              "{bound} card)", "{card} may not exist here: guard it with n >= {need} (the main "
+              "line may hold only {bound} cards)", 1, card="p2", need=2, bound=1)
+    two = ntr("{card} may not exist here: guard it with n >= {need} (the main line may hold only "
+              "{bound} card)", "{card} may not exist here: guard it with n >= {need} (the main "
+              "line may hold only {bound} cards)", 2, card="p3", need=3, bound=2)
+    assert one.endswith("only 1 card)") and two.endswith("only 2 cards)")
+    assert render(one, "fr").endswith("que 1 carte)") and render(two, "fr").endswith("que 2 cartes)")
+
+
+def test_an_operating_system_error_reads_french() -> None:
+    assert render(ConnectionRefusedError(111, "Connection refused"), "fr") == "connexion refusée"
 
 
 def _erl_error(text: str) -> ErlError:
@@ -135,35 +192,35 @@ def test_a_rule_error_reads_in_french(french: None) -> None:
     from p2ptarot.present.eleusis import error_lines
 
     err = _erl_error("accept c.rank >\n")
-    assert say(err.message) == "une valeur est attendue ici ; trouvé : la fin de la règle"
+    assert render(err.message) == "une valeur est attendue ici ; trouvé : la fin de la règle"
     lines = error_lines("accept c.rank >\n", err)
     assert lines[0] == ("  règle invalide : une valeur est attendue ici ; trouvé : la fin de la "
                         "règle (ligne 2, colonne 1)")
-    assert say(_erl_error("accept c.rank == p1.suit\n").message) == \
+    assert render(_erl_error("accept c.rank == p1.suit\n").message) == \
         "« == » compare un entier avec une enseigne"
-    assert say(_erl_error("accept c.rank == p2.rank\n").message) == (
+    assert render(_erl_error("accept c.rank == p2.rank\n").message) == (
         "p2 peut ne pas exister ici : protégez-la par n >= 2 (la ligne principale peut n'avoir "
         "que 1 carte)")
-    assert say(_erl_error("accept Q\n").message) == \
+    assert render(_erl_error("accept Q\n").message) == \
         "caractère inattendu 'Q' (les noms sont en minuscules)"
 
 
 def test_abort_reasons_and_events_read_in_french(french: None) -> None:
-    assert say("abandoned: step 40 (mental.shares) waited past the table's limit, waiting on "
+    assert render("abandoned: step 40 (mental.shares) waited past the table's limit, waiting on "
                "seat 2; silence convicts nobody") == (
         "abandon : étape 40 (mental.shares) a attendu au-delà de la limite de la table, en "
         "attendant seat 2 ; le silence ne condamne personne")  # the screen names seat 2
-    assert say("the dealer says right") == "le donneur dit juste"
-    assert say("seat 1 is a false prophet") == "seat 1 est un faux prophète"
-    assert say(KeyError("unknown game 'tarok' (known: sinople)")) == \
+    assert render("the dealer says right") == "le donneur dit juste"
+    assert render("seat 1 is a false prophet") == "seat 1 est un faux prophète"
+    assert render(KeyError("unknown game 'tarok' (known: sinople)")) == \
         "jeu inconnu 'tarok' (connus : sinople)"
 
 
 def test_english_and_unknown_sentences_pass_through() -> None:
-    assert say("the dealer says right") == "the dealer says right"  # English: as it came
+    assert render("the dealer says right") == "the dealer says right"  # English: as it came
     i18n.set_language("fr")
     try:
-        assert say("a sentence no layer makes") == "a sentence no layer makes"
+        assert render("a sentence no layer makes") == "a sentence no layer makes"
     finally:
         i18n.set_language("en")
 
@@ -171,17 +228,17 @@ def test_english_and_unknown_sentences_pass_through() -> None:
 def test_a_cheating_verdicts_reason_reads_in_french(french: None) -> None:
     """A move's reason nests in the verdict's: each level and the place in the game are French,
     a reason's own parenthesis ("(R32)") kept apart from the place's."""
-    assert say("illegal: the dealer's statement contradicts his rule: he judged right on 7H 8H "
+    assert render("illegal: the dealer's statement contradicts his rule: he judged right on 7H 8H "
                "(round 1, play 3)") == ("illégal : la déclaration du donneur contredit sa règle : il a "
                                         "jugé juste sur 7H 8H (manche 1, coup 3)")
-    assert say("illegal: discard 1 or 2 minors (R32) (turn 3, P2's activation)") == \
+    assert render("illegal: discard 1 or 2 minors (R32) (turn 3, P2's activation)") == \
         "illégal : défaussez 1 ou 2 mineures (R32) (tour 3, activation de P2)"
-    assert say("illegal: claimed not to hold 5-1, but held it (the opener search found no opener); "
+    assert render("illegal: claimed not to hold 5-1, but held it (the opener search found no opener); "
                "seat(s) 2, 3 also denied a card they held (round 1, opener search for 5-1)") == (
         "illégal : a prétendu ne pas tenir 5-1, mais la tenait (la recherche de l'ouvreur n'a trouvé "
         "aucun ouvreur) ; seat(s) 2, 3 ont aussi nié une carte qu'ils tenaient (manche 1, recherche "
         "de l'ouvreur pour 5-1)")
-    assert say("step 40: sent mental.shares, expected move") == \
+    assert render("step 40: sent mental.shares, expected move") == \
         "étape 40 : a envoyé mental.shares, attendu move"
 
 
