@@ -304,7 +304,8 @@ class Mesh:
                     autoping=True,
                 )
         except (aiohttp.ClientError, OSError, TimeoutError, ValueError) as exc:
-            raise ConnectError(f"cannot connect to {url}: {exc or type(exc).__name__}") from exc
+            raise ConnectError(tr("cannot connect to {url}: {why}", url=url,
+                                  why=exc if str(exc) else type(exc).__name__)) from exc
         self._sockets.add(ws)
         try:
             link = await self._handshake(ws, url, dialed=True, expected_key=expected_key)

@@ -145,10 +145,10 @@ def test_every_message_id_is_a_literal_with_both_translations() -> None:
 
 
 def test_a_message_is_its_english_sentence_and_renders_in_french() -> None:
-    reason = tr("card {h} is not {c}", h=3, c="clubs-7")
+    reason = tr("card {h} is not available as {c}", h=3, c="clubs-7")
     where = tr("round {round}, trick {trick}", round=2, trick=5)
     said = tr("seat {seat}: {reason} ({where})", seat=1, reason=reason, where=where)
-    assert said == "seat 1: card 3 is not clubs-7 (round 2, trick 5)"  # the signed English text
+    assert said == "seat 1: card 3 is not available as clubs-7 (round 2, trick 5)"  # the signed English text
     assert isinstance(said, str) and said.id == "seat {seat}: {reason} ({where})"
     french = render(said, "fr")
     assert "clubs-7" in french and "card 3" not in french and "round" not in french, french
