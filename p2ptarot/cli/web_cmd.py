@@ -85,7 +85,7 @@ def replay_event(path: Path) -> ReplayLoaded:
     verdict = verify_transcript(transcript)
     names, moves = frames(transcript)
     # the reason in the reader's language with the players' names; the evidence it quotes, listed
-    reason = verdict.reason.split(" — evidence: ")[0] if verdict.evidence else verdict.reason
+    reason = verdict.cause
     reason = "".join([name_seats(say(reason), names)] + [" — " + _(
         "evidence: seat {seat}'s signed {kind} message of step {step} (digest {digest}), re-checked "
         "by this replay").format(seat=e["seat"], kind=e["kind"], step=e["step"], digest=e["digest"])

@@ -450,8 +450,8 @@ class Mesh:
                     if theirs.version != mine.version:
                         raise HandshakeError(
                             CLOSE_VERSION,
-                            f"protocol version {theirs.version} not supported "
-                            f"(this peer speaks {mine.version})",
+                            tr("protocol version {theirs} not supported (this peer speaks {ours})",
+                               theirs=theirs.version, ours=mine.version),
                         )
                     if theirs.key == mine.key:
                         raise HandshakeError(CLOSE_SELF, tr("connected to itself"))

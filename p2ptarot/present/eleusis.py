@@ -16,7 +16,7 @@ from p2ptarot.games.eleusis.erl import HINTS, ErlError, compile_rule, facts, hin
 
 from .faces import face
 from .page import PageMoveError
-from p2ptarot.i18n.message import render
+from p2ptarot.i18n.message import render as say_message
 from .screen import name_seats
 
 #: headings for grouping long move lists by kind
@@ -61,7 +61,7 @@ _CARD_ID = re.compile(r"\b(?:clubs|diamonds|hearts|spades)-\d{1,2}(?:#\d+)?")
 def event_text(text: str) -> str:
     """The engine's last event for people: card ids become card names ('hearts-6#1' -> '6♥');
     seats stay 0-based 'seat N' for the screen to name; the sentence in the interface's language."""
-    return _CARD_ID.sub(lambda m: card_name(m.group(0)), render(text))
+    return _CARD_ID.sub(lambda m: card_name(m.group(0)), say_message(text))
 
 
 def cards_text(cards: Sequence[str | None]) -> str:
@@ -249,7 +249,7 @@ def error_lines(text: str, error: ErlError) -> list[str]:
 
 def erl_message(error: ErlError) -> str:
     """The rule language's complaint, located, in the interface's language."""
-    why = render(error.message)
+    why = say_message(error.message)
     return why + " " + _("(line {line}, column {column})").format(
         line=error.line, column=error.column) if error.line else why
 
@@ -429,7 +429,7 @@ def check_rule_text(text: str) -> tuple[str, str]:
     try:
         rule = compile_rule(text)
     except ErlError as exc:
-        raise PageMoveError(_("invalid rule: {why}").format(why=render(exc.message)), exc.line,
+        raise PageMoveError(_("invalid rule: {why}").format(why=say_message(exc.message)), exc.line,
                             exc.column) from None
     except (ValueError, RecursionError):  # ERL raises only ErlError; a hostile text stays a refusal
         raise PageMoveError(_("invalid rule: the text cannot be read as ERL")) from None

@@ -24,7 +24,11 @@ from p2ptarot.table.evidence import cite
 from p2ptarot.table.session import Session
 
 from .format import Transcript
-from p2ptarot.i18n.message import joined, tr
+from p2ptarot.i18n.message import Message, joined, tr
+
+
+#: a conviction's reason followed by the signed evidence it quotes
+QUOTING = "{reason} — evidence: {quoted}"
 
 
 @dataclass
@@ -50,6 +54,13 @@ class Verdict:
         if self.seat is not None:
             return "convicted"
         return "incomplete" if (self.reason or "").startswith("incomplete") else "inconsistent"
+
+    @property
+    def cause(self) -> str | None:
+        """The reason without the evidence it quotes (a front end lists the evidence apart)."""
+        if isinstance(self.reason, Message) and self.reason.id == QUOTING:
+            return self.reason.fields["reason"]
+        return self.reason
 
     def to_json(self) -> dict[str, Any]:
         return {"verdict": self.kind, "valid": self.valid, "steps": self.steps,
@@ -128,14 +139,18 @@ def _incomplete(session: Session, aborts: list[dict[str, Any]], tail: str | None
     if aborts:
         first = aborts[0]
         accused = tr("nobody") if first.get("blame") is None else f"seat {first.get('blame')}"
-        stopped = dict(by=first["by"], accused=accused, reason=repr(first.get("reason")))
-        return Verdict(False, session.step, step=session.step, seat=None, reason=tr(
-            "incomplete: the players stopped the game (seat {by} accused {accused}: {reason}), and "
-            "replaying every message and every piece of evidence in the file proves no seat at "
-            "fault; {note}", note=tail, **stopped) if tail else tr(
-            "incomplete: the players stopped the game (seat {by} accused {accused}: {reason}), and "
-            "replaying every message and every piece of evidence in the file proves no seat at "
-            "fault", **stopped), aborted_by_players=aborts)
+        by, why = first["by"], repr(first.get("reason"))
+        if tail:
+            reason = tr("incomplete: the players stopped the game (seat {by} accused {accused}: "
+                        "{reason}), and replaying every message and every piece of evidence in the "
+                        "file proves no seat at fault; {note}", by=by, accused=accused, reason=why,
+                        note=tail)
+        else:
+            reason = tr("incomplete: the players stopped the game (seat {by} accused {accused}: "
+                        "{reason}), and replaying every message and every piece of evidence in the "
+                        "file proves no seat at fault", by=by, accused=accused, reason=why)
+        return Verdict(False, session.step, step=session.step, seat=None, reason=reason,
+                       aborted_by_players=aborts)
     missing = session.pending_seats()
     seats = ", ".join(str(s) for s in missing)
     if missing:

@@ -52,7 +52,7 @@ RAISERS = [
 RETURNERS = [("games/arcanoid/engage.py", "composition_error"), ("games/arcanoid/secret.py", "composition_error"),
              ("games/arcanoid/secret.py", "decide"), ("games/arcanoid/variants/worms.py", "_content_error")]
 #: raise sites that only code reads (a caller's bug, never a player's doing)
-INTERNAL = {"an omniscient state has no viewer seat", "viewer seat {viewer} out of range"}
+INTERNAL = {"an omniscient state has no viewer seat", "viewer seat {x} out of range"}
 
 
 def _is_message(node: ast.AST) -> bool:
@@ -206,14 +206,19 @@ def test_a_rule_error_reads_in_french(french: None) -> None:
 
 
 def test_abort_reasons_and_events_read_in_french(french: None) -> None:
-    assert render("abandoned: step 40 (mental.shares) waited past the table's limit, waiting on "
-               "seat 2; silence convicts nobody") == (
+    from p2ptarot.engine import UnknownGame, info
+
+    what = tr("step {step} ({label})", step=40, label="mental.shares")
+    assert render(tr("abandoned: {what} waited past the table's limit, waiting on {who}; silence "
+                     "convicts nobody", what=what, who="seat 2")) == (
         "abandon : étape 40 (mental.shares) a attendu au-delà de la limite de la table, en "
         "attendant seat 2 ; le silence ne condamne personne")  # the screen names seat 2
-    assert render("the dealer says right") == "le donneur dit juste"
-    assert render("seat 1 is a false prophet") == "seat 1 est un faux prophète"
-    assert render(KeyError("unknown game 'tarok' (known: sinople)")) == \
-        "jeu inconnu 'tarok' (connus : sinople)"
+    assert render(tr("the dealer says {verdict}", verdict=tr("right"))) == "le donneur dit juste"
+    assert render(tr("{who} is a false prophet", who="seat 1")) == "seat 1 est un faux prophète"
+    with pytest.raises(UnknownGame) as unknown:
+        info("tarok")
+    assert render(unknown.value) == "jeu inconnu 'tarok' (connus : " + ", ".join(
+        sorted(unknown.value.args[0].fields["known"].split(", "))) + ")"
 
 
 def test_english_and_unknown_sentences_pass_through() -> None:
@@ -226,20 +231,20 @@ def test_english_and_unknown_sentences_pass_through() -> None:
 
 
 def test_a_cheating_verdicts_reason_reads_in_french(french: None) -> None:
-    """A move's reason nests in the verdict's: each level and the place in the game are French,
-    a reason's own parenthesis ("(R32)") kept apart from the place's."""
-    assert render("illegal: the dealer's statement contradicts his rule: he judged right on 7H 8H "
-               "(round 1, play 3)") == ("illégal : la déclaration du donneur contredit sa règle : il a "
-                                        "jugé juste sur 7H 8H (manche 1, coup 3)")
-    assert render("illegal: discard 1 or 2 minors (R32) (turn 3, P2's activation)") == \
+    """A move's reason nests in the verdict's: each level and the place in the game are French."""
+    said = tr("illegal: {reason} ({where})", reason=tr(
+        "the dealer's statement contradicts his rule: he {statement}", statement=tr(
+            "judged {verdict} on {cards}", verdict=tr("right"), cards="7H 8H")),
+        where=tr("round {round}, play {play}", round=1, play=3))
+    assert said == ("illegal: the dealer's statement contradicts his rule: he judged right on 7H 8H "
+                    "(round 1, play 3)")  # the English the abort record signs
+    assert render(said) == ("illégal : la déclaration du donneur contredit sa règle : il a jugé "
+                            "juste sur 7H 8H (manche 1, coup 3)")
+    assert render(tr("illegal: {reason} ({where})", reason=tr("discard 1 or 2 minors (R32)"),
+                     where=tr("turn {turn}, P{player}'s activation", turn=3, player=2))) == \
         "illégal : défaussez 1 ou 2 mineures (R32) (tour 3, activation de P2)"
-    assert render("illegal: claimed not to hold 5-1, but held it (the opener search found no opener); "
-               "seat(s) 2, 3 also denied a card they held (round 1, opener search for 5-1)") == (
-        "illégal : a prétendu ne pas tenir 5-1, mais la tenait (la recherche de l'ouvreur n'a trouvé "
-        "aucun ouvreur) ; seat(s) 2, 3 ont aussi nié une carte qu'ils tenaient (manche 1, recherche "
-        "de l'ouvreur pour 5-1)")
-    assert render("step 40: sent mental.shares, expected move") == \
-        "étape 40 : a envoyé mental.shares, attendu move"
+    assert render(tr("step {step}: sent {kind}, expected {value}", step=40, kind="mental.shares",
+                     value="move")) == "étape 40 : a envoyé mental.shares, attendu move"
 
 
 def test_verify_reads_in_french(capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,7 +17,7 @@ from p2ptarot.engine.types import Claim, Move, Pass
 from .claims import (CARD_CORRECT, HAND_HAS_NONE, HINTS_HOLD, RUN_RIGHT, DealerClaim, Question,
                      hint_statement, inconsistency)
 from .erl import HINTS, ErlError, check_hint_syntax, compile_rule
-from .moves import (NO, RIGHT, WRONG, YES, Answer, Call, Commit, DeclareSage, Hint, Judge, NoPlay,
+from .moves import (NO, RIGHT, SAID, WRONG, YES, Answer, Call, Commit, DeclareSage, Hint, Judge, NoPlay,
                     Open, Pick, Play)
 from .rules import (ANSWER, ANSWER_PICK, CALL, DEALER_PICK, HINT, JUDGE, OPEN, PHASE_NAMES, PLAY,
                     RULE, SAGE_PICK, WINDOW)
@@ -159,26 +159,28 @@ class MoveChecks:
             card = self.cards[p.proposal] or ""
             yes = isinstance(move, Answer) and move.answer == YES
             return (Question(CARD_CORRECT, main_len, (card,)), yes,
-                    tr("answered {answer} to the Sage's pick {card}", answer=YES if yes else NO,
+                    tr("answered {answer} to the Sage's pick {card}", answer=SAID[YES if yes else NO],
                        card=card))
         if isinstance(move, Judge):
             right = move.verdict == RIGHT
             verdict = RIGHT if right else WRONG
             if p.no_play:
                 return (Question(HAND_HAS_NONE, main_len, p.cards), right,
-                        tr("judged {verdict} on the \"no play\" of {cards}", verdict=verdict,
+                        tr("judged {verdict} on the \"no play\" of {cards}", verdict=SAID[verdict],
                            cards=" ".join(p.cards)))
             return (Question(RUN_RIGHT, main_len, p.cards), right,
-                    tr("judged {verdict} on {cards}", verdict=verdict, cards=" ".join(p.cards)))
+                    tr("judged {verdict} on {cards}", verdict=SAID[verdict], cards=" ".join(p.cards)))
         else:
             assert isinstance(move, Answer)
             right = (p.call == RIGHT) == (move.answer == YES)
         if p.no_play:
             return (Question(HAND_HAS_NONE, main_len, p.cards), right, tr(
                 "answered {answer} to the Sage's call {call} on the \"no play\" of {cards}",
-                answer=move.answer, call=repr(p.call), cards=" ".join(p.cards)))
+                answer=SAID.get(move.answer, move.answer), call=repr(p.call),
+                cards=" ".join(p.cards)))
         return (Question(RUN_RIGHT, main_len, p.cards), right, tr(
-            "answered {answer} to the Sage's call {call} on {cards}", answer=move.answer,
+            "answered {answer} to the Sage's call {call} on {cards}",
+            answer=SAID.get(move.answer, move.answer),
             call=repr(p.call), cards=" ".join(p.cards)))
 
     def _truth(self, question: Question) -> bool:

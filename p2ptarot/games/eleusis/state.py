@@ -32,7 +32,7 @@ from .claims import HINTS_HOLD, DealerClaim, Question, hint_statement
 from .erl import ErlError, Rule, compile_rule, true_hints
 from .layout import Layout
 from .library import LIBRARY
-from .moves import (MOVES, NO, RIGHT, WRONG, YES, Answer, Call, Commit, DeclareSage, Hint, Judge,
+from .moves import (MOVES, NO, RIGHT, SAID, WRONG, YES, Answer, Call, Commit, DeclareSage, Hint, Judge,
                     NoPlay, Open, Pick, Play)
 from .records import Effect, Pending, RoundRecord
 from .rules import (ANSWER, ANSWER_PICK, CALL, DEAL, DEALER_PICK, FIRST_DEALER, HINT, JUDGE, OPEN,
@@ -307,7 +307,8 @@ class EleusisState(MoveChecks, StockEffects, GameState):
         elif isinstance(move, Call):
             assert self.pending is not None
             self.pending.call = move.verdict
-            self.last_event = tr("the Sage calls {verdict}", verdict=move.verdict)
+            self.last_event = tr("the Sage calls {verdict}",
+                                 verdict=SAID.get(move.verdict, move.verdict))
             self._enter(ANSWER)
         elif isinstance(move, Answer):
             self._apply_answer(seat, move)
@@ -382,7 +383,8 @@ class EleusisState(MoveChecks, StockEffects, GameState):
         question, expected, statement = self._statement(move)
         self._state_claim(seat, question, expected, statement)
         right = move.verdict == RIGHT
-        self.last_event = tr("the dealer says {verdict}", verdict=move.verdict)
+        self.last_event = tr("the dealer says {verdict}",
+                             verdict=SAID.get(move.verdict, move.verdict))
         if not p.no_play:
             self._settle_cards(right)
         elif right:
@@ -396,7 +398,8 @@ class EleusisState(MoveChecks, StockEffects, GameState):
         question, expected, statement = self._statement(move)
         self._state_claim(seat, question, expected, statement)
         yes = move.answer == YES
-        self.last_event = tr("the dealer answers {answer}", answer=move.answer)
+        self.last_event = tr("the dealer answers {answer}",
+                             answer=SAID.get(move.answer, move.answer))
         if self.phase == ANSWER_PICK:
             if yes:
                 self._take_from_hand(p.proposal)
