@@ -42,4 +42,4 @@ def interface_arg(value: str) -> str:
     try:
         return resolve_interface(value)
     except InterfaceError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from exc
+        raise argparse.ArgumentTypeError(say(exc)) from exc

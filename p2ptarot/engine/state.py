@@ -140,9 +140,9 @@ class GameState(ABC):
         """
         turn = self.turn()
         if turn.kind not in MOVE_KINDS:
-            raise NotYourTurn(seat, f"the game waits for {turn.kind.value}, not for a move")
+            raise NotYourTurn(seat, tr("the game waits for {kind}, not for a move", kind=turn.kind.value))
         if seat not in turn.seats:
-            raise NotYourTurn(seat, "it is not this seat's turn")
+            raise NotYourTurn(seat, tr("it is not this seat's turn"))
         if type(move).KIND not in self.MOVES or self.MOVES[type(move).KIND] is not type(move):
             raise IllegalMove(seat, tr("{name} is not a move of {NAME}", name=type(move).__name__, NAME=self.NAME))
         wrong = bad_field(move)

@@ -113,7 +113,7 @@ def parse_hello(text: str) -> Hello:
             instance=b64u_decode(obj["instance"], INSTANCE_SIZE),
         )
     except (KeyError, ValueError) as exc:
-        raise HandshakeError(CLOSE_BAD_HELLO, f"bad hello: {exc}") from exc
+        raise HandshakeError(CLOSE_BAD_HELLO, tr("bad hello: {exc}", exc=exc)) from exc
 
 
 def proof_payload(signer_hello: Hello, verifier_hello: Hello) -> bytes:
@@ -142,7 +142,7 @@ def check_proof(text: str, mine: Hello, theirs: Hello) -> None:
     try:
         signature = b64u_decode(obj["proof"], SIGNATURE_SIZE)
     except (KeyError, ValueError) as exc:
-        raise HandshakeError(CLOSE_BAD_HELLO, f"bad proof message: {exc}") from exc
+        raise HandshakeError(CLOSE_BAD_HELLO, tr("bad proof message: {exc}", exc=exc)) from exc
     try:
         verify_signature(theirs.key, proof_payload(theirs, mine), signature)
     except CryptoError as exc:
@@ -155,7 +155,7 @@ READY = '{"ready":1}'
 def check_ready(text: str) -> None:
     """The peer accepted our proof; anything else is a protocol error."""
     if _loads_object(text) != {"ready": 1}:
-        raise HandshakeError(CLOSE_BAD_HELLO, "expected ready")
+        raise HandshakeError(CLOSE_BAD_HELLO, tr("expected ready"))
 
 
 def _dumps(obj: dict[str, Any]) -> str:
@@ -166,7 +166,7 @@ def _loads_object(text: str) -> dict[str, Any]:
     try:
         obj = json.loads(text)
     except (ValueError, RecursionError) as exc:
-        raise HandshakeError(CLOSE_BAD_HELLO, "handshake frame is not JSON") from exc
+        raise HandshakeError(CLOSE_BAD_HELLO, tr("handshake frame is not JSON")) from exc
     if not isinstance(obj, dict):
-        raise HandshakeError(CLOSE_BAD_HELLO, "handshake frame is not a JSON object")
+        raise HandshakeError(CLOSE_BAD_HELLO, tr("handshake frame is not a JSON object"))
     return obj

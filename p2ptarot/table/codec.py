@@ -54,7 +54,7 @@ def _sealed_commitment(secrets: SeatSecrets, label: str, plain: bytes,
     try:
         sealed = secrets.seal(label, plain)
     except ValueError as exc:
-        raise TableUsageError(f"{what} is too large to commit: {exc}") from exc
+        raise TableUsageError(tr("{what} is too large to commit: {exc}", what=what, exc=exc)) from exc
     return SealedCommitment(digest=canonical.b64(digest), sealed=canonical.b64(sealed))
 
 
@@ -65,7 +65,7 @@ def wire_move(move: Move, by: str | None, secrets: SeatSecrets, table_id: bytes,
     secret: SealedCommitment | SecretSalt | None = None
     if isinstance(move, Commit):
         if not move.value:
-            raise TableUsageError("a secret value is never empty")
+            raise TableUsageError(tr("a secret value is never empty"))
         label = rounds.secret_label(table_id, step, seat, move.name)
         secret = _sealed_commitment(secrets, label, move.value.encode("utf-8"),
                                     f"secret {move.name!r}")
@@ -73,7 +73,7 @@ def wire_move(move: Move, by: str | None, secrets: SeatSecrets, table_id: bytes,
     elif isinstance(move, Open):
         known = committed.get(move.name)
         if known is None or known.owner != seat:
-            raise TableUsageError(f"this seat committed no secret {move.name!r}")
+            raise TableUsageError(tr("this seat committed no secret {name}", name=repr(move.name)))
         secret = SecretSalt(salt=canonical.b64(secrets.salt(known.label)))
     return MoveBody(move=move.to_json(), shares=[], secret=secret, by=by).wire()
 

@@ -142,11 +142,11 @@ class Session:
         spec = self._spec
         if (self.seat is None or spec is None or spec.kind not in MOVE_STEP_KINDS
                 or self.seat not in spec.seats):
-            raise TableUsageError("it is not this seat's turn to move")
+            raise TableUsageError(tr("it is not this seat's turn to move"))
         if self.seat in self.intake.held(self.step):
-            raise TableUsageError("this seat already moved in this step")
+            raise TableUsageError(tr("this seat already moved in this step"))
         if by not in (None, STAND_IN):
-            raise TableUsageError(f"a move is marked by {STAND_IN!r} or not at all, not {by!r}")
+            raise TableUsageError(tr("a move is marked by {mark} or not at all, not {by}", mark=repr(STAND_IN), by=repr(by)))
         try:
             self.game.check(self.seat, move)
         except IllegalMove as exc:

@@ -199,14 +199,14 @@ class ArcanoidState(Pipeline, FlowState):
         assert isinstance(req, Ask)
         ctx = req.ctx
         if seat in ctx.answers:
-            raise NotYourTurn(seat, "this seat has already answered", self.where())
+            raise NotYourTurn(seat, tr("this seat has already answered"), self.where())
         self._check_answer(seat, move, ctx)
 
     def _check_answer(self, seat: int, move: Move, ctx: Ctx) -> None:
         name = ctx.name
         if (name in ("turn", "wheel", "call-again", "hermit", "fool-outcome")
                 and seat != self.seat_of(ctx.actor)):
-            raise NotYourTurn(seat, "another seat decides here", self.where())
+            raise NotYourTurn(seat, tr("another seat decides here"), self.where())
         expected = {"hermit": (HermitMove, Pass), "wheel": (WheelDiscard,),
                     "call-again": (CallAgain, Pass), "fool": (Fool, Pass), "pope": (Show,),
                     "give": (Give, Pass), "vote": (Vote,), "fool-outcome": (FoolOutcome,)}

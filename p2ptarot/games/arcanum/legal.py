@@ -102,7 +102,7 @@ def _knows_minor(g: "ArcanumState", seat: int) -> bool | None:
 def check(g: "ArcanumState", seat: int, move: Move, ctx: Ctx) -> None:
     name = ctx.name
     if seat in ctx.answers:
-        raise NotYourTurn(seat, "this seat has already answered", g.where())
+        raise NotYourTurn(seat, tr("this seat has already answered"), g.where())
     if not isinstance(move, ANSWERS[name]):
         raise _bad(g, seat, tr("{KIND} does not answer {name}", KIND=move.KIND, name=name))
     if isinstance(move, Choose):

@@ -140,9 +140,9 @@ class ParisDivinsState(GameState):
 
     def _judge(self, seat: int, move: Move) -> Wager:
         if self.phase != CHOOSE:
-            raise NotYourTurn(seat, "no card is chosen now", self._where())
+            raise NotYourTurn(seat, tr("no card is chosen now"), self._where())
         if seat not in self.active:
-            raise NotYourTurn(seat, "is not an active player", self._where())
+            raise NotYourTurn(seat, tr("is not an active player"), self._where())
         if seat in self.chosen:
             raise IllegalMove(seat, tr("has already chosen this round"), self._where())
         if type(move) is not Wager:

@@ -251,7 +251,7 @@ class SinopleState(GameState):
         if type(move) not in (Pass, Show):
             raise IllegalMove(seat, tr("the opener search takes only show or pass"), self._where())
         if seat not in self._order[self._pos:]:
-            raise NotYourTurn(seat, "this seat already answered in this opener search",
+            raise NotYourTurn(seat, tr("this seat already answered in this opener search"),
                               self._where())
         target = self._target()
         if type(move) is Pass:
@@ -291,7 +291,7 @@ class SinopleState(GameState):
         order: the order is enforced when applying."""
         expected = self._order[self._pos]
         if seat != expected:
-            raise NotYourTurn(seat, f"the opener search waits for seat {expected}", self._where())
+            raise NotYourTurn(seat, tr("the opener search waits for seat {expected}", expected=expected), self._where())
 
     def _apply_search_pass(self, seat: int) -> None:
         self._check_search_seat(seat)

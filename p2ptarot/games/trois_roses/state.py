@@ -179,9 +179,9 @@ class TroisRosesState(GameState):
         """Pure legality of `move` by `seat` from this state's knowledge: the card index played and
         the denials it makes with the hand handles each still has to be checked against."""
         if self.phase != PLAY:
-            raise NotYourTurn(seat, "no card is played now", self._where())
+            raise NotYourTurn(seat, tr("no card is played now"), self._where())
         if seat != self.to_play:
-            raise NotYourTurn(seat, f"the trick waits for seat {self.to_play}", self._where())
+            raise NotYourTurn(seat, tr("the trick waits for seat {to_play}", to_play=self.to_play), self._where())
         if type(move) is not Play:
             raise IllegalMove(seat, tr("only a card may be played now, not {KIND}", KIND=move.KIND), self._where())
         idx = INDEX.get(move.card, -1) if isinstance(move.card, str) else -1
