@@ -25,7 +25,8 @@ def make(name: str, seed: int | str) -> Agent:
     try:
         cls = BOTS[name]
     except KeyError:
-        raise UnknownBot(tr("unknown bot {name} (known: {known})", name=repr(name), known=', '.join(sorted(BOTS)))) from None
+        raise UnknownBot(tr("unknown bot {name} (known: {known})",
+                            name=repr(name), known=', '.join(sorted(BOTS)))) from None
     return cls(random.Random(seed))
 
 

@@ -233,7 +233,8 @@ class Point:
             raise InvalidEncoding(tr("{what}: expected {size} bytes", what="point", size=32))
         b = bytes(b)
         if not _valid(b):
-            raise InvalidEncoding(tr("point: not the canonical encoding of a non-identity ristretto255 element"))
+            raise InvalidEncoding(tr("point: not the canonical encoding of a non-identity "
+                                     "ristretto255 element"))
         return cls._trusted(b)
 
     def encode(self) -> bytes:

@@ -61,7 +61,8 @@ class DleqProof(_ChallengeResponse):
 def _require_nonidentity(name: str, **points: Point) -> None:
     for key, p in points.items():
         if p.is_identity:
-            raise ProofError(tr("{name}: statement point {key} is the identity", name=name, key=key))
+            raise ProofError(tr("{name}: statement point {key} is the identity",
+                                name=name, key=key))
 
 
 # --- Schnorr -------------------------------------------------------------------------------
@@ -113,7 +114,8 @@ def _verify(label: str, what: str, g1: Point, h1: Point, g2: Point, h2: Point,
     t1 = g1 * proof.s - h1 * proof.c
     t2 = g2 * proof.s - h2 * proof.c
     if _dleq_challenge(label, context, statement, t1, t2) != proof.c:
-        raise ProofError(tr("{what}: challenge mismatch (log_g1 h1 != log_g2 h2 for this statement)", what=what))
+        raise ProofError(tr("{what}: challenge mismatch (log_g1 h1 != log_g2 h2 for this statement)",
+                            what=what))
 
 
 def prove_dleq(x: Scalar, g1: Point, h1: Point, g2: Point, h2: Point,

@@ -97,7 +97,8 @@ class ShuffleProof:
         if n < 1:
             raise InvalidEncoding(tr("shuffle proof: n must be >= 1"))
         if not isinstance(data, (bytes, bytearray)) or len(data) != cls.size(n):
-            raise InvalidEncoding(tr("shuffle proof: expected {size} bytes for n={n}", size=cls.size(n), n=n))
+            raise InvalidEncoding(tr("shuffle proof: expected {size} bytes for n={n}",
+                                     size=cls.size(n), n=n))
         data = bytes(data)
         npts = 3 * n + 5
         pts = [Point.decode(data[i * 32:(i + 1) * 32]) for i in range(npts)]

@@ -37,7 +37,8 @@ class IllegalMove(EngineError):
         self.reason = reason
         self.where = where
         self.claim = claim
-        super().__init__(tr("seat {seat}: {reason} ({where})", seat=seat, reason=reason, where=where)
+        super().__init__(tr("seat {seat}: {reason} ({where})",
+                            seat=seat, reason=reason, where=where)
                          if where else tr("seat {seat}: {reason}", seat=seat, reason=reason))
 
 

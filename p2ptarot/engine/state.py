@@ -140,14 +140,17 @@ class GameState(ABC):
         """
         turn = self.turn()
         if turn.kind not in MOVE_KINDS:
-            raise NotYourTurn(seat, tr("the game waits for {kind}, not for a move", kind=turn.kind.value))
+            raise NotYourTurn(seat, tr("the game waits for {kind}, not for a move",
+                                       kind=turn.kind.value))
         if seat not in turn.seats:
             raise NotYourTurn(seat, tr("it is not this seat's turn"))
         if type(move).KIND not in self.MOVES or self.MOVES[type(move).KIND] is not type(move):
-            raise IllegalMove(seat, tr("{name} is not a move of {NAME}", name=type(move).__name__, NAME=self.NAME))
+            raise IllegalMove(seat, tr("{name} is not a move of {NAME}",
+                                       name=type(move).__name__, NAME=self.NAME))
         wrong = bad_field(move)
         if wrong is not None:
-            raise IllegalMove(seat, tr("{KIND} field {wrong} has a value of the wrong type", KIND=move.KIND, wrong=repr(wrong)))
+            raise IllegalMove(seat, tr("{KIND} field {wrong} has a value of the wrong type",
+                                       KIND=move.KIND, wrong=repr(wrong)))
         self._check(seat, move)
 
     def apply(self, seat: int, move: Move, *, listed: bool = False) -> None:
@@ -191,7 +194,8 @@ class GameState(ABC):
         if move.name in self.secrets:
             raise IllegalMove(seat, tr("secret {name} is already committed", name=repr(move.name)))
         if self.omniscient and not move.value:
-            raise IllegalMove(seat, tr("secret {name} committed without its value", name=repr(move.name)))
+            raise IllegalMove(seat, tr("secret {name} committed without its value",
+                                       name=repr(move.name)))
 
     def _check_open(self, seat: int, move: Open) -> None:
         """Pure checks every Open passes: the seat's own, unopened secret, opened to the value
@@ -200,11 +204,13 @@ class GameState(ABC):
         if secret is None:
             raise IllegalMove(seat, tr("no secret {name} was committed", name=repr(move.name)))
         if secret.owner != seat:
-            raise IllegalMove(seat, tr("secret {name} belongs to seat {owner}", name=repr(move.name), owner=secret.owner))
+            raise IllegalMove(seat, tr("secret {name} belongs to seat {owner}",
+                                       name=repr(move.name), owner=secret.owner))
         if secret.opened:
             raise IllegalMove(seat, tr("secret {name} is already open", name=repr(move.name)))
         if secret.value is not None and secret.value != move.value:
-            raise IllegalMove(seat, tr("opened secret {name} to a value it did not commit", name=repr(move.name)))
+            raise IllegalMove(seat, tr("opened secret {name} to a value it did not commit",
+                                       name=repr(move.name)))
 
     def _record_commit(self, seat: int, move: Commit) -> None:
         """Bookkeeping for a Commit, to call from `_apply`: the value is known here iff the move

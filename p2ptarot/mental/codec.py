@@ -48,21 +48,24 @@ def get_int(d: Mapping[str, Any], field: str, upper: int = MAX_INT) -> int:
     """A plain (non-bool) int in [0, upper]."""
     v = d[field]
     if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= upper:
-        raise MessageDecodeError(tr("{field}: expected an integer in [0, {upper}]", field=field, upper=upper))
+        raise MessageDecodeError(tr("{field}: expected an integer in [0, {upper}]",
+                                    field=field, upper=upper))
     return v
 
 
 def get_str(d: Mapping[str, Any], field: str, max_len: int = MAX_DECK_ID) -> str:
     v = d[field]
     if not isinstance(v, str) or not 0 < len(v) <= max_len:
-        raise MessageDecodeError(tr("{field}: expected a string of 1..{max} characters", field=field, max=max_len))
+        raise MessageDecodeError(tr("{field}: expected a string of 1..{max} characters",
+                                    field=field, max=max_len))
     return v
 
 
 def get_list(d: Mapping[str, Any], field: str, max_len: int = MAX_ITEMS) -> list[Any]:
     v = d[field]
     if not isinstance(v, list) or len(v) > max_len:
-        raise MessageDecodeError(tr("{field}: expected a list of at most {max} items", field=field, max=max_len))
+        raise MessageDecodeError(tr("{field}: expected a list of at most {max} items",
+                                    field=field, max=max_len))
     return v
 
 
@@ -74,5 +77,6 @@ def check_keys(d: Any, expected: frozenset[str], what: str) -> Mapping[str, Any]
     if keys != expected:
         missing = sorted(expected - keys)
         extra = sorted(str(k) for k in keys - expected)
-        raise MessageDecodeError(tr("{what}: missing keys {missing}, unexpected keys {extra}", what=what, missing=missing, extra=extra))
+        raise MessageDecodeError(tr("{what}: missing keys {missing}, unexpected keys {extra}",
+                                    what=what, missing=missing, extra=extra))
     return d

@@ -255,18 +255,27 @@ class DeckEpoch:
     def receive(self, sender: int, msg: MentalMessage) -> list[Event]:
         """Verify and apply `msg` sent by `sender`; raise MentalViolation naming the culprit."""
         if msg.seat != sender:
-            raise MentalViolation(sender, tr("message claims to come from seat {seat}", seat=msg.seat))
+            raise MentalViolation(sender, tr("message claims to come from seat {seat}",
+                                             seat=msg.seat))
         if (msg.deck, msg.epoch) != (self.deck, self.epoch):
-            raise MentalViolation(sender, tr("message for deck {deck} epoch {epoch} routed to deck {deck2} epoch {epoch2}", deck=repr(msg.deck), epoch=msg.epoch, deck2=repr(self.deck), epoch2=self.epoch))
+            raise MentalViolation(sender, tr("message for deck {deck} epoch {epoch} routed to deck "
+                                             "{deck2} epoch {epoch2}",
+                                             deck=repr(msg.deck), epoch=msg.epoch,
+                                             deck2=repr(self.deck), epoch2=self.epoch))
         if self.idle:
             raise MentalViolation(sender, tr("{KIND}: no operation in progress", KIND=msg.KIND))
         if msg.op != self._cursor:
-            raise MentalViolation(sender, tr("{KIND} answers operation {op}, but operation {cursor} is in progress", KIND=msg.KIND, op=msg.op, cursor=self._cursor))
+            raise MentalViolation(sender, tr("{KIND} answers operation {op}, but operation {cursor} "
+                                             "is in progress",
+                                             KIND=msg.KIND, op=msg.op, cursor=self._cursor))
         op = self._ops[self._cursor]
         if msg.KIND != op.kind:
-            raise MentalViolation(sender, tr("sent {KIND}, expected {kind}", KIND=msg.KIND, kind=op.kind))
+            raise MentalViolation(sender, tr("sent {KIND}, expected {kind}",
+                                             KIND=msg.KIND, kind=op.kind))
         if sender not in op.pending:
-            raise MentalViolation(sender, tr("{KIND}: seat {sender} is not expected to send now (already sent, or not its turn)", KIND=msg.KIND, sender=sender))
+            raise MentalViolation(sender, tr("{KIND}: seat {sender} is not expected to send now "
+                                             "(already sent, or not its turn)",
+                                             KIND=msg.KIND, sender=sender))
         trusted = sender == self.me and self._made.get((msg.op, msg.KIND)) == msg
         events: list[Event] = []
         if isinstance(msg, KeyMessage):
@@ -292,7 +301,9 @@ class DeckEpoch:
                 raise MentalViolation(s, tr("key proof rejected: {exc}", exc=exc)) from exc
         for other, h in self.keys.items():
             if h == msg.key:
-                raise MentalViolation(max(s, other), tr("seats {low} and {high} published the same key", low=min(s, other), high=max(s, other)))
+                raise MentalViolation(max(s, other), tr("seats {low} and {high} published the same "
+                                                        "key",
+                                                        low=min(s, other), high=max(s, other)))
         self.keys[s] = msg.key
         op.pending.discard(s)
         if not op.pending:
@@ -305,9 +316,13 @@ class DeckEpoch:
         s = msg.seat
         want = (op.inputs or (), op.outputs)
         if (msg.inputs, msg.outputs) != want:
-            raise MentalViolation(s, tr("shuffle names inputs {inputs} and outputs {outputs}, expected {want_in} and {want_out}", inputs=list(msg.inputs), outputs=list(msg.outputs), want_in=list(want[0]), want_out=list(want[1])))
+            raise MentalViolation(s, tr("shuffle names inputs {inputs} and outputs {outputs}, "
+                                        "expected {want_in} and {want_out}",
+                                        inputs=list(msg.inputs), outputs=list(msg.outputs),
+                                        want_in=list(want[0]), want_out=list(want[1])))
         if len(msg.ciphertexts) != len(op.stage):
-            raise MentalViolation(s, tr("shuffle has {count} ciphertexts, expected {stage}", count=len(msg.ciphertexts), stage=len(op.stage)))
+            raise MentalViolation(s, tr("shuffle has {count} ciphertexts, expected {stage}",
+                                        count=len(msg.ciphertexts), stage=len(op.stage)))
         out = list(msg.ciphertexts)
         if not trusted:
             ctx = binding.shuffle_context(self.table_id, self.deck, self.epoch, msg.op, s)
@@ -324,7 +339,8 @@ class DeckEpoch:
         want = [(t.handle, op.new_versions[t.handle]) for t in op.transfers if t.holder == s]
         got = [(i.handle, i.version) for i in msg.items]
         if got != want:
-            raise MentalViolation(s, tr("re-encryptions for {got}, expected {want}", got=got, want=want))
+            raise MentalViolation(s, tr("re-encryptions for {got}, expected {want}",
+                                        got=got, want=want))
         if not trusted:
             H = self._H()
             for item in msg.items:
@@ -334,7 +350,8 @@ class DeckEpoch:
                 try:
                     verify_reencryption(old, item.ciphertext, H, item.proof, ctx)
                 except CryptoError as exc:
-                    raise MentalViolation(s, tr("re-encryption of handle {handle} rejected: {exc}", handle=item.handle, exc=exc)) from exc
+                    raise MentalViolation(s, tr("re-encryption of handle {handle} rejected: {exc}",
+                                                handle=item.handle, exc=exc)) from exc
         for item in msg.items:
             self.handles[item.handle].versions.append(Version(item.ciphertext))
         op.pending.discard(s)
@@ -354,7 +371,9 @@ class DeckEpoch:
                 try:
                     verify_share(h_s, ct, item.share, item.proof, ctx)
                 except CryptoError as exc:
-                    raise MentalViolation(s, tr("decryption share for handle {handle} version {version} rejected: {exc}", handle=item.handle, version=item.version, exc=exc)) from exc
+                    raise MentalViolation(s, tr("decryption share for handle {handle} version "
+                                                "{version} rejected: {exc}",
+                                                handle=item.handle, version=item.version, exc=exc)) from exc
         events: list[Event] = []
         for item in msg.items:
             self.handles[item.handle].versions[item.version].shares[s] = item.share

@@ -99,7 +99,8 @@ class MentalTable:
         """Verify and apply a message of `sender` (raises MentalViolation naming the culprit)."""
         state = self._epochs.get((msg.deck, msg.epoch))
         if state is None:
-            raise MentalViolation(sender, tr("no deck {deck} epoch {epoch} is open", deck=repr(msg.deck), epoch=msg.epoch))
+            raise MentalViolation(sender, tr("no deck {deck} epoch {epoch} is open",
+                                             deck=repr(msg.deck), epoch=msg.epoch))
         return state.receive(sender, msg)
 
     def receive_dict(self, sender: int, data: Any) -> list[Event]:

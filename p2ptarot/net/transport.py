@@ -466,7 +466,8 @@ class Mesh:
             except TimeoutError as exc:
                 raise HandshakeError(CLOSE_TIMEOUT, tr("handshake timed out")) from exc
             except (ConnectionError, aiohttp.ClientError, RuntimeError) as exc:
-                raise HandshakeError(ws.close_code, tr("connection lost in handshake: {why}", why=exc)) from exc
+                raise HandshakeError(ws.close_code, tr("connection lost in handshake: {why}",
+                                                       why=exc)) from exc
         except HandshakeError as err:
             logger.info("handshake with %s failed: %s", address, err)
             await self._close_ws(ws, err.code or CLOSE_BAD_HELLO, err.reason)

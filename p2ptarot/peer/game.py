@@ -362,14 +362,16 @@ async def _on_move(session: Session, handle: Callable[[list[Effect]], Awaitable[
                    choice: Move | StandInMove | Exception) -> None:
     """This seat's move, chosen by the local chooser (a person, a bot or the stand-in)."""
     if isinstance(choice, Exception):
-        raise RunError(tr("no move for seat {seat}: {choice}", seat=session.seat, choice=choice)) from choice
+        raise RunError(tr("no move for seat {seat}: {choice}",
+                          seat=session.seat, choice=choice)) from choice
     try:
         if isinstance(choice, StandInMove):
             effects = session.act(choice.move, by="bot")
         else:
             effects = session.act(choice)
     except TableUsageError as exc:  # the local chooser broke the rules: a bug, not a fault
-        raise RunError(tr("the move chosen for seat {seat} was refused: {exc}", seat=session.seat, exc=exc)) from exc
+        raise RunError(tr("the move chosen for seat {seat} was refused: {exc}",
+                          seat=session.seat, exc=exc)) from exc
     await handle(effects)
 
 

@@ -169,5 +169,6 @@ def read_transcript(path: Path) -> Transcript:
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
-        raise TranscriptError(tr("cannot read {path}: {strerror}", path=path, strerror=exc.strerror)) from exc
+        raise TranscriptError(tr("cannot read {path}: {strerror}",
+                                 path=path, strerror=exc.strerror)) from exc
     return parse_transcript(data, str(path))

@@ -198,19 +198,25 @@ def abort_record(env: Envelope, protocol: int, seats: int) -> tuple[AbortBody | 
     nobody, its signer included: records travel outside the chain, so peers need not all hold
     the same ones, and a verdict drawn from one would not be every honest peer's."""
     if env.v != protocol:
-        return None, (tr("a malformed abort record from seat {seat}: protocol version {v} at a table of version {protocol}", seat=env.seat, v=env.v, protocol=protocol))
+        return None, (tr("a malformed abort record from seat {seat}: protocol version {v} at a "
+                         "table of version {protocol}",
+                         seat=env.seat, v=env.v, protocol=protocol))
     try:
         body = AbortBody.model_validate(env.body)
     except ValidationError:
         return None, tr("a malformed abort record from seat {seat}", seat=env.seat)
     if body.blame is not None and body.blame >= seats:
-        return None, (tr("a malformed abort record from seat {seat}: it blames seat {blame} of a {n}-seat table", seat=env.seat, blame=body.blame, n=seats))
+        return None, (tr("a malformed abort record from seat {seat}: it blames seat {blame} of a "
+                         "{n}-seat table",
+                         seat=env.seat, blame=body.blame, n=seats))
     due = env.step
     if body.evidence:
         try:
             due = envelope_of(body.evidence[0]).step
         except (EnvelopeError, ValueError, TypeError, RecursionError):
-            return None, (tr("a malformed abort record from seat {seat}: its first piece of evidence is not an envelope", seat=env.seat))
+            return None, (tr("a malformed abort record from seat {seat}: its first piece of "
+                             "evidence is not an envelope",
+                             seat=env.seat))
     if body.step != due:
         return None, tr("a malformed abort record from seat {seat}: its body names step {step}, "
                         "not {due} (the step of its first piece of evidence)", seat=env.seat,

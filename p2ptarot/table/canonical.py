@@ -103,7 +103,8 @@ def decode(data: bytes, *, max_size: int | None = None) -> Any:
     if not isinstance(data, (bytes, bytearray)):
         raise CanonicalError(tr("a record is bytes"))
     if max_size is not None and len(data) > max_size:
-        raise CanonicalError(tr("record of {size} bytes exceeds the limit of {limit}", size=len(data), limit=max_size))
+        raise CanonicalError(tr("record of {size} bytes exceeds the limit of {limit}",
+                                size=len(data), limit=max_size))
     try:
         text = data.decode("utf-8")
         value = json.loads(text, parse_float=_no_floats, parse_int=_bounded_int,
@@ -127,5 +128,6 @@ def unb64(text: Any, what: str = "bytes", size: int | None = None) -> bytes:
     except ValueError as exc:
         raise CanonicalError(tr("{label}: {detail}", label=what, detail=exc)) from exc
     if size is not None and len(raw) != size:
-        raise CanonicalError(tr("{what}: expected {size} bytes, got {got}", what=what, size=size, got=len(raw)))
+        raise CanonicalError(tr("{what}: expected {size} bytes, got {got}",
+                                what=what, size=size, got=len(raw)))
     return raw

@@ -35,7 +35,8 @@ def body_of(model: type, env: Envelope, body: Any = None) -> Any:
     try:
         return model.model_validate(env.body if body is None else body)
     except ValidationError as exc:
-        raise Violation(env.seat, tr("malformed {kind} body: {msg}", kind=env.kind, msg=exc.errors()[0]['msg']),
+        raise Violation(env.seat, tr("malformed {kind} body: {msg}",
+                                     kind=env.kind, msg=exc.errors()[0]['msg']),
                         (env,)) from exc
 
 
@@ -44,7 +45,8 @@ def field_bytes(env: Envelope, text: str, what: str, size: int | None = None) ->
     try:
         return canonical.unb64(text, what, size)
     except canonical.CanonicalError as exc:
-        raise Violation(env.seat, tr("malformed {kind} body: {msg}", kind=env.kind, msg=exc), (env,)) from exc
+        raise Violation(env.seat, tr("malformed {kind} body: {msg}",
+                                     kind=env.kind, msg=exc), (env,)) from exc
 
 
 # ---- the local seat's bodies -------------------------------------------------------------------
@@ -54,7 +56,8 @@ def _sealed_commitment(secrets: SeatSecrets, label: str, plain: bytes,
     try:
         sealed = secrets.seal(label, plain)
     except ValueError as exc:
-        raise TableUsageError(tr("{what} is too large to commit: {exc}", what=what, exc=exc)) from exc
+        raise TableUsageError(tr("{what} is too large to commit: {exc}",
+                                 what=what, exc=exc)) from exc
     return SealedCommitment(digest=canonical.b64(digest), sealed=canonical.b64(sealed))
 
 
@@ -123,9 +126,11 @@ def decode_move(env: Envelope, content: dict[str, Any], game: GameState, turn: T
     digest = salt = None
     if isinstance(move, Commit):
         if move.value != "":
-            raise Violation(env.seat, tr("committed secret {name} with its value in the clear", name=repr(move.name)), (env,))
+            raise Violation(env.seat, tr("committed secret {name} with its value in the clear",
+                                         name=repr(move.name)), (env,))
         if not isinstance(body.secret, SealedCommitment):
-            raise Violation(env.seat, tr("committed secret {name} without its commitment", name=repr(move.name)), (env,))
+            raise Violation(env.seat, tr("committed secret {name} without its commitment",
+                                         name=repr(move.name)), (env,))
         digest = field_bytes(env, body.secret.digest, "digest", 32)
         if own is not None:
             label = rounds.secret_label(table_id, origin, env.seat, move.name)
@@ -133,11 +138,14 @@ def decode_move(env: Envelope, content: dict[str, Any], game: GameState, turn: T
                 value = own.unseal(label, field_bytes(env, body.secret.sealed,
                                                       "sealed")).decode("utf-8")
             except ValueError as exc:  # UnicodeDecodeError is a ValueError
-                raise Violation(env.seat, tr("its own sealed secret {name} cannot be read back: {exc}", name=repr(move.name), exc=exc), (env,)) from exc
+                raise Violation(env.seat, tr("its own sealed secret {name} cannot be read back: "
+                                             "{exc}",
+                                             name=repr(move.name), exc=exc), (env,)) from exc
             move = Commit(move.name, value)  # this seat's own secret
     elif isinstance(move, Open):
         if not isinstance(body.secret, SecretSalt):
-            raise Violation(env.seat, tr("opened secret {name} without its salt", name=repr(move.name)), (env,))
+            raise Violation(env.seat, tr("opened secret {name} without its salt",
+                                         name=repr(move.name)), (env,))
         salt = field_bytes(env, body.secret.salt, "salt", 32)
     elif body.secret is not None:
         raise Violation(env.seat, tr("a {KIND} move carries a secret", KIND=move.KIND), (env,))
@@ -159,7 +167,9 @@ def check_move_opening(env: Envelope, committed: Envelope, digest: bytes, table_
         check_commitment(rounds.move_label(table_id, step, env.seat), digest,
                          canonical.encode(content), field_bytes(env, body.salt, "salt", 32))
     except CryptoError as exc:
-        raise Violation(env.seat, tr("its move does not match the commitment it signed in step {step}: {exc}", step=step, exc=exc), (env, committed)) from exc
+        raise Violation(env.seat, tr("its move does not match the commitment it signed in step "
+                                     "{step}: {exc}",
+                                     step=step, exc=exc), (env, committed)) from exc
     return content
 
 
@@ -171,7 +181,9 @@ def check_secret_opening(item: ApplyMove, committed: CommittedSecret) -> None:
     try:
         check_commitment(committed.label, committed.digest, move.value.encode("utf-8"), item.salt)
     except (CryptoError, UnicodeEncodeError) as exc:
-        raise Violation(item.seat, tr("opened secret {name} to a value that does not match its commitment of step {step}", name=repr(move.name), step=committed.envelope.step),
+        raise Violation(item.seat, tr("opened secret {name} to a value that does not match its "
+                                      "commitment of step {step}",
+                                      name=repr(move.name), step=committed.envelope.step),
                         (item.env, committed.envelope)) from exc
 
 
@@ -188,10 +200,13 @@ def coin_opening(env: Envelope, purpose: str, label: str, digest: bytes) -> byte
     commitment named: PROTOCOL §6.6) and open `digest` under `label`."""
     body = body_of(OpenBody, env)
     if body.purpose != purpose:
-        raise Violation(env.seat, tr("opening for another draw: purpose {purpose} where its commitment named {named}", purpose=repr(body.purpose), named=repr(purpose)), (env,))
+        raise Violation(env.seat, tr("opening for another draw: purpose {purpose} where its "
+                                     "commitment named {named}",
+                                     purpose=repr(body.purpose), named=repr(purpose)), (env,))
     value = field_bytes(env, body.value, "value", 32)
     try:
         check_commitment(label, digest, value, field_bytes(env, body.salt, "salt", 32))
     except CryptoError as exc:
-        raise Violation(env.seat, tr("opening does not match its commitment: {exc}", exc=exc), (env,)) from exc
+        raise Violation(env.seat, tr("opening does not match its commitment: {exc}",
+                                     exc=exc), (env,)) from exc
     return value

@@ -90,7 +90,8 @@ class Envelope(BaseModel):
         try:
             verify_signature(public_key, self.signing_bytes(), canonical.unb64(self.sig, "sig", 64))
         except (CryptoError, canonical.CanonicalError) as exc:
-            raise EnvelopeError(tr("step {step}, seat {seat}: bad signature", step=self.step, seat=self.seat)) from exc
+            raise EnvelopeError(tr("step {step}, seat {seat}: bad signature",
+                                   step=self.step, seat=self.seat)) from exc
 
 
 def seal(identity: Identity, table_id: bytes, step: int, seat: int, prev: bytes, kind: str,
@@ -119,13 +120,15 @@ def parse(data: bytes, max_size: int = MAX_MESSAGE_BYTES) -> Envelope:
     if not isinstance(raw, dict):
         raise EnvelopeError(tr("a message is a JSON object"))
     if len(data) > max_size and raw.get("kind") != "abort":
-        raise EnvelopeError(tr("message of {size} bytes exceeds the limit of {limit}", size=len(data), limit=max_size))
+        raise EnvelopeError(tr("message of {size} bytes exceeds the limit of {limit}",
+                               size=len(data), limit=max_size))
     try:
         env = Envelope.model_validate(raw)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"])[:100]
-        raise EnvelopeError(tr("bad envelope: {where}: {msg}", where=where, msg=first['msg'][:200])) from exc
+        raise EnvelopeError(tr("bad envelope: {where}: {msg}",
+                               where=where, msg=first['msg'][:200])) from exc
     env.__dict__["wire"] = bytes(data)  # canonical: `encode(raw) == data` was checked above
     return env
 

@@ -82,23 +82,28 @@ class Intake:
             self._seen.add(frame)  # a record's fate never depends on this peer's position
             return self._take_record(env)
         if env.v != self.charter.protocol:
-            raise Violation(env.seat, tr("signed a message of protocol version {v} at a table of version {protocol}", v=env.v, protocol=self.charter.protocol), (env,))
+            raise Violation(env.seat, tr("signed a message of protocol version {v} at a table of "
+                                         "version {protocol}",
+                                         v=env.v, protocol=self.charter.protocol), (env,))
         if env.step < step:
             self._seen.add(frame)  # processed before: its fate is settled
             logged = self._logged.get((env.step, env.seat))
             if logged is not None and is_equivocation(logged, env):
-                raise Violation(env.seat, tr("equivocation: two signed messages for step {step}", step=env.step),
+                raise Violation(env.seat, tr("equivocation: two signed messages for step {step}",
+                                             step=env.step),
                                 (logged, env))
             return _NOTHING  # a duplicate of something already processed
         if env.step > step + MAX_STEPS_AHEAD and not trusted:
             # not marked seen: the same genuine bytes must be taken once this peer gets there
-            return Taken(notice=tr("dropped a message for step {step}, too far ahead", step=env.step))
+            return Taken(notice=tr("dropped a message for step {step}, too far ahead",
+                                   step=env.step))
         self._seen.add(frame)  # only now: its fate no longer depends on where this peer is
         slot = self._held.setdefault(env.step, {})
         known = slot.get(env.seat)
         if known is not None:
             if is_equivocation(known, env):
-                raise Violation(env.seat, tr("equivocation: two signed messages for step {step}", step=env.step),
+                raise Violation(env.seat, tr("equivocation: two signed messages for step {step}",
+                                             step=env.step),
                                 (known, env))
             return _NOTHING
         slot[env.seat] = env

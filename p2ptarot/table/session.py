@@ -146,7 +146,8 @@ class Session:
         if self.seat in self.intake.held(self.step):
             raise TableUsageError(tr("this seat already moved in this step"))
         if by not in (None, STAND_IN):
-            raise TableUsageError(tr("a move is marked by {mark} or not at all, not {by}", mark=repr(STAND_IN), by=repr(by)))
+            raise TableUsageError(tr("a move is marked by {mark} or not at all, not {by}",
+                                     mark=repr(STAND_IN), by=repr(by)))
         try:
             self.game.check(self.seat, move)
         except IllegalMove as exc:
@@ -344,19 +345,24 @@ class Session:
         while self._spec is not None and not self.finished:
             have = self.intake.chained(self.step, self.chain)
             for seat in self.intake.strays(self.step, self.chain):
-                self._emit(Notice(tr("seat {seat}'s message for step {step} chains to another history: comparing digests with it", seat=seat, step=self.step)))
+                self._emit(Notice(tr("seat {seat}'s message for step {step} chains to another "
+                                     "history: comparing digests with it",
+                                     seat=seat, step=self.step)))
                 if self.seat is not None and seat != self.seat:
                     self._show_heads(seat)
             if not all(s in have for s in self._spec.seats):
                 return
             extra = [s for s in have if s not in self._spec.seats]
             if extra:
-                raise Violation(extra[0], tr("spoke in step {step} where it was not expected", step=self.step),
+                raise Violation(extra[0], tr("spoke in step {step} where it was not expected",
+                                             step=self.step),
                                 (have[extra[0]],))
             envs = [have[s] for s in self._spec.seats]
             for env in envs:
                 if env.kind != self._spec.kind:
-                    raise Violation(env.seat, tr("step {step}: sent {kind}, expected {value}", step=self.step, kind=repr(env.kind), value=repr(self._spec.kind.value)), (env,))
+                    raise Violation(env.seat, tr("step {step}: sent {kind}, expected {value}",
+                                                 step=self.step, kind=repr(env.kind),
+                                                 value=repr(self._spec.kind.value)), (env,))
             _STEPS[self._spec.kind].process(self, envs)
             self.chain = chain_next(self.chain, envs)
             self.intake.complete(self.step, envs)
@@ -439,7 +445,9 @@ class Session:
         header = (env.body.get("kind"), env.body.get("deck"), env.body.get("epoch"),
                   env.body.get("op"), env.body.get("seat"))
         if header != (env.kind, *spec.deck_op, env.seat):
-            raise Violation(env.seat, tr("step {step}: a {kind} message for another operation than {label}", step=self.step, kind=env.kind, label=spec.label), (env,))
+            raise Violation(env.seat, tr("step {step}: a {kind} message for another operation than "
+                                         "{label}",
+                                         step=self.step, kind=env.kind, label=spec.label), (env,))
 
     def _decode_move(self, env: Envelope, content: dict[str, Any], turn: Turn,
                      origin: int) -> ApplyMove:
@@ -461,13 +469,15 @@ class Session:
             elif not evidence or evidence[0].seat != exc.seat:
                 # another seat's lie came to light: cite its own signed answer, not this move
                 evidence = self.bridge.evidence_against(exc.seat, exc.claim)
-            raise Violation(exc.seat, tr("illegal: {reason} ({where})", reason=exc.reason, where=exc.where)
+            raise Violation(exc.seat, tr("illegal: {reason} ({where})",
+                                         reason=exc.reason, where=exc.where)
                             if exc.where else tr("illegal: {reason}", reason=exc.reason),
                             evidence) from exc
         except (EngineError, LookupError, TypeError, ValueError) as exc:
             if blame is None:
                 raise
-            raise Violation(blame, tr("rejected by the rules engine: {reason}", reason=exc), evidence) from exc
+            raise Violation(blame, tr("rejected by the rules engine: {reason}",
+                                      reason=exc), evidence) from exc
 
     def _note_findings(self, evidence: tuple[Envelope, ...]) -> None:
         """Faults the engine found and punished in play (ENGINE.md §6): each is kept with its
@@ -591,7 +601,8 @@ class Session:
                 self._audit(ep.deck, ep.epoch)
             return None
         if self.game.outcome() is None:  # a void game whose audit proved no seat at fault
-            self._abort(None, tr("the game ended void (no outcome) and its audit proved no seat at fault"), ())
+            self._abort(None, tr("the game ended void (no outcome) and its audit proved no seat at "
+                                 "fault"), ())
             return None
         self._pending.append(SignResult())
         return None
@@ -679,13 +690,15 @@ class Session:
         for r in self._checked_reveals(seat, move, env):
             where = self.bridge.locate(r.handle)
             if where is None:
-                raise Violation(seat, tr("move names handle {handle}, which does not exist", handle=r.handle), (env,))
+                raise Violation(seat, tr("move names handle {handle}, which does not exist",
+                                         handle=r.handle), (env,))
             deck, epoch, pos = where
             ep = self.mental.epoch(deck, epoch)
             if pos in ep.public_cards():
                 continue
             if r.holder not in ep.knowers(pos):
-                raise Violation(seat, tr("tried to open handle {handle}, a card it does not hold", handle=r.handle),
+                raise Violation(seat, tr("tried to open handle {handle}, a card it does not hold",
+                                         handle=r.handle),
                                 (env,))
             by_epoch.setdefault((deck, epoch), []).append(pos)
         return by_epoch
@@ -703,7 +716,8 @@ class Session:
         except IllegalMove as exc:
             raise Violation(seat, tr("illegal: {reason}", reason=exc.reason), (env,)) from exc
         except EngineError as exc:
-            raise Violation(seat, tr("rejected by the rules engine: {reason}", reason=exc), (env,)) from exc
+            raise Violation(seat, tr("rejected by the rules engine: {reason}",
+                                     reason=exc), (env,)) from exc
 
     def _sync_known(self) -> None:
         """Feed the engine every card value the deck layer let this seat (or the public) learn."""

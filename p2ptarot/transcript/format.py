@@ -52,10 +52,12 @@ def parse_transcript(data: bytes, name: str = "transcript") -> Transcript:
     try:
         head = canonical.decode(lines[0])
         if not isinstance(head, dict) or head.get("kind") != HEADER_KIND:
-            raise TranscriptError(tr("{name}: first line is not a p2ptarot transcript header", name=name))
+            raise TranscriptError(tr("{name}: first line is not a p2ptarot transcript header",
+                                     name=name))
         signed = SignedCharter.model_validate(head["charter"])
     except (canonical.CanonicalError, ValidationError, KeyError) as exc:
-        raise TranscriptError(tr("{name}: line 1: bad transcript header: {exc}", name=name, exc=exc)) from exc
+        raise TranscriptError(tr("{name}: line 1: bad transcript header: {exc}",
+                                 name=name, exc=exc)) from exc
     body = lines[1:]
     for number, line in enumerate(body, start=2):
         problem = _framing(line)

@@ -94,40 +94,53 @@ def _replay(t: Transcript, session: Session) -> Verdict:
     stopped: dict[int, int] = {}  # seat -> step of the first abort record it signed in the file
     for index, line in enumerate(t.messages, start=2):
         if line in first_seen:  # an honest writer logs each line once
-            return _broken(session, aborts, tr("line {index} repeats line {line} verbatim", index=index, line=first_seen[line]))
+            return _broken(session, aborts, tr("line {index} repeats line {line} verbatim",
+                                               index=index, line=first_seen[line]))
         first_seen[line] = index
         try:
             env = parse(line)
         except EnvelopeError as exc:
             if index == last:  # a write cut short by a crash: the file ends early, that is all
-                return _incomplete(session, aborts, tr("its last line is cut or unreadable ({exc})", exc=exc))
+                return _incomplete(session, aborts, tr("its last line is cut or unreadable ({exc})",
+                                                       exc=exc))
             return _broken(session, aborts, tr("line {index}: {problem}", index=index, problem=exc))
         if env.kind == "abort":
             problem = _bad_abort_line(t, env)
             if problem:
                 if index == last and "bad signature" in problem:
-                    return _incomplete(session, aborts, tr("its last line is not correctly signed ({problem})", problem=problem))
-                return _broken(session, aborts, tr("line {index}: {problem}", index=index, problem=problem))
+                    return _incomplete(session, aborts, tr("its last line is not correctly signed "
+                                                           "({problem})",
+                                                           problem=problem))
+                return _broken(session, aborts, tr("line {index}: {problem}",
+                                                   index=index, problem=problem))
             stopped.setdefault(env.seat, env.step)
         else:
             problem = _misplaced(session, env)
             if not problem and env.seat in stopped and env.step > stopped[env.seat]:
-                problem = (tr("seat {seat} signed an abort record at step {at} and then a message for step {step}", seat=env.seat, at=stopped[env.seat], step=env.step))
+                problem = (tr("seat {seat} signed an abort record at step {at} and then a message "
+                              "for step {step}",
+                              seat=env.seat, at=stopped[env.seat], step=env.step))
             if problem:
-                return _broken(session, aborts, tr("line {index}: {problem}", index=index, problem=problem))
+                return _broken(session, aborts, tr("line {index}: {problem}",
+                                                   index=index, problem=problem))
         for effect in session.receive(line):
             if isinstance(effect, Aborted):
                 return _ended(session, effect, aborts)
             if isinstance(effect, Notice) and env.kind != "abort":
                 # an unsigned, foreign or unchained line: the file is wrong, nobody is implicated
                 if index == last and "bad signature" in effect.text:
-                    return _incomplete(session, aborts, tr("its last line is not correctly signed ({problem})", problem=effect.text))
-                return _broken(session, aborts, tr("line {index}: {problem}", index=index, problem=effect.text))
+                    return _incomplete(session, aborts, tr("its last line is not correctly signed "
+                                                           "({problem})",
+                                                           problem=effect.text))
+                return _broken(session, aborts, tr("line {index}: {problem}",
+                                                   index=index, problem=effect.text))
     if t.framing is not None:  # one byte form only (§9): the file, not a seat, is at fault
         number, problem = t.framing
         if t.cut:
-            return _incomplete(session, aborts, tr("line {number} {problem}", number=number, problem=problem))
-        return _broken(session, aborts, tr("line {number} {problem}", number=number, problem=problem))
+            return _incomplete(session, aborts, tr("line {number} {problem}",
+                                                   number=number, problem=problem))
+        return _broken(session, aborts, tr("line {number} {problem}",
+                                           number=number, problem=problem))
     if session.outcome is not None:
         return Verdict(True, session.step, outcome=session.outcome.to_json(),
                        aborted_by_players=aborts)
@@ -184,16 +197,19 @@ def _misplaced(session: Session, env: Envelope) -> str | None:
     if session.finished:
         return tr("message after the end of the game")
     if env.step != session.step:
-        return tr("out of order: seat {seat}'s message for step {step} where step {due} is due", seat=env.seat, step=env.step, due=session.step)
+        return tr("out of order: seat {seat}'s message for step {step} where step {due} is due",
+                  seat=env.seat, step=env.step, due=session.step)
     pending = session.pending_seats()
     if env.seat in pending and env.seat != pending[0]:
-        return tr("out of order within step {step} (expected seat {seat} next)", step=env.step, seat=pending[0])
+        return tr("out of order within step {step} (expected seat {seat} next)",
+                  step=env.step, seat=pending[0])
     return None
 
 
 def _broken(session: Session, aborts: list[dict[str, Any]], reason: str) -> Verdict:
     return Verdict(False, session.step, step=session.step, seat=None,
-                   reason=tr("{reason} (the file is not a consistent log; no seat is implicated)", reason=reason),
+                   reason=tr("{reason} (the file is not a consistent log; no seat is implicated)",
+                             reason=reason),
                    aborted_by_players=aborts)
 
 

@@ -83,7 +83,8 @@ def composition_error(fields: Sequence[str], cards: Sequence[str], transmuted: s
         return tr("a numeric engagement holds numeric cards only")
     off = [c for c in others if suit(c) != f]
     if len(off) > 1 or (off and transmuted != off[0]):
-        return tr("numeric cards of the field's suit (one other-suit card if the Magician transmutes it)")
+        return tr("numeric cards of the field's suit (one other-suit card if the Magician "
+                  "transmutes it)")
     return None
 
 
@@ -110,7 +111,8 @@ def check_engage(g: "ArcanoidState", pid: int, fields: Sequence[str], handles: S
     avail = set(g.available(pid))
     for h in handles:
         if h not in avail:
-            raise IllegalMove(seat, tr("card {h} is not available to this participant", h=h), g.where())
+            raise IllegalMove(seat, tr("card {h} is not available to this participant",
+                                       h=h), g.where())
     all_handles = list(handles)
     all_cards = list(cards)
     if chariot:

@@ -100,7 +100,8 @@ class Pipeline:
         p = self.parts[pid]
         lists = {HAND: p.hand, VISIBLE: p.visible, JUSTICE_ZONE: self.justice, RESERVE: p.reserve}
         if zone is None:
-            raise IllegalMove(p.seat, tr("handle {handle} is not available to participant {pid}", handle=handle, pid=pid),
+            raise IllegalMove(p.seat, tr("handle {handle} is not available to participant {pid}",
+                                         handle=handle, pid=pid),
                               self.where())
         lists[zone].remove(handle)
         return zone

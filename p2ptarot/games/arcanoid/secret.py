@@ -194,5 +194,6 @@ def decide(g: "ArcanoidState", claim: Claim) -> str | None:
         return composition_error(g, d["field"], d["handles"], cards)
     truth = STOLEN if g.rules.stealable(cards, g.rules) else LOST
     if truth != d["outcome"]:
-        return tr("Fool on the secret engagement on {field}: announced {outcome}, was {truth}", field=d['field'], outcome=repr(d['outcome']), truth=repr(truth))
+        return tr("Fool on the secret engagement on {field}: announced {outcome}, was {truth}",
+                  field=d['field'], outcome=repr(d['outcome']), truth=repr(truth))
     return None

@@ -127,7 +127,8 @@ class ArcanoidState(Pipeline, FlowState):
         for h, card in declared(move):
             known = self.cards[h] if 0 <= h < len(self.cards) else None
             if known is not None and known != card:
-                raise IllegalMove(seat, tr("card {h} is not {card}: it opened as {known}", h=h, card=card, known=known),
+                raise IllegalMove(seat, tr("card {h} is not {card}: it opened as {known}",
+                                           h=h, card=card, known=known),
                                   self.where())
 
     def move_reveals(self, seat: int, move: Move) -> tuple[Reveal, ...]:
@@ -175,7 +176,8 @@ class ArcanoidState(Pipeline, FlowState):
         if claim.kind == "not-held" and card == detail["card"]:
             raise self._false_claim(claim, tr("claimed not to hold {card}, but held it", card=card))
         if claim.kind == "pope-all" and in_category(card, detail["category"]):
-            raise self._false_claim(claim, tr("Hierophant: withheld {card} ({category})", card=card, category=detail['category']))
+            raise self._false_claim(claim, tr("Hierophant: withheld {card} ({category})",
+                                              card=card, category=detail['category']))
 
     def _on_learn(self, handle: int, card: str) -> None:
         waiting = self._claims_by_handle.pop(handle, [])
@@ -211,7 +213,8 @@ class ArcanoidState(Pipeline, FlowState):
                     "call-again": (CallAgain, Pass), "fool": (Fool, Pass), "pope": (Show,),
                     "give": (Give, Pass), "vote": (Vote,), "fool-outcome": (FoolOutcome,)}
         if name != "turn" and not isinstance(move, expected[name]):
-            raise IllegalMove(seat, tr("{KIND} is not an answer to {name}", KIND=move.KIND, name=name), self.where())
+            raise IllegalMove(seat, tr("{KIND} is not an answer to {name}",
+                                       KIND=move.KIND, name=name), self.where())
         if name == "turn":
             self._check_turn(ctx.actor, move)
         elif name == "wheel":
@@ -237,14 +240,16 @@ class ArcanoidState(Pipeline, FlowState):
     def _check_card(self, pid: int, handle: int, card: str, allowed: tuple[str, ...]) -> None:
         seat = self.seat_of(pid)
         if card not in allowed:
-            raise IllegalMove(seat, tr("{name} {card} cannot make this move", name=type(card).__name__, card=repr(card)),
+            raise IllegalMove(seat, tr("{name} {card} cannot make this move",
+                                       name=type(card).__name__, card=repr(card)),
                               self.where())
         if handle not in self.available(pid):
             raise IllegalMove(seat, tr("card {h} is not available to this participant", h=handle),
                               self.where())
         known = self.usable_card(handle, seat)  # the rest: proven by the move's opening
         if known is not None and known != card:
-            raise IllegalMove(seat, tr("card {handle} is not {card}", handle=handle, card=card), self.where())
+            raise IllegalMove(seat, tr("card {handle} is not {card}",
+                                       handle=handle, card=card), self.where())
 
     def _check_turn(self, pid: int, move: Move) -> None:
         seat = self.seat_of(pid)

@@ -38,7 +38,8 @@ class Board:
 def parse_board(data: Any) -> Board:
     """Validate a board document (§5.3) strictly; BadConfiguration explains the first fault."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise BadConfiguration(tr("a board file is an object with format {format}", format=repr(FORMAT)))
+        raise BadConfiguration(tr("a board file is an object with format {format}",
+                                  format=repr(FORMAT)))
     if not isinstance(data.get("id"), str) or not data["id"]:
         raise BadConfiguration(tr("a board file needs a string id"))
     symbols = data.get("symbols")
@@ -47,10 +48,12 @@ def parse_board(data: Any) -> Board:
     parsed: dict[int, dict[str, int]] = {}
     for key, entry in symbols.items():
         if not isinstance(entry, dict) or not set(entry) <= set(SYMBOLS):
-            raise BadConfiguration(tr("location {key}: symbols are among {symbols}", key=key, symbols=', '.join(SYMBOLS)))
+            raise BadConfiguration(tr("location {key}: symbols are among {symbols}",
+                                      key=key, symbols=', '.join(SYMBOLS)))
         for name, count in entry.items():
             if type(count) is not int or not 0 <= count <= 9:
-                raise BadConfiguration(tr("location {key}: count of {name} must be an integer 0…9", key=key, name=name))
+                raise BadConfiguration(tr("location {key}: count of {name} must be an integer 0…9",
+                                          key=key, name=name))
         parsed[int(key)] = {n: c for n, c in entry.items() if c}
     pairs = data.get("towerPairs")
     if not isinstance(pairs, list):
@@ -59,7 +62,8 @@ def parse_board(data: Any) -> Board:
     for pair in pairs:
         if (not isinstance(pair, list) or len(pair) != 2 or any(type(x) is not int for x in pair)
                 or pair[0] == pair[1] or not set(pair) <= set(LOCATIONS)):
-            raise BadConfiguration(tr("bad tower pair {pair}: two distinct locations 1…10", pair=repr(pair)))
+            raise BadConfiguration(tr("bad tower pair {pair}: two distinct locations 1…10",
+                                      pair=repr(pair)))
         tower.add(frozenset(pair))
     digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
     return Board(data["id"], parsed, frozenset(tower), digest)

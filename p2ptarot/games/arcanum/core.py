@@ -74,7 +74,8 @@ class Core:
     # ---- knowledge ---------------------------------------------------------------------------
     def where(self) -> str:
         if self.active >= 0:
-            return tr("turn {turn}, P{player}'s activation", turn=self.turn_no, player=self.active + 1)
+            return tr("turn {turn}, P{player}'s activation",
+                      turn=self.turn_no, player=self.active + 1)
         return tr("turn {turn}", turn=self.turn_no)
 
     def kind_for(self, handle: int, seat: int | None) -> str | None:

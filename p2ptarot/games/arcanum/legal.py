@@ -126,7 +126,8 @@ def _act(g: "ArcanumState", seat: int, move: Move, ctx: Ctx) -> None:
             raise _bad(g, seat, tr("one minor per activation"))
         _check_cards(g, seat, (handle,), (card,), MINOR)
         if (move.figure, move.dest) not in minor_moves(g, card):
-            raise _bad(g, seat, tr("{card} cannot move {nothing} to {dest}", card=card, nothing=move.figure or 'nothing', dest=move.dest))
+            raise _bad(g, seat, tr("{card} cannot move {nothing} to {dest}",
+                                   card=card, nothing=move.figure or 'nothing', dest=move.dest))
     else:
         if g.major_done:
             raise _bad(g, seat, tr("one major per activation"))
@@ -235,7 +236,8 @@ def _death(g: "ArcanumState", seat: int, move: Discard, ctx: Ctx) -> None:
 def _swap(g: "ArcanumState", seat: int, move: Swap, ctx: Ctx) -> None:
     n = len(move.give)
     if n > 2 or len(move.take) != n or len(move.cards) != n:
-        raise _bad(g, seat, tr("up to two swaps, one hidden card and one card id entry per given card"))
+        raise _bad(g, seat, tr("up to two swaps, one hidden card and one card id entry per given "
+                               "card"))
     _distinct_in(g, seat, move.give, g.z.hands[seat], "hand")
     _distinct_in(g, seat, move.take, g.z.hidden[seat], "hidden area")
     for h, c in zip(move.give, move.cards):
@@ -271,7 +273,8 @@ def _sun(g: "ArcanumState", seat: int, move: Expose, ctx: Ctx) -> None:
     down = g.face_down(seat)
     want = min(3, len(down))
     if len(move.handles) != want:
-        raise _bad(g, seat, tr("turn exactly {want} face-down hidden cards face up (R24)", want=want))
+        raise _bad(g, seat, tr("turn exactly {want} face-down hidden cards face up (R24)",
+                               want=want))
     _distinct_in(g, seat, move.handles, down, "face-down hidden cards")
     _check_cards(g, seat, move.handles, move.cards)
 

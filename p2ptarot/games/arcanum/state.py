@@ -103,7 +103,10 @@ class ArcanumState(Core, FlowState):
         minor = kind_of(card) == MINOR
         false = {"minor": not minor, "not-minor": minor}[claim.kind]
         if false:
-            raise self._false_claim(claim, tr("claim {kind} about card {handle} was false: it is {card}", kind=repr(claim.kind), handle=dict(claim.detail)['handle'], card=card))
+            raise self._false_claim(claim, tr("claim {kind} about card {handle} was false: it is "
+                                              "{card}",
+                                              kind=repr(claim.kind),
+                                              handle=dict(claim.detail)['handle'], card=card))
         self._settle_claim(claim)
 
     def _on_learn(self, handle: int, card: str) -> None:

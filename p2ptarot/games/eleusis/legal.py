@@ -42,7 +42,8 @@ class MoveChecks:
             OPEN: Open,
         }.get(phase)
         if expected_kind is None or not isinstance(move, expected_kind):
-            raise self._fail(seat, tr("a {KIND} move is not expected in the {phase} step", KIND=move.KIND, phase=PHASE_NAMES[phase]))
+            raise self._fail(seat, tr("a {KIND} move is not expected in the {phase} step",
+                                      KIND=move.KIND, phase=PHASE_NAMES[phase]))
         if isinstance(move, Commit):
             self._check_commit(seat, move)
             self._check_rule_commit(seat, move)
@@ -52,10 +53,12 @@ class MoveChecks:
             self._check_play(seat, move)
         elif isinstance(move, (Judge, Call)):
             if move.verdict not in (RIGHT, WRONG):
-                raise self._fail(seat, tr("a verdict is 'right' or 'wrong', not {verdict}", verdict=repr(move.verdict)))
+                raise self._fail(seat, tr("a verdict is 'right' or 'wrong', not {verdict}",
+                                          verdict=repr(move.verdict)))
         elif isinstance(move, Answer):
             if move.answer not in (YES, NO):
-                raise self._fail(seat, tr("an answer is 'yes' or 'no', not {answer}", answer=repr(move.answer)))
+                raise self._fail(seat, tr("an answer is 'yes' or 'no', not {answer}",
+                                          answer=repr(move.answer)))
         elif isinstance(move, Pick):
             self._check_pick(seat, move)
         elif isinstance(move, Open):
@@ -68,7 +71,8 @@ class MoveChecks:
 
     def _check_rule_commit(self, seat: int, move: Commit) -> None:
         if move.name != self.secret_name():
-            raise self._fail(seat, tr("the rule of this round is committed as {name}, not {other}", name=repr(self.secret_name()), other=repr(move.name)))
+            raise self._fail(seat, tr("the rule of this round is committed as {name}, not {other}",
+                                      name=repr(self.secret_name()), other=repr(move.name)))
         if not isinstance(move.value, str):
             raise self._fail(seat, tr("a committed value is a text"))
         if move.value:
@@ -80,10 +84,12 @@ class MoveChecks:
     def _check_hint(self, seat: int, move: Hint) -> None:
         if not isinstance(move.hints, tuple) or len(move.hints) > len(HINTS) or not all(
                 isinstance(h, str) for h in move.hints):
-            raise self._fail(seat, tr("structured hints are a list of at most {HINTS} texts", HINTS=len(HINTS)))
+            raise self._fail(seat, tr("structured hints are a list of at most {HINTS} texts",
+                                      HINTS=len(HINTS)))
         if not isinstance(move.text, str) or len(move.text) > MAX_HINT_TEXT or not all(
                 ch.isprintable() for ch in move.text):
-            raise self._fail(seat, tr("a free-text hint is at most {TEXT} printable characters", TEXT=MAX_HINT_TEXT))
+            raise self._fail(seat, tr("a free-text hint is at most {TEXT} printable characters",
+                                      TEXT=MAX_HINT_TEXT))
         for h in move.hints:
             try:
                 check_hint_syntax(h)
@@ -115,14 +121,16 @@ class MoveChecks:
                 raise self._fail(seat, tr("{c} is not a standard card", c=repr(c))) from None
             known = self.cards[h]
             if known is not None and known != c:
-                raise self._fail(seat, tr("handle {handle} holds {known}, not {idx}", handle=h, known=known, idx=c))
+                raise self._fail(seat, tr("handle {handle} holds {known}, not {idx}",
+                                          handle=h, known=known, idx=c))
             if known is None and self._known_card.get(c, h) != h:
                 raise self._fail(seat, tr("{c} is already known at another handle", c=c))
 
     def _check_play(self, seat: int, move: Play | NoPlay) -> None:
         size = len(move.handles) if isinstance(move.handles, tuple) else -1
         if isinstance(move, Play) and not 1 <= size <= self.rules.max_run:
-            raise self._fail(seat, tr("a play is one card or a run of 2 to {run}", run=self.rules.max_run))
+            raise self._fail(seat, tr("a play is one card or a run of 2 to {run}",
+                                      run=self.rules.max_run))
         if isinstance(move, NoPlay) and size != len(self.hands[seat]):
             raise self._fail(seat, tr('"no play" shows the whole hand'))
         self._check_cards(seat, move.handles, move.cards, seat)
@@ -136,11 +144,13 @@ class MoveChecks:
             raise self._fail(seat, tr("a pick names a handle and its card"))
         owner = self.pending.seat
         if move.handle not in self.hands[owner] or self.cards[move.handle] != move.card:
-            raise self._fail(seat, tr("{card} at handle {handle} is not a card of the shown hand", card=repr(move.card), handle=move.handle))
+            raise self._fail(seat, tr("{card} at handle {handle} is not a card of the shown hand",
+                                      card=repr(move.card), handle=move.handle))
 
     def _check_rule_open(self, seat: int, move: Open) -> None:
         if move.name != self.secret_name():
-            raise self._fail(seat, tr("the round's rule is {name}, not {other}", name=repr(self.secret_name()), other=repr(move.name)))
+            raise self._fail(seat, tr("the round's rule is {name}, not {other}",
+                                      name=repr(self.secret_name()), other=repr(move.name)))
         if not isinstance(move.value, str):
             raise self._fail(seat, tr("an opened value is a text"))
         if self.rule_text is not None and move.value != self.rule_text:
@@ -169,7 +179,8 @@ class MoveChecks:
                         tr("judged {verdict} on the \"no play\" of {cards}", verdict=SAID[verdict],
                            cards=" ".join(p.cards)))
             return (Question(RUN_RIGHT, main_len, p.cards), right,
-                    tr("judged {verdict} on {cards}", verdict=SAID[verdict], cards=" ".join(p.cards)))
+                    tr("judged {verdict} on {cards}",
+                       verdict=SAID[verdict], cards=" ".join(p.cards)))
         else:
             assert isinstance(move, Answer)
             right = (p.call == RIGHT) == (move.answer == YES)

@@ -146,12 +146,15 @@ class ParisDivinsState(GameState):
         if seat in self.chosen:
             raise IllegalMove(seat, tr("has already chosen this round"), self._where())
         if type(move) is not Wager:
-            raise IllegalMove(seat, tr("only a wager is made now, not {KIND}", KIND=move.KIND), self._where())
+            raise IllegalMove(seat, tr("only a wager is made now, not {KIND}",
+                                       KIND=move.KIND), self._where())
         h = move.handle
         if isinstance(h, bool) or not isinstance(h, int) or h not in self.hands[seat]:
-            raise IllegalMove(seat, tr("handle {h} is not a card of its hand still to play", h=repr(h)), self._where())
+            raise IllegalMove(seat, tr("handle {h} is not a card of its hand still to play",
+                                       h=repr(h)), self._where())
         if move.bet not in BETS:
-            raise IllegalMove(seat, tr("bet {bet} is not one of {BETS}", bet=repr(move.bet), BETS=', '.join(BETS)), self._where())
+            raise IllegalMove(seat, tr("bet {bet} is not one of {BETS}",
+                                       bet=repr(move.bet), BETS=', '.join(BETS)), self._where())
         return move
 
     def _check(self, seat: int, move: Move) -> None:

@@ -66,7 +66,8 @@ class ClaimBook:
                 c = p.claim
                 what = (f"denied holding {ID[p.card]}" if p.card >= 0
                         else f"claimed to hold no class-{CLASS_NAMES[p.cls].upper()} card")
-                exc = IllegalMove(c.seat, tr("false {kind} claim: {what} but held {value}", kind=c.kind, what=what, value=ID[value]),
+                exc = IllegalMove(c.seat, tr("false {kind} claim: {what} but held {value}",
+                                             kind=c.kind, what=what, value=ID[value]),
                                   where=c.where, claim=c.id)
                 if proven_false is None:
                     raise exc

@@ -107,7 +107,8 @@ class SinopleState(GameState):
 
     def _where(self) -> str:
         if self.phase == OPENER:
-            return tr("round {round}, opener search for {card}", round=self.round + 1, card=ID[self._target()])
+            return tr("round {round}, opener search for {card}",
+                      round=self.round + 1, card=ID[self._target()])
         return tr("round {round}, trick {trick}", round=self.round + 1, trick=self.trick_no + 1)
 
     def _target(self) -> int:
@@ -169,9 +170,11 @@ class SinopleState(GameState):
         it held, naming every other one."""
         first = self._liars[0]
         others = sorted({e.seat for e in self._liars} - {first.seat})
-        also = tr("; seat(s) {seats} also denied a card they held", seats=", ".join(map(str, others))) \
+        also = tr("; seat(s) {seats} also denied a card they held",
+                  seats=", ".join(map(str, others))) \
             if others else ""
-        raise IllegalMove(first.seat, tr("{reason} (the opener search found no opener){also}", reason=first.reason, also=also),
+        raise IllegalMove(first.seat, tr("{reason} (the opener search found no opener){also}",
+                                         reason=first.reason, also=also),
                           first.where, claim=first.claim)
 
     # ---- chance and reveals --------------------------------------------------------------------
@@ -245,7 +248,8 @@ class SinopleState(GameState):
         """Pure legality from this state's knowledge; unknown hand cards are left to claims."""
         if self.phase == PLAY:
             if type(move) is not Play:
-                raise IllegalMove(seat, tr("only a card may be played now, not {KIND}", KIND=move.KIND), self._where())
+                raise IllegalMove(seat, tr("only a card may be played now, not {KIND}",
+                                           KIND=move.KIND), self._where())
             self._check_play(seat, move)
             return
         if type(move) not in (Pass, Show):
@@ -256,25 +260,29 @@ class SinopleState(GameState):
         target = self._target()
         if type(move) is Pass:
             if any(self._val[h] == target for h in self.hands[seat]):
-                raise IllegalMove(seat, tr("passed while holding {target} (false not-holding claim)", target=ID[target]),
+                raise IllegalMove(seat, tr("passed while holding {target} (false not-holding claim)",
+                                           target=ID[target]),
                                   self._where())
             return
         assert isinstance(move, Show)
         if move.card != ID[target]:
-            raise IllegalMove(seat, tr("showed {card}; the search asks for {target}", card=repr(move.card), target=ID[target]), self._where())
+            raise IllegalMove(seat, tr("showed {card}; the search asks for {target}",
+                                       card=repr(move.card), target=ID[target]), self._where())
         self._check_public(seat, move.handle, target)
 
     def _check_play(self, seat: int, move: Play) -> None:
         idx = INDEX.get(move.card, 99)
         if idx >= 30:
-            raise IllegalMove(seat, tr("{card} is not a numeric sinople card", card=repr(move.card)), self._where())
+            raise IllegalMove(seat, tr("{card} is not a numeric sinople card",
+                                       card=repr(move.card)), self._where())
         self._check_public(seat, move.handle, idx)
         led = self.led
         if led >= 0 and CLS[idx] != led:
             for h in self.hands[seat]:
                 v = self._val[h]
                 if v >= 0 and CLS[v] == led and h != move.handle:
-                    raise IllegalMove(seat, tr("must follow class {upper}: holds {v}", upper='abc'[led].upper(), v=ID[v]),
+                    raise IllegalMove(seat, tr("must follow class {upper}: holds {v}",
+                                               upper='abc'[led].upper(), v=ID[v]),
                                       self._where())
 
     def _apply(self, seat: int, move: Move) -> None:
@@ -291,7 +299,8 @@ class SinopleState(GameState):
         order: the order is enforced when applying."""
         expected = self._order[self._pos]
         if seat != expected:
-            raise NotYourTurn(seat, tr("the opener search waits for seat {expected}", expected=expected), self._where())
+            raise NotYourTurn(seat, tr("the opener search waits for seat {expected}",
+                                       expected=expected), self._where())
 
     def _apply_search_pass(self, seat: int) -> None:
         self._check_search_seat(seat)
@@ -319,14 +328,17 @@ class SinopleState(GameState):
     def _check_public(self, seat: int, handle: int, idx: int) -> None:
         """A card of `seat`'s hand may go face up as card `idx`: ownership and known value."""
         if not 0 <= handle < len(self._holder) or self._holder[handle] != seat:
-            raise IllegalMove(seat, tr("does not hold handle {handle}", handle=handle), self._where())
+            raise IllegalMove(seat, tr("does not hold handle {handle}",
+                                       handle=handle), self._where())
         known = self._val[handle]
         if known < 0:
             other = self._known_at.get(idx)
             if other is not None and other != handle:
-                raise IllegalMove(seat, tr("{idx} is already known at handle {other}", idx=ID[idx], other=other), self._where())
+                raise IllegalMove(seat, tr("{idx} is already known at handle {other}",
+                                           idx=ID[idx], other=other), self._where())
         elif known != idx:
-            raise IllegalMove(seat, tr("handle {handle} holds {known}, not {idx}", handle=handle, known=ID[known], idx=ID[idx]), self._where())
+            raise IllegalMove(seat, tr("handle {handle} holds {known}, not {idx}",
+                                       handle=handle, known=ID[known], idx=ID[idx]), self._where())
 
     def _take_public(self, handle: int, idx: int) -> None:
         """A checked card goes face up: learn it."""

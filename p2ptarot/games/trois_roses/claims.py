@@ -48,7 +48,8 @@ class ClaimBook:
         for p in watching:
             if p.denial.ruled_out(card):
                 raise self._state._false_claim(
-                    p.claim, tr("false claim of holding {sentence}: held {card}", sentence=p.denial.sentence(), card=ID[card]))
+                    p.claim, tr("false claim of holding {sentence}: held {card}",
+                                sentence=p.denial.sentence(), card=ID[card]))
             p.watched.discard(handle)
             if not p.watched:
                 self._state._settle_claim(p.claim)

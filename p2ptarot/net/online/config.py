@@ -34,7 +34,8 @@ class IceServer:
     def __post_init__(self) -> None:
         if not re.fullmatch(r"(stun|turn|turns):[^\s:]+(:\d{1,5})?(\?transport=(udp|tcp))?",
                             self.url):
-            raise OnlineConfigError(tr("{url} is not stun:HOST[:PORT] or turn:HOST[:PORT]", url=repr(self.url)))
+            raise OnlineConfigError(tr("{url} is not stun:HOST[:PORT] or turn:HOST[:PORT]",
+                                       url=repr(self.url)))
         if self.url.startswith("turn") and (not self.username or self.credential is None):
             raise OnlineConfigError(tr("a TURN server needs a username and a credential"))
 
@@ -89,7 +90,8 @@ class OnlineConfig:
 
 def check_relay(url: str) -> str:
     if not _RELAY.fullmatch(url) or urlsplit(url).hostname is None:
-        raise OnlineConfigError(tr("{url} is not a relay URL (ws://HOST[:PORT] or wss://...)", url=repr(url)))
+        raise OnlineConfigError(tr("{url} is not a relay URL (ws://HOST[:PORT] or wss://...)",
+                                   url=repr(url)))
     return url
 
 

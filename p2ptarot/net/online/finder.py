@@ -95,7 +95,9 @@ async def find_code(relays: list[str], code: str, wait: float,
     host from an impostor, so it goes nowhere (the host can give its fingerprint instead)."""
     tables = await browse_online(relays, wait, code=code, settle=settle, on_notice=on_notice)
     if len(tables) > 1:
-        raise CodeClash(tr("{count} different hosts advertise the code {code}: someone is impersonating the table; ask the host for their fingerprint", count=len(tables), code=show_code(code)))
+        raise CodeClash(tr("{count} different hosts advertise the code {code}: someone is "
+                           "impersonating the table; ask the host for their fingerprint",
+                           count=len(tables), code=show_code(code)))
     return tables[0] if tables else None
 
 

@@ -529,7 +529,8 @@ class OnlineMesh:
             except TimeoutError as exc:
                 raise HandshakeError(CLOSE_TIMEOUT, tr("handshake timed out")) from exc
             except (ConnectionError, RuntimeError) as exc:
-                raise HandshakeError(None, tr("link lost in the handshake: {why}", why=exc)) from exc
+                raise HandshakeError(None, tr("link lost in the handshake: {why}",
+                                              why=exc)) from exc
         except HandshakeError as err:
             logger.info("handshake with %s failed: %s", address, err)
             await channel.close()

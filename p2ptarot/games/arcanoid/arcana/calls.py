@@ -34,7 +34,8 @@ def check(g: "ArcanoidState", pid: int, move: Call) -> None:
     if move.card not in MAX_CALLS:
         raise IllegalMove(g.seat_of(pid), tr("only the Star, Moon and Sun call cards"), g.where())
     if move.called not in callable_cards(move.card, True):
-        raise IllegalMove(g.seat_of(pid), tr("{card} cannot call {called}", card=move.card, called=move.called), g.where())
+        raise IllegalMove(g.seat_of(pid), tr("{card} cannot call {called}",
+                                             card=move.card, called=move.called), g.where())
 
 
 def check_again(g: "ArcanoidState", seat: int, move: CallAgain, ctx: Ctx) -> None:
@@ -54,7 +55,8 @@ def check_give(g: "ArcanoidState", seat: int, move: Give, ctx: Ctx) -> None:
 def check_pass(g: "ArcanoidState", seat: int, ctx: Ctx) -> None:
     pid = ctx.data["by_seat"][seat]
     if any(g.usable_card(h, seat) == ctx.data["called"] for h in g.parts[pid].hand):
-        raise IllegalMove(seat, tr("claimed not to hold {called} while holding it", called=ctx.data['called']),
+        raise IllegalMove(seat, tr("claimed not to hold {called} while holding it",
+                                   called=ctx.data['called']),
                           g.where())
 
 

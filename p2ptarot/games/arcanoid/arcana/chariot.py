@@ -45,7 +45,8 @@ def check_add(g: "ArcanoidState", pid: int, move: ChariotAdd) -> None:
         raise IllegalMove(g.seat_of(pid), tr("no active Chariot"), g.where())
     most = g.rules.chariot_add_max
     if not move.handles or (most and len(move.handles) > most):
-        raise IllegalMove(g.seat_of(pid), tr("add 1 to {of} cards to the Chariot", of=most or 'any number of'),
+        raise IllegalMove(g.seat_of(pid), tr("add 1 to {of} cards to the Chariot",
+                                             of=most or 'any number of'),
                           g.where())
     _check_cards(g, pid, move.handles, move.cards)
 

@@ -92,7 +92,8 @@ def check(g: "ArcanoidState", seat: int, move: Fool, ctx: Ctx) -> None:
         raise IllegalMove(seat, tr("that card is not the Fool"), g.where())
     if move.cut >= 0 and move.cut != move.user:
         if not can_cut(g, move.user, move.handle, ctx.data["engager"]):
-            raise IllegalMove(seat, tr("only a Hermit owner with a free Hermit move cuts in with the Justice's Fool"), g.where())
+            raise IllegalMove(seat, tr("only a Hermit owner with a free Hermit move cuts in with "
+                                       "the Justice's Fool"), g.where())
         if move.cut not in asked and move.cut != ctx.data["engager"]:
             raise IllegalMove(seat, tr("a cut-in names an asked participant or the engager"), g.where())
 

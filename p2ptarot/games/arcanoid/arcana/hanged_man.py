@@ -27,7 +27,8 @@ def targets(g: "ArcanoidState", pid: int) -> list[int]:
 
 def check(g: "ArcanoidState", pid: int, move: HangedMan) -> None:
     if move.target not in targets(g, pid):
-        raise IllegalMove(g.seat_of(pid), tr("the Hanged Man targets a participant in the round or the Justice"), g.where())
+        raise IllegalMove(g.seat_of(pid), tr("the Hanged Man targets a participant in the round or "
+                                             "the Justice"), g.where())
 
 
 def play(g: "ArcanoidState", pid: int, move: HangedMan, zone: str):

@@ -32,12 +32,14 @@ def world_fields(g: "ArcanoidState", pid: int) -> list[str]:
 
 def check_judgement(g: "ArcanoidState", pid: int, move: Judgement) -> None:
     if (move.target, move.field) not in judgement_targets(g, pid):
-        raise IllegalMove(g.seat_of(pid), tr("Judgement needs a participant in the round without a record on that field"), g.where())
+        raise IllegalMove(g.seat_of(pid), tr("Judgement needs a participant in the round without a "
+                                             "record on that field"), g.where())
 
 
 def check_world(g: "ArcanoidState", pid: int, move: World) -> None:
     if move.field not in world_fields(g, pid):
-        raise IllegalMove(g.seat_of(pid), tr("the World needs a field where nothing was ever engaged (and not tempered by someone else)"), g.where())
+        raise IllegalMove(g.seat_of(pid), tr("the World needs a field where nothing was ever "
+                                             "engaged (and not tempered by someone else)"), g.where())
 
 
 def play_judgement(g: "ArcanoidState", pid: int, move: Judgement, zone: str):

@@ -23,7 +23,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def check(g: "ArcanoidState", pid: int, move: Pope) -> None:
     if move.category not in POPE_CATEGORIES:
-        raise IllegalMove(g.seat_of(pid), tr("unknown Hierophant category {category}", category=repr(move.category)),
+        raise IllegalMove(g.seat_of(pid), tr("unknown Hierophant category {category}",
+                                             category=repr(move.category)),
                           g.where())
 
 
@@ -38,11 +39,13 @@ def check_show(g: "ArcanoidState", seat: int, move: Show, ctx: Ctx) -> None:
             raise IllegalMove(seat, tr("a Hierophant show comes from the hidden hand"), g.where())
         known = g.usable_card(h, seat)
         if not in_category(c, cat) or (known is not None and known != c):
-            raise IllegalMove(seat, tr("card {h} is not of category {cat}", h=h, cat=cat), g.where())
+            raise IllegalMove(seat, tr("card {h} is not of category {cat}",
+                                       h=h, cat=cat), g.where())
     for h in hand:
         known = g.usable_card(h, seat)
         if h not in move.handles and known is not None and in_category(known, cat):
-            raise IllegalMove(seat, tr("Hierophant: withheld a card of category {cat}", cat=cat), g.where())
+            raise IllegalMove(seat, tr("Hierophant: withheld a card of category {cat}",
+                                       cat=cat), g.where())
 
 
 def legal_show(g: "ArcanoidState", seat: int, ctx: Ctx) -> list:

@@ -24,7 +24,8 @@ def targets(g: "ArcanoidState", pid: int) -> list[int]:
 
 def check(g: "ArcanoidState", pid: int, move: Priestess) -> None:
     if move.target not in targets(g, pid):
-        raise IllegalMove(g.seat_of(pid), tr("the High Priestess targets another participant in the round"), g.where())
+        raise IllegalMove(g.seat_of(pid), tr("the High Priestess targets another participant in the "
+                                             "round"), g.where())
 
 
 def play(g: "ArcanoidState", pid: int, move: Priestess, zone: str):

@@ -31,7 +31,8 @@ def fields(g: "ArcanoidState", pid: int) -> list[str]:
 
 def check(g: "ArcanoidState", pid: int, move: Temperance) -> None:
     if move.field not in fields(g, pid):
-        raise IllegalMove(g.seat_of(pid), tr("Temperance needs a non-empty pile and a field without the player's card engagement"), g.where())
+        raise IllegalMove(g.seat_of(pid), tr("Temperance needs a non-empty pile and a field without "
+                                             "the player's card engagement"), g.where())
 
 
 def play(g: "ArcanoidState", pid: int, move: Temperance, zone: str):

@@ -33,7 +33,8 @@ def check(g: "ArcanoidState", pid: int, move: Tower) -> None:
     if move.target == NONE and move.field:
         raise IllegalMove(g.seat_of(pid), tr("a Tower without a target names no field"), g.where())
     if move.target != NONE and (move.target, move.field) not in targets(g):
-        raise IllegalMove(g.seat_of(pid), tr("the Tower removes a card engagement of a participant in the round"), g.where())
+        raise IllegalMove(g.seat_of(pid), tr("the Tower removes a card engagement of a participant "
+                                             "in the round"), g.where())
 
 
 def play(g: "ArcanoidState", pid: int, move: Tower, zone: str):

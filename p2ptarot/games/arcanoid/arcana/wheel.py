@@ -59,7 +59,8 @@ def check_discard(g: "ArcanoidState", seat: int, move: WheelDiscard, ctx: Ctx) -
            or not pr <= (new & set(p.hand)) - d or len(pr) != len(d & set(p.visible))
            or len(move.cards) != len(move.promote))
     if bad:
-        raise IllegalMove(seat, tr("discard down to capacity; replace discarded visible cards by newly drawn ones"), g.where())
+        raise IllegalMove(seat, tr("discard down to capacity; replace discarded visible cards by "
+                                   "newly drawn ones"), g.where())
     for h, c in zip(move.promote, move.cards):
         known = g.usable_card(h, seat)  # the rest is proven by the promote's opening
         if known is not None and known != c:

@@ -76,7 +76,10 @@ def rules_for(variant: str | None) -> Rules:
     """The rules object of a built variant or GAZA combination (DRESDEN when None)."""
     rules = VARIANTS.get(variant or DRESDEN.name) or combined(variant or "")
     if rules is None:
-        raise BadConfiguration(tr("{game} variant {variant} is not built (built: {built}, each optionally +GAZA)", game="arcanoid", variant=repr(variant), built=', '.join(VARIANTS)))
+        raise BadConfiguration(tr("{game} variant {variant} is not built (built: {built}, each "
+                                  "optionally +GAZA)",
+                                  game="arcanoid", variant=repr(variant),
+                                  built=', '.join(VARIANTS)))
     return rules
 
 

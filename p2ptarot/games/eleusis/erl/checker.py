@@ -69,7 +69,8 @@ class _Checker:
     def want(self, node: Node, expected: str, bound: int, scope: dict[str, str], role: str) -> None:
         got = self.check(node, bound, scope)
         if got != expected:
-            raise _err(node, tr("{role} must be {expected}, not {got}", role=role, expected=_TYPE_NAMES[expected], got=_TYPE_NAMES[got]))
+            raise _err(node, tr("{role} must be {expected}, not {got}",
+                                role=role, expected=_TYPE_NAMES[expected], got=_TYPE_NAMES[got]))
 
     def check(self, node: Node, bound: int, scope: dict[str, str]) -> str:
         """The type of `node`, checked under the lower bound `bound` on n."""
@@ -83,7 +84,8 @@ class _Checker:
             return INT
         if isinstance(node, Var):
             if node.name not in scope:
-                raise _err(node, tr("name '{name}' is not bound by an enclosing let", name=node.name))
+                raise _err(node, tr("name '{name}' is not bound by an enclosing let",
+                                    name=node.name))
             return scope[node.name]
         if isinstance(node, Attr):
             need = CARD_NEEDS[node.card]
@@ -100,7 +102,8 @@ class _Checker:
             self.want(node.arg, INT, bound, scope, tr("an arithmetic operand"))
             return INT
         if isinstance(node, Arith):
-            self.want(node.first, INT, bound, scope, tr("the operand of '{op}'", op=node.rest[0][0]))
+            self.want(node.first, INT, bound, scope, tr("the operand of '{op}'",
+                                                        op=node.rest[0][0]))
             for op, x in node.rest:
                 self.want(x, INT, bound, scope, tr("the operand of '{op}'", op=op))
             return INT
@@ -109,20 +112,26 @@ class _Checker:
             right = self.check(node.right, bound, scope)
             if node.op in ("==", "!="):
                 if left != right:
-                    raise _err(node, tr("'{op}' compares {left} with {right}", op=node.op, left=_TYPE_NAMES[left], right=_TYPE_NAMES[right]))
+                    raise _err(node, tr("'{op}' compares {left} with {right}",
+                                        op=node.op, left=_TYPE_NAMES[left],
+                                        right=_TYPE_NAMES[right]))
             elif left != INT or right != INT:
                 bad = left if left != INT else right
-                raise _err(node, tr("'{op}' orders ints only, not {got}", op=node.op, got=_TYPE_NAMES[bad]))
+                raise _err(node, tr("'{op}' orders ints only, not {got}",
+                                    op=node.op, got=_TYPE_NAMES[bad]))
             return BOOL
         if isinstance(node, In):
             item = self.check(node.item, bound, scope)
             self.set_elements += len(node.elements)
             if self.set_elements > MAX_SET_ELEMENTS:
-                raise _err(node, tr("the rule's sets hold more than {max} elements", max=MAX_SET_ELEMENTS))
+                raise _err(node, tr("the rule's sets hold more than {max} elements",
+                                    max=MAX_SET_ELEMENTS))
             for x in node.elements:
                 got = self.check(x, bound, scope)
                 if got != item:
-                    raise _err(x, tr("a set element must be {expected} like the value tested, not {got}", expected=_TYPE_NAMES[item], got=_TYPE_NAMES[got]))
+                    raise _err(x, tr("a set element must be {expected} like the value tested, not "
+                                     "{got}",
+                                     expected=_TYPE_NAMES[item], got=_TYPE_NAMES[got]))
             return BOOL
         if isinstance(node, And):
             b = bound
@@ -149,7 +158,8 @@ class _Checker:
             then = self.check(node.then, max(bound, lower_bound(node.cond, True)), scope)
             orelse = self.check(node.orelse, max(bound, lower_bound(node.cond, False)), scope)
             if then != orelse:
-                raise _err(node, tr("the branches of 'if' differ: {then} and {orelse}", then=_TYPE_NAMES[then], orelse=_TYPE_NAMES[orelse]))
+                raise _err(node, tr("the branches of 'if' differ: {then} and {orelse}",
+                                    then=_TYPE_NAMES[then], orelse=_TYPE_NAMES[orelse]))
             return then
         if isinstance(node, Let):
             self.lets += 1
@@ -169,4 +179,5 @@ def check_rule(root: Node) -> None:
     checker = _Checker()
     got = checker.check(root, 1, {})
     if got != BOOL:
-        raise _err(root, tr("the rule after 'accept' must be a bool, not {got}", got=_TYPE_NAMES[got]))
+        raise _err(root, tr("the rule after 'accept' must be a bool, not {got}",
+                            got=_TYPE_NAMES[got]))

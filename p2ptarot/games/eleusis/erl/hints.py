@@ -24,7 +24,8 @@ _RANK_WORDS = frozenset({"rank", "odd", "even", "face", "prime"})
 def check_hint_syntax(hint: object) -> str:
     """`hint` if it is one of the structured hints, ErlError otherwise."""
     if not isinstance(hint, str) or hint not in HINTS:
-        raise ErlError(tr("unknown structured hint {hint} (known: {known})", hint=repr(hint), known=', '.join(HINTS)))
+        raise ErlError(tr("unknown structured hint {hint} (known: {known})",
+                          hint=repr(hint), known=', '.join(HINTS)))
     return hint
 
 

@@ -62,7 +62,8 @@ def tokenize(text: str) -> list[Token]:
         column = bad - (text.rfind("\n", 0, bad) + 1) + 1
         raise ErlError(tr("the rule text must be ASCII"), line, column) from None
     if size > MAX_TEXT_BYTES:
-        raise ErlError(tr("the rule text is {size} bytes, more than {max}", size=size, max=MAX_TEXT_BYTES))
+        raise ErlError(tr("the rule text is {size} bytes, more than {max}",
+                          size=size, max=MAX_TEXT_BYTES))
     tokens: list[Token] = []
     i, line, line_start, end = 0, 1, 0, len(text)
     while i < end:
@@ -82,10 +83,12 @@ def tokenize(text: str) -> list[Token]:
             while j < end and "0" <= text[j] <= "9":
                 j += 1
             if j < end and _is_name_char(text[j]):
-                raise ErlError(tr("a number may not run into a name: {text}", text=repr(text[i:j + 1])), line, column)
+                raise ErlError(tr("a number may not run into a name: {text}",
+                                  text=repr(text[i:j + 1])), line, column)
             digits = text[i:j]
             if int(digits) > MAX_INT:  # at most 4096 digits: well within int()'s limit
-                raise ErlError(tr("integer {digits} is larger than {max}", digits=digits, max=MAX_INT), line, column)
+                raise ErlError(tr("integer {digits} is larger than {max}",
+                                  digits=digits, max=MAX_INT), line, column)
             tokens.append(Token(INT, digits, line, column))
             i = j
         elif _is_name_start(ch):
@@ -99,7 +102,8 @@ def tokenize(text: str) -> list[Token]:
                 tokens.append(Token(WORD, word, line, column))
             else:
                 if len(word) > MAX_NAME:
-                    raise ErlError(tr("name {name}… is longer than {max} characters", name=word[:MAX_NAME], max=MAX_NAME),
+                    raise ErlError(tr("name {name}… is longer than {max} characters",
+                                      name=word[:MAX_NAME], max=MAX_NAME),
                                    line, column)
                 tokens.append(Token(NAME, word, line, column))
             i = j

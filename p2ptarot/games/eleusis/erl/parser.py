@@ -63,7 +63,8 @@ class _Parser:
 
     def expect(self, kind: str, text: str, what: str | None = None) -> Token:
         if not self.at(kind, text):
-            raise self.error(tr("expected {what}, found {found}", what=what or repr(text), found=_describe(self.tok)))
+            raise self.error(tr("expected {what}, found {found}",
+                                what=what or repr(text), found=_describe(self.tok)))
         return self.take()
 
     def enter(self, tok: Token) -> None:
@@ -83,8 +84,10 @@ class _Parser:
             if t.kind == SYM and t.text in RELOPS or t.kind == WORD and t.text == "in":
                 raise self.error(tr("comparisons do not chain; combine them with 'and'"))
             if t.kind == WORD and t.text in ("let", "if"):
-                raise self.error(tr("'{word}' inside an operator must be in parentheses", word=t.text))
-            raise self.error(tr("unexpected {found} after a complete expression", found=_describe(t)))
+                raise self.error(tr("'{word}' inside an operator must be in parentheses",
+                                    word=t.text))
+            raise self.error(tr("unexpected {found} after a complete expression",
+                                found=_describe(t)))
         return node
 
     def expr(self) -> Node:
@@ -103,9 +106,11 @@ class _Parser:
         start = self.take()
         name = self.tok
         if name.kind == WORD:
-            raise self.error(tr("'{name}' is a reserved word and cannot be a let name", name=name.text))
+            raise self.error(tr("'{name}' is a reserved word and cannot be a let name",
+                                name=name.text))
         if name.kind != NAME:
-            raise self.error(tr("expected a name after 'let', found {found}", found=_describe(name)))
+            raise self.error(tr("expected a name after 'let', found {found}",
+                                found=_describe(name)))
         self.take()
         self.expect(SYM, "=")
         value = self.expr()
@@ -219,7 +224,8 @@ class _Parser:
         if t.kind == NAME:
             self.take()
             if self.at(SYM, "."):
-                raise self.error(tr("'{name}' is not a card: the cards are c, p1, p2 and p3", name=t.text), t)
+                raise self.error(tr("'{name}' is not a card: the cards are c, p1, p2 and p3",
+                                    name=t.text), t)
             return Var(t.text, t.line, t.column)
         if t.kind == SYM and t.text == "(":
             self.take()
@@ -251,17 +257,21 @@ class _Parser:
         if word in ("let", "if"):
             raise self.error(tr("'{word}' inside an operator must be in parentheses", word=word))
         if word in ATTRIBUTES:
-            raise self.error(tr("'{word}' is an attribute: write it after a card, as in c.{word}", word=word))
+            raise self.error(tr("'{word}' is an attribute: write it after a card, as in c.{word}",
+                                word=word))
         raise self.error(tr("expected a value, found {found}", found=_describe(t)))
 
     def attribute(self) -> Node:
         card = self.take()
         if not self.at(SYM, "."):
-            raise self.error(tr("a card is used through an attribute: write {card}.rank, {card}.suit, …", card=card.text), card)
+            raise self.error(tr("a card is used through an attribute: write {card}.rank, "
+                                "{card}.suit, …",
+                                card=card.text), card)
         self.take()
         attr = self.tok
         if attr.kind != WORD or attr.text not in ATTRIBUTES:
-            raise self.error(tr("expected an attribute ({attributes}), found {found}", attributes=', '.join(sorted(ATTRIBUTES)), found=_describe(attr)))
+            raise self.error(tr("expected an attribute ({attributes}), found {found}",
+                                attributes=', '.join(sorted(ATTRIBUTES)), found=_describe(attr)))
         self.take()
         return Attr(card.text, attr.text, card.line, card.column)
 
@@ -270,13 +280,15 @@ class _Parser:
         self.expect(SYM, "(", f"'(' after {func.text}")
         attr = self.tok
         if attr.kind != WORD or attr.text not in INT_ATTRIBUTES:
-            raise self.error(tr("{function} takes 'rank' or 'suitnum', found {found}", function=func.text, found=_describe(attr)))
+            raise self.error(tr("{function} takes 'rank' or 'suitnum', found {found}",
+                                function=func.text, found=_describe(attr)))
         self.take()
         self.expect(SYM, ",")
         self.expect(WORD, "last", "'last'")
         window = self.tok
         if window.kind != INT or window.text not in WINDOWS:
-            raise self.error(tr("the window after 'last' is 1, 2 or 3, found {found}", found=_describe(window)))
+            raise self.error(tr("the window after 'last' is 1, 2 or 3, found {found}",
+                                found=_describe(window)))
         self.take()
         self.expect(SYM, ")", "')'")
         return Aggregate(func.text, attr.text, WINDOWS[window.text], func.line, func.column)
@@ -288,7 +300,9 @@ def parse(text: str) -> Node:
     node = _Parser(tokenize(text)).rule()
     count, height = size_and_height(node)
     if count > MAX_NODES:
-        raise ErlError(tr("the rule has {count} syntax-tree nodes, more than {max}", count=count, max=MAX_NODES))
+        raise ErlError(tr("the rule has {count} syntax-tree nodes, more than {max}",
+                          count=count, max=MAX_NODES))
     if height > MAX_DEPTH:
-        raise ErlError(tr("the rule nests {height} levels deep, more than {max}", height=height, max=MAX_DEPTH))
+        raise ErlError(tr("the rule nests {height} levels deep, more than {max}",
+                          height=height, max=MAX_DEPTH))
     return node
