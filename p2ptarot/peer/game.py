@@ -31,7 +31,7 @@ from p2ptarot.table.inputs import StandInMove
 from p2ptarot.table.names import printable
 from p2ptarot.table.session import Session
 
-from .catchup import RESYNC_AFTER, SyncServer, sync_step
+from .catchup import RESYNC_AFTER, CatchUp, SyncServer, sync_step
 from .config import Chooser, GameResult, PeerConfig, RunError
 from .fault_point import StopBefore
 from .frames import ctl, finished_seats, parse_ctl, safe_send
@@ -269,7 +269,8 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
         await handle(session.load(saved))
     else:
         await handle(session.start())
-    await links.broadcast(ctl({"ctl": "sync", "step": session.step}))
+    catch = CatchUp()  # a peer far behind asks again as soon as it has taken an answer's window
+    await links.broadcast(ctl(catch.ask(session.step)))
     syncs = SyncServer()
     stall = _Stall(session.step)
     table_limit = float(session.charter.timeout)
@@ -283,7 +284,7 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
         stall) and push the same to the seats this one waits for (one that missed a message
         is waiting on us, not silent): a seat waiting on someone else is never named."""
         back = max(0, session.step - SYNC_BACK)
-        await links.broadcast(ctl({"ctl": "sync", "step": back}))
+        await links.broadcast(ctl(catch.ask(back)))
         recent = session.messages_from(back)
         for seat in session.pending_seats():
             if seat != session.seat:
@@ -314,9 +315,15 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
                 ev, event_task = event_task.result(), None
                 if trace is not None:
                     trace.begin("recv", session.step, ev.data if isinstance(ev, Received) else None)
-                await _on_event(links, session, handle, healer, syncs, done, ev, on_link, on_chat)
+                await _on_event(links, session, handle, healer, syncs, done, ev, on_link, on_chat,
+                                catch)
                 if trace is not None:
                     trace.end(session.step)
+                follow = catch.again(session.step)
+                if follow is not None:  # an answer's whole window taken: the rest at once
+                    if trace is not None:
+                        trace.note("more", session.step)
+                    await links.broadcast(ctl(follow))
             for text in chat_out() if chat_out is not None else []:  # the player's chat lines
                 await links.broadcast(ctl({"ctl": "chat", "text": text}))
             if session.finished:
@@ -340,7 +347,7 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
                 last_sync = now  # stalled: ask again (an answer may have been cut or lost)
                 if trace is not None:
                     trace.note("resync", session.step)
-                await links.broadcast(ctl({"ctl": "sync", "step": session.step}))
+                await links.broadcast(ctl(catch.ask(session.step)))
                 await handle(session.digest())  # a peer on another history shows its heads
     finally:
         for task in (event_task, move_task):
@@ -379,7 +386,8 @@ async def _on_event(links: Links, session: Session,
                     handle: Callable[[list[Effect]], Awaitable[None]], healer: Healer,
                     syncs: SyncServer, done: set[bytes], ev: Any,
                     on_link: Callable[[bytes, bool], None] | None,
-                    on_chat: Callable[[bytes, object], None] | None) -> None:
+                    on_chat: Callable[[bytes, object], None] | None,
+                    catch: CatchUp | None = None) -> None:
     """One event of the links while the game runs."""
     if isinstance(ev, Received):
         msg = parse_ctl(ev.data)
@@ -402,7 +410,9 @@ async def _on_event(links: Links, session: Session,
         else:
             await _answer_sync(links, syncs, session, ev.peer, msg)
     elif isinstance(ev, LinkUp):  # a new or healed link: each side asks the other
-        await safe_send(links, ev.peer, ctl({"ctl": "sync", "step": session.step}))
+        request = catch.ask(session.step) if catch is not None else \
+            {"ctl": "sync", "step": session.step}
+        await safe_send(links, ev.peer, ctl(request))
     elif isinstance(ev, LinkDown):
         healer.lost(ev.peer)
     if on_link is not None and isinstance(ev, (LinkUp, LinkDown)):
@@ -485,7 +495,7 @@ async def _answer_sync(links: Links, syncs: SyncServer, session: Session, peer: 
     step = sync_step(msg)
     if step is None:
         return
-    for data in syncs.answer(peer, lambda: session.messages_from(step)):
+    for data in syncs.answer(peer, lambda: session.messages_from(step), step):
         await safe_send(links, peer, data)
 
 
