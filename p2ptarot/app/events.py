@@ -318,6 +318,21 @@ class TablesSeen(Event):
 
 
 @dataclass(frozen=True)
+class ConnectionChecked(Event):
+    """The page's "Check my connection": `running` while the checks run, then each check
+    (`{"check", "ok", "text"}`: check one of interfaces, relay, stun, nat, turn), the verdict
+    (`LAN`, `direct`, `through TURN`, `relay only (slow)` or `nothing`), its sentence with the
+    reason, and what to do; every text already in the player's words."""
+
+    TYPE: ClassVar[str] = "doctor"
+    running: bool
+    checks: tuple[dict[str, Any], ...] = ()
+    verdict: str = ""
+    said: str = ""
+    advice: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class LinkPaths(Event):
     """Online tables: the path each link to another seat took (`direct`, `turn` through a TURN
     server, `relay` on the NOSTR relays) and its round-trip time in ms (None until measured);
@@ -414,6 +429,17 @@ class Sit(Command):
 
     target: str
     name: str = ""
+    #: an online table: contact no STUN server but the ones the lobby was given (the page's
+    #: equivalent of `--no-default-stun`)
+    no_default_stun: bool = False
+
+
+@dataclass(frozen=True)
+class CheckConnection(Command):
+    """The page's "Check my connection": run the doctor's checks with the lobby's settings
+    (`no_default_stun` as the page's setting says) and publish a `ConnectionChecked`."""
+
+    no_default_stun: bool = False
 
 
 @dataclass(frozen=True)
@@ -430,6 +456,8 @@ class Host(Command):
     online: bool = False
     #: the game's table options (its `rules.OPTIONS`, checked by the lobby; a rematch keeps them)
     options: tuple[tuple[str, Any], ...] = ()
+    #: online: contact no STUN server but the ones the lobby was given (as `Sit`'s)
+    no_default_stun: bool = False
 
 
 @dataclass(frozen=True)
@@ -481,7 +509,9 @@ def command_from_json(data: Any) -> Command:
         target, name = data.get("target"), data.get("name", "")
         if not isinstance(target, str) or not isinstance(name, str):
             raise ValueError(tr("sit needs a target"))
-        return Sit(target[:300], name[:40])
+        return Sit(target[:300], name[:40], _no_default_stun(data, "sit"))
+    if cmd == "doctor":
+        return CheckConnection(_no_default_stun(data, "doctor"))
     if cmd == "host":
         game, variant, name = data.get("game"), data.get("variant", ""), data.get("name", "")
         seats, bots = data.get("seats"), data.get("bots", 0)
@@ -500,7 +530,7 @@ def command_from_json(data: Any) -> Command:
                 for k, v in options.items()):
             raise ValueError(tr("host: options map names to numbers, words or true/false"))
         return Host(game[:40], variant[:40], seats, bots, name[:40], online,
-                    tuple(sorted(options.items())))
+                    tuple(sorted(options.items())), _no_default_stun(data, "host"))
     if cmd == "lobby":
         return BackToLobby()
     if cmd == "rematch":
@@ -515,6 +545,13 @@ def command_from_json(data: Any) -> Command:
     if cmd == "write":
         return _write_from_json(data)
     raise ValueError(tr("unknown command {cmd}", cmd=repr(cmd)))
+
+
+def _no_default_stun(data: dict[str, Any], cmd: str) -> bool:
+    value = data.get("no_default_stun", False)
+    if not isinstance(value, bool):
+        raise ValueError(tr("{cmd}: no_default_stun is true or false", cmd=cmd))
+    return value
 
 
 def _write_from_json(data: dict[str, Any]) -> WriteMove:

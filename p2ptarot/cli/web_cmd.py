@@ -76,8 +76,11 @@ def online_side(args: argparse.Namespace) -> OnlineSide | None:
         return None
     online.transport_of(args, False)  # a setting that cannot be used is told now
     from p2ptarot.web.lobby import OnlineSide
+    quiet = argparse.Namespace(**{**vars(args), "no_default_stun": True})
+    without = OnlineSide(tuple(online.relays_of(quiet)), lambda: online.transport_of(quiet, False),
+                         online.bot_args(quiet))
     return OnlineSide(tuple(online.relays_of(args)), lambda: online.transport_of(args, False),
-                      online.bot_args(args))
+                      online.bot_args(args), without)
 
 
 def replay_event(path: Path) -> ReplayLoaded:

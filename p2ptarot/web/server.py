@@ -218,7 +218,8 @@ class WebServer:
                                           "text": _("bad command: {why}").format(why=say(exc))}))
             return
         if self.on_command is not None and type(cmd).__name__ in ("Sit", "Host", "BackToLobby",
-                                                                    "Rematch", "Leave"):
+                                                                    "Rematch", "Leave",
+                                                                    "CheckConnection"):
             await self.on_command(cmd)
         else:
             self.hub.send(cmd)

@@ -156,6 +156,22 @@ def test_a_hosted_table_carries_its_options() -> None:
     assert command_from_json({"cmd": "host", "game": "sinople", "seats": 3}).options == ()
 
 
+def test_the_page_s_no_default_stun_setting_is_parsed_strictly() -> None:
+    """The page's "no public STUN server" rides on sit, host and doctor, as true or false only."""
+    assert command_from_json({"cmd": "sit", "target": "ABCDE-FGHIJ"}).no_default_stun is False
+    assert command_from_json({"cmd": "sit", "target": "ABCDE-FGHIJ",
+                              "no_default_stun": True}).no_default_stun is True
+    assert command_from_json({"cmd": "host", "game": "sinople", "seats": 2,
+                              "no_default_stun": True}).no_default_stun is True
+    assert command_from_json({"cmd": "doctor"}).no_default_stun is False
+    assert command_from_json({"cmd": "doctor", "no_default_stun": True}).no_default_stun is True
+    for cmd in ({"cmd": "doctor", "no_default_stun": 1},
+                {"cmd": "sit", "target": "x", "no_default_stun": "yes"},
+                {"cmd": "host", "game": "sinople", "seats": 2, "no_default_stun": None}):
+        with pytest.raises(ValueError, match="no_default_stun is true or false"):
+            command_from_json(cmd)
+
+
 async def test_a_forced_move_plays_itself_and_is_announced() -> None:
     seat, view, legal = _states("sinople", 3, lambda v, l: len(l) == 1)[0]
     hub = Hub()

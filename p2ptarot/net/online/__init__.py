@@ -18,6 +18,7 @@ _LAZY = {
     "OnlineConfig": "config", "OnlineConfigError": "config",
     "IceServer": "config", "check_relay": "config",
     "default_relays": "config", "parse_turn": "config", "default_ice": "config",
+    "read_relay_keys": "config", "auth_keys": "config",
     "OnlineTransport": "transport", "OnlineAdvert": "transport",
     "nostr_key_for": "transport", "OnlineMesh": "mesh",
     "OnlineTable": "finder", "OnlineBrowser": "finder",
@@ -34,8 +35,8 @@ __getattr__, __dir__ = lazy_names(__name__, _LAZY)
 
 if TYPE_CHECKING:
     from ..nostr.adverts import code_of, normalize_code, show_code
-    from .config import (IceServer, OnlineConfig, OnlineConfigError, check_relay,
-                         default_ice, default_relays, parse_turn)
+    from .config import (IceServer, OnlineConfig, OnlineConfigError, auth_keys, check_relay,
+                         default_ice, default_relays, parse_turn, read_relay_keys)
     from ..nostr.pool import RelayNotice
     from .finder import OnlineBrowser, OnlineTable, RelaysFailed, browse_online, find_code
     from .mesh import OnlineMesh

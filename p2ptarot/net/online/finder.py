@@ -32,8 +32,8 @@ class CodeClash(LookupError):
 
 async def browse_online(relays: list[str], wait: float, code: str | None = None,
                         settle: float | None = None,
-                        on_notice: Callable[[RelayNotice], None] | None = None
-                        ) -> list[OnlineTable]:
+                        on_notice: Callable[[RelayNotice], None] | None = None,
+                        auth_keys: dict | None = None) -> list[OnlineTable]:
     """Open tables advertised on ``relays`` within ``wait`` seconds (newest advert per author).
     The subscription asks for every advert still live (``since`` one advert lifetime ago: three
     re-publish periods).  With ``settle``, stop that many seconds after the first table is
@@ -45,7 +45,8 @@ async def browse_online(relays: list[str], wait: float, code: str | None = None,
     if code is not None:
         flt["#d"] = [code]
     sub = "p2ptarot-adverts"
-    async with RelayPool(relays, on_notice=on_notice, give_up=min(wait, 45.0)) as pool:
+    async with RelayPool(relays, on_notice=on_notice, give_up=min(wait, 45.0),
+                         auth_keys=auth_keys) as pool:
         await pool.subscribe(sub, [flt])
         stored = asyncio.ensure_future(pool.wait_stored(sub, wait))
         end = time.monotonic() + wait
@@ -88,12 +89,14 @@ CODE_SETTLE = 2.0
 
 async def find_code(relays: list[str], code: str, wait: float,
                     settle: float = CODE_SETTLE,
-                    on_notice: Callable[[RelayNotice], None] | None = None
+                    on_notice: Callable[[RelayNotice], None] | None = None,
+                    auth_keys: dict | None = None
                     ) -> OnlineTable | None:
     """The table an invitation code names, or None when no relay knows it within ``wait``.
     Raises `CodeClash` when adverts of two authors carry the code: the joiner cannot tell the
     host from an impostor, so it goes nowhere (the host can give its fingerprint instead)."""
-    tables = await browse_online(relays, wait, code=code, settle=settle, on_notice=on_notice)
+    tables = await browse_online(relays, wait, code=code, settle=settle, on_notice=on_notice,
+                                 auth_keys=auth_keys)
     if len(tables) > 1:
         raise CodeClash(tr("{count} different hosts advertise the code {code}: someone is "
                            "impersonating the table; ask the host for their fingerprint",
@@ -111,8 +114,9 @@ class OnlineBrowser:
     withdrawn (a newer advert of the same author that is no longer live)."""
 
     def __init__(self, relays: list[str],
-                 on_notice: Callable[[RelayNotice], None] | None = None) -> None:
-        self.pool = RelayPool(relays, on_notice=on_notice)
+                 on_notice: Callable[[RelayNotice], None] | None = None,
+                 auth_keys: dict | None = None) -> None:
+        self.pool = RelayPool(relays, on_notice=on_notice, auth_keys=auth_keys)
         self._found: dict[str, tuple[OnlineTable, int]] = {}  # code -> (table, expiry)
         self._newest: dict[str, int] = {}  # code -> created_at of its newest advert seen
         self._task: asyncio.Task[None] | None = None

@@ -55,6 +55,7 @@ class OnlineTransport:
         mesh = OnlineMesh(identity, self.config, key=nostr_key_for(identity))
         mesh.on_link = self.on_link
         mesh.pool.on_notice = self.on_relay
+        mesh.pool.auth_keys = self.config.auth_keys()  # NIP-42: read at the pool's start
         self.meshes.append(mesh)
         return mesh
 
