@@ -515,7 +515,7 @@ def command_from_json(data: Any) -> Command:
     if cmd == "host":
         game, variant, name = data.get("game"), data.get("variant", ""), data.get("name", "")
         seats, bots = data.get("seats"), data.get("bots", 0)
-        if not all(isinstance(x, str) for x in (game, variant, name)) \
+        if not isinstance(game, str) or not isinstance(variant, str) or not isinstance(name, str) \
                 or type(seats) is not int or type(bots) is not int:
             raise ValueError(tr("host needs a game, a variant, whole numbers of seats and bots"))
         if not 1 <= seats <= 64 or not 0 <= bots < seats:

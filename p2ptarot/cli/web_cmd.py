@@ -17,10 +17,10 @@ from p2ptarot.app.human import LeftTable
 from p2ptarot.app.replay import frames
 from p2ptarot.i18n import _
 from p2ptarot.i18n.message import render as say
-from p2ptarot.app.table import Hub
+from p2ptarot.app.hub import Hub
 from p2ptarot.peer.config import DEFAULT_STAND_IN_AFTER, PeerConfig
 from p2ptarot.peer.store import read_transcript
-from p2ptarot.present.screen import name_seats
+from p2ptarot.present.seats import name_seats
 from p2ptarot.transcript import TranscriptError, verify_transcript
 
 from . import online

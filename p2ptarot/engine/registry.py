@@ -76,7 +76,8 @@ class Option:
                                       game=game, name=name, choices=list(choices), count=players,
                                       got=repr(value)))
         high = self.high(players) if callable(self.high) else self.high
-        if (self.low is not None and value < self.low) or (high is not None and value > high):
+        number: Any = value  # an int here (`type(value) is self.kind` narrowed `value` to object)
+        if (self.low is not None and number < self.low) or (high is not None and number > high):
             raise BadConfiguration(tr("{game} option {name} must be in {low}..{high} at {count} "
                                       "players, not {got}",
                                       game=game, name=name, low=self.low, high=high,

@@ -3,7 +3,7 @@
 `link` is the interface a peer (`p2ptarot.peer`) plays over: a set of authenticated links keyed
 by peer public key. `transport.Mesh` implements it over websockets, `lan.LanTransport` pairs it
 with zeroconf adverts (`discovery`). This package imports nothing from `peer`, `app` or the front
-ends (tests/net/test_net_layering.py checks it).
+ends (tests/test_layers.py checks it).
 
 The names below are loaded on first use (PEP 562): importing one light submodule must not pull in
 aiohttp and zeroconf, and a peer that dials a ws:// address directly never imports zeroconf.

@@ -114,7 +114,7 @@ class MeshConfig:
     frame_burst: int = 2000
     byte_rate: float = 4 * 1024 * 1024
     byte_burst: int = 16 * 1024 * 1024
-    #: events waiting for the runner; when full, readers pause and notices are dropped
+    #: events waiting for the peer (its game pump); when full, readers pause and notices are dropped
     max_queued_events: int = 1024
 
     def __post_init__(self) -> None:
@@ -412,7 +412,7 @@ class Mesh:
         self._emit(LinkRejected(address, reason, None))
 
     def _spawn(self, coro: object) -> None:
-        task = asyncio.ensure_future(coro)  # type: ignore[arg-type]
+        task = asyncio.ensure_future(coro)  # type: ignore[arg-type]  # callers hand a coroutine; typed object for the callers' sake
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 

@@ -16,7 +16,7 @@ from p2ptarot.i18n.message import render as say
 from p2ptarot.app.events import (BackToLobby, CheckConnection, ConnectionChecked, GameAborted,
                                  GameFinished, Host, Leave, Notice, Rematch, Sit, TablesSeen)
 from p2ptarot.app.human import human_seat
-from p2ptarot.app.table import Hub
+from p2ptarot.app.hub import Hub
 from p2ptarot.engine import BadConfiguration, UnknownGame, games
 from p2ptarot.engine import info as game_info
 from p2ptarot.net import online as net_online

@@ -49,7 +49,7 @@ RAISERS = [
     ("table/intake.py", {"Taken": "notice"}), ("table/session.py", {"Notice": 0}),
 ]
 #: functions whose returned sentences become a move's reason (arcanoïd's composition checks)
-RETURNERS = [("games/arcanoid/engage.py", "composition_error"), ("games/arcanoid/secret.py", "composition_error"),
+RETURNERS = [("games/arcanoid/rules.py", "composition_error"), ("games/arcanoid/secret.py", "composition_error"),
              ("games/arcanoid/secret.py", "decide"), ("games/arcanoid/variants/worms.py", "_content_error")]
 #: raise sites that only code reads (a caller's bug, never a player's doing)
 INTERNAL = {"an omniscient state has no viewer seat", "viewer seat {x} out of range"}

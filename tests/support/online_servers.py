@@ -127,7 +127,7 @@ def start_relay(workdir: Path, host: str = "127.0.0.1", port: int | None = None,
     package's validators, with ``extra_config`` the settings they read).  With
     ``auth_writers`` (x-only public keys), NIP-42 is switched on: the relay sends every
     connection an AUTH challenge and stores events only from connections authenticated as
-    one of them (nostr-relay's `auth.py`; anyone may read)."""
+    one of them (nostr-relay's `nostr_relay.auth` module; anyone may read)."""
     exe = Path(sys.executable).with_name("nostr-relay")
     if not exe.exists():
         raise ServerError(f"{exe} is missing: `pip install -e .[test]` installs nostr-relay")

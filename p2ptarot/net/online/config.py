@@ -13,8 +13,12 @@ import re
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 from p2ptarot.i18n.message import tr
+
+if TYPE_CHECKING:  # the keys load coincurve: only where a relay asks for them
+    from ..nostr.keys import NostrKey
 
 _RELAY = re.compile(r"wss?://[^\s/]+(/\S*)?")
 
@@ -80,7 +84,7 @@ class OnlineConfig:
     #: challenges (``read_relay_keys``); never shown in a repr
     relay_keys: tuple[tuple[str, str], ...] = field(default=(), repr=False)
 
-    def auth_keys(self) -> dict[str, object]:
+    def auth_keys(self) -> dict[str, NostrKey]:
         """Relay URL -> its ``NostrKey`` (for ``RelayPool(auth_keys=...)``)."""
         return auth_keys(self.relay_keys)
 
@@ -122,10 +126,10 @@ def read_relay_keys(path: Path) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-def auth_keys(pairs: tuple[tuple[str, str], ...]) -> dict[str, object]:
+def auth_keys(pairs: tuple[tuple[str, str], ...]) -> dict[str, NostrKey]:
     """(URL, secret hex) pairs -> URL -> ``NostrKey``."""
     from ..nostr.keys import KeyError_, NostrKey
-    keys = {}
+    keys: dict[str, NostrKey] = {}
     for url, secret in pairs:
         try:
             keys[url] = NostrKey(bytes.fromhex(secret))

@@ -285,7 +285,7 @@ def verdict(report: Report) -> Report:
 
 
 async def diagnose(relays: list[str], ice: list[IceServer], bind: str = "0.0.0.0",
-                   timeout: float = 10.0, auth_keys: dict | None = None) -> Report:
+                   timeout: float = 10.0, auth_keys: dict[str, NostrKey] | None = None) -> Report:
     keys = auth_keys or {}
     checks = await asyncio.gather(*(check_relay(u, timeout, keys.get(u)) for u in relays))
     stun_result = await check_stun(ice, bind)

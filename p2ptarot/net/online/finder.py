@@ -10,12 +10,16 @@ import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..nostr.adverts import (ADVERT_KIND, ADVERT_TTL, TOPIC, address_of, code_of, parse_advert,
                              show_code)
 from ..nostr.pool import RelayNotice, RelayPool
 from ..txt import TableInfo
 from p2ptarot.i18n.message import tr
+
+if TYPE_CHECKING:  # the keys load coincurve: only where a relay asks for them
+    from ..nostr.keys import NostrKey
 
 
 @dataclass(frozen=True)
@@ -33,7 +37,7 @@ class CodeClash(LookupError):
 async def browse_online(relays: list[str], wait: float, code: str | None = None,
                         settle: float | None = None,
                         on_notice: Callable[[RelayNotice], None] | None = None,
-                        auth_keys: dict | None = None) -> list[OnlineTable]:
+                        auth_keys: dict[str, NostrKey] | None = None) -> list[OnlineTable]:
     """Open tables advertised on ``relays`` within ``wait`` seconds (newest advert per author).
     The subscription asks for every advert still live (``since`` one advert lifetime ago: three
     re-publish periods).  With ``settle``, stop that many seconds after the first table is
@@ -90,7 +94,7 @@ CODE_SETTLE = 2.0
 async def find_code(relays: list[str], code: str, wait: float,
                     settle: float = CODE_SETTLE,
                     on_notice: Callable[[RelayNotice], None] | None = None,
-                    auth_keys: dict | None = None
+                    auth_keys: dict[str, NostrKey] | None = None
                     ) -> OnlineTable | None:
     """The table an invitation code names, or None when no relay knows it within ``wait``.
     Raises `CodeClash` when adverts of two authors carry the code: the joiner cannot tell the
@@ -115,7 +119,7 @@ class OnlineBrowser:
 
     def __init__(self, relays: list[str],
                  on_notice: Callable[[RelayNotice], None] | None = None,
-                 auth_keys: dict | None = None) -> None:
+                 auth_keys: dict[str, NostrKey] | None = None) -> None:
         self.pool = RelayPool(relays, on_notice=on_notice, auth_keys=auth_keys)
         self._found: dict[str, tuple[OnlineTable, int]] = {}  # code -> (table, expiry)
         self._newest: dict[str, int] = {}  # code -> created_at of its newest advert seen

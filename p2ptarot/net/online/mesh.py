@@ -474,7 +474,7 @@ class OnlineMesh:
             if getattr(dc, "readyState", "") == "open":
                 channel_ready.set_result(dc)
             else:
-                dc.on("open", lambda: channel_ready.done() or channel_ready.set_result(dc))  # type: ignore[attr-defined]
+                dc.on("open", lambda: channel_ready.done() or channel_ready.set_result(dc))  # type: ignore[attr-defined]  # aiortc's event emitter, untyped
         pc.on("datachannel", on_datachannel)
         try:
             await pc.setRemoteDescription(RTCSessionDescription(sig.sdp, "offer"))
@@ -626,7 +626,7 @@ class OnlineMesh:
         await self._events.deliver(event)
 
     def _spawn(self, coro: object) -> None:
-        task = asyncio.ensure_future(coro)  # type: ignore[arg-type]
+        task = asyncio.ensure_future(coro)  # type: ignore[arg-type]  # callers hand a coroutine; typed object for the callers' sake
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 

@@ -103,7 +103,7 @@ class OnlineAdvert:
         self._task = asyncio.create_task(self._refresh())
 
     async def update(self, **changes: object) -> None:
-        self.info = replace(self.info, **changes)  # type: ignore[arg-type]
+        self.info = replace(self.info, **changes)  # type: ignore[arg-type]  # `changes` are fields of the record, checked by dataclasses.replace
         await self._publish()
 
     async def close(self) -> None:

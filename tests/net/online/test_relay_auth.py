@@ -1,9 +1,9 @@
-"""NIP-42 against a real relay that demands it (the `nostr-relay` package with its `auth.py`
-switched on, on 127.0.0.1): with the user's key for the relay in `--relay-key-file`, the
-challenge is answered and the relay carries our events (the doctor's check, and a hosted
-table's advert that `list --online` then finds); without a key the relay refuses our events
-("restricted: …"), and a host says so in one sentence naming the relay and stops (status 3).
-The key is in a file: `ps` never shows it."""
+"""NIP-42 against a real relay that demands it (the `nostr-relay` package with its
+`nostr_relay.auth` module switched on, on 127.0.0.1): with the user's key for the relay in
+`--relay-key-file`, the challenge is answered and the relay carries our events (the doctor's
+check, and a hosted table's advert that `list --online` then finds); without a key the relay
+refuses our events ("restricted: …"), and a host says so in one sentence naming the relay and
+stops (status 3). The key is in a file: `ps` never shows it."""
 
 from __future__ import annotations
 

@@ -16,17 +16,17 @@ from ..moves import Strength
 from p2ptarot.i18n.message import tr
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..state import ArcanoidState
+    from ..rules import ArcanoidGame
 
 OPTIONS = ("visible", "hidden")
 
 
-def check(g: "ArcanoidState", pid: int, move: Strength) -> None:
+def check(g: ArcanoidGame, pid: int, move: Strength) -> None:
     if move.option not in OPTIONS:
         raise IllegalMove(g.seat_of(pid), tr("Strength: 'visible' or 'hidden'"), g.where())
 
 
-def play(g: "ArcanoidState", pid: int, move: Strength, zone: str):
+def play(g: ArcanoidGame, pid: int, move: Strength, zone: str):
     g.strength_cards.append(move.handle)
     bonus = 2 if move.option == "visible" else 1
     p = g.parts[pid]

@@ -17,10 +17,10 @@ from ..battle import CARDS
 from p2ptarot.i18n.message import tr
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..state import ArcanoidState
+    from ..rules import ArcanoidGame
 
 
-def targets(g: "ArcanoidState") -> list[tuple[int, str]]:
+def targets(g: ArcanoidGame) -> list[tuple[int, str]]:
     out = []
     for q in g.turn_order_from(g.cursor if g.cursor >= 0 else 0):
         for f, rec in g.parts[q].records.items():
@@ -29,7 +29,7 @@ def targets(g: "ArcanoidState") -> list[tuple[int, str]]:
     return out
 
 
-def check(g: "ArcanoidState", pid: int, move: Tower) -> None:
+def check(g: ArcanoidGame, pid: int, move: Tower) -> None:
     if move.target == NONE and move.field:
         raise IllegalMove(g.seat_of(pid), tr("a Tower without a target names no field"), g.where())
     if move.target != NONE and (move.target, move.field) not in targets(g):
@@ -37,7 +37,7 @@ def check(g: "ArcanoidState", pid: int, move: Tower) -> None:
                                              "in the round"), g.where())
 
 
-def play(g: "ArcanoidState", pid: int, move: Tower, zone: str):
+def play(g: ArcanoidGame, pid: int, move: Tower, zone: str):
     g.discard.append(move.handle)
     if move.target != NONE:
         t = g.parts[move.target]

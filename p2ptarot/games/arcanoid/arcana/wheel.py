@@ -17,10 +17,10 @@ from ..moves import Play, WheelDiscard
 from p2ptarot.i18n.message import tr
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..state import ArcanoidState
+    from ..rules import ArcanoidGame
 
 
-def play(g: "ArcanoidState", pid: int, move: Play, zone: str):
+def play(g: ArcanoidGame, pid: int, move: Play, zone: str):
     g.discard.append(move.handle)
     p = g.parts[pid]
     before = set(p.hand) | set(p.visible)
@@ -50,7 +50,7 @@ def play(g: "ArcanoidState", pid: int, move: Play, zone: str):
     return False
 
 
-def check_discard(g: "ArcanoidState", seat: int, move: WheelDiscard, ctx: Ctx) -> None:
+def check_discard(g: ArcanoidGame, seat: int, move: WheelDiscard, ctx: Ctx) -> None:
     p = g.parts[ctx.actor]
     d, pr = set(move.handles), set(move.promote)
     new = set(ctx.data["new"])
@@ -67,7 +67,7 @@ def check_discard(g: "ArcanoidState", seat: int, move: WheelDiscard, ctx: Ctx) -
             raise IllegalMove(seat, tr("card {handle} is not {card}", handle=h, card=c), g.where())
 
 
-def legal_discards(g: "ArcanoidState", seat: int, ctx: Ctx, limit: int = 400) -> list:
+def legal_discards(g: ArcanoidGame, seat: int, ctx: Ctx, limit: int = 400) -> list:
     """Discard choices (visible swaps included), capped at `limit` entries for bots."""
     from itertools import combinations
 
