@@ -5,7 +5,8 @@ Each check is real traffic to the servers the user's settings name (never others
 ourselves and read back, with its round trip), STUN (the mapped address from each of two
 servers through one local socket: the same port from both means an endpoint-independent
 NAT, different ports a symmetric one; no answer at all means UDP is blocked), and TURN (an
-allocation).  ``verdict`` (pure) turns the results into what will work and what to do.
+allocation), and the LAN (``net/lan_check.py``: the cards zeroconf uses, and whether another
+computer's mDNS multicast is heard on them).  ``verdict`` (pure) turns the results into what will work and what to do.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import asdict, dataclass, field
 
 import aiohttp
 
+from ..lan_check import LAN_WAIT, RUN_TWO, LanCheck, check_lan, lan_heard, not_heard
 from ..nostr.event import make_event
 from ..nostr.keys import NostrKey
 from ..nostr.pool import RelayNotice, RelayPool
@@ -62,6 +64,8 @@ class Report:
     relays: list[RelayCheck]
     stun: StunCheck
     turn: list[TurnCheck]
+    lan: LanCheck | None = None  # None: not checked
+    online: bool = True  # False: the LAN only was checked (no server contacted)
     verdict: str = ""
     because: str = ""
     advice: list[str] = field(default_factory=list)
@@ -244,6 +248,7 @@ NO_STUN_ANSWER = tr("no STUN server answered over UDP")
 NEVER_BACK = tr("our event never came back")
 ONLINE_OFF = tr("online play is off in this lobby: start `p2ptarot web --online` to check the "
                 "relays, STUN and TURN")
+NO_LAN_CHECK = tr("nothing was checked")
 NO_DEFAULT_STUN = tr("no public STUN server is contacted (your setting): homes behind NATs then "
                      "rarely link directly")
 
@@ -253,7 +258,19 @@ def verdict(report: Report) -> Report:
     carrying = [r for r in report.relays if r.carries]
     turn_ok = any(t.allocated for t in report.turn)
     advice: list[str] = []
-    if not carrying:
+    lan = report.lan
+    if lan is not None and not lan.heard:
+        advice.append(RUN_TWO)
+    if not carrying and lan is not None and lan.heard:
+        report.verdict = "LAN"
+        report.because = lan_heard(_where(lan))
+        if report.online:
+            advice.append(NAME_A_RELAY)
+    elif not report.online:
+        report.verdict = "nothing"
+        report.because = (NO_LAN_CHECK if lan is None else lan.problem or
+                          not_heard(_where(lan), f"{lan.wait:g}"))
+    elif not carrying:
         why = joined([tr("{url}: {problem}", url=r.url, problem=r.problem or NOT_CARRIED)
                       for r in report.relays]) or NO_RELAY_CONFIGURED
         report.verdict, report.because = "nothing", tr("no relay carries our events ({why})",
@@ -284,13 +301,32 @@ def verdict(report: Report) -> Report:
     return report
 
 
+def _where(lan: LanCheck) -> str:
+    return ", ".join(f"{card} {ip}" for card, ip in lan.cards) or "?"
+
+
 async def diagnose(relays: list[str], ice: list[IceServer], bind: str = "0.0.0.0",
-                   timeout: float = 10.0, auth_keys: dict[str, NostrKey] | None = None) -> Report:
+                   timeout: float = 10.0, auth_keys: dict[str, NostrKey] | None = None, *,
+                   lan: bool = True, lan_wait: float = LAN_WAIT,
+                   online: bool = True) -> Report:
+    """Every check (the LAN probe meanwhile, on ``bind``'s card or, for 0.0.0.0, on every card
+    as zeroconf's default), then the verdict; ``online=False`` checks the LAN only."""
     keys = auth_keys or {}
-    checks = await asyncio.gather(*(check_relay(u, timeout, keys.get(u)) for u in relays))
-    stun_result = await check_stun(ice, bind)
-    turns = [await check_turn(s) for s in ice if s.url.startswith("turn")]
-    report = Report(interfaces(), list(checks), stun_result, turns)
+    lan_task = (asyncio.ensure_future(check_lan(None if bind == "0.0.0.0" else bind, lan_wait))
+                if lan else None)
+    try:
+        checks: list[RelayCheck] = []
+        stun_result, turns = StunCheck(), []
+        if online:
+            checks = list(await asyncio.gather(*(check_relay(u, timeout, keys.get(u))
+                                                 for u in relays)))
+            stun_result = await check_stun(ice, bind)
+            turns = [await check_turn(s) for s in ice if s.url.startswith("turn")]
+        lan_result = await lan_task if lan_task is not None else None
+    finally:
+        if lan_task is not None and not lan_task.done():
+            lan_task.cancel()
+    report = Report(interfaces(), checks, stun_result, turns, lan_result, online)
     return verdict(report)
 
 
