@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from p2ptarot.i18n import N_, _, ngettext
-from p2ptarot.i18n.reasons import say
+from p2ptarot.i18n.message import render as say
 
 #: the doctor's `Report` (net/online/doctor.py; the app layer names no network module)
 Report = Any

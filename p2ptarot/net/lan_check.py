@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from zeroconf import IPVersion, ServiceInfo, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo
 
+from p2ptarot.i18n.message import Message, tr
 from p2ptarot.net.discovery import SERVICE_TYPE, _default_addresses, open_zeroconf
 
 #: the probe's own service type (never a table's: `list` does not show it)
@@ -31,14 +32,21 @@ PROBE_TYPE = "_p2ptarot-doctor._tcp.local."
 #: seconds the probe listens by default (zeroconf queries at 0, 1 and 3 s)
 LAN_WAIT = 4.0
 
-#: the check's sentences (English; `p2ptarot.i18n.reasons` has each as a template)
-NOT_HEARD = ("no other computer answered mDNS on {where} within {seconds} s: none is there, or "
-             "the network drops multicast")
-LAN_HEARD = "multicast is heard on {where}: tables on this network will be found"
-NO_CARD = "no network card with an IPv4 address"
-RUN_TWO = ("to tell, run `p2ptarot doctor` on another computer of this network at the same "
-           "time; if it still hears nothing, the router or Wi-Fi drops multicast (mDNS, UDP "
-           "5353)")
+#: the check's sentences (messages: English as they are, said in the player's language by the
+#: front ends); the two with fields are made where they are filled
+NO_CARD = tr("no network card with an IPv4 address")
+RUN_TWO = tr("to tell, run `p2ptarot doctor` on another computer of this network at the same "
+             "time; if it still hears nothing, the router or Wi-Fi drops multicast (mDNS, UDP "
+             "5353)")
+
+
+def lan_heard(where: str) -> Message:
+    return tr("multicast is heard on {where}: tables on this network will be found", where=where)
+
+
+def not_heard(where: str, seconds: str) -> Message:
+    return tr("no other computer answered mDNS on {where} within {seconds} s: none is there, or "
+              "the network drops multicast", where=where, seconds=seconds)
 
 
 @dataclass

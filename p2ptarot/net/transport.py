@@ -74,6 +74,7 @@ from p2ptarot.net.handshake import (
 )
 from p2ptarot.net.limits import ConnectionGuard, ResourceErrorFilter, TokenBucket
 from p2ptarot.table.names import printable
+from p2ptarot.i18n.message import tr
 
 logger = logging.getLogger(__name__)
 
@@ -303,7 +304,8 @@ class Mesh:
                     autoping=True,
                 )
         except (aiohttp.ClientError, OSError, TimeoutError, ValueError) as exc:
-            raise ConnectError(f"cannot connect to {url}: {exc or type(exc).__name__}") from exc
+            raise ConnectError(tr("cannot connect to {url}: {why}", url=url,
+                                  why=exc if str(exc) else type(exc).__name__)) from exc
         self._sockets.add(ws)
         try:
             link = await self._handshake(ws, url, dialed=True, expected_key=expected_key)
@@ -327,9 +329,9 @@ class Mesh:
             return
         for key, link in list(self._links.items()):
             if key not in self._admitted and not link.ws.closed:
-                link.local_close = (CLOSE_UNEXPECTED_KEY, "not a member of this table")
+                link.local_close = (CLOSE_UNEXPECTED_KEY, tr("not a member of this table"))
                 self._spawn(self._close_ws(link.ws, CLOSE_UNEXPECTED_KEY,
-                                           "not a member of this table"))
+                                           tr("not a member of this table")))
 
     def _is_admitted(self, key: PeerKey) -> bool:
         return self._admitted is None or key in self._admitted
@@ -448,23 +450,24 @@ class Mesh:
                     if theirs.version != mine.version:
                         raise HandshakeError(
                             CLOSE_VERSION,
-                            f"protocol version {theirs.version} not supported "
-                            f"(this peer speaks {mine.version})",
+                            tr("protocol version {theirs} not supported (this peer speaks {ours})",
+                               theirs=theirs.version, ours=mine.version),
                         )
                     if theirs.key == mine.key:
-                        raise HandshakeError(CLOSE_SELF, "connected to itself")
+                        raise HandshakeError(CLOSE_SELF, tr("connected to itself"))
                     if expected_key is not None and theirs.key != expected_key:
-                        raise HandshakeError(CLOSE_UNEXPECTED_KEY, "unexpected peer key")
+                        raise HandshakeError(CLOSE_UNEXPECTED_KEY, tr("unexpected peer key"))
                     if self._admitted is not None and theirs.key not in self._admitted:
-                        raise HandshakeError(CLOSE_UNEXPECTED_KEY, "not a member of this table")
+                        raise HandshakeError(CLOSE_UNEXPECTED_KEY, tr("not a member of this table"))
                     await ws.send_str(make_proof(self._identity, mine, theirs))
                     check_proof(await _receive_text(ws), mine, theirs)
                     await ws.send_str(READY)
                     check_ready(await _receive_text(ws))
             except TimeoutError as exc:
-                raise HandshakeError(CLOSE_TIMEOUT, "handshake timed out") from exc
+                raise HandshakeError(CLOSE_TIMEOUT, tr("handshake timed out")) from exc
             except (ConnectionError, aiohttp.ClientError, RuntimeError) as exc:
-                raise HandshakeError(ws.close_code, f"connection lost in handshake: {exc}") from exc
+                raise HandshakeError(ws.close_code, tr("connection lost in handshake: {why}",
+                                                       why=exc)) from exc
         except HandshakeError as err:
             logger.info("handshake with %s failed: %s", address, err)
             await self._close_ws(ws, err.code or CLOSE_BAD_HELLO, err.reason)
@@ -527,7 +530,7 @@ class Mesh:
                     if self._drop(link, "binary frame (expected UTF-8 JSON text)"):
                         break
                 elif msg.type is WSMsgType.CLOSE:
-                    code, reason = msg.data, _peer_text(msg.extra) or "closed by peer"
+                    code, reason = msg.data, _peer_text(msg.extra) or tr("closed by peer")
                     break
                 elif msg.type is WSMsgType.ERROR:
                     code = _error_code(msg.data) or ws.close_code
@@ -585,15 +588,15 @@ async def _receive_text(ws: _WsType) -> str:
     msg = await ws.receive()
     if msg.type is WSMsgType.TEXT:
         if len(msg.data) > MAX_HANDSHAKE_FRAME:  # before any parsing: the peer is not known yet
-            raise HandshakeError(CLOSE_BAD_HELLO, "handshake frame too large")
+            raise HandshakeError(CLOSE_BAD_HELLO, tr("handshake frame too large"))
         return str(msg.data)
     if msg.type is WSMsgType.CLOSE:
-        raise HandshakeError(msg.data, _peer_text(msg.extra) or "closed by peer")
+        raise HandshakeError(msg.data, _peer_text(msg.extra) or tr("closed by peer"))
     if msg.type is WSMsgType.BINARY:
-        raise HandshakeError(CLOSE_BAD_HELLO, "binary frame in handshake")
+        raise HandshakeError(CLOSE_BAD_HELLO, tr("binary frame in handshake"))
     if msg.type is WSMsgType.ERROR:
         raise HandshakeError(ws.close_code, _describe_error(msg.data))
-    raise HandshakeError(ws.close_code, "connection closed in handshake")
+    raise HandshakeError(ws.close_code, tr("connection closed in handshake"))
 
 
 def _peer_text(text: object) -> str:

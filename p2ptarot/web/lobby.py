@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable
 
 from p2ptarot.i18n import _, language, ngettext
-from p2ptarot.i18n.reasons import say
+from p2ptarot.i18n.message import render as say
 from p2ptarot.app.events import (BackToLobby, CheckConnection, ConnectionChecked, GameAborted,
                                  GameFinished, Host, Leave, Notice, Rematch, Sit, TablesSeen)
 from p2ptarot.app.human import human_seat

@@ -20,13 +20,14 @@ from dataclasses import asdict, dataclass, field
 
 import aiohttp
 
-from ..lan_check import LAN_HEARD, LAN_WAIT, NOT_HEARD, RUN_TWO, LanCheck, check_lan
+from ..lan_check import LAN_WAIT, RUN_TWO, LanCheck, check_lan, lan_heard, not_heard
 from ..nostr.event import make_event
 from ..nostr.keys import NostrKey
 from ..nostr.pool import RelayNotice, RelayPool
 from ..nostr.signal import SIGNAL_KIND
 from ..nostr.sizing import content_length, max_plaintext
 from .config import IceServer
+from p2ptarot.i18n.message import joined, tr
 
 
 @dataclass
@@ -218,40 +219,38 @@ async def check_turn(server: IceServer, timeout: float = 5.0) -> TurnCheck:
         result.relayed = transport.get_extra_info("sockname")
         transport.close()
     except TimeoutError:
-        result.problem = "no answer"
+        result.problem = tr("no answer")
     except Exception as exc:  # aioice raises its own TransactionFailed, OSError ...
         result.problem = str(exc) or type(exc).__name__
     return result
 
 
-#: the sentences `verdict` and the checks make (English; `p2ptarot.i18n.reasons` has each as a
-#: template, so the front ends say them in the player's language)
-NO_RELAY = "no relay carries our events ({why})"
-NO_RELAY_CONFIGURED = "no relay configured"
-NOT_CARRIED = "does not carry our events"
-NAME_A_RELAY = ("name a relay that accepts ephemeral events with --relay URL (or in "
-                "<data dir>/relays.txt); LAN play needs no relay")
-ONE_ADDRESS = "STUN maps this computer to one address ({nat})"
-FRIEND_NEEDS_TURN = "a friend behind a symmetric NAT will still need TURN (--turn)"
-SYMMETRIC = "the NAT maps each destination to a new port (symmetric)"
-STUN_SILENT = "UDP to STUN gets no answer"
-UNCONFIRMED = "a direct path could not be confirmed"
-NEED_EIM = ("direct links need a router that keeps one port per socket "
-            "(endpoint-independent mapping)")
-UDP_BLOCKED = "UDP is blocked"
-SYMMETRIC_NO_TURN = "the NAT is symmetric and no TURN server allocates"
-NO_DIRECT = "no direct path could be confirmed"
-GIVE_TCP_TURN = ("give a TURN server over TCP (--turn turn:HOST:PORT?transport=tcp) to "
-                 "get a faster path")
-RELAY_UNUSED = "relay {url} will not be used: {problem}"
-NO_STUN = "no STUN server configured"
-NO_STUN_ANSWER = "no STUN server answered over UDP"
-NEVER_BACK = "our event never came back"
-ONLINE_OFF = ("online play is off in this lobby: start `p2ptarot web --online` to check the "
-              "relays, STUN and TURN")
-NO_LAN_CHECK = "nothing was checked"
-NO_DEFAULT_STUN = ("no public STUN server is contacted (your setting): homes behind NATs then "
-                   "rarely link directly")
+#: the sentences `verdict` and the checks make: messages (p2ptarot.i18n.message), English as
+#: they are, said in the player's language by the front ends; the three with fields are made where
+#: they are filled
+NO_RELAY_CONFIGURED = tr("no relay configured")
+NOT_CARRIED = tr("does not carry our events")
+NAME_A_RELAY = tr("name a relay that accepts ephemeral events with --relay URL (or in "
+                  "<data dir>/relays.txt); LAN play needs no relay")
+FRIEND_NEEDS_TURN = tr("a friend behind a symmetric NAT will still need TURN (--turn)")
+SYMMETRIC = tr("the NAT maps each destination to a new port (symmetric)")
+STUN_SILENT = tr("UDP to STUN gets no answer")
+UNCONFIRMED = tr("a direct path could not be confirmed")
+NEED_EIM = tr("direct links need a router that keeps one port per socket "
+              "(endpoint-independent mapping)")
+UDP_BLOCKED = tr("UDP is blocked")
+SYMMETRIC_NO_TURN = tr("the NAT is symmetric and no TURN server allocates")
+NO_DIRECT = tr("no direct path could be confirmed")
+GIVE_TCP_TURN = tr("give a TURN server over TCP (--turn turn:HOST:PORT?transport=tcp) to "
+                   "get a faster path")
+NO_STUN = tr("no STUN server configured")
+NO_STUN_ANSWER = tr("no STUN server answered over UDP")
+NEVER_BACK = tr("our event never came back")
+ONLINE_OFF = tr("online play is off in this lobby: start `p2ptarot web --online` to check the "
+                "relays, STUN and TURN")
+NO_LAN_CHECK = tr("nothing was checked")
+NO_DEFAULT_STUN = tr("no public STUN server is contacted (your setting): homes behind NATs then "
+                     "rarely link directly")
 
 
 def verdict(report: Report) -> Report:
@@ -264,21 +263,23 @@ def verdict(report: Report) -> Report:
         advice.append(RUN_TWO)
     if not carrying and lan is not None and lan.heard:
         report.verdict = "LAN"
-        report.because = LAN_HEARD.format(where=_where(lan))
+        report.because = lan_heard(_where(lan))
         if report.online:
             advice.append(NAME_A_RELAY)
     elif not report.online:
         report.verdict = "nothing"
         report.because = (NO_LAN_CHECK if lan is None else lan.problem or
-                          NOT_HEARD.format(where=_where(lan), seconds=f"{lan.wait:g}"))
+                          not_heard(_where(lan), f"{lan.wait:g}"))
     elif not carrying:
-        why = "; ".join(f"{r.url}: {r.problem or NOT_CARRIED}"
-                        for r in report.relays) or NO_RELAY_CONFIGURED
-        report.verdict, report.because = "nothing", NO_RELAY.format(why=why)
+        why = joined([tr("{url}: {problem}", url=r.url, problem=r.problem or NOT_CARRIED)
+                      for r in report.relays]) or NO_RELAY_CONFIGURED
+        report.verdict, report.because = "nothing", tr("no relay carries our events ({why})",
+                                                       why=why)
         advice.append(NAME_A_RELAY)
     elif report.stun.nat in ("none", "endpoint-independent"):
         report.verdict = "direct"
-        report.because = ONE_ADDRESS.format(nat=report.stun.nat)
+        report.because = tr("STUN maps this computer to one address ({nat})",
+                                    nat=report.stun.nat)
         if report.stun.nat == "endpoint-independent":
             advice.append(FRIEND_NEEDS_TURN)
     elif turn_ok:
@@ -294,7 +295,8 @@ def verdict(report: Report) -> Report:
         advice.append(GIVE_TCP_TURN)
     for relay in report.relays:
         if not relay.carries:
-            advice.append(RELAY_UNUSED.format(url=relay.url, problem=relay.problem))
+            advice.append(tr("relay {url} will not be used: {problem}", url=relay.url,
+                             problem=relay.problem))
     report.advice = advice
     return report
 

@@ -41,6 +41,7 @@ from .channels import Channel, RelayChannel, RtcChannel
 from .config import IceServer, OnlineConfig
 from .noise import quiet_ice_noise
 from .rtc import path_of, peer_connection
+from p2ptarot.i18n.message import tr
 
 logger = logging.getLogger(__name__)
 
@@ -255,9 +256,10 @@ class OnlineMesh:
             raise RuntimeError("mesh is not running")
         peer = parse_address(address)
         if peer is None:
-            raise ConnectError(f"{address!r} is not an online seat address (nostr:<key>)")
+            raise ConnectError(tr("{address} is not an online seat address (nostr:<key>)",
+                                  address=repr(address)))
         if peer == self.nostr.public_hex:
-            raise ConnectError("that address is this peer's own")
+            raise ConnectError(tr("that address is this peer's own"))
         channel = await self._dial_channel(peer)
         link = await self._handshake(channel, address, True, expected_key)
         await self._adopt(link)
@@ -503,7 +505,7 @@ class OnlineMesh:
         async def receive() -> str:
             text = await channel.incoming.get()
             if text is None:
-                raise HandshakeError(None, "link closed during the handshake")
+                raise HandshakeError(None, tr("link closed during the handshake"))
             return text
         try:
             try:
@@ -511,22 +513,24 @@ class OnlineMesh:
                     await channel.send(mine.encode())
                     theirs = parse_hello(await receive())
                     if theirs.version != mine.version:
-                        raise HandshakeError(CLOSE_VERSION, f"protocol version {theirs.version} "
-                                             f"not supported (this peer speaks {mine.version})")
+                        raise HandshakeError(CLOSE_VERSION, tr(
+                            "protocol version {theirs} not supported (this peer speaks {ours})",
+                            theirs=theirs.version, ours=mine.version))
                     if theirs.key == mine.key:
-                        raise HandshakeError(CLOSE_SELF, "connected to itself")
+                        raise HandshakeError(CLOSE_SELF, tr("connected to itself"))
                     if expected_key is not None and theirs.key != expected_key:
-                        raise HandshakeError(CLOSE_UNEXPECTED_KEY, "unexpected peer key")
+                        raise HandshakeError(CLOSE_UNEXPECTED_KEY, tr("unexpected peer key"))
                     if not self._is_admitted(theirs.key):
-                        raise HandshakeError(CLOSE_UNEXPECTED_KEY, "not a member of this table")
+                        raise HandshakeError(CLOSE_UNEXPECTED_KEY, tr("not a member of this table"))
                     await channel.send(make_proof(self._identity, mine, theirs))
                     check_proof(await receive(), mine, theirs)
                     await channel.send(READY)
                     check_ready(await receive())
             except TimeoutError as exc:
-                raise HandshakeError(CLOSE_TIMEOUT, "handshake timed out") from exc
+                raise HandshakeError(CLOSE_TIMEOUT, tr("handshake timed out")) from exc
             except (ConnectionError, RuntimeError) as exc:
-                raise HandshakeError(None, f"link lost in the handshake: {exc}") from exc
+                raise HandshakeError(None, tr("link lost in the handshake: {why}",
+                                              why=exc)) from exc
         except HandshakeError as err:
             logger.info("handshake with %s failed: %s", address, err)
             await channel.close()
