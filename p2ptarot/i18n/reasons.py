@@ -96,6 +96,7 @@ TEMPLATES: tuple[str, ...] = (
     N_("connected to itself"), N_("unexpected peer key"), N_("not a member of this table"),
     N_("handshake timed out"), N_("connection lost in handshake: {why}"), N_("closed by peer"),
     N_("connection closed in handshake"), N_("link closed during the handshake"),
+    N_("shutdown"),
     N_("link lost in the handshake: {why}"), N_("bad signature"),
     N_("binary frame in handshake"), N_("handshake frame too large"),
     N_("protocol version {theirs} not supported (this peer speaks {ours})"),

@@ -55,7 +55,7 @@ from zeroconf._utils.net import add_interface, normalize_interface_choice
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from p2ptarot.net.errors import MeshError
-from p2ptarot.net.transport import WS_PATH
+from p2ptarot.net.wsmesh import WS_PATH
 from p2ptarot.net.txt import AdvertError, TableInfo, decode_txt, encode_txt
 
 logger = logging.getLogger(__name__)

@@ -21,8 +21,8 @@ RAISERS = [
     ("games/eleusis/erl/*.py", {"ErlError": 0, "error": 0, "_err": 1}),
     ("engine/registry.py", {"BadConfiguration": 0, "UnknownGame": 0}),
     ("table/room.py", {"RoomError": 0}),
-    ("net/transport.py", {"HandshakeError": 1, "ConnectError": 0}),
-    ("net/online/mesh.py", {"HandshakeError": 1, "ConnectError": 0}),
+    ("net/linkset.py", {"HandshakeError": 1}), ("net/carrier.py", {"HandshakeError": 1}),
+    ("net/wsmesh.py", {"ConnectError": 0}), ("net/online/mesh.py", {"ConnectError": 0}),
     ("net/online/finder.py", {"CodeClash": 0}),
     # a move's reason in a cheating verdict: every engine's refusals and false claims
     ("engine/*.py", {"IllegalMove": 1, "_false_claim": 1, "_record_finding": 2}),
