@@ -54,7 +54,8 @@ NOT_A_MEMBER = "not a member of this table"
 
 @dataclass(frozen=True)
 class Liveness:
-    """Ping a link quiet for ``ping_every`` seconds; a link silent for ``silence`` is dead."""
+    """Ping a link every ``ping_every`` seconds (busy or not: the pings measure its round trip);
+    a link silent (no frame, no answer) for ``silence`` seconds is dead."""
 
     ping_every: float
     silence: float
@@ -337,7 +338,7 @@ class LinkSet:
                 continue
             if now - link.heard >= live.silence:
                 outputs += self._close_link(link, CLOSE_TIMEOUT, "heartbeat timeout")
-            elif now - max(link.heard, link.pinged) >= live.ping_every:
+            elif now - link.pinged >= live.ping_every:  # also on a busy link: the RTT
                 link.pinged = now
                 outputs.append(Ping(link.conn))
         return outputs
