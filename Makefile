@@ -38,14 +38,12 @@ check: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q -m 'not slow' --ignore=tests/web
 
 # the player's install: a wheel and an sdist in $(DIST) (README, "Play": pipx install the wheel),
-# built by PyPA's `build` from an environment of its own (the locked one is left as it is)
+# built by PyPA's `build` from the locked environment (its setuptools and wheel, the tested ones:
+# --no-isolation, so nothing is fetched and the environment is left as it is)
 DIST ?= dist
-BUILDER := .dist-venv
-dist:
-	test -x $(BUILDER)/bin/python || $(PYTHON) -m venv $(BUILDER)
-	$(BUILDER)/bin/python -m pip install --quiet build
+dist: $(STAMP)
 	rm -rf $(DIST)
-	$(BUILDER)/bin/python -m build --outdir $(DIST) .
+	$(BIN)/python -m build --no-isolation --outdir $(DIST) .
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run_all.py $(BENCH_ARGS)

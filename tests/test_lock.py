@@ -5,8 +5,6 @@ every download by hash, and is what is installed here."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import tomllib
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -14,18 +12,15 @@ from pathlib import Path
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
+from tests.support.lockfile_script import lockfile
+
 ROOT = Path(__file__).resolve().parent.parent
 LOCK = ROOT / "requirements" / "lock.txt"
 PROJECT_VIA = ("p2ptarot (pyproject.toml)", "-r build-system")
 
 
 def _lockfile():
-    spec = importlib.util.spec_from_file_location("lockfile", ROOT / "scripts" / "lockfile.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("lockfile", module)  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+    return lockfile()
 
 
 def _project_requirements() -> list[Requirement]:

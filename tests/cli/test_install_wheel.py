@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.lockfile_script import LOCK, lockfile
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -26,9 +28,21 @@ def test_the_built_wheel_installs_in_a_fresh_venv_plays_and_verifies(tmp_path: P
     assert len(wheels) == 1 and len(sorted(dist.glob("p2ptarot-*.tar.gz"))) == 1
     venv = tmp_path / "player-venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    # pip resolves the wheel's own declared dependencies (a missing one fails here), held to the
+    # tested versions of the lock (so from pip's cache, and no new release changes the test)
+    constraints = tmp_path / "constraints.txt"
+    constraints.write_text("".join(f"{pin.name}=={pin.version}"
+                                   + (f" ; {pin.marker}" if pin.marker else "") + "\n"
+                                   for pin in lockfile().read_lock(LOCK)))
     pip = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet",
-                          str(wheels[0])], capture_output=True, text=True, timeout=900)
+                          "--constraint", str(constraints), str(wheels[0])],
+                         capture_output=True, text=True, timeout=900)
     assert pip.returncode == 0, pip.stderr[-3000:]
+    installed = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "list",
+                                "--format=json"], capture_output=True, text=True, check=True)
+    names = {p["name"].lower() for p in json.loads(installed.stdout)}
+    assert {"aiortc", "cryptography", "rbcl", "zeroconf"} <= names
+    assert "pytest" not in names  # only what the player needs
     exe = str(venv / "bin" / "p2ptarot")
     home = tmp_path / "player"
     home.mkdir()
