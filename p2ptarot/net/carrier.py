@@ -204,6 +204,11 @@ class Carrier(ABC):
     def links(self) -> dict[PeerKey, LinkInfo]:
         return self.core.links()
 
+    def paths(self) -> dict[PeerKey, tuple[str, float | None]]:
+        """Per peer: the path its link took and its round-trip time (a carrier with one path:
+        none)."""
+        return {}
+
     @property
     def throttled(self) -> int:
         """Reads paused by the per-link rate limit."""

@@ -247,6 +247,11 @@ class TableAdvertiser:
     def name(self) -> str:
         return f"{self.instance}.{SERVICE_TYPE}"
 
+    @property
+    def invitation(self) -> str | None:
+        """A LAN table is found by browsing: no code to type."""
+        return None
+
     async def start(self) -> None:
         """Register the table: the first announcement is out when this returns.
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Hashable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from p2ptarot import PROTOCOL_VERSION

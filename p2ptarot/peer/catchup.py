@@ -1,4 +1,4 @@
-"""Answering catch-up requests (``{"ctl": "sync", "step": k}``) without amplification.
+"""Answering catch-up requests (``SyncFrame``: ``{"ctl": "sync", "step": k}``) without amplification.
 
 A request is a few bytes; its answer is every logged message from step ``k`` on, which can be the
 whole game (hundreds of kilobytes). Unbounded, 100 requests (2.3 KB) drew 24 MB. So each peer gets
@@ -50,11 +50,3 @@ class SyncServer:
             out.append(data)
             size += len(data)
         return out
-
-
-def sync_step(msg: dict[str, object]) -> int | None:
-    """The step a sync request asks from, or None when it is not a well-formed request."""
-    step = msg.get("step")
-    if msg.get("ctl") != "sync" or type(step) is not int or not 0 <= step <= 10_000_000:
-        return None
-    return step

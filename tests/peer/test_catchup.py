@@ -4,7 +4,8 @@ answered every `sync` with the whole log (100 requests of 23 bytes drew 24 MB)."
 from __future__ import annotations
 
 from p2ptarot.crypto.signing import Identity
-from p2ptarot.peer.catchup import SyncServer, sync_step
+from p2ptarot.peer.catchup import SyncServer
+from p2ptarot.table.control import SyncFrame, parse_control
 from p2ptarot.table.envelope import seal
 
 IDENTITY = Identity.from_seed(b"\x07" * 32)
@@ -47,7 +48,7 @@ def test_a_single_large_message_still_goes_out() -> None:
 
 
 def test_sync_requests_are_checked() -> None:
-    assert sync_step({"ctl": "sync", "step": 4}) == 4
+    assert parse_control({"ctl": "sync", "step": 4}) == SyncFrame(step=4)
     for bad in ({"ctl": "sync"}, {"ctl": "sync", "step": True}, {"ctl": "sync", "step": -1},
-                {"ctl": "sync", "step": 10 ** 90}, {"ctl": "sync", "step": "4"}, {"ctl": "join"}):
-        assert sync_step(bad) is None
+                {"ctl": "sync", "step": 10 ** 90}, {"ctl": "sync", "step": "4"}):
+        assert parse_control(bad) is None
