@@ -276,12 +276,13 @@ class LinkSet:
         link = self._by_conn.get(conn)
         if link is None:
             return []  # a connection already closed by the core: its last frames are dropped
-        outputs = self._arrived(link, len(text.encode("utf-8")), now)
+        data = text.encode("utf-8")
+        outputs = self._arrived(link, len(data), now)
         if not self.is_admitted(link.peer):
             return outputs  # cut off by admit_only: its close is under way
         value = _json_object(text)
         if isinstance(value, dict):
-            outputs.append(Deliver(conn, Received(link.peer, text.encode("utf-8"), value)))
+            outputs.append(Deliver(conn, Received(link.peer, data, value)))
         else:
             outputs += self._drop(link, value)
         return outputs
