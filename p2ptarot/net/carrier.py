@@ -143,7 +143,10 @@ class Carrier(ABC):
                     break
                 outputs = (self.core.receive(conn, item, now) if isinstance(item, str)
                            else self.core.receive_binary(conn, len(item), now))
-                await self._apply(outputs)
+                if len(outputs) == 1 and type(outputs[0]) is Deliver:  # the common case
+                    await self._events.deliver(outputs[0].event)
+                else:
+                    await self._apply(outputs)
         except Exception as exc:  # a carrier bug must not take the process down
             logger.exception("link on %s failed", address)
             await self._apply(self.core.closed_by_carrier(conn, None, f"link error: {exc}"))

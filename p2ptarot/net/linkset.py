@@ -95,8 +95,9 @@ class LinkPolicy:
 
 
 # ------------------------------------------------------------------------------------- outputs
+# (slotted, not frozen: one is made per frame, and a frozen dataclass costs twice as much to make)
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Send:
     """Send this handshake frame (text) on ``conn``."""
 
@@ -104,14 +105,14 @@ class Send:
     text: str
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Ping:
     """Send the carrier's keepalive on ``conn`` (its answer, or any frame, is ``heard``)."""
 
     conn: Conn
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Close:
     """Close ``conn``, telling the peer ``code`` and ``reason`` where the carrier can."""
 
@@ -120,14 +121,14 @@ class Close:
     reason: str
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Emit:
     """Queue this event now (a notice may be dropped when the queue is full)."""
 
     event: MeshEvent
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Deliver:
     """Queue this frame, waiting (and not reading ``conn``) while the queue is full."""
 
@@ -135,7 +136,7 @@ class Deliver:
     event: Received
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Pause:
     """Read nothing more from ``conn`` for ``seconds`` (the flow-control policy)."""
 
@@ -143,7 +144,7 @@ class Pause:
     seconds: float
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Linked:
     """The handshake on ``conn`` succeeded with ``peer``; ``adopted``: it is now the peer's link
     (False: refused as a duplicate, or over the link cap)."""
@@ -153,7 +154,7 @@ class Linked:
     adopted: bool
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Failed:
     """The handshake on ``conn`` failed; the connection is being closed."""
 

@@ -252,7 +252,9 @@ class Mesh(Carrier):
         """One text frame of already-encoded UTF-8 (aiohttp's `send_str` would encode the text
         again for every link)."""
         ws: _WsType = conn  # type: ignore[assignment]
-        lock = self._send_locks.setdefault(ws, asyncio.Lock())
+        lock = self._send_locks.get(ws)
+        if lock is None:
+            lock = self._send_locks[ws] = asyncio.Lock()
         async with lock:
             if ws.closed:
                 return False
