@@ -54,8 +54,9 @@ NOT_A_MEMBER = "not a member of this table"
 
 @dataclass(frozen=True)
 class Liveness:
-    """Ping a link every ``ping_every`` seconds (busy or not: the pings measure its round trip);
-    a link silent (no frame, no answer) for ``silence`` seconds is dead."""
+    """Ping a link when it comes up and every ``ping_every`` seconds (busy or not: the pings
+    measure its round trip); a link silent (no frame, no answer) for ``silence`` seconds is
+    dead."""
 
     ping_every: float
     silence: float
@@ -430,10 +431,11 @@ class LinkSet:
         if old is not None and old.instance == theirs.instance \
                 and self._dialer(old.dialed, peer) < self._dialer(attempt.dialed, peer):
             return [Close(conn, CLOSE_DUPLICATE, "duplicate link"), Linked(conn, peer, False)]
-        policy = self.policy
+        policy, live = self.policy, attempt.liveness
         link = _Link(conn, peer, theirs.instance, attempt.address, attempt.shown, attempt.dialed,
-                     now, attempt.liveness, TokenBucket(policy.frame_rate, policy.frame_burst, now),
-                     TokenBucket(policy.byte_rate, policy.byte_burst, now), now, now, now)
+                     now, live, TokenBucket(policy.frame_rate, policy.frame_burst, now),
+                     TokenBucket(policy.byte_rate, policy.byte_burst, now), now, now,
+                     now - live.ping_every if live else now)  # first ping at once: the RTT
         outputs: list[Output] = []
         if old is not None:
             self._forget(old)
