@@ -169,8 +169,10 @@ class OnlineMesh(Carrier):
 
     async def _open(self, channel: Channel, address: str, dialed: bool,
                     expected_key: PeerKey | None) -> Linked:
-        """Run the link core on a fresh channel (raises ``HandshakeError`` when refused)."""
+        """Run the link core on a fresh channel (raises ``HandshakeError`` when refused); a
+        first ping goes out now, so the link's round trip is known when it comes up."""
         self._addresses[channel] = address
+        channel.ping()
         return await self._handshake(channel, address, dialed, expected_key,
                                      f"{channel.path} {address}", self._liveness(channel))
 
