@@ -30,8 +30,8 @@ from p2ptarot import PROTOCOL_VERSION
 from ..carrier import Carrier, Ended
 from ..errors import ConnectError, HandshakeError
 from ..events import LinkRejected, PeerKey
-from ..handshake import Signer
-from ..linkset import Conn, Linked, LinkPolicy, Liveness
+from ..handshake import CLOSE_REPLACED, CLOSE_TIMEOUT, Signer
+from ..linkset import CLOSE_GOING_AWAY, Conn, Linked, LinkPolicy, Liveness
 from ..nostr.adverts import address_of, parse_address
 from ..nostr.keys import NostrKey
 from ..nostr.pool import RelayPool
@@ -444,10 +444,14 @@ class OnlineMesh(Carrier):
         task.add_done_callback(self._retiring.discard)
 
     async def _retire(self, channel: Channel, code: int, reason: str) -> None:
-        channel.farewell(code, reason)
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(self.config.drain_timeout):
-                await channel.drain()
+        """A link the peer can still hear (replaced, shut down, left) says why and drains
+        first; a dead one (heartbeat) or one the peer closed is just closed."""
+        if code in (CLOSE_GOING_AWAY, CLOSE_REPLACED) or (code >= 4000 and code != CLOSE_TIMEOUT):
+            channel.farewell(code, reason)
+            if code in (CLOSE_GOING_AWAY, CLOSE_REPLACED):
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(self.config.drain_timeout):
+                        await channel.drain()
         self._forget(channel)
         await channel.close()
 
