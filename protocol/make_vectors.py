@@ -33,7 +33,7 @@ from p2ptarot.crypto.signing import Identity  # noqa: E402
 from p2ptarot.table import canonical  # noqa: E402
 from p2ptarot.table.bodies import AbortBody  # noqa: E402
 from p2ptarot.table import secrets as table_secrets  # noqa: E402
-from p2ptarot.table.effects import Finished, NeedMove, Record, Send  # noqa: E402
+from p2ptarot.table.effects import Aborted, Finished, NeedMove, Record, Send  # noqa: E402
 from p2ptarot.table.envelope import Envelope, parse, seal  # noqa: E402
 from p2ptarot.table.lobby import make_charter, signed_locally  # noqa: E402
 from p2ptarot.table.session import Session  # noqa: E402
@@ -97,13 +97,14 @@ Script = Callable[[Session, list], Any]
 
 def play(game: str = GAME, tag: bytes = b"", stand_in: bool = False, seats: int = SEATS,
          options: dict[str, Any] | None = None, scripts: dict[int, Script] | None = None,
-         prepare: Callable[[list[Session]], None] | None = None
+         prepare: Callable[[list[Session]], None] | None = None, aborts: bool = False
          ) -> tuple[Any, list[bytes], list[Identity]]:
     """One full game; returns the signed charter, seat 0's transcript lines and the identities.
     `tag` separates the nonce and random stream of a second reference game. `stand_in`: the
     table's charter sets a 60 s stand-in policy and seat 1's moves 2 to 5 are marked as its
     stand-in bot's (`by: "bot"`), after which its player takes the seat back. `scripts` choose
-    some seats' moves; `prepare` adjusts the sessions before the game starts (a cheater's engine)."""
+    some seats' moves; `prepare` adjusts the sessions before the game starts (a cheater's engine).
+    `aborts`: the game is meant to stop on a conviction (seat 0's log is returned as written)."""
     ids = identities(seats)
     charter = make_charter(game, [(i.public_bytes, f"p{k}", "") for k, i in enumerate(ids)],
                            options=options,
@@ -127,6 +128,7 @@ def play(game: str = GAME, tag: bytes = b"", stand_in: bool = False, seats: int 
         records: list[list[bytes]] = [[] for _ in range(seats)]
         queue: deque[tuple[int, Any]] = deque()
         finished = [False] * seats
+        stopped = [False] * seats
         asked = [0] * seats
 
         def handle(k: int, effects: list[Any]) -> None:
@@ -145,6 +147,8 @@ def play(game: str = GAME, tag: bytes = b"", stand_in: bool = False, seats: int 
                     queue.append((-1 - k, (move, by)))
                 elif isinstance(e, Finished):
                     finished[k] = True
+                elif isinstance(e, Aborted):
+                    stopped[k] = True
 
         for k, s in enumerate(sessions):
             handle(k, s.start())
@@ -158,7 +162,10 @@ def play(game: str = GAME, tag: bytes = b"", stand_in: bool = False, seats: int 
         table_secrets._os_random = saved
         for m, orig in zip(modules, saved_secrets):
             m.secrets = orig  # type: ignore[attr-defined]
-    if not all(finished) or any(r != records[0] for r in records):
+    if aborts:
+        if not all(stopped):
+            raise SystemExit("the reference game was meant to stop on a conviction")
+    elif not all(finished) or any(r != records[0] for r in records):
         raise SystemExit("the reference game did not finish identically on both seats")
     return signed, records[0], ids
 
@@ -307,6 +314,46 @@ def cases(lines: list[bytes], ids: list[Identity]) -> list[Case]:
                     "incomplete"))
     out += strict_cases(lines, envs, ids)
     out += v7_cases(lines, envs, ids)
+    out += named_list_cases(lines, envs, ids)
+    return out
+
+
+def named_list_cases(lines: list[bytes], envs: list[Envelope], ids: list[Identity]) -> list[Case]:
+    """Protocol 7 (PROTOCOL §6.7): a deal's share message whose `targets` or `owing` are not its
+    operation's, properly signed: a violation of its signer, even with the items it owes."""
+    out: list[Case] = []
+    n = len(ids)
+
+    def two_seat_deal(e: Envelope) -> bool:
+        if e.kind != "mental.shares":
+            return False
+        mates = [f for f in envs if f.step == e.step]
+        to_0 = [t for t in e.body["targets"] if t[2] == 0]
+        return (e.kind == "mental.shares" and e.seat == 1 and not e.body["audit"]
+                and len(mates) == 2 and len(to_0) >= 2)
+
+    i = _first(envs, two_seat_deal)
+    body = json.loads(json.dumps(envs[i].body))
+    moved = next(t for t in body["targets"] if t[2] == 0)
+    moved[2] = 1  # "that card was dealt to me": seat 1 keeps its share of it back
+    body["items"] = [it for it in body["items"] if it["handle"] != moved[0]]
+    bad = list(lines)
+    bad[i] = _resign(ids, envs[i], body=body)
+    out.append(Case("shares-targets", "in a deal both seats owe shares for, seat 1 names one "
+                    "card dealt to seat 0 as dealt to itself and keeps its share of it back "
+                    "(its items match its own list), properly signed: its targets are not the "
+                    "operation's, blamed on seat 1 (without the rules, a verifier sees only that "
+                    "seats 0 and 1 name different lists, §6.7)", _cut(bad, envs[i].step),
+                    envs[i].step, 1, "shares' targets differ"))
+
+    i = _first(envs, lambda e: e.kind == "mental.shares" and e.seat == 0
+               and len(e.body["owing"]) == n)
+    body = {**envs[i].body, "owing": [0]}
+    bad = list(lines)
+    bad[i] = _resign(ids, envs[i], body=body)
+    out.append(Case("shares-owing", "seat 0's share message names itself alone as owing, where "
+                    "both seats owe shares in its operation, properly signed: blamed on seat 0",
+                    _cut(bad, envs[i].step), envs[i].step, 0, "owing seats"))
     return out
 
 
@@ -492,16 +539,23 @@ def audit_game() -> tuple[Any, list[bytes], list[Identity]]:
                 scripts={k: _caller for k in range(AUDIT_SEATS)})
 
 
-def _renew(session: Session, legal: list) -> Any:
-    """Vote yes whenever the draw pile runs out (arcanoïd §2.7): the pile is renewed."""
-    return next((m for m in legal if type(m).__name__ == "Vote" and m.choice == "yes"), None)
-
-
 def reshuffle_game() -> tuple[Any, list[bytes], list[Identity]]:
-    """A game with a reshuffle: every seat of a 3-seat arcanoïd round votes to renew the draw
-    pile from the discards when it runs out (scripted; the other moves are the seeded bots')."""
-    return play("arcanoid", b"/reshuffle/3", seats=3, options={"first_seat": 0, "rounds": 1},
-                scripts={k: _renew for k in range(3)})
+    """A game with a reshuffle, every move scripted by hand (no bot): the seats of a 3-seat
+    arcanoïd round vote yes to the first renewal of the draw pile (arcanoïd §2.7) and no to any
+    later one (so the round ends), and otherwise play the first legal move in the engine's own
+    order — no choice is random."""
+    votes: dict[int, int] = {}
+
+    def by_hand(session: Session, legal: list) -> Any:
+        ballots = [m for m in legal if type(m).__name__ == "Vote"]
+        if ballots:
+            votes[session.seat] = votes.get(session.seat, 0) + 1
+            choice = "yes" if votes[session.seat] == 1 else "no"
+            return next(m for m in ballots if m.choice == choice)
+        return legal[0]
+
+    return play("arcanoid", b"/reshuffle/scripted", seats=3,
+                options={"first_seat": 0, "rounds": 1}, scripts={k: by_hand for k in range(3)})
 
 
 def audit_steps(lines: list[bytes]) -> list[Envelope]:
@@ -521,10 +575,75 @@ def audit_cases(lines: list[bytes], ids: list[Identity]) -> list[Case]:
                                                             body["items"][0]["proof"])
     bad = list(lines)
     bad[i] = _resign(ids, target, body=body)
-    return [Case("audit-share-wrong-proof", "in the final audit (which opens only the cards the "
-                 "pending claims cover, by decryption shares), two share proofs of one seat "
-                 "exchanged and re-signed: blamed on that seat", _cut(bad, target.step), target.step,
-                 target.seat, "rejected")]
+    out = [Case("audit-share-wrong-proof", "in the final audit (which opens only the cards the "
+                "pending claims cover, by decryption shares), two share proofs of one seat "
+                "exchanged and re-signed: blamed on that seat", _cut(bad, target.step), target.step,
+                target.seat, "rejected")]
+
+    # protocol 7 (§6.7): the audit's listed handles and a show's transfers are named on the wire
+    dropped = json.loads(json.dumps(target.body))
+    dropped["items"] = dropped["items"][1:]
+    bad = list(lines)
+    bad[i] = _resign(ids, target, body=dropped)
+    out.append(Case("audit-card-left-out", "in the final audit, a seat lists every audited handle "
+                    "but leaves out its share of the first one it owes (the card stays hidden), "
+                    "properly signed: blamed on that seat — by a verifier without the rules too, "
+                    "since the audit names its handles", _cut(bad, target.step), target.step,
+                    target.seat, "shares for"))
+
+    steps = audit_steps(lines)
+    liar = next(e for e in steps if len(e.body["items"]) >= 2
+                and any(f.step == e.step and f.seat < e.seat for f in steps))
+    k = envs.index(liar)
+    body = json.loads(json.dumps(liar.body))
+    hidden = body["items"][0]["handle"]
+    body["targets"] = [t for t in body["targets"] if t[0] != hidden]
+    body["items"] = body["items"][1:]
+    bad = list(lines)
+    bad[k] = _resign(ids, liar, body=body)
+    out.append(Case("audit-targets", "in the final audit, a seat lists the audit without one of "
+                    "its handles and leaves out its share of it (its items match its own list), "
+                    "properly signed: blamed on that seat (without the rules, a verifier sees "
+                    "only that two seats of the step name different lists, §6.7)",
+                    _cut(bad, liar.step), liar.step, liar.seat, "audit's targets differ"))
+
+    r = _first(envs, lambda e: e.kind == "mental.reencrypt")
+    body = json.loads(json.dumps(envs[r].body))
+    body["targets"][0][2] = body["targets"][0][1]
+    bad = list(lines)
+    bad[r] = _resign(ids, envs[r], body=body)
+    out.append(Case("reencrypt-targets", "a High Priestess show whose re-encryption names its "
+                    "holder as the recipient, properly signed: its targets are not the "
+                    "operation's, blamed on the holder", _cut(bad, envs[r].step), envs[r].step,
+                    envs[r].seat, "re-encryption's targets differ"))
+    return out
+
+
+def _deny(session: Session, legal: list) -> Any:
+    """Pass in every opener search (sinople §5.3): a denial of the searched card."""
+    return next((m for m in legal if type(m).__name__ == "Pass"), None)
+
+
+def search_denied_game() -> tuple[Any, list[bytes], list[Identity]]:
+    """Sinople, 2 seats, both cheating: each seat's engine is never told its own numeric cards
+    (as a liar's would not be), so both pass at every value of the opener search. It runs out
+    (ruling S2): nobody is blamed yet, the game stops, and the audit opens every hand card the
+    `not-holding` claims cover — cards under pending claims — and convicts the first seat they
+    prove to have denied a card it held, at the step of its signed pass."""
+    def prepare(sessions: list[Session]) -> None:
+        for session in sessions:
+            def sync(session: Session = session, base: Any = session._sync_known) -> None:
+                learn = session.game.learn
+                session.game.learn = (  # type: ignore[method-assign]
+                    lambda h, c: None if c.startswith("num-") else learn(h, c))
+                try:
+                    base()
+                finally:
+                    del session.game.learn
+            session._sync_known = sync  # type: ignore[method-assign]
+
+    return play(GAME, b"/search-denied", scripts={k: _deny for k in range(SEATS)},
+                prepare=prepare, aborts=True)
 
 
 #: the Eleusis void-round reference game: 4 seats, 2 rounds, seat 0 deals first and lies
@@ -750,15 +869,29 @@ def main(out: Path = OUT, check: bool = True) -> int:
     (out / "valid-reshuffle.jsonl").write_bytes(b"\n".join([header_line(re_signed), *re_lines])
                                                 + b"\n")
     index.append({"file": "valid-reshuffle.jsonl", "description": "a complete 3-seat arcanoïd game "
-                  "of one round in which every seat is scripted to vote yes when the draw pile "
-                  "runs out: the pile is renewed from the discards by a reshuffle (PROTOCOL §6.3 "
+                  "of one round played entirely by a script, no bot (every seat votes yes to the "
+                  "first renewal of the draw pile and no to later ones, and otherwise plays the "
+                  "first legal move the engine lists): the pile is renewed from the discards by a reshuffle (PROTOCOL §6.3 "
                   f"step 6): {len(reshuffles)} `mental.shuffle` messages naming the "
                   f"{len(reshuffles[0].body['inputs'])} retired deck handles as `inputs` and the "
                   "next unused ones as `outputs`, each proven against the current versions of "
                   "its inputs",
                   "expect": {"valid": True, "steps": re_verdict.steps,
                              "outcome": re_verdict.outcome}})
+    denied_signed, denied_lines, _ = search_denied_game()
+    denied_audit = [e for e in map(parse, denied_lines) if e.kind == "mental.shares"
+                    and e.body["audit"]]
+    if not denied_audit:
+        raise SystemExit("the search-denied reference game has no audit")
     todo = [(signed, head, c) for c in cases(lines, ids)]
+    todo.append((denied_signed, header_line(denied_signed), Case(
+        "search-denied-audit", "a 2-seat sinople game whose two seats, each blind to its own "
+        "numeric cards (as liars), pass at every value of the opener search: the search runs out "
+        "(ruling S2), nobody is blamed yet, and the final audit opens, by decryption shares, the "
+        f"{len(denied_audit[0].body['targets'])} hand cards the pending not-holding claims cover "
+        "(listed as its targets, PROTOCOL §6.7); they prove seat 1's pass false, and seat 1 is "
+        "convicted at the step of that signed pass (the whole log, the audit and seat 0's abort "
+        "record included)", denied_lines, 11, 1, "false not-holding claim")))
     todo += [(audit_signed, audit_head, c) for c in audit_cases(audit_lines, audit_ids)]
     todo += [(blind_signed, blind_head, c) for c in blind_cases(blind_lines, ids)]
     todo += [(secret_signed, secret_head, c) for c in secret_cases(secret_lines, secret_ids)]

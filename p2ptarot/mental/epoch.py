@@ -36,6 +36,25 @@ MIN_SEATS, MAX_SEATS = 2, 12
 MAX_CARDS = 1024
 
 
+def _transfer_targets(op: TransferOp) -> tuple[tuple[int, int, int], ...]:
+    """The wire form of a transfer operation's requests (protocol 7): (handle, holder, recipient)."""
+    return tuple((t.handle, t.holder, t.recipient) for t in op.transfers)
+
+
+def _differ(got: Sequence[tuple[int, int, int | None]],
+            want: Sequence[tuple[int, int, int | None]]) -> str:
+    """Where a message's target list first departs from the operation's, in wire form (a
+    reason stays short: an audit may list a hundred handles)."""
+    def show(t: tuple[int, int, int | None]) -> str:
+        return "[" + ", ".join("null" if x is None else str(x) for x in t) + "]"
+    for k, (g, w) in enumerate(zip(got, want)):
+        if g != w:
+            return f"names {show(g)} at position {k}, where the operation has {show(w)}"
+    if len(got) > len(want):
+        return f"names {len(got)} targets, one more ({show(got[len(want)])}) than the operation"
+    return f"names {len(got)} targets, the operation {len(want)} (next: {show(want[len(got)])})"
+
+
 def card_point(deck: str, card_id: str) -> Point:
     """M_c = hash_to_point("p2ptarot/card", deck id, card id): nobody knows a relation between cards."""
     return hash_to_point(CARD_DOMAIN, deck.encode("utf-8"), card_id.encode("utf-8"))
@@ -224,9 +243,9 @@ class DeckEpoch:
             return ShuffleMessage(**head, inputs=op.inputs or (), outputs=op.outputs,
                                   ciphertexts=tuple(out), proof=proof)
         if isinstance(op, TransferOp) and not op.in_share_phase:
-            return ReencryptionMessage(**head, items=tuple(self._reencrypt(op, t)
-                                                           for t in op.transfers
-                                                           if t.holder == me))
+            return ReencryptionMessage(**head, targets=_transfer_targets(op),
+                                       items=tuple(self._reencrypt(op, t) for t in op.transfers
+                                                   if t.holder == me))
         if isinstance(op, SharesPhase):
             h_me = self.keys[me]
             items = []
@@ -235,7 +254,8 @@ class DeckEpoch:
                 ctx = binding.share_context(self.table_id, self.deck, self.epoch, handle, v, me)
                 d, proof = make_share(x, h_me, ct, ctx)
                 items.append(ShareItem(handle, v, d, proof))
-            return ShareMessage(**head, items=tuple(items))
+            return ShareMessage(**head, targets=op.targets, owing=op.owers,
+                                audit=isinstance(op, AuditOp), items=tuple(items))
         raise MentalError(f"no message for operation {op.name}")  # pragma: no cover
 
     def _reencrypt(self, op: TransferOp, t: Transfer) -> ReencryptionItem:
@@ -327,6 +347,9 @@ class DeckEpoch:
 
     def _on_reencryption(self, op: TransferOp, msg: ReencryptionMessage, trusted: bool) -> None:
         s = msg.seat
+        if msg.targets != _transfer_targets(op):
+            raise MentalViolation(s, "re-encryption's targets differ from the operation's: it "
+                                     + _differ(msg.targets, _transfer_targets(op)))
         want = [(t.handle, op.new_versions[t.handle]) for t in op.transfers if t.holder == s]
         got = [(i.handle, i.version) for i in msg.items]
         if got != want:
@@ -348,6 +371,18 @@ class DeckEpoch:
 
     def _on_shares(self, op: SharesPhase, msg: ShareMessage, trusted: bool) -> list[Event]:
         s = msg.seat
+        if msg.targets != op.targets:
+            raise MentalViolation(s, ("audit's" if isinstance(op, AuditOp) else "shares'")
+                                  + " targets differ from the operation's: it "
+                                  + _differ(msg.targets, op.targets))
+        if msg.owing != op.owers:
+            raise MentalViolation(s, f"shares name the owing seats {list(msg.owing)}, the "
+                                     f"operation's are {list(op.owers)}")
+        if msg.audit != isinstance(op, AuditOp):
+            raise MentalViolation(s, "shares say audit " + ("true" if msg.audit else "false")
+                                  + (": the operation is its epoch's audit"
+                                     if isinstance(op, AuditOp) else
+                                     ": the operation is not an audit"))
         want = list(op.plan[s])
         got = [(i.handle, i.version) for i in msg.items]
         if got != want:
@@ -438,6 +473,7 @@ class DeckEpoch:
             op.plan[s] = tuple((h, v) for h, v, r in targets
                                if r != s and s not in self.handles[h].versions[v].shares)
         op.pending = {s for s, items in op.plan.items() if items}
+        op.owers = tuple(sorted(op.pending))
 
     def _advance(self) -> list[Event]:
         """Finish operations whose messages are all in; activate the next ones."""

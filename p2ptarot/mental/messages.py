@@ -117,20 +117,72 @@ class ShareItem:
                    decode_bytes(d["proof"], "proof", DleqProof.decode))
 
 
+Target = tuple[int, int, Union[int, None]]
+"""(handle, version, recipient seat or None): one request of a share operation (protocol 7)."""
+TransferTarget = tuple[int, int, int]
+"""(handle, holder, recipient): one transfer of a re-encryption operation (protocol 7)."""
+
+
+def _seat_or_none(v: Any, field: str) -> int | None:
+    return None if v is None else get_int({field: v}, field, MAX_SEAT)
+
+
+def _targets(d: Mapping[str, Any]) -> tuple[Target, ...]:
+    out = []
+    for k, t in enumerate(get_list(d, "targets")):
+        if not isinstance(t, list) or len(t) != 3:
+            raise MessageDecodeError(f"targets[{k}]: expected [handle, version, seat or null]")
+        out.append((get_int({"handle": t[0]}, "handle"), get_int({"version": t[1]}, "version"),
+                    _seat_or_none(t[2], "recipient")))
+    return tuple(out)
+
+
+def _transfer_targets(d: Mapping[str, Any]) -> tuple[TransferTarget, ...]:
+    out = []
+    for k, t in enumerate(get_list(d, "targets")):
+        if not isinstance(t, list) or len(t) != 3:
+            raise MessageDecodeError(f"targets[{k}]: expected [handle, holder, recipient]")
+        out.append((get_int({"handle": t[0]}, "handle"), get_int({"holder": t[1]}, "holder",
+                                                                  MAX_SEAT),
+                    get_int({"recipient": t[2]}, "recipient", MAX_SEAT)))
+    return tuple(out)
+
+
+def _owing(d: Mapping[str, Any]) -> tuple[int, ...]:
+    seats = tuple(get_int({"owing": v}, "owing", MAX_SEAT) for v in get_list(d, "owing"))
+    if list(seats) != sorted(set(seats)):
+        raise MessageDecodeError("owing: expected distinct seats in ascending order")
+    return seats
+
+
 @dataclass(frozen=True)
 class ShareMessage(_Base):
-    """All the decryption shares one seat owes for one operation, in the expected order."""
+    """All the decryption shares one seat owes for one operation, in the expected order.
+
+    Protocol 7 puts on the wire what a verifier without the rules needs: `targets`, the
+    operation's requests in request order (handle, version, recipient seat or None for everyone:
+    the whole operation, not only this seat's part); `owing`, the seats that owe shares in it
+    (the step's seats); `audit`, whether it is its epoch's final audit. Every peer compares them
+    with the operation its own engine asked for."""
 
     KIND: ClassVar[str] = "mental.shares"
+    targets: tuple[Target, ...]
+    owing: tuple[int, ...]
+    audit: bool
     items: tuple[ShareItem, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return {**self._head(), "items": [i.to_dict() for i in self.items]}
+        return {**self._head(), "targets": [list(t) for t in self.targets],
+                "owing": list(self.owing), "audit": self.audit,
+                "items": [i.to_dict() for i in self.items]}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> ShareMessage:
-        d = check_keys(d, _HEADER | {"items"}, cls.KIND)
-        return cls(**_header(d), items=tuple(ShareItem.from_dict(i) for i in get_list(d, "items")))
+        d = check_keys(d, _HEADER | {"targets", "owing", "audit", "items"}, cls.KIND)
+        if not isinstance(d["audit"], bool):
+            raise MessageDecodeError("audit: expected a boolean")
+        return cls(**_header(d), targets=_targets(d), owing=_owing(d), audit=d["audit"],
+                   items=tuple(ShareItem.from_dict(i) for i in get_list(d, "items")))
 
 
 @dataclass(frozen=True)
@@ -157,18 +209,21 @@ class ReencryptionItem:
 
 @dataclass(frozen=True)
 class ReencryptionMessage(_Base):
-    """A holder's re-encryptions for a show/give operation."""
+    """A holder's re-encryptions for a show/give operation. `targets` (protocol 7) names the
+    whole operation's transfers in request order (handle, holder, recipient), every holder's."""
 
     KIND: ClassVar[str] = "mental.reencrypt"
+    targets: tuple[TransferTarget, ...]
     items: tuple[ReencryptionItem, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return {**self._head(), "items": [i.to_dict() for i in self.items]}
+        return {**self._head(), "targets": [list(t) for t in self.targets],
+                "items": [i.to_dict() for i in self.items]}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> ReencryptionMessage:
-        d = check_keys(d, _HEADER | {"items"}, cls.KIND)
-        return cls(**_header(d),
+        d = check_keys(d, _HEADER | {"targets", "items"}, cls.KIND)
+        return cls(**_header(d), targets=_transfer_targets(d),
                    items=tuple(ReencryptionItem.from_dict(i) for i in get_list(d, "items")))
 
 

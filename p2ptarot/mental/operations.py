@@ -45,11 +45,14 @@ class ShuffleOp(Operation):
 
 @dataclass
 class SharesPhase(Operation):
-    """Seats publish decryption shares: `plan[seat]` lists what each owes, in order."""
+    """Seats publish decryption shares: `plan[seat]` lists what each owes, in order; `targets`
+    (handle, version, recipient or None) and `owers` (the seats owing anything) are what every
+    message of the operation names on the wire (protocol 7)."""
 
     kind: str = ShareMessage.KIND
     targets: tuple[tuple[int, int, int | None], ...] = ()
     plan: dict[int, tuple[VersionRef, ...]] = field(default_factory=dict)
+    owers: tuple[int, ...] = ()
 
 
 @dataclass

@@ -33,7 +33,7 @@ from p2ptarot.table.inputs import StandInMove
 from p2ptarot.table.names import printable
 from p2ptarot.table.session import Session
 
-from .catchup import SyncServer
+from .catchup import CatchUp, SyncServer
 from .config import Chooser, GameResult, PeerConfig, RunError
 from .fault_point import StopBefore
 from .frames import MALFORMED, ctl, control_of, finished_seats, safe_send
@@ -276,7 +276,8 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
     """Feed the session from the links and the local chooser until the game ends, then linger;
     a stalled step asks again, deeper, then abandons (PROTOCOL §8: `stall.StallTimers`)."""
     healer.start()
-    await _begin(cfg, links, session, handle, saved)
+    catch = CatchUp()  # a peer far behind asks again as soon as it has taken an answer's window
+    await _begin(cfg, links, session, handle, saved, catch)
     syncs = SyncServer()
     timers = StallTimers(session.step, float(cfg.timeout), float(session.charter.timeout),
                          time.monotonic(), time.time())
@@ -296,18 +297,16 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
                                    return_when=asyncio.FIRST_COMPLETED)
             if move_task.done():
                 choice, move_task = move_task.result(), None
-                if trace is not None:
-                    trace.begin("move", session.step)
-                await _on_move(session, handle, choice)
-                if trace is not None:
-                    trace.end(session.step)
+                await _on_move(session, handle, choice, trace)
             if event_task.done():
                 ev, event_task = event_task.result(), None
                 if trace is not None:
                     trace.begin("recv", session.step, ev.data if isinstance(ev, Received) else None)
-                await _on_event(links, session, handle, healer, syncs, done, ev, on_link, on_chat)
+                await _on_event(links, session, handle, healer, syncs, done, ev, on_link, on_chat,
+                                catch)
                 if trace is not None:
                     trace.end(session.step)
+                await _continue(links, session, catch, trace)
             for text in chat_out() if chat_out is not None else []:  # the player's chat lines
                 await links.broadcast(ChatFrame(text=text).wire())
             if session.finished:
@@ -315,7 +314,7 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
             due = timers.tick(session.step, time.monotonic(), time.time())
             if trace is not None and due in (Due.DEEP, Due.RESYNC):
                 trace.note(due.value, session.step)
-            await _on_due(due, links, session, handle, timers)
+            await _on_due(due, links, session, handle, timers, catch)
     finally:
         for task in (event_task, move_task):
             if task is not None and not task.done():
@@ -330,7 +329,7 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
 
 async def _begin(cfg: PeerConfig, links: Links, session: Session,
                  handle: Callable[[list[Effect]], Awaitable[None]],
-                 saved: list[bytes] | None) -> None:
+                 saved: list[bytes] | None, catch: CatchUp) -> None:
     """Start the session (or replay a resumed game's saved messages) and ask every peer for
     what this seat lacks."""
     if saved is not None:
@@ -338,27 +337,38 @@ async def _begin(cfg: PeerConfig, links: Links, session: Session,
         await handle(session.load(saved))
     else:
         await handle(session.start())
-    await links.broadcast(SyncFrame(step=session.step).wire())
+    await links.broadcast(catch.ask(session.step).wire())
+
+
+async def _continue(links: Links, session: Session, catch: CatchUp,
+                    trace: StepTrace | None) -> None:
+    """An answer's whole window taken: ask for the rest at once."""
+    follow = catch.again(session.step)
+    if follow is not None:
+        if trace is not None:
+            trace.note("more", session.step)
+        await links.broadcast(follow.wire())
 
 
 async def _on_due(due: Due, links: Links, session: Session,
-                  handle: Callable[[list[Effect]], Awaitable[None]], timers: StallTimers) -> None:
+                  handle: Callable[[list[Effect]], Awaitable[None]], timers: StallTimers,
+                  catch: CatchUp) -> None:
     """What the stall clocks asked for."""
     if due is Due.DEEP:
-        await _deep_catch_up(links, session)
+        await _deep_catch_up(links, session, catch)
     elif due is Due.ABANDON:
         await handle(session.abandon(timers.since_text()))
     elif due is Due.RESYNC:
-        await links.broadcast(SyncFrame(step=session.step).wire())
+        await links.broadcast(catch.ask(session.step).wire())
         await handle(session.digest())  # a peer on another history shows its heads
 
 
-async def _deep_catch_up(links: Links, session: Session) -> None:
+async def _deep_catch_up(links: Links, session: Session, catch: CatchUp) -> None:
     """Ask every peer from a few steps back (a split view's other version precedes the stall)
     and push the same to the seats this one waits for (one that missed a message is waiting on
     us, not silent): a seat waiting on someone else is never named."""
     back = max(0, session.step - SYNC_BACK)
-    await links.broadcast(SyncFrame(step=back).wire())
+    await links.broadcast(catch.ask(back).wire())
     recent = session.messages_from(back)
     for seat in session.pending_seats():
         if seat != session.seat:
@@ -374,8 +384,10 @@ def _taken(task: asyncio.Future[Any] | None) -> Any:
 
 
 async def _on_move(session: Session, handle: Callable[[list[Effect]], Awaitable[None]],
-                   choice: Move | StandInMove | Exception) -> None:
+                   choice: Move | StandInMove | Exception, trace: StepTrace | None) -> None:
     """This seat's move, chosen by the local chooser (a person, a bot or the stand-in)."""
+    if trace is not None:
+        trace.begin("move", session.step)
     if isinstance(choice, Exception):
         raise RunError(f"no move for seat {session.seat}: {choice}") from choice
     try:
@@ -386,13 +398,16 @@ async def _on_move(session: Session, handle: Callable[[list[Effect]], Awaitable[
     except TableUsageError as exc:  # the local chooser broke the rules: a bug, not a fault
         raise RunError(f"the move chosen for seat {session.seat} was refused: {exc}") from exc
     await handle(effects)
+    if trace is not None:
+        trace.end(session.step)
 
 
 async def _on_event(links: Links, session: Session,
                     handle: Callable[[list[Effect]], Awaitable[None]], healer: Healer,
                     syncs: SyncServer, done: set[bytes], ev: Any,
                     on_link: Callable[[bytes, bool], None] | None,
-                    on_chat: Callable[[bytes, object], None] | None) -> None:
+                    on_chat: Callable[[bytes, object], None] | None,
+                    catch: CatchUp | None = None) -> None:
     """One event of the links while the game runs."""
     if isinstance(ev, Received):
         frame = control_of(ev)
@@ -402,7 +417,8 @@ async def _on_event(links: Links, session: Session,
             await _GAME_FRAMES.get(type(frame), _ignore)(
                 _Play(links, session, handle, syncs, done, on_chat), ev.peer, frame)
     elif isinstance(ev, LinkUp):  # a new or healed link: each side asks the other
-        await safe_send(links, ev.peer, SyncFrame(step=session.step).wire())
+        request = catch.ask(session.step) if catch is not None else SyncFrame(step=session.step)
+        await safe_send(links, ev.peer, request.wire())
     elif isinstance(ev, LinkDown):
         healer.lost(ev.peer)
     if on_link is not None and isinstance(ev, (LinkUp, LinkDown)):
@@ -544,7 +560,7 @@ def _say_waiting(cfg: PeerConfig, session: Session, seat_keys: list[bytes], wait
 async def _answer_sync(links: Links, syncs: SyncServer, session: Session, peer: bytes,
                        frame: SyncFrame) -> None:
     """Serve a catch-up request: rate-limited per peer, size-bounded (see `catchup`)."""
-    for data in syncs.answer(peer, lambda: session.messages_from(frame.step)):
+    for data in syncs.answer(peer, lambda: session.messages_from(frame.step), frame.step):
         await safe_send(links, peer, data)
 
 

@@ -92,8 +92,9 @@ class StepTrace:
         self.records.append(rec)
 
     def note(self, what: str, step: int) -> None:
-        """A moment outside any batch: a timer's catch-up (`resync`, `deep`), the end of play
-        (`over`), the end of the linger (`left`)."""
+        """A moment outside any batch: a timer's catch-up (`resync`, `deep`), a catch-up asked
+        again at once once an answer's window was taken (`more`), the end of play (`over`), the
+        end of the linger (`left`)."""
         self.records.append({"src": what, "s0": step, "s1": step, "t0": time.monotonic()})
 
     def write(self) -> None:

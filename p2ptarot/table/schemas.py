@@ -12,9 +12,9 @@ carries 2 zero bits, of a 64-byte value 4), so a schema-valid body has one byte 
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, Strict
 
 from p2ptarot.mental.codec import MAX_DECK_ID, MAX_INT, MAX_ITEMS
 
@@ -81,10 +81,29 @@ class ShareItemModel(BaseModel):
     proof: str = Field(pattern=B64_64, description=PROOF_DOC)
 
 
+_Handle = Annotated[int, Strict(), Field(ge=0, le=MAX_INT)]
+_Seat = Annotated[int, Strict(), Field(ge=0, le=11)]
+# a JSON array of fixed length: lax only in taking a list for the tuple, strict in its items
+_ShareTarget = Annotated[tuple[_Handle, _Handle, Optional[_Seat]], Strict(False)]
+_TransferTarget = Annotated[tuple[_Handle, _Seat, _Seat], Strict(False)]
+
+
 class MentalSharesBody(_MentalHeader):
-    """Every share one seat owes for one operation, in the expected order."""
+    """Every share one seat owes for one operation, in the expected order, with the whole
+    operation as its engine asked for it (protocol 7): a verifier without the rules checks
+    that every share owed was given and that an audit opened exactly the handles it lists."""
 
     kind: Literal["mental.shares"]
+    targets: list[_ShareTarget] = Field(
+        max_length=MAX_ITEMS, description="the operation's requests in request order, every "
+        "seat's: [deck handle, version, recipient seat] (a deal, a shown card's new version) or "
+        "[deck handle, version, null] (a public reveal, the audit); every message of one "
+        "operation names the same list (PROTOCOL §6.7)")
+    owing: list[_Seat] = Field(
+        max_length=12, description="the seats that owe shares in the operation, ascending: "
+        "every seat that has not yet published its share of a target it is not the recipient "
+        "of (the step's seats)")
+    audit: bool = Field(description="true on its deck epoch's final audit (§6.3 step 7)")
     items: list[ShareItemModel] = Field(max_length=MAX_ITEMS)
 
 
@@ -102,6 +121,9 @@ class MentalReencryptBody(_MentalHeader):
     """A holder's re-encryptions for a show/give operation."""
 
     kind: Literal["mental.reencrypt"]
+    targets: list[_TransferTarget] = Field(
+        max_length=MAX_ITEMS, description="the operation's transfers in request order, every "
+        "holder's: [deck handle, holder, recipient] (PROTOCOL §6.7)")
     items: list[ReencryptionItemModel] = Field(max_length=MAX_ITEMS)
 
 

@@ -1,7 +1,7 @@
 """A player's install (issue 33, item 12): `make dist` builds the wheel and the sdist; the wheel,
-installed into a fresh virtual environment outside the repository, plays a full game on
-127.0.0.1 (a bot host and a bot guest) and verifies its transcript, from a directory that is not
-the repository (so nothing is imported from the checkout)."""
+installed into a fresh virtual environment outside the repository, plays a full game on 127.0.0.1
+(Les paris divins, the shortest: a bot host and two bot guests) and verifies its transcript, from
+a directory that is not the repository (so nothing is imported from the checkout)."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def test_the_built_wheel_installs_in_a_fresh_venv_plays_and_verifies(tmp_path: P
                             "import p2ptarot; print(p2ptarot.__file__)"],
                            capture_output=True, text=True, cwd=home, check=True)
     assert where.stdout.startswith(str(venv)), where.stdout  # the installed copy, not the checkout
-    game = subprocess.run([exe, "host", "--game", "sinople", "--seats", "2", "--bots", "1",
+    game = subprocess.run([exe, "host", "--game", "paris-divins", "--seats", "3", "--bots", "2",
                            "--bot", "--interface", "127.0.0.1", "--data-dir", str(home / "data"),
                            "--json"], capture_output=True, text=True, cwd=home, timeout=900)
     assert game.returncode == 0, game.stdout[-2000:] + game.stderr[-2000:]

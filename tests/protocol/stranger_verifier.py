@@ -59,9 +59,14 @@ class Refused(Exception):
 
 class Convicted(Refused):
     """§8, §6.6, §9.2: a correctly signed message on the chain proven wrong: its signer is
-    convicted."""
+    convicted. `seats` names the signer; two seats when two messages of one operation name
+    different lists (§6.7: one of them lied, only the rules can tell which)."""
 
     kind = "convicted"
+
+    def __init__(self, why: str, seats: tuple[int, ...] = ()) -> None:
+        super().__init__(why)
+        self.seats = seats
 
 
 class Cut(Refused):
@@ -349,8 +354,17 @@ class Verifier:
         self.draws = 0
         self.blind: dict[int, tuple[int, bytes]] = {}
         self.secrets: dict[tuple[int, str], tuple[str, bytes]] = {}
+        #: §6.7 (deck, epoch) -> (handle, version) -> seat -> its published share d_i
+        self.published: dict[tuple[str, int], dict[tuple[int, int], dict[int, bytes]]] = {}
+        #: §6.7 (deck, epoch, op, kind) -> what the operation's first message named, its author,
+        #: each seat's plan and (for a share step) the owing seats
+        self.ops: dict[tuple[str, int, int, str], dict[str, Any]] = {}
+        #: §6.7 (deck, epoch, op) -> a completed re-encryption's share phase [(h, new v, to)]
+        self.share_phase: dict[tuple[str, int, int], list[tuple[int, int, int]]] = {}
+        self.audited: set[tuple[str, int]] = set()
+        self.step_op: tuple[str, int, int, str] | None = None
         self.counts = {"envelopes": 0, "schnorr": 0, "shuffles": 0, "shares": 0,
-                       "reencryptions": 0, "openings": 0}
+                       "reencryptions": 0, "openings": 0, "targets": 0, "audit_opened": 0}
 
     @staticmethod
     def _ed25519(key: Ed25519PublicKey, sig: bytes, data: bytes, why: str) -> None:
@@ -427,9 +441,11 @@ class Verifier:
         if step != self.step:
             if step != self.step + 1 or not self.digests:
                 raise Refused(f"§9: step {step} out of order after step {self.step}")
+            self._close_step()
             self.chain = hashlib.sha256(b"p2ptarot/chain\0" + self.chain
                                         + b"".join(self.digests)).digest()
             self.step, self.digests, self.step_seats = step, [], set()
+            self.step_op = None
         if env["seat"] in self.step_seats:  # the order is the step's (§5: a move step's is
             raise Refused("§5: two messages of one seat in one step")  # the engine's)
         if unb64(env["prev"], 32) != self.chain:
@@ -442,6 +458,12 @@ class Verifier:
             raise Refused("§5: the mental header repeats the envelope's kind and seat")
         deck, epoch, op = body["deck"], body["epoch"], body["op"]
         where = (deck, epoch)
+        if where in self.audited:
+            raise Convicted("§6.3 step 7: a deck message of an epoch after its audit", (seat,))
+        if kind in ("mental.shares", "mental.reencrypt"):  # §5 rule 1: one operation a step
+            if self.step_op not in (None, (deck, epoch, op, kind)):
+                raise Refused("§5: one deck operation per step")
+            self.step_op = (deck, epoch, op, kind)
         if kind == "mental.key":
             h = point(body["key"])
             check_schnorr(ctx(self.table_id, deck, epoch, "key", seat), h, body["proof"])
@@ -457,6 +479,7 @@ class Verifier:
         elif kind == "mental.reencrypt":
             self._settle_shuffles(where)
             H = self._joint(where)
+            self._transfers(where, op, seat, body)
             for item in body["items"]:
                 versions = self.versions[where][item["handle"]]
                 if item["version"] != len(versions):
@@ -470,14 +493,174 @@ class Verifier:
         elif kind == "mental.shares":
             self._settle_shuffles(where)
             h_i = self.keys_h[where][seat]
+            self._targets(where, op, seat, body)
             for item in body["items"]:
                 a, b = self.versions[where][item["handle"]][item["version"]]
+                d = point(item["share"])
                 check_share(ctx(self.table_id, deck, epoch, "share", item["handle"],
-                                item["version"], seat), h_i, a, b, point(item["share"]),
-                            item["proof"])
+                                item["version"], seat), h_i, a, b, d, item["proof"])
+                self.published.setdefault(where, {}).setdefault(
+                    (item["handle"], item["version"]), {})[seat] = d
                 self.counts["shares"] += 1
         else:
             raise Refused(f"§5: unknown kind {kind}")
+
+    # ---- §6.7 what every deck operation names, checked without the rules ------------------------
+    def _named(self, key: tuple[str, int, int, str], seat: int, named: Any,
+               plan: Any = None, owing: Any = None) -> dict[str, Any]:
+        """§6.7: every message of one operation names the same lists. The first one fixes them
+        here; a later one naming others proves that one of the two authors lied (which one, only
+        the rules can tell: both are named)."""
+        record = self.ops.get(key)
+        if record is None:
+            record = self.ops[key] = {"named": named, "author": seat, "plan": plan,
+                                      "owing": owing}
+        elif record["named"] != named:
+            raise Convicted("§6.7: two messages of one operation name different lists",
+                            tuple(sorted({record["author"], seat})))
+        return record
+
+    def _targets(self, where: tuple[str, int], op: int, seat: int, body: dict[str, Any]) -> None:
+        """§6.7: a `mental.shares` message's `targets`, `owing` and `audit` against the public
+        record (handles, versions, the shares published before the operation), then its items:
+        exactly the shares its seat owes under those targets, in target order."""
+        targets, owing, audit = body["targets"], body["owing"], body["audit"]
+        n = len(self.keys)
+        if not isinstance(audit, bool) or not isinstance(owing, list) \
+                or owing != sorted(set(owing)) or not isinstance(targets, list) \
+                or not all(isinstance(t, list) and len(t) == 3 for t in targets):
+            raise Convicted("§5: a malformed mental.shares body", (seat,))
+        table = self.versions.get(where, {})
+        key = (*where, op, "mental.shares")
+        if key in self.ops:  # the shares published before the operation, not by its own steps
+            published = self.ops[key]["before"]
+        else:
+            published = {k: set(v) for k, v in self.published.get(where, {}).items()}
+        phase = self.share_phase.get((*where, op))
+        if phase is not None and (audit or targets != phase):
+            raise Convicted("§6.7: a shown card's shares name other targets than the "
+                            "re-encryption's transfers (or an audit)", (seat,))
+        handles = [t[0] for t in targets]
+        if audit and len(set(handles)) != len(handles):
+            raise Convicted("§6.7: an audit lists a handle twice", (seat,))
+        for h, v, to in targets:
+            if not (type(h) is int and type(v) is int and h in table and 0 <= v < len(table[h])):
+                raise Convicted("§6.7: a target names no existing handle version", (seat,))
+            if to is not None and not (type(to) is int and 0 <= to < n):
+                raise Convicted("§6.7: a target's recipient is no seat", (seat,))
+            if audit and to is not None:
+                raise Convicted("§6.7: an audit opens to everyone (recipient null)", (seat,))
+            if phase is None and v != 0:  # §6.5: a deal, reveal or audit opens the current
+                raise Convicted("§6.7: a target opens another version than the current one",
+                                (seat,))  # version (0 unless a give, which no game uses)
+            if phase is None and not audit and (where, h) in self.retired:
+                raise Convicted("§6.7: a deal or reveal of a handle a reshuffle retired", (seat,))
+            if phase is None and to is not None and published.get((h, v)):
+                raise Convicted("§6.7: a deal of a card already opened", (seat,))
+        if key not in self.ops:
+            plan = {s: [[h, v] for h, v, to in targets
+                        if to != s and s not in published.get((h, v), {})] for s in range(n)}
+            due = [s for s in range(n) if plan[s]]
+        else:
+            plan, due = self.ops[key]["plan"], self.ops[key]["owing"]
+        if owing != due:
+            raise Convicted("§6.7: `owing` is not the seats its targets and the shares already "
+                            "published leave owing", (seat,))
+        self._named(key, seat, [targets, owing, audit], plan, due)["before"] = published
+        if seat not in due or [[i["handle"], i["version"]] for i in body["items"]] != plan[seat]:
+            raise Convicted("§6.7: its items are not the shares its seat owes under its "
+                            "targets (a share owed is missing, or one is extra)", (seat,))
+        self.counts["targets"] += 1
+
+    def _transfers(self, where: tuple[str, int], op: int, seat: int, body: dict[str, Any]
+                   ) -> None:
+        """§6.7: a `mental.reencrypt` message's `targets` (handle, holder, recipient): live,
+        distinct handles, a holder the public shares let know the card, another recipient; its
+        items are its own transfers', numbered by the versions so far (§6.5)."""
+        targets, n = body["targets"], len(self.keys)
+        table = self.versions.get(where, {})
+        if not isinstance(targets, list) or not targets \
+                or not all(isinstance(t, list) and len(t) == 3 for t in targets):
+            raise Convicted("§5: a malformed mental.reencrypt body", (seat,))
+        if len({t[0] for t in targets}) != len(targets):
+            raise Convicted("§6.7: a transfer names a handle twice", (seat,))
+        for h, holder, to in targets:
+            if not (type(h) is int and h in table and (where, h) not in self.retired
+                    and type(holder) is int and type(to) is int and 0 <= holder < n
+                    and 0 <= to < n and holder != to):
+                raise Convicted("§6.7: a transfer of no live handle, or to its own holder",
+                                (seat,))
+            if holder not in self._knowers(where, h):
+                raise Convicted("§6.7: a transfer by a holder the public shares do not let "
+                                "know the card", (seat,))
+        key = (*where, op, "mental.reencrypt")
+        self._named(key, seat, targets)
+        mine = [[h, len(table[h])] for h, holder, _ in targets if holder == seat]
+        if not mine or [[i["handle"], i["version"]] for i in body["items"]] != mine:
+            raise Convicted("§6.7: its items are not the re-encryptions its seat owes", (seat,))
+        self.counts["targets"] += 1
+
+    def _knowers(self, where: tuple[str, int], h: int) -> set[int]:
+        """§6.3 step 4: a version with every share is known to all; with all but seat s's, to s."""
+        n, out = len(self.keys), set()
+        for v in range(len(self.versions[where][h])):
+            have = set(self.published.get(where, {}).get((h, v), {}))
+            if len(have) == n:
+                out |= set(range(n))
+            elif len(have) == n - 1:
+                out |= set(range(n)) - have
+        return out
+
+    def finish(self) -> None:
+        """§6.7 at the end of the file: a last deck step that is complete (every seat it names
+        spoke) is checked like any other; an incomplete one is a cut, not a fault."""
+        if self.step_op is not None:
+            record = self.ops[self.step_op]
+            due = ({holder for _, holder, _ in record["named"]}
+                   if self.step_op[3] == "mental.reencrypt" else set(record["named"][1]))
+            if due == self.step_seats:
+                self._close_step()
+
+    def _close_step(self) -> None:
+        """§6.7, when the next step begins: every owing seat (every holder) spoke, every target
+        now has every share but its recipient's, and an audit made exactly its listed handles
+        public — each decrypting to a card of the deck."""
+        if self.step_op is None:
+            return
+        deck, epoch, op, kind = self.step_op
+        where, record = (deck, epoch), self.ops[self.step_op]
+        if kind == "mental.reencrypt":
+            holders = {holder for _, holder, _ in record["named"]}
+            if holders != self.step_seats:
+                raise Refused("§6.7: a re-encryption step lacks a holder's message")
+            self.share_phase[(deck, epoch, op)] = [
+                [h, len(self.versions[where][h]) - 1, to] for h, _, to in record["named"]]
+            return
+        targets, owing, audit = record["named"]
+        if set(owing) != self.step_seats:
+            raise Refused("§6.7: a share step lacks the message of a seat it names as owing")
+        published = self.published.get(where, {})
+        n = len(self.keys)
+        for h, v, to in targets:
+            if set(published.get((h, v), {})) != set(range(n)) - {to}:
+                raise Refused("§6.7: a target lacks a share owed")  # pragma: no cover
+        if audit:
+            points = self._card_points(deck)
+            for h, v, _ in targets:
+                a, b = self.versions[where][h][v]
+                m = sub(b, total(*published[(h, v)].values()))
+                if m not in points:
+                    raise Refused("§6.3 step 7: an audited card decrypts to no card of the deck")
+                self.counts["audit_opened"] += 1
+            self.audited.add(where)
+
+    def _card_points(self, deck: str) -> set[bytes]:
+        """§6.2: M_c of every card of the deck."""
+        cache = self.__dict__.setdefault("_points", {})
+        if deck not in cache:
+            cache[deck] = {hp("p2ptarot/card", deck.encode(), c.encode())
+                           for c in open_deck_cards(deck)}
+        return cache[deck]
 
     def _commitments(self, kind: str, step: int, seat: int, body: dict[str, Any]) -> None:
         hexid = self.table_id.hex()
@@ -600,7 +783,15 @@ def check(path: Path) -> tuple[str | None, dict[str, int]]:
 
 
 def run(path: Path) -> tuple[str | None, dict[str, int], str | None, int | None]:
-    """The first failure, the counts, its verdict class (§9.2) and the line it names (1-based).
+    """The first failure, the counts, its verdict class (§9.2) and the line it names (1-based)."""
+    j = judge(path)
+    return j["error"], j["counts"], j["kind"], j["line"]
+
+
+def judge(path: Path) -> dict[str, Any]:
+    """`run`'s answer as a dict, plus for a conviction its `step` (the step of the message at
+    fault, §9.2) and `seats` (its signer; both authors of two messages naming different lists
+    of one operation, §6.7).
 
     §9: one byte form — `\\n` ends every line (the last one too), no `\\r`, no empty line; a
     header line that breaks it is no transcript, a later one is the file's fault, a last line
@@ -630,8 +821,14 @@ def run(path: Path) -> tuple[str | None, dict[str, int], str | None, int | None]
         if tail:
             number = len(lines) + 1
             raise Cut(f"§9: line {number} does not end with \\n")
+        v.finish()
     except (Refused, KeyError, TypeError, ValueError, IndexError) as exc:
         kind = exc.kind if isinstance(exc, Refused) else "inconsistent"
-        return (f"{type(exc).__name__}: {exc}", v.counts if v is not None else {}, kind,
-                number)
-    return None, v.counts, None, None
+        step = None
+        if isinstance(exc, Convicted) and number >= 2:
+            step = json.loads(lines[number - 1])["step"]
+        return {"error": f"{type(exc).__name__}: {exc}",
+                "counts": v.counts if v is not None else {}, "kind": kind, "line": number,
+                "step": step, "seats": getattr(exc, "seats", ())}
+    return {"error": None, "counts": v.counts, "kind": None, "line": None, "step": None,
+            "seats": ()}

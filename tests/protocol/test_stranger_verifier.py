@@ -272,3 +272,83 @@ def test_the_reshuffle_vector_is_checked_against_the_retired_handles(tmp_path: P
     lines[i] = _resign(lines, i, {**body, "inputs": body["inputs"][::-1]})
     refused = sv.verify(_write(tmp_path, lines[:i + 1]))
     assert refused is not None and "§6.4.4" in refused
+
+
+# ---- protocol 7: the deal and the audit, checked without any rules engine (§6.7) ----------------
+NAMED = [e for e in INDEX if e["file"] in (
+    "invalid-shares-targets.jsonl", "invalid-shares-owing.jsonl", "invalid-audit-targets.jsonl",
+    "invalid-audit-card-left-out.jsonl", "invalid-reencrypt-targets.jsonl")]
+
+
+def test_every_named_list_mismatch_has_a_vector() -> None:
+    assert len(NAMED) == 5
+
+
+@pytest.mark.parametrize("entry", NAMED, ids=[e["file"] for e in NAMED])
+def test_it_refuses_each_named_list_vector_as_the_reference_does(entry: dict) -> None:
+    """The same class and step as `p2ptarot verify`; the seat it blames is verify's, or — when
+    two messages of one operation name different lists, which only the rules can settle — a
+    pair of seats that contains verify's."""
+    judged = sv.judge(VECTORS / entry["file"])
+    expect = entry["expect"]
+    assert judged["kind"] == expect["verdict"] == "convicted", (judged, expect)
+    assert judged["step"] == expect["step"], (judged, expect)
+    assert "§6.7" in judged["error"]
+    assert expect["seat"] in judged["seats"]
+    if "name different lists" not in judged["error"]:
+        assert judged["seats"] == (expect["seat"],)
+
+
+@pytest.mark.parametrize("name", VALID)
+def test_every_valid_vector_names_its_lists_and_the_audits_open_them(name: str) -> None:
+    """Every share operation's targets, owing seats and audit flag check out against the public
+    record, every share owed was given, and every audit opened exactly its listed handles."""
+    judged = sv.judge(VECTORS / name)
+    assert judged["error"] is None
+    assert judged["counts"]["targets"] > 0
+    shares = [json.loads(x)["body"] for x in _lines(name)[1:]
+              if json.loads(x)["kind"] == "mental.shares"]
+    listed = {(s["deck"], s["epoch"], t[0]) for s in shares if s["audit"] for t in s["targets"]}
+    assert judged["counts"]["audit_opened"] == len(listed)
+
+
+def test_the_audit_vectors_open_cards_under_pending_claims() -> None:
+    """Two games whose final audit opens cards pending claims cover: arcanoïd (valid-audit, the
+    passes to calls) and sinople (the opener search every seat denied, ruling S2, an invalid
+    vector: the opened cards convict a liar). Without the rules the stranger checks that each
+    audit opened exactly its listed handles, each to a card of the deck; the conviction itself
+    needs the rules (verify's)."""
+    for name in ("valid-audit.jsonl", "invalid-search-denied-audit.jsonl"):
+        judged = sv.judge(VECTORS / name)
+        assert judged["error"] is None and judged["counts"]["audit_opened"] > 0, (name, judged)
+    expect = next(e["expect"] for e in INDEX if e["file"] == "invalid-search-denied-audit.jsonl")
+    assert (expect["verdict"], expect["seat"]) == ("convicted", 1)
+
+
+def test_a_share_owed_and_withheld_is_convicted_without_the_rules(tmp_path: Path) -> None:
+    """Any share operation of the valid game: drop the last item of a message, re-signed, and
+    the stranger convicts exactly its signer at its step (its own targets say it owed it)."""
+    lines = _lines()
+    i = _first(lines, "mental.shares", lambda e: len(e["body"]["items"]) >= 2)
+    env = json.loads(lines[i])
+    lines[i] = _resign(lines, i, {**env["body"], "items": env["body"]["items"][:-1]})
+    judged = sv.judge(_write(tmp_path, lines[:i + 1]))
+    assert judged["kind"] == "convicted" and judged["seats"] == (env["seat"],)
+    assert judged["step"] == env["step"] and "§6.7" in judged["error"]
+
+
+def test_an_audit_flag_removed_is_seen(tmp_path: Path) -> None:
+    """An audit message that says `audit: false` under its audit's targets, re-signed: the other
+    messages of the step say true (two lists), or, alone in its step, the next step's deck
+    message of that epoch is not refused as after-audit — either way not valid-as-is: here the
+    vector's audit step has two messages, so the stranger names the pair."""
+    lines = _lines("valid-audit.jsonl")
+    audits = [i for i, x in enumerate(lines) if i and json.loads(x)["kind"] == "mental.shares"
+              and json.loads(x)["body"]["audit"]]
+    steps = [json.loads(lines[i])["step"] for i in audits]
+    i = next(k for k, s in zip(audits, steps) if steps.count(s) >= 2 and
+             json.loads(lines[k - 1])["step"] == s)
+    env = json.loads(lines[i])
+    lines[i] = _resign(lines, i, {**env["body"], "audit": False})
+    judged = sv.judge(_write(tmp_path, lines[:i + 1]))
+    assert judged["kind"] == "convicted" and env["seat"] in judged["seats"]
