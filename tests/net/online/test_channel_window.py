@@ -49,6 +49,7 @@ def _pair(max_queued: int = 16) -> tuple[RtcChannel, RtcChannel]:
 
 async def test_a_fast_sender_waits_for_credit_and_loses_nothing() -> None:
     a, b = _pair(max_queued=16)  # a window of 8 frames
+    a.PACED = True  # type: ignore[misc]  # (off by default for now: see Channel.PACED)
     sent = 0
 
     async def sender() -> None:
@@ -68,7 +69,7 @@ async def test_a_fast_sender_waits_for_credit_and_loses_nothing() -> None:
 
 async def test_a_sender_ignoring_its_window_is_closed_as_flooding() -> None:
     a, b = _pair(max_queued=16)
-    for i in range(b.window + 9):  # raw fragments, bypassing the window as a hostile peer would
+    for i in range(16 + 1):  # raw fragments past the bound (16 unread), as a hostile peer would
         a.dc.send(bytes([1]) + f'{{"n":{i}}}'.encode())
     await asyncio.sleep(0.1)
     assert b.closed
