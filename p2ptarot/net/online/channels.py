@@ -38,9 +38,10 @@ class Channel:
     Flow control (the link core's one policy, pace and never cut an honest peer): neither
     carrier can stop the other side sending by not reading, as TCP does, so each side grants the
     other a *window* of frames: it sends at most ``window`` frames beyond the count its peer last
-    said it consumed (a credit), and waits for the next credit when the window is full; a reader
-    grants credit as it consumes.  A peer sending past its window is flooding: the channel ends
-    with ``CLOSE_FLOODED``, and the reason says so."""
+    said it consumed (a credit), and waits for the next credit when the window is full (only with
+    ``PACED``: off for now, see there); a reader grants credit as it consumes.  A peer with more
+    unread frames than the bound is flooding: the channel ends with ``CLOSE_FLOODED``, and the
+    reason says so."""
 
     path = "?"
     #: whether ``send`` waits for credit (off: a 2-seat online game healing after a cut went
