@@ -35,7 +35,7 @@ from online_servers import start_relay, start_turn  # noqa: E402
 _WRAPPER = r"""
 import logging, sys
 logging.basicConfig(level=logging.WARNING, filename=sys.argv[1], format='%(created).4f %(message)s')
-for name in ('p2ptarot.net.runner', 'p2ptarot.peer'):
+for name in ('p2ptarot.peer',):
     logging.getLogger(name).setLevel(logging.DEBUG)
 from p2ptarot.cli.main import main
 sys.exit(main(sys.argv[2:]))

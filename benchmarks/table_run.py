@@ -73,7 +73,6 @@ if os.environ.get('P2PTAROT_TRACEMALLOC'):  # where the Python heap goes, by pac
                                st.size // 1024 for st in lines[:25]}}
 logging.basicConfig(level=logging.WARNING, filename=log, format='%(created).4f %(message)s')
 logging.getLogger('p2ptarot.peer.game').setLevel(logging.DEBUG)
-logging.getLogger('p2ptarot.net.runner').setLevel(logging.DEBUG)  # (the pump before the peer package)
 # the floor's operations: signatures counted by wrapping them before any module binds the names
 import p2ptarot.crypto.signing as _sg
 _sigs = {'sign': 0, 'verify': 0}

@@ -23,11 +23,11 @@ class DeferredCertsContext(ssl.SSLContext):
         if self.__dict__.pop(_DEFERRED, False):
             super().set_default_verify_paths()
 
-    def wrap_socket(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def wrap_socket(self, *args: Any, **kwargs: Any) -> Any:
         self._load_deferred()
         return super().wrap_socket(*args, **kwargs)
 
-    def wrap_bio(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def wrap_bio(self, *args: Any, **kwargs: Any) -> Any:
         self._load_deferred()
         return super().wrap_bio(*args, **kwargs)
 

@@ -56,11 +56,11 @@ class _DeferCertsWhileImporting(importlib.abc.MetaPathFinder, importlib.abc.Load
         def put_off(context: ssl.SSLContext) -> None:
             made.append(context)
 
-        ssl.SSLContext.set_default_verify_paths = put_off  # type: ignore[method-assign]
+        setattr(ssl.SSLContext, "set_default_verify_paths", put_off)  # a method patched while importing
         try:
             self._inner.exec_module(module)
         finally:
-            ssl.SSLContext.set_default_verify_paths = real  # type: ignore[method-assign]
+            setattr(ssl.SSLContext, "set_default_verify_paths", real)
             for context in made:
                 defer(context)
 
@@ -71,5 +71,5 @@ def install() -> None:
             isinstance(f, _DeferCertsWhileImporting) for f in sys.meta_path):
         sys.meta_path.insert(0, _DeferCertsWhileImporting())
     if "aiohttp.resolver" not in sys.modules:
-        sys.modules.setdefault("aiodns", None)  # type: ignore[arg-type]
+        sys.modules.setdefault("aiodns", None)  # type: ignore[arg-type]  # None there makes `import aiodns` fail, as documented
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")

@@ -1,4 +1,4 @@
-"""The peer application layer between the table runner and the front ends (terminal, browser).
+"""The peer application layer between the peer's game pump and the front ends (terminal, browser).
 
 Sans-I/O where it can be: `TableApp` turns what the session did into typed events
 (`p2ptarot.app.events`), `screen` builds what a front end draws from a view and the game's
@@ -13,7 +13,7 @@ from .events import *  # noqa: F401,F403
 from .events import __all__ as _events_all
 
 #: names loaded on first use -> their module
-_LAZY = {"Hub": "table", "TableApp": "table",
+_LAZY = {"Hub": "hub", "TableApp": "table",
          "LeftTable": "human", "human_seat": "human", "until_left": "human"}
 
 __all__ = [*_LAZY, *_events_all]

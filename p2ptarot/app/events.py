@@ -317,6 +317,21 @@ class TablesSeen(Event):
 
 
 @dataclass(frozen=True)
+class ConnectionChecked(Event):
+    """The page's "Check my connection": `running` while the checks run, then each check
+    (`{"check", "ok", "text"}`: check one of interfaces, relay, stun, nat, turn), the verdict
+    (`LAN`, `direct`, `through TURN`, `relay only (slow)` or `nothing`), its sentence with the
+    reason, and what to do; every text already in the player's words."""
+
+    TYPE: ClassVar[str] = "doctor"
+    running: bool
+    checks: tuple[dict[str, Any], ...] = ()
+    verdict: str = ""
+    said: str = ""
+    advice: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class LinkPaths(Event):
     """Online tables: the path each link to another seat took (`direct`, `turn` through a TURN
     server, `relay` on the NOSTR relays) and its round-trip time in ms (None until measured);
@@ -413,6 +428,17 @@ class Sit(Command):
 
     target: str
     name: str = ""
+    #: an online table: contact no STUN server but the ones the lobby was given (the page's
+    #: equivalent of `--no-default-stun`)
+    no_default_stun: bool = False
+
+
+@dataclass(frozen=True)
+class CheckConnection(Command):
+    """The page's "Check my connection": run the doctor's checks with the lobby's settings
+    (`no_default_stun` as the page's setting says) and publish a `ConnectionChecked`."""
+
+    no_default_stun: bool = False
 
 
 @dataclass(frozen=True)
@@ -429,6 +455,8 @@ class Host(Command):
     online: bool = False
     #: the game's table options (its `rules.OPTIONS`, checked by the lobby; a rematch keeps them)
     options: tuple[tuple[str, Any], ...] = ()
+    #: online: contact no STUN server but the ones the lobby was given (as `Sit`'s)
+    no_default_stun: bool = False
 
 
 @dataclass(frozen=True)
@@ -480,11 +508,13 @@ def command_from_json(data: Any) -> Command:
         target, name = data.get("target"), data.get("name", "")
         if not isinstance(target, str) or not isinstance(name, str):
             raise ValueError("sit needs a target")
-        return Sit(target[:300], name[:40])
+        return Sit(target[:300], name[:40], _no_default_stun(data, "sit"))
+    if cmd == "doctor":
+        return CheckConnection(_no_default_stun(data, "doctor"))
     if cmd == "host":
         game, variant, name = data.get("game"), data.get("variant", ""), data.get("name", "")
         seats, bots = data.get("seats"), data.get("bots", 0)
-        if not all(isinstance(x, str) for x in (game, variant, name)) \
+        if not isinstance(game, str) or not isinstance(variant, str) or not isinstance(name, str) \
                 or type(seats) is not int or type(bots) is not int:
             raise ValueError("host needs a game, a variant, whole numbers of seats and bots")
         if not 1 <= seats <= 64 or not 0 <= bots < seats:
@@ -499,7 +529,7 @@ def command_from_json(data: Any) -> Command:
                 for k, v in options.items()):
             raise ValueError("host: options map names to numbers, words or true/false")
         return Host(game[:40], variant[:40], seats, bots, name[:40], online,
-                    tuple(sorted(options.items())))
+                    tuple(sorted(options.items())), _no_default_stun(data, "host"))
     if cmd == "lobby":
         return BackToLobby()
     if cmd == "rematch":
@@ -514,6 +544,13 @@ def command_from_json(data: Any) -> Command:
     if cmd == "write":
         return _write_from_json(data)
     raise ValueError(f"unknown command {cmd!r}")
+
+
+def _no_default_stun(data: dict[str, Any], cmd: str) -> bool:
+    value = data.get("no_default_stun", False)
+    if not isinstance(value, bool):
+        raise ValueError(f"{cmd}: no_default_stun is true or false")
+    return value
 
 
 def _write_from_json(data: dict[str, Any]) -> WriteMove:

@@ -1,4 +1,4 @@
-"""A human seat: the chooser the runner calls, answered by whichever front end (terminal or
+"""A human seat: the chooser the game pump calls, answered by whichever front end (terminal or
 browser page) sends a `PlayMove` first.
 
 A forced move (the only legal one) plays itself and is announced: nobody should be called a
@@ -28,7 +28,8 @@ from .events import (HandOver, Leave, Notice, PlayComposed, PlayMove, StandInCha
                      TimeWarning, WriteMove)
 from .forms import answer_written
 from p2ptarot.present.screen import describe, presenter
-from .table import Hub, option_for
+from .hub import Hub
+from .table import option_for
 
 
 T = TypeVar("T")
@@ -78,7 +79,7 @@ def human_chooser(hub: Hub, name: str = "you",
             hub.publish(Notice(_("only one move possible: {move} (played for you)").format(
                 move=sentence)))
             return need.legal[0]
-        if app is None:  # no table app (cannot happen with the runner): first legal move
+        if app is None:  # no table app (cannot happen under the game pump): first legal move
             return need.legal[0]
         turn = app.turn(need.legal, need.view, hub.deadline)
         hub.publish(turn)

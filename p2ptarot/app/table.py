@@ -1,28 +1,20 @@
 """The peer application layer: turns what a table does into events for people (sans-I/O).
 
-`TableApp` is fed by the runner (effects of the session, link changes, the current step) and
-returns typed events; it never touches a socket or a clock (deadlines are passed in). `Hub` fans
-the events out to the front ends (terminal printer, browser pages) and carries their commands
-back; it keeps the history so a page opened late (or reloaded) draws the same table.
+`TableApp` is fed by the game pump (effects of the session, link changes, the current step) and
+returns typed events; it never touches a socket or a clock (deadlines are passed in). The asyncio
+side — fanning the events out to the front ends and carrying their commands back — is `hub.Hub`.
 """
 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import Any, Sequence
 
 from p2ptarot.engine import info as game_info
 
-if TYPE_CHECKING:  # the Hub's queues load asyncio where a peer runs; replays never do
-    import asyncio
-
 from p2ptarot.present import screen as screens
-from .events import (Chat, ChatLine, Continue, HandOver, Leave, PlayComposed, PlayMove, Ready,
-                     RoundHeld, StandInChanged, StartNow, TakeBack, WriteMove)
-from .events import (Command, Event, GameAborted, GameFinished, LinkPaths, LobbyState, MoveOption,
-                     MovePlayed, Presence,
-                     RoundOver, Standing, TableOpened, TablesSeen, TurnStarted, ViewChanged,
-                     Waiting)
+from .events import (GameAborted, GameFinished, MoveOption, MovePlayed, Presence, RoundOver,
+                     Standing, TableOpened, TurnStarted, ViewChanged, Waiting)
 from .clock import rule_text
 from .results import round_rows, totals
 from p2ptarot.present.rulebook import rules
@@ -247,212 +239,6 @@ def final_standings(game: str, names: Sequence[str], scores: Sequence[int], winn
     return tuple(out)
 
 
-class Hub:
-    """Fan-out of events to every front end, and the inbox of their commands."""
-
-    def __init__(self, clock: Callable[[], float] | None = None) -> None:
-        self.history: list[Event] = []
-        import asyncio  # noqa: PLC0415 - see TYPE_CHECKING above
-        import time  # noqa: PLC0415
-
-        #: the wall clock (Unix time) the presence is stamped with (tests pass their own)
-        self.clock: Callable[[], float] = clock or time.time
-        #: front ends the player has open now (pages, a terminal reading its input)
-        self.fronts = 0
-        #: since when no front end is open (Unix time; None while one is): the player has left
-        self.away_since: float | None = self.clock()
-
-        self._queues: list[asyncio.Queue[Event]] = []
-        self._listeners: list[Callable[[Event], None]] = []
-        self.commands: asyncio.Queue[Command] = asyncio.Queue()
-        #: set when a front end asks to leave: the CLI ends the game at once, whatever it waits for
-        self.leaving = asyncio.Event()
-        self.leave_reason = ""
-        self._chat: list[str] = []
-        #: the decision the human chooser is waiting on (for a front end that composes a move)
-        self.need: Any = None
-        #: show the public view (a spectator, a watched bot) rather than the seat's own
-        self.public = False
-        self.turn: TurnStarted | None = None
-        #: the table being played (set by the runner once the charter is signed)
-        self.app: TableApp | None = None
-        #: when the table will be abandoned if the seats it waits for stay silent (Unix time)
-        self.deadline: float | None = None
-        self.waiting: Waiting | None = None
-        #: the player's name before a table is opened (lobby chat lines are shown with it)
-        self.me = ""
-        #: lobby commands (Ready, StartNow) for the runner's lobby loop, and its wake-up call
-        self._lobby: list[Command] = []
-        self.lobby_poke = asyncio.Event()
-        #: the stand-in bot plays this seat now (a grace elapsed, or the player handed it over)
-        self.stand_in = False
-        #: the round whose result holds the next deal until the player continues (None: none)
-        self.round_held: int | None = None
-        self._go_on = asyncio.Event()
-        #: the last round shown (RoundOver) and the last the player continued from
-        self._rounds_shown = 0
-        self._continued = 0
-
-    def reset(self) -> None:
-        """A new table in the same page (back to the lobby, a rematch): the finished game's events
-        are no longer replayed to a page that opens (or reloads)."""
-        self.history.clear()
-        self.app = self.turn = self.need = self.waiting = None
-        self.deadline = None
-        self.stand_in = False
-        while not self.commands.empty():
-            self.commands.get_nowait()
-        from .events import Restart  # noqa: PLC0415
-        for q in self._queues:  # the open pages reload; a page opened later has nothing to replay
-            q.put_nowait(Restart())
-
-    def publish(self, event: Event | None) -> None:
-        if event is None:
-            return
-        if isinstance(event, TurnStarted):
-            self.turn = event
-        elif isinstance(event, RoundOver):
-            self._rounds_shown = max(self._rounds_shown, event.number)
-        elif isinstance(event, Waiting):
-            self.deadline = event.deadline
-            self.waiting = event
-        self.history.append(event)
-        for q in self._queues:
-            q.put_nowait(event)
-        for fn in self._listeners:
-            fn(event)
-
-    def move_deadline(self, seat: int | None, asked_at: float, move_timeout: int) -> float | None:
-        """When `seat`'s open move will be blamed: the table's word when it waits for that move,
-        else (its Waiting not published yet) the move time counted from when it was asked."""
-        w = self.waiting
-        if w is not None and w.what == "move" and seat in w.seats and w.deadline:
-            return w.deadline
-        return asked_at + move_timeout if move_timeout else None
-
-    def attach(self) -> None:
-        """A front end the player uses opened (a page, a terminal reading input)."""
-        self.fronts += 1
-        self.away_since = None
-
-    def detach(self) -> None:
-        """A front end closed; with none left the player has left (the stand-in's grace runs)."""
-        self.fronts = max(0, self.fronts - 1)
-        if self.fronts == 0 and self.away_since is None:
-            self.away_since = self.clock()
-
-    def listen(self, fn: Callable[[Event], None]) -> None:
-        """Call `fn` for every later event (the terminal printer)."""
-        self._listeners.append(fn)
-
-    def subscribe(self) -> asyncio.Queue[Event]:
-        """A queue of every event so far, then every later one (a browser page, which counts as
-        the player's front end until `unsubscribe`)."""
-        import asyncio  # noqa: PLC0415
-
-        self.attach()
-        q: asyncio.Queue[Event] = asyncio.Queue()
-        for ev in self.catch_up():
-            q.put_nowait(ev)
-        self._queues.append(q)
-        return q
-
-    def take_chat(self) -> list[str]:
-        """The chat lines typed since the last call (the runner broadcasts them)."""
-        out, self._chat = self._chat, []
-        return out
-
-    def take_lobby(self) -> list[Command]:
-        """The lobby commands (Ready, StartNow) given since the last call."""
-        out, self._lobby = self._lobby, []
-        self.lobby_poke.clear()
-        return out
-
-    def catch_up(self) -> list[Event]:
-        """The history a page opened late needs: every event that tells something, but only the
-        latest of the ones that replace each other (view, what the table waits for, the turn)."""
-        latest: dict[type, int] = {}
-        for i, ev in enumerate(self.history):
-            if isinstance(ev, _REPLACED):
-                latest[type(ev)] = i
-        keep = set(latest.values())
-        return [ev for i, ev in enumerate(self.history)
-                if i in keep or not isinstance(ev, _REPLACED)]
-
-    def unsubscribe(self, q: asyncio.Queue[Event]) -> None:
-        if q in self._queues:
-            self._queues.remove(q)
-            self.detach()
-
-    def send(self, command: Command) -> None:
-        if isinstance(command, Chat):  # goes to the other players, not to the chooser
-            text = " ".join(command.text.split())[:300]
-            if text and all(ch.isprintable() for ch in text):
-                self._chat.append(text)
-                self.publish(ChatLine(self.app.name(self.app.seat) if self.app else self.me or "you",
-                                      text))
-                self.lobby_poke.set()
-            return
-        if isinstance(command, (Ready, StartNow)):  # for the lobby, never the chooser
-            self._lobby.append(command)
-            self.lobby_poke.set()
-            return
-        if isinstance(command, Continue):  # for the held deal, never the chooser
-            self._continued = max(self._continued, self._rounds_shown)
-            self._go_on.set()
-            self.round_held = None  # read: the next line typed is a move again
-            return
-        if isinstance(command, (PlayMove, PlayComposed, WriteMove)):
-            self._continued = max(self._continued, self._rounds_shown)  # he has read it: he plays on
-        if isinstance(command, Leave):
-            self.leave_reason = command.reason
-            self.leaving.set()
-        elif isinstance(command, HandOver):
-            self.hand_over(_("you asked for it"))
-        elif isinstance(command, (TakeBack, PlayMove, PlayComposed, WriteMove)) and self.stand_in:
-            self.stand_in = False  # any command of the player's takes the seat back
-            self.publish(StandInChanged(False, _("you played") if not isinstance(command, TakeBack)
-                                        else _("you asked for it")))
-        self.commands.put_nowait(command)  # wakes a chooser waiting on the player
-
-    async def hold_round(self, number: int, limit: float) -> None:
-        """Round `number` is over: the next deal waits until the player continues (a `Continue`
-        from the page or the terminal), leaves, or `limit` seconds pass; only `BOT_PAUSE`
-        seconds when nobody reads this seat's screen (a bot plays it, no front end is open)."""
-        import asyncio  # noqa: PLC0415
-
-        if self._continued >= number:  # already read (Continue came before the hold)
-            return
-        nobody = self.stand_in or self.public or self.fronts == 0
-        limit = min(limit, HOLD_MAX)
-        wait = min(limit, BOT_PAUSE) if nobody else limit
-        self.round_held = number
-        self._go_on.clear()
-        self.publish(RoundHeld(number, self.clock() + wait))
-        waits = [asyncio.ensure_future(self._go_on.wait()), asyncio.ensure_future(self.leaving.wait())]
-        try:
-            await asyncio.wait(waits, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for w in waits:
-                w.cancel()
-            self.round_held = None
-            self.publish(RoundHeld(number, self.clock(), held=False))
-
-    def hand_over(self, reason: str) -> None:
-        """The stand-in bot plays this seat from now on (announced once)."""
-        if not self.stand_in:
-            self.stand_in = True
-            self.publish(StandInChanged(True, reason))
-
-
-#: events of which a late page needs only the latest
-_REPLACED = (ViewChanged, Waiting, TurnStarted, TablesSeen, LobbyState, LinkPaths, RoundHeld)
-#: seconds a round's result stays on a screen nobody reads before the next deal
-BOT_PAUSE = 2.0
-#: at most this long (and half the table's move time) a round's result holds the next deal
-HOLD_MAX = 300.0
-
-
 #: what the table waits for after a round ended, until a waited seat's first message of the next
 #: deal: it is true whether its player still reads the result or its peer already deals
 BETWEEN_ROUNDS = "between-rounds"
@@ -476,4 +262,4 @@ def option_for(turn: TurnStarted, index: int) -> MoveOption | None:
     return turn.options[index - 1] if 1 <= index <= len(turn.options) else None
 
 
-__all__ = ["Hub", "TableApp", "busy_words", "option_for"]
+__all__ = ["TableApp", "busy_words", "final_standings", "option_for"]

@@ -28,6 +28,12 @@ def _value(card: str | None) -> int:
     return COURT_VALUE.get(rank) or int(rank)
 
 
+
+def _given_value(view: Mapping[str, Any], seat: int, handles: tuple[int, ...]) -> int:
+    """What the cards a Wheel would give away are worth to their holder."""
+    return sum(_value(_card_of(view, seat, h)) for h in handles)
+
+
 def _house(card: str | None) -> str | None:
     return card.split("-")[0] if card and not card.startswith("major-") else None
 
@@ -78,10 +84,10 @@ def _act(view: Mapping[str, Any], seat: int, legal: Sequence[Move], w: dict[str,
     minors = [m for m in legal if m.KIND == "play-minor"]
     majors = [m for m in legal if m.KIND == "play-major"]
     best_minor = max(minors, key=lambda m: _minor_score(view, w, m), default=None)
-    best_major = max(majors, key=lambda m: _major_score(view, seat, w, m.card), default=None)  # type: ignore[attr-defined]
+    best_major = max(majors, key=lambda m: _major_score(view, seat, w, m.card), default=None)  # type: ignore[attr-defined]  # the legal moves here are all of one class; `Move` declares no fields
     if best_major is not None:
-        value = _major_score(view, seat, w, best_major.card)  # type: ignore[attr-defined]
-        if best_major.card == "major-15" and best_minor is not None:  # type: ignore[attr-defined]
+        value = _major_score(view, seat, w, best_major.card)  # type: ignore[attr-defined]  # the legal moves here are all of one class; `Move` declares no fields
+        if best_major.card == "major-15" and best_minor is not None:  # type: ignore[attr-defined]  # the legal moves here are all of one class; `Move` declares no fields
             return best_major if _minor_score(view, w, best_minor) >= 4 else best_minor
         if value >= 1.0 and (best_minor is None or value >= 2.0 or view["minor_done"]):
             return best_major
@@ -114,7 +120,7 @@ def _declare(view: Mapping[str, Any], seat: int, legal: Sequence[Move]) -> Move:
     if any(not c for cards in hidden for c in cards):
         return legal[0]
     world = bool(view["decision"].get("world"))
-    return max(legal, key=lambda m: score_all(view["prestige"], hidden, {seat: m.house}, world)[seat])  # type: ignore[attr-defined]
+    return max(legal, key=lambda m: score_all(view["prestige"], hidden, {seat: m.house}, world)[seat])  # type: ignore[attr-defined]  # the legal moves here are all of one class; `Move` declares no fields
 
 
 def choose(view: Mapping[str, Any], seat: int, legal: Sequence[Move], rng: random.Random) -> Move:
@@ -135,10 +141,10 @@ def choose(view: Mapping[str, Any], seat: int, legal: Sequence[Move], rng: rando
     if name in ("limit", "castle", "chariot", "judgement", "death"):
         pool = legal
         if name == "death":
-            return max(legal, key=lambda m: len(m.handles) - _discard_cost(view, seat, m) / 5)  # type: ignore[attr-defined]
+            return max(legal, key=lambda m: len(m.handles) - _discard_cost(view, seat, m) / 5)  # type: ignore[attr-defined]  # the legal moves here are all of one class; `Move` declares no fields
         return min(pool, key=lambda m: _discard_cost(view, seat, m))
     if name == "wheel":
-        return min(legal, key=lambda m: sum(_value(_card_of(view, seat, h)) for h in m.handles))  # type: ignore[attr-defined]
+        return min(legal, key=lambda m: _given_value(view, seat, m.handles))  # type: ignore[attr-defined]  # the legal moves here are all of one class; `Move` declares no fields
     if name == "house":
         return next((m for m in legal if getattr(m, "house", "") == top), legal[0])
     if name == "declare":

@@ -36,4 +36,4 @@ class HeuristicBot(RandomBot):
         chosen = strategy(str(view.get("game", ""))) if view else None
         if chosen is None or len(legal) == 1:
             return super().choose(seat, view, legal)
-        return chosen(view, seat, legal, self.rng)  # type: ignore[arg-type]
+        return chosen(view, seat, legal, self.rng)  # type: ignore[arg-type]  # each game's strategy takes its own view shape, not the generic Mapping

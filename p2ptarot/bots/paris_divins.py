@@ -22,7 +22,7 @@ SAMPLES = 16
 def choose(view: Mapping[str, Any], seat: int, legal: Sequence[Move], rng: random.Random) -> Move:
     wagers = [m for m in legal if getattr(m, "KIND", "") == "wager"]
     hand = view.get("hand") or []
-    if not wagers or any(m.handle not in view["hand_handles"] for m in wagers):  # type: ignore[attr-defined]
+    if not wagers or any(m.handle not in view["hand_handles"] for m in wagers):  # type: ignore[attr-defined]  # the legal moves here are all of one class; `Move` declares no fields
         return legal[rng.randrange(len(legal))]
     card_of = {h: INDEX[c] for h, c in zip(view["hand_handles"], hand)}
     seen = set(hand) | {c for r in view["history"] for c in r.get("cards", {}).values()}
@@ -36,8 +36,8 @@ def choose(view: Mapping[str, Any], seat: int, legal: Sequence[Move], rng: rando
         samples.append((dict(zip(others, drawn)), bets))
     best, choice = float("-inf"), wagers[0]
     for m in wagers:
-        mine = card_of[m.handle]  # type: ignore[attr-defined]
-        bet = BETS.index(m.bet)  # type: ignore[attr-defined]
+        mine = card_of[m.handle]  # type: ignore[attr-defined]  # the legal moves here are all of one class; `Move` declares no fields
+        bet = BETS.index(m.bet)  # type: ignore[attr-defined]  # the legal moves here are all of one class; `Move` declares no fields
         wins = 0
         for cards, bets in samples:
             _, winner = round_winner({**cards, seat: mine}, {**bets, seat: bet})

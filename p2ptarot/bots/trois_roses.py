@@ -51,7 +51,7 @@ def choose(view: Mapping[str, Any], seat: int, legal: Sequence[Move], rng: rando
     plays = [m for m in legal if getattr(m, "KIND", "") == "play"]
     if not plays:
         return legal[rng.randrange(len(legal))]
-    scored = [(_utility(view, INDEX[m.card]), i) for i, m in enumerate(plays)]  # type: ignore[attr-defined]
+    scored = [(_utility(view, INDEX[m.card]), i) for i, m in enumerate(plays)]  # type: ignore[attr-defined]  # the legal moves here are all of one class; `Move` declares no fields
     best = max(s for s, _ in scored)
     top = [i for s, i in scored if s == best]
     return plays[top[rng.randrange(len(top))]]

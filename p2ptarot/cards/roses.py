@@ -89,6 +89,6 @@ ROSES_96 = Deck("roses-96", tuple(c.id for c in ROSES_CARDS))
 def roses_card(card_id: object) -> RosesCard:
     """Attributes of a Tarot des Roses card id; :class:`UnknownCardError` if unknown."""
     try:
-        return ROSES[card_id]  # type: ignore[index]
+        return ROSES[card_id]  # type: ignore[index]  # any object is looked up: an unhashable or unknown id is the KeyError/TypeError below
     except (KeyError, TypeError):
         raise UnknownCardError(card_id, "roses-96") from None

@@ -65,6 +65,6 @@ SINOPLE_FIGURES_9 = Deck("sinople-figures-9", tuple(c.id for c in SINOPLE_CARDS 
 def sinople_card(card_id: object) -> SinopleCard:
     """Attributes of a sinople card id; :class:`UnknownCardError` if unknown."""
     try:
-        return SINOPLE[card_id]  # type: ignore[index]
+        return SINOPLE[card_id]  # type: ignore[index]  # any object is looked up: an unhashable or unknown id is the KeyError/TypeError below
     except (KeyError, TypeError):
         raise UnknownCardError(card_id, "sinople-39") from None

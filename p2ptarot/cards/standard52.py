@@ -68,7 +68,7 @@ def standard_card(card_id: object) -> StandardCard:
     O(1) after the first look-up of an id (results are cached).
     """
     try:
-        return _CACHE[card_id]  # type: ignore[index]
+        return _CACHE[card_id]  # type: ignore[index]  # any object is looked up: an unhashable or unknown id is the KeyError/TypeError below
     except KeyError:
         pass
     except TypeError:

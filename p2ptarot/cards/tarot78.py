@@ -188,7 +188,7 @@ class TarotNaming:
     def card(self, card_id: object) -> TarotCard:
         """Attributes of ``card_id``; :class:`UnknownCardError` if it is not in this naming."""
         try:
-            return self.cards[card_id]  # type: ignore[index]
+            return self.cards[card_id]  # type: ignore[index]  # any object is looked up: an unhashable or unknown id is the KeyError/TypeError below
         except (KeyError, TypeError):
             raise UnknownCardError(card_id, f"tarot-78 naming {self.name}") from None
 

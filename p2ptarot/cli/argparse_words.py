@@ -31,7 +31,7 @@ def install() -> None:
     """argparse's words from now on in the language `p2ptarot.i18n` speaks (looked up each time
     a parser formats one, so a later `set_language` applies too)."""
     argparse._ = _  # type: ignore[attr-defined]  # argparse's module-level gettext alias
-    argparse.ngettext = ngettext  # type: ignore[attr-defined]
+    argparse.ngettext = ngettext  # type: ignore[attr-defined]  # argparse's module-level ngettext alias, undeclared in its stub
 
 
 __all__ = ["MESSAGES", "install"]

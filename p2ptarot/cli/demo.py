@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     procs: list[subprocess.Popen] = []
     try:
         seed = 1 if args.seed is None else args.seed
-        seeded = [[] for _ in range(args.players)]  # each peer's --test-seed and --port
+        seeded: list[list[str]] = [[] for _ in range(args.players)]  # each peer's --test-seed and --port
         if args.seed is not None:
             for k, port in enumerate(seeded_ports(args.seed, args.players, args.interface)):
                 seeded[k] = ["--test-seed", str(args.seed + k), "--port", str(port)]

@@ -31,40 +31,19 @@ def run(args: argparse.Namespace) -> int:
     from p2ptarot.net.online import doctor
     try:
         relays = online.relays_of(args)
-        transport = online.transport_of(args, False)
+        transport = online.transport_of(args, False)  # (reads --relay-key-file too)
     except ValueError as exc:
         print(f"{args.prog}: {exc}", file=sys.stderr)
         return 2
     report = asyncio.run(doctor.diagnose(relays, list(transport.config.ice), args.interface,
-                                         args.check_timeout))
+                                         args.check_timeout, transport.config.auth_keys()))
     if args.json:
         print(doctor.as_json(report), flush=True)
         return 0 if report.verdict != "nothing" else 1
-    say = lambda text: print(text, flush=True)  # noqa: E731
-    say(_("interfaces: {list}").format(list=", ".join(f"{n} {ip}" for n, ip in report.interfaces)))
-    for r in report.relays:
-        if r.carries:
-            say(_("relay {url}: carries our events (round trip {ms} ms, events up to {cap} "
-                  "characters)").format(url=r.url, ms=r.round_trip_ms, cap=r.cap))
-        else:
-            say(_("relay {url}: not usable ({why})").format(url=r.url, why=r.problem))
-    stun = report.stun
-    for url, ip, port in stun.mapped:
-        say(_("STUN {url}: this computer is seen as {ip}:{port}").format(url=url, ip=ip,
-                                                                        port=port))
-    if stun.udp_blocked:
-        say(_("STUN: no answer over UDP ({why})").format(why=stun.problem))
-    else:
-        say(_("NAT: {kind}").format(kind=stun.nat))
-    for t in report.turn:
-        say(_("TURN {url}: allocation {result}").format(
-            url=t.server, result=_("succeeds") if t.allocated else _("fails ({why})").format(
-                why=t.problem)))
-    if report.verdict == "nothing":
-        say(_("verdict: nothing: because {why}").format(why=report.because))
-    else:
-        say(_("verdict: {verdict} (and LAN play), because {why}").format(
-            verdict=report.verdict, why=report.because))
-    for line in report.advice:
-        say(_("to do: {advice}").format(advice=line))
+    from p2ptarot.app.connection import advice_lines, check_lines, verdict_line
+    for _check, _good, line in check_lines(report):
+        print(line, flush=True)
+    print(verdict_line(report), flush=True)
+    for line in advice_lines(report):
+        print(line, flush=True)
     return 0 if report.verdict != "nothing" else 1

@@ -22,7 +22,7 @@ from p2ptarot.app.events import (Chat, ChatLine, Continue, Event, GameAborted, G
 from p2ptarot.app.clock import countdown, rule_text
 from p2ptarot.app.results import column
 from p2ptarot.present.screen import presenter
-from p2ptarot.app.table import Hub
+from p2ptarot.app.hub import Hub
 from p2ptarot.i18n import N_, _, language
 
 from .console import Console

@@ -40,6 +40,10 @@ def add_online_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--relay", action="append", default=[], metavar="URL",
                    help=_("a NOSTR relay (ws:// or wss://; repeatable; default: <data dir>/"
                         "relays.txt, else the packaged list)"))
+    g.add_argument("--relay-key-file", default=None, metavar="FILE",
+                   help=_("a file of 'URL SECRET' lines: the key (64 hex digits) to answer the "
+                          "named relay's NIP-42 AUTH challenge with; a relay that asks for "
+                          "authentication and has no key here is left"))
     g.add_argument("--stun", action="append", default=[], metavar="URL",
                    help=_("a STUN server, stun:HOST:PORT (repeatable; default: <data dir>/"
                           "ice.txt, else the packaged list of public STUN servers, which learn "
@@ -67,7 +71,7 @@ def add_online_args(p: argparse.ArgumentParser) -> None:
 
 def is_code(text: str | None) -> bool:
     """`join XXXXX-XXXXX` (or p2ptarot:XXXXX-XXXXX) names an online table, not a LAN one."""
-    return bool(text) and _CODE_SHAPE.match(text.strip()) is not None  # type: ignore[union-attr]
+    return bool(text) and _CODE_SHAPE.match(text.strip()) is not None  # type: ignore[union-attr]  # `bool(text) and` ruled None out; mypy does not narrow through it
 
 
 def wants_online(args: argparse.Namespace) -> bool:
@@ -93,6 +97,8 @@ def bot_args(args: argparse.Namespace) -> tuple[str, ...]:
             out += ["--turn-user", server.username]
         if server.credential:
             os.environ[TURN_PASS_ENV] = server.credential
+    if getattr(args, "relay_key_file", None):  # a path: the keys stay in the file
+        out += ["--relay-key-file", str(Path(args.relay_key_file).resolve())]
     out += ["--rtc-deadline", f"{args.rtc_deadline:g}", "--rtc-retry", f"{args.rtc_retry:g}"]
     return tuple(out + (["--relay-only"] if args.relay_only else []))
 
@@ -121,6 +127,16 @@ def turn_password(args: argparse.Namespace) -> str | None:
     return os.environ.get(TURN_PASS_ENV) or getattr(args, "turn_pass", None)
 
 
+def relay_keys_of(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
+    """The NIP-42 keys of ``--relay-key-file`` (none without it)."""
+    path = getattr(args, "relay_key_file", None)
+    return net.read_relay_keys(Path(path)) if path else ()
+
+
+def auth_keys_of(args: argparse.Namespace) -> dict:
+    return net.auth_keys(relay_keys_of(args))
+
+
 def relays_of(args: argparse.Namespace) -> list[str]:
     if args.relay:
         return [net.check_relay(u) for u in args.relay]
@@ -143,7 +159,8 @@ def transport_of(args: argparse.Namespace, stop_on_failure: bool = True) -> Onli
                                                      rtc_retry=max(0.0, args.rtc_retry),
                                                      transport="relay" if args.relay_only
                                                      else "auto",
-                                                     ping_interval=heartbeat / 3))
+                                                     ping_interval=heartbeat / 3,
+                                                     relay_keys=relay_keys_of(args)))
     transport.on_relay = lambda notice: tell_relay(notice, stop_on_failure)
     return transport
 
@@ -157,6 +174,11 @@ def relay_sentence(notice: RelayNotice) -> str:
         return _("relay {relay} refused an event as too large ({reason}): sending events of "
                  "at most {cap} characters").format(relay=notice.relay, reason=notice.detail,
                                                     cap=notice.cap)
+    if notice.what == "dropped" and notice.detail.lower().startswith(("auth-required",
+                                                                      "restricted")):
+        return _("relay {relay} asks who we are ({reason}) and will not carry this table without "
+                 "a key: no longer using it (a key for it goes in --relay-key-file)").format(
+            relay=notice.relay, reason=notice.detail)
     if notice.what == "dropped":
         return _("relay {relay} will not carry this table ({reason}): no longer using it").format(
             relay=notice.relay, reason=notice.detail)
@@ -180,7 +202,8 @@ async def resolve_code(args: argparse.Namespace, text: str, wait: float) -> tupl
     if code is None:
         raise LookupError(f"{text!r} is not an invitation code (XXXXX-XXXXX)")
     try:
-        found = await net.find_code(relays_of(args), code, wait, on_notice=tell_relay)
+        found = await net.find_code(relays_of(args), code, wait, on_notice=tell_relay,
+                                    auth_keys=auth_keys_of(args))
     except net.RelaysFailed as exc:
         tell_relay(net.RelayNotice("", "failed", str(exc)))
         raise LookupError(str(exc)) from None
@@ -195,7 +218,8 @@ def run_list_online(args: argparse.Namespace) -> int:
     show_code = net.show_code
     try:
         tables = asyncio.run(net.browse_online(relays_of(args), args.timeout,
-                                               on_notice=lambda n: tell_relay(n, False)))
+                                               on_notice=lambda n: tell_relay(n, False),
+                                               auth_keys=auth_keys_of(args)))
     except net.RelaysFailed as exc:
         tell_relay(net.RelayNotice("", "failed", str(exc)), False)
         return EXIT_NO_RELAY

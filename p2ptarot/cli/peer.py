@@ -30,7 +30,7 @@ from . import online
 from .errors import check_table, interface_arg, usage_error
 
 if TYPE_CHECKING:  # zeroconf is imported only by the commands that browse (not `join ws://`)
-    from p2ptarot.app.table import Hub
+    from p2ptarot.app.hub import Hub
     from p2ptarot.net.discovery import TableAdvert
 
 #: the bots `--bot` names (p2ptarot.bots.BOTS, not imported before a bot is made: it loads the

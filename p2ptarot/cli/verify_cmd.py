@@ -12,7 +12,7 @@ from p2ptarot.crypto.shuffle import use_second_core
 from p2ptarot.i18n import _, ngettext
 from p2ptarot.i18n.reasons import say
 from p2ptarot.peer.store import read_transcript
-from p2ptarot.present.screen import name_seats
+from p2ptarot.present.seats import name_seats
 from p2ptarot.table.envelope import EnvelopeError, parse
 from p2ptarot.table.names import printable
 from p2ptarot.transcript import Transcript, TranscriptError, Verdict, verify_transcript

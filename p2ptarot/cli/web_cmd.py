@@ -17,10 +17,10 @@ from p2ptarot.app.human import LeftTable
 from p2ptarot.app.replay import frames
 from p2ptarot.i18n import _
 from p2ptarot.i18n.reasons import say
-from p2ptarot.app.table import Hub
+from p2ptarot.app.hub import Hub
 from p2ptarot.peer.config import DEFAULT_STAND_IN_AFTER, PeerConfig
 from p2ptarot.peer.store import read_transcript
-from p2ptarot.present.screen import name_seats
+from p2ptarot.present.seats import name_seats
 from p2ptarot.transcript import TranscriptError, verify_transcript
 
 from . import online
@@ -76,8 +76,11 @@ def online_side(args: argparse.Namespace) -> OnlineSide | None:
         return None
     online.transport_of(args, False)  # a setting that cannot be used is told now
     from p2ptarot.web.lobby import OnlineSide
+    quiet = argparse.Namespace(**{**vars(args), "no_default_stun": True})
+    without = OnlineSide(tuple(online.relays_of(quiet)), lambda: online.transport_of(quiet, False),
+                         online.bot_args(quiet))
     return OnlineSide(tuple(online.relays_of(args)), lambda: online.transport_of(args, False),
-                      online.bot_args(args))
+                      online.bot_args(args), without)
 
 
 def replay_event(path: Path) -> ReplayLoaded:

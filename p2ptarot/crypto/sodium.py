@@ -151,7 +151,7 @@ def sub(p: bytes, q: bytes) -> bytes:
 def is_valid_point(p: bytes) -> bool:
     """libsodium's test: on the group, canonical bar bit 255 (group.py tests that bit)."""
     _check(p)
-    return _c_valid(p) == 1
+    return bool(_c_valid(p) == 1)
 
 
 def from_hash(h: bytes) -> bytes:

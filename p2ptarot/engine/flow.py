@@ -74,7 +74,7 @@ class FlowState(GameState):
                  omniscient: bool, viewer: int | None) -> None:
         super().__init__(players, variant, options, omniscient, viewer)
         #: ("m", seat, move) | ("c", result) | ("r", values) | ("l", handle, card), in order
-        self._log: list[tuple] = []
+        self._log: list[tuple[Any, ...]] = []
         self._busy = 0
         self._req: Request = Done()
 
@@ -160,5 +160,5 @@ class FlowState(GameState):
                 copy.learn(entry[1], entry[2])
         return copy
 
-    def __deepcopy__(self, memo: dict) -> "FlowState":
+    def __deepcopy__(self, memo: dict[int, Any]) -> "FlowState":
         return self.clone()

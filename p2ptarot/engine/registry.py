@@ -72,7 +72,8 @@ class Option:
             raise BadConfiguration(f"{game} option {name} must be one of {list(choices)} at "
                                    f"{players} players, not {value!r}")
         high = self.high(players) if callable(self.high) else self.high
-        if (self.low is not None and value < self.low) or (high is not None and value > high):
+        number: Any = value  # an int here (`type(value) is self.kind` narrowed `value` to object)
+        if (self.low is not None and number < self.low) or (high is not None and number > high):
             raise BadConfiguration(f"{game} option {name} must be in {self.low}..{high} at "
                                    f"{players} players, not {value!r}")
 

@@ -208,16 +208,17 @@ def move_fields(cls: type[Move]) -> tuple[FieldSpec, ...]:
 
 
 def _fits(value: Any, kind: type, item: type | None) -> bool:
+    items: Any = value  # (checking `type(value)` would narrow `value` itself to a bare object)
     if type(value) is not kind:
         return False
-    return item is None or all(type(x) is item for x in value)
+    return item is None or all(type(x) is item for x in items)
 
 
 def bad_field(move: Move) -> str | None:
     """The name of the first field of `move` whose value does not have its declared type."""
     for name, kind, item in move_fields(type(move)):
-        value = getattr(move, name)
-        if type(value) is not kind or (item is not None and not all(type(x) is item for x in value)):
+        value = items = getattr(move, name)  # `items`: not narrowed by the test of `type(value)`
+        if type(value) is not kind or (item is not None and not all(type(x) is item for x in items)):
             return name
     return None
 

@@ -13,6 +13,7 @@ verifies any seat's message (sender, step, sizes, proofs) and applies it, raisin
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from p2ptarot.crypto.elgamal import Ciphertext, combine, reencrypt
 from p2ptarot.crypto.errors import CryptoError
@@ -228,7 +229,7 @@ class DeckEpoch:
     def _build(self, op: Operation) -> MentalMessage:
         x, me, rng = self._secret, self.me, self._rng
         assert x is not None and me is not None and rng is not None
-        head = dict(deck=self.deck, epoch=self.epoch, op=self._cursor, seat=me)
+        head: dict[str, Any] = dict(deck=self.deck, epoch=self.epoch, op=self._cursor, seat=me)
         if isinstance(op, KeysOp):
             h = base_mul(x)
             ctx = binding.key_context(self.table_id, self.deck, self.epoch, me)
@@ -252,8 +253,8 @@ class DeckEpoch:
             for handle, v in op.plan[me]:
                 ct = self.handles[handle].versions[v].ciphertext
                 ctx = binding.share_context(self.table_id, self.deck, self.epoch, handle, v, me)
-                d, proof = make_share(x, h_me, ct, ctx)
-                items.append(ShareItem(handle, v, d, proof))
+                d, dleq = make_share(x, h_me, ct, ctx)
+                items.append(ShareItem(handle, v, d, dleq))
             return ShareMessage(**head, targets=op.targets, owing=op.owers,
                                 audit=isinstance(op, AuditOp), items=tuple(items))
         raise MentalError(f"no message for operation {op.name}")  # pragma: no cover

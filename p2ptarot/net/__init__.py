@@ -5,7 +5,7 @@ by peer public key. `linkset.LinkSet` is its sans-I/O core (handshake, admission
 close codes, events), `carrier.Carrier` runs it; `wsmesh.Mesh` carries it over websockets,
 `online.OnlineMesh` over WebRTC and relay channels; `lan.LanTransport` pairs the websocket mesh
 with zeroconf adverts (`discovery`). This package imports nothing from `peer`, `app` or the front
-ends (tests/net/test_net_layering.py checks it).
+ends (tests/test_layers.py checks it).
 
 The names below are loaded on first use (PEP 562): importing one light submodule must not pull in
 aiohttp and zeroconf, and a peer that dials a ws:// address directly never imports zeroconf.

@@ -51,7 +51,7 @@ from zeroconf import (
     get_all_addresses,
 )
 from zeroconf import _core as zeroconf_core
-from zeroconf._utils.net import add_interface, normalize_interface_choice
+from zeroconf._utils.net import InterfacesType, add_interface, normalize_interface_choice
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from p2ptarot.net.errors import MeshError
@@ -93,10 +93,11 @@ def open_zeroconf(interfaces: Sequence[str] | None) -> AsyncZeroconf:
     version = IPVersion.V6Only if v6 else IPVersion.V4Only
     original = zeroconf_core.create_sockets
 
-    def create_sockets(choice: object, unicast: bool, ip_version: IPVersion,
-                       apple_p2p: bool = False) -> tuple[socket.socket, list[socket.socket]]:
-        if choice is not addresses:  # someone else's Zeroconf, built meanwhile in a thread
-            return original(choice, unicast, ip_version, apple_p2p=apple_p2p)
+    def create_sockets(interfaces: InterfacesType = InterfaceChoice.All, unicast: bool = False,
+                       ip_version: IPVersion = IPVersion.V4Only, apple_p2p: bool = False,
+                       ) -> tuple[socket.socket | None, list[socket.socket]]:
+        if interfaces is not addresses:  # someone else's Zeroconf, built meanwhile in a thread
+            return original(interfaces, unicast, ip_version, apple_p2p=apple_p2p)
         return _bound_sockets(addresses, version)
 
     with _PATCH_LOCK:  # python-zeroconf has no setting for its receiving socket's address
@@ -275,7 +276,7 @@ class TableAdvertiser:
         Returns once the first announcement of the new record is sent; its repetitions run in
         the background (a newer update supersedes them), so a lobby never waits on them.
         """
-        table = replace(self.table, **changes)  # type: ignore[arg-type]
+        table = replace(self.table, **changes)  # type: ignore[arg-type]  # `changes` are fields of the record, checked by dataclasses.replace
         encode_txt(table)
         self.table = table
         if self._zc is None or self._info is None:
@@ -455,7 +456,7 @@ def advert_from_info(info: ServiceInfo) -> TableAdvert | None:
     if not name.endswith("." + SERVICE_TYPE):
         return None
     try:
-        table = decode_txt(info.properties)
+        table = decode_txt(dict(info.properties))
     except AdvertError as exc:
         logger.info("ignoring advert %s: %s", name, exc)
         return None

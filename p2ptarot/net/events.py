@@ -1,6 +1,6 @@
-"""Events a ``Mesh`` reports to its runner, all through one queue.
+"""Events a ``Mesh`` reports to the peer driving it, all through one queue.
 
-One ordered stream (instead of separate queues for data and link state) lets the runner see a
+One ordered stream (instead of separate queues for data and link state) lets the peer see a
 peer's messages and its link going down in the order they happened.  Peer keys are the raw
 32-byte Ed25519 public keys authenticated by the handshake.
 """

@@ -20,7 +20,7 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 logger = logging.getLogger(__name__)
 
@@ -35,7 +35,8 @@ class _GuardedProtocol(asyncio.Protocol):
         self._inner = inner
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self._guard._opened(self._inner, transport)
+        # a stream server's connection is a Transport (asyncio.Protocol's signature says BaseTransport)
+        self._guard._opened(self._inner, cast(asyncio.Transport, transport))
         self._inner.connection_made(transport)
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -63,7 +64,7 @@ class ConnectionGuard:
         self.limit = limit
         self.timeout = timeout
         self._on_drop = on_drop
-        self._pending: OrderedDict[object, tuple[asyncio.BaseTransport, asyncio.TimerHandle]] = (
+        self._pending: OrderedDict[object, tuple[asyncio.Transport, asyncio.TimerHandle]] = (
             OrderedDict())
         self.dropped = 0
 
@@ -85,7 +86,7 @@ class ConnectionGuard:
         for handler in list(self._pending):
             self._drop(handler, "shutdown")
 
-    def _opened(self, handler: object, transport: asyncio.BaseTransport) -> None:
+    def _opened(self, handler: object, transport: asyncio.Transport) -> None:
         while len(self._pending) >= self.limit:
             oldest = next(iter(self._pending))
             self._drop(oldest, "too many pending connections (oldest closed)")

@@ -67,7 +67,7 @@ def encode_txt(table: TableInfo) -> dict[str, str]:
     }
 
 
-def decode_txt(properties: Mapping[bytes | str, bytes | str | None]) -> TableInfo:
+def decode_txt(properties: Mapping[bytes, bytes | None] | Mapping[bytes | str, bytes | str | None]) -> TableInfo:
     """Parse TXT properties as zeroconf hands them over; ``AdvertError`` on anything wrong."""
     fields: dict[str, str] = {}
     for raw_key, raw_value in properties.items():

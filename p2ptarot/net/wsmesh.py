@@ -251,7 +251,7 @@ class Mesh(Carrier):
     async def _write(self, conn: Conn, data: bytes) -> bool:
         """One text frame of already-encoded UTF-8 (aiohttp's `send_str` would encode the text
         again for every link)."""
-        ws: _WsType = conn  # type: ignore[assignment]
+        ws: _WsType = conn  # type: ignore[assignment]  # a carrier's connections are its own kind (Conn is any hashable to the core)
         lock = self._send_locks.get(ws)
         if lock is None:
             lock = self._send_locks[ws] = asyncio.Lock()
@@ -266,11 +266,11 @@ class Mesh(Carrier):
         return True
 
     def _ping(self, conn: Conn) -> None:
-        ws: _WsType = conn  # type: ignore[assignment]
+        ws: _WsType = conn  # type: ignore[assignment]  # a carrier's connections are its own kind (Conn is any hashable to the core)
         self._spawn(_quietly(ws.ping()))
 
     def _shut(self, conn: Conn, code: int, reason: str) -> None:
-        ws: _WsType = conn  # type: ignore[assignment]
+        ws: _WsType = conn  # type: ignore[assignment]  # a carrier's connections are its own kind (Conn is any hashable to the core)
         if ws in self._closing:
             return  # the first close says why
         task = asyncio.ensure_future(self._close_ws(ws, code, reason))
@@ -279,8 +279,8 @@ class Mesh(Carrier):
         task.add_done_callback(lambda t: (self._tasks.discard(t), self._closing.pop(ws, None)))
 
     def _released(self, conn: Conn) -> None:
-        self._sockets.discard(conn)  # type: ignore[arg-type]
-        self._send_locks.pop(conn, None)  # type: ignore[call-overload]
+        self._sockets.discard(conn)  # type: ignore[arg-type]  # a carrier's connections are its own kind (Conn is any hashable to the core)
+        self._send_locks.pop(conn, None)  # type: ignore[call-overload]  # a carrier's connections are its own kind (Conn is any hashable to the core)
 
     async def _close_ws(self, ws: _WsType, code: int, reason: str) -> None:
         if ws.closed:
@@ -293,7 +293,7 @@ class Mesh(Carrier):
 
 async def _quietly(ping: object) -> None:
     with contextlib.suppress(Exception):
-        await ping  # type: ignore[misc]
+        await ping  # type: ignore[misc]  # an aiohttp ping coroutine, typed object here
 
 
 def _error_code(exc: object) -> int | None:

@@ -15,7 +15,7 @@ from p2ptarot.table.inputs import StandInMove
 from p2ptarot.table.room import AWAY_LIMIT
 
 if TYPE_CHECKING:  # a bot peer has no hub: the player's front end is never loaded (issue 26)
-    from p2ptarot.app.table import Hub
+    from p2ptarot.app.hub import Hub
 
 #: answers a NeedMove: the move, or a StandInMove when the seat's stand-in bot chose it
 Chooser = Callable[[NeedMove], Awaitable[Move | StandInMove]]

@@ -60,7 +60,7 @@ def _exit_without_collecting() -> None:
     never promised at exit anyway. Registered once, by a process that plays a game."""
     if not getattr(_exit_without_collecting, "registered", False):
         atexit.register(gc.freeze)
-        _exit_without_collecting.registered = True  # type: ignore[attr-defined]
+        _exit_without_collecting.registered = True  # type: ignore[attr-defined]  # a flag kept on the function itself (registered once per process)
 
 
 async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: SignedCharter,

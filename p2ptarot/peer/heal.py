@@ -31,7 +31,7 @@ def retry_delay(failures: int, rng: random.Random) -> float:
     """Seconds to wait after `failures` failed dials in a row: doubling from `FIRST_RETRY` up to
     `MAX_RETRY`, jittered (50-100%) so that peers that lost each other do not retry in lockstep
     (the healer's, and a joiner re-dialling its host in the lobby)."""
-    base = min(MAX_RETRY, FIRST_RETRY * 2 ** max(0, failures - 1))
+    base = min(MAX_RETRY, FIRST_RETRY * 2.0 ** max(0, failures - 1))
     return base * (0.5 + rng.random() / 2)
 
 

@@ -43,7 +43,7 @@ from .config import PeerConfig, RunError
 from .heal import retry_delay
 from .store import test_secret
 if TYPE_CHECKING:
-    from p2ptarot.app.table import Hub
+    from p2ptarot.app.hub import Hub
 
 #: websocket close codes of a peer that closed its link on purpose (RFC 6455 normal closure,
 #: going away: its program quit or left the table), not a link that died: nobody re-dials it
@@ -96,7 +96,7 @@ def _soonest(*waits: float | None) -> float | None:
 
 def _enter(hub: Hub | None, name: str) -> None:
     if hub is not None:
-        hub.me = clean_name(name)
+        hub.introduce(clean_name(name))
         hub.take_chat()  # lines typed before sitting down had no table to go to
         hub.take_lobby()
 

@@ -132,7 +132,7 @@ class LineAppender:
     """Appends lines: each is handed to the OS at once (a killed process loses nothing already
     appended); :meth:`sync` makes everything appended so far durable with one fsync.
 
-    One fsync per batch instead of one per line: the runner syncs the outbox once before it sends
+    One fsync per batch instead of one per line: the game pump syncs the outbox once before it sends
     a batch of its own messages (they must survive a crash before anyone sees them; on the event
     loop's thread, see `game.persist`), and the transcript at close (every line of it is some
     seat's outbox line: a peer that lost the tail of its transcript in a crash fetches it again

@@ -18,7 +18,8 @@ from p2ptarot.table.names import printable
 from p2ptarot.table.session import MOVE_STEP_KINDS, Session
 
 if TYPE_CHECKING:  # loaded only with a hub: a bot peer never imports the front end
-    from p2ptarot.app.table import Hub, TableApp
+    from p2ptarot.app.hub import Hub
+    from p2ptarot.app.table import TableApp
 
 
 class Watcher:
@@ -39,7 +40,7 @@ class Watcher:
         if hub is not None:
             self.app = app.TableApp(charter.game, charter.variant, [s.name for s in charter.seats],
                                 self.seat, charter.timeout, charter.stand_in_after)
-            hub.app = self.app
+            hub.open_table(self.app)
             hub.publish(self.app.opened())
             self._view = session.game.view(seat)
         #: rounds whose result already held the next deal (a resumed game's are not held again)

@@ -23,7 +23,7 @@ from p2ptarot.i18n import N_, _, ngettext
 
 from .cards import card_list, card_name, tarot_rank, tarot_title
 from .faces import face
-from .screen import name_seats
+from .seats import name_seats
 
 FIELDS = ("swords", "wands", "cups", "coins")
 WIDTH = 100
@@ -167,7 +167,7 @@ def record_strength(rec: Mapping[str, Any]) -> str:
     if rec.get("kind") in _KINDS or not all(isinstance(c, str) and c for c in cards):
         return ""
     key = battle_key(SimpleNamespace(kind=rec.get("kind"), cards=tuple(cards),
-                                     transmuted=rec.get("transmuted", -1), timestamp=0))
+                                     transmuted=rec.get("transmuted", -1), timestamp=0))  # type: ignore[arg-type]  # battle_key reads only these four fields of a Record
     if key[0] != VALUE:
         return _(_CLASSES[key[0]]) if key[0] in _CLASSES else ""
     if key[1] == 35:
@@ -413,17 +413,17 @@ def describe(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     if kind == "pass":
         return _(_PASSES.get(decision or "", _PASS))
     if kind in ("secret-engage", "magician-secret"):
-        hidden = card_list([known.get(h) for h in move["handles"]])
+        face_down = card_list([known.get(h) for h in move["handles"]])
         if kind == "secret-engage":
             return ngettext("Engage secretly on {field}: {count} card face down ({cards})",
                             "Engage secretly on {field}: {count} cards face down ({cards})",
                             len(move["handles"])).format(
-                field=field, count=len(move["handles"]), cards=hidden)
+                field=field, count=len(move["handles"]), cards=face_down)
         return ngettext("Play {card} to engage secretly on {field}: {count} card face down "
                         "({cards})",
                         "Play {card} to engage secretly on {field}: {count} cards face down "
                         "({cards})", len(move["handles"])).format(
-            card=card, field=field, count=len(move["handles"]), cards=hidden)
+            card=card, field=field, count=len(move["handles"]), cards=face_down)
     if kind == "fool-outcome":
         return (_("Steal the secret engagement (it is stealable)") if move["outcome"] == "stolen"
                 else _("The Fool is lost (the secret engagement cannot be stolen)"))

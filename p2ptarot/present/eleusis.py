@@ -17,7 +17,7 @@ from p2ptarot.games.eleusis.erl import HINTS, ErlError, compile_rule, facts, hin
 from .faces import face
 from .page import PageMoveError
 from p2ptarot.i18n import reasons
-from .screen import name_seats
+from .seats import name_seats
 
 #: headings for grouping long move lists by kind
 GROUPS: dict[str, str] = {

@@ -85,10 +85,10 @@ def _face(card_id: str) -> dict[str, Any] | None:
                 "kind": "figure", "big": (c.role or "?")[0].upper(), "order": c.index}
     for table in (cards.ARCANOID, cards.ARCANUM):
         try:
-            c = table.card(card_id)
+            tarot = table.card(card_id)
         except (cards.UnknownCardError, AttributeError, KeyError, TypeError):
             continue
-        a = _attrs(c)
+        a = _attrs(tarot)
         kind = a.get("kind", "")
         if kind == "minor":
             rank = int(a.get("rank") or 0)
@@ -104,14 +104,14 @@ def _face(card_id: str) -> dict[str, Any] | None:
         return {"corner": corner, "name": name, "suit": "trumps", "kind": "trump", "big": corner,
                 "title": title, "order": int(a.get("index", 0))}
     try:
-        c = cards.standard_card(card_id)
+        standard = cards.standard_card(card_id)
     except (cards.CardError, KeyError, TypeError, ValueError):
-        c = None
-    if c is not None:
-        rank = _STANDARD_RANKS.get(c.rank, str(c.rank))
-        word = _STANDARD_WORDS.get(c.rank, str(c.rank))
-        return {"corner": rank, "name": f"{word} of {c.suit}", "suit": c.suit, "kind": "standard",
-                "big": rank, "order": c.suit_index * 13 + c.rank}
+        standard = None
+    if standard is not None:
+        shown = _STANDARD_RANKS.get(standard.rank, str(standard.rank))
+        word = _STANDARD_WORDS.get(standard.rank, str(standard.rank))
+        return {"corner": shown, "name": f"{word} of {standard.suit}", "suit": standard.suit,
+                "kind": "standard", "big": shown, "order": standard.suit_index * 13 + standard.rank}
     try:
         r = cards.roses_card(card_id)
     except (cards.CardError, KeyError, TypeError, ValueError):

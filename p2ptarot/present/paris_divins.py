@@ -9,7 +9,7 @@ from p2ptarot.i18n import N_, _
 
 from .cards import card_list, card_name
 from .faces import face
-from .screen import name_seats
+from .seats import name_seats
 
 GROUPS: dict[str, str] = {"wager": N_("play a card and bet")}
 

@@ -1,6 +1,6 @@
 """The presenter contract: what a front end may ask a game's presenter, with a default for each hook.
 
-A game's presenter module (`GameInfo.presenter`, e.g. `p2ptarot.present.sinople`) must offer
+A game's presenter module (`p2ptarot.present.<GameInfo.package>`, e.g. `p2ptarot.present.sinople`, found by `engine.layer_module`) must offer
 `render`, `describe` and `GROUPS` (`PresenterModule`); every other hook is optional and the
 `Presenter` built from the module fills the missing ones with their defaults, so callers never
 probe a module with `getattr`. A game with no presenter module gets the defaults throughout

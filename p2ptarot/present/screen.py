@@ -12,7 +12,6 @@ by kind, long groups split by suit, cards in hand order, each with its sentence.
 
 from __future__ import annotations
 
-import re
 from typing import Any, Mapping, Sequence
 
 from p2ptarot.engine import info as game_info
@@ -23,22 +22,14 @@ from .cards import card_name
 from .faces import face, is_card, sort_key
 from .options import MoveOption
 from .presenter import Presenter, move_json, presenter
+from .seats import name_seats
 from .rulebook import explain
 
 #: groups of more moves than this are split by the suit of their card
 SPLIT_OVER = 12
-_SEAT_RE = re.compile(r"\b([Ss])eat (\d+)\b")
 _SKIP_KEYS = {"hand", "game", "variant", "seat", "players"}
 #: past rounds are summed up by the presenter's text, not drawn card by card
 _HISTORY_KEYS = {"history", "round_winners", "rounds_played"}
-
-
-def name_seats(text: str, names: Sequence[str]) -> str:
-    """'seat 2' (a 0-based seat in a presenter's text) becomes that player's name."""
-    def swap(m: re.Match[str]) -> str:
-        k = int(m.group(2))
-        return names[k] if 0 <= k < len(names) else f"{m.group(1)}eat {k + 1}"
-    return _SEAT_RE.sub(swap, text)
 
 
 #: what a presenter raises on a view it did not foresee: the screen falls back, the game goes on
@@ -220,7 +211,7 @@ def _piles(view: Any, names: Sequence[str], path: list[str], out: list[dict[str,
         found = [_card_of(item) for item in view]
         if all(f is not None for f in found):
             cards = []
-            for card, who in found:  # type: ignore[misc]
+            for card, who in found:  # type: ignore[misc]  # `found` holds no None here: checked on the line above
                 f = face(card)
                 if who is not None and 0 <= who < len(names):
                     f["owner"] = names[who]

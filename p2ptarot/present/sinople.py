@@ -148,7 +148,7 @@ def _figure_word(fig: str) -> str:
 def refine_screen(view: Mapping[str, Any], names: Any, base: Mapping[str, Any]) -> dict[str, Any]:
     """The generic screen plus the table drawn as one: seats around it, the trick in the middle,
     each seat's points of the round's class and figures won."""
-    from .screen import name_seats
+    from .seats import name_seats
     from .tricks import trick_table
     sc = dict(base)
     centre = name_seats(_goal_line(view), list(names))

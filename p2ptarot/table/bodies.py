@@ -171,7 +171,7 @@ class AbortBody(BaseModel):
     def quoting(cls, blame: int | None, reason: str, step: int,
                 evidence: Sequence[Envelope]) -> "AbortBody":
         """The body of an abort record: never fails, whatever the evidence and reason hold."""
-        quoted = []
+        quoted: list[str | dict[str, Any]] = []
         for env in evidence[:2]:
             try:
                 data = env.encoded()

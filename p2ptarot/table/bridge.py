@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Iterator, Sequence
 
 from p2ptarot.engine import PUBLIC, GameState, Reveal, Shuffle
 from p2ptarot.mental.events import Transfer
@@ -84,7 +84,7 @@ class EngineBridge:
             positions.append(pos)
         return deck, epoch, positions
 
-    def place(self, handles: tuple[int, ...], deck: str, epoch: int, positions: list[int]) -> None:
+    def place(self, handles: tuple[int, ...], deck: str, epoch: int, positions: Sequence[int]) -> None:
         self.number(handles)
         for h, pos in zip(handles, positions):
             self.where[h] = (deck, epoch, pos)

@@ -17,7 +17,7 @@ from typing import Any, Mapping
 from p2ptarot.crypto.commitment import check_commitment, commit
 from p2ptarot.crypto.errors import CryptoError
 from p2ptarot.engine import Commit, EngineError, GameState, Move, Open, Turn
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from . import canonical, rounds
 from .bodies import (CommitBody, MoveBody, MoveOpenBody, OpenBody, SealedCommitment, SecretSalt)
@@ -29,7 +29,7 @@ from .steps import ApplyMove
 
 
 # ---- reading fields: a malformed one is its author's fault ---------------------------------------
-def body_of(model: type, env: Envelope, body: Any = None) -> Any:
+def body_of(model: type[BaseModel], env: Envelope, body: Any = None) -> Any:
     """`env`'s body (or `body`, part of it) validated against `model`."""
     try:
         return model.model_validate(env.body if body is None else body)

@@ -169,7 +169,7 @@ def parse_control(value: dict[str, Any]) -> ControlFrame | None:
     if model is None:
         return None
     try:
-        return model.model_validate(value)  # type: ignore[return-value]
+        return model.model_validate(value)  # type: ignore[return-value]  # the model registry is typed by the base class; every model is a ControlFrame
     except ValidationError as exc:
         if not model.LENIENT:
             return None
@@ -177,7 +177,7 @@ def parse_control(value: dict[str, Any]) -> ControlFrame | None:
     if "ctl" in faulty:
         return None
     try:
-        return model.model_validate(  # type: ignore[return-value]
+        return model.model_validate(  # type: ignore[return-value]  # the model registry is typed by the base class; every model is a ControlFrame
             {k: v for k, v in value.items() if k not in faulty})
     except ValidationError:
         return None

@@ -1,6 +1,6 @@
-"""What a `Session` asks its runner to do: the sans-I/O outputs (h11-style events).
+"""What a `Session` asks its driver (the peer's game pump) to do: the sans-I/O outputs (h11-style events).
 
-Every effect is a slotted, frozen value: the runner reads it and never changes it."""
+Every effect is a slotted, frozen value: the driver reads it and never changes it."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from functools import cached_property
-from typing import Any
+from typing import Any, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -78,7 +78,7 @@ class Envelope(BaseModel):
     def digest(self) -> bytes:
         return self._digest
 
-    def model_copy(self, *, update: dict[str, Any] | None = None, deep: bool = False) -> Envelope:
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Envelope:
         """A copy without the cached bytes (an `update` would make them stale)."""
         copy = super().model_copy(update=update, deep=deep)
         copy.__dict__.pop("wire", None)
@@ -95,7 +95,7 @@ class Envelope(BaseModel):
 def seal(identity: Identity, table_id: bytes, step: int, seat: int, prev: bytes, kind: str,
          body: dict[str, Any]) -> Envelope:
     """Build and sign an envelope."""
-    unsigned = {"v": PROTOCOL_VERSION, "table": canonical.b64(table_id), "step": step, "seat": seat,
+    unsigned: dict[str, Any] = {"v": PROTOCOL_VERSION, "table": canonical.b64(table_id), "step": step, "seat": seat,
                 "prev": canonical.b64(prev), "kind": kind, "body": body}
     signed = canonical.encode(unsigned)
     env = Envelope(**unsigned, sig=canonical.b64(identity.sign(SIGN_LABEL + signed)))

@@ -1,4 +1,4 @@
-"""What a runner hands a `Session` besides bytes: the local seat's choice of move.
+"""What its driver (the peer's game pump) hands a `Session` besides bytes: the local seat's choice of move.
 
 `Session.act(move, by=...)` takes a plain engine `Move` (the player chose it) or the `move` of a
 `StandInMove` with `by="bot"` (the seat's stand-in bot chose it while its player was away)."""
@@ -13,6 +13,6 @@ from p2ptarot.engine import Move
 @dataclass(frozen=True, slots=True)
 class StandInMove:
     """A chooser's answer to `NeedMove` made by the seat's stand-in bot, not its player: the
-    runner passes it to `Session.act(move, by="bot")`, which marks the move's body."""
+    game pump passes it to `Session.act(move, by="bot")`, which marks the move's body."""
 
     move: Move

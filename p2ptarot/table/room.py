@@ -226,7 +226,7 @@ class Room:
     # ---- the host's decisions ---------------------------------------------------------------------
     def start_now(self) -> list[RoomSeat]:
         """The seats of a table the host starts now: the host (starting says it is ready) and the
-        joiners who are ready, in seat order. A joiner who is not ready is left out (the runner
+        joiners who are ready, in seat order. A joiner who is not ready is left out (the lobby pump
         tells it so), so nobody can hold a table by never saying Ready. RoomError when the game
         is not played by that many."""
         chosen = [replace(self._seats[0], ready=True)] + [s for s in self._present()[1:] if s.ready]

@@ -1,11 +1,11 @@
 """Where a seat's secret randomness comes from, so that a killed peer can resume.
 
 Every epoch key x_i is derived from one per-game seed (HKDF over table id, deck, epoch) that the
-runner stores before the charter is signed: after a restart the same keys come back, and nothing
+game pump stores before the charter is signed: after a restart the same keys come back, and nothing
 else needs saving (coin values and commitment salts are derived from the same seed, and committed
 values are sealed to the seat itself: `rounds.SeatSecrets`). All other randomness (shuffle
 permutations, re-encryption factors) is fresh from the operating system: those secrets are never
-needed again once their message is sent, and the runner persists each message before sending it,
+needed again once their message is sent, and the game pump persists each message before sending it,
 so a restarted peer never sends two different messages for one step. (Tests and benchmarks may
 draw them from a seeded stream instead, for a repeatable deal: `p2ptarot demo --seed`.)
 """

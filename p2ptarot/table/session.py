@@ -171,10 +171,10 @@ class Session:
         """The step waited past the table's limit: end the table as abandoned, convicting nobody
         (PROTOCOL §8, silence). Silence proves nothing: a withheld message and a lost link look
         the same to every peer and to the verifier, so network trouble never convicts. The record
-        says what this seat waited for — `since` (the runner's clock, e.g. "21:04 UTC") — and no
+        says what this seat waited for — `since` (the driver's clock, e.g. "21:04 UTC") — and no
         more: a seat that signed an abort record stopped (anyone may be waiting on it); a seat
         whose message chains to another history is waiting itself (a split view), so it is not
-        named as awaited; this seat's own pending move is its runner's business."""
+        named as awaited; this seat's own pending move is its driver's business."""
         def go() -> None:
             if self.finished:
                 return
@@ -207,7 +207,7 @@ class Session:
 
     # ---- digests (PROTOCOL §8): equivocation caught without relaying every body -----------------
     def digest(self) -> list[Effect]:
-        """The runner's stall tick: tell every peer, once per step, where this seat is (its step
+        """The driver's stall tick: tell every peer, once per step, where this seat is (its step
         and chain hash) and which messages of the current step it lacks. A peer on another
         history answers with its heads, a peer holding what is lacking sends it."""
         if self.seat is None or self.finished or self._digested == self.step:
@@ -688,7 +688,7 @@ class Session:
             by_epoch.setdefault((deck, epoch), []).append(pos)
         return by_epoch
 
-    def _checked_reveals(self, seat: int, move: Move, env: Envelope) -> tuple:
+    def _checked_reveals(self, seat: int, move: Move, env: Envelope) -> tuple[Any, ...]:
         """The reveals a move obliges — asked only after the engine's pure check passed, so no
         share is ever published for a move the rules refuse: a seat may open only a card it
         holds, never one it was merely shown (High Priestess), or the honest holder would publish

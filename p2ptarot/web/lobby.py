@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from p2ptarot.i18n import _, language, ngettext
 from p2ptarot.i18n.reasons import say
-from p2ptarot.app.events import (BackToLobby, GameAborted, GameFinished, Host, Leave, Notice,
-                                 Rematch, Sit, TablesSeen)
+from p2ptarot.app.events import (BackToLobby, CheckConnection, ConnectionChecked, GameAborted,
+                                 GameFinished, Host, Leave, Notice, Rematch, Sit, TablesSeen)
 from p2ptarot.app.human import human_seat
-from p2ptarot.app.table import Hub
+from p2ptarot.app.hub import Hub
 from p2ptarot.engine import BadConfiguration, UnknownGame, games
 from p2ptarot.engine import info as game_info
 from p2ptarot.net import online as net_online
@@ -62,6 +62,14 @@ class OnlineSide:
     relays: tuple[str, ...]
     transport: Callable[[], OnlineTransport]
     bot_args: tuple[str, ...] = ()
+    #: the same settings without the default STUN servers (the page's "no public STUN server"
+    #: setting, `--no-default-stun`); None: these settings name no default STUN server
+    without_default_stun: OnlineSide | None = None
+
+    def choose(self, no_default_stun: bool) -> OnlineSide:
+        """These settings, or the ones without default STUN servers when the player asked."""
+        return self.without_default_stun if no_default_stun and self.without_default_stun \
+            else self
 
 
 def game_rows() -> tuple[dict[str, Any], ...]:
@@ -73,6 +81,8 @@ def game_rows() -> tuple[dict[str, Any], ...]:
 
 #: seconds the relays are given to show the advert an invitation code names
 FIND_WAIT = 20.0
+#: seconds each relay check of the page's "Check my connection" may take
+DOCTOR_WAIT = 10.0
 #: seconds a finished game may still linger (the other seats' "done") before a rematch ends it
 LINGER_WAIT = 15.0
 
@@ -94,6 +104,8 @@ class Lobby:
         self.hosted: Host | None = None
         #: the after-game command being handled (a second one meanwhile is dropped)
         self._after: asyncio.Future[None] | None = None
+        #: the page's connection check being run (a second click meanwhile is dropped)
+        self._doctor: asyncio.Future[None] | None = None
 
     async def after_game(self, cmd: BackToLobby | Rematch) -> None:
         """Once the game is over: back to the list of tables, or (the host) the same table anew.
@@ -129,7 +141,8 @@ class Lobby:
             relays = None
             if self.online is not None:
                 relays = await stack.enter_async_context(
-                    net_online.OnlineBrowser(list(self.online.relays)))
+                    net_online.OnlineBrowser(list(self.online.relays), auth_keys=self.online
+                                             .transport().config.auth_keys()))
             while self.game is None:
                 found = [table_row(a) for a in browser.tables.values()]
                 found += [online_row(t) for t in relays.tables] if relays is not None else []
@@ -159,9 +172,48 @@ class Lobby:
         self.hub.publish(Notice(_("you left the table")))
         self._back_to_the_list()
 
+    async def check_connection(self, cmd: CheckConnection) -> None:
+        """The doctor's checks with this lobby's online settings (nothing when the lobby is not
+        online: it contacts no relay then), published as `ConnectionChecked`."""
+        from p2ptarot.app.connection import advice_lines, check_lines, verdict_line, verdict_word
+        from p2ptarot.net.online import doctor
+        self.hub.publish(ConnectionChecked(running=True))
+        if self.online is None:
+            interfaces = doctor.interfaces()
+            checks = ({"check": "interfaces", "ok": bool(interfaces),
+                       "text": _("interfaces: {list}").format(
+                           list=", ".join(f"{n} {ip}" for n, ip in interfaces))},)
+            self.hub.publish(ConnectionChecked(
+                running=False, checks=checks, verdict="LAN",
+                said=_("verdict: {verdict}, because {why}").format(
+                    verdict=verdict_word("LAN"), why=say(doctor.ONLINE_OFF))))
+            return
+        config = self.online.choose(cmd.no_default_stun).transport().config
+        try:
+            report = await doctor.diagnose(list(config.relays), list(config.ice),
+                                           _ip_or_any(self.cfg.interface), DOCTOR_WAIT,
+                                           config.auth_keys())
+        except Exception as exc:  # noqa: BLE001 - the panel says it; the lobby lives on
+            logger.warning("connection check failed", exc_info=exc)
+            self.hub.publish(ConnectionChecked(running=False, verdict="nothing",
+                                               said=_("the check failed: {why}").format(
+                                                   why=say(exc))))
+            return
+        if cmd.no_default_stun and not any(s.url.startswith("stun:") for s in config.ice):
+            report.advice.append(doctor.NO_DEFAULT_STUN)
+        checks = tuple({"check": c, "ok": good, "text": text}
+                       for c, good, text in check_lines(report))
+        self.hub.publish(ConnectionChecked(running=False, checks=checks, verdict=report.verdict,
+                                           said=verdict_line(report),
+                                           advice=tuple(advice_lines(report))))
+
     async def command(self, cmd: Any) -> None:
         """Sit: join the named table; Host: open a table (bots as local processes); either is
         then played in this page. Leave: back to the lobby."""
+        if isinstance(cmd, CheckConnection):
+            if self._doctor is None or self._doctor.done():  # one check at a time
+                self._doctor = asyncio.ensure_future(self.check_connection(cmd))
+            return
         if isinstance(cmd, Leave):
             if self._after is not None and not self._after.done():
                 return
@@ -192,28 +244,30 @@ class Lobby:
                 code=net_online.show_code(code))
         self.hub.publish(Notice(_("joining {what}...").format(what=what)))
         self.game = asyncio.create_task(
-            self._join_online(code) if code is not None else
+            self._join_online(code, cmd.no_default_stun) if code is not None else
             run_join(self.cfg, cmd.target, None, human_seat(self.hub, self.cfg.name)))
         self.game.add_done_callback(self._done)
 
-    async def _join_online(self, code: str) -> GameResult:
+    async def _join_online(self, code: str, no_default_stun: bool = False) -> GameResult:
         """Find the advert the code names on the relays, then join over an online transport."""
         assert self.online is not None
         try:
-            found = await net_online.find_code(list(self.online.relays), code, wait=FIND_WAIT)
+            found = await net_online.find_code(
+                list(self.online.relays), code, wait=FIND_WAIT,
+                auth_keys=self.online.transport().config.auth_keys())
         except LookupError as exc:  # two hosts claim the code
             raise RunError(say(exc)) from None
         if found is None:
             raise RunError(_("no open table with code {code} on the relays").format(
                 code=net_online.show_code(code)))
-        cfg = self._online_config()
+        cfg = self._online_config(no_default_stun)
         return await run_join(cfg, found.address, None, human_seat(self.hub, cfg.name),
                               host_fingerprint=found.table.fingerprint)
 
-    def _online_config(self) -> PeerConfig:
+    def _online_config(self, no_default_stun: bool = False) -> PeerConfig:
         """This lobby's settings with a fresh online transport whose links are shown."""
         assert self.online is not None
-        return replace(self.cfg, transport=self.online.transport())
+        return replace(self.cfg, transport=self.online.choose(no_default_stun).transport())
 
     def host(self, cmd: Host) -> None:
         """Open the table the page's form describes; the page's player sits at seat 1, not ready
@@ -239,7 +293,8 @@ class Lobby:
             if self.online is None:
                 self.hub.publish(Notice(_("hosting online needs `p2ptarot web --online`")))
                 return
-            cfg, extra = self._online_config(), self.online.bot_args
+            cfg = self._online_config(cmd.no_default_stun)
+            extra = self.online.choose(cmd.no_default_stun).bot_args
             self.hub.publish(Notice(_("invitation code {code}: the others type it in their lobby, "
                                       "or `p2ptarot join` it").format(code=self.invitation())))
         self.bots = LocalBots.for_table(cfg, cmd.bots, self.cfg.data_dir / "bots", extra=extra)
@@ -258,6 +313,9 @@ class Lobby:
         """Stop the game (if any; its bots stop with it) and the list of tables."""
         if self._rewatch is not None:
             self._rewatch.cancel()
+        if self._doctor is not None and not self._doctor.done():
+            self._doctor.cancel()
+            await asyncio.gather(self._doctor, return_exceptions=True)
         if self.game is not None and not self.game.done():
             self.game.cancel()
             await asyncio.gather(self.game, return_exceptions=True)
@@ -279,3 +337,12 @@ class Lobby:
         the page shows the open tables again and may sit elsewhere."""
         self.game, self._last = None, None
         self._rewatch = asyncio.ensure_future(self.watch(self._every))
+
+
+def _ip_or_any(interface: str | None) -> str:
+    """The address the STUN checks send from: the lobby's when it names one, else any."""
+    import ipaddress
+    try:
+        return str(ipaddress.IPv4Address(interface or ""))
+    except ValueError:
+        return "0.0.0.0"

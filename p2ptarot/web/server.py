@@ -31,7 +31,7 @@ from p2ptarot.i18n import (LANGUAGES, _, accept_language, normalize, page_catalo
 from p2ptarot.i18n.reasons import say
 
 from p2ptarot.app.events import Command, Event, command_from_json
-from p2ptarot.app.table import Hub
+from p2ptarot.app.hub import Hub
 
 logger = logging.getLogger(__name__)
 #: a command bigger than this is refused (a move is a few dozen bytes; a written Eleusis rule is at
@@ -113,8 +113,8 @@ class WebServer:
         site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
         server = site._server  # the bound port when 0 was asked
-        if server is not None and server.sockets:  # type: ignore[union-attr]
-            self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        if isinstance(server, asyncio.Server) and server.sockets:  # an asyncio Server once started
+            self.port = server.sockets[0].getsockname()[1]
         return self.url
 
     async def close(self) -> None:
@@ -218,7 +218,8 @@ class WebServer:
                                           "text": _("bad command: {why}").format(why=say(exc))}))
             return
         if self.on_command is not None and type(cmd).__name__ in ("Sit", "Host", "BackToLobby",
-                                                                    "Rematch", "Leave"):
+                                                                    "Rematch", "Leave",
+                                                                    "CheckConnection"):
             await self.on_command(cmd)
         else:
             self.hub.send(cmd)

@@ -15,7 +15,8 @@ from p2ptarot.present.faces import face, sort_key
 from p2ptarot.app.human import LeftTable, human_chooser, until_left
 from p2ptarot.present.screen import move_options, name_seats, screen
 from p2ptarot.app.results import round_rows
-from p2ptarot.app.table import Hub, TableApp
+from p2ptarot.app.hub import Hub
+from p2ptarot.app.table import TableApp
 from p2ptarot.engine import create
 from p2ptarot.engine import games as registered_games
 from p2ptarot.engine.local import RandomDealer, play
@@ -156,10 +157,26 @@ def test_a_hosted_table_carries_its_options() -> None:
     assert command_from_json({"cmd": "host", "game": "sinople", "seats": 3}).options == ()
 
 
+def test_the_page_s_no_default_stun_setting_is_parsed_strictly() -> None:
+    """The page's "no public STUN server" rides on sit, host and doctor, as true or false only."""
+    assert command_from_json({"cmd": "sit", "target": "ABCDE-FGHIJ"}).no_default_stun is False
+    assert command_from_json({"cmd": "sit", "target": "ABCDE-FGHIJ",
+                              "no_default_stun": True}).no_default_stun is True
+    assert command_from_json({"cmd": "host", "game": "sinople", "seats": 2,
+                              "no_default_stun": True}).no_default_stun is True
+    assert command_from_json({"cmd": "doctor"}).no_default_stun is False
+    assert command_from_json({"cmd": "doctor", "no_default_stun": True}).no_default_stun is True
+    for cmd in ({"cmd": "doctor", "no_default_stun": 1},
+                {"cmd": "sit", "target": "x", "no_default_stun": "yes"},
+                {"cmd": "host", "game": "sinople", "seats": 2, "no_default_stun": None}):
+        with pytest.raises(ValueError, match="no_default_stun is true or false"):
+            command_from_json(cmd)
+
+
 async def test_a_forced_move_plays_itself_and_is_announced() -> None:
     seat, view, legal = _states("sinople", 3, lambda v, l: len(l) == 1)[0]
     hub = Hub()
-    hub.app = TableApp("sinople", None, NAMES, seat)
+    hub.open_table(TableApp("sinople", None, NAMES, seat))
     notes: list[Any] = []
     hub.listen(notes.append)
     move = await asyncio.wait_for(human_chooser(hub)(NeedMove(seat, tuple(legal), view)), 1)
@@ -171,7 +188,7 @@ async def test_a_forced_move_plays_itself_and_is_announced() -> None:
 async def test_a_choice_comes_from_a_front_end_and_stale_ones_are_refused() -> None:
     seat, view, legal = _states("sinople", 3, lambda v, l: len(l) >= 3)[0]
     hub = Hub()
-    hub.app = TableApp("sinople", None, NAMES, seat)
+    hub.open_table(TableApp("sinople", None, NAMES, seat))
     task = asyncio.create_task(human_chooser(hub, "Alice")(NeedMove(seat, tuple(legal), view)))
     await asyncio.sleep(0)
     turn = hub.turn
@@ -253,7 +270,7 @@ async def test_a_bot_stands_in_for_an_absent_player_after_the_grace_period() -> 
     from p2ptarot.table.inputs import StandInMove
     seat, view, legal = _states("sinople", 3, lambda v, l: len(l) >= 3)[0]
     hub = Hub()
-    hub.app = TableApp("sinople", None, NAMES, seat)
+    hub.open_table(TableApp("sinople", None, NAMES, seat))
 
     async def bot(need: NeedMove) -> Any:
         return need.legal[-1]
@@ -281,7 +298,7 @@ def test_a_late_page_gets_every_move_but_only_the_latest_view() -> None:
 def test_chat_lines_are_printable_and_go_to_the_table() -> None:
     from p2ptarot.app.events import Chat
     hub = Hub()
-    hub.app = TableApp("sinople", None, NAMES, 1)
+    hub.open_table(TableApp("sinople", None, NAMES, 1))
     hub.send(Chat("a\x1b[2Jb"))  # a terminal escape: refused
     hub.send(Chat("  hi   there "))
     assert hub.take_chat() == ["hi there"] and hub.take_chat() == []

@@ -12,7 +12,8 @@ from p2ptarot.app.clock import (LAST_MOMENT, WARN_AT, countdown, next_step, rule
                                 warning_text)
 from p2ptarot.app.events import Notice, PlayMove, StandInChanged, TimeWarning, Waiting
 from p2ptarot.app.human import human_chooser
-from p2ptarot.app.table import Hub, TableApp
+from p2ptarot.app.hub import Hub
+from p2ptarot.app.table import TableApp
 from p2ptarot.table.effects import NeedMove
 from p2ptarot.table.inputs import StandInMove
 
@@ -62,7 +63,7 @@ def test_the_words() -> None:
 
 def _hub(clock: FakeClock, grace: int) -> Hub:
     hub = Hub(clock=clock)
-    hub.app = TableApp("sinople", None, NAMES, SEAT, 600, grace)
+    hub.open_table(TableApp("sinople", None, NAMES, SEAT, 600, grace))
     return hub
 
 

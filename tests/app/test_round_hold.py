@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from p2ptarot.app.events import Continue, PlayMove, RoundHeld, command_from_json
-from p2ptarot.app.table import BOT_PAUSE, HOLD_MAX, Hub
+from p2ptarot.app.hub import BOT_PAUSE, HOLD_MAX, Hub
 from p2ptarot.cli.front import HOLD_TEXT, Terminal
 
 

@@ -11,7 +11,8 @@ from typing import Any
 from p2ptarot.app.events import (HandOver, Leave, MovePlayed, Notice, PlayMove, Presence,
                                  StandInChanged, TakeBack, TurnStarted, command_from_json)
 from p2ptarot.app.human import LeftTable, human_chooser
-from p2ptarot.app.table import Hub, TableApp
+from p2ptarot.app.hub import Hub
+from p2ptarot.app.table import TableApp
 from p2ptarot.cli.front import Terminal
 from p2ptarot.table.effects import NeedMove
 from p2ptarot.table.inputs import StandInMove
@@ -31,7 +32,7 @@ def _need() -> NeedMove:
 
 def _hub(stand_in_after: int = 0) -> Hub:
     hub = Hub()
-    hub.app = TableApp("sinople", None, NAMES, SEAT, 300, stand_in_after)
+    hub.open_table(TableApp("sinople", None, NAMES, SEAT, 300, stand_in_after))
     return hub
 
 
@@ -196,7 +197,7 @@ async def test_an_overdue_move_is_played_for_the_player_with_no_takeover() -> No
     out unmarked (the player is here, PROTOCOL §5.1), nobody announces a bot, the seat stays."""
     now = [1000.0]
     hub = Hub(clock=lambda: now[0])
-    hub.app = TableApp("sinople", None, NAMES, SEAT, 300, 60)
+    hub.open_table(TableApp("sinople", None, NAMES, SEAT, 300, 60))
     hub.attach()  # a page or terminal is open: the player thinks, the grace never runs
     task = asyncio.ensure_future(human_chooser(hub, "Alice", stand_in=_bot)(_need()))
     await _settle()

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from p2ptarot.app.events import PlayMove, TurnStarted
-from p2ptarot.app.table import Hub
+from p2ptarot.app.hub import Hub
 from p2ptarot.cli.front import Terminal
 from p2ptarot.cli.menus import FLAT_MAX, MENU_MAX, Entry, first_menu, submenu
 from p2ptarot.engine import games

@@ -4,7 +4,7 @@ then the chosen card's targets; 0 goes back; a short list still plays from one m
 from __future__ import annotations
 
 from p2ptarot.app.events import PlayMove, TurnStarted
-from p2ptarot.app.table import Hub
+from p2ptarot.app.hub import Hub
 from p2ptarot.cli.front import Terminal
 from p2ptarot.cli.menus import ONE_MENU_UP_TO, first_menu
 from p2ptarot.present.screen import move_options

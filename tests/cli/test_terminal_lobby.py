@@ -10,7 +10,7 @@ import io
 import pytest
 
 from p2ptarot.app.events import LobbyState, Ready, StartNow, TableOpened, command_from_json
-from p2ptarot.app.table import Hub
+from p2ptarot.app.hub import Hub
 from p2ptarot.cli.console import Console
 from p2ptarot.cli.front import Terminal
 

@@ -8,7 +8,8 @@ import asyncio
 import time
 
 from p2ptarot.app.events import GameFinished, MovePlayed, Notice, Standing, Waiting
-from p2ptarot.app.table import Hub, TableApp
+from p2ptarot.app.hub import Hub
+from p2ptarot.app.table import TableApp
 from p2ptarot.cli.front import Terminal
 
 from tests.app import test_app_layer as _layer
@@ -20,7 +21,7 @@ def _open_turn() -> tuple[Terminal, Hub, list[str], int]:
     seat, view, legal = _layer._states("sinople", 3, lambda v, l: len(l) >= 2)[0]
     hub = Hub()
     app = TableApp("sinople", None, NAMES, seat, 600, 60)
-    hub.app = app
+    hub.open_table(app)
     said: list[str] = []
     term = Terminal(hub, say=said.append, lang="en")
     hub.publish(app.opened())

@@ -175,7 +175,7 @@ def test_round_result_columns_are_worded_at_display_time(french: None) -> None:
     """RoundOver.result keeps its keys (data); the terminal's table heads read them in French."""
     from p2ptarot.app.events import RoundOver
     from p2ptarot.app.results import COLUMNS, column
-    from p2ptarot.app.table import Hub
+    from p2ptarot.app.hub import Hub
     from p2ptarot.cli.front import Terminal
     assert column("dealer") == "donneur" and column("cups") == "coupes" and column("odd") == "odd"
     assert all(column(k) != k or k in ("points", "roses", "figure", "scores") for k in COLUMNS)

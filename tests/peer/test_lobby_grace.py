@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from p2ptarot.app.events import LobbyState
-from p2ptarot.app.table import Hub
+from p2ptarot.app.hub import Hub
 from p2ptarot.bots import make as make_bot
 from p2ptarot.peer.config import DEFAULT_LOBBY_GRACE, PeerConfig, RunError
 from p2ptarot.peer.lobby import _Grace

@@ -24,7 +24,7 @@ import pytest
 
 from p2ptarot.app.events import (Continue, LobbyState, Notice, Ready, RoundHeld, StartNow,
                                  TableOpened)
-from p2ptarot.app.table import Hub
+from p2ptarot.app.hub import Hub
 from p2ptarot.bots import make as make_bot
 from p2ptarot.crypto.signing import Identity
 from p2ptarot.net.events import Received

@@ -11,7 +11,7 @@ from typing import Callable
 import pytest
 
 from p2ptarot.app.events import Chat, ChatLine, LobbyState, Notice, Ready, StartNow, TableOpened
-from p2ptarot.app.table import Hub
+from p2ptarot.app.hub import Hub
 from p2ptarot.bots import make as make_bot
 from p2ptarot.crypto.signing import Identity
 from p2ptarot.net.events import LinkDown, Received

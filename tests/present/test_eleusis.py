@@ -138,10 +138,11 @@ class _Typed:
 
 
 def _seat_at_terminal(seat, names):
-    from p2ptarot.app.table import Hub, TableApp
+    from p2ptarot.app.hub import Hub
+    from p2ptarot.app.table import TableApp
     from p2ptarot.cli.front import Terminal
     hub = Hub()
-    hub.app = TableApp("eleusis", None, names, seat)
+    hub.open_table(TableApp("eleusis", None, names, seat))
     return hub, Terminal(hub, say=print)
 
 

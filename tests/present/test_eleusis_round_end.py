@@ -73,7 +73,7 @@ def test_the_totals_footnote_says_why_a_total_exceeds_its_rounds() -> None:
     16, total 26); the round's table says so (spec/APP.md, "Round ends")."""
     from p2ptarot.app.table import TableApp
     from p2ptarot.cli.front import Terminal
-    from p2ptarot.app.table import Hub
+    from p2ptarot.app.hub import Hub
 
     before, after = _round_ends(3)[0]
     sums = [sum(r[s] for r in after["round_scores"]) for s in range(4)]

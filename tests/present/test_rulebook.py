@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from p2ptarot.app.events import TableOpened
-from p2ptarot.app.table import Hub, TableApp
+from p2ptarot.app.hub import Hub
+from p2ptarot.app.table import TableApp
 from p2ptarot.cli.front import Terminal
 from p2ptarot.engine import games
 from p2ptarot.present.rulebook import explain, rules

@@ -22,6 +22,14 @@ Pieces (tests/support/README.md walks through them):
   switch port's carrier away. This kernel has no `netem` qdisc: delay needs a proxy (see
   benchmarks/chaos.py).
 
+**Nothing leaves the rig.** Every host and router namespace has an nftables guard on its
+output hook (`table inet p2t_guard`): a packet addressed outside the rig's own subnets
+(198.18.0.0/24 and each segment's 10.n.0.0/24), loopback, multicast and broadcast (IPv6: outside
+::1, link-local and multicast) is counted, and its destination kept. `Rig.outside()` reads them;
+`close()` raises `RigError` naming the namespaces and destinations when any packet was sent
+outside, so a test whose peer contacted a public server fails even though the namespaces have no
+route out.
+
 A `Rig` is a context manager; the pytest fixture `netns` (tests/conftest.py) yields one and
 closes it after the test, whatever happened. If namespaces cannot be created the fixture
 raises `RigError` with the reason: the test fails, it never skips.
@@ -30,6 +38,7 @@ raises `RigError` with the reason: the test fails, it never skips.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ctypes
 import ipaddress
 import os
@@ -64,6 +73,22 @@ def _run(cmd: Sequence[str], input: str | None = None) -> str:
         hint = "" if os.geteuid() == 0 else " (network namespaces need root; CI runs as root)"
         raise RigError(f"`{' '.join(cmd)}` failed: {done.stderr.strip()}{hint}")
     return done.stdout
+
+
+def _guard_rules(subnets: Sequence[str]) -> str:
+    """The output guard of a host or router namespace (see the module's docstring)."""
+    inside = ", ".join(["127.0.0.0/8", "224.0.0.0/4", "255.255.255.255/32", *subnets])
+    return ("table inet p2t_guard {}\ndelete table inet p2t_guard\n"
+            "table inet p2t_guard {\n"
+            f"  set rig4 {{ type ipv4_addr; flags interval; elements = {{ {inside} }} }}\n"
+            "  set seen4 { type ipv4_addr; size 64; flags dynamic; }\n"
+            "  set seen6 { type ipv6_addr; size 64; flags dynamic; }\n"
+            "  counter outside { }\n"
+            "  chain out { type filter hook output priority -100; policy accept;\n"
+            "    meta nfproto ipv4 ip daddr != @rig4 add @seen4 { ip daddr } counter name outside\n"
+            "    meta nfproto ipv6 ip6 daddr != { ::1, fe80::/10, ff00::/8 } "
+            "add @seen6 { ip6 daddr } counter name outside\n"
+            "  }\n}\n")
 
 
 class Namespace:
@@ -217,6 +242,7 @@ class Host(Namespace):
 
     def _build(self, gateway: str | None, default_on_link: bool) -> None:
         self.ip("link", "set", "lo", "up")
+        self.rig._guard(self)
         _run(["ip", "link", "add", self.card, "netns", self.name, "type", "veth",
               "peer", "name", self.link.port, "netns", self.segment.name])
         self.segment.ip("link", "set", self.link.port, "master", "br0", "up")
@@ -273,6 +299,7 @@ class Router(Namespace):
 
     def _build(self) -> None:
         self.ip("link", "set", "lo", "up")
+        self.rig._guard(self)
         for link, address in ((self.lan, self.lan_address), (self.wan, self.wan_address)):
             _run(["ip", "link", "add", link.card, "netns", self.name, "type", "veth",
                   "peer", "name", link.port, "netns", link.switch.name])
@@ -321,6 +348,44 @@ class Rig:
     def _ns_name(self, role: str) -> str:
         return f"p2t{os.getpid()}-{self.tag}-{role}"
 
+    def _guarded(self) -> list[Namespace]:
+        return [ns for ns in self._namespaces if isinstance(ns, (Host, Router))]
+
+    def _subnets_made(self) -> list[str]:
+        return [str(ns.subnet) for ns in self._namespaces if isinstance(ns, Segment)]
+
+    def _guard(self, ns: Namespace) -> None:
+        """Install the output guard in a new host or router namespace."""
+        ns.nft(_guard_rules(self._subnets_made()))
+
+    def _widen_guards(self, subnet: str) -> None:
+        """A new segment: its addresses are the rig's in every guard already installed."""
+        for ns in self._guarded():
+            ns.nft(f"add element inet p2t_guard rig4 {{ {subnet} }}\n")
+
+    def outside(self) -> dict[str, tuple[int, list[str]]]:
+        """Per namespace that sent any: (packets sent outside the rig, their destinations)."""
+        import json
+        found = {}
+        for ns in self._guarded():
+            try:
+                counter = json.loads(_run(ns.exec_prefix() + [
+                    "nft", "-j", "list", "counter", "inet", "p2t_guard", "outside"]))
+                packets = next(item["counter"]["packets"] for item in counter["nftables"]
+                               if "counter" in item)
+            except (RigError, ValueError, KeyError, StopIteration):
+                continue  # a namespace already gone
+            if packets:
+                where = []
+                for name in ("seen4", "seen6"):
+                    with contextlib.suppress(RigError, ValueError, KeyError, StopIteration):
+                        listed = json.loads(_run(ns.exec_prefix() + [
+                            "nft", "-j", "list", "set", "inet", "p2t_guard", name]))
+                        elems = next(item["set"] for item in listed["nftables"] if "set" in item)
+                        where += [str(e) for e in elems.get("elem", [])]
+                found[ns.name] = (packets, where)
+        return found
+
     def _add(self, ns: Namespace) -> None:
         if any(n.name == ns.name for n in self._namespaces):
             raise ValueError(f"{ns.name} already exists in this rig")
@@ -335,6 +400,7 @@ class Rig:
         seg = Segment(self, name, subnet)
         self._add(seg)
         seg._build()
+        self._widen_guards(str(seg.subnet))
         return seg
 
     def internet(self) -> Segment:
@@ -394,6 +460,7 @@ class Rig:
                     pass
                 proc.wait()
         self._processes.clear()
+        leaked = self.outside()
         errors = []
         for ns in reversed(self._namespaces):
             done = subprocess.run(["ip", "netns", "del", ns.name], capture_output=True, text=True)
@@ -402,6 +469,10 @@ class Rig:
         self._namespaces.clear()
         if errors:
             raise RigError("could not delete namespaces: " + "; ".join(errors))
+        if leaked:
+            raise RigError("packets were sent outside the rig: " + "; ".join(
+                f"{name}: {count} to {', '.join(where) or '?'}"
+                for name, (count, where) in leaked.items()))
 
     def __enter__(self) -> Rig:
         return self

@@ -5,6 +5,7 @@ chose (127.0.0.1, or a host of a namespace rig), stopped by the caller or the ri
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import socket
@@ -16,6 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+#: a relay that stores but carries no ephemeral event (`start_relay(extra_validators=...)`)
+REFUSES_EPHEMERAL = "relay_rules.refuses_ephemeral"
 #: the relay's limits as a real relay would have them: the package's own default cap on an
 #: event's content (4096 characters) and a rate limit on events per client address
 RELAY_EVENT_LIMIT = 4096
@@ -33,7 +36,7 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 
 def _relay_config(db: Path, host: str, port: int, event_limit: int, rate_limit: str,
-                  extra_validators: Sequence[str] = ()) -> str:
+                  extra_validators: Sequence[str] = (), auth: bool = False) -> str:
     validators = "".join(f"\n    - {v}" for v in extra_validators)
     return f"""DEBUG: false
 relay_name: p2ptarot test relay
@@ -57,7 +60,11 @@ gunicorn:
 verification:
   nip05_verification: disabled
 authentication:
-  enabled: false
+  enabled: {str(auth).lower()}
+  relay_urls: ["ws://{host}:{port}"]
+  actions:
+    save: w
+    query: arw
 message_timeout: 1800
 subscription_limit: 64
 max_limit: 6000
@@ -114,10 +121,13 @@ def _wait_port(prefix: Sequence[str], host: str, port: int, proc: subprocess.Pop
 def start_relay(workdir: Path, host: str = "127.0.0.1", port: int | None = None,
                 prefix: Sequence[str] = (), popen=None, event_limit: int = RELAY_EVENT_LIMIT,
                 rate_limit: str = RELAY_RATE_LIMIT, extra_validators: Sequence[str] = (),
-                extra_config: str = "") -> Relay:
+                extra_config: str = "", auth_writers: Sequence[str] = ()) -> Relay:
     """Start `nostr-relay` on host:port (inside a namespace when `prefix`/`popen` are given),
     with its content cap and rate limit switched on (``extra_validators``: more of the
-    package's validators, with ``extra_config`` the settings they read)."""
+    package's validators, with ``extra_config`` the settings they read).  With
+    ``auth_writers`` (x-only public keys), NIP-42 is switched on: the relay sends every
+    connection an AUTH challenge and stores events only from connections authenticated as
+    one of them (nostr-relay's `nostr_relay.auth` module; anyone may read)."""
     exe = Path(sys.executable).with_name("nostr-relay")
     if not exe.exists():
         raise ServerError(f"{exe} is missing: `pip install -e .[test]` installs nostr-relay")
@@ -126,16 +136,60 @@ def start_relay(workdir: Path, host: str = "127.0.0.1", port: int | None = None,
     port = port or free_port("127.0.0.1" if not prefix else "127.0.0.1")
     db = workdir / "relay.sqlite3"
     config = workdir / "relay.yaml"
-    config.write_text(_relay_config(db, host, port, event_limit, rate_limit, extra_validators)
-                      + extra_config)
+    config.write_text(_relay_config(db, host, port, event_limit, rate_limit, extra_validators,
+                                    bool(auth_writers)) + extra_config)
+
     log = workdir / "relay.log"
     cmd = [str(exe), "-c", str(config), "serve", "--use-uvicorn"]
+    out = open(log, "w")
+    # the validators of tests/support/relay_rules.py load by their dotted path
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(Path(__file__).parent)] + [p for p in [os.environ.get("PYTHONPATH")] if p])}
+    proc = (popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=workdir, env=env) if popen
+            else subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=workdir,
+                                  start_new_session=True, env=env))
+    _wait_port(prefix, host, port, proc, log)
+    for pubkey in auth_writers:  # the relay's own command writes its role table (created by
+        # the serving relay; no network)
+        subprocess.run([str(exe), "-c", str(config), "role", "set", "-p", pubkey, "-r", "w"],
+                       check=True, capture_output=True, cwd=workdir, timeout=60)
+    return Relay(f"ws://{host}:{port}", db, proc, log)
+
+
+@dataclass
+class SdkRelay:
+    """A running rust-nostr `LocalRelay` (tests/support/sdk_relay.py): a second relay
+    implementation with its own limits (a rate limit per connection and minute, no NIP-11,
+    events kept in memory only)."""
+
+    url: str
+    proc: subprocess.Popen
+    log: Path
+
+    def stop(self) -> None:
+        Relay.stop(self)  # type: ignore[arg-type]
+
+
+SDK_RELAY = str(Path(__file__).parent / "sdk_relay.py")
+
+
+def start_sdk_relay(workdir: Path, host: str = "127.0.0.1", port: int | None = None,
+                    prefix: Sequence[str] = (), popen=None, notes_per_minute: int = 1200,
+                    max_content: int = 65536, no_ephemeral: bool = False) -> SdkRelay:
+    """Start the nostr-sdk relay on host:port (inside a namespace with `prefix`/`popen`)."""
+    workdir = workdir.resolve()
+    workdir.mkdir(parents=True, exist_ok=True)
+    port = port or free_port()
+    log = workdir / "sdk-relay.log"
+    cmd = [sys.executable, SDK_RELAY, "--host", host, "--port", str(port), "--notes-per-minute",
+           str(notes_per_minute), "--max-content", str(max_content)]
+    cmd += ["--no-ephemeral"] if no_ephemeral else []
     out = open(log, "w")
     proc = (popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=workdir) if popen
             else subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=workdir,
                                   start_new_session=True))
     _wait_port(prefix, host, port, proc, log)
-    return Relay(f"ws://{host}:{port}", db, proc, log)
+    return SdkRelay(f"ws://{host}:{port}", proc, log)
 
 
 @dataclass

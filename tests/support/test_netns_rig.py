@@ -3,6 +3,7 @@ blocked UDP, and nothing left behind. Real namespaces, real packets (root, as in
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
@@ -181,3 +182,32 @@ def test_a_bad_command_raises_with_its_error(netns: Rig) -> None:
         h1.run([PY, "-c", "raise SystemExit(3)"])
     with pytest.raises(ValueError):
         netns.host("Bad_Name", netns.segment("x"))
+
+
+
+def test_a_packet_to_an_address_the_rig_did_not_make_fails_the_rig() -> None:
+    """The guard counts what a host sends outside the rig (here to TEST-NET-3, which has no
+    route out of the namespaces anyway) and `close()` fails naming it; traffic inside the rig,
+    on loopback and to multicast counts nothing."""
+    rig = open_rig()
+    names: list[str] = []
+    try:
+        inet = rig.internet()
+        server = rig.host("srv", inet)
+        _, (a1,) = rig.home("a", inet, nat="cone")
+        names = [ns.name for ns in rig._namespaces]
+        _echo(server)
+        assert _ask(a1, [f"{server.address}:9999"])  # inside: answered, not counted
+        send = "import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); "
+        a1.run([PY, "-c", send + "s.sendto(b'x', ('127.0.0.1', 9)); "
+                                 "s.sendto(b'x', ('224.0.0.251', 5353))"])
+        assert rig.outside() == {}
+        a1.run([PY, "-c", send + "s.sendto(b'x', ('203.0.113.7', 3478))"])
+        assert rig.outside() == {a1.name: (1, ["203.0.113.7"])}
+    except BaseException:
+        with contextlib.suppress(RigError):
+            rig.close()
+        raise
+    with pytest.raises(RigError, match=r"sent outside the rig: \S+-a1: 1 to 203\.0\.113\.7"):
+        rig.close()
+    assert names and not any((Path("/run/netns") / n).exists() for n in names)

@@ -45,6 +45,12 @@ class Browser:
         self.proc = subprocess.Popen(
             [chromium_path(), "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
              "--disable-extensions", "--disable-background-networking", "--disable-sync",
+             # no name lookups at all: the pages are on IP literals, and a browser inside a rig
+             # namespace must send nothing outside it (its DNS queries to the machine's
+             # resolver failed the rig's guard)
+             "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1",
+             "--disable-features=AsyncDns,DnsOverHttps", "--dns-prefetch-disable",
+             "--disable-component-update", "--disable-domain-reliability", "--no-pings",
              # several pages at once: a page behind another must keep running its timers and
              # rendering (else its screenshot waits for a frame that never comes)
              "--disable-background-timer-throttling", "--disable-renderer-backgrounding",

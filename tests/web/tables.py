@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from p2ptarot.app.human import human_chooser, until_left
-from p2ptarot.app.table import Hub
+from p2ptarot.app.hub import Hub
 from p2ptarot.bots import make as make_bot
 from p2ptarot.peer.config import GameResult, PeerConfig
 from p2ptarot.peer.run import bot_chooser, run_host, run_join, run_resume

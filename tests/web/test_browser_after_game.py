@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from p2ptarot.app.events import GameFinished, LobbyState, Standing, TableOpened
-from p2ptarot.app.table import Hub
+from p2ptarot.app.hub import Hub
 from p2ptarot.web.server import WebServer
 from tests.web.cdp import Browser
 

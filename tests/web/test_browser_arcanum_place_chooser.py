@@ -16,7 +16,7 @@ from typing import Any, Callable
 import pytest
 
 from p2ptarot.app.events import PlayMove, TableOpened, TurnStarted, ViewChanged
-from p2ptarot.app.table import Hub
+from p2ptarot.app.hub import Hub
 from p2ptarot.engine import RandomDealer, create
 from p2ptarot.present import screen as screens
 from p2ptarot.present.options import MoveOption

@@ -11,7 +11,7 @@ import pytest
 
 from tests.web.cdp import Browser
 from p2ptarot.app.events import TableOpened
-from p2ptarot.app.table import Hub
+from p2ptarot.app.hub import Hub
 from p2ptarot.bots import make as make_bot
 from p2ptarot.peer.run import bot_chooser, run_host
 from p2ptarot.web.lobby import Lobby

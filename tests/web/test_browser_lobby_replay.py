@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.web.cdp import Browser
-from p2ptarot.app.table import Hub
+from p2ptarot.app.hub import Hub
 from p2ptarot.bots import make as make_bot
 from p2ptarot.cli.web_cmd import replay_event
 from p2ptarot.peer.run import bot_chooser, run_host

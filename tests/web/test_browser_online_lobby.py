@@ -18,7 +18,7 @@ from netns_rig import Host, Rig
 from online_servers import start_relay, start_turn
 
 from p2ptarot.app.events import LinkPaths, Notice
-from p2ptarot.app.table import Hub
+from p2ptarot.app.hub import Hub
 from p2ptarot.net.nostr.adverts import code_of, show_code
 from p2ptarot.net.online.config import IceServer, OnlineConfig
 from p2ptarot.net.online.transport import OnlineTransport, nostr_key_for

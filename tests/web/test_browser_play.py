@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.web.cdp import Browser
-from p2ptarot.app.table import Hub
+from p2ptarot.app.hub import Hub
 from p2ptarot.web.server import WebServer
 from tests.web.tables import CLICK, OVER, host, human, join_bot, keep_shot
 

@@ -13,7 +13,7 @@ import pytest
 
 from tests.web.cdp import Browser
 from p2ptarot.app.events import GameFinished, TableOpened
-from p2ptarot.app.table import Hub
+from p2ptarot.app.hub import Hub
 from p2ptarot.web.lobby import Lobby
 from p2ptarot.web.server import WebServer
 from tests.web.tables import CLICK, ELEUSIS_FORMS, FINISHED, config, keep_shot

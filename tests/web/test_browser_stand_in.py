@@ -14,7 +14,7 @@ from tests.web.cdp import Browser
 from p2ptarot.app.human import human_chooser, until_left
 from p2ptarot.bots import make as make_bot
 from p2ptarot.peer.run import bot_chooser, run_host, run_join
-from p2ptarot.app.table import Hub
+from p2ptarot.app.hub import Hub
 from p2ptarot.cli.web_cmd import replay_event
 from p2ptarot.web.server import WebServer
 from tests.web.tables import CLICK, OVER, human, keep_shot

@@ -11,7 +11,7 @@ import aiohttp
 import pytest
 
 from p2ptarot.app.events import Notice
-from p2ptarot.app.table import Hub
+from p2ptarot.app.hub import Hub
 from p2ptarot.web.server import WebServer, page_html
 
 pytestmark = pytest.mark.network

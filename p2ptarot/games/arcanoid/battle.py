@@ -8,6 +8,7 @@ Values are doubled so the knight (17.5) and page (14.5) stay integers.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 from p2ptarot.cards.arcanoid_tables import EMPEROR, EMPRESS, LOVERS, MAGICIAN, WORLD, court, is_numeric, pip
 
@@ -50,7 +51,7 @@ class Record:
                 "transmuted": self.transmuted, "secret": self.secret}
 
 
-def composition_class(cards: tuple[str, ...] | list[str]) -> int:
+def composition_class(cards: Sequence[str]) -> int:
     """The battle class of a card engagement's cards (§4 items 1–5)."""
     s = set(cards)
     if WORLD in s:

@@ -23,7 +23,7 @@ from .moves import (NONE, Abdicate, Call, ChariotAdd, ChariotDiscard, ChariotEng
                     Temperance, Tower, World)
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .state import ArcanoidState
+    from .rules import ArcanoidGame
 
 Card = tuple[int, str]
 
@@ -84,7 +84,7 @@ def engagement_moves(fields: Sequence[str], known: Sequence[Card]) -> list[Engag
     return out
 
 
-def _chariot_engagements(g: "ArcanoidState", fields: Sequence[str], reserve: Sequence[Card],
+def _chariot_engagements(g: ArcanoidGame, fields: Sequence[str], reserve: Sequence[Card],
                          known: Sequence[Card]) -> list[ChariotEngage]:
     out: list[ChariotEngage] = []
     if any((c.startswith("trump-") and c not in CHARIOT_PLAYABLE) or c == FOOL for _, c in reserve):
@@ -93,7 +93,7 @@ def _chariot_engagements(g: "ArcanoidState", fields: Sequence[str], reserve: Seq
     for extra in chain([()], combinations(useful, 1), combinations(useful, 2)):
         cards = [c for _, c in reserve] + [c for _, c in extra]
         handles = [h for h, _ in reserve] + [h for h, _ in extra]
-        spans = [(f,) for f in fields]
+        spans: list[tuple[str, ...]] = [(f,) for f in fields]
         if {EMPRESS, EMPEROR} & set(cards):
             spans += list(combinations(fields, 2))
         for span in spans:
@@ -112,7 +112,7 @@ def _transmuted(m: Engage) -> str | None:
     return m.cards[m.handles.index(m.transmute)] if m.transmute >= 0 else None
 
 
-def turn_moves(g: "ArcanoidState", pid: int, seat: int) -> list[Move]:
+def turn_moves(g: ArcanoidGame, pid: int, seat: int) -> list[Move]:
     p = g.parts[pid]
     known: list[Card] = [(h, c) for h in g.available(pid) for c in [g.card_for(h, seat)]
                          if c is not None]

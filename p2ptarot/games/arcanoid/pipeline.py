@@ -7,7 +7,7 @@ Written as a mixin over the state's fields; every method that may wait for input
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, TYPE_CHECKING
 
 from p2ptarot.cards.arcanoid_tables import ALL_CARDS, DECK, FIELDS
 from p2ptarot.engine import IllegalMove, PUBLIC, NOBODY, Reveal, Shuffle, TurnKind
@@ -25,9 +25,25 @@ VISIBLE = "visible"
 JUSTICE_ZONE = "justice"
 RESERVE = "reserve"
 
+if TYPE_CHECKING:  # pragma: no cover
+    from p2ptarot.engine.types import Move
+
 
 class Pipeline:
     """Round state and the generator helpers that move cards between zones."""
+
+    if TYPE_CHECKING:  # what the state class that inherits this mixin provides
+        def _new_handles(self, count: int) -> tuple[int, ...]: ...
+        def _on_public(self, handle: int, card: str) -> None: ...
+        clock: int
+        epoch: int
+        first_seat: int
+        def learn(self, handle: int, card: str) -> None: ...
+        def perform(self, pid: int, move: Move) -> Flow: ...
+        renewals: int
+        round_index: int
+        round_records: list[dict[str, list[dict[Any, Any]]]]
+        round_winners: list[dict[str, int]]
 
     # fields set by the state class
     players: int
@@ -156,8 +172,8 @@ class Pipeline:
         """A move turned these handles face up with these values (checked beforehand)."""
         for handle, card in pairs:
             self.seen[handle] = {PUBLIC}
-            self.learn(handle, card)  # type: ignore[attr-defined]
-            self._on_public(handle, card)  # type: ignore[attr-defined]
+            self.learn(handle, card)
+            self._on_public(handle, card)
 
     def flush(self) -> Flow:
         if self.pending:
@@ -215,7 +231,7 @@ class Pipeline:
 
     def renew(self) -> Flow:
         source = tuple(self.discard)
-        handles = self._new_handles(len(source))  # type: ignore[attr-defined]
+        handles = self._new_handles(len(source))
         self.epoch += 1
         result = yield AskChance(Shuffle(DECK, self.epoch, handles, source=source))
         self._learn_all(result)
@@ -310,7 +326,7 @@ class Pipeline:
     def temp_blocks(self, pid: int, field: str) -> bool:
         """`tempBlocks` (§3.0): whether a Temperance forbids pid's card engagement on `field`
         (the variant's hook; DRESDEN: tempered and the engager is not the owner)."""
-        return self.rules.temp_blocks(self, pid, field)  # type: ignore[arg-type]
+        return self.rules.temp_blocks(self, pid, field)  # type: ignore[arg-type]  # the mixin's `self` is the ArcanoidState the hook takes
 
     def active_demon(self) -> int:
         for p in self.parts:
@@ -372,7 +388,7 @@ class Pipeline:
             fp = self.first_player
             players = list(range(fp, self.players)) + list(range(fp))
             self.order = players + [p.pid for p in self.parts if p.usa]
-        handles = self._new_handles(len(ALL_CARDS))  # type: ignore[attr-defined]
+        handles = self._new_handles(len(ALL_CARDS))
         self.epoch += 1
         result = yield AskChance(Shuffle(DECK, self.epoch, handles, cards=ALL_CARDS))
         self._learn_all(result)
@@ -429,7 +445,7 @@ class Pipeline:
             ctx = Ctx("turn", actor=pid)
             move = yield from self.decide(ctx, self.seat_of(pid))
             self.clock += 1
-            replay = yield from self.perform(pid, move)  # type: ignore[attr-defined]
+            replay = yield from self.perform(pid, move)
             if not replay or not self.in_round(pid):
                 return
 
@@ -488,4 +504,4 @@ class Pipeline:
     def _learn_all(self, result: object) -> None:
         if isinstance(result, dict):
             for handle, card in result.items():
-                self.learn(int(handle), card)  # type: ignore[attr-defined]
+                self.learn(int(handle), card)

@@ -30,7 +30,7 @@ from .legal import engagement_moves
 from .battle import CARDS, Record
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .state import ArcanoidState
+    from .rules import ArcanoidGame
 
 SECRET_CLAIMS = ("secret-legal", "fool-outcome")
 
@@ -62,7 +62,7 @@ def inferred_transmute(field: str, handles: Sequence[int], cards: Sequence[str])
     return off[0] if len(off) == 1 else -1
 
 
-def composition_error(g: "ArcanoidState", field: str, handles: Sequence[int],
+def composition_error(g: ArcanoidGame, field: str, handles: Sequence[int],
                       cards: Sequence[str]) -> str | None:
     """Why these face-down cards are not a legal engagement on `field` (§9.2 item 3), or None."""
     t = inferred_transmute(field, handles, cards)
@@ -71,12 +71,12 @@ def composition_error(g: "ArcanoidState", field: str, handles: Sequence[int],
     return None if err is None else f"secret engagement on {field}: {err}"
 
 
-def all_handles(g: "ArcanoidState", pid: int, handles: Sequence[int], chariot: bool) -> tuple[int, ...]:
+def all_handles(g: ArcanoidGame, pid: int, handles: Sequence[int], chariot: bool) -> tuple[int, ...]:
     """The engaged handles: a Chariot engagement takes the whole reserve first (C4)."""
     return tuple(g.parts[pid].reserve) + tuple(handles) if chariot else tuple(handles)
 
 
-def check_public(g: "ArcanoidState", pid: int, field: str, handles: Sequence[int],
+def check_public(g: ArcanoidGame, pid: int, field: str, handles: Sequence[int],
                  chariot: bool = False) -> None:
     """What everyone can check of a secret engagement (K1, K2, E-common)."""
     seat = g.seat_of(pid)
@@ -99,12 +99,12 @@ def check_public(g: "ArcanoidState", pid: int, field: str, handles: Sequence[int
         raise IllegalMove(seat, "a secret engagement uses available cards only", g.where())
     known = [g.usable_card(h, seat) for h in engaged]
     if all(c is not None for c in known):  # this state may judge them: decided now
-        err = composition_error(g, field, engaged, known)  # type: ignore[arg-type]
+        err = composition_error(g, field, engaged, known)  # type: ignore[arg-type]  # `known` holds no None here: checked on the line above
         if err:
             raise IllegalMove(seat, err, g.where())
 
 
-def lay_down(g: "ArcanoidState", pid: int, field: str, handles: Sequence[int],
+def lay_down(g: ArcanoidGame, pid: int, field: str, handles: Sequence[int],
              chariot: bool = False) -> Record:
     """Take the cards face down onto `field` and record the `secret-legal` claim."""
     seat = g.seat_of(pid)
@@ -123,7 +123,7 @@ def lay_down(g: "ArcanoidState", pid: int, field: str, handles: Sequence[int],
     return rec
 
 
-def perform(g: "ArcanoidState", pid: int, field: str, handles: Sequence[int],
+def perform(g: ArcanoidGame, pid: int, field: str, handles: Sequence[int],
             chariot: bool = False):
     """Lay down, the Fool window (it always opens, K4), finish checks, refills. Generator."""
     lay_down(g, pid, field, handles, chariot)
@@ -133,7 +133,7 @@ def perform(g: "ArcanoidState", pid: int, field: str, handles: Sequence[int],
     return False
 
 
-def options(g: "ArcanoidState", pid: int, seat: int, exclude: Sequence[int] = ()
+def options(g: ArcanoidGame, pid: int, seat: int, exclude: Sequence[int] = ()
             ) -> list[tuple[str, tuple[int, ...]]]:
     """(field, handles) of the listed single-field engagements `seat` knows to be legal as
     secret ones (bots and UIs), from A(p) without `exclude`."""
@@ -152,22 +152,22 @@ def options(g: "ArcanoidState", pid: int, seat: int, exclude: Sequence[int] = ()
     return out
 
 
-def candidates(g: "ArcanoidState", pid: int, seat: int) -> list[Move]:
+def candidates(g: ArcanoidGame, pid: int, seat: int) -> list[Move]:
     """KOBLENZ: the secret engagements listed while the right is unspent."""
     if pid in g.secret_used:
         return []
     return [SecretEngage(f, hs) for f, hs in options(g, pid, seat)]
 
 
-def true_outcome(g: "ArcanoidState", handles: Sequence[int], seat: int) -> str | None:
+def true_outcome(g: ArcanoidGame, handles: Sequence[int], seat: int) -> str | None:
     """The Fool's outcome as this state may judge it for `seat` (`usable_card`), or None."""
     cards = [g.usable_card(h, seat) for h in handles]
     if any(c is None for c in cards):
         return None
-    return STOLEN if g.rules.stealable(cards, g.rules) else LOST  # type: ignore[arg-type]
+    return STOLEN if g.rules.stealable(cards, g.rules) else LOST  # type: ignore[arg-type]  # `cards` holds no None here: checked on the line above
 
 
-def check_outcome(g: "ArcanoidState", seat: int, move: FoolOutcome, ctx: Any) -> None:
+def check_outcome(g: ArcanoidGame, seat: int, move: FoolOutcome, ctx: Any) -> None:
     if move.outcome not in (STOLEN, LOST):
         raise IllegalMove(seat, "the outcome is 'stolen' or 'lost'", g.where())
     rec = g.parts[ctx.data["engager"]].records[ctx.data["field"]]
@@ -177,13 +177,13 @@ def check_outcome(g: "ArcanoidState", seat: int, move: FoolOutcome, ctx: Any) ->
                                 f"stealable: the outcome is {truth!r}", g.where())
 
 
-def legal_outcomes(g: "ArcanoidState", seat: int, ctx: Any) -> list[Move]:
+def legal_outcomes(g: ArcanoidGame, seat: int, ctx: Any) -> list[Move]:
     rec = g.parts[ctx.data["engager"]].records[ctx.data["field"]]
     truth = true_outcome(g, rec.handles, seat)
     return [FoolOutcome(truth)] if truth is not None else [FoolOutcome(STOLEN), FoolOutcome(LOST)]
 
 
-def decide(g: "ArcanoidState", claim: Claim) -> str | None:
+def decide(g: ArcanoidGame, claim: Claim) -> str | None:
     """Why a secret claim whose handles are all known is false, or None."""
     d = dict(claim.detail)
     cards = [g.cards[h] or "" for h in d["handles"]]

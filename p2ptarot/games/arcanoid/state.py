@@ -7,7 +7,7 @@ are logged so `clone()` can rebuild the state by replay (generators cannot be de
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from p2ptarot.cards.arcanoid_tables import (CHARIOT, DEATH, DEVIL, FIELDS, HANGED_MAN, HERMIT, JUDGEMENT,
                                             JUSTICE, MOON, POPE, PRIESTESS, STAR, STRENGTH, SUN, TEMPERANCE,
@@ -54,7 +54,7 @@ class ArcanoidState(Pipeline, FlowState):
         self._extra = {e.move: e for e in self.rules.extra_moves}
         own = [e.move for e in self.rules.extra_moves] + list(self.rules.extra_answers)
         if own:  # a variant's own moves join the vocabulary of this state only
-            self.MOVES = {**MOVES, **{m.KIND: m for m in own}}
+            self.MOVES = {**MOVES, **{m.KIND: m for m in own}}  # type: ignore[misc]  # this state's vocabulary shadows the class's
         self.rounds = int(self.options.get("rounds", self.rules.rounds))
         fs = self.options.get("first_seat")
         self.first_seat: int = -1 if fs is None else int(fs) % players
@@ -214,7 +214,7 @@ class ArcanoidState(Pipeline, FlowState):
         if name == "turn":
             self._check_turn(ctx.actor, move)
         elif name == "wheel":
-            wheel.check_discard(self, seat, move, ctx)  # type: ignore[arg-type]
+            wheel.check_discard(self, seat, move, ctx)  # type: ignore[arg-type]  # the move's class was checked by the turn's context name
         elif name == "call-again" and isinstance(move, CallAgain):
             calls.check_again(self, seat, move, ctx)
             if move.called in ctx.data["tried"]:
@@ -222,15 +222,15 @@ class ArcanoidState(Pipeline, FlowState):
         elif name == "fool" and isinstance(move, Fool):
             fool.check(self, seat, move, ctx)
         elif name == "pope":
-            pope.check_show(self, seat, move, ctx)  # type: ignore[arg-type]
+            pope.check_show(self, seat, move, ctx)  # type: ignore[arg-type]  # the move's class was checked by the turn's context name
         elif name == "give":
             if isinstance(move, Give):
                 calls.check_give(self, seat, move, ctx)
             else:
                 calls.check_pass(self, seat, ctx)
         elif name == "fool-outcome":
-            secret.check_outcome(self, seat, move, ctx)  # type: ignore[arg-type]
-        elif name == "vote" and move.choice not in ("yes", "no"):  # type: ignore[attr-defined]
+            secret.check_outcome(self, seat, move, ctx)  # type: ignore[arg-type]  # the move's class was checked by the turn's context name
+        elif name == "vote" and move.choice not in ("yes", "no"):  # type: ignore[attr-defined]  # the move's class was checked by the turn's context name
             raise IllegalMove(seat, "vote 'yes' or 'no'", self.where())
 
     def _check_card(self, pid: int, handle: int, card: str, allowed: tuple[str, ...]) -> None:
@@ -267,14 +267,14 @@ class ArcanoidState(Pipeline, FlowState):
         elif type(move) in self._extra:
             self._extra[type(move)].check(self, pid, move)
         elif type(move) in ARCANUM_OF:
-            self._check_card(pid, move.handle, move.card, ARCANUM_OF[type(move)])  # type: ignore
+            self._check_card(pid, move.handle, move.card, ARCANUM_OF[type(move)])  # type: ignore[attr-defined]  # every class in ARCANUM_OF has `handle` and `card`
             checker = {Priestess: priestess.check, Pope: pope.check, Strength: strength.check,
                        HangedMan: hanged_man.check, Temperance: temperance.check,
                        Tower: tower.check, Call: calls.check,
                        Judgement: judgement_world.check_judgement,
                        World: judgement_world.check_world, ChariotLoad: chariot.check_load}
             if type(move) in checker:
-                checker[type(move)](self, pid, move)  # type: ignore[operator]
+                checker[type(move)](self, pid, move)  # type: ignore[operator]  # the checker matches the move's class (the dict's key)
         else:
             raise IllegalMove(seat, f"{move.KIND} is not a turn move", self.where())
 
@@ -300,14 +300,14 @@ class ArcanoidState(Pipeline, FlowState):
             return (yield from chariot.play_discard(self, pid, move))
         if type(move) in self._extra:
             return (yield from self._extra[type(move)].perform(self, pid, move))
-        handle, card = move.handle, move.card  # type: ignore[attr-defined]
+        handle, card = move.handle, move.card  # type: ignore[attr-defined]  # the legal moves here are all of one class; `Move` declares no fields
         self.declare(self.seat_of(pid), [(handle, card)])
         zone = self.take(pid, handle)
-        effects = {Priestess: priestess.play, Pope: pope.play, Strength: strength.play,
+        effects: dict[type[Move], Callable[..., Flow]] = {Priestess: priestess.play, Pope: pope.play, Strength: strength.play,
                    HangedMan: hanged_man.play, Temperance: temperance.play, Tower: tower.play,
                    Call: calls.play, Judgement: judgement_world.play_judgement,
                    World: judgement_world.play_world, ChariotLoad: chariot.play_load}
-        effect = PLAY_EFFECTS[card] if isinstance(move, Play) else effects[type(move)]
+        effect: Callable[..., Flow] = PLAY_EFFECTS[card] if isinstance(move, Play) else effects[type(move)]
         return (yield from effect(self, pid, move, zone))
 
     # ---- views and outcome -------------------------------------------------------------------
@@ -323,7 +323,7 @@ class ArcanoidState(Pipeline, FlowState):
         counts = field_counts(self.round_winners, ranked)
         scores = tuple(sum(counts[s].values()) for s in range(self.players))
         w = game_winner(self.round_winners, ranked)
-        detail = {"rounds": [dict(r) for r in self.round_winners],
+        detail: dict[str, Any] = {"rounds": [dict(r) for r in self.round_winners],
                   "by_suit": {str(s): counts[s] for s in range(self.players)}}
         if self.rules.usa_seats:
             detail["usa_fields"] = sum(counts[NOBODY].values())
@@ -336,7 +336,7 @@ def declared(move: Move) -> list[tuple[int, str]]:
     stay face down)."""
     pairs: list[tuple[int, str]] = []
     if hasattr(move, "handle") and hasattr(move, "card"):
-        pairs.append((move.handle, move.card))  # type: ignore[attr-defined]
+        pairs.append((move.handle, move.card))
     if isinstance(move, WheelDiscard):
         pairs.extend(zip(move.promote, move.cards))  # the discards stay face down
     elif hasattr(move, "cards"):

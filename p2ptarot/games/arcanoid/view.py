@@ -10,17 +10,17 @@ from p2ptarot.engine import PUBLIC
 from .scoring import field_counts
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .state import ArcanoidState
+    from .rules import ArcanoidGame
 
 #: what a pending decision announced to the whole table (the called card, the Pope's category...)
 PUBLIC_DECISION_DATA = ("called", "category", "arcanum", "tried", "field")
 
 
-def _cards(g: "ArcanoidState", handles: list[int], seat: int | None) -> list[dict[str, Any]]:
+def _cards(g: ArcanoidGame, handles: list[int], seat: int | None) -> list[dict[str, Any]]:
     return [{"handle": h, "card": g.card_for(h, seat)} for h in handles]
 
 
-def build_view(g: "ArcanoidState", seat: int | None) -> dict[str, Any]:
+def build_view(g: ArcanoidGame, seat: int | None) -> dict[str, Any]:
     """Everything `seat` may know, as plain JSON."""
     ctx = g.ctx()
     parts = []

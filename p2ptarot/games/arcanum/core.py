@@ -80,7 +80,7 @@ class Core:
         k = self.kind[handle]
         if k is not None:
             return k
-        card = self.card_for(handle, seat)  # type: ignore[attr-defined]
+        card = self.card_for(handle, seat)  # type: ignore[attr-defined]  # a mixin: the state class that inherits it defines this
         return kind_of(card) if card is not None else None
 
     def known_kind(self, handle: int) -> str | None:
@@ -115,9 +115,9 @@ class Core:
         """A checked move turned these handles face up with these values."""
         for handle, card in pairs:
             self.seen[handle] = {PUBLIC}
-            self.learn(handle, card)  # type: ignore[attr-defined]
+            self.learn(handle, card)  # type: ignore[attr-defined]  # a mixin: the state class that inherits it defines this
             self.kind[handle] = kind_of(card)
-            self._on_public(handle, card)  # type: ignore[attr-defined]
+            self._on_public(handle, card)  # type: ignore[attr-defined]  # a mixin: the state class that inherits it defines this
 
     def flush(self) -> Flow:
         if self.pending:
@@ -178,7 +178,7 @@ class Core:
 
     def new_deck(self, kind: str, cards: tuple[str, ...]) -> Flow:
         yield from self.flush()
-        handles = self._new_handles(len(cards))  # type: ignore[attr-defined]
+        handles = self._new_handles(len(cards))  # type: ignore[attr-defined]  # a mixin: the state class that inherits it defines this
         self.kind.extend([kind] * len(handles))
         self.epochs[kind] += 1
         result = yield AskChance(Shuffle(DECK_NAMES[kind], self.epochs[kind], handles, cards=cards))
@@ -189,7 +189,7 @@ class Core:
         """R7: the whole discard pile of that kind, jointly shuffled into a new deck."""
         yield from self.flush()
         source = tuple(self.z.discard[kind])
-        handles = self._new_handles(len(source))  # type: ignore[attr-defined]
+        handles = self._new_handles(len(source))  # type: ignore[attr-defined]  # a mixin: the state class that inherits it defines this
         self.kind.extend([kind] * len(handles))
         self.epochs[kind] += 1
         result = yield AskChance(Shuffle(DECK_NAMES[kind], self.epochs[kind], handles, source=source))
@@ -200,7 +200,7 @@ class Core:
     def _learn_all(self, result: object) -> None:
         if isinstance(result, dict):
             for handle, card in result.items():
-                self.learn(int(handle), card)  # type: ignore[attr-defined]
+                self.learn(int(handle), card)  # type: ignore[attr-defined]  # a mixin: the state class that inherits it defines this
 
     def draw(self, seat: int, kind: str, count: int, into: list[int] | None = None) -> Flow:
         """Draw up to `count` cards of `kind` into `seat`'s hand (or `into`); the handles drawn."""

@@ -8,7 +8,7 @@ when applied (§10). `candidates` builds moves from one seat's knowledge; `legal
 from __future__ import annotations
 
 from itertools import combinations, permutations, product
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from p2ptarot.engine import IllegalMove, Move, NotYourTurn, Pass
 
@@ -18,8 +18,8 @@ from .minor import minor_moves, relocations
 from .moves import (Choose, Discard, Empress, Expose, Fields, Give, Hide, House, PlayMajor,
                     PlayMinor, Relocate, Remove, Return, Swap, Tower)
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .state import ArcanumState
+if TYPE_CHECKING:
+    from .api import ArcanumGame
 
 SWAP_CAP = 300
 
@@ -40,18 +40,18 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "forced-draw": ("draw", "keep")}
 
 
-def _bad(g: "ArcanumState", seat: int, reason: str) -> IllegalMove:
+def _bad(g: ArcanumGame, seat: int, reason: str) -> IllegalMove:
     return IllegalMove(seat, reason, g.where())
 
 
 # ---- shared checks -----------------------------------------------------------------------------
-def _distinct_in(g: "ArcanumState", seat: int, handles: tuple[int, ...], zone: list[int],
+def _distinct_in(g: ArcanumGame, seat: int, handles: tuple[int, ...], zone: list[int],
                  what: str) -> None:
     if len(set(handles)) != len(handles) or not set(handles) <= set(zone):
         raise _bad(g, seat, f"name distinct cards of your {what}")
 
 
-def _check_cards(g: "ArcanumState", seat: int, handles: tuple[int, ...], cards: tuple[str, ...],
+def _check_cards(g: ArcanumGame, seat: int, handles: tuple[int, ...], cards: tuple[str, ...],
                  kind: str | None = None) -> None:
     """Cards opened by a move: valid ids, matching what is known, of the required kind."""
     if len(cards) != len(handles):
@@ -68,7 +68,7 @@ def _check_cards(g: "ArcanumState", seat: int, handles: tuple[int, ...], cards: 
             raise _bad(g, seat, f"{c} is not a {kind}")
 
 
-def _hideable(g: "ArcanumState", seat: int, handles: tuple[int, ...]) -> None:
+def _hideable(g: ArcanumGame, seat: int, handles: tuple[int, ...]) -> None:
     """Hides name minors (R26: never the Fool); an unknown kind passes and becomes a claim."""
     _distinct_in(g, seat, handles, g.z.hands[seat], "hand")
     for h in handles:
@@ -76,7 +76,7 @@ def _hideable(g: "ArcanumState", seat: int, handles: tuple[int, ...]) -> None:
             raise _bad(g, seat, "only minors can be hidden this way")
 
 
-def _judged_kind(g: "ArcanumState", seat: int, handle: int) -> str | None:
+def _judged_kind(g: ArcanumGame, seat: int, handle: int) -> str | None:
     """The kind of `seat`'s card `handle` as this state may use it to judge `seat`'s move: what
     it knows in `seat`'s own state or an omniscient one, else the public kind only — never a
     third seat's private knowledge (a Wheel card's giver), which would convict at one peer alone;
@@ -84,7 +84,7 @@ def _judged_kind(g: "ArcanumState", seat: int, handle: int) -> str | None:
     return g.known_kind(handle) if g.omniscient or g.viewer == seat else g.kind[handle]
 
 
-def _knows_minor(g: "ArcanumState", seat: int) -> bool | None:
+def _knows_minor(g: ArcanumGame, seat: int) -> bool | None:
     """Whether `seat` holds a minor, as this state may judge it (None: some kinds unknown here).
 
     Only the seat's own state (and an omniscient one) use the values they know; any other state
@@ -98,7 +98,7 @@ def _knows_minor(g: "ArcanumState", seat: int) -> bool | None:
 
 
 # ---- check ---------------------------------------------------------------------------------------
-def check(g: "ArcanumState", seat: int, move: Move, ctx: Ctx) -> None:
+def check(g: ArcanumGame, seat: int, move: Move, ctx: Ctx) -> None:
     name = ctx.name
     if seat in ctx.answers:
         raise NotYourTurn(seat, "this seat has already answered", g.where())
@@ -111,13 +111,13 @@ def check(g: "ArcanumState", seat: int, move: Move, ctx: Ctx) -> None:
     CHECKS[name](g, seat, move, ctx)
 
 
-def _act(g: "ArcanumState", seat: int, move: Move, ctx: Ctx) -> None:
+def _act(g: ArcanumGame, seat: int, move: Move, ctx: Ctx) -> None:
     if isinstance(move, Pass):
         if not g.minor_done:
             raise _bad(g, seat, "a minor must be played first (§4.2)")
         return
     hand = g.z.hands[seat]
-    handle, card = move.handle, move.card  # type: ignore[attr-defined]
+    handle, card = move.handle, move.card  # type: ignore[attr-defined]  # the legal moves here are all of one class; `Move` declares no fields
     if handle not in hand:
         raise _bad(g, seat, f"card {handle} is not in your hand")
     if isinstance(move, PlayMinor):
@@ -134,12 +134,12 @@ def _act(g: "ArcanumState", seat: int, move: Move, ctx: Ctx) -> None:
             raise _bad(g, seat, "Death needs a minor in hand (R32)")
 
 
-def _draw_choice(g: "ArcanumState", seat: int, move: Choose, ctx: Ctx) -> None:
+def _draw_choice(g: ArcanumGame, seat: int, move: Choose, ctx: Ctx) -> None:
     if move.option == "major" and not g.majors_in_play():
         raise _bad(g, seat, "majors are not in play")
 
 
-def _limit(g: "ArcanumState", seat: int, move: Discard, ctx: Ctx) -> None:
+def _limit(g: ArcanumGame, seat: int, move: Discard, ctx: Ctx) -> None:
     if len(move.handles) != ctx.data["count"]:
         raise _bad(g, seat, f"discard exactly {ctx.data['count']} cards")
     _distinct_in(g, seat, move.handles, g.z.hands[seat], "hand")
@@ -148,7 +148,7 @@ def _limit(g: "ArcanumState", seat: int, move: Discard, ctx: Ctx) -> None:
     _check_cards(g, seat, move.handles, move.cards)
 
 
-def _hide(g: "ArcanumState", seat: int, move: Hide, ctx: Ctx) -> None:
+def _hide(g: ArcanumGame, seat: int, move: Hide, ctx: Ctx) -> None:
     n = len(move.handles)
     low = ctx.data["min"]
     if n == 0 and low and g.public_has_minor(seat) is None:
@@ -160,25 +160,25 @@ def _hide(g: "ArcanumState", seat: int, move: Hide, ctx: Ctx) -> None:
     _hideable(g, seat, move.handles)
 
 
-def _relocate(g: "ArcanumState", seat: int, move: Move, ctx: Ctx) -> None:
+def _relocate(g: ArcanumGame, seat: int, move: Move, ctx: Ctx) -> None:
     if isinstance(move, Pass):
         if not ctx.data["optional"]:
             raise _bad(g, seat, "the Fool's joker must move a figure")
-    elif not (g.movable(move.figure) and 1 <= move.dest <= 10  # type: ignore[attr-defined]
-              and not g.frozen(move.dest) and g.figures[move.figure] != move.dest):  # type: ignore[attr-defined]
+    elif not (g.movable(move.figure) and 1 <= move.dest <= 10  # type: ignore[attr-defined]  # the legal moves here are all of one class; `Move` declares no fields
+              and not g.frozen(move.dest) and g.figures[move.figure] != move.dest):  # type: ignore[attr-defined]  # the legal moves here are all of one class; `Move` declares no fields
         raise _bad(g, seat, "move a figure outside frozen locations to another unfrozen one")
 
 
-def _fool_mode(g: "ArcanumState", seat: int, move: Choose, ctx: Ctx) -> None:
+def _fool_mode(g: ArcanumGame, seat: int, move: Choose, ctx: Ctx) -> None:
     if move.option == "joker" and not ctx.data["joker"]:
         raise _bad(g, seat, "no figure can move: the Fool can only be hidden (R33)")
 
 
-def _artisan(g: "ArcanumState", seat: int, move: Choose, ctx: Ctx) -> None:
+def _artisan(g: ArcanumGame, seat: int, move: Choose, ctx: Ctx) -> None:
     pass
 
 
-def _market(g: "ArcanumState", seat: int, move: Move, ctx: Ctx) -> None:
+def _market(g: ArcanumGame, seat: int, move: Move, ctx: Ctx) -> None:
     if isinstance(move, Discard):
         if len(move.handles) != 1:
             raise _bad(g, seat, "trade exactly one card")
@@ -188,50 +188,50 @@ def _market(g: "ArcanumState", seat: int, move: Move, ctx: Ctx) -> None:
             raise _bad(g, seat, "majors are not in play (R45)")
 
 
-def _fields(g: "ArcanumState", seat: int, move: Fields, ctx: Ctx) -> None:
+def _fields(g: ArcanumGame, seat: int, move: Fields, ctx: Ctx) -> None:
     if len(move.changes) != 4 or any(c not in (-1, 0, 1) for c in move.changes):
         raise _bad(g, seat, "four changes, each -1, 0 or 1, in house order")
 
 
-def _cathedral(g: "ArcanumState", seat: int, move: Move, ctx: Ctx) -> None:
+def _cathedral(g: ArcanumGame, seat: int, move: Move, ctx: Ctx) -> None:
     if isinstance(move, Hide):
         if len(move.handles) != 1:
             raise _bad(g, seat, "hide exactly one minor")
         _hideable(g, seat, move.handles)
 
 
-def _discard_one(g: "ArcanumState", seat: int, move: Discard, ctx: Ctx) -> None:
+def _discard_one(g: ArcanumGame, seat: int, move: Discard, ctx: Ctx) -> None:
     if len(move.handles) != 1:
         raise _bad(g, seat, "discard exactly one card")
     _distinct_in(g, seat, move.handles, g.z.hands[seat], "hand")
     _check_cards(g, seat, move.handles, move.cards)
 
 
-def _house(g: "ArcanumState", seat: int, move: House, ctx: Ctx) -> None:
+def _house(g: ArcanumGame, seat: int, move: House, ctx: Ctx) -> None:
     if move.house not in HOUSES:
         raise _bad(g, seat, f"a House is one of {', '.join(HOUSES)}")
 
 
-def _empress(g: "ArcanumState", seat: int, move: Empress, ctx: Ctx) -> None:
+def _empress(g: ArcanumGame, seat: int, move: Empress, ctx: Ctx) -> None:
     if move.up not in HOUSES or move.down not in HOUSES or move.up == move.down:
         raise _bad(g, seat, "two different Houses (R33)")
 
 
-def _wheel(g: "ArcanumState", seat: int, move: Give, ctx: Ctx) -> None:
+def _wheel(g: ArcanumGame, seat: int, move: Give, ctx: Ctx) -> None:
     want = min(2, len(g.z.hands[seat]))
     if len(move.handles) != want:
         raise _bad(g, seat, f"give exactly {want} cards (R35)")
     _distinct_in(g, seat, move.handles, g.z.hands[seat], "hand")
 
 
-def _death(g: "ArcanumState", seat: int, move: Discard, ctx: Ctx) -> None:
+def _death(g: ArcanumGame, seat: int, move: Discard, ctx: Ctx) -> None:
     if not 1 <= len(move.handles) <= 2:
         raise _bad(g, seat, "discard 1 or 2 minors (R32)")
     _distinct_in(g, seat, move.handles, g.z.hands[seat], "hand")
     _check_cards(g, seat, move.handles, move.cards, MINOR)
 
 
-def _swap(g: "ArcanumState", seat: int, move: Swap, ctx: Ctx) -> None:
+def _swap(g: ArcanumGame, seat: int, move: Swap, ctx: Ctx) -> None:
     n = len(move.give)
     if n > 2 or len(move.take) != n or len(move.cards) != n:
         raise _bad(g, seat, "up to two swaps, one hidden card and one card id entry per given card")
@@ -248,7 +248,7 @@ def _swap(g: "ArcanumState", seat: int, move: Swap, ctx: Ctx) -> None:
             _check_cards(g, seat, (h,), (c,))
 
 
-def _tower(g: "ArcanumState", seat: int, move: Tower, ctx: Ctx) -> None:
+def _tower(g: ArcanumGame, seat: int, move: Tower, ctx: Ctx) -> None:
     locs = move.locations
     ok = (len(locs) == 1 and 1 <= locs[0] <= 10) or (
         len(locs) == 2 and frozenset(locs) in g.board.tower_pairs)
@@ -256,17 +256,17 @@ def _tower(g: "ArcanumState", seat: int, move: Tower, ctx: Ctx) -> None:
         raise _bad(g, seat, "one location, or two forming a tower pair of the board (R22)")
 
 
-def _remove(g: "ArcanumState", seat: int, move: Remove, ctx: Ctx) -> None:
+def _remove(g: ArcanumGame, seat: int, move: Remove, ctx: Ctx) -> None:
     if not g.movable(move.figure):
         raise _bad(g, seat, "remove a figure on the board outside frozen locations (R23)")
 
 
-def _return(g: "ArcanumState", seat: int, move: Return, ctx: Ctx) -> None:
+def _return(g: ArcanumGame, seat: int, move: Return, ctx: Ctx) -> None:
     if move.dest not in g.open_locations() or move.dest in ctx.data["taken"]:
         raise _bad(g, seat, "an unfrozen location no other returned figure went to (R23)")
 
 
-def _sun(g: "ArcanumState", seat: int, move: Expose, ctx: Ctx) -> None:
+def _sun(g: ArcanumGame, seat: int, move: Expose, ctx: Ctx) -> None:
     down = g.face_down(seat)
     want = min(3, len(down))
     if len(move.handles) != want:
@@ -275,7 +275,7 @@ def _sun(g: "ArcanumState", seat: int, move: Expose, ctx: Ctx) -> None:
     _check_cards(g, seat, move.handles, move.cards)
 
 
-def _forced_draw(g: "ArcanumState", seat: int, move: Choose, ctx: Ctx) -> None:
+def _forced_draw(g: ArcanumGame, seat: int, move: Choose, ctx: Ctx) -> None:
     knows = _knows_minor(g, seat)
     if move.option == "draw" and knows:
         raise _bad(g, seat, "you hold a minor: no forced draw (R11)")
@@ -283,7 +283,7 @@ def _forced_draw(g: "ArcanumState", seat: int, move: Choose, ctx: Ctx) -> None:
         raise _bad(g, seat, "you hold no minor: draw one (R11)")
 
 
-CHECKS = {
+CHECKS: dict[str, Callable[..., None]] = {
     "act": _act, "draw-choice": _draw_choice, "limit": _limit, "hide": _hide,
     "relocate": _relocate, "fool-mode": _fool_mode, "artisan": _artisan, "harbour": _artisan,
     "market": _market, "fields": _fields, "cathedral": _cathedral, "castle": _discard_one,
@@ -293,7 +293,7 @@ CHECKS = {
 
 
 # ---- candidates (one seat's knowledge) -----------------------------------------------------------
-def _known_hand(g: "ArcanumState", seat: int, kind: str | None = None) -> list[tuple[int, str]]:
+def _known_hand(g: ArcanumGame, seat: int, kind: str | None = None) -> list[tuple[int, str]]:
     out = []
     for h in g.z.hands[seat]:
         card = g.card_for(h, seat)
@@ -302,12 +302,12 @@ def _known_hand(g: "ArcanumState", seat: int, kind: str | None = None) -> list[t
     return out
 
 
-def _discards(g: "ArcanumState", seat: int, count: int, pool: list[tuple[int, str]]) -> Iterator[Move]:
+def _discards(g: ArcanumGame, seat: int, count: int, pool: list[tuple[int, str]]) -> Iterator[Move]:
     for combo in combinations(pool, count):
         yield Discard(tuple(h for h, _ in combo), tuple(c for _, c in combo))
 
 
-def candidates(g: "ArcanumState", seat: int, ctx: Ctx) -> Iterator[Move]:
+def candidates(g: ArcanumGame, seat: int, ctx: Ctx) -> Iterator[Move]:
     name = ctx.name
     if name == "act":
         if not g.minor_done:
@@ -356,9 +356,9 @@ def candidates(g: "ArcanumState", seat: int, ctx: Ctx) -> Iterator[Move]:
         for combo in combinations(g.z.hands[seat], min(2, len(g.z.hands[seat]))):
             yield Give(combo)
     elif name == "death":
-        minors = _known_hand(g, seat, MINOR)
-        yield from _discards(g, seat, 1, minors)
-        yield from _discards(g, seat, 2, minors)
+        known_minors = _known_hand(g, seat, MINOR)
+        yield from _discards(g, seat, 1, known_minors)
+        yield from _discards(g, seat, 2, known_minors)
     elif name == "swap":
         yield from _swaps(g, seat)
     elif name == "tower":
@@ -373,13 +373,13 @@ def candidates(g: "ArcanumState", seat: int, ctx: Ctx) -> Iterator[Move]:
         for loc in g.open_locations():
             yield Return(loc)
     elif name == "sun":
-        down = [(h, g.card_for(h, seat)) for h in g.face_down(seat)]
-        known = [(h, c) for h, c in down if c is not None]
-        for combo in combinations(known, min(3, len(down))):
-            yield Expose(tuple(h for h, _ in combo), tuple(c for _, c in combo))
+        hidden = [(h, g.card_for(h, seat)) for h in g.face_down(seat)]
+        known = [(h, c) for h, c in hidden if c is not None]
+        for shown in combinations(known, min(3, len(hidden))):
+            yield Expose(tuple(h for h, _ in shown), tuple(c for _, c in shown))
 
 
-def _swaps(g: "ArcanumState", seat: int) -> Iterator[Move]:
+def _swaps(g: ArcanumGame, seat: int) -> Iterator[Move]:
     give = [(h, "" if kind_of(c) == MINOR else c) for h, c in _known_hand(g, seat)
             if kind_of(c) == MINOR or c == FOOL]
     hidden = list(g.z.hidden[seat])

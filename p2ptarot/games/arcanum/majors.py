@@ -18,13 +18,13 @@ from .minor import enter, relocations
 from .moves import Relocate
 from .scoring import score_all
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .state import ArcanumState
+if TYPE_CHECKING:
+    from .api import ArcanumGame
 
 KEEP = "keep"  # an effect's return value: the card does not go to the discard pile
 
 
-def relocate(g: "ArcanumState", seat: int, optional: bool) -> Flow:
+def relocate(g: ArcanumGame, seat: int, optional: bool) -> Flow:
     """§6.6 move-and-activate (optional for the Empress and Temperance, R33)."""
     if not relocations(g):
         return
@@ -33,12 +33,12 @@ def relocate(g: "ArcanumState", seat: int, optional: bool) -> Flow:
         yield from enter(g, seat, move.figure, move.dest)
 
 
-def hide_some(g: "ArcanumState", seat: int, most: int, why: str) -> Flow:
+def hide_some(g: ArcanumGame, seat: int, most: int, why: str) -> Flow:
     move = yield from g.decide(Ctx("hide", seat, {"min": 0, "max": most, "why": why}), seat)
     g.hide(seat, move.handles)
 
 
-def others_hide(g: "ArcanumState", seat: int, why: str) -> Flow:
+def others_hide(g: ArcanumGame, seat: int, why: str) -> Flow:
     """Hermit / Moon: every other player may hide 1 minor, simultaneously."""
     seats = [s for s in g.seats_from(seat, include=False) if g.public_has_minor(s) is not False]
     ctx = Ctx("hide", seat, {"min": 0, "max": 1, "why": why})
@@ -47,12 +47,12 @@ def others_hide(g: "ArcanumState", seat: int, why: str) -> Flow:
         g.hide(s, answers[s].handles)
 
 
-def choose_house(g: "ArcanumState", seat: int, amount: int, why: str) -> Flow:
+def choose_house(g: ArcanumGame, seat: int, amount: int, why: str) -> Flow:
     move = yield from g.decide(Ctx("house", seat, {"amount": amount, "why": why}), seat)
     g.add_prestige(move.house, amount)
 
 
-def fool(g: "ArcanumState", seat: int, handle: int) -> Flow:
+def fool(g: ArcanumGame, seat: int, handle: int) -> Flow:
     joker = bool(relocations(g))
     move = yield from g.decide(Ctx("fool-mode", seat, {"joker": joker}), seat)
     if move.option == "hide":
@@ -62,37 +62,37 @@ def fool(g: "ArcanumState", seat: int, handle: int) -> Flow:
     return None
 
 
-def magician(g: "ArcanumState", seat: int, handle: int) -> Flow:
+def magician(g: ArcanumGame, seat: int, handle: int) -> Flow:
     yield from g.draw(seat, MINOR, 2)
     yield from g.limit([seat])
     yield from hide_some(g, seat, 1, "Magician")
 
 
-def high_priestess(g: "ArcanumState", seat: int, handle: int) -> Flow:
+def high_priestess(g: ArcanumGame, seat: int, handle: int) -> Flow:
     g.gain_vp(seat, 3)
     yield from ()
 
 
-def empress(g: "ArcanumState", seat: int, handle: int) -> Flow:
+def empress(g: ArcanumGame, seat: int, handle: int) -> Flow:
     yield from relocate(g, seat, optional=True)
     move = yield from g.decide(Ctx("empress", seat), seat)
     g.add_prestige(move.up, 1)
     g.add_prestige(move.down, -1)
 
 
-def emperor(g: "ArcanumState", seat: int, handle: int) -> Flow:
+def emperor(g: ArcanumGame, seat: int, handle: int) -> Flow:
     yield from hide_some(g, seat, 1, "Emperor")
     yield from choose_house(g, seat, 3, "Emperor")
 
 
-def hierophant(g: "ArcanumState", seat: int, handle: int) -> Flow:
+def hierophant(g: ArcanumGame, seat: int, handle: int) -> Flow:
     yield from g.draw(seat, MINOR, 1)
     yield from g.limit([seat])
     yield from g.draw(seat, MAJOR, 1)
     yield from g.limit([seat])
 
 
-def lovers(g: "ArcanumState", seat: int, handle: int) -> Flow:
+def lovers(g: ArcanumGame, seat: int, handle: int) -> Flow:
     """R28: the lowest total over all players before any gain; you gain 2 more on top."""
     low = min(g.vp)
     for s in g.seats_from(seat):
@@ -102,22 +102,22 @@ def lovers(g: "ArcanumState", seat: int, handle: int) -> Flow:
     yield from ()
 
 
-def chariot(g: "ArcanumState", seat: int, handle: int) -> Flow:
+def chariot(g: ArcanumGame, seat: int, handle: int) -> Flow:
     yield from choose_house(g, seat, 2, "Chariot")
     yield from g.discard_round("chariot", g.seats_from(seat, include=False))
 
 
-def strength(g: "ArcanumState", seat: int, handle: int) -> Flow:
+def strength(g: ArcanumGame, seat: int, handle: int) -> Flow:
     g.gain_vp(seat, 2)
     yield from choose_house(g, seat, 3, "Strength")
 
 
-def hermit(g: "ArcanumState", seat: int, handle: int) -> Flow:
+def hermit(g: ArcanumGame, seat: int, handle: int) -> Flow:
     yield from hide_some(g, seat, 2, "Hermit")
     yield from others_hide(g, seat, "Hermit")
 
 
-def wheel(g: "ArcanumState", seat: int, handle: int) -> Flow:
+def wheel(g: ArcanumGame, seat: int, handle: int) -> Flow:
     """R35: everyone gives 2 cards (all if fewer) to the left; committed, then moved together."""
     givers = [s for s in range(g.players) if g.z.hands[s]]
     answers = yield from g.collect(Ctx("wheel", seat), givers)
@@ -136,20 +136,20 @@ def wheel(g: "ArcanumState", seat: int, handle: int) -> Flow:
     yield from g.limit(g.seats_from(seat))
 
 
-def justice(g: "ArcanumState", seat: int, handle: int) -> Flow:
+def justice(g: ArcanumGame, seat: int, handle: int) -> Flow:
     """R31: minors until the hand holds 4 cards of any kind."""
     need = 4 - len(g.z.hands[seat])
     if need > 0:
         yield from g.draw(seat, MINOR, need)
 
 
-def hanged_man(g: "ArcanumState", seat: int, handle: int) -> Flow:
+def hanged_man(g: ArcanumGame, seat: int, handle: int) -> Flow:
     g.gain_vp(seat, -2)
     yield from g.draw(seat, MAJOR, 2)
     yield from g.limit([seat])
 
 
-def death(g: "ArcanumState", seat: int, handle: int) -> Flow:
+def death(g: ArcanumGame, seat: int, handle: int) -> Flow:
     """R32: discard 1 or 2 minors, draw as many majors."""
     move = yield from g.decide(Ctx("death", seat), seat)
     g.discard_from_hand(seat, move)
@@ -157,7 +157,7 @@ def death(g: "ArcanumState", seat: int, handle: int) -> Flow:
     yield from g.limit([seat])
 
 
-def temperance(g: "ArcanumState", seat: int, handle: int) -> Flow:
+def temperance(g: ArcanumGame, seat: int, handle: int) -> Flow:
     """R25: an optional move-and-activate, then up to 2 one-for-one swaps hand ↔ hidden area."""
     yield from relocate(g, seat, optional=True)
     move = yield from g.decide(Ctx("swap", seat), seat)
@@ -171,13 +171,13 @@ def temperance(g: "ArcanumState", seat: int, handle: int) -> Flow:
         g.on_swapped_in(seat, give)
 
 
-def devil(g: "ArcanumState", seat: int, handle: int) -> Flow:
+def devil(g: ArcanumGame, seat: int, handle: int) -> Flow:
     """R27: every VP and prestige change is doubled to the end of this activation."""
     g.devil = True
     yield from ()
 
 
-def tower(g: "ArcanumState", seat: int, handle: int) -> Flow:
+def tower(g: ArcanumGame, seat: int, handle: int) -> Flow:
     """R22: +2 VP, then one location or a `towerPairs` pair is frozen until your next upkeep."""
     g.gain_vp(seat, 2)
     move = yield from g.decide(Ctx("tower", seat), seat)
@@ -185,13 +185,13 @@ def tower(g: "ArcanumState", seat: int, handle: int) -> Flow:
     return KEEP
 
 
-def stars(g: "ArcanumState", seat: int, handle: int) -> Flow:
+def stars(g: ArcanumGame, seat: int, handle: int) -> Flow:
     yield from g.draw(seat, MINOR, 2)
     yield from g.limit([seat])
     g.gain_vp(seat, g.rules.stars_vp)
 
 
-def moon(g: "ArcanumState", seat: int, handle: int) -> Flow:
+def moon(g: ArcanumGame, seat: int, handle: int) -> Flow:
     """R30: everyone draws, you first; you may hide up to 2, the others 1 each."""
     for s in g.seats_from(seat):
         yield from g.draw(s, MINOR, g.rules.moon_draw)
@@ -200,7 +200,7 @@ def moon(g: "ArcanumState", seat: int, handle: int) -> Flow:
     yield from others_hide(g, seat, "Moon")
 
 
-def sun(g: "ArcanumState", seat: int, handle: int) -> Flow:
+def sun(g: ArcanumGame, seat: int, handle: int) -> Flow:
     """R24: +2 VP; every other player turns 3 face-down hidden cards face up (all if fewer)."""
     g.gain_vp(seat, 2)
     seats = [s for s in g.seats_from(seat, include=False) if g.face_down(s)]
@@ -210,7 +210,7 @@ def sun(g: "ArcanumState", seat: int, handle: int) -> Flow:
         g.face_up.update(answers[s].handles)
 
 
-def judgement(g: "ArcanumState", seat: int, handle: int) -> Flow:
+def judgement(g: ArcanumGame, seat: int, handle: int) -> Flow:
     """R23: the others discard first, then 3 figures leave the board until your next upkeep."""
     yield from g.discard_round("judgement", g.seats_from(seat, include=False))
     removed = 0
@@ -222,13 +222,13 @@ def judgement(g: "ArcanumState", seat: int, handle: int) -> Flow:
         removed += 1
 
 
-def world(g: "ArcanumState", seat: int, handle: int) -> Flow:
+def world(g: ArcanumGame, seat: int, handle: int) -> Flow:
     """§7.6: may hide 1 minor, then the half-value scoring; nothing is discarded or reset."""
     yield from hide_some(g, seat, 1, "World")
     yield from house_scoring(g, world=True)
 
 
-def house_scoring(g: "ArcanumState", world: bool) -> Flow:
+def house_scoring(g: ArcanumGame, world: bool) -> Flow:
     """§7.4 (or §7.6): reveal everything at once, the Fool's holder declares, score."""
     reveals = tuple(Reveal(h, PUBLIC, s) for s in range(g.players) for h in g.z.hidden[s]
                     if PUBLIC not in g.seen[h])
@@ -247,7 +247,7 @@ def house_scoring(g: "ArcanumState", world: bool) -> Flow:
         if "major-0" in hidden[s]:
             move = yield from g.decide(Ctx("declare", s, {"world": world}), s)
             fool_suit[s] = move.house
-    gains = score_all(g.prestige, hidden, fool_suit, world=world)  # type: ignore[arg-type]
+    gains = score_all(g.prestige, hidden, fool_suit, world=world)  # type: ignore[arg-type]  # every Fool holder declared a suit just above (no None left)
     for s, gained in enumerate(gains):
         if gained:
             g.gain_vp(s, gained, "world" if world else "scoring", doubled=False)
@@ -270,7 +270,7 @@ EFFECTS: dict[int, Callable[..., Flow]] = {
     14: temperance, 15: devil, 16: tower, 17: stars, 18: moon, 19: sun, 20: judgement, 21: world}
 
 
-def play_major(g: "ArcanumState", seat: int, handle: int, card: str) -> Flow:
+def play_major(g: ArcanumGame, seat: int, handle: int, card: str) -> Flow:
     g.declare([(handle, card)])
     g.z.hands[seat].remove(handle)
     g.z.in_play.append(handle)

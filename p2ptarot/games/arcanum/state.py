@@ -63,10 +63,10 @@ class ArcanumState(Core, FlowState):
     def move_reveals(self, seat: int, move: Move) -> tuple[Reveal, ...]:
         """Cards a move turns face up (played, discarded, exposed by the Sun, a Fool swapped in)."""
         if hasattr(move, "card"):
-            pairs = [(move.handle, move.card)]  # type: ignore[attr-defined]
+            pairs = [(move.handle, move.card)]  # type: ignore[attr-defined]  # probed with hasattr on the line above
         elif hasattr(move, "cards"):
-            handles = move.give if isinstance(move, Swap) else move.handles  # type: ignore[attr-defined]
-            pairs = list(zip(handles, move.cards))  # type: ignore[attr-defined]
+            handles = move.give if isinstance(move, Swap) else move.handles  # type: ignore[attr-defined]  # probed with hasattr on the line above
+            pairs = list(zip(handles, move.cards))
         else:
             pairs = []
         return tuple(Reveal(h, PUBLIC, seat) for h, c in pairs

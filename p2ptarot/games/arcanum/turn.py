@@ -15,13 +15,13 @@ from .minor import play_minor
 from .moves import PlayMajor, PlayMinor
 from .setup import placement
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .state import ArcanumState
+if TYPE_CHECKING:
+    from .api import ArcanumGame
 
 PLACEMENT_SEED_RANGE = 2**62
 
 
-def game(g: "ArcanumState") -> Flow:
+def game(g: ArcanumGame) -> Flow:
     """§3.2 setup, then every turn; the game ends with the scoring after its last turn (§4.4)."""
     fs = g.options.get("first_seat")
     if fs is None:
@@ -49,7 +49,7 @@ def game(g: "ArcanumState") -> Flow:
     yield Done()
 
 
-def phase_a(g: "ArcanumState") -> Flow:
+def phase_a(g: ArcanumGame) -> Flow:
     """§4.1: draw (turn 1: dealt 4 minors + 1 major), the hand limit, then the mandatory hide."""
     g.phase = "draw"
     mode = g.rules.majors
@@ -80,7 +80,7 @@ def phase_a(g: "ArcanumState") -> Flow:
             g.claim_no_minor(seat, "phase A hide")
 
 
-def activation(g: "ArcanumState", seat: int) -> Flow:
+def activation(g: ArcanumGame, seat: int) -> Flow:
     """§4.2: upkeep, optional major, mandatory minor, optional major."""
     g.phase = "play"
     g.active, g.devil = seat, False
@@ -117,7 +117,7 @@ def activation(g: "ArcanumState", seat: int) -> Flow:
     g.active = -1
 
 
-def ensure_minor(g: "ArcanumState", seat: int) -> Flow:
+def ensure_minor(g: ArcanumGame, seat: int) -> Flow:
     """R11: a player without a minor draws one (and must play it); none to draw: no minor."""
     has = g.public_has_minor(seat)
     if has is None:  # wheelHidesKind: only the player knows; he declares (a claim if "draw")

@@ -8,19 +8,19 @@ from p2ptarot.engine import PUBLIC
 
 from .rules import HOUSES, LOCATION_NAMES, MAJOR, MINOR
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .state import ArcanumState
+if TYPE_CHECKING:
+    from .api import ArcanumGame
 
 #: decision data every seat may read
 PUBLIC_DATA = ("min", "max", "why", "optional", "joker", "amount", "count", "figure", "taken",
                "removed", "for", "world")
 
 
-def _card(g: "ArcanumState", h: int, seat: int | None) -> dict[str, Any]:
+def _card(g: ArcanumGame, h: int, seat: int | None) -> dict[str, Any]:
     return {"handle": h, "card": g.card_for(h, seat), "kind": g.kind_for(h, seat)}
 
 
-def build_view(g: "ArcanumState", seat: int | None) -> dict[str, Any]:
+def build_view(g: ArcanumGame, seat: int | None) -> dict[str, Any]:
     ctx = g.ctx()
     players = []
     for s in range(g.players):

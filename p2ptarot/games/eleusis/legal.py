@@ -7,7 +7,7 @@ state); elsewhere the statement passes and becomes a claim, decided when the rul
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping, TYPE_CHECKING
 
 from p2ptarot.cards.errors import UnknownCardError
 from p2ptarot.cards.standard52 import standard_card
@@ -24,9 +24,39 @@ from .rules import (ANSWER, ANSWER_PICK, CALL, DEALER_PICK, HINT, JUDGE, OPEN, P
 
 MAX_HINT_TEXT = 200
 
+if TYPE_CHECKING:  # pragma: no cover
+    from p2ptarot.engine.types import Open
+    from .erl import Rule
+    from .layout import Layout
+    from .records import Pending
+    from .rules import Rules
+
 
 class MoveChecks:
     """Mixin of `EleusisState`: `_check` and the dealer's claims."""
+
+    if TYPE_CHECKING:  # what the state class that inherits this mixin provides
+        def _check_commit(self, seat: int, move: Commit) -> None: ...
+        def _check_open(self, seat: int, move: Open) -> None: ...
+        def _claim(self, seat: int, kind: str, detail: tuple[tuple[str, Any], ...] | Mapping[str, Any], where: str) -> Claim: ...
+        def _false_claim(self, claim: Claim, reason: str) -> IllegalMove: ...
+        _holder: list[int]
+        _known_card: dict[str, int]
+        _pending: dict[int, Claim]
+        def _settle_claim(self, claim: Claim) -> None: ...
+        cards: list[str | None]
+        claim_log: list[Claim]
+        dealer: int
+        dealer_claims: list[DealerClaim]
+        hands: list[list[int]]
+        layout: Layout
+        pending: Pending | None
+        phase: int
+        rule: Rule | None
+        rule_text: str | None
+        rules: Rules
+        def secret_name(self) -> str: ...
+        def where(self) -> str: ...
 
 
     def _fail(self, seat: int, reason: str) -> IllegalMove:
@@ -35,11 +65,12 @@ class MoveChecks:
     def _check(self, seat: int, move: Move) -> None:
         """Whether `seat` may make `move` now, judged from this state's knowledge (pure)."""
         phase = self.phase
-        expected_kind = {
+        kinds: dict[int, type | tuple[type, ...]] = {
             RULE: Commit, HINT: Hint, PLAY: (Play, NoPlay), JUDGE: Judge, CALL: Call, ANSWER: Answer,
             DEALER_PICK: Pick, SAGE_PICK: Pick, ANSWER_PICK: Answer, WINDOW: (DeclareSage, Pass),
             OPEN: Open,
-        }.get(phase)
+        }
+        expected_kind = kinds.get(phase)
         if expected_kind is None or not isinstance(move, expected_kind):
             raise self._fail(seat, f"a {move.KIND} move is not expected in the {PHASE_NAMES[phase]} "
                                    "step")

@@ -166,13 +166,13 @@ class EleusisState(MoveChecks, StockEffects, GameState):
             return self._play_moves(seat)
         if phase in (JUDGE, CALL):
             cls = Judge if phase == JUDGE else Call
-            options = [cls(RIGHT), cls(WRONG)]
+            options: list[Move] = [cls(RIGHT), cls(WRONG)]
             return self._only_true(seat, options) if phase == JUDGE else options
         if phase in (ANSWER, ANSWER_PICK):
             return self._only_true(seat, [Answer(YES), Answer(NO)])
         if phase == DEALER_PICK:
             assert self.pending is not None
-            picks = [Pick(h, self.cards[h] or "") for h in self.hands[self.pending.seat]]
+            picks: list[Move] = [Pick(h, self.cards[h] or "") for h in self.hands[self.pending.seat]]
             return self._only_true(seat, picks)
         if phase == SAGE_PICK:
             assert self.pending is not None

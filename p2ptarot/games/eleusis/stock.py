@@ -8,14 +8,35 @@ part that received cards is reshuffled (a verified reshuffle stays within one de
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from p2ptarot.cards.standard52 import standard_52_copy
 from p2ptarot.engine.types import NOBODY, Reveal, Shuffle, Turn, TurnKind
 
 from .rules import EFFECTS
 
+if TYPE_CHECKING:  # pragma: no cover
+    from .records import Effect
+
 
 class StockEffects:
     """Mixin of `EleusisState`: the queue of deals, added decks and reshuffles."""
+
+    if TYPE_CHECKING:  # what the state class that inherits this mixin provides
+        def _alloc(self, count: int, group: tuple[str, int]) -> tuple[int, ...]: ...
+        _deck_order: dict[str, int]
+        def _finish(self) -> None: ...
+        _group: dict[int, tuple[str, int]]
+        _holder: list[int]
+        _known_card: dict[str, int]
+        _turn: Turn
+        cards: list[str | None]
+        effects: list[Effect]
+        hands: list[list[int]]
+        next_copy: int
+        phase: int
+        round: int
+        stock: list[int]
 
     def _group_key(self, group: tuple[str, int]) -> int:
         """Stock order: the base deck first, then added decks by copy index (R12)."""

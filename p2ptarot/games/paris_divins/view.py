@@ -3,15 +3,49 @@ everything else shown is public. Undealt cards and unplayed hands are never show
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TYPE_CHECKING
 
 from .rules import PHASE_NAMES
 
 if TYPE_CHECKING:
-    from .state import ParisDivinsState
+    from .moves import Wager
+    from .rules import Rules
 
 
-def build_view(state: "ParisDivinsState", seat: int | None) -> dict[str, Any]:
+class ViewSource(Protocol):
+    """What the view reads of the game's state (the state class satisfies it; typed against this,
+    not the class, so this module does not import the state module that imports it)."""
+
+    @property
+    def active(self) -> list[int]: ...
+    def card_for(self, handle: int, seat: int | None) -> str | None: ...
+    @property
+    def chosen(self) -> dict[int, Wager]: ...
+    @property
+    def eliminated(self) -> list[int]: ...
+    @property
+    def hands(self) -> list[list[int]]: ...
+    @property
+    def history(self) -> list[dict[str, Any]]: ...
+    @property
+    def phase(self) -> int: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def reserve(self) -> list[int]: ...
+    @property
+    def round_no(self) -> int: ...
+    @property
+    def rounds_won(self) -> list[int]: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def stakes(self) -> dict[int, int]: ...
+    @property
+    def supply(self) -> list[int]: ...
+
+
+def build_view(state: ViewSource, seat: int | None) -> dict[str, Any]:
     """Everything `seat` (None = the public) may know, as plain JSON."""
 
     n = state.players

@@ -15,7 +15,7 @@ def excused(cards: Sequence[int]) -> tuple[int, ...]:
     divine beside any major (the World counts even when itself excused)."""
     majors = [i for i, c in enumerate(cards) if CATEGORY[c] == MAJOR]
     divines = [i for i, c in enumerate(cards) if CATEGORY[c] == DIVINE]
-    out = []
+    out: list[int] = []
     if len(majors) >= 2:
         out.extend(i for i in majors if cards[i] == WORLD_INDEX)
     if len(divines) == 1 and majors:

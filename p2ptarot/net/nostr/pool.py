@@ -10,7 +10,12 @@ any other shape are ignored.
 Relays have limits, and say so (``relay_policy`` decides what each answer means):
 
 - before the first connection, each relay's NIP-11 document is read: its ``limitation`` gives the
-  content cap (``sizing.content_cap``); ``auth_required`` drops the relay (no NIP-42 key here);
+  content cap (``sizing.content_cap``); ``auth_required`` drops the relay unless the user gave
+  a key for it (``auth_keys``);
+- NIP-42: a relay's ``["AUTH", challenge]`` is answered with a kind-22242 event signed by the
+  key the user gave for that relay (on connecting, the pool waits ``AUTH_WAIT`` s for the
+  challenge before sending anything on it); with no key the challenge is left unanswered, and
+  a refusal ``auth-required:`` or ``restricted:`` drops the relay as below;
 - ``content_cap()`` is the smallest cap of the relays still in use: the relay path sizes its
   events to it;
 - ``OK false`` by prefix: ``duplicate:`` is success; ``rate-limited:`` pauses the relay (backoff
@@ -46,7 +51,8 @@ from urllib.parse import urlsplit, urlunsplit
 import aiohttp
 
 from ..limits import TokenBucket
-from .event import Event, EventError, parse_event
+from .event import Event, EventError, make_event, parse_event
+from .keys import NostrKey
 from .sizing import DEFAULT_CONTENT, MIN_CONTENT, content_cap
 
 logger = logging.getLogger(__name__)
@@ -69,6 +75,10 @@ SEND_TIMEOUT = 5.0
 #: seconds after a disconnection whose events a re-subscription asks again
 RECONNECT_OVERLAP = 60
 _DROP_PREFIXES = ("blocked", "auth-required", "restricted", "pow")
+#: NIP-42's event kind, and the seconds a relay we hold a key for is given to send its
+#: challenge before anything else goes on a new connection
+AUTH_KIND = 22242
+AUTH_WAIT = 3.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +151,8 @@ class _Relay:
     recycle: bool = False  # close this connection now and dial again
     recycle_idle: bool = False  # ... once every event sent on it is answered
     room: asyncio.Event = field(default_factory=asyncio.Event)  # inflight under the window
+    key: NostrKey | None = None  # the user's NIP-42 key for this relay
+    auth_id: str = ""  # our last AUTH event (its OK is not an event's)
 
 
 class RelayPool:
@@ -148,11 +160,13 @@ class RelayPool:
 
     def __init__(self, urls: list[str], *, connect_timeout: float = 10.0,
                  max_queued: int = 4096, give_up: float = 45.0,
-                 on_notice: Callable[[RelayNotice], None] | None = None) -> None:
+                 on_notice: Callable[[RelayNotice], None] | None = None,
+                 auth_keys: dict[str, NostrKey] | None = None) -> None:
         if not urls:
             raise ValueError("at least one relay URL is needed")
         self.urls = list(dict.fromkeys(urls))
         self._relays = {u: _Relay(u) for u in self.urls}
+        self.auth_keys = auth_keys or {}
         self._subs: dict[str, list[dict[str, Any]]] = {}
         self._queue: asyncio.Queue[Delivered] = asyncio.Queue(max_queued)
         self._seen: OrderedDict[str, None] = OrderedDict()
@@ -177,6 +191,8 @@ class RelayPool:
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
+        for relay in self._relays.values():  # (``auth_keys`` may be set after construction)
+            relay.key = self.auth_keys.get(relay.url)
         self._session = aiohttp.ClientSession()
         self._tasks = [asyncio.create_task(self._keep(r)) for r in self._relays.values()]
         self._tasks += [asyncio.create_task(self._write(r)) for r in self._relays.values()]
@@ -330,7 +346,7 @@ class RelayPool:
             relay.limitation = {k: v for k, v in limitation.items()
                                 if isinstance(k, str) and isinstance(v, (int, bool))}
             relay.cap = max(min(content_cap(relay.limitation), relay.cap), 0)
-            if relay.limitation.get("auth_required") is True:
+            if relay.limitation.get("auth_required") is True and relay.key is None:
                 self._drop(relay, "auth-required: the relay's NIP-11 document asks for NIP-42 "
                            "authentication")
             elif relay.cap < MIN_CONTENT:
@@ -357,6 +373,8 @@ class RelayPool:
             relay.ws = ws
             relay.recycle = relay.recycle_idle = False
             try:
+                if relay.key is not None:
+                    await self._await_challenge(relay, ws)
                 floor = None if relay.lost_at is None else int(relay.lost_at) - RECONNECT_OVERLAP
                 for sub, filters in list(self._subs.items()):
                     await ws.send_str(json.dumps(["REQ", sub, *_since(filters, floor)]))
@@ -456,35 +474,73 @@ class RelayPool:
         self.failed.set()
         self._tell(RelayNotice("", "failed", self.failure))
 
+    async def _await_challenge(self, relay: _Relay,
+                               ws: aiohttp.ClientWebSocketResponse) -> None:
+        """A relay we hold a key for: its first frame is read (``AUTH_WAIT`` s at most) and a
+        challenge answered before our subscriptions and events go (else they would be refused
+        as unauthenticated)."""
+        with contextlib.suppress(TimeoutError):
+            msg = await ws.receive(timeout=AUTH_WAIT)
+            if msg.type == aiohttp.WSMsgType.TEXT:
+                await self._frame(relay, msg.data, ws)
+            elif msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED,
+                              aiohttp.WSMsgType.ERROR):
+                raise ConnectionError("the relay closed the connection")
+
+    async def _auth(self, relay: _Relay, challenge: object,
+                    ws: aiohttp.ClientWebSocketResponse) -> None:
+        """Answer a NIP-42 challenge with the user's key for this relay (none: no answer; a
+        relay that insists refuses our events with ``auth-required:`` and is dropped)."""
+        if relay.key is None or not isinstance(challenge, str) or not 0 < len(challenge) <= 256:
+            return
+        event = make_event(relay.key, AUTH_KIND, [["relay", relay.url], ["challenge", challenge]],
+                           "", int(time.time()))
+        relay.auth_id = event.id
+        with contextlib.suppress(ConnectionError, RuntimeError, aiohttp.ClientError):
+            await ws.send_str(json.dumps(["AUTH", event.to_json()]))
+
     async def _read(self, relay: _Relay, ws: aiohttp.ClientWebSocketResponse) -> None:
         async for msg in ws:
             if msg.type != aiohttp.WSMsgType.TEXT:
                 if msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.ERROR):
                     return
                 continue
-            try:
-                frame = json.loads(msg.data)
-            except (ValueError, RecursionError):
-                continue
-            if not isinstance(frame, list) or not frame or not isinstance(frame[0], str):
-                continue
-            kind = frame[0]
-            if kind == "EVENT" and len(frame) == 3 and isinstance(frame[1], str):
-                await self._event(relay.url, frame[1], frame[2])
-            elif kind == "OK" and len(frame) >= 3 and isinstance(frame[1], str):
-                self._ok(relay, frame[1], frame[2] is True,
-                         frame[3] if len(frame) > 3 and isinstance(frame[3], str) else "")
-            elif kind == "EOSE" and len(frame) >= 2 and isinstance(frame[1], str):
-                if frame[1] in self.eose:
-                    self.eose[frame[1]].add(relay.url)
-                    self._eose_changed.set()
-            elif kind == "CLOSED" and len(frame) >= 2 and isinstance(frame[1], str):
-                self._closed(relay, frame[1], frame[2] if len(frame) > 2
-                             and isinstance(frame[2], str) else "")
-            elif kind == "NOTICE" and len(frame) >= 2:
-                self._notice(relay, _clean(frame[1]))
+            await self._frame(relay, msg.data, ws)
             if relay.recycle or relay.dropped:
                 return
+
+    async def _frame(self, relay: _Relay, data: str,
+                     ws: aiohttp.ClientWebSocketResponse) -> None:
+        """One frame a relay sent on ``ws`` (anything malformed is ignored)."""
+        try:
+            frame = json.loads(data)
+        except (ValueError, RecursionError):
+            return
+        if not isinstance(frame, list) or not frame or not isinstance(frame[0], str):
+            return
+        kind = frame[0]
+        if kind == "AUTH" and len(frame) >= 2:
+            await self._auth(relay, frame[1], ws)
+        elif kind == "OK" and len(frame) >= 3 and frame[1] == relay.auth_id \
+                and isinstance(frame[1], str) and relay.auth_id:
+            if frame[2] is not True:  # our key was refused: the relay will not take us
+                reason = frame[3] if len(frame) > 3 and isinstance(frame[3], str) else ""
+                self._drop(relay, "auth-required: our key was refused (" +
+                           (_clean(reason) or "no reason given") + ")")
+        elif kind == "EVENT" and len(frame) == 3 and isinstance(frame[1], str):
+            await self._event(relay.url, frame[1], frame[2])
+        elif kind == "OK" and len(frame) >= 3 and isinstance(frame[1], str):
+            self._ok(relay, frame[1], frame[2] is True,
+                     frame[3] if len(frame) > 3 and isinstance(frame[3], str) else "")
+        elif kind == "EOSE" and len(frame) >= 2 and isinstance(frame[1], str):
+            if frame[1] in self.eose:
+                self.eose[frame[1]].add(relay.url)
+                self._eose_changed.set()
+        elif kind == "CLOSED" and len(frame) >= 2 and isinstance(frame[1], str):
+            self._closed(relay, frame[1], frame[2] if len(frame) > 2
+                         and isinstance(frame[2], str) else "")
+        elif kind == "NOTICE" and len(frame) >= 2:
+            self._notice(relay, _clean(frame[1]))
 
     def _ok(self, relay: _Relay, event_id: str, accepted: bool, reason: str) -> None:
         if event_id not in relay.inflight and not accepted and relay.inflight:

@@ -18,6 +18,7 @@ _LAZY = {
     "OnlineConfig": "config", "OnlineConfigError": "config",
     "IceServer": "config", "check_relay": "config",
     "default_relays": "config", "parse_turn": "config", "default_ice": "config",
+    "read_relay_keys": "config", "auth_keys": "config",
     "OnlineTransport": "transport", "OnlineAdvert": "transport",
     "nostr_key_for": "transport", "OnlineMesh": "mesh",
     "OnlineTable": "finder", "OnlineBrowser": "finder",
@@ -32,11 +33,18 @@ __all__ = list(_LAZY)
 __getattr__, __dir__ = lazy_names(__name__, _LAZY)
 
 
-if TYPE_CHECKING:
-    from ..nostr.adverts import code_of, normalize_code, show_code
-    from .config import (IceServer, OnlineConfig, OnlineConfigError, check_relay,
-                         default_ice, default_relays, parse_turn)
-    from ..nostr.pool import RelayNotice
-    from .finder import OnlineBrowser, OnlineTable, RelaysFailed, browse_online, find_code
-    from .mesh import OnlineMesh
-    from .transport import OnlineAdvert, OnlineTransport, nostr_key_for
+if TYPE_CHECKING:  # `X as X`: re-exported for the type checker (the names load lazily)
+    from ..nostr.adverts import code_of as code_of, normalize_code as normalize_code
+    from ..nostr.adverts import show_code as show_code
+    from ..nostr.pool import RelayNotice as RelayNotice
+    from .config import IceServer as IceServer, OnlineConfig as OnlineConfig
+    from .config import OnlineConfigError as OnlineConfigError, check_relay as check_relay
+    from .config import default_ice as default_ice, default_relays as default_relays
+    from .config import parse_turn as parse_turn, auth_keys as auth_keys
+    from .config import read_relay_keys as read_relay_keys
+    from .finder import OnlineBrowser as OnlineBrowser, OnlineTable as OnlineTable
+    from .finder import RelaysFailed as RelaysFailed, browse_online as browse_online
+    from .finder import find_code as find_code
+    from .mesh import OnlineMesh as OnlineMesh
+    from .transport import OnlineAdvert as OnlineAdvert, OnlineTransport as OnlineTransport
+    from .transport import nostr_key_for as nostr_key_for

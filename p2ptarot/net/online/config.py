@@ -13,7 +13,11 @@ import re
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
+
+if TYPE_CHECKING:  # the keys load coincurve: only where a relay asks for them
+    from ..nostr.keys import NostrKey
 
 _RELAY = re.compile(r"wss?://[^\s/]+(/\S*)?")
 
@@ -74,6 +78,13 @@ class OnlineConfig:
     #: token bucket paces them) and, on a data channel, to be read by the peer
     drain_timeout: float = 5.0
     extra: dict[str, str] = field(default_factory=dict)
+    #: (relay URL, secret key hex): the keys the user gave to answer relays' NIP-42 AUTH
+    #: challenges (``read_relay_keys``); never shown in a repr
+    relay_keys: tuple[tuple[str, str], ...] = field(default=(), repr=False)
+
+    def auth_keys(self) -> dict[str, NostrKey]:
+        """Relay URL -> its ``NostrKey`` (for ``RelayPool(auth_keys=...)``)."""
+        return auth_keys(self.relay_keys)
 
     def __post_init__(self) -> None:
         if not self.relays:
@@ -90,6 +101,36 @@ def check_relay(url: str) -> str:
     if not _RELAY.fullmatch(url) or urlsplit(url).hostname is None:
         raise OnlineConfigError(f"{url!r} is not a relay URL (ws://HOST[:PORT] or wss://...)")
     return url
+
+
+def read_relay_keys(path: Path) -> tuple[tuple[str, str], ...]:
+    """A relay-keys file: one ``URL SECRET`` a line (the secret key as 64 hex digits; ``#``
+    comments), the keys NIP-42 AUTH challenges are answered with.  A file, never argv: any
+    local user reads another's command line with `ps`."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise OnlineConfigError(f"cannot read the relay keys file {path}: {exc.strerror}") from None
+    out = []
+    for number, line in enumerate(_read_list(text), 1):
+        parts = line.split()
+        if len(parts) != 2 or not re.fullmatch(r"[0-9a-fA-F]{64}", parts[1]):
+            raise OnlineConfigError(f"{path}, line {number}: write a relay URL and its secret key "
+                                    "(64 hex digits)")
+        out.append((check_relay(parts[0]), parts[1].lower()))
+    return tuple(out)
+
+
+def auth_keys(pairs: tuple[tuple[str, str], ...]) -> dict[str, NostrKey]:
+    """(URL, secret hex) pairs -> URL -> ``NostrKey``."""
+    from ..nostr.keys import KeyError_, NostrKey
+    keys: dict[str, NostrKey] = {}
+    for url, secret in pairs:
+        try:
+            keys[url] = NostrKey(bytes.fromhex(secret))
+        except KeyError_ as exc:
+            raise OnlineConfigError(f"the key given for {url} is not a valid secret key") from exc
+    return keys
 
 
 def _read_list(text: str) -> list[str]:

@@ -80,12 +80,15 @@ def interfaces() -> list[tuple[str, str]]:
     return out
 
 
-async def check_relay(url: str, timeout: float = 10.0) -> RelayCheck:
-    """Connect, read limits, send ourselves a signal of the relay path's size, time its return."""
+async def check_relay(url: str, timeout: float = 10.0,
+                      auth_key: NostrKey | None = None) -> RelayCheck:
+    """Connect (answering a NIP-42 challenge with ``auth_key``, the user's key for this relay),
+    read limits, send ourselves a signal of the relay path's size, time its return."""
     result = RelayCheck(url)
     heard: list[RelayNotice] = []
     key = NostrKey()
-    pool = RelayPool([url], connect_timeout=timeout, give_up=timeout, on_notice=heard.append)
+    pool = RelayPool([url], connect_timeout=timeout, give_up=timeout, on_notice=heard.append,
+                     auth_keys={url: auth_key} if auth_key is not None else None)
     try:
         await pool.start()
         result.reachable = await pool.wait_connected(timeout) > 0
@@ -118,7 +121,7 @@ async def check_relay(url: str, timeout: float = 10.0) -> RelayCheck:
         if not result.carries:
             dropped = [n.detail for n in heard if n.what == "dropped"]
             result.problem = dropped[0] if dropped else (
-                pool.refused[-1] if pool.refused else "our event never came back")
+                pool.refused[-1] if pool.refused else NEVER_BACK)
     except (aiohttp.ClientError, OSError) as exc:
         result.problem = str(exc)
     finally:
@@ -155,7 +158,7 @@ async def check_stun(servers: list[IceServer], bind: str = "0.0.0.0",
     result = StunCheck()
     stuns = [s.url for s in servers if s.url.startswith("stun:")]
     if not stuns:
-        result.problem = "no STUN server configured"
+        result.problem = NO_STUN
         return result
     loop = asyncio.get_running_loop()
     transport, proto = await loop.create_datagram_endpoint(_Stun, local_addr=(bind, 0))
@@ -185,7 +188,7 @@ async def check_stun(servers: list[IceServer], bind: str = "0.0.0.0",
         transport.close()
     if not result.mapped and not result.problem:
         result.udp_blocked = True
-        result.problem = result.problem or "no STUN server answered over UDP"
+        result.problem = NO_STUN_ANSWER
     elif len(result.mapped) >= 2:
         if result.local and all(m[1] == result.local[0] for m in result.mapped):
             result.nat = "none"
@@ -217,48 +220,72 @@ async def check_turn(server: IceServer, timeout: float = 5.0) -> TurnCheck:
     return result
 
 
+#: the sentences `verdict` and the checks make (English; `p2ptarot.i18n.reasons` has each as a
+#: template, so the front ends say them in the player's language)
+NO_RELAY = "no relay carries our events ({why})"
+NO_RELAY_CONFIGURED = "no relay configured"
+NOT_CARRIED = "does not carry our events"
+NAME_A_RELAY = ("name a relay that accepts ephemeral events with --relay URL (or in "
+                "<data dir>/relays.txt); LAN play needs no relay")
+ONE_ADDRESS = "STUN maps this computer to one address ({nat})"
+FRIEND_NEEDS_TURN = "a friend behind a symmetric NAT will still need TURN (--turn)"
+SYMMETRIC = "the NAT maps each destination to a new port (symmetric)"
+STUN_SILENT = "UDP to STUN gets no answer"
+UNCONFIRMED = "a direct path could not be confirmed"
+NEED_EIM = ("direct links need a router that keeps one port per socket "
+            "(endpoint-independent mapping)")
+UDP_BLOCKED = "UDP is blocked"
+SYMMETRIC_NO_TURN = "the NAT is symmetric and no TURN server allocates"
+NO_DIRECT = "no direct path could be confirmed"
+GIVE_TCP_TURN = ("give a TURN server over TCP (--turn turn:HOST:PORT?transport=tcp) to "
+                 "get a faster path")
+RELAY_UNUSED = "relay {url} will not be used: {problem}"
+NO_STUN = "no STUN server configured"
+NO_STUN_ANSWER = "no STUN server answered over UDP"
+NEVER_BACK = "our event never came back"
+ONLINE_OFF = ("online play is off in this lobby: start `p2ptarot web --online` to check the "
+              "relays, STUN and TURN")
+NO_DEFAULT_STUN = ("no public STUN server is contacted (your setting): homes behind NATs then "
+                   "rarely link directly")
+
+
 def verdict(report: Report) -> Report:
     """What will work (best first), why, and what to do (pure)."""
     carrying = [r for r in report.relays if r.carries]
     turn_ok = any(t.allocated for t in report.turn)
     advice: list[str] = []
     if not carrying:
-        why = "; ".join(f"{r.url}: {r.problem or 'does not carry our events'}"
-                        for r in report.relays) or "no relay configured"
-        report.verdict, report.because = "nothing", f"no relay carries our events ({why})"
-        advice.append("name a relay that accepts ephemeral events with --relay URL (or in "
-                      "<data dir>/relays.txt); LAN play needs no relay")
+        why = "; ".join(f"{r.url}: {r.problem or NOT_CARRIED}"
+                        for r in report.relays) or NO_RELAY_CONFIGURED
+        report.verdict, report.because = "nothing", NO_RELAY.format(why=why)
+        advice.append(NAME_A_RELAY)
     elif report.stun.nat in ("none", "endpoint-independent"):
         report.verdict = "direct"
-        report.because = f"STUN maps this computer to one address ({report.stun.nat})"
+        report.because = ONE_ADDRESS.format(nat=report.stun.nat)
         if report.stun.nat == "endpoint-independent":
-            advice.append("a friend behind a symmetric NAT will still need TURN (--turn)")
+            advice.append(FRIEND_NEEDS_TURN)
     elif turn_ok:
         report.verdict = "through TURN"
-        report.because = ("the NAT maps each destination to a new port (symmetric)"
-                          if report.stun.nat == "symmetric" else
-                          "UDP to STUN gets no answer" if report.stun.udp_blocked else
-                          "a direct path could not be confirmed")
-        advice.append("direct links need a router that keeps one port per socket "
-                      "(endpoint-independent mapping)")
+        report.because = (SYMMETRIC if report.stun.nat == "symmetric" else
+                          STUN_SILENT if report.stun.udp_blocked else UNCONFIRMED)
+        advice.append(NEED_EIM)
     else:
         report.verdict = "relay only (slow)"
-        report.because = ("UDP is blocked" if report.stun.udp_blocked else
-                          "the NAT is symmetric and no TURN server allocates"
-                          if report.stun.nat == "symmetric" else
-                          report.stun.problem or "no direct path could be confirmed")
-        advice.append("give a TURN server over TCP (--turn turn:HOST:PORT?transport=tcp) to "
-                      "get a faster path")
+        report.because = (UDP_BLOCKED if report.stun.udp_blocked else
+                          SYMMETRIC_NO_TURN if report.stun.nat == "symmetric" else
+                          report.stun.problem or NO_DIRECT)
+        advice.append(GIVE_TCP_TURN)
     for relay in report.relays:
         if not relay.carries:
-            advice.append(f"relay {relay.url} will not be used: {relay.problem}")
+            advice.append(RELAY_UNUSED.format(url=relay.url, problem=relay.problem))
     report.advice = advice
     return report
 
 
 async def diagnose(relays: list[str], ice: list[IceServer], bind: str = "0.0.0.0",
-                   timeout: float = 10.0) -> Report:
-    checks = await asyncio.gather(*(check_relay(u, timeout) for u in relays))
+                   timeout: float = 10.0, auth_keys: dict[str, NostrKey] | None = None) -> Report:
+    keys = auth_keys or {}
+    checks = await asyncio.gather(*(check_relay(u, timeout, keys.get(u)) for u in relays))
     stun_result = await check_stun(ice, bind)
     turns = [await check_turn(s) for s in ice if s.url.startswith("turn")]
     report = Report(interfaces(), list(checks), stun_result, turns)

@@ -10,11 +10,15 @@ import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..nostr.adverts import (ADVERT_KIND, ADVERT_TTL, TOPIC, address_of, code_of, parse_advert,
                              show_code)
 from ..nostr.pool import RelayNotice, RelayPool
 from ..txt import TableInfo
+
+if TYPE_CHECKING:  # the keys load coincurve: only where a relay asks for them
+    from ..nostr.keys import NostrKey
 
 
 @dataclass(frozen=True)
@@ -31,8 +35,8 @@ class CodeClash(LookupError):
 
 async def browse_online(relays: list[str], wait: float, code: str | None = None,
                         settle: float | None = None,
-                        on_notice: Callable[[RelayNotice], None] | None = None
-                        ) -> list[OnlineTable]:
+                        on_notice: Callable[[RelayNotice], None] | None = None,
+                        auth_keys: dict[str, NostrKey] | None = None) -> list[OnlineTable]:
     """Open tables advertised on ``relays`` within ``wait`` seconds (newest advert per author).
     The subscription asks for every advert still live (``since`` one advert lifetime ago: three
     re-publish periods).  With ``settle``, stop that many seconds after the first table is
@@ -44,7 +48,8 @@ async def browse_online(relays: list[str], wait: float, code: str | None = None,
     if code is not None:
         flt["#d"] = [code]
     sub = "p2ptarot-adverts"
-    async with RelayPool(relays, on_notice=on_notice, give_up=min(wait, 45.0)) as pool:
+    async with RelayPool(relays, on_notice=on_notice, give_up=min(wait, 45.0),
+                         auth_keys=auth_keys) as pool:
         await pool.subscribe(sub, [flt])
         stored = asyncio.ensure_future(pool.wait_stored(sub, wait))
         end = time.monotonic() + wait
@@ -87,12 +92,14 @@ CODE_SETTLE = 2.0
 
 async def find_code(relays: list[str], code: str, wait: float,
                     settle: float = CODE_SETTLE,
-                    on_notice: Callable[[RelayNotice], None] | None = None
+                    on_notice: Callable[[RelayNotice], None] | None = None,
+                    auth_keys: dict[str, NostrKey] | None = None
                     ) -> OnlineTable | None:
     """The table an invitation code names, or None when no relay knows it within ``wait``.
     Raises `CodeClash` when adverts of two authors carry the code: the joiner cannot tell the
     host from an impostor, so it goes nowhere (the host can give its fingerprint instead)."""
-    tables = await browse_online(relays, wait, code=code, settle=settle, on_notice=on_notice)
+    tables = await browse_online(relays, wait, code=code, settle=settle, on_notice=on_notice,
+                                 auth_keys=auth_keys)
     if len(tables) > 1:
         raise CodeClash(f"{len(tables)} different hosts advertise the code {show_code(code)}: "
                         "someone is impersonating the table; ask the host for their fingerprint")
@@ -109,8 +116,9 @@ class OnlineBrowser:
     withdrawn (a newer advert of the same author that is no longer live)."""
 
     def __init__(self, relays: list[str],
-                 on_notice: Callable[[RelayNotice], None] | None = None) -> None:
-        self.pool = RelayPool(relays, on_notice=on_notice)
+                 on_notice: Callable[[RelayNotice], None] | None = None,
+                 auth_keys: dict[str, NostrKey] | None = None) -> None:
+        self.pool = RelayPool(relays, on_notice=on_notice, auth_keys=auth_keys)
         self._found: dict[str, tuple[OnlineTable, int]] = {}  # code -> (table, expiry)
         self._newest: dict[str, int] = {}  # code -> created_at of its newest advert seen
         self._task: asyncio.Task[None] | None = None

@@ -390,7 +390,7 @@ class OnlineMesh(Carrier):
             if getattr(dc, "readyState", "") == "open":
                 channel_ready.set_result(dc)
             else:
-                dc.on("open", lambda: channel_ready.done() or channel_ready.set_result(dc))  # type: ignore[attr-defined]
+                dc.on("open", lambda: channel_ready.done() or channel_ready.set_result(dc))  # type: ignore[attr-defined]  # aiortc's event emitter, untyped
         pc.on("datachannel", on_datachannel)
         try:
             await pc.setRemoteDescription(RTCSessionDescription(sig.sdp, "offer"))
@@ -420,7 +420,7 @@ class OnlineMesh(Carrier):
         return Ended(*channel.end) if text is None else text
 
     async def _write(self, conn: Conn, data: bytes) -> bool:
-        channel: Channel = conn  # type: ignore[assignment]
+        channel: Channel = conn  # type: ignore[assignment]  # a carrier's connections are its own kind (Conn is any hashable to the core)
         try:
             await channel.send(data.decode("utf-8"))
         except (ConnectionError, RuntimeError, ValueError):
@@ -428,7 +428,7 @@ class OnlineMesh(Carrier):
         return True
 
     def _ping(self, conn: Conn) -> None:
-        conn.ping()  # type: ignore[attr-defined]
+        conn.ping()  # type: ignore[attr-defined]  # a carrier's connections are its own kind (Conn is any hashable to the core)
 
     def _before_tick(self) -> None:
         for peer in self.peers():
@@ -439,7 +439,7 @@ class OnlineMesh(Carrier):
     def _shut(self, conn: Conn, code: int, reason: str) -> None:
         """Tell the peer why, let what the link queued leave (bounded), then close: in the
         background (aiortc's close can block ~30 s while UDP is dead; the link is down already)."""
-        task = asyncio.ensure_future(self._retire(conn, code, reason))  # type: ignore[arg-type]
+        task = asyncio.ensure_future(self._retire(conn, code, reason))  # type: ignore[arg-type]  # a carrier's connections are its own kind (Conn is any hashable to the core)
         self._retiring.add(task)
         task.add_done_callback(self._retiring.discard)
 
@@ -456,7 +456,7 @@ class OnlineMesh(Carrier):
         await channel.close()
 
     def _linked(self, conn: Conn, peer: PeerKey) -> None:
-        channel: Channel = conn  # type: ignore[assignment]
+        channel: Channel = conn  # type: ignore[assignment]  # a carrier's connections are its own kind (Conn is any hashable to the core)
         self.seen[peer] = (channel.path, None)
         self._spawn(self._report(peer, channel))
         if self._addresses.get(channel, "") and channel.path == "relay" and self._stages() \
@@ -464,7 +464,7 @@ class OnlineMesh(Carrier):
             self._spawn(self._upgrade(peer, channel))
 
     def _released(self, conn: Conn) -> None:
-        self._addresses.pop(conn, None)  # type: ignore[call-overload]
+        self._addresses.pop(conn, None)  # type: ignore[call-overload]  # a carrier's connections are its own kind (Conn is any hashable to the core)
 
     async def _report(self, peer: PeerKey, channel: Channel) -> None:
         """Record the link's RTT as it is measured; tell ``on_link`` after the first sample."""

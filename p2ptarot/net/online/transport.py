@@ -55,6 +55,7 @@ class OnlineTransport:
         mesh = OnlineMesh(identity, self.config, key=nostr_key_for(identity))
         mesh.on_link = self.on_link
         mesh.pool.on_notice = self.on_relay
+        mesh.pool.auth_keys = self.config.auth_keys()  # NIP-42: read at the pool's start
         self.meshes.append(mesh)
         return mesh
 
@@ -102,7 +103,7 @@ class OnlineAdvert:
         self._task = asyncio.create_task(self._refresh())
 
     async def update(self, **changes: object) -> None:
-        self.info = replace(self.info, **changes)  # type: ignore[arg-type]
+        self.info = replace(self.info, **changes)  # type: ignore[arg-type]  # `changes` are fields of the record, checked by dataclasses.replace
         await self._publish()
 
     async def close(self) -> None:

@@ -41,8 +41,11 @@ class Rules:
 
 
 def _parse(game: str, text: str) -> Rules:
-    title, sections, helps = game, [], {}
-    heading, lines = None, []
+    title = game
+    helps: dict[str, str] = {}
+    sections: list[tuple[str, str]] = []
+    heading: str | None = None
+    lines: list[str] = []
 
     def close() -> None:
         if heading is not None and heading.lower() != "help":

@@ -8,6 +8,7 @@ function drawTables(e) {
   const typed = $("myname") ? $("myname").value : null;
   const kept = keptHostForm();
   const typedCode = $("joincode") ? $("joincode").value : "";
+  const quiet = noDefaultStun();
   const box = $("lobby"); box.hidden = false; clear(box);
   S.lobby = true;
   box.appendChild(el("h2", null, e.online ? t("Open tables on your network and online") : t("Open tables on your network")));
@@ -21,7 +22,7 @@ function drawTables(e) {
        tb.online ? t("online, code {code}", { code: tb.code }) : t("this network")].forEach((c) => tr.appendChild(el("td", null, c)));
       const td = el("td"); const b = el("button", "join", tb.full ? t("full") : t("Join"));
       b.disabled = tb.full; b.dataset.target = tb.target;
-      b.addEventListener("click", () => send({ cmd: "sit", target: tb.target, name: $("myname").value }));
+      b.addEventListener("click", () => send({ cmd: "sit", target: tb.target, name: $("myname").value, no_default_stun: noDefaultStun() }));
       td.appendChild(b); tr.appendChild(td); tbl.appendChild(tr);
     });
     box.appendChild(tbl);
@@ -32,7 +33,52 @@ function drawTables(e) {
   box.appendChild(form);
   if (e.online) box.appendChild(codeForm(typedCode));
   if (e.games && e.games.length) box.appendChild(hostForm(e.games, kept, e.online));
+  box.appendChild(doctorPanel(e.online, quiet));
 }
+
+// ---- "Check my connection": the doctor's checks run by the page's server, and its verdict;
+// online, the setting "no public STUN server" (the page's --no-default-stun) ---------------------
+function noDefaultStun() { return $("nodefaultstun") ? $("nodefaultstun").checked : Boolean(S.quietStun); }
+const VERDICT_WORDS = { "LAN": t("LAN"), "direct": t("direct"), "through TURN": t("through TURN"),
+                        "relay only (slow)": t("relay only (slow)"), "nothing": t("nothing") };
+function doctorPanel(online, quiet) {
+  const f = el("div", "doctor"); f.id = "doctor";
+  f.appendChild(el("h2", null, t("Check my connection")));
+  if (online) {
+    const row = el("label", "quietstun");
+    const box = el("input"); box.id = "nodefaultstun"; box.type = "checkbox"; box.checked = quiet;
+    box.addEventListener("change", () => { S.quietStun = box.checked; });
+    row.appendChild(box);
+    row.appendChild(el("span", null, " " + t("contact no public STUN server (homes behind NATs then rarely link directly)")));
+    f.appendChild(row);
+  }
+  const go = el("button", "check", t("Check my connection")); go.id = "doctorbtn";
+  go.addEventListener("click", () => send({ cmd: "doctor", no_default_stun: noDefaultStun() }));
+  f.appendChild(go);
+  const out = el("div", "doctorresult"); out.id = "doctorresult"; f.appendChild(out);
+  fillDoctor(out, S.doctor);
+  return f;
+}
+function fillDoctor(out, e) {
+  clear(out);
+  if (!e) return;
+  if (e.running) { out.appendChild(el("p", "hint", t("Checking the relays, STUN and TURN… (up to a minute)"))); return; }
+  const list = el("ul", "checks");
+  e.checks.forEach((c) => { const li = el("li", c.ok ? "ok" : "bad", (c.ok ? "✓ " : "✗ ") + c.text); li.dataset.check = c.check; list.appendChild(li); });
+  out.appendChild(list);
+  const v = el("p", "verdict", e.said); v.id = "verdict"; v.dataset.verdict = e.verdict;
+  v.insertBefore(el("strong", null, (VERDICT_WORDS[e.verdict] || e.verdict) + " — "), v.firstChild);
+  out.appendChild(v);
+  if (e.advice.length) {
+    const todo = el("ul", "advice");
+    e.advice.forEach((a) => todo.appendChild(el("li", null, a)));
+    out.appendChild(todo);
+  }
+}
+handlers.doctor = (e) => {
+  S.doctor = e;
+  const out = $("doctorresult"); if (out) fillDoctor(out, e);
+};
 
 // ---- an invitation code (XXXXX-XXXXX) or link (p2ptarot:XXXXX-XXXXX) someone gave ----------------
 function codeForm(typed) {
@@ -40,7 +86,7 @@ function codeForm(typed) {
   f.appendChild(el("span", null, t("Invitation code or link:") + " "));
   const code = el("input"); code.id = "joincode"; code.maxLength = 40; code.placeholder = "XXXXX-XXXXX"; code.value = typed;
   const go = el("button", "join", t("Join")); go.id = "joincodebtn";
-  go.addEventListener("click", () => { if (code.value.trim()) send({ cmd: "sit", target: code.value.trim(), name: $("myname").value }); });
+  go.addEventListener("click", () => { if (code.value.trim()) send({ cmd: "sit", target: code.value.trim(), name: $("myname").value, no_default_stun: noDefaultStun() }); });
   f.appendChild(code); f.appendChild(go);
   return f;
 }
@@ -101,7 +147,8 @@ function hostForm(games, kept, online) {
   const where = el("input"); where.id = "hostonline"; where.type = "checkbox";
   where.checked = Boolean(online && kept.online);
   go.addEventListener("click", () => send({ cmd: "host", game: game.value, variant: variant.value,
-    seats: Number(seats.value), bots: Number(bots.value), name: $("myname").value, online: where.checked }));
+    seats: Number(seats.value), bots: Number(bots.value), name: $("myname").value, online: where.checked,
+    no_default_stun: noDefaultStun() }));
   [[t("game") + " ", game], [" " + t("variant") + " ", variant], [" " + t("seats") + " ", seats], [" " + t("bots") + " ", bots]].forEach(([label, node]) => {
     f.appendChild(el("span", null, label)); f.appendChild(node);
   });

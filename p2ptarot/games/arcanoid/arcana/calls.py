@@ -18,7 +18,7 @@ from ..model import Ctx
 from ..moves import Call, CallAgain, Give
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..state import ArcanoidState
+    from ..rules import ArcanoidGame
 
 MAX_CALLS = {STAR: 1, MOON: 2, SUN: 3}
 
@@ -29,19 +29,19 @@ def callable_cards(arcanum: str, first: bool) -> tuple[str, ...]:
     return MINORS
 
 
-def check(g: "ArcanoidState", pid: int, move: Call) -> None:
+def check(g: ArcanoidGame, pid: int, move: Call) -> None:
     if move.card not in MAX_CALLS:
         raise IllegalMove(g.seat_of(pid), "only the Star, Moon and Sun call cards", g.where())
     if move.called not in callable_cards(move.card, True):
         raise IllegalMove(g.seat_of(pid), f"{move.card} cannot call {move.called}", g.where())
 
 
-def check_again(g: "ArcanoidState", seat: int, move: CallAgain, ctx: Ctx) -> None:
+def check_again(g: ArcanoidGame, seat: int, move: CallAgain, ctx: Ctx) -> None:
     if move.called not in MINORS:
         raise IllegalMove(seat, "further calls are for minor arcana", g.where())
 
 
-def check_give(g: "ArcanoidState", seat: int, move: Give, ctx: Ctx) -> None:
+def check_give(g: ArcanoidGame, seat: int, move: Give, ctx: Ctx) -> None:
     pid = ctx.data["by_seat"][seat]
     if move.handle not in g.parts[pid].hand or move.card != ctx.data["called"]:
         raise IllegalMove(seat, "give the called card from the hidden hand", g.where())
@@ -50,24 +50,24 @@ def check_give(g: "ArcanoidState", seat: int, move: Give, ctx: Ctx) -> None:
         raise IllegalMove(seat, "that card is not the called card", g.where())
 
 
-def check_pass(g: "ArcanoidState", seat: int, ctx: Ctx) -> None:
+def check_pass(g: ArcanoidGame, seat: int, ctx: Ctx) -> None:
     pid = ctx.data["by_seat"][seat]
     if any(g.usable_card(h, seat) == ctx.data["called"] for h in g.parts[pid].hand):
         raise IllegalMove(seat, f"claimed not to hold {ctx.data['called']} while holding it",
                           g.where())
 
 
-def legal_give(g: "ArcanoidState", seat: int, ctx: Ctx) -> list:
+def legal_give(g: ArcanoidGame, seat: int, ctx: Ctx) -> list:
     pid = ctx.data["by_seat"][seat]
     mine = [h for h in g.parts[pid].hand if g.card_for(h, seat) == ctx.data["called"]]
     return [Give(mine[0], ctx.data["called"])] if mine else [Pass()]
 
 
-def legal_again(g: "ArcanoidState", seat: int, ctx: Ctx) -> list:
+def legal_again(g: ArcanoidGame, seat: int, ctx: Ctx) -> list:
     return [Pass()] + [CallAgain(c) for c in MINORS if c not in ctx.data["tried"]]
 
 
-def _public_holder(g: "ArcanoidState", called: str) -> tuple[int, int] | None:
+def _public_holder(g: ArcanoidGame, called: str) -> tuple[int, int] | None:
     for q in g.turn_order_from(g.cursor if g.cursor >= 0 else 0):
         p = g.parts[q]
         for h in p.hand + p.visible + p.reserve:
@@ -76,7 +76,7 @@ def _public_holder(g: "ArcanoidState", called: str) -> tuple[int, int] | None:
     return None
 
 
-def one_call(g: "ArcanoidState", pid: int, called: str, zone: str):
+def one_call(g: ArcanoidGame, pid: int, called: str, zone: str):
     """One call; returns the giver's pid on success, -1 on failure. Generator."""
     found = _public_holder(g, called)
     if found is None:
@@ -106,7 +106,7 @@ def one_call(g: "ArcanoidState", pid: int, called: str, zone: str):
     return giver
 
 
-def play(g: "ArcanoidState", pid: int, move: Call, zone: str):
+def play(g: ArcanoidGame, pid: int, move: Call, zone: str):
     g.discard.append(move.handle)
     yield from g.turn_up_usa()  # GAZA G7: the USA's cards face up first (A89: any caller)
     called, tried = move.called, [move.called]

@@ -14,10 +14,10 @@ from p2ptarot.engine import IllegalMove
 from ..moves import ChariotAdd, ChariotDiscard, ChariotLoad
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..state import ArcanoidState
+    from ..rules import ArcanoidGame
 
 
-def _check_cards(g: "ArcanoidState", pid: int, handles, cards) -> None:
+def _check_cards(g: ArcanoidGame, pid: int, handles, cards) -> None:
     seat = g.seat_of(pid)
     avail = set(g.available(pid))
     if len(handles) != len(cards) or len(set(handles)) != len(handles):
@@ -30,7 +30,7 @@ def _check_cards(g: "ArcanoidState", pid: int, handles, cards) -> None:
             raise IllegalMove(seat, f"card {h} is not available as {c}", g.where())
 
 
-def check_load(g: "ArcanoidState", pid: int, move: ChariotLoad) -> None:
+def check_load(g: ArcanoidGame, pid: int, move: ChariotLoad) -> None:
     if g.parts[pid].chariot >= 0:
         raise IllegalMove(g.seat_of(pid), "a Chariot is already active", g.where())
     if not move.handles or move.handle in move.handles:
@@ -39,7 +39,7 @@ def check_load(g: "ArcanoidState", pid: int, move: ChariotLoad) -> None:
     _check_cards(g, pid, move.handles, move.cards)
 
 
-def check_add(g: "ArcanoidState", pid: int, move: ChariotAdd) -> None:
+def check_add(g: ArcanoidGame, pid: int, move: ChariotAdd) -> None:
     if g.parts[pid].chariot < 0:
         raise IllegalMove(g.seat_of(pid), "no active Chariot", g.where())
     most = g.rules.chariot_add_max
@@ -49,12 +49,12 @@ def check_add(g: "ArcanoidState", pid: int, move: ChariotAdd) -> None:
     _check_cards(g, pid, move.handles, move.cards)
 
 
-def check_discard(g: "ArcanoidState", pid: int, move: ChariotDiscard) -> None:
+def check_discard(g: ArcanoidGame, pid: int, move: ChariotDiscard) -> None:
     if g.parts[pid].chariot < 0:
         raise IllegalMove(g.seat_of(pid), "no active Chariot", g.where())
 
 
-def play_load(g: "ArcanoidState", pid: int, move: ChariotLoad, zone: str):
+def play_load(g: ArcanoidGame, pid: int, move: ChariotLoad, zone: str):
     p = g.parts[pid]
     g.declare(p.seat, zip(move.handles, move.cards))
     for h in move.handles:
@@ -65,7 +65,7 @@ def play_load(g: "ArcanoidState", pid: int, move: ChariotLoad, zone: str):
     return False
 
 
-def play_add(g: "ArcanoidState", pid: int, move: ChariotAdd):
+def play_add(g: ArcanoidGame, pid: int, move: ChariotAdd):
     p = g.parts[pid]
     g.declare(p.seat, zip(move.handles, move.cards))
     for h in move.handles:
@@ -75,7 +75,7 @@ def play_add(g: "ArcanoidState", pid: int, move: ChariotAdd):
     return False
 
 
-def play_discard(g: "ArcanoidState", pid: int, move: ChariotDiscard):
+def play_discard(g: ArcanoidGame, pid: int, move: ChariotDiscard):
     g.discard_chariot(pid)
     yield from g.refill(pid)
     return False

@@ -14,10 +14,10 @@ from ..model import Participant
 from ..moves import Play
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..state import ArcanoidState
+    from ..rules import ArcanoidGame
 
 
-def play(g: "ArcanoidState", pid: int, move: Play, zone: str):
+def play(g: ArcanoidGame, pid: int, move: Play, zone: str):
     demon = Participant(pid=len(g.parts), seat=g.seat_of(pid), demon=True, devil=move.handle)
     g.parts.append(demon)
     g.insert_demon(demon.pid, pid)

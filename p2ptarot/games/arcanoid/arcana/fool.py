@@ -23,13 +23,13 @@ from ..model import Ctx
 from ..moves import Fool
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..state import ArcanoidState
+    from ..rules import ArcanoidGame
 
 #: what the Fool's user announces after looking at a secret engagement (K4, T4; secret.py)
 STOLEN, LOST = "stolen", "lost"
 
 
-def _fool_location(g: "ArcanoidState") -> tuple[str, int]:
+def _fool_location(g: ArcanoidGame) -> tuple[str, int]:
     """('justice'|'owner'|'gone'|'hidden', owner pid)."""
     for h in g.justice:
         if g.public_card(h) == FOOL:
@@ -48,7 +48,7 @@ def _fool_location(g: "ArcanoidState") -> tuple[str, int]:
     return "hidden", -1
 
 
-def asked_order(g: "ArcanoidState", engager: int, field: str) -> tuple[list[int], str]:
+def asked_order(g: ArcanoidGame, engager: int, field: str) -> tuple[list[int], str]:
     where, owner = _fool_location(g)
     seq = g.turn_order_from(g.cursor, include_self=False) + (
         [g.cursor] if g.in_round(g.cursor) else [])
@@ -63,7 +63,7 @@ def asked_order(g: "ArcanoidState", engager: int, field: str) -> tuple[list[int]
     return [q for q in eligible if not g.parts[q].demon and g.parts[q].hand], where
 
 
-def fool_handles(g: "ArcanoidState", pid: int, seat: int | None) -> list[int]:
+def fool_handles(g: ArcanoidGame, pid: int, seat: int | None) -> list[int]:
     """Handles of a Fool participant `pid` could use, as `seat` knows them."""
     p = g.parts[pid]
     out = [h for h in p.hand + p.visible if g.card_for(h, seat) == FOOL]
@@ -71,13 +71,13 @@ def fool_handles(g: "ArcanoidState", pid: int, seat: int | None) -> list[int]:
     return out
 
 
-def can_cut(g: "ArcanoidState", pid: int, handle: int, engager: int) -> bool:
+def can_cut(g: ArcanoidGame, pid: int, handle: int, engager: int) -> bool:
     h = g.hermit
     return (h is not None and h.owner == pid and pid != engager and h.free > 0
             and handle in g.justice)
 
 
-def check(g: "ArcanoidState", seat: int, move: Fool, ctx: Ctx) -> None:
+def check(g: ArcanoidGame, seat: int, move: Fool, ctx: Ctx) -> None:
     asked: list[int] = ctx.data["asked"]
     if move.user not in asked or g.seat_of(move.user) != seat:
         raise IllegalMove(seat, "this participant is not asked in this Fool window", g.where())
@@ -97,7 +97,7 @@ def check(g: "ArcanoidState", seat: int, move: Fool, ctx: Ctx) -> None:
             raise IllegalMove(seat, "a cut-in names an asked participant or the engager", g.where())
 
 
-def legal(g: "ArcanoidState", seat: int, ctx: Ctx) -> list:
+def legal(g: ArcanoidGame, seat: int, ctx: Ctx) -> list:
     out: list = [Pass()]
     engager = ctx.data["engager"]
     for pid in ctx.data["asked"]:
@@ -110,7 +110,7 @@ def legal(g: "ArcanoidState", seat: int, ctx: Ctx) -> list:
     return out
 
 
-def fool_window(g: "ArcanoidState", engager: int, field: str, secret: bool = False,
+def fool_window(g: ArcanoidGame, engager: int, field: str, secret: bool = False,
                 steal: "Callable[[int], None] | None" = None):
     """Run the window; returns the Fool's user (the thief, or for a `secret` engagement whose
     attempt failed the loser of the Fool: it refills all the same, K4) or -1. `steal(user)`
@@ -175,7 +175,7 @@ def fool_window(g: "ArcanoidState", engager: int, field: str, secret: bool = Fal
 
 
 # ---- the Fool's attempt (K4, T4) ---------------------------------------------------------------
-def fool_attempt(g: "ArcanoidState", engager: int, user: int, field: str):
+def fool_attempt(g: ArcanoidGame, engager: int, user: int, field: str):
     """After the Fool is shown: the private look, then the user's announced outcome. Returns
     whether the record is stolen. Generator."""
     rec = g.parts[engager].records[field]

@@ -14,23 +14,23 @@ from p2ptarot.engine import IllegalMove
 from ..moves import JUSTICE_TARGET, HangedMan
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..state import ArcanoidState
+    from ..rules import ArcanoidGame
 
 
-def targets(g: "ArcanoidState", pid: int) -> list[int]:
+def targets(g: ArcanoidGame, pid: int) -> list[int]:
     out = g.turn_order_from(pid)
     if g.justice_card >= 0:
         out.append(JUSTICE_TARGET)
     return out
 
 
-def check(g: "ArcanoidState", pid: int, move: HangedMan) -> None:
+def check(g: ArcanoidGame, pid: int, move: HangedMan) -> None:
     if move.target not in targets(g, pid):
         raise IllegalMove(g.seat_of(pid), "the Hanged Man targets a participant in the round or "
                                           "the Justice", g.where())
 
 
-def play(g: "ArcanoidState", pid: int, move: HangedMan, zone: str):
+def play(g: ArcanoidGame, pid: int, move: HangedMan, zone: str):
     g.discard.append(move.handle)
     if move.target == JUSTICE_TARGET:
         g.discard.extend(g.justice)

@@ -12,10 +12,10 @@ from ..model import HermitState
 from ..moves import Play
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..state import ArcanoidState
+    from ..rules import ArcanoidGame
 
 
-def play(g: "ArcanoidState", pid: int, move: Play, zone: str):
+def play(g: ArcanoidGame, pid: int, move: Play, zone: str):
     g.hermit = HermitState(pid, move.handle, g.rules.hermit_moves)
     yield from g.refill(pid)
     return False

@@ -17,38 +17,38 @@ from ..moves import Judgement, World
 from ..battle import CARDS, FORCED, JUDGED, Record
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..state import ArcanoidState
+    from ..rules import ArcanoidGame
 
 
-def judgement_targets(g: "ArcanoidState", pid: int) -> list[tuple[int, str]]:
+def judgement_targets(g: ArcanoidGame, pid: int) -> list[tuple[int, str]]:
     return [(q, f) for q in g.turn_order_from(pid) for f in FIELDS
             if f not in g.parts[q].records]
 
 
-def world_fields(g: "ArcanoidState", pid: int) -> list[str]:
+def world_fields(g: ArcanoidGame, pid: int) -> list[str]:
     return [f for f in FIELDS if f not in g.ever_engaged and not g.temp_blocks(pid, f)]
 
 
-def check_judgement(g: "ArcanoidState", pid: int, move: Judgement) -> None:
+def check_judgement(g: ArcanoidGame, pid: int, move: Judgement) -> None:
     if (move.target, move.field) not in judgement_targets(g, pid):
         raise IllegalMove(g.seat_of(pid), "Judgement needs a participant in the round without a "
                                           "record on that field", g.where())
 
 
-def check_world(g: "ArcanoidState", pid: int, move: World) -> None:
+def check_world(g: ArcanoidGame, pid: int, move: World) -> None:
     if move.field not in world_fields(g, pid):
         raise IllegalMove(g.seat_of(pid), "the World needs a field where nothing was ever engaged "
                                           "(and not tempered by someone else)", g.where())
 
 
-def play_judgement(g: "ArcanoidState", pid: int, move: Judgement, zone: str):
+def play_judgement(g: ArcanoidGame, pid: int, move: Judgement, zone: str):
     g.add_record(Record(move.target, move.field, JUDGED, g.clock, (move.handle,), (JUDGEMENT,)))
     g.finish_checks(pid)
     yield from g.refill(pid)
     return False
 
 
-def play_world(g: "ArcanoidState", pid: int, move: World, zone: str):
+def play_world(g: ArcanoidGame, pid: int, move: World, zone: str):
     t = g.temperance
     if t is not None and t.field == move.field:
         g.remove_temperance()  # only reachable by the owner in DRESDEN

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 from ..moves import Play
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..state import ArcanoidState
+    from ..rules import ArcanoidGame
 
 
-def play(g: "ArcanoidState", pid: int, move: Play, zone: str):
+def play(g: ArcanoidGame, pid: int, move: Play, zone: str):
     g.justice_card = move.handle
     demon = g.active_demon()
     if demon >= 0:

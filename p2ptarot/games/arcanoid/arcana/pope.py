@@ -17,16 +17,16 @@ from ..model import Ctx
 from ..moves import Pope, Show
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..state import ArcanoidState
+    from ..rules import ArcanoidGame
 
 
-def check(g: "ArcanoidState", pid: int, move: Pope) -> None:
+def check(g: ArcanoidGame, pid: int, move: Pope) -> None:
     if move.category not in POPE_CATEGORIES:
         raise IllegalMove(g.seat_of(pid), f"unknown Hierophant category {move.category!r}",
                           g.where())
 
 
-def check_show(g: "ArcanoidState", seat: int, move: Show, ctx: Ctx) -> None:
+def check_show(g: ArcanoidGame, seat: int, move: Show, ctx: Ctx) -> None:
     pid = ctx.data["by_seat"][seat]
     hand = g.parts[pid].hand
     cat = ctx.data["category"]
@@ -44,7 +44,7 @@ def check_show(g: "ArcanoidState", seat: int, move: Show, ctx: Ctx) -> None:
             raise IllegalMove(seat, f"Hierophant: withheld a card of category {cat}", g.where())
 
 
-def legal_show(g: "ArcanoidState", seat: int, ctx: Ctx) -> list:
+def legal_show(g: ArcanoidGame, seat: int, ctx: Ctx) -> list:
     pid = ctx.data["by_seat"][seat]
     cat = ctx.data["category"]
     mine = [(h, g.card_for(h, seat)) for h in g.parts[pid].hand]
@@ -52,7 +52,7 @@ def legal_show(g: "ArcanoidState", seat: int, ctx: Ctx) -> list:
     return [Show(tuple(h for h, _ in shown), tuple(c for _, c in shown))]
 
 
-def play(g: "ArcanoidState", pid: int, move: Pope, zone: str):
+def play(g: ArcanoidGame, pid: int, move: Pope, zone: str):
     g.discard.append(move.handle)
     yield from g.turn_up_usa()  # GAZA G7: the whole USA hand is shown first
     respondents = [q for q in g.turn_order_from(pid) if not g.parts[q].demon and not g.parts[q].usa

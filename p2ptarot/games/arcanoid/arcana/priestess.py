@@ -13,21 +13,21 @@ from p2ptarot.engine import IllegalMove
 from ..moves import Priestess
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..state import ArcanoidState
+    from ..rules import ArcanoidGame
 
 
-def targets(g: "ArcanoidState", pid: int) -> list[int]:
+def targets(g: ArcanoidGame, pid: int) -> list[int]:
     others = [q for q in g.turn_order_from(pid, include_self=False)]
     return others or [-1]
 
 
-def check(g: "ArcanoidState", pid: int, move: Priestess) -> None:
+def check(g: ArcanoidGame, pid: int, move: Priestess) -> None:
     if move.target not in targets(g, pid):
         raise IllegalMove(g.seat_of(pid), "the High Priestess targets another participant in the "
                                           "round", g.where())
 
 
-def play(g: "ArcanoidState", pid: int, move: Priestess, zone: str):
+def play(g: ArcanoidGame, pid: int, move: Priestess, zone: str):
     g.discard.append(move.handle)
     if move.target >= 0:
         t = g.parts[move.target]

@@ -15,17 +15,17 @@ from p2ptarot.engine import IllegalMove
 from ..moves import Strength
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..state import ArcanoidState
+    from ..rules import ArcanoidGame
 
 OPTIONS = ("visible", "hidden")
 
 
-def check(g: "ArcanoidState", pid: int, move: Strength) -> None:
+def check(g: ArcanoidGame, pid: int, move: Strength) -> None:
     if move.option not in OPTIONS:
         raise IllegalMove(g.seat_of(pid), "Strength: 'visible' or 'hidden'", g.where())
 
 
-def play(g: "ArcanoidState", pid: int, move: Strength, zone: str):
+def play(g: ArcanoidGame, pid: int, move: Strength, zone: str):
     g.strength_cards.append(move.handle)
     bonus = 2 if move.option == "visible" else 1
     p = g.parts[pid]

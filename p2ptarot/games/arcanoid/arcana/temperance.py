@@ -18,23 +18,23 @@ from ..moves import Temperance
 from ..battle import CARDS
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..state import ArcanoidState
+    from ..rules import ArcanoidGame
 
 
-def fields(g: "ArcanoidState", pid: int) -> list[str]:
+def fields(g: ArcanoidGame, pid: int) -> list[str]:
     if not g.pile:
         return []
     recs = g.parts[pid].records
     return [f for f in FIELDS if f not in recs or recs[f].kind != CARDS]
 
 
-def check(g: "ArcanoidState", pid: int, move: Temperance) -> None:
+def check(g: ArcanoidGame, pid: int, move: Temperance) -> None:
     if move.field not in fields(g, pid):
         raise IllegalMove(g.seat_of(pid), "Temperance needs a non-empty pile and a field without "
                                           "the player's card engagement", g.where())
 
 
-def play(g: "ArcanoidState", pid: int, move: Temperance, zone: str):
+def play(g: ArcanoidGame, pid: int, move: Temperance, zone: str):
     g.temperance = TemperanceState(pid, move.field, move.handle)
     yield from g.refill(pid)
     return False

@@ -16,10 +16,10 @@ from ..moves import NONE, Tower
 from ..battle import CARDS
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..state import ArcanoidState
+    from ..rules import ArcanoidGame
 
 
-def targets(g: "ArcanoidState") -> list[tuple[int, str]]:
+def targets(g: ArcanoidGame) -> list[tuple[int, str]]:
     out = []
     for q in g.turn_order_from(g.cursor if g.cursor >= 0 else 0):
         for f, rec in g.parts[q].records.items():
@@ -28,7 +28,7 @@ def targets(g: "ArcanoidState") -> list[tuple[int, str]]:
     return out
 
 
-def check(g: "ArcanoidState", pid: int, move: Tower) -> None:
+def check(g: ArcanoidGame, pid: int, move: Tower) -> None:
     if move.target == NONE and move.field:
         raise IllegalMove(g.seat_of(pid), "a Tower without a target names no field", g.where())
     if move.target != NONE and (move.target, move.field) not in targets(g):
@@ -36,7 +36,7 @@ def check(g: "ArcanoidState", pid: int, move: Tower) -> None:
                                           "in the round", g.where())
 
 
-def play(g: "ArcanoidState", pid: int, move: Tower, zone: str):
+def play(g: ArcanoidGame, pid: int, move: Tower, zone: str):
     g.discard.append(move.handle)
     if move.target != NONE:
         t = g.parts[move.target]

@@ -16,10 +16,10 @@ from ..model import Ctx
 from ..moves import Play, WheelDiscard
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..state import ArcanoidState
+    from ..rules import ArcanoidGame
 
 
-def play(g: "ArcanoidState", pid: int, move: Play, zone: str):
+def play(g: ArcanoidGame, pid: int, move: Play, zone: str):
     g.discard.append(move.handle)
     p = g.parts[pid]
     before = set(p.hand) | set(p.visible)
@@ -49,7 +49,7 @@ def play(g: "ArcanoidState", pid: int, move: Play, zone: str):
     return False
 
 
-def check_discard(g: "ArcanoidState", seat: int, move: WheelDiscard, ctx: Ctx) -> None:
+def check_discard(g: ArcanoidGame, seat: int, move: WheelDiscard, ctx: Ctx) -> None:
     p = g.parts[ctx.actor]
     d, pr = set(move.handles), set(move.promote)
     new = set(ctx.data["new"])
@@ -66,7 +66,7 @@ def check_discard(g: "ArcanoidState", seat: int, move: WheelDiscard, ctx: Ctx) -
             raise IllegalMove(seat, f"card {h} is not {c}", g.where())
 
 
-def legal_discards(g: "ArcanoidState", seat: int, ctx: Ctx, limit: int = 400) -> list:
+def legal_discards(g: ArcanoidGame, seat: int, ctx: Ctx, limit: int = 400) -> list:
     """Discard choices (visible swaps included), capped at `limit` entries for bots."""
     from itertools import combinations
 

@@ -18,14 +18,14 @@ from ..secret import FoolOutcome, SecretEngage, candidates, check_public, perfor
 from .nassau import NASSAU
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..state import ArcanoidState
+    from ..rules import ArcanoidGame
 
 
-def _check(g: "ArcanoidState", pid: int, move: SecretEngage) -> None:
+def _check(g: ArcanoidGame, pid: int, move: SecretEngage) -> None:
     check_public(g, pid, move.field, move.handles, move.chariot)
 
 
-def _perform(g: "ArcanoidState", pid: int, move: SecretEngage):
+def _perform(g: ArcanoidGame, pid: int, move: SecretEngage):
     return (yield from perform(g, pid, move.field, move.handles, move.chariot))
 
 

@@ -22,7 +22,7 @@ from ..secret import FoolOutcome, check_public, options, perform
 from .mainz import MAINZ
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..state import ArcanoidState
+    from ..rules import ArcanoidGame
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +45,7 @@ def malta_composition_error(fields: Sequence[str], cards: Sequence[str], transmu
     return engage.composition_error(fields, cards, None, rules)
 
 
-def _check(g: "ArcanoidState", pid: int, move: MagicianSecret) -> None:
+def _check(g: ArcanoidGame, pid: int, move: MagicianSecret) -> None:
     g._check_card(pid, move.handle, move.card, (MAGICIAN,))
     if move.handle in move.handles or move.handle in g.parts[pid].reserve:
         raise IllegalMove(g.seat_of(pid), "the Magician is shown and discarded, not engaged",
@@ -53,14 +53,14 @@ def _check(g: "ArcanoidState", pid: int, move: MagicianSecret) -> None:
     check_public(g, pid, move.field, move.handles, move.chariot)
 
 
-def _perform(g: "ArcanoidState", pid: int, move: MagicianSecret):
+def _perform(g: ArcanoidGame, pid: int, move: MagicianSecret):
     g.declare(g.seat_of(pid), [(move.handle, move.card)])
     g.take(pid, move.handle)
     g.discard.append(move.handle)
     return (yield from perform(g, pid, move.field, move.handles, move.chariot))
 
 
-def _candidates(g: "ArcanoidState", pid: int, seat: int) -> list[Move]:
+def _candidates(g: ArcanoidGame, pid: int, seat: int) -> list[Move]:
     mags = [h for h in g.available(pid) if g.card_for(h, seat) == MAGICIAN]
     if not mags:
         return []

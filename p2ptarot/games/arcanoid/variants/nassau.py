@@ -16,7 +16,7 @@ from p2ptarot.engine import IllegalMove, Move
 from ..rules import DRESDEN, ExtraMove
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..state import ArcanoidState
+    from ..rules import ArcanoidGame
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,26 +25,26 @@ class RemoveTemperance(Move):
     KIND: ClassVar[str] = "remove-temperance"
 
 
-def nassau_temp_blocks(g: "ArcanoidState", pid: int, field: str) -> bool:
+def nassau_temp_blocks(g: ArcanoidGame, pid: int, field: str) -> bool:
     """N1 `tempBlocks`: the field is tempered, whoever engages."""
     t = g.temperance
     return t is not None and t.field == field
 
 
-def _check_remove(g: "ArcanoidState", pid: int, move: RemoveTemperance) -> None:
+def _check_remove(g: ArcanoidGame, pid: int, move: RemoveTemperance) -> None:
     t = g.temperance
     if t is None or t.owner != pid:
         raise IllegalMove(g.seat_of(pid), "only the owner of the active Temperance removes it",
                           g.where())
 
 
-def _perform_remove(g: "ArcanoidState", pid: int, move: RemoveTemperance):
+def _perform_remove(g: ArcanoidGame, pid: int, move: RemoveTemperance):
     g.remove_temperance()
     return False
     yield  # a generator: the pipeline pumps every move the same way
 
 
-def _candidates(g: "ArcanoidState", pid: int, seat: int) -> list[Move]:
+def _candidates(g: ArcanoidGame, pid: int, seat: int) -> list[Move]:
     t = g.temperance
     return [RemoveTemperance()] if t is not None and t.owner == pid else []
 

@@ -25,7 +25,7 @@ from ..rules import ExtraMove
 from .mainz import MAINZ
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..state import ArcanoidState
+    from ..rules import ArcanoidGame
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,13 +47,13 @@ def lone_ace(rec: Record | None) -> bool:
     return len(others) == 1 and is_ace(others[0])
 
 
-def reinforceable(g: "ArcanoidState", pid: int) -> list[str]:
+def reinforceable(g: ArcanoidGame, pid: int) -> list[str]:
     p = g.parts[pid]
     return [f for f in FIELDS if lone_ace(p.records.get(f)) and (pid, f) not in g.reinforced
             and not g.temp_blocks(pid, f)]
 
 
-def _content_error(g: "ArcanoidState", move: Reinforce) -> str | None:
+def _content_error(g: ArcanoidGame, move: Reinforce) -> str | None:
     if len(move.handles) != len(move.cards) or not move.handles:
         return "a reinforcement holds at least one card, handles and cards one to one"
     if move.transmute >= 0 and move.transmute not in move.handles:
@@ -69,7 +69,7 @@ def _content_error(g: "ArcanoidState", move: Reinforce) -> str | None:
     return None
 
 
-def _check(g: "ArcanoidState", pid: int, move: Reinforce) -> None:
+def _check(g: ArcanoidGame, pid: int, move: Reinforce) -> None:
     seat = g.seat_of(pid)
     p = g.parts[pid]
     if not lone_ace(p.records.get(move.field)) or (pid, move.field) in g.reinforced:
@@ -87,7 +87,7 @@ def _check(g: "ArcanoidState", pid: int, move: Reinforce) -> None:
         raise IllegalMove(seat, err, g.where())
 
 
-def _perform(g: "ArcanoidState", pid: int, move: Reinforce):
+def _perform(g: ArcanoidGame, pid: int, move: Reinforce):
     p = g.parts[pid]
     g.declare(p.seat, zip(move.handles, move.cards))
     for h in move.handles:
@@ -115,7 +115,7 @@ def _perform(g: "ArcanoidState", pid: int, move: Reinforce):
     return False
 
 
-def _candidates(g: "ArcanoidState", pid: int, seat: int) -> list[Move]:
+def _candidates(g: ArcanoidGame, pid: int, seat: int) -> list[Move]:
     fields = reinforceable(g, pid)
     if not fields:
         return []
