@@ -116,7 +116,7 @@ class Carrier(ABC):
                          liveness: Liveness | None = None) -> Linked:
         """Open ``conn`` in the core and read it in a task of its own; returns once the
         handshake settled (raises ``HandshakeError`` if it failed)."""
-        settled = asyncio.get_running_loop().create_future()
+        settled: asyncio.Future[Linked | Failed] = asyncio.get_running_loop().create_future()
         self._settled[conn] = settled
         reader = asyncio.ensure_future(self._run(conn, address, dialed, expected_key, shown,
                                                  liveness))

@@ -276,10 +276,14 @@ class Mesh(Carrier):
         task = asyncio.ensure_future(self._close_ws(ws, code, reason))
         self._closing[ws] = task
         self._tasks.add(task)
-        task.add_done_callback(lambda t: (self._tasks.discard(t), self._closing.pop(ws, None)))
+
+        def done(finished: asyncio.Task[None]) -> None:
+            self._tasks.discard(finished)
+            self._closing.pop(ws, None)
+        task.add_done_callback(done)
 
     def _released(self, conn: Conn) -> None:
-        self._sockets.discard(conn)  # type: ignore[arg-type]  # a carrier's connections are its own kind (Conn is any hashable to the core)
+        self._sockets.discard(conn)
         self._send_locks.pop(conn, None)  # type: ignore[call-overload]  # a carrier's connections are its own kind (Conn is any hashable to the core)
 
     async def _close_ws(self, ws: _WsType, code: int, reason: str) -> None:
