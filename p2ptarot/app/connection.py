@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from p2ptarot.i18n import N_, _
-from p2ptarot.i18n.reasons import say
+from p2ptarot.i18n import N_, _, ngettext
+from p2ptarot.i18n.message import render as say
 
 #: the doctor's `Report` (net/online/doctor.py; the app layer names no network module)
 Report = Any
@@ -25,6 +25,21 @@ def check_lines(report: Report) -> list[tuple[str, bool, str]]:
     """(check, good news, sentence) for each check, in the order they ran."""
     out = [("interfaces", bool(report.interfaces), _("interfaces: {list}").format(
         list=", ".join(f"{n} {ip}" for n, ip in report.interfaces)))]
+    lan = report.lan
+    if lan is not None:
+        where = ", ".join(f"{card} {ip}" for card, ip in lan.cards) or "?"
+        out.append(("zeroconf", bool(lan.cards), _("zeroconf uses: {where}").format(where=where)))
+        if lan.problem:
+            out.append(("lan", False, _("LAN: multicast cannot be checked ({why})").format(
+                why=say(lan.problem))))
+        elif lan.heard:
+            out.append(("lan", True, ngettext(
+                "LAN: multicast heard ({count} other service or computer answered)",
+                "LAN: multicast heard ({count} other services or computers answered)",
+                len(lan.heard)).format(count=len(lan.heard))))
+        else:
+            out.append(("lan", False, _("LAN: multicast not heard (no other computer answered "
+                                        "within {seconds} s)").format(seconds=f"{lan.wait:g}")))
     for r in report.relays:
         if r.carries:
             out.append(("relay", True, _("relay {url}: carries our events (round trip {ms} ms, "
@@ -37,7 +52,9 @@ def check_lines(report: Report) -> list[tuple[str, bool, str]]:
     for url, ip, port in stun.mapped:
         out.append(("stun", True, _("STUN {url}: this computer is seen as {ip}:{port}").format(
             url=url, ip=ip, port=port)))
-    if stun.udp_blocked:
+    if not getattr(report, "online", True):  # the LAN only was checked
+        pass
+    elif stun.udp_blocked:
         out.append(("stun", False, _("STUN: no answer over UDP ({why})").format(
             why=say(stun.problem))))
     else:
@@ -58,6 +75,9 @@ def verdict_line(report: Report) -> str:
     """"verdict: direct (and LAN play), because …" or "verdict: nothing: because …"."""
     if report.verdict == "nothing":
         return _("verdict: nothing: because {why}").format(why=say(report.because))
+    if report.verdict == "LAN" or report.lan is None or not report.lan.heard:
+        return _("verdict: {verdict}, because {why}").format(
+            verdict=verdict_word(report.verdict), why=say(report.because))
     return _("verdict: {verdict} (and LAN play), because {why}").format(
         verdict=verdict_word(report.verdict), why=say(report.because))
 

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from p2ptarot.present.options import MoveOption
 from p2ptarot.i18n import N_, _
+from p2ptarot.i18n.message import tr
 
 #: what a seat is asked for: its move (`Waiting.what`; other steps are worded by the app layer)
 MOVE_WORD = N_("move")
@@ -484,12 +485,12 @@ class StartNow(Command):
 def command_from_json(data: Any) -> Command:
     """A command from untrusted page input; ValueError when malformed (never a crash)."""
     if not isinstance(data, dict):
-        raise ValueError("a command is a JSON object")
+        raise ValueError(tr("a command is a JSON object"))
     cmd = data.get("cmd")
     if cmd == "move":
         turn, index = data.get("turn"), data.get("index")
         if type(turn) is not int or type(index) is not int:
-            raise ValueError("move needs integer turn and index")
+            raise ValueError(tr("move needs integer turn and index"))
         return PlayMove(turn, index)
     if cmd == "leave":
         return Leave()
@@ -502,12 +503,12 @@ def command_from_json(data: Any) -> Command:
     if cmd == "chat":
         text = data.get("text")
         if not isinstance(text, str):
-            raise ValueError("chat needs a text")
+            raise ValueError(tr("chat needs a text"))
         return Chat(text[:300])
     if cmd == "sit":
         target, name = data.get("target"), data.get("name", "")
         if not isinstance(target, str) or not isinstance(name, str):
-            raise ValueError("sit needs a target")
+            raise ValueError(tr("sit needs a target"))
         return Sit(target[:300], name[:40], _no_default_stun(data, "sit"))
     if cmd == "doctor":
         return CheckConnection(_no_default_stun(data, "doctor"))
@@ -516,18 +517,18 @@ def command_from_json(data: Any) -> Command:
         seats, bots = data.get("seats"), data.get("bots", 0)
         if not isinstance(game, str) or not isinstance(variant, str) or not isinstance(name, str) \
                 or type(seats) is not int or type(bots) is not int:
-            raise ValueError("host needs a game, a variant, whole numbers of seats and bots")
+            raise ValueError(tr("host needs a game, a variant, whole numbers of seats and bots"))
         if not 1 <= seats <= 64 or not 0 <= bots < seats:
-            raise ValueError("host: seats 1 to 64, bots fewer than the seats")
+            raise ValueError(tr("host: seats 1 to 64, bots fewer than the seats"))
         online = data.get("online", False)
         if not isinstance(online, bool):
-            raise ValueError("host: online is true or false")
+            raise ValueError(tr("host: online is true or false"))
         options = data.get("options", {})
         if not isinstance(options, dict) or len(options) > 16 or not all(
                 isinstance(k, str) and len(k) <= 40 and (type(v) in (int, bool) or
                                                          (isinstance(v, str) and len(v) <= 40))
                 for k, v in options.items()):
-            raise ValueError("host: options map names to numbers, words or true/false")
+            raise ValueError(tr("host: options map names to numbers, words or true/false"))
         return Host(game[:40], variant[:40], seats, bots, name[:40], online,
                     tuple(sorted(options.items())), _no_default_stun(data, "host"))
     if cmd == "lobby":
@@ -537,19 +538,19 @@ def command_from_json(data: Any) -> Command:
     if cmd == "ready":
         ready = data.get("ready", True)
         if not isinstance(ready, bool):
-            raise ValueError("ready takes true or false")
+            raise ValueError(tr("ready takes true or false"))
         return Ready(ready)
     if cmd == "start":
         return StartNow()
     if cmd == "write":
         return _write_from_json(data)
-    raise ValueError(f"unknown command {cmd!r}")
+    raise ValueError(tr("unknown command {cmd}", cmd=repr(cmd)))
 
 
 def _no_default_stun(data: dict[str, Any], cmd: str) -> bool:
     value = data.get("no_default_stun", False)
     if not isinstance(value, bool):
-        raise ValueError(f"{cmd}: no_default_stun is true or false")
+        raise ValueError(tr("{cmd}: no_default_stun is true or false", cmd=cmd))
     return value
 
 
@@ -557,29 +558,29 @@ def _write_from_json(data: dict[str, Any]) -> WriteMove:
     """A `WriteMove` from page input: every field typed and bounded, nothing else kept."""
     turn, form = data.get("turn"), data.get("form")
     if type(turn) is not int:
-        raise ValueError("write needs an integer turn")
+        raise ValueError(tr("write needs an integer turn"))
     if form not in WRITE_FORMS:
-        raise ValueError(f"write needs a form among {', '.join(WRITE_FORMS)}")
+        raise ValueError(tr("write needs a form among {forms}", forms=', '.join(WRITE_FORMS)))
     text = data.get("text", "")
     if not isinstance(text, str):
-        raise ValueError("a written text is a string")
+        raise ValueError(tr("a written text is a string"))
     try:
         size = len(text.encode("utf-8"))
     except UnicodeEncodeError:  # a lone surrogate, which JSON lets through
-        raise ValueError("a written text is valid Unicode") from None
+        raise ValueError(tr("a written text is valid Unicode")) from None
     if size > MAX_WRITTEN_BYTES:
-        raise ValueError(f"a written text is at most {MAX_WRITTEN_BYTES} bytes")
+        raise ValueError(tr("a written text is at most {max} bytes", max=MAX_WRITTEN_BYTES))
     choices = data.get("choices", [])
     if not isinstance(choices, list) or len(choices) > MAX_CHOICES or not all(
             isinstance(c, str) and len(c) <= MAX_CHOICE_CHARS and c.isprintable() for c in choices):
-        raise ValueError(f"choices are at most {MAX_CHOICES} short strings")
+        raise ValueError(tr("choices are at most {max} short strings", max=MAX_CHOICES))
     handles = data.get("handles", [])
     if not isinstance(handles, list) or len(handles) > MAX_HANDLES or not all(
             type(h) is int and 0 <= h < 1 << 16 for h in handles):
-        raise ValueError(f"handles are at most {MAX_HANDLES} small integers")
+        raise ValueError(tr("handles are at most {max} small integers", max=MAX_HANDLES))
     check = data.get("check", False)
     if type(check) is not bool:
-        raise ValueError("check is true or false")
+        raise ValueError(tr("check is true or false"))
     return WriteMove(turn, form, text, tuple(choices), tuple(handles), check)
 
 

@@ -17,7 +17,7 @@ from p2ptarot.table.envelope import EnvelopeError, parse
 from p2ptarot.table.names import printable
 
 from p2ptarot.i18n import _
-from p2ptarot.i18n.reasons import say
+from p2ptarot.i18n.message import render as say
 from p2ptarot.present import screen as screens
 from .results import column, round_rows
 

@@ -19,7 +19,7 @@ from .clock import rule_text
 from .results import round_rows, totals
 from p2ptarot.present.rulebook import rules
 from p2ptarot.i18n import N_, _, language
-from p2ptarot.i18n.reasons import say
+from p2ptarot.i18n.message import render as say
 
 
 class TableApp:

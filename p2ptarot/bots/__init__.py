@@ -11,6 +11,7 @@ from p2ptarot.engine.local import Agent
 
 from .heuristic import HeuristicBot
 from .random_bot import RandomBot
+from p2ptarot.i18n.message import tr
 
 BOTS: dict[str, Callable[[random.Random], Agent]] = {"random": RandomBot, "heuristic": HeuristicBot}
 
@@ -24,7 +25,8 @@ def make(name: str, seed: int | str) -> Agent:
     try:
         cls = BOTS[name]
     except KeyError:
-        raise UnknownBot(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))})") from None
+        raise UnknownBot(tr("unknown bot {name} (known: {known})",
+                            name=repr(name), known=', '.join(sorted(BOTS)))) from None
     return cls(random.Random(seed))
 
 

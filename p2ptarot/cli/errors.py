@@ -8,7 +8,7 @@ import sys
 from p2ptarot.engine import BadConfiguration, UnknownGame
 from p2ptarot.engine import info as game_info
 from p2ptarot.i18n import _
-from p2ptarot.i18n.reasons import say
+from p2ptarot.i18n.message import render as say
 
 USAGE_ERROR = 2
 
@@ -42,4 +42,4 @@ def interface_arg(value: str) -> str:
     try:
         return resolve_interface(value)
     except InterfaceError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from exc
+        raise argparse.ArgumentTypeError(say(exc)) from exc

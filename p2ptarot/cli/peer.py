@@ -16,7 +16,7 @@ from p2ptarot.app.events import Notice
 from p2ptarot.bots import make as make_bot
 from p2ptarot.engine import BadConfiguration, Move
 from p2ptarot.i18n import N_, _
-from p2ptarot.i18n.reasons import say
+from p2ptarot.i18n.message import render as say
 from p2ptarot.net.finder import describe as describe_table
 from p2ptarot.net.lan import DEFAULT_HEARTBEAT
 from p2ptarot.peer.bots import LocalBots, host_with_bots

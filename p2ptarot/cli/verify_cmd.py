@@ -10,7 +10,7 @@ from pathlib import Path
 from p2ptarot.app.replay import frames
 from p2ptarot.crypto.shuffle import use_second_core
 from p2ptarot.i18n import _, ngettext
-from p2ptarot.i18n.reasons import say
+from p2ptarot.i18n.message import render as say
 from p2ptarot.peer.store import read_transcript
 from p2ptarot.present.seats import name_seats
 from p2ptarot.table.envelope import EnvelopeError, parse
@@ -140,7 +140,7 @@ def run_verify(args: argparse.Namespace) -> int:
         who = (_("seat {n} ({name})").format(n=verdict.seat + 1, name=names[verdict.seat])
                if verdict.seat is not None and 0 <= verdict.seat < len(names) else _("no seat"))
         # the evidence quoted in the reason is listed below, a line each, in the reader's language
-        reason = verdict.reason.split(" — evidence: ")[0] if verdict.evidence else verdict.reason
+        reason = verdict.cause
         print(_("INVALID at step {step}, {who}: {reason}").format(
             step=verdict.step, who=who, reason=printable(name_seats(say(reason), names))))
         if verdict.step is not None and verdict.steps > verdict.step:
@@ -200,7 +200,7 @@ def run_replay(args: argparse.Namespace) -> int:
         print("  " + _("step {n}").format(n=f"{found['step']:>5}") + "  " + _(
             "FAULT of {name} (seat {n}): {reason}; play went on").format(
                 name=names[found["seat"]], n=found["seat"] + 1,
-                reason=printable(name_seats(found["reason"], names))))
+                reason=printable(name_seats(say(found["reason"]), names))))
     if verdict.valid and verdict.outcome:
         scores, winners = verdict.outcome["scores"], verdict.outcome["winners"]
         order = sorted(range(len(scores)), key=lambda s: (s not in winners, -scores[s], s))
@@ -213,5 +213,5 @@ def run_replay(args: argparse.Namespace) -> int:
     who = (_("{name} (seat {n})").format(name=names[verdict.seat], n=verdict.seat + 1)
            if verdict.seat is not None and 0 <= verdict.seat < len(names) else _("no seat"))
     print(_("transcript INVALID at step {step}, {who}: {reason}").format(
-        step=verdict.step, who=who, reason=printable(name_seats(verdict.reason, names))))
+        step=verdict.step, who=who, reason=printable(name_seats(say(verdict.reason), names))))
     return EXIT_INVALID

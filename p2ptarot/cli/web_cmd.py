@@ -16,7 +16,7 @@ from p2ptarot.app.events import ReplayLoaded
 from p2ptarot.app.human import LeftTable
 from p2ptarot.app.replay import frames
 from p2ptarot.i18n import _
-from p2ptarot.i18n.reasons import say
+from p2ptarot.i18n.message import render as say
 from p2ptarot.app.hub import Hub
 from p2ptarot.peer.config import DEFAULT_STAND_IN_AFTER, PeerConfig
 from p2ptarot.peer.store import read_transcript
@@ -88,7 +88,7 @@ def replay_event(path: Path) -> ReplayLoaded:
     verdict = verify_transcript(transcript)
     names, moves = frames(transcript)
     # the reason in the reader's language with the players' names; the evidence it quotes, listed
-    reason = verdict.reason.split(" — evidence: ")[0] if verdict.evidence else verdict.reason
+    reason = verdict.cause
     reason = "".join([name_seats(say(reason), names)] + [" — " + _(
         "evidence: seat {seat}'s signed {kind} message of step {step} (digest {digest}), re-checked "
         "by this replay").format(seat=e["seat"], kind=e["kind"], step=e["step"], digest=e["digest"])

@@ -12,6 +12,7 @@ import secrets
 
 from .encoding import transcript_hash
 from .errors import CommitmentError, InvalidEncoding
+from p2ptarot.i18n.message import tr
 
 SALT_BYTES = 32
 DIGEST_BYTES = 32
@@ -27,15 +28,19 @@ def commit(label: str, value: bytes, salt: bytes | None = None) -> tuple[bytes, 
     if salt is None:
         salt = secrets.token_bytes(SALT_BYTES)
     elif len(salt) != SALT_BYTES:
-        raise InvalidEncoding("commitment: salt must be 32 bytes")
+        raise InvalidEncoding(tr("{what}: {part} must be {size} bytes",
+                                 what="commitment", part="salt", size=32))
     return _digest(label, bytes(value), bytes(salt)), bytes(salt)
 
 
 def check_commitment(label: str, digest: bytes, value: bytes, salt: bytes) -> None:
     """Raise CommitmentError unless (value, salt) opens ``digest`` under ``label``."""
     if len(digest) != DIGEST_BYTES:
-        raise InvalidEncoding("commitment: digest must be 32 bytes")
+        raise InvalidEncoding(tr("{what}: {part} must be {size} bytes",
+                                 what="commitment", part="digest", size=32))
     if len(salt) != SALT_BYTES:
-        raise InvalidEncoding("commitment: salt must be 32 bytes")
+        raise InvalidEncoding(tr("{what}: {part} must be {size} bytes",
+                                 what="commitment", part="salt", size=32))
     if not hmac.compare_digest(_digest(label, bytes(value), bytes(salt)), bytes(digest)):
-        raise CommitmentError(f"commitment: opening does not match digest (label {label!r})")
+        raise CommitmentError(tr("commitment: opening does not match digest (label {label})",
+                                 label=repr(label)))

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from .errors import InvalidEncoding
 from .group import POINT_BYTES, Point, Scalar, base_mul, point_sum
+from p2ptarot.i18n.message import tr
 
 CIPHERTEXT_BYTES = 2 * POINT_BYTES
 
@@ -30,7 +31,7 @@ class Ciphertext:
     def decode(cls, data: bytes) -> Ciphertext:
         """Strict: exactly 64 bytes, both halves valid points (see :meth:`Point.decode`)."""
         if not isinstance(data, (bytes, bytearray)) or len(data) != CIPHERTEXT_BYTES:
-            raise InvalidEncoding("ciphertext: expected 64 bytes")
+            raise InvalidEncoding(tr("{what}: expected {size} bytes", what="ciphertext", size=64))
         return cls(Point.decode(bytes(data[:POINT_BYTES])), Point.decode(bytes(data[POINT_BYTES:])))
 
 

@@ -43,6 +43,7 @@ from . import sodium as _sodium
 
 from .encoding import transcript_hash
 from .errors import CryptoError, InvalidEncoding
+from p2ptarot.i18n.message import tr
 
 ORDER: int = 2**252 + 27742317777372353535851937790883648493
 """l, the order of the group (and of every valid point but the identity)."""
@@ -162,10 +163,10 @@ class Scalar:
     def decode(cls, b: bytes) -> Scalar:
         """Strict: exactly 32 bytes little-endian and < l (libsodium would silently reduce)."""
         if not isinstance(b, (bytes, bytearray)) or len(b) != SCALAR_BYTES:
-            raise InvalidEncoding("scalar: expected 32 bytes")
+            raise InvalidEncoding(tr("{what}: expected {size} bytes", what="scalar", size=32))
         v = int.from_bytes(b, "little")
         if v >= ORDER:
-            raise InvalidEncoding("scalar: not reduced (>= l)")
+            raise InvalidEncoding(tr("scalar: not reduced (>= l)"))
         return cls(v)
 
     def encode(self) -> bytes:
@@ -229,11 +230,11 @@ class Point:
     def decode(cls, b: bytes) -> Point:
         """Strict decoding of a point received from anyone else."""
         if not isinstance(b, (bytes, bytearray)) or len(b) != POINT_BYTES:
-            raise InvalidEncoding("point: expected 32 bytes")
+            raise InvalidEncoding(tr("{what}: expected {size} bytes", what="point", size=32))
         b = bytes(b)
         if not _valid(b):
-            raise InvalidEncoding("point: not the canonical encoding of a non-identity "
-                                  "ristretto255 element")
+            raise InvalidEncoding(tr("point: not the canonical encoding of a non-identity "
+                                     "ristretto255 element"))
         return cls._trusted(b)
 
     def encode(self) -> bytes:

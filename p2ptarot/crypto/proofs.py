@@ -19,6 +19,7 @@ from typing import Self
 from .elgamal import Ciphertext
 from .errors import InvalidEncoding, ProofError
 from .group import G, SCALAR_BYTES, Point, Scalar, base_mul, hash_to_scalar
+from p2ptarot.i18n.message import tr
 
 LABEL_SCHNORR = "p2ptarot/schnorr"
 LABEL_DLEQ = "p2ptarot/dleq"
@@ -41,7 +42,7 @@ class _ChallengeResponse:
     def decode(cls, data: bytes) -> Self:
         """Strict: exactly 64 bytes, both scalars reduced."""
         if not isinstance(data, (bytes, bytearray)) or len(data) != 2 * SCALAR_BYTES:
-            raise InvalidEncoding(f"{cls.__name__}: expected 64 bytes")
+            raise InvalidEncoding(tr("{what}: expected {size} bytes", what=cls.__name__, size=64))
         return cls(Scalar.decode(bytes(data[:32])), Scalar.decode(bytes(data[32:])))
 
 
@@ -60,7 +61,8 @@ class DleqProof(_ChallengeResponse):
 def _require_nonidentity(name: str, **points: Point) -> None:
     for key, p in points.items():
         if p.is_identity:
-            raise ProofError(f"{name}: statement point {key} is the identity")
+            raise ProofError(tr("{name}: statement point {key} is the identity",
+                                name=name, key=key))
 
 
 # --- Schnorr -------------------------------------------------------------------------------
@@ -88,7 +90,7 @@ def verify_key(h: Point, proof: SchnorrProof, context: bytes) -> None:
     _require_nonidentity("schnorr", h=h)
     t = base_mul(proof.s) - h * proof.c
     if _schnorr_challenge(h, t, context) != proof.c:
-        raise ProofError("schnorr: challenge mismatch (no knowledge of log_G h for this context)")
+        raise ProofError(tr("schnorr: challenge mismatch (no knowledge of log_G h for this context)"))
 
 
 # --- Chaum–Pedersen ---------------------------------------------------------------------------
@@ -112,7 +114,8 @@ def _verify(label: str, what: str, g1: Point, h1: Point, g2: Point, h2: Point,
     t1 = g1 * proof.s - h1 * proof.c
     t2 = g2 * proof.s - h2 * proof.c
     if _dleq_challenge(label, context, statement, t1, t2) != proof.c:
-        raise ProofError(f"{what}: challenge mismatch (log_g1 h1 != log_g2 h2 for this statement)")
+        raise ProofError(tr("{what}: challenge mismatch (log_g1 h1 != log_g2 h2 for this statement)",
+                            what=what))
 
 
 def prove_dleq(x: Scalar, g1: Point, h1: Point, g2: Point, h2: Point,

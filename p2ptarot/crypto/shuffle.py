@@ -45,6 +45,7 @@ from .group import (
     multi_mul,
     point_sum,
 )
+from p2ptarot.i18n.message import tr
 
 LABEL_GENERATORS = "p2ptarot/shuffle/h"
 LABEL_CHAIN_BASE = "p2ptarot/shuffle/chain"
@@ -94,9 +95,10 @@ class ShuffleProof:
     def decode(cls, data: bytes, n: int) -> ShuffleProof:
         """Strict: exact size for n, every point via Point.decode, every scalar via Scalar.decode."""
         if n < 1:
-            raise InvalidEncoding("shuffle proof: n must be >= 1")
+            raise InvalidEncoding(tr("shuffle proof: n must be >= 1"))
         if not isinstance(data, (bytes, bytearray)) or len(data) != cls.size(n):
-            raise InvalidEncoding(f"shuffle proof: expected {cls.size(n)} bytes for n={n}")
+            raise InvalidEncoding(tr("shuffle proof: expected {size} bytes for n={n}",
+                                     size=cls.size(n), n=n))
         data = bytes(data)
         npts = 3 * n + 5
         pts = [Point.decode(data[i * 32:(i + 1) * 32]) for i in range(npts)]
@@ -246,14 +248,14 @@ def verify_shuffle(cts: list[Ciphertext], out: list[Ciphertext], H: Point, proof
     """Raise ProofError (naming the failed equation) unless ``out`` is a shuffle of ``cts``."""
     n = len(cts)
     if n < 1:
-        raise ProofError("shuffle: empty input")
+        raise ProofError(tr("shuffle: empty input"))
     if len(out) != n:
-        raise ProofError(f"shuffle: {len(out)} outputs for {n} inputs")
+        raise ProofError(tr("shuffle: {out} outputs for {n} inputs", out=len(out), n=n))
     if not (len(proof.com) == len(proof.chain) == len(proof.t_hat) == len(proof.s_hat)
             == len(proof.s_prime) == n):
-        raise ProofError(f"shuffle: proof sized for another N (expected {n})")
+        raise ProofError(tr("shuffle: proof sized for another N (expected {n})", n=n))
     if H.is_identity:
-        raise ProofError("shuffle: public key is the identity")
+        raise ProofError(tr("shuffle: public key is the identity"))
     hs = _gens(n)
     h0 = _chain_base()
     statement = _statement_parts(context, H, cts, out, proof.com)
@@ -303,17 +305,17 @@ def verify_shuffle(cts: list[Ciphertext], out: list[Ciphertext], H: Point, proof
     # t42: sum (c·u_j)·a_j - s4·G + sum s'_i·a'_i   (randomness halves)
     t41, t42 = pending.result() if pending is not None else halves()
     if not t1_ok:
-        raise ProofError("shuffle: t1 mismatch")
+        raise ProofError(tr("shuffle: {check} mismatch", check="t1"))
     if not t2_ok:
-        raise ProofError("shuffle: t2 mismatch")
+        raise ProofError(tr("shuffle: {check} mismatch", check="t2"))
     if not t3_ok:
-        raise ProofError("shuffle: t3 mismatch")
+        raise ProofError(tr("shuffle: {check} mismatch", check="t3"))
     if t41 != proof.t41:
-        raise ProofError("shuffle: t41 mismatch")
+        raise ProofError(tr("shuffle: {check} mismatch", check="t41"))
     if t42 != proof.t42:
-        raise ProofError("shuffle: t42 mismatch")
+        raise ProofError(tr("shuffle: {check} mismatch", check="t42"))
     if t_hat_bad is not None:
-        raise ProofError(f"shuffle: t_hat[{t_hat_bad}] mismatch")
+        raise ProofError(tr("shuffle: {check} mismatch", check=f"t_hat[{t_hat_bad}]"))
 
 
 _CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)

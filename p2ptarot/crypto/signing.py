@@ -14,6 +14,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PrivateFormat
 from cryptography.hazmat.primitives.serialization import NoEncryption
 
 from .errors import InvalidEncoding, SignatureError
+from p2ptarot.i18n.message import tr
 
 PUBLIC_BYTES = 32
 SEED_BYTES = 32
@@ -36,7 +37,8 @@ class Identity:
     @classmethod
     def from_seed(cls, seed: bytes) -> Identity:
         if len(seed) != SEED_BYTES:
-            raise InvalidEncoding("identity: seed must be 32 bytes")
+            raise InvalidEncoding(tr("{what}: {part} must be {size} bytes",
+                                     what="identity", part="seed", size=32))
         return cls(Ed25519PrivateKey.from_private_bytes(bytes(seed)))
 
     def seed(self) -> bytes:
@@ -58,20 +60,23 @@ class Identity:
 def verify_signature(public_bytes: bytes, data: bytes, sig: bytes) -> None:
     """Raise SignatureError (a CryptoError) unless ``sig`` is valid for ``data``."""
     if len(public_bytes) != PUBLIC_BYTES:
-        raise InvalidEncoding("signature: public key must be 32 bytes")
+        raise InvalidEncoding(tr("{what}: {part} must be {size} bytes",
+                                 what="signature", part="public key", size=32))
     if len(sig) != SIGNATURE_BYTES:
-        raise InvalidEncoding("signature: signature must be 64 bytes")
+        raise InvalidEncoding(tr("{what}: {part} must be {size} bytes",
+                                 what="signature", part="signature", size=64))
     try:
         Ed25519PublicKey.from_public_bytes(bytes(public_bytes)).verify(bytes(sig), bytes(data))
     except InvalidSignature:
         raise SignatureError("signature: invalid Ed25519 signature") from None
     except ValueError as exc:
-        raise InvalidEncoding(f"signature: bad public key ({exc})") from None
+        raise InvalidEncoding(tr("signature: bad public key ({exc})", exc=exc)) from None
 
 
 def fingerprint(public_bytes: bytes) -> str:
     """First 80 bits of SHA-256(public key) in base32, as 4 groups of 4: ``ABCD-EFGH-IJKL-MNOP``."""
     if len(public_bytes) != PUBLIC_BYTES:
-        raise InvalidEncoding("fingerprint: public key must be 32 bytes")
+        raise InvalidEncoding(tr("{what}: {part} must be {size} bytes",
+                                 what="fingerprint", part="public key", size=32))
     text = base64.b32encode(hashlib.sha256(bytes(public_bytes)).digest()).decode("ascii")[:16]
     return "-".join(text[i:i + 4] for i in range(0, 16, 4))

@@ -6,6 +6,8 @@ abort record that must point at the cheater (or the buggy peer).
 
 from __future__ import annotations
 
+from p2ptarot.i18n.message import tr
+
 
 class EngineError(Exception):
     """Base class for every engine error."""
@@ -35,8 +37,9 @@ class IllegalMove(EngineError):
         self.reason = reason
         self.where = where
         self.claim = claim
-        text = f"seat {seat}: {reason}" + (f" ({where})" if where else "")
-        super().__init__(text)
+        super().__init__(tr("seat {seat}: {reason} ({where})",
+                            seat=seat, reason=reason, where=where)
+                         if where else tr("seat {seat}: {reason}", seat=seat, reason=reason))
 
 
 class NotYourTurn(IllegalMove):

@@ -16,6 +16,7 @@ from typing import Any, Callable, Mapping
 
 from .errors import BadConfiguration, UnknownGame
 from .state import GameState
+from p2ptarot.i18n.message import tr
 
 #: a variant anyone can play
 PLAYABLE = "playable"
@@ -65,17 +66,22 @@ class Option:
     def check(self, game: str, name: str, value: Any, players: int) -> None:
         """BadConfiguration with one sentence unless `value` is acceptable at `players` seats."""
         if type(value) is not self.kind:
-            raise BadConfiguration(f"{game} option {name} must be of type {self.kind.__name__}, "
-                                   f"not {value!r}")
+            raise BadConfiguration(tr("{game} option {name} must be of type {kind}, not {got}",
+                                      game=game, name=name, kind=self.kind.__name__,
+                                      got=repr(value)))
         choices = self.choices(players) if callable(self.choices) else self.choices
         if choices and value not in choices:
-            raise BadConfiguration(f"{game} option {name} must be one of {list(choices)} at "
-                                   f"{players} players, not {value!r}")
+            raise BadConfiguration(tr("{game} option {name} must be one of {choices} at {count} "
+                                      "players, not {got}",
+                                      game=game, name=name, choices=list(choices), count=players,
+                                      got=repr(value)))
         high = self.high(players) if callable(self.high) else self.high
         number: Any = value  # an int here (`type(value) is self.kind` narrowed `value` to object)
         if (self.low is not None and number < self.low) or (high is not None and number > high):
-            raise BadConfiguration(f"{game} option {name} must be in {self.low}..{high} at "
-                                   f"{players} players, not {value!r}")
+            raise BadConfiguration(tr("{game} option {name} must be in {low}..{high} at {count} "
+                                      "players, not {got}",
+                                      game=game, name=name, low=self.low, high=high,
+                                      count=players, got=repr(value)))
 
 
 def last_seat(players: int) -> int:
@@ -154,8 +160,9 @@ class GameInfo:
 
     def _unknown_variant(self, name: str) -> str:
         if not self.variants:
-            return f"{self.name} has no variants (got {name!r})"
-        return f"{self.name} has no variant {name!r} (variants: {', '.join(self.variant_names)})"
+            return tr("{game} has no variants (got {name})", game=self.name, name=repr(name))
+        return tr("{game} has no variant {name} (variants: {known})",
+                  game=self.name, name=repr(name), known=', '.join(self.variant_names))
 
     def resolve_variant(self, variant: str | None) -> str | None:
         """The variant a table of this game plays (the default when None), or BadConfiguration
@@ -167,8 +174,10 @@ class GameInfo:
             raise BadConfiguration(self._unknown_variant(chosen))
         vi = self.variant(chosen)
         if not vi.playable:
-            raise BadConfiguration(f"{self.name} variant {chosen} is {vi.status}, not built yet "
-                                   f"(playable: {', '.join(self.playable_variants()) or 'none'})")
+            raise BadConfiguration(tr("{game} variant {name} is {status}, not built yet (playable: "
+                                      "{known})",
+                                      game=self.name, name=chosen, status=vi.status,
+                                      known=', '.join(self.playable_variants()) or 'none'))
         return chosen
 
     def playable_variants(self) -> tuple[str, ...]:
@@ -176,8 +185,9 @@ class GameInfo:
 
     def check_players(self, players: int) -> None:
         if type(players) is not int or not self.min_players <= players <= self.max_players:
-            raise BadConfiguration(f"{self.name} is played by {self.min_players} to "
-                                   f"{self.max_players} players, not {players}")
+            raise BadConfiguration(tr("{game} is played by {low} to {high} players, not {count}",
+                                      game=self.name, low=self.min_players, high=self.max_players,
+                                      count=players))
 
     @property
     def package(self) -> str:
@@ -191,7 +201,8 @@ class GameInfo:
             spec = self.options.get(name) if isinstance(name, str) else None
             if spec is None:
                 accepted = ", ".join(self.options) or "none"
-                raise BadConfiguration(f"{self.name} has no option {name!r} (options: {accepted})")
+                raise BadConfiguration(tr("{game} has no option {name} (options: {accepted})",
+                                          game=self.name, name=repr(name), accepted=accepted))
             spec.check(self.name, name, value, players)
 
     def to_json(self) -> dict[str, Any]:
@@ -265,7 +276,8 @@ def info(name: str) -> GameInfo:
         return _REGISTRY[name]
     except KeyError:
         known = ", ".join(sorted(_REGISTRY)) or "none"
-        raise UnknownGame(f"unknown game {name!r} (known: {known})") from None
+        raise UnknownGame(tr("unknown game {name} (known: {known})",
+                             name=repr(name), known=known)) from None
 
 
 def create(name: str, players: int, variant: str | None = None,

@@ -20,6 +20,7 @@ from .errors import EngineError, IllegalMove, NotYourTurn
 from .knowledge import Knowledge
 from .types import (PUBLIC, Claim, Commit, Finding, Move, Open, Outcome, Reveal, Secret, Turn,
                     TurnKind, bad_field, move_from_json)
+from p2ptarot.i18n.message import tr
 
 #: the turn kinds in which a seat makes a move
 MOVE_KINDS = (TurnKind.SEAT, TurnKind.SIMULTANEOUS, TurnKind.INTERRUPT)
@@ -75,7 +76,7 @@ class GameState(ABC):
         seat's card values unknown here) or unbounded moves overrides this.
         """
         if move not in self.legal_moves(seat):
-            raise IllegalMove(seat, f"{move.to_json()} is not a legal move now")
+            raise IllegalMove(seat, tr("{json} is not a legal move now", json=move.to_json()))
 
     @abstractmethod
     def _resolve_chance(self, result: Any) -> None:
@@ -139,14 +140,17 @@ class GameState(ABC):
         """
         turn = self.turn()
         if turn.kind not in MOVE_KINDS:
-            raise NotYourTurn(seat, f"the game waits for {turn.kind.value}, not for a move")
+            raise NotYourTurn(seat, tr("the game waits for {kind}, not for a move",
+                                       kind=turn.kind.value))
         if seat not in turn.seats:
-            raise NotYourTurn(seat, "it is not this seat's turn")
+            raise NotYourTurn(seat, tr("it is not this seat's turn"))
         if type(move).KIND not in self.MOVES or self.MOVES[type(move).KIND] is not type(move):
-            raise IllegalMove(seat, f"{type(move).__name__} is not a move of {self.NAME}")
+            raise IllegalMove(seat, tr("{name} is not a move of {NAME}",
+                                       name=type(move).__name__, NAME=self.NAME))
         wrong = bad_field(move)
         if wrong is not None:
-            raise IllegalMove(seat, f"{move.KIND} field {wrong!r} has a value of the wrong type")
+            raise IllegalMove(seat, tr("{KIND} field {wrong} has a value of the wrong type",
+                                       KIND=move.KIND, wrong=repr(wrong)))
         self._check(seat, move)
 
     def apply(self, seat: int, move: Move, *, listed: bool = False) -> None:
@@ -186,24 +190,27 @@ class GameState(ABC):
     def _check_commit(self, seat: int, move: Commit) -> None:
         """Pure checks every Commit passes: a fresh name; an omniscient state knows the value."""
         if not move.name:
-            raise IllegalMove(seat, "a secret needs a name")
+            raise IllegalMove(seat, tr("a secret needs a name"))
         if move.name in self.secrets:
-            raise IllegalMove(seat, f"secret {move.name!r} is already committed")
+            raise IllegalMove(seat, tr("secret {name} is already committed", name=repr(move.name)))
         if self.omniscient and not move.value:
-            raise IllegalMove(seat, f"secret {move.name!r} committed without its value")
+            raise IllegalMove(seat, tr("secret {name} committed without its value",
+                                       name=repr(move.name)))
 
     def _check_open(self, seat: int, move: Open) -> None:
         """Pure checks every Open passes: the seat's own, unopened secret, opened to the value
         this state knows (the table already checked the commitment; this catches local play)."""
         secret = self.secrets.get(move.name)
         if secret is None:
-            raise IllegalMove(seat, f"no secret {move.name!r} was committed")
+            raise IllegalMove(seat, tr("no secret {name} was committed", name=repr(move.name)))
         if secret.owner != seat:
-            raise IllegalMove(seat, f"secret {move.name!r} belongs to seat {secret.owner}")
+            raise IllegalMove(seat, tr("secret {name} belongs to seat {owner}",
+                                       name=repr(move.name), owner=secret.owner))
         if secret.opened:
-            raise IllegalMove(seat, f"secret {move.name!r} is already open")
+            raise IllegalMove(seat, tr("secret {name} is already open", name=repr(move.name)))
         if secret.value is not None and secret.value != move.value:
-            raise IllegalMove(seat, f"opened secret {move.name!r} to a value it did not commit")
+            raise IllegalMove(seat, tr("opened secret {name} to a value it did not commit",
+                                       name=repr(move.name)))
 
     def _record_commit(self, seat: int, move: Commit) -> None:
         """Bookkeeping for a Commit, to call from `_apply`: the value is known here iff the move

@@ -23,9 +23,11 @@ from p2ptarot.i18n import DOMAIN, LANGUAGES
 #: the catalogue's dates are fixed: rebuilding an unchanged catalogue changes no byte
 FIXED_DATE = datetime(2026, 11, 26, tzinfo=timezone.utc)
 PACKAGE = Path(__file__).resolve().parent.parent
-#: the front ends' Python: the terminal, the app layer, the presenters, the web server
+#: the front ends' Python: the terminal, the app layer, the presenters, the web server; every
+#: other package says what a player reads as messages (p2ptarot.i18n.message: `tr`, `ntr`)
 PY_DIRS = ("cli", "app", "present", "web", "peer", "i18n")
-PY_KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
+PY_KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
+               "tr": None, "ntr": (1, 2)}
 JS_KEYWORDS = {"t": None}
 #: `{{Rules}}` in index.html: replaced by the translation when the page is served
 HTML_MARK = re.compile(r"\{\{([^{}]+)\}\}")
@@ -33,6 +35,8 @@ HTML_MARK = re.compile(r"\{\{([^{}]+)\}\}")
 
 def sources() -> list[Path]:
     files = [f for d in PY_DIRS for f in sorted((PACKAGE / d).rglob("*.py"))]
+    files += [f for f in sorted(PACKAGE.rglob("*.py"))
+              if f.relative_to(PACKAGE).parts[0] not in PY_DIRS and f not in files]
     static = PACKAGE / "web" / "static"
     return files + sorted(static.glob("*.js")) + sorted(static.rglob("*/*.js")) \
         + sorted(static.glob("*.html"))
@@ -87,7 +91,8 @@ def merge(lang: str) -> Catalog:
     for (msgid, ctx), places in sorted(extracted().items(), key=lambda kv: kv[1][0]):
         was = old.get(msgid, context=ctx)
         empty: Any = ("", "") if isinstance(msgid, tuple) else ""
-        new.add(msgid, was.string if was is not None else empty, locations=places, context=ctx)
+        kept = was is not None and isinstance(was.string, str) == isinstance(empty, str)
+        new.add(msgid, was.string if kept else empty, locations=places, context=ctx)
     return new
 
 

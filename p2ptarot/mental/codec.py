@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from p2ptarot.crypto.errors import CryptoError
 
 from .errors import MessageDecodeError
+from p2ptarot.i18n.message import tr
 
 T = TypeVar("T")
 
@@ -31,7 +32,7 @@ def unb64(value: Any, field: str) -> bytes:
     try:
         return unb64url(value)
     except ValueError as exc:
-        raise MessageDecodeError(f"{field}: {exc}") from exc
+        raise MessageDecodeError(tr("{label}: {detail}", label=field, detail=exc)) from exc
 
 
 def decode_bytes(value: Any, field: str, decoder: Callable[[bytes], T]) -> T:
@@ -40,38 +41,42 @@ def decode_bytes(value: Any, field: str, decoder: Callable[[bytes], T]) -> T:
     try:
         return decoder(raw)
     except (CryptoError, ValueError, TypeError) as exc:
-        raise MessageDecodeError(f"{field}: {exc}") from exc
+        raise MessageDecodeError(tr("{label}: {detail}", label=field, detail=exc)) from exc
 
 
 def get_int(d: Mapping[str, Any], field: str, upper: int = MAX_INT) -> int:
     """A plain (non-bool) int in [0, upper]."""
     v = d[field]
     if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= upper:
-        raise MessageDecodeError(f"{field}: expected an integer in [0, {upper}]")
+        raise MessageDecodeError(tr("{field}: expected an integer in [0, {upper}]",
+                                    field=field, upper=upper))
     return v
 
 
 def get_str(d: Mapping[str, Any], field: str, max_len: int = MAX_DECK_ID) -> str:
     v = d[field]
     if not isinstance(v, str) or not 0 < len(v) <= max_len:
-        raise MessageDecodeError(f"{field}: expected a string of 1..{max_len} characters")
+        raise MessageDecodeError(tr("{field}: expected a string of 1..{max} characters",
+                                    field=field, max=max_len))
     return v
 
 
 def get_list(d: Mapping[str, Any], field: str, max_len: int = MAX_ITEMS) -> list[Any]:
     v = d[field]
     if not isinstance(v, list) or len(v) > max_len:
-        raise MessageDecodeError(f"{field}: expected a list of at most {max_len} items")
+        raise MessageDecodeError(tr("{field}: expected a list of at most {max} items",
+                                    field=field, max=max_len))
     return v
 
 
 def check_keys(d: Any, expected: frozenset[str], what: str) -> Mapping[str, Any]:
     """The dict must have exactly these keys (no extras: one canonical form)."""
     if not isinstance(d, Mapping):
-        raise MessageDecodeError(f"{what}: expected an object")
+        raise MessageDecodeError(tr("{what}: expected an object", what=what))
     keys = set(d.keys())
     if keys != expected:
         missing = sorted(expected - keys)
         extra = sorted(str(k) for k in keys - expected)
-        raise MessageDecodeError(f"{what}: missing keys {missing}, unexpected keys {extra}")
+        raise MessageDecodeError(tr("{what}: missing keys {missing}, unexpected keys {extra}",
+                                    what=what, missing=missing, extra=extra))
     return d

@@ -31,6 +31,7 @@ from .operations import (AuditOp, DiscloseOp, KeysOp, Operation, SharesPhase, Sh
                          TransferOp)
 from .randomness import RandomSource, random_permutation, random_scalar
 from .state import Handle, Plan, Version
+from p2ptarot.i18n.message import tr
 
 CARD_DOMAIN = "p2ptarot/card"
 MIN_SEATS, MAX_SEATS = 2, 12
@@ -50,10 +51,13 @@ def _differ(got: Sequence[tuple[int, int, int | None]],
         return "[" + ", ".join("null" if x is None else str(x) for x in t) + "]"
     for k, (g, w) in enumerate(zip(got, want)):
         if g != w:
-            return f"names {show(g)} at position {k}, where the operation has {show(w)}"
+            return tr("names {target} at position {k}, where the operation has {expected}",
+                      target=show(g), k=k, expected=show(w))
     if len(got) > len(want):
-        return f"names {len(got)} targets, one more ({show(got[len(want)])}) than the operation"
-    return f"names {len(got)} targets, the operation {len(want)} (next: {show(want[len(got)])})"
+        return tr("names {n} targets, one more ({target}) than the operation", n=len(got),
+                  target=show(got[len(want)]))
+    return tr("names {n} targets, the operation {expected} (next: {target})", n=len(got),
+              expected=len(want), target=show(want[len(got)]))
 
 
 def card_point(deck: str, card_id: str) -> Point:
@@ -275,21 +279,27 @@ class DeckEpoch:
     def receive(self, sender: int, msg: MentalMessage) -> list[Event]:
         """Verify and apply `msg` sent by `sender`; raise MentalViolation naming the culprit."""
         if msg.seat != sender:
-            raise MentalViolation(sender, f"message claims to come from seat {msg.seat}")
+            raise MentalViolation(sender, tr("message claims to come from seat {seat}",
+                                             seat=msg.seat))
         if (msg.deck, msg.epoch) != (self.deck, self.epoch):
-            raise MentalViolation(sender, f"message for deck {msg.deck!r} epoch {msg.epoch} "
-                                          f"routed to deck {self.deck!r} epoch {self.epoch}")
+            raise MentalViolation(sender, tr("message for deck {deck} epoch {epoch} routed to deck "
+                                             "{deck2} epoch {epoch2}",
+                                             deck=repr(msg.deck), epoch=msg.epoch,
+                                             deck2=repr(self.deck), epoch2=self.epoch))
         if self.idle:
-            raise MentalViolation(sender, f"{msg.KIND}: no operation in progress")
+            raise MentalViolation(sender, tr("{KIND}: no operation in progress", KIND=msg.KIND))
         if msg.op != self._cursor:
-            raise MentalViolation(sender, f"{msg.KIND} answers operation {msg.op}, "
-                                          f"but operation {self._cursor} is in progress")
+            raise MentalViolation(sender, tr("{KIND} answers operation {op}, but operation {cursor} "
+                                             "is in progress",
+                                             KIND=msg.KIND, op=msg.op, cursor=self._cursor))
         op = self._ops[self._cursor]
         if msg.KIND != op.kind:
-            raise MentalViolation(sender, f"sent {msg.KIND}, expected {op.kind}")
+            raise MentalViolation(sender, tr("sent {KIND}, expected {kind}",
+                                             KIND=msg.KIND, kind=op.kind))
         if sender not in op.pending:
-            raise MentalViolation(sender, f"{msg.KIND}: seat {sender} is not expected to send "
-                                          f"now (already sent, or not its turn)")
+            raise MentalViolation(sender, tr("{KIND}: seat {sender} is not expected to send now "
+                                             "(already sent, or not its turn)",
+                                             KIND=msg.KIND, sender=sender))
         trusted = sender == self.me and self._made.get((msg.op, msg.KIND)) == msg
         events: list[Event] = []
         if isinstance(msg, KeyMessage):
@@ -312,36 +322,38 @@ class DeckEpoch:
             try:
                 verify_key(msg.key, msg.proof, ctx)
             except CryptoError as exc:
-                raise MentalViolation(s, f"key proof rejected: {exc}") from exc
+                raise MentalViolation(s, tr("key proof rejected: {exc}", exc=exc)) from exc
         for other, h in self.keys.items():
             if h == msg.key:
-                raise MentalViolation(max(s, other), f"seats {min(s, other)} and "
-                                                     f"{max(s, other)} published the same key")
+                raise MentalViolation(max(s, other), tr("seats {low} and {high} published the same "
+                                                        "key",
+                                                        low=min(s, other), high=max(s, other)))
         self.keys[s] = msg.key
         op.pending.discard(s)
         if not op.pending:
             H = point_sum([self.keys[i] for i in range(self.n)])
             if H.is_identity:
-                raise MentalViolation(max(self.keys), "joint key is the identity")
+                raise MentalViolation(max(self.keys), tr("joint key is the identity"))
             self.joint_key = H
 
     def _on_shuffle(self, op: ShuffleOp, msg: ShuffleMessage, trusted: bool) -> None:
         s = msg.seat
         want = (op.inputs or (), op.outputs)
         if (msg.inputs, msg.outputs) != want:
-            raise MentalViolation(s, f"shuffle names inputs {list(msg.inputs)} and outputs "
-                                     f"{list(msg.outputs)}, expected {list(want[0])} and "
-                                     f"{list(want[1])}")
+            raise MentalViolation(s, tr("shuffle names inputs {inputs} and outputs {outputs}, "
+                                        "expected {want_in} and {want_out}",
+                                        inputs=list(msg.inputs), outputs=list(msg.outputs),
+                                        want_in=list(want[0]), want_out=list(want[1])))
         if len(msg.ciphertexts) != len(op.stage):
-            raise MentalViolation(s, f"shuffle has {len(msg.ciphertexts)} ciphertexts, "
-                                     f"expected {len(op.stage)}")
+            raise MentalViolation(s, tr("shuffle has {count} ciphertexts, expected {stage}",
+                                        count=len(msg.ciphertexts), stage=len(op.stage)))
         out = list(msg.ciphertexts)
         if not trusted:
             ctx = binding.shuffle_context(self.table_id, self.deck, self.epoch, msg.op, s)
             try:
                 verify_shuffle(op.stage, out, self._H(), msg.proof, ctx)
             except CryptoError as exc:
-                raise MentalViolation(s, f"shuffle proof rejected: {exc}") from exc
+                raise MentalViolation(s, tr("shuffle proof rejected: {exc}", exc=exc)) from exc
         op.stage = out
         op.turn += 1
         op.pending = {op.turn} if op.turn < self.n else set()
@@ -349,12 +361,13 @@ class DeckEpoch:
     def _on_reencryption(self, op: TransferOp, msg: ReencryptionMessage, trusted: bool) -> None:
         s = msg.seat
         if msg.targets != _transfer_targets(op):
-            raise MentalViolation(s, "re-encryption's targets differ from the operation's: it "
-                                     + _differ(msg.targets, _transfer_targets(op)))
+            raise MentalViolation(s, tr("re-encryption's targets differ from the operation's: it "
+                                        "{how}", how=_differ(msg.targets, _transfer_targets(op))))
         want = [(t.handle, op.new_versions[t.handle]) for t in op.transfers if t.holder == s]
         got = [(i.handle, i.version) for i in msg.items]
         if got != want:
-            raise MentalViolation(s, f"re-encryptions for {got}, expected {want}")
+            raise MentalViolation(s, tr("re-encryptions for {got}, expected {want}",
+                                        got=got, want=want))
         if not trusted:
             H = self._H()
             for item in msg.items:
@@ -364,8 +377,8 @@ class DeckEpoch:
                 try:
                     verify_reencryption(old, item.ciphertext, H, item.proof, ctx)
                 except CryptoError as exc:
-                    raise MentalViolation(s, f"re-encryption of handle {item.handle} "
-                                             f"rejected: {exc}") from exc
+                    raise MentalViolation(s, tr("re-encryption of handle {handle} rejected: {exc}",
+                                                handle=item.handle, exc=exc)) from exc
         for item in msg.items:
             self.handles[item.handle].versions.append(Version(item.ciphertext))
         op.pending.discard(s)
@@ -373,21 +386,23 @@ class DeckEpoch:
     def _on_shares(self, op: SharesPhase, msg: ShareMessage, trusted: bool) -> list[Event]:
         s = msg.seat
         if msg.targets != op.targets:
-            raise MentalViolation(s, ("audit's" if isinstance(op, AuditOp) else "shares'")
-                                  + " targets differ from the operation's: it "
-                                  + _differ(msg.targets, op.targets))
+            how = _differ(msg.targets, op.targets)
+            raise MentalViolation(s, tr("audit's targets differ from the operation's: it {how}",
+                                        how=how) if isinstance(op, AuditOp) else
+                                  tr("shares' targets differ from the operation's: it {how}",
+                                     how=how))
         if msg.owing != op.owers:
-            raise MentalViolation(s, f"shares name the owing seats {list(msg.owing)}, the "
-                                     f"operation's are {list(op.owers)}")
+            raise MentalViolation(s, tr("shares name the owing seats {seats}, the operation's "
+                                        "are {expected}", seats=list(msg.owing),
+                                        expected=list(op.owers)))
         if msg.audit != isinstance(op, AuditOp):
-            raise MentalViolation(s, "shares say audit " + ("true" if msg.audit else "false")
-                                  + (": the operation is its epoch's audit"
-                                     if isinstance(op, AuditOp) else
-                                     ": the operation is not an audit"))
+            raise MentalViolation(s, tr("shares say audit false: the operation is its epoch's "
+                                        "audit") if isinstance(op, AuditOp) else
+                                  tr("shares say audit true: the operation is not an audit"))
         want = list(op.plan[s])
         got = [(i.handle, i.version) for i in msg.items]
         if got != want:
-            raise MentalViolation(s, f"shares for {got}, expected {want}")
+            raise MentalViolation(s, tr("shares for {got}, expected {want}", got=got, want=want))
         if not trusted:
             h_s = self.keys[s]
             for item in msg.items:
@@ -397,8 +412,9 @@ class DeckEpoch:
                 try:
                     verify_share(h_s, ct, item.share, item.proof, ctx)
                 except CryptoError as exc:
-                    raise MentalViolation(s, f"decryption share for handle {item.handle} "
-                                             f"version {item.version} rejected: {exc}") from exc
+                    raise MentalViolation(s, tr("decryption share for handle {handle} version "
+                                                "{version} rejected: {exc}",
+                                                handle=item.handle, version=item.version, exc=exc)) from exc
         events: list[Event] = []
         for item in msg.items:
             self.handles[item.handle].versions[item.version].shares[s] = item.share

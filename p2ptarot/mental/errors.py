@@ -8,6 +8,7 @@ Two families, because the caller reacts to them differently:
 """
 
 from __future__ import annotations
+from p2ptarot.i18n.message import tr
 
 
 class MentalError(Exception):
@@ -18,7 +19,7 @@ class MentalViolation(MentalError):
     """A seat sent something the protocol forbids; `seat` is the seat to blame."""
 
     def __init__(self, seat: int, reason: str) -> None:
-        super().__init__(f"seat {seat}: {reason}")
+        super().__init__(tr("seat {seat}: {reason}", seat=seat, reason=reason))
         self.seat = seat
         self.reason = reason
 

@@ -19,6 +19,7 @@ from p2ptarot.crypto.shuffle import ShuffleProof
 
 from .codec import (b64, check_keys, decode_bytes, get_int, get_list, get_str)
 from .errors import MessageDecodeError
+from p2ptarot.i18n.message import tr
 
 MAX_SEAT = 11
 _HEADER = frozenset({"kind", "deck", "epoch", "op", "seat"})
@@ -131,7 +132,8 @@ def _targets(d: Mapping[str, Any]) -> tuple[Target, ...]:
     out = []
     for k, t in enumerate(get_list(d, "targets")):
         if not isinstance(t, list) or len(t) != 3:
-            raise MessageDecodeError(f"targets[{k}]: expected [handle, version, seat or null]")
+            raise MessageDecodeError(tr("targets[{k}]: expected [handle, version, seat or null]",
+                                        k=k))
         out.append((get_int({"handle": t[0]}, "handle"), get_int({"version": t[1]}, "version"),
                     _seat_or_none(t[2], "recipient")))
     return tuple(out)
@@ -141,7 +143,7 @@ def _transfer_targets(d: Mapping[str, Any]) -> tuple[TransferTarget, ...]:
     out = []
     for k, t in enumerate(get_list(d, "targets")):
         if not isinstance(t, list) or len(t) != 3:
-            raise MessageDecodeError(f"targets[{k}]: expected [handle, holder, recipient]")
+            raise MessageDecodeError(tr("targets[{k}]: expected [handle, holder, recipient]", k=k))
         out.append((get_int({"handle": t[0]}, "handle"), get_int({"holder": t[1]}, "holder",
                                                                   MAX_SEAT),
                     get_int({"recipient": t[2]}, "recipient", MAX_SEAT)))
@@ -151,7 +153,7 @@ def _transfer_targets(d: Mapping[str, Any]) -> tuple[TransferTarget, ...]:
 def _owing(d: Mapping[str, Any]) -> tuple[int, ...]:
     seats = tuple(get_int({"owing": v}, "owing", MAX_SEAT) for v in get_list(d, "owing"))
     if list(seats) != sorted(set(seats)):
-        raise MessageDecodeError("owing: expected distinct seats in ascending order")
+        raise MessageDecodeError(tr("owing: expected distinct seats in ascending order"))
     return seats
 
 
@@ -180,7 +182,7 @@ class ShareMessage(_Base):
     def from_dict(cls, d: Mapping[str, Any]) -> ShareMessage:
         d = check_keys(d, _HEADER | {"targets", "owing", "audit", "items"}, cls.KIND)
         if not isinstance(d["audit"], bool):
-            raise MessageDecodeError("audit: expected a boolean")
+            raise MessageDecodeError(tr("audit: expected a boolean"))
         return cls(**_header(d), targets=_targets(d), owing=_owing(d), audit=d["audit"],
                    items=tuple(ShareItem.from_dict(i) for i in get_list(d, "items")))
 
@@ -237,12 +239,12 @@ MESSAGE_TYPES: dict[str, type[Any]] = {
 def message_from_dict(d: Any) -> MentalMessage:
     """Decode any mental message by its `kind` (raises MessageDecodeError)."""
     if not isinstance(d, Mapping) or not isinstance(d.get("kind"), str):
-        raise MessageDecodeError("message: expected an object with a string 'kind'")
+        raise MessageDecodeError(tr("message: expected an object with a string 'kind'"))
     cls = MESSAGE_TYPES.get(d["kind"])
     if cls is None:
-        raise MessageDecodeError(f"message: unknown kind {d['kind']!r}")
+        raise MessageDecodeError(tr("message: unknown kind {kind}", kind=repr(d['kind'])))
     try:
         msg: MentalMessage = cls.from_dict(d)
     except KeyError as exc:  # pragma: no cover - check_keys makes this unreachable
-        raise MessageDecodeError(f"message: missing {exc}") from exc
+        raise MessageDecodeError(tr("message: missing {exc}", exc=exc)) from exc
     return msg

@@ -18,6 +18,7 @@ from .errors import MentalUsageError, MentalViolation, MessageDecodeError
 from .events import Event, Expectation, Transfer
 from .messages import MentalMessage, message_from_dict
 from .randomness import RandomSource, SystemRandomSource
+from p2ptarot.i18n.message import tr
 
 EpochKey = tuple[str, int]
 
@@ -98,7 +99,8 @@ class MentalTable:
         """Verify and apply a message of `sender` (raises MentalViolation naming the culprit)."""
         state = self._epochs.get((msg.deck, msg.epoch))
         if state is None:
-            raise MentalViolation(sender, f"no deck {msg.deck!r} epoch {msg.epoch} is open")
+            raise MentalViolation(sender, tr("no deck {deck} epoch {epoch} is open",
+                                             deck=repr(msg.deck), epoch=msg.epoch))
         return state.receive(sender, msg)
 
     def receive_dict(self, sender: int, data: Any) -> list[Event]:
@@ -106,5 +108,5 @@ class MentalTable:
         try:
             msg = message_from_dict(data)
         except MessageDecodeError as exc:
-            raise MentalViolation(sender, f"malformed message: {exc}") from exc
+            raise MentalViolation(sender, tr("malformed message: {exc}", exc=exc)) from exc
         return self.receive(sender, msg)

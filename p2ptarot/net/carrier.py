@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Self
 
 from .errors import HandshakeError, MessageTooLarge, NoLinkError
+from p2ptarot.i18n.message import tr
 from .events import EventQueue, MeshEvent, PeerKey
 from .handshake import Signer
 from .linkset import (Close, Conn, Deliver, Emit, Failed, Linked, LinkInfo, LinkPolicy, LinkSet,
@@ -153,7 +154,7 @@ class Carrier(ABC):
         finally:
             settled = self._settled.pop(conn, None)
             if settled is not None and not settled.done():
-                settled.set_result(Failed(conn, HandshakeError(None, "connection closed in handshake")))
+                settled.set_result(Failed(conn, HandshakeError(None, tr("connection closed in handshake"))))
             self._readers.pop(conn, None)
             self._released(conn)
 
@@ -173,7 +174,7 @@ class Carrier(ABC):
             elif isinstance(out, Send):
                 if not await self._write(out.conn, out.text.encode("utf-8")):
                     await self._apply(self.core.closed_by_carrier(
-                        out.conn, None, "connection lost in handshake"))
+                        out.conn, None, tr("connection lost in handshake")))
             elif isinstance(out, Pause):
                 await asyncio.sleep(out.seconds)
             elif isinstance(out, Close):

@@ -57,6 +57,7 @@ from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZerocon
 from p2ptarot.net.errors import MeshError
 from p2ptarot.net.wsmesh import WS_PATH
 from p2ptarot.net.txt import AdvertError, TableInfo, decode_txt, encode_txt
+from p2ptarot.i18n.message import tr
 
 logger = logging.getLogger(__name__)
 
@@ -125,12 +126,14 @@ def _bound_sockets(addresses: list[str],
         for sender in senders:
             sender.close()
         if isinstance(exc, OSError):
-            raise DiscoveryError(f"zeroconf cannot use {', '.join(addresses)}: {exc}") from exc
+            raise DiscoveryError(tr("zeroconf cannot use {addresses}: {exc}",
+                                    addresses=", ".join(addresses), exc=exc)) from exc
         raise
     if not senders:
         listen.close()
-        raise DiscoveryError(f"zeroconf cannot use {', '.join(addresses)} (no such address here, "
-                             f"or no multicast on its card)")
+        raise DiscoveryError(tr("zeroconf cannot use {addresses} (no such address here, or no "
+                                "multicast on its card)",
+                                addresses=", ".join(addresses)))
     return listen, senders
 
 
@@ -153,7 +156,8 @@ def _group_socket(addresses: list[str], version: IPVersion) -> socket.socket:
             sock.bind((MDNS_GROUP_V4, MDNS_PORT))
     except OSError as exc:
         sock.close()
-        raise DiscoveryError(f"cannot listen for mDNS on {', '.join(addresses)} only: {exc}") from exc
+        raise DiscoveryError(tr("cannot listen for mDNS on {addresses} only: {exc}",
+                                addresses=", ".join(addresses), exc=exc)) from exc
     return sock
 
 
@@ -180,7 +184,7 @@ def _scope_of(address: str) -> int:
             held = ip.ip[0] if isinstance(ip.ip, tuple) else ip.ip
             if ipaddress.ip_address(held.split("%")[0]) == wanted:
                 return int(adapter.index or 0)
-    raise DiscoveryError(f"no network card holds {address}")
+    raise DiscoveryError(tr("no network card holds {address}", address=address))
 
 
 @dataclass(frozen=True)
@@ -236,7 +240,7 @@ class TableAdvertiser:
         self._interfaces = interfaces
         self._addresses = list(addresses) if addresses else _default_addresses(interfaces)
         if not self._addresses:
-            raise DiscoveryError("no address to advertise")
+            raise DiscoveryError(tr("no address to advertise"))
         self._probe = instance is not None  # a random default name cannot clash: no probing
         self._zc = zeroconf
         self._owns_zc = zeroconf is None
@@ -267,7 +271,8 @@ class TableAdvertiser:
             self._announcing = asyncio.ensure_future(await self._zc.async_register_service(
                 self._info, cooperating_responders=not self._probe))
         except NonUniqueNameException as exc:
-            raise DiscoveryError(f"table name {self.instance!r} already advertised") from exc
+            raise DiscoveryError(tr("table name {instance} already advertised",
+                                    instance=repr(self.instance))) from exc
         await asyncio.sleep(0)  # let the announcement task send its first packet
 
     async def update(self, **changes: object) -> None:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Awaitable, Callable, Sequence
 from p2ptarot import PROTOCOL_VERSION
 
 from .wsmesh import WS_PATH
+from p2ptarot.i18n.message import tr
 
 if TYPE_CHECKING:  # zeroconf is imported only when a table is looked for, not to dial ws://
     from .discovery import TableAdvert
@@ -56,15 +57,16 @@ def parse_target(text: str | None) -> Target:
             if rest.endswith(WS_PATH):
                 rest = rest[: -len(WS_PATH)]
             if not _HOST_PORT.match(rest):
-                raise FindError(f"{text!r} is not an address of the form {scheme}HOST:PORT")
+                raise FindError(tr("{text} is not an address of the form {scheme}HOST:PORT",
+                                   text=repr(text), scheme=scheme))
             return Target(url=f"ws://{rest}{WS_PATH}")
     if text.lower().startswith(("https://", "wss://")):
-        raise FindError("p2ptarot tables speak plain ws:// on the LAN; give ws://HOST:PORT")
+        raise FindError(tr("p2ptarot tables speak plain ws:// on the LAN; give ws://HOST:PORT"))
     if _HOST_PORT.match(text) and not _FINGERPRINT.match(text):
         return Target(url=f"ws://{text}{WS_PATH}")
     if not _FINGERPRINT.match(text):
-        raise FindError(f"{text!r} is neither ws://HOST:PORT, HOST:PORT, nor a fingerprint "
-                        "or table id from `p2ptarot list`")
+        raise FindError(tr("{text} is neither ws://HOST:PORT, HOST:PORT, nor a fingerprint or table "
+                           "id from `p2ptarot list`", text=repr(text)))
     return Target(prefix=text)
 
 
@@ -116,17 +118,16 @@ async def find_table(interfaces: Sequence[str] | None, game: str | None, prefix:
                 if open_:
                     return open_[0].ws_url
                 if full:
-                    raise FindError(f"the table of {full[0].table.fingerprint} is full "
-                                    f"({full[0].table.seats_taken}/{full[0].table.seats_total} seats)")
+                    raise FindError(tr("the table of {fingerprint} is full ({taken}/{total} seats)",
+                                       fingerprint=full[0].table.fingerprint,
+                                       taken=full[0].table.seats_taken,
+                                       total=full[0].table.seats_total))
             elif open_:
                 first_seen = first_seen or now
                 if now - first_seen >= settle:
                     return await _choose(sorted(open_, key=lambda a: a.name), game, pick)
             if now >= deadline:
-                what = f"{game} " if game else ""
-                whose = f" hosted by {prefix}" if prefix else ""
-                raise FindError(f"no open {what}table{whose} seen on the LAN within {wait:.0f} s "
-                                "(is the host running, and on this network?)")
+                raise FindError(_nothing_seen(game, prefix, format(wait, ".0f")))
             await asyncio.sleep(0.05)
 
 
@@ -136,9 +137,27 @@ async def _choose(candidates: list[TableAdvert], game: str | None, pick: Pick | 
     if pick is not None:
         chosen = await pick(candidates)
         if chosen is None:
-            raise FindError("no table chosen")
+            raise FindError(tr("no table chosen"))
         return chosen.ws_url
     listing = "\n".join(f"  {describe(a)}" for a in candidates)
-    what = f"{game} " if game else ""
-    raise FindError(f"{len(candidates)} open {what}tables on the LAN; name the one to join "
-                    f"(join FINGERPRINT or join ws://HOST:PORT):\n{listing}")
+    if game:
+        raise FindError(tr("{count} open {game} tables on the LAN; name the one to join (join "
+                           "FINGERPRINT or join ws://HOST:PORT):\n{listing}",
+                           count=len(candidates), game=game, listing=listing))
+    raise FindError(tr("{count} open tables on the LAN; name the one to join (join FINGERPRINT or "
+                       "join ws://HOST:PORT):\n{listing}", count=len(candidates), listing=listing))
+
+
+def _nothing_seen(game: str | None, host: str | None, wait: str) -> str:
+    """Why no table was found, for the optional game and host asked for."""
+    if game and host:
+        return tr("no open {game} table hosted by {host} seen on the LAN within {wait} s (is the "
+                  "host running, and on this network?)", game=game, host=host, wait=wait)
+    if host:
+        return tr("no open table hosted by {host} seen on the LAN within {wait} s (is the host "
+                  "running, and on this network?)", host=host, wait=wait)
+    if game:
+        return tr("no open {game} table seen on the LAN within {wait} s (is the host running, "
+                  "and on this network?)", game=game, wait=wait)
+    return tr("no open table seen on the LAN within {wait} s (is the host running, and on this "
+              "network?)", wait=wait)

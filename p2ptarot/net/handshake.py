@@ -26,6 +26,7 @@ from typing import Any, Protocol, runtime_checkable
 from p2ptarot.crypto.errors import CryptoError
 from p2ptarot.crypto.signing import PUBLIC_BYTES, SIGNATURE_BYTES, verify_signature
 from p2ptarot.net.errors import HandshakeError
+from p2ptarot.i18n.message import tr
 
 PUBLIC_KEY_SIZE = PUBLIC_BYTES
 NONCE_SIZE = 32
@@ -113,7 +114,7 @@ def parse_hello(text: str) -> Hello:
             instance=b64u_decode(obj["instance"], INSTANCE_SIZE),
         )
     except (KeyError, ValueError) as exc:
-        raise HandshakeError(CLOSE_BAD_HELLO, f"bad hello: {exc}") from exc
+        raise HandshakeError(CLOSE_BAD_HELLO, tr("bad hello: {exc}", exc=exc)) from exc
 
 
 def proof_payload(signer_hello: Hello, verifier_hello: Hello) -> bytes:
@@ -142,11 +143,11 @@ def check_proof(text: str, mine: Hello, theirs: Hello) -> None:
     try:
         signature = b64u_decode(obj["proof"], SIGNATURE_SIZE)
     except (KeyError, ValueError) as exc:
-        raise HandshakeError(CLOSE_BAD_HELLO, f"bad proof message: {exc}") from exc
+        raise HandshakeError(CLOSE_BAD_HELLO, tr("bad proof message: {exc}", exc=exc)) from exc
     try:
         verify_signature(theirs.key, proof_payload(theirs, mine), signature)
     except CryptoError as exc:
-        raise HandshakeError(CLOSE_BAD_SIGNATURE, "bad signature") from exc
+        raise HandshakeError(CLOSE_BAD_SIGNATURE, tr("bad signature")) from exc
 
 
 READY = '{"ready":1}'
@@ -155,7 +156,7 @@ READY = '{"ready":1}'
 def check_ready(text: str) -> None:
     """The peer accepted our proof; anything else is a protocol error."""
     if _loads_object(text) != {"ready": 1}:
-        raise HandshakeError(CLOSE_BAD_HELLO, "expected ready")
+        raise HandshakeError(CLOSE_BAD_HELLO, tr("expected ready"))
 
 
 def _dumps(obj: dict[str, Any]) -> str:
@@ -166,7 +167,7 @@ def _loads_object(text: str) -> dict[str, Any]:
     try:
         obj = json.loads(text)
     except (ValueError, RecursionError) as exc:
-        raise HandshakeError(CLOSE_BAD_HELLO, "handshake frame is not JSON") from exc
+        raise HandshakeError(CLOSE_BAD_HELLO, tr("handshake frame is not JSON")) from exc
     if not isinstance(obj, dict):
-        raise HandshakeError(CLOSE_BAD_HELLO, "handshake frame is not a JSON object")
+        raise HandshakeError(CLOSE_BAD_HELLO, tr("handshake frame is not a JSON object"))
     return obj

@@ -5,6 +5,7 @@ card's IPv4 address."""
 from __future__ import annotations
 
 import ipaddress
+from p2ptarot.i18n.message import tr
 
 
 class InterfaceError(ValueError):
@@ -25,8 +26,10 @@ def resolve_interface(value: str) -> str:
         if value in (adapter.name, adapter.nice_name):
             v4 = [ip.ip for ip in adapter.ips if ip.is_IPv4]
             if not v4:
-                raise InterfaceError(f"network card {value!r} has no IPv4 address")
+                raise InterfaceError(tr("network card {card} has no IPv4 address",
+                                        card=repr(value)))
             return str(v4[0])
     cards = ", ".join(sorted({a.name for a in adapters})) or "none"
-    raise InterfaceError(f"{value!r} is neither an IP address nor a network card here "
-                         f"(cards: {cards})")
+    raise InterfaceError(tr("{text} is neither an IP address nor a network card here (cards: "
+                            "{cards})",
+                            text=repr(value), cards=cards))

@@ -42,6 +42,7 @@ from .handshake import (CLOSE_BAD_FRAMES, CLOSE_BAD_HELLO, CLOSE_DUPLICATE, CLOS
                         CLOSE_UNEXPECTED_KEY, CLOSE_VERSION, INSTANCE_SIZE, READY, Hello, Signer,
                         check_proof, check_ready, make_proof, parse_hello, public_key_of)
 from .limits import TokenBucket
+from p2ptarot.i18n.message import tr
 
 #: whatever object a carrier uses for one connection (a websocket, a channel)
 Conn = Hashable
@@ -49,7 +50,7 @@ Conn = Hashable
 CLOSE_NORMAL = 1000
 CLOSE_GOING_AWAY = 1001
 CLOSE_MESSAGE_TOO_BIG = 1009
-NOT_A_MEMBER = "not a member of this table"
+NOT_A_MEMBER = tr("not a member of this table")
 
 
 @dataclass(frozen=True)
@@ -293,7 +294,7 @@ class LinkSet:
         """A binary frame arrived: nothing on a link is binary (JSON text only)."""
         attempt = self._attempts.get(conn)
         if attempt is not None:
-            return self._fail(attempt, HandshakeError(CLOSE_BAD_HELLO, "binary frame in handshake"))
+            return self._fail(attempt, HandshakeError(CLOSE_BAD_HELLO, tr("binary frame in handshake")))
         link = self._by_conn.get(conn)
         if link is None:
             return []
@@ -334,7 +335,7 @@ class LinkSet:
         """Time passed: handshake deadlines, pings due, silent links."""
         outputs: list[Output] = []
         for attempt in [a for a in self._attempts.values() if now >= a.deadline]:
-            outputs += self._fail(attempt, HandshakeError(CLOSE_TIMEOUT, "handshake timed out"))
+            outputs += self._fail(attempt, HandshakeError(CLOSE_TIMEOUT, tr("handshake timed out")))
         for link in list(self._links.values()):
             live = link.liveness
             if live is None:
@@ -375,7 +376,7 @@ class LinkSet:
 
     def _handshake(self, attempt: _Attempt, text: str, now: float) -> list[Output]:
         if len(text) > self.policy.max_handshake_frame:  # before parsing: the peer is unknown
-            return self._fail(attempt, HandshakeError(CLOSE_BAD_HELLO, "handshake frame too large"))
+            return self._fail(attempt, HandshakeError(CLOSE_BAD_HELLO, tr("handshake frame too large")))
         try:
             if attempt.theirs is None:
                 return self._hello(attempt, parse_hello(text))
@@ -391,12 +392,13 @@ class LinkSet:
     def _hello(self, attempt: _Attempt, theirs: Hello) -> list[Output]:
         mine = attempt.mine
         if theirs.version != mine.version:
-            raise HandshakeError(CLOSE_VERSION, f"protocol version {theirs.version} not "
-                                 f"supported (this peer speaks {mine.version})")
+            raise HandshakeError(CLOSE_VERSION, tr(
+                "protocol version {theirs} not supported (this peer speaks {ours})",
+                theirs=theirs.version, ours=mine.version))
         if theirs.key == mine.key:
-            raise HandshakeError(CLOSE_SELF, "connected to itself")
+            raise HandshakeError(CLOSE_SELF, tr("connected to itself"))
         if attempt.expected is not None and theirs.key != attempt.expected:
-            raise HandshakeError(CLOSE_UNEXPECTED_KEY, "unexpected peer key")
+            raise HandshakeError(CLOSE_UNEXPECTED_KEY, tr("unexpected peer key"))
         if not self.is_admitted(theirs.key):
             raise HandshakeError(CLOSE_UNEXPECTED_KEY, NOT_A_MEMBER)
         attempt.theirs = theirs

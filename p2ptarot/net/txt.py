@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from p2ptarot import PROTOCOL_VERSION
+from p2ptarot.i18n.message import tr
 
 MAX_SEATS = 12
 _MAX_TEXT = 64
@@ -73,7 +74,7 @@ def decode_txt(properties: Mapping[bytes, bytes | None] | Mapping[bytes | str, b
     for raw_key, raw_value in properties.items():
         key = _text(raw_key).lower()
         if key in fields:
-            raise AdvertError(f"duplicate key {key!r}")
+            raise AdvertError(tr("duplicate key {key}", key=repr(key)))
         fields[key] = "" if raw_value is None else _text(raw_value)
     try:
         version, seats = fields["v"], fields["seats"]
@@ -110,6 +111,6 @@ def _check_text(key: str, value: str, *, allow_empty: bool) -> None:
     if not isinstance(value, str):
         raise AdvertError(f"{key} must be text")
     if not value and not allow_empty:
-        raise AdvertError(f"{key} is empty")
+        raise AdvertError(tr("{name} is empty", name=key))
     if len(value) > _MAX_TEXT or not value.isprintable():
         raise AdvertError(f"{key} must be at most {_MAX_TEXT} printable characters")

@@ -24,6 +24,7 @@ import aiohttp
 from aiohttp import WSMsgType, web
 
 from p2ptarot import PROTOCOL_VERSION
+from p2ptarot.i18n.message import tr
 from p2ptarot.net.carrier import Carrier, Ended
 from p2ptarot.net.errors import ConnectError, HandshakeError
 from p2ptarot.net.handshake import Signer
@@ -199,7 +200,8 @@ class Mesh(Carrier):
                 ws = await self._session.ws_connect(url, max_msg_size=self.config.max_message_size,
                                                     autoping=False)
         except (aiohttp.ClientError, OSError, TimeoutError, ValueError) as exc:
-            raise ConnectError(f"cannot connect to {url}: {exc or type(exc).__name__}") from exc
+            raise ConnectError(tr("cannot connect to {url}: {why}", url=url,
+                                  why=exc if str(exc) else type(exc).__name__)) from exc
         self._sockets.add(ws)
         return (await self._handshake(ws, url, True, expected_key)).peer
 
@@ -240,7 +242,7 @@ class Mesh(Carrier):
             elif msg.type is WSMsgType.PONG:
                 self.core.heard(ws, self._clock())
             elif msg.type is WSMsgType.CLOSE:
-                return Ended(msg.data, (peer_text(msg.extra) if msg.extra else "") or "closed by peer")
+                return Ended(msg.data, (peer_text(msg.extra) if msg.extra else "") or tr("closed by peer"))
             elif msg.type is WSMsgType.ERROR:
                 code = _error_code(msg.data) or ws.close_code
                 # a protocol error of the peer's (a frame too big): tell it why

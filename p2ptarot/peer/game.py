@@ -21,7 +21,7 @@ from p2ptarot.net.errors import MeshError
 from p2ptarot.net.events import LinkDown, LinkUp, Received
 from p2ptarot.net.link import Links
 from p2ptarot.i18n import _
-from p2ptarot.i18n.reasons import say
+from p2ptarot.i18n.message import render as say
 from p2ptarot.mental.randomness import SeededRandomSource
 from p2ptarot.table.charter import SignedCharter
 from p2ptarot.table.control import ChatFrame, ControlFrame, DoneFrame, JoinFrame, SignedFrame, SyncFrame
@@ -389,14 +389,16 @@ async def _on_move(session: Session, handle: Callable[[list[Effect]], Awaitable[
     if trace is not None:
         trace.begin("move", session.step)
     if isinstance(choice, Exception):
-        raise RunError(f"no move for seat {session.seat}: {choice}") from choice
+        raise RunError(tr("no move for seat {seat}: {choice}",
+                          seat=session.seat, choice=choice)) from choice
     try:
         if isinstance(choice, StandInMove):
             effects = session.act(choice.move, by="bot")
         else:
             effects = session.act(choice)
     except TableUsageError as exc:  # the local chooser broke the rules: a bug, not a fault
-        raise RunError(f"the move chosen for seat {session.seat} was refused: {exc}") from exc
+        raise RunError(tr("the move chosen for seat {seat} was refused: {exc}",
+                          seat=session.seat, exc=exc)) from exc
     await handle(effects)
     if trace is not None:
         trace.end(session.step)

@@ -25,7 +25,7 @@ from p2ptarot.app.events import ChatLine, LobbyState, Notice, Ready, StartNow
 from p2ptarot.crypto.signing import Identity, fingerprint
 from p2ptarot.engine import info as game_info
 from p2ptarot.i18n import _
-from p2ptarot.i18n.reasons import say
+from p2ptarot.i18n.message import render as say
 from p2ptarot.net.errors import HandshakeError, MeshError
 from p2ptarot.net.events import LinkDown, LinkUp, Received
 from p2ptarot.net.finder import matches_table_id_only
@@ -452,10 +452,10 @@ async def join_lobby(cfg: PeerConfig, links: Links, identity: Identity, url: str
         if isinstance(ev, LinkDown) and ev.peer == host:
             if ev.code in _CLOSED_ON_PURPOSE:  # the host quit: nothing to re-dial
                 raise RunError(_("the host closed the connection ({why})").format(
-                    why=say(printable(ev.reason, 200))))
+                    why=printable(say(ev.reason), 200)))
             relinking = True
             if host not in links.peers():
-                await _relink(cfg, links, host, url, say(printable(ev.reason, 200)))
+                await _relink(cfg, links, host, url, printable(say(ev.reason), 200))
             continue
         if isinstance(ev, LinkUp) and ev.peer == host and (relinking or ev.replaced):
             # a new link to the host (re-dialled, or the host dialled this seat once its game

@@ -8,7 +8,7 @@ from typing import Any, Callable
 from p2ptarot.engine.local import Agent
 from p2ptarot.engine import Move
 from p2ptarot.i18n import _
-from p2ptarot.i18n.reasons import say
+from p2ptarot.i18n.message import render as say
 from p2ptarot.net.finder import FindError, Pick, find_table, parse_target
 from p2ptarot.table.effects import NeedMove
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from p2ptarot.crypto.signing import Identity
+from p2ptarot.i18n.message import tr
 
 if TYPE_CHECKING:
     from p2ptarot.table.charter import SignedCharter
@@ -168,5 +169,6 @@ def read_transcript(path: Path) -> Transcript:
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
-        raise TranscriptError(f"cannot read {path}: {exc.strerror}") from exc
+        raise TranscriptError(tr("cannot read {path}: {strerror}",
+                                 path=path, strerror=exc.strerror)) from exc
     return parse_transcript(data, str(path))

@@ -16,7 +16,7 @@ from p2ptarot.games.eleusis.erl import HINTS, ErlError, compile_rule, facts, hin
 
 from .faces import face
 from .page import PageMoveError
-from p2ptarot.i18n import reasons
+from p2ptarot.i18n.message import render as say_message
 from .seats import name_seats
 
 #: headings for grouping long move lists by kind
@@ -61,7 +61,7 @@ _CARD_ID = re.compile(r"\b(?:clubs|diamonds|hearts|spades)-\d{1,2}(?:#\d+)?")
 def event_text(text: str) -> str:
     """The engine's last event for people: card ids become card names ('hearts-6#1' -> '6♥');
     seats stay 0-based 'seat N' for the screen to name; the sentence in the interface's language."""
-    return _CARD_ID.sub(lambda m: card_name(m.group(0)), reasons.say(text))
+    return _CARD_ID.sub(lambda m: card_name(m.group(0)), say_message(text))
 
 
 def cards_text(cards: Sequence[str | None]) -> str:
@@ -142,7 +142,7 @@ def render(view: Mapping[str, Any]) -> str:
             line += "; " + _("the Sage names {card}").format(card=card_name(pending["proposal"]))
         out.append(line)
     if view.get("last_event"):
-        out.append(_("last: {event}").format(event=event_text(str(view["last_event"]))))
+        out.append(_("last: {event}").format(event=event_text(view["last_event"])))
     for p in view["players"]:
         if p["dealer"]:
             status = _("dealer")
@@ -249,7 +249,7 @@ def error_lines(text: str, error: ErlError) -> list[str]:
 
 def erl_message(error: ErlError) -> str:
     """The rule language's complaint, located, in the interface's language."""
-    why = reasons.say(error.message)
+    why = say_message(error.message)
     return why + " " + _("(line {line}, column {column})").format(
         line=error.line, column=error.column) if error.line else why
 
@@ -429,7 +429,7 @@ def check_rule_text(text: str) -> tuple[str, str]:
     try:
         rule = compile_rule(text)
     except ErlError as exc:
-        raise PageMoveError(_("invalid rule: {why}").format(why=reasons.say(exc.message)), exc.line,
+        raise PageMoveError(_("invalid rule: {why}").format(why=say_message(exc.message)), exc.line,
                             exc.column) from None
     except (ValueError, RecursionError):  # ERL raises only ErlError; a hostile text stays a refusal
         raise PageMoveError(_("invalid rule: the text cannot be read as ERL")) from None
@@ -534,7 +534,7 @@ def refine_screen(view: Mapping[str, Any], names: Sequence[str], base: Mapping[s
         "pending": None if not pending else {
             "seat": pending["seat"], "no_play": pending["no_play"],
             "cards": [face(c) for c in pending["cards"]], "call": pending.get("call") or ""},
-        "last_event": name_seats(event_text(str(view.get("last_event") or "")), names),
+        "last_event": name_seats(event_text(view.get("last_event") or ""), names),
         "hand": [{"handle": h["handle"], "face": face(h["card"])} for h in view.get("hand") or []
                  if isinstance(h.get("card"), str)],
         "examples": [{"name": _(EXAMPLE_NAMES[r.name]) if r.name in EXAMPLE_NAMES else r.name,

@@ -17,6 +17,7 @@ from .charter import B64
 from .envelope import MAX_MESSAGE_BYTES, Envelope, EnvelopeError, parse
 from .evidence import MAX_EVIDENCE_CHARS
 from .rounds import SEALED_SIZES
+from p2ptarot.i18n.message import tr
 
 #: validators are built at a model's first use, not at import: a game uses four to six of these
 #: bodies (an abort record's hardly ever), and each build is ~5-10 ms of a peer's start (issue 26)
@@ -197,26 +198,31 @@ def abort_record(env: Envelope, protocol: int, seats: int) -> tuple[AbortBody | 
     nobody, its signer included: records travel outside the chain, so peers need not all hold
     the same ones, and a verdict drawn from one would not be every honest peer's."""
     if env.v != protocol:
-        return None, (f"a malformed abort record from seat {env.seat}: protocol version {env.v} "
-                      f"at a table of version {protocol}")
+        return None, (tr("a malformed abort record from seat {seat}: protocol version {v} at a "
+                         "table of version {protocol}",
+                         seat=env.seat, v=env.v, protocol=protocol))
     try:
         body = AbortBody.model_validate(env.body)
     except ValidationError:
-        return None, f"a malformed abort record from seat {env.seat}"
+        return None, tr("a malformed abort record from seat {seat}", seat=env.seat)
     if body.blame is not None and body.blame >= seats:
-        return None, (f"a malformed abort record from seat {env.seat}: it blames seat "
-                      f"{body.blame} of a {seats}-seat table")
+        return None, (tr("a malformed abort record from seat {seat}: it blames seat {blame} of a "
+                         "{n}-seat table",
+                         seat=env.seat, blame=body.blame, n=seats))
     due = env.step
     if body.evidence:
         try:
             due = envelope_of(body.evidence[0]).step
         except (EnvelopeError, ValueError, TypeError, RecursionError):
-            return None, (f"a malformed abort record from seat {env.seat}: its first piece of "
-                          f"evidence is not an envelope")
+            return None, (tr("a malformed abort record from seat {seat}: its first piece of "
+                             "evidence is not an envelope",
+                             seat=env.seat))
     if body.step != due:
-        return None, (f"a malformed abort record from seat {env.seat}: its body names step "
-                      f"{body.step}, not {due} (the step of "
-                      f"{'its first piece of evidence' if body.evidence else 'its envelope'})")
+        return None, tr("a malformed abort record from seat {seat}: its body names step {step}, "
+                        "not {due} (the step of its first piece of evidence)", seat=env.seat,
+                        step=body.step, due=due) if body.evidence else tr(
+            "a malformed abort record from seat {seat}: its body names step {step}, not {due} (the "
+            "step of its envelope)", seat=env.seat, step=body.step, due=due)
     return body, None
 
 
@@ -224,13 +230,13 @@ def envelope_of(item: str | dict[str, Any]) -> Envelope:
     """One evidence item as an envelope: base64url of its bytes (or, first form, the object)."""
     if isinstance(item, str):
         if len(item) > MAX_EVIDENCE_CHARS:
-            raise EnvelopeError("evidence larger than any step message")
+            raise EnvelopeError(tr("evidence larger than any step message"))
         try:
             data = canonical.unb64(item, "evidence")
         except canonical.CanonicalError as exc:
-            raise EnvelopeError(f"unreadable evidence: {exc}") from exc
+            raise EnvelopeError(tr("unreadable evidence: {exc}", exc=exc)) from exc
         return parse(data)
     try:
         return parse(canonical.encode(item))
     except canonical.CanonicalError as exc:
-        raise EnvelopeError(f"unreadable evidence: {exc}") from exc
+        raise EnvelopeError(tr("unreadable evidence: {exc}", exc=exc)) from exc

@@ -13,6 +13,7 @@ from p2ptarot.crypto.encoding import b64url, unb64url
 
 import json
 from typing import Any
+from p2ptarot.i18n.message import tr
 
 MAX_DEPTH = 32
 #: integers longer than this (sign excluded) are refused: no wire field needs more, and Python
@@ -26,7 +27,7 @@ class CanonicalError(ValueError):
 
 def _check(value: Any, depth: int = 0) -> None:
     if depth > MAX_DEPTH:
-        raise CanonicalError("nesting too deep")
+        raise CanonicalError(tr("nesting too deep"))
     if value is None or isinstance(value, bool):
         return
     if isinstance(value, str):
@@ -34,14 +35,14 @@ def _check(value: Any, depth: int = 0) -> None:
             try:
                 value.encode("utf-8")
             except UnicodeEncodeError as exc:  # a lone surrogate has no UTF-8 form
-                raise CanonicalError("string holds a lone UTF-16 surrogate (not Unicode text)") from exc
+                raise CanonicalError(tr("string holds a lone UTF-16 surrogate (not Unicode text)")) from exc
         return
     if isinstance(value, int):
         if abs(value) >= _INT_BOUND:
-            raise CanonicalError(f"integer of more than {MAX_INT_DIGITS} digits")
+            raise CanonicalError(tr("integer of more than {digits} digits", digits=MAX_INT_DIGITS))
         return
     if isinstance(value, float):
-        raise CanonicalError("floats are not allowed in canonical JSON (integers only)")
+        raise CanonicalError(tr("floats are not allowed in canonical JSON (integers only)"))
     # Containers: an ASCII string item (base64 of every point and proof, nearly all of a record)
     # is accepted here without a call of its own (it was 163 000 calls per peer and game)
     inner = depth + 1 <= MAX_DEPTH
@@ -53,13 +54,13 @@ def _check(value: Any, depth: int = 0) -> None:
     if isinstance(value, dict):
         for key, item in value.items():
             if not isinstance(key, str):
-                raise CanonicalError("object keys must be strings")
+                raise CanonicalError(tr("object keys must be strings"))
             if not (inner and key.isascii()):
                 _check(key, depth + 1)
             if not (inner and type(item) is str and item.isascii()):
                 _check(item, depth + 1)
         return
-    raise CanonicalError(f"cannot encode {type(value).__name__} canonically")
+    raise CanonicalError(tr("cannot encode {name} canonically", name=type(value).__name__))
 
 
 def encode(value: Any) -> bytes:
@@ -74,23 +75,23 @@ _INT_BOUND = 10 ** MAX_INT_DIGITS
 
 def _bounded_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_INT_DIGITS:
-        raise CanonicalError(f"integer of more than {MAX_INT_DIGITS} digits")
+        raise CanonicalError(tr("integer of more than {digits} digits", digits=MAX_INT_DIGITS))
     return int(text)
 
 
 def _no_floats(text: str) -> float:
-    raise CanonicalError("floats are not allowed in canonical JSON (integers only)")
+    raise CanonicalError(tr("floats are not allowed in canonical JSON (integers only)"))
 
 
 def _no_constants(name: str) -> Any:
-    raise CanonicalError(f"{name} is not JSON")
+    raise CanonicalError(tr("{name} is not JSON", name=name))
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise CanonicalError(f"duplicate key {key!r}")
+            raise CanonicalError(tr("duplicate key {key}", key=repr(key)))
         out[key] = value
     return out
 
@@ -100,9 +101,10 @@ def decode(data: bytes, *, max_size: int | None = None) -> Any:
     surrogates, nesting, exact re-encoding). Anything else raises `CanonicalError`, never another
     exception: these bytes come from strangers."""
     if not isinstance(data, (bytes, bytearray)):
-        raise CanonicalError("a record is bytes")
+        raise CanonicalError(tr("a record is bytes"))
     if max_size is not None and len(data) > max_size:
-        raise CanonicalError(f"record of {len(data)} bytes exceeds the limit of {max_size}")
+        raise CanonicalError(tr("record of {size} bytes exceeds the limit of {limit}",
+                                size=len(data), limit=max_size))
     try:
         text = data.decode("utf-8")
         value = json.loads(text, parse_float=_no_floats, parse_int=_bounded_int,
@@ -110,9 +112,9 @@ def decode(data: bytes, *, max_size: int | None = None) -> Any:
     except CanonicalError:
         raise
     except (ValueError, RecursionError) as exc:  # UnicodeDecodeError and JSONDecodeError too
-        raise CanonicalError(f"not JSON: {str(exc)[:200]}") from exc
+        raise CanonicalError(tr("not JSON: {detail}", detail=str(exc)[:200])) from exc
     if encode(value) != data:
-        raise CanonicalError("not in canonical form (key order, whitespace or escapes)")
+        raise CanonicalError(tr("not in canonical form (key order, whitespace or escapes)"))
     return value
 
 
@@ -124,7 +126,8 @@ def unb64(text: Any, what: str = "bytes", size: int | None = None) -> bytes:
     try:
         raw = unb64url(text)
     except ValueError as exc:
-        raise CanonicalError(f"{what}: {exc}") from exc
+        raise CanonicalError(tr("{label}: {detail}", label=what, detail=exc)) from exc
     if size is not None and len(raw) != size:
-        raise CanonicalError(f"{what}: expected {size} bytes, got {len(raw)}")
+        raise CanonicalError(tr("{what}: expected {size} bytes, got {got}",
+                                what=what, size=size, got=len(raw)))
     return raw

@@ -26,6 +26,7 @@ from .envelope import Envelope
 from .errors import TableUsageError, Violation
 from .rounds import SeatSecrets
 from .steps import ApplyMove
+from p2ptarot.i18n.message import tr
 
 
 # ---- reading fields: a malformed one is its author's fault ---------------------------------------
@@ -34,7 +35,8 @@ def body_of(model: type[BaseModel], env: Envelope, body: Any = None) -> Any:
     try:
         return model.model_validate(env.body if body is None else body)
     except ValidationError as exc:
-        raise Violation(env.seat, f"malformed {env.kind} body: {exc.errors()[0]['msg']}",
+        raise Violation(env.seat, tr("malformed {kind} body: {msg}",
+                                     kind=env.kind, msg=exc.errors()[0]['msg']),
                         (env,)) from exc
 
 
@@ -43,7 +45,8 @@ def field_bytes(env: Envelope, text: str, what: str, size: int | None = None) ->
     try:
         return canonical.unb64(text, what, size)
     except canonical.CanonicalError as exc:
-        raise Violation(env.seat, f"malformed {env.kind} body: {exc}", (env,)) from exc
+        raise Violation(env.seat, tr("malformed {kind} body: {msg}",
+                                     kind=env.kind, msg=exc), (env,)) from exc
 
 
 # ---- the local seat's bodies -------------------------------------------------------------------
@@ -53,7 +56,8 @@ def _sealed_commitment(secrets: SeatSecrets, label: str, plain: bytes,
     try:
         sealed = secrets.seal(label, plain)
     except ValueError as exc:
-        raise TableUsageError(f"{what} is too large to commit: {exc}") from exc
+        raise TableUsageError(tr("{what} is too large to commit: {exc}",
+                                 what=what, exc=exc)) from exc
     return SealedCommitment(digest=canonical.b64(digest), sealed=canonical.b64(sealed))
 
 
@@ -64,7 +68,7 @@ def wire_move(move: Move, by: str | None, secrets: SeatSecrets, table_id: bytes,
     secret: SealedCommitment | SecretSalt | None = None
     if isinstance(move, Commit):
         if not move.value:
-            raise TableUsageError("a secret value is never empty")
+            raise TableUsageError(tr("a secret value is never empty"))
         label = rounds.secret_label(table_id, step, seat, move.name)
         secret = _sealed_commitment(secrets, label, move.value.encode("utf-8"),
                                     f"secret {move.name!r}")
@@ -72,7 +76,7 @@ def wire_move(move: Move, by: str | None, secrets: SeatSecrets, table_id: bytes,
     elif isinstance(move, Open):
         known = committed.get(move.name)
         if known is None or known.owner != seat:
-            raise TableUsageError(f"this seat committed no secret {move.name!r}")
+            raise TableUsageError(tr("this seat committed no secret {name}", name=repr(move.name)))
         secret = SecretSalt(salt=canonical.b64(secrets.salt(known.label)))
     return MoveBody(move=move.to_json(), shares=[], secret=secret, by=by).wire()
 
@@ -114,19 +118,19 @@ def decode_move(env: Envelope, content: dict[str, Any], game: GameState, turn: T
     try:
         move = game.move_from_json(body.move)
     except (EngineError, TypeError, ValueError) as exc:
-        raise Violation(env.seat, f"unreadable move: {exc}", (env,)) from exc
+        raise Violation(env.seat, tr("unreadable move: {exc}", exc=exc), (env,)) from exc
     if "secret" in content and content["secret"] is None:
-        raise Violation(env.seat, "malformed move body: a null secret", (env,))
+        raise Violation(env.seat, tr("malformed move body: a null secret"), (env,))
     if "by" in content and content["by"] is None:  # one byte form: absent, never null
-        raise Violation(env.seat, "malformed move body: a null by", (env,))
+        raise Violation(env.seat, tr("malformed move body: a null by"), (env,))
     digest = salt = None
     if isinstance(move, Commit):
         if move.value != "":
-            raise Violation(env.seat, f"committed secret {move.name!r} with its value in the "
-                                      f"clear", (env,))
+            raise Violation(env.seat, tr("committed secret {name} with its value in the clear",
+                                         name=repr(move.name)), (env,))
         if not isinstance(body.secret, SealedCommitment):
-            raise Violation(env.seat, f"committed secret {move.name!r} without its "
-                                      f"commitment", (env,))
+            raise Violation(env.seat, tr("committed secret {name} without its commitment",
+                                         name=repr(move.name)), (env,))
         digest = field_bytes(env, body.secret.digest, "digest", 32)
         if own is not None:
             label = rounds.secret_label(table_id, origin, env.seat, move.name)
@@ -134,15 +138,17 @@ def decode_move(env: Envelope, content: dict[str, Any], game: GameState, turn: T
                 value = own.unseal(label, field_bytes(env, body.secret.sealed,
                                                       "sealed")).decode("utf-8")
             except ValueError as exc:  # UnicodeDecodeError is a ValueError
-                raise Violation(env.seat, f"its own sealed secret {move.name!r} cannot be "
-                                          f"read back: {exc}", (env,)) from exc
+                raise Violation(env.seat, tr("its own sealed secret {name} cannot be read back: "
+                                             "{exc}",
+                                             name=repr(move.name), exc=exc), (env,)) from exc
             move = Commit(move.name, value)  # this seat's own secret
     elif isinstance(move, Open):
         if not isinstance(body.secret, SecretSalt):
-            raise Violation(env.seat, f"opened secret {move.name!r} without its salt", (env,))
+            raise Violation(env.seat, tr("opened secret {name} without its salt",
+                                         name=repr(move.name)), (env,))
         salt = field_bytes(env, body.secret.salt, "salt", 32)
     elif body.secret is not None:
-        raise Violation(env.seat, f"a {move.KIND} move carries a secret", (env,))
+        raise Violation(env.seat, tr("a {KIND} move carries a secret", KIND=move.KIND), (env,))
     return ApplyMove(env.seat, move, env, turn, origin, digest=digest, salt=salt)
 
 
@@ -161,8 +167,9 @@ def check_move_opening(env: Envelope, committed: Envelope, digest: bytes, table_
         check_commitment(rounds.move_label(table_id, step, env.seat), digest,
                          canonical.encode(content), field_bytes(env, body.salt, "salt", 32))
     except CryptoError as exc:
-        raise Violation(env.seat, f"its move does not match the commitment it signed in "
-                                  f"step {step}: {exc}", (env, committed)) from exc
+        raise Violation(env.seat, tr("its move does not match the commitment it signed in step "
+                                     "{step}: {exc}",
+                                     step=step, exc=exc), (env, committed)) from exc
     return content
 
 
@@ -174,8 +181,9 @@ def check_secret_opening(item: ApplyMove, committed: CommittedSecret) -> None:
     try:
         check_commitment(committed.label, committed.digest, move.value.encode("utf-8"), item.salt)
     except (CryptoError, UnicodeEncodeError) as exc:
-        raise Violation(item.seat, f"opened secret {move.name!r} to a value that does not "
-                                   f"match its commitment of step {committed.envelope.step}",
+        raise Violation(item.seat, tr("opened secret {name} to a value that does not match its "
+                                      "commitment of step {step}",
+                                      name=repr(move.name), step=committed.envelope.step),
                         (item.env, committed.envelope)) from exc
 
 
@@ -183,7 +191,7 @@ def coin_digest(env: Envelope, purpose: str) -> bytes:
     """The digest of a `coin.commit` body for the draw of `purpose`."""
     body = body_of(CommitBody, env)
     if body.purpose != purpose:
-        raise Violation(env.seat, "commitment for another draw", (env,))
+        raise Violation(env.seat, tr("commitment for another draw"), (env,))
     return field_bytes(env, body.digest, "digest", 32)
 
 
@@ -192,11 +200,13 @@ def coin_opening(env: Envelope, purpose: str, label: str, digest: bytes) -> byte
     commitment named: PROTOCOL §6.6) and open `digest` under `label`."""
     body = body_of(OpenBody, env)
     if body.purpose != purpose:
-        raise Violation(env.seat, f"opening for another draw: purpose {body.purpose!r} where its "
-                                  f"commitment named {purpose!r}", (env,))
+        raise Violation(env.seat, tr("opening for another draw: purpose {purpose} where its "
+                                     "commitment named {named}",
+                                     purpose=repr(body.purpose), named=repr(purpose)), (env,))
     value = field_bytes(env, body.value, "value", 32)
     try:
         check_commitment(label, digest, value, field_bytes(env, body.salt, "salt", 32))
     except CryptoError as exc:
-        raise Violation(env.seat, f"opening does not match its commitment: {exc}", (env,)) from exc
+        raise Violation(env.seat, tr("opening does not match its commitment: {exc}",
+                                     exc=exc), (env,)) from exc
     return value

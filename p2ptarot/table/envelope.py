@@ -20,6 +20,7 @@ from p2ptarot.crypto.signing import Identity, verify_signature
 
 from . import canonical
 from .charter import B64
+from p2ptarot.i18n.message import tr
 
 #: largest step message (a real one is < 100 KB: a 104-card shuffle with its proof is ~45 KB)
 MAX_MESSAGE_BYTES = 1024 * 1024
@@ -89,7 +90,8 @@ class Envelope(BaseModel):
         try:
             verify_signature(public_key, self.signing_bytes(), canonical.unb64(self.sig, "sig", 64))
         except (CryptoError, canonical.CanonicalError) as exc:
-            raise EnvelopeError(f"step {self.step}, seat {self.seat}: bad signature") from exc
+            raise EnvelopeError(tr("step {step}, seat {seat}: bad signature",
+                                   step=self.step, seat=self.seat)) from exc
 
 
 def seal(identity: Identity, table_id: bytes, step: int, seat: int, prev: bytes, kind: str,
@@ -114,17 +116,19 @@ def parse(data: bytes, max_size: int = MAX_MESSAGE_BYTES) -> Envelope:
     try:
         raw = canonical.decode(data, max_size=max(max_size, MAX_ABORT_BYTES))
     except canonical.CanonicalError as exc:
-        raise EnvelopeError(f"unreadable message: {exc}") from exc
+        raise EnvelopeError(tr("unreadable message: {exc}", exc=exc)) from exc
     if not isinstance(raw, dict):
-        raise EnvelopeError("a message is a JSON object")
+        raise EnvelopeError(tr("a message is a JSON object"))
     if len(data) > max_size and raw.get("kind") != "abort":
-        raise EnvelopeError(f"message of {len(data)} bytes exceeds the limit of {max_size}")
+        raise EnvelopeError(tr("message of {size} bytes exceeds the limit of {limit}",
+                               size=len(data), limit=max_size))
     try:
         env = Envelope.model_validate(raw)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"])[:100]
-        raise EnvelopeError(f"bad envelope: {where}: {first['msg'][:200]}") from exc
+        raise EnvelopeError(tr("bad envelope: {where}: {msg}",
+                               where=where, msg=first['msg'][:200])) from exc
     env.__dict__["wire"] = bytes(data)  # canonical: `encode(raw) == data` was checked above
     return env
 

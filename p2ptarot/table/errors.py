@@ -11,6 +11,7 @@ Two families, because the caller reacts to them differently (as in `p2ptarot.men
 from __future__ import annotations
 
 from .envelope import Envelope
+from p2ptarot.i18n.message import tr
 
 
 class TableError(Exception):
@@ -21,7 +22,7 @@ class Violation(TableError):
     """A fault attributable to `seat` (the session turns it into an abort)."""
 
     def __init__(self, seat: int, reason: str, evidence: tuple[Envelope, ...] = ()) -> None:
-        super().__init__(f"seat {seat}: {reason}")
+        super().__init__(tr("seat {seat}: {reason}", seat=seat, reason=reason))
         self.seat = seat
         self.reason = reason
         self.evidence = evidence

@@ -17,6 +17,7 @@ from typing import Any
 
 from . import canonical
 from .envelope import MAX_MESSAGE_BYTES, Envelope
+from p2ptarot.i18n.message import tr
 
 #: abort records kept (relayed, written to the transcript) per seat: an honest seat signs one, a
 #: cheater signing thousands of different ones must not fill its peers' disks and links
@@ -35,9 +36,12 @@ class StoppedSeat:
     reason: str
 
     def describe(self) -> str:
-        accused = "nobody" if self.blame is None else f"seat {self.blame}"
-        return (f"seat {self.seat} stopped the game at step {self.step}, accusing {accused}: "
-                f"{self.reason!r}")
+        """Why the game ends with nobody to blame: this seat stopped it, proving nothing."""
+        accused = tr("nobody") if self.blame is None else f"seat {self.blame}"
+        return tr("{who} stopped the game at step {step}, accusing {accused}: {reason}; the "
+                  "evidence it carried proves nothing to this seat's own checks, so nobody is "
+                  "convicted", who=f"seat {self.seat}", step=self.step, accused=accused,
+                  reason=repr(self.reason))
 
 
 class AbortLedger:

@@ -20,6 +20,7 @@ from .charter import Charter
 from .envelope import Envelope, EnvelopeError, parse
 from .errors import Violation
 from .evidence import AbortLedger, evidence_lines, is_equivocation
+from p2ptarot.i18n.message import tr
 
 #: a message for a step further ahead than this is dropped (not stored) until this peer gets closer
 MAX_STEPS_AHEAD = 64
@@ -68,37 +69,41 @@ class Intake:
         try:
             env = parse(data)
         except EnvelopeError as exc:
-            return Taken(notice=f"dropped a message: {exc}")
+            return Taken(notice=tr("dropped a message: {exc}", exc=exc))
         if env.table != self._table:
-            return Taken(notice="dropped a message of another table")
+            return Taken(notice=tr("dropped a message of another table"))
         if env.seat >= self.n:
-            return Taken(notice=f"dropped a message from unknown seat {env.seat}")
+            return Taken(notice=tr("dropped a message from unknown seat {seat}", seat=env.seat))
         try:
             env.verify_signature(self.charter.seat_key(env.seat))
         except EnvelopeError as exc:
-            return Taken(notice=f"dropped a message: {exc}")
+            return Taken(notice=tr("dropped a message: {exc}", exc=exc))
         if env.kind == "abort":  # before the version: a malformed record convicts nobody
             self._seen.add(frame)  # a record's fate never depends on this peer's position
             return self._take_record(env)
         if env.v != self.charter.protocol:
-            raise Violation(env.seat, f"signed a message of protocol version {env.v} at a table "
-                                      f"of version {self.charter.protocol}", (env,))
+            raise Violation(env.seat, tr("signed a message of protocol version {v} at a table of "
+                                         "version {protocol}",
+                                         v=env.v, protocol=self.charter.protocol), (env,))
         if env.step < step:
             self._seen.add(frame)  # processed before: its fate is settled
             logged = self._logged.get((env.step, env.seat))
             if logged is not None and is_equivocation(logged, env):
-                raise Violation(env.seat, f"equivocation: two signed messages for step {env.step}",
+                raise Violation(env.seat, tr("equivocation: two signed messages for step {step}",
+                                             step=env.step),
                                 (logged, env))
             return _NOTHING  # a duplicate of something already processed
         if env.step > step + MAX_STEPS_AHEAD and not trusted:
             # not marked seen: the same genuine bytes must be taken once this peer gets there
-            return Taken(notice=f"dropped a message for step {env.step}, too far ahead")
+            return Taken(notice=tr("dropped a message for step {step}, too far ahead",
+                                   step=env.step))
         self._seen.add(frame)  # only now: its fate no longer depends on where this peer is
         slot = self._held.setdefault(env.step, {})
         known = slot.get(env.seat)
         if known is not None:
             if is_equivocation(known, env):
-                raise Violation(env.seat, f"equivocation: two signed messages for step {env.step}",
+                raise Violation(env.seat, tr("equivocation: two signed messages for step {step}",
+                                             step=env.step),
                                 (known, env))
             return _NOTHING
         slot[env.seat] = env
@@ -109,7 +114,7 @@ class Intake:
         record's own `blame` is never adopted: see `p2ptarot.table.evidence`)."""
         body, problem = abort_record(env, self.charter.protocol, self.n)
         if body is None:  # not honoured, relayed, logged nor its evidence re-checked (§9.1)
-            return Taken(notice=f"dropped {problem}")
+            return Taken(notice=tr("dropped {problem}", problem=problem))
         if not self.ledger.add(env, body.blame, body.reason):
             return _NOTHING
         return Taken(env=env, record=body, evidence=tuple(evidence_lines(body.evidence)))

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 
 from .control import MAX_ROSTER, ChatFrame, JoinFrame, LobbyFrame
 from .names import clean_name, printable
+from p2ptarot.i18n.message import tr
 
 #: longest lobby chat line relayed (characters), and the least time between two lines of a peer
 MAX_CHAT = 300
@@ -137,8 +138,8 @@ class Room:
     def __init__(self, game: str, variant: str | None, seats_total: int, host: RoomSeat,
                  min_players: int, max_players: int, away_limit: float = AWAY_LIMIT) -> None:
         if not min_players <= seats_total <= max_players:
-            raise RoomError(f"{game} is played by {min_players} to {max_players} players, "
-                            f"not {seats_total}")
+            raise RoomError(tr("{game} is played by {low} to {high} players, not {count}",
+                               game=game, low=min_players, high=max_players, count=seats_total))
         self.game, self.variant = game, variant
         self.seats_total = seats_total
         self.min_players, self.max_players = min_players, max_players
@@ -232,8 +233,9 @@ class Room:
         chosen = [replace(self._seats[0], ready=True)] + [s for s in self._present()[1:] if s.ready]
         count = len(chosen)
         if not self.min_players <= count <= self.max_players:
-            raise RoomError(f"{self.game} needs {self.min_players} to {self.max_players} players; "
-                            f"{count} ready")
+            raise RoomError(tr("{game} needs {low} to {high} players; {count} ready",
+                               game=self.game, low=self.min_players, high=self.max_players,
+                               count=count))
         return chosen
 
     @property

@@ -49,6 +49,7 @@ from .rounds import BlindRound, DrawRound, SeatSecrets
 from .secrets import EpochKeySource
 from .steps import (MENTAL_KINDS, MOVE_STEP_KINDS, ApplyMove, FinishAudit, Pending,
                     ResolveChance, ResolveReveals, SignResult, StepKind, StepSpec, SyncKnown)
+from p2ptarot.i18n.message import tr
 
 __all__ = ["MAX_STEPS_AHEAD", "MENTAL_KINDS", "MOVE_STEP_KINDS", "Session", "StepKind",
            "StepSpec", "Violation"]
@@ -141,11 +142,12 @@ class Session:
         spec = self._spec
         if (self.seat is None or spec is None or spec.kind not in MOVE_STEP_KINDS
                 or self.seat not in spec.seats):
-            raise TableUsageError("it is not this seat's turn to move")
+            raise TableUsageError(tr("it is not this seat's turn to move"))
         if self.seat in self.intake.held(self.step):
-            raise TableUsageError("this seat already moved in this step")
+            raise TableUsageError(tr("this seat already moved in this step"))
         if by not in (None, STAND_IN):
-            raise TableUsageError(f"a move is marked by {STAND_IN!r} or not at all, not {by!r}")
+            raise TableUsageError(tr("a move is marked by {mark} or not at all, not {by}",
+                                     mark=repr(STAND_IN), by=repr(by)))
         try:
             self.game.check(self.seat, move)
         except IllegalMove as exc:
@@ -187,17 +189,21 @@ class Session:
                 return
             have = self.intake.held(self.step)
             awaited = [s for s in missing if s not in have]
-            what = f"step {self.step} ({self._spec.label if self._spec else ''})"
+            what = tr("step {step} ({label})", step=self.step,
+                      label=self._spec.label if self._spec else "")
             if not awaited:
-                self._abort(None, f"abandoned: {what} cannot complete: seat {missing[0]}'s "
-                                  f"message chains to another history than this seat's (some seat "
-                                  f"showed peers different messages, and both versions never "
-                                  f"reached this seat); nobody is convicted", ())
+                self._abort(None, tr(
+                    "abandoned: {what} cannot complete: {who}'s message chains to another history "
+                    "than this seat's (some seat showed peers different messages, and both "
+                    "versions never reached this seat); nobody is convicted", what=what,
+                    who=f"seat {missing[0]}"), ())
                 return
             who = " and ".join(f"seat {s}" for s in awaited)
-            self._abort(None, f"abandoned: {what} waited past the table's limit, waiting on "
-                              f"{who}{' since ' + since if since else ''}; silence convicts "
-                              f"nobody", ())
+            self._abort(None, tr(
+                "abandoned: {what} waited past the table's limit, waiting on {who} since {since}; "
+                "silence convicts nobody", what=what, who=who, since=since) if since else tr(
+                "abandoned: {what} waited past the table's limit, waiting on {who}; silence "
+                "convicts nobody", what=what, who=who), ())
         self._run(go)
         return self._flush()
 
@@ -225,7 +231,7 @@ class Session:
                 return
             got = parse_frame(frame)
             if got is None:
-                self._emit(Notice(f"dropped a malformed digest from seat {seat}"))
+                self._emit(Notice(tr("dropped a malformed digest from seat {seat}", seat=seat)))
                 return
             other: list[tuple[int, int]] = []
             for step, author, digest in got.heads:
@@ -316,7 +322,7 @@ class Session:
                 self._emit(Forward(env))
             self._emit(Record(env))
             blame = taken.record.blame
-            accused = "nobody" if blame is None else f"seat {blame}"
+            accused = tr("nobody") if blame is None else f"seat {blame}"
             self._emit(Progress(env.step, f"seat {env.seat} stopped the game, accusing "
                                           f"{accused}: {taken.record.reason}"))
             for line in taken.evidence:
@@ -339,21 +345,24 @@ class Session:
         while self._spec is not None and not self.finished:
             have = self.intake.chained(self.step, self.chain)
             for seat in self.intake.strays(self.step, self.chain):
-                self._emit(Notice(f"seat {seat}'s message for step {self.step} chains to another "
-                                  f"history: comparing digests with it"))
+                self._emit(Notice(tr("seat {seat}'s message for step {step} chains to another "
+                                     "history: comparing digests with it",
+                                     seat=seat, step=self.step)))
                 if self.seat is not None and seat != self.seat:
                     self._show_heads(seat)
             if not all(s in have for s in self._spec.seats):
                 return
             extra = [s for s in have if s not in self._spec.seats]
             if extra:
-                raise Violation(extra[0], f"spoke in step {self.step} where it was not expected",
+                raise Violation(extra[0], tr("spoke in step {step} where it was not expected",
+                                             step=self.step),
                                 (have[extra[0]],))
             envs = [have[s] for s in self._spec.seats]
             for env in envs:
                 if env.kind != self._spec.kind:
-                    raise Violation(env.seat, f"step {self.step}: sent {env.kind!r}, expected "
-                                              f"{self._spec.kind.value!r}", (env,))
+                    raise Violation(env.seat, tr("step {step}: sent {kind}, expected {value}",
+                                                 step=self.step, kind=repr(env.kind),
+                                                 value=repr(self._spec.kind.value)), (env,))
             _STEPS[self._spec.kind].process(self, envs)
             self.chain = chain_next(self.chain, envs)
             self.intake.complete(self.step, envs)
@@ -374,7 +383,7 @@ class Session:
             except MentalViolation as exc:
                 raise Violation(exc.seat, str(exc), (env,)) from exc
             except MentalError as exc:
-                raise Violation(env.seat, f"deck protocol: {exc}", (env,)) from exc
+                raise Violation(env.seat, tr("deck protocol: {exc}", exc=exc), (env,)) from exc
 
     def _on_moves(self, envs: list[Envelope]) -> None:
         assert self._spec is not None and self._spec.turn is not None
@@ -423,7 +432,7 @@ class Session:
         for env in envs:
             body = codec.body_of(ResultBody, env)
             if body.outcome != mine.to_json():
-                raise Violation(env.seat, "signed a different outcome", (env,))
+                raise Violation(env.seat, tr("signed a different outcome"), (env,))
         self._pending.popleft()  # SignResult
         self.outcome = mine
         self._emit(Finished(mine))
@@ -436,8 +445,9 @@ class Session:
         header = (env.body.get("kind"), env.body.get("deck"), env.body.get("epoch"),
                   env.body.get("op"), env.body.get("seat"))
         if header != (env.kind, *spec.deck_op, env.seat):
-            raise Violation(env.seat, f"step {self.step}: a {env.kind} message for another "
-                                      f"operation than {spec.label}", (env,))
+            raise Violation(env.seat, tr("step {step}: a {kind} message for another operation than "
+                                         "{label}",
+                                         step=self.step, kind=env.kind, label=spec.label), (env,))
 
     def _decode_move(self, env: Envelope, content: dict[str, Any], turn: Turn,
                      origin: int) -> ApplyMove:
@@ -459,12 +469,15 @@ class Session:
             elif not evidence or evidence[0].seat != exc.seat:
                 # another seat's lie came to light: cite its own signed answer, not this move
                 evidence = self.bridge.evidence_against(exc.seat, exc.claim)
-            raise Violation(exc.seat, f"illegal: {exc.reason}" + (f" ({exc.where})" if exc.where else ""),
+            raise Violation(exc.seat, tr("illegal: {reason} ({where})",
+                                         reason=exc.reason, where=exc.where)
+                            if exc.where else tr("illegal: {reason}", reason=exc.reason),
                             evidence) from exc
         except (EngineError, LookupError, TypeError, ValueError) as exc:
             if blame is None:
                 raise
-            raise Violation(blame, f"rejected by the rules engine: {exc}", evidence) from exc
+            raise Violation(blame, tr("rejected by the rules engine: {reason}",
+                                      reason=exc), evidence) from exc
 
     def _note_findings(self, evidence: tuple[Envelope, ...]) -> None:
         """Faults the engine found and punished in play (ENGINE.md §6): each is kept with its
@@ -588,8 +601,8 @@ class Session:
                 self._audit(ep.deck, ep.epoch)
             return None
         if self.game.outcome() is None:  # a void game whose audit proved no seat at fault
-            self._abort(None, "the game ended void (no outcome) and its audit proved no seat "
-                              "at fault", ())
+            self._abort(None, tr("the game ended void (no outcome) and its audit proved no seat at "
+                                 "fault"), ())
             return None
         self._pending.append(SignResult())
         return None
@@ -677,13 +690,15 @@ class Session:
         for r in self._checked_reveals(seat, move, env):
             where = self.bridge.locate(r.handle)
             if where is None:
-                raise Violation(seat, f"move names handle {r.handle}, which does not exist", (env,))
+                raise Violation(seat, tr("move names handle {handle}, which does not exist",
+                                         handle=r.handle), (env,))
             deck, epoch, pos = where
             ep = self.mental.epoch(deck, epoch)
             if pos in ep.public_cards():
                 continue
             if r.holder not in ep.knowers(pos):
-                raise Violation(seat, f"tried to open handle {r.handle}, a card it does not hold",
+                raise Violation(seat, tr("tried to open handle {handle}, a card it does not hold",
+                                         handle=r.handle),
                                 (env,))
             by_epoch.setdefault((deck, epoch), []).append(pos)
         return by_epoch
@@ -697,11 +712,12 @@ class Session:
             self.game.check(seat, move)
             return self.game.move_reveals(seat, move)
         except (LookupError, TypeError, ValueError) as exc:
-            raise Violation(seat, f"malformed move: {exc!r}", (env,)) from exc
+            raise Violation(seat, tr("malformed move: {exc}", exc=repr(exc)), (env,)) from exc
         except IllegalMove as exc:
-            raise Violation(seat, f"illegal: {exc.reason}", (env,)) from exc
+            raise Violation(seat, tr("illegal: {reason}", reason=exc.reason), (env,)) from exc
         except EngineError as exc:
-            raise Violation(seat, f"rejected by the rules engine: {exc}", (env,)) from exc
+            raise Violation(seat, tr("rejected by the rules engine: {reason}",
+                                     reason=exc), (env,)) from exc
 
     def _sync_known(self) -> None:
         """Feed the engine every card value the deck layer let this seat (or the public) learn."""
@@ -727,7 +743,7 @@ class Session:
             else:
                 self.game.learn(handle, card)
         except IllegalMove as exc:
-            raise Violation(exc.seat, f"false claim: {exc.reason}",
+            raise Violation(exc.seat, tr("false claim: {reason}", reason=exc.reason),
                             self.bridge.claim_evidence(exc.claim)) from exc
 
     # ---- speaking (the `speak` half of `_STEPS`) ----------------------------------------------
@@ -773,8 +789,7 @@ class Session:
     # ---- faults -------------------------------------------------------------------------------
     def _abandon(self, stop: StoppedSeat) -> None:
         """The game needs a seat that signed it stopped: end it, convicting nobody."""
-        self._abort(None, f"{stop.describe()}; the evidence it carried proves nothing to this "
-                          f"seat's own checks, so nobody is convicted", ())
+        self._abort(None, stop.describe(), ())
 
     def _abort(self, blame: int | None, reason: str, evidence: tuple[Envelope, ...]) -> None:
         if self.aborted is not None:

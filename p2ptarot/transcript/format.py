@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from p2ptarot.table import canonical
 from p2ptarot.table.charter import SignedCharter
+from p2ptarot.i18n.message import tr
 
 HEADER_KIND = "p2ptarot-transcript"
 
@@ -43,25 +44,27 @@ def parse_transcript(data: bytes, name: str = "transcript") -> Transcript:
     not an unreadable file but a verdict on it: the lines before it are kept and the fault is
     recorded, for the verifier to name (a last line without its `\n` is a write cut short)."""
     if not data:
-        raise TranscriptError(f"{name} is empty")
+        raise TranscriptError(tr("{name} is empty", name=name))
     lines = data.split(b"\n")
     tail = lines.pop()  # b"" when the file ends with its last line's `\n`
     if not lines:
-        raise TranscriptError(f"{name}: line 1 (the header) does not end with \\n")
+        raise TranscriptError(tr("{name}: line 1 (the header) does not end with \\n", name=name))
     try:
         head = canonical.decode(lines[0])
         if not isinstance(head, dict) or head.get("kind") != HEADER_KIND:
-            raise TranscriptError(f"{name}: first line is not a p2ptarot transcript header")
+            raise TranscriptError(tr("{name}: first line is not a p2ptarot transcript header",
+                                     name=name))
         signed = SignedCharter.model_validate(head["charter"])
     except (canonical.CanonicalError, ValidationError, KeyError) as exc:
-        raise TranscriptError(f"{name}: line 1: bad transcript header: {exc}") from exc
+        raise TranscriptError(tr("{name}: line 1: bad transcript header: {exc}",
+                                 name=name, exc=exc)) from exc
     body = lines[1:]
     for number, line in enumerate(body, start=2):
         problem = _framing(line)
         if problem:
             return Transcript(signed, body[:number - 2], (number, problem))
     if tail:
-        return Transcript(signed, body, (len(lines) + 1, "does not end with \\n (cut short)"),
+        return Transcript(signed, body, (len(lines) + 1, tr("does not end with \\n (cut short)")),
                           cut=True)
     return Transcript(signed, body)
 
@@ -69,7 +72,7 @@ def parse_transcript(data: bytes, name: str = "transcript") -> Transcript:
 def _framing(line: bytes) -> str | None:
     """Why a line between two `\n` is not one canonical record's line."""
     if not line:
-        return "is empty (a blank line)"
+        return tr("is empty (a blank line)")
     if b"\r" in line:
-        return "holds a carriage return (lines end with \\n only)"
+        return tr("holds a carriage return (lines end with \\n only)")
     return None

@@ -24,6 +24,11 @@ from p2ptarot.table.evidence import cite
 from p2ptarot.table.session import Session
 
 from .format import Transcript
+from p2ptarot.i18n.message import Message, joined, tr
+
+
+#: a conviction's reason followed by the signed evidence it quotes
+QUOTING = "{reason} — evidence: {quoted}"
 
 
 @dataclass
@@ -50,6 +55,13 @@ class Verdict:
             return "convicted"
         return "incomplete" if (self.reason or "").startswith("incomplete") else "inconsistent"
 
+    @property
+    def cause(self) -> str | None:
+        """The reason without the evidence it quotes (a front end lists the evidence apart)."""
+        if isinstance(self.reason, Message) and self.reason.id == QUOTING:
+            return self.reason.fields["reason"]
+        return self.reason
+
     def to_json(self) -> dict[str, Any]:
         return {"verdict": self.kind, "valid": self.valid, "steps": self.steps,
                 "outcome": self.outcome,
@@ -66,7 +78,7 @@ def verify_transcript(t: Transcript) -> Verdict:
     try:
         session = Session(t.charter, seat=None)
     except ValueError as exc:
-        return Verdict(False, 0, step=0, seat=None, reason=f"charter: {exc}")
+        return Verdict(False, 0, step=0, seat=None, reason=tr("charter: {exc}", exc=exc))
     verdict = _replay(t, session)
     verdict.findings = [{"step": f.step, "seat": f.blame, "reason": f.reason,
                          "evidence": [cite(e) for e in f.evidence]} for f in session.findings]
@@ -82,44 +94,53 @@ def _replay(t: Transcript, session: Session) -> Verdict:
     stopped: dict[int, int] = {}  # seat -> step of the first abort record it signed in the file
     for index, line in enumerate(t.messages, start=2):
         if line in first_seen:  # an honest writer logs each line once
-            return _broken(session, aborts, f"line {index} repeats line {first_seen[line]} "
-                                            f"verbatim")
+            return _broken(session, aborts, tr("line {index} repeats line {line} verbatim",
+                                               index=index, line=first_seen[line]))
         first_seen[line] = index
         try:
             env = parse(line)
         except EnvelopeError as exc:
             if index == last:  # a write cut short by a crash: the file ends early, that is all
-                return _incomplete(session, aborts, f"its last line is cut or unreadable ({exc})")
-            return _broken(session, aborts, f"line {index}: {exc}")
+                return _incomplete(session, aborts, tr("its last line is cut or unreadable ({exc})",
+                                                       exc=exc))
+            return _broken(session, aborts, tr("line {index}: {problem}", index=index, problem=exc))
         if env.kind == "abort":
             problem = _bad_abort_line(t, env)
             if problem:
                 if index == last and "bad signature" in problem:
-                    return _incomplete(session, aborts, f"its last line is not correctly signed "
-                                                        f"({problem})")
-                return _broken(session, aborts, f"line {index}: {problem}")
+                    return _incomplete(session, aborts, tr("its last line is not correctly signed "
+                                                           "({problem})",
+                                                           problem=problem))
+                return _broken(session, aborts, tr("line {index}: {problem}",
+                                                   index=index, problem=problem))
             stopped.setdefault(env.seat, env.step)
         else:
             problem = _misplaced(session, env)
             if not problem and env.seat in stopped and env.step > stopped[env.seat]:
-                problem = (f"seat {env.seat} signed an abort record at step "
-                           f"{stopped[env.seat]} and then a message for step {env.step}")
+                problem = (tr("seat {seat} signed an abort record at step {at} and then a message "
+                              "for step {step}",
+                              seat=env.seat, at=stopped[env.seat], step=env.step))
             if problem:
-                return _broken(session, aborts, f"line {index}: {problem}")
+                return _broken(session, aborts, tr("line {index}: {problem}",
+                                                   index=index, problem=problem))
         for effect in session.receive(line):
             if isinstance(effect, Aborted):
                 return _ended(session, effect, aborts)
             if isinstance(effect, Notice) and env.kind != "abort":
                 # an unsigned, foreign or unchained line: the file is wrong, nobody is implicated
                 if index == last and "bad signature" in effect.text:
-                    return _incomplete(session, aborts, f"its last line is not correctly signed "
-                                                        f"({effect.text})")
-                return _broken(session, aborts, f"line {index}: {effect.text}")
+                    return _incomplete(session, aborts, tr("its last line is not correctly signed "
+                                                           "({problem})",
+                                                           problem=effect.text))
+                return _broken(session, aborts, tr("line {index}: {problem}",
+                                                   index=index, problem=effect.text))
     if t.framing is not None:  # one byte form only (§9): the file, not a seat, is at fault
         number, problem = t.framing
         if t.cut:
-            return _incomplete(session, aborts, f"line {number} {problem}")
-        return _broken(session, aborts, f"line {number} {problem}")
+            return _incomplete(session, aborts, tr("line {number} {problem}",
+                                                   number=number, problem=problem))
+        return _broken(session, aborts, tr("line {number} {problem}",
+                                           number=number, problem=problem))
     if session.outcome is not None:
         return Verdict(True, session.step, outcome=session.outcome.to_json(),
                        aborted_by_players=aborts)
@@ -128,32 +149,45 @@ def _replay(t: Transcript, session: Session) -> Verdict:
 
 def _incomplete(session: Session, aborts: list[dict[str, Any]], tail: str | None) -> Verdict:
     """The file stops before the game does: nobody is convicted for what is not there."""
-    note = f"; {tail}" if tail else ""
     if aborts:
         first = aborts[0]
-        accused = "nobody" if first.get("blame") is None else f"seat {first.get('blame')}"
-        return Verdict(False, session.step, step=session.step, seat=None,
-                       reason=f"incomplete: the players stopped the game (seat {first['by']} "
-                              f"accused {accused}: {first.get('reason')!r}), and replaying every "
-                              f"message and every piece of evidence in the file proves no seat at "
-                              f"fault{note}", aborted_by_players=aborts)
+        accused = tr("nobody") if first.get("blame") is None else f"seat {first.get('blame')}"
+        by, why = first["by"], repr(first.get("reason"))
+        if tail:
+            reason = tr("incomplete: the players stopped the game (seat {by} accused {accused}: "
+                        "{reason}), and replaying every message and every piece of evidence in the "
+                        "file proves no seat at fault; {note}", by=by, accused=accused, reason=why,
+                        note=tail)
+        else:
+            reason = tr("incomplete: the players stopped the game (seat {by} accused {accused}: "
+                        "{reason}), and replaying every message and every piece of evidence in the "
+                        "file proves no seat at fault", by=by, accused=accused, reason=why)
+        return Verdict(False, session.step, step=session.step, seat=None, reason=reason,
+                       aborted_by_players=aborts)
     missing = session.pending_seats()
-    return Verdict(False, session.step, step=session.step, seat=None,
-                   reason="incomplete: the transcript ends before the game does"
-                   + (f" (step {session.step} waits for seat(s) "
-                      f"{', '.join(str(s) for s in missing)})" if missing else "") + note)
+    seats = ", ".join(str(s) for s in missing)
+    if missing:
+        reason = tr("incomplete: the transcript ends before the game does (step {step} waits for "
+                     "seat(s) {seats}); {note}", step=session.step, seats=seats, note=tail) if tail \
+            else tr("incomplete: the transcript ends before the game does (step {step} waits for "
+                     "seat(s) {seats})", step=session.step, seats=seats)
+    else:
+        reason = tr("incomplete: the transcript ends before the game does; {note}", note=tail) \
+            if tail else tr("incomplete: the transcript ends before the game does")
+    return Verdict(False, session.step, step=session.step, seat=None, reason=reason,
+                   aborted_by_players=aborts)
 
 
 def _bad_abort_line(t: Transcript, env: Envelope) -> str | None:
     """Why an abort line is not a record a seat signed (its evidence is checked by the replay)."""
     if env.table != canonical.b64(t.charter.charter.table_id):
-        return "an abort record of another table"
+        return tr("an abort record of another table")
     if env.seat >= len(t.charter.charter.seats):
-        return f"an abort record from unknown seat {env.seat}"
+        return tr("an abort record from unknown seat {seat}", seat=env.seat)
     try:
         env.verify_signature(t.charter.charter.seat_key(env.seat))
     except EnvelopeError as exc:
-        return f"abort record: {exc}"
+        return tr("abort record: {exc}", exc=exc)
     charter = t.charter.charter
     return abort_record(env, charter.protocol, len(charter.seats))[1]
 
@@ -161,19 +195,21 @@ def _bad_abort_line(t: Transcript, env: Envelope) -> str | None:
 def _misplaced(session: Session, env: Envelope) -> str | None:
     """Why a log line cannot stand where it is (order is the file's, not the signer's, doing)."""
     if session.finished:
-        return "message after the end of the game"
+        return tr("message after the end of the game")
     if env.step != session.step:
-        return f"out of order: seat {env.seat}'s message for step {env.step} where step " \
-               f"{session.step} is due"
+        return tr("out of order: seat {seat}'s message for step {step} where step {due} is due",
+                  seat=env.seat, step=env.step, due=session.step)
     pending = session.pending_seats()
     if env.seat in pending and env.seat != pending[0]:
-        return f"out of order within step {env.step} (expected seat {pending[0]} next)"
+        return tr("out of order within step {step} (expected seat {seat} next)",
+                  step=env.step, seat=pending[0])
     return None
 
 
 def _broken(session: Session, aborts: list[dict[str, Any]], reason: str) -> Verdict:
     return Verdict(False, session.step, step=session.step, seat=None,
-                   reason=f"{reason} (the file is not a consistent log; no seat is implicated)",
+                   reason=tr("{reason} (the file is not a consistent log; no seat is implicated)",
+                             reason=reason),
                    aborted_by_players=aborts)
 
 
@@ -182,9 +218,10 @@ def _ended(session: Session, effect: Aborted, aborts: list[dict[str, Any]]) -> V
     cited = [cite(e) for e in effect.evidence]
     why = effect.reason
     if cited:
-        quoted = "; ".join(f"seat {c['seat']}'s signed {c['kind']} of step {c['step']} "
-                           f"(digest {c['digest']})" for c in cited)
-        why = f"{why} — evidence: {quoted}"
+        quoted = joined([tr("seat {seat}'s signed {kind} of step {step} (digest {digest})",
+                             seat=c["seat"], kind=c["kind"], step=c["step"], digest=c["digest"])
+                         for c in cited])
+        why = tr("{reason} — evidence: {quoted}", reason=why, quoted=quoted)
     return Verdict(False, session.step, step=effect.step, seat=effect.blame, reason=why,
                    aborted_by_players=aborts, evidence=cited)
 

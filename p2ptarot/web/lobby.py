@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable
 
 from p2ptarot.i18n import _, language, ngettext
-from p2ptarot.i18n.reasons import say
+from p2ptarot.i18n.message import render as say
 from p2ptarot.app.events import (BackToLobby, CheckConnection, ConnectionChecked, GameAborted,
                                  GameFinished, Host, Leave, Notice, Rematch, Sit, TablesSeen)
 from p2ptarot.app.human import human_seat
@@ -173,33 +173,29 @@ class Lobby:
         self._back_to_the_list()
 
     async def check_connection(self, cmd: CheckConnection) -> None:
-        """The doctor's checks with this lobby's online settings (nothing when the lobby is not
-        online: it contacts no relay then), published as `ConnectionChecked`."""
-        from p2ptarot.app.connection import advice_lines, check_lines, verdict_line, verdict_word
+        """The doctor's checks with this lobby's online settings (the LAN check only when the
+        lobby is not online: it contacts no server then), published as `ConnectionChecked`."""
+        from p2ptarot.app.connection import advice_lines, check_lines, verdict_line
         from p2ptarot.net.online import doctor
         self.hub.publish(ConnectionChecked(running=True))
-        if self.online is None:
-            interfaces = doctor.interfaces()
-            checks = ({"check": "interfaces", "ok": bool(interfaces),
-                       "text": _("interfaces: {list}").format(
-                           list=", ".join(f"{n} {ip}" for n, ip in interfaces))},)
-            self.hub.publish(ConnectionChecked(
-                running=False, checks=checks, verdict="LAN",
-                said=_("verdict: {verdict}, because {why}").format(
-                    verdict=verdict_word("LAN"), why=say(doctor.ONLINE_OFF))))
-            return
-        config = self.online.choose(cmd.no_default_stun).transport().config
         try:
-            report = await doctor.diagnose(list(config.relays), list(config.ice),
-                                           _ip_or_any(self.cfg.interface), DOCTOR_WAIT,
-                                           config.auth_keys())
+            if self.online is None:  # the LAN only: no relay or STUN server contacted
+                report = await doctor.diagnose([], [], _ip_or_any(self.cfg.interface),
+                                               online=False)
+                report.advice.append(doctor.ONLINE_OFF)
+            else:
+                config = self.online.choose(cmd.no_default_stun).transport().config
+                report = await doctor.diagnose(list(config.relays), list(config.ice),
+                                               _ip_or_any(self.cfg.interface), DOCTOR_WAIT,
+                                               config.auth_keys())
         except Exception as exc:  # noqa: BLE001 - the panel says it; the lobby lives on
             logger.warning("connection check failed", exc_info=exc)
             self.hub.publish(ConnectionChecked(running=False, verdict="nothing",
                                                said=_("the check failed: {why}").format(
                                                    why=say(exc))))
             return
-        if cmd.no_default_stun and not any(s.url.startswith("stun:") for s in config.ice):
+        if self.online is not None and cmd.no_default_stun \
+                and not any(s.url.startswith("stun:") for s in config.ice):
             report.advice.append(doctor.NO_DEFAULT_STUN)
         checks = tuple({"check": c, "ok": good, "text": text}
                        for c, good, text in check_lines(report))

@@ -28,7 +28,7 @@ import re
 
 from p2ptarot.i18n import (LANGUAGES, _, accept_language, normalize, page_catalogue,
                            translations)
-from p2ptarot.i18n.reasons import say
+from p2ptarot.i18n.message import render as say
 
 from p2ptarot.app.events import Command, Event, command_from_json
 from p2ptarot.app.hub import Hub

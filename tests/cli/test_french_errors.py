@@ -23,7 +23,7 @@ from p2ptarot.engine import EngineError, RandomDealer, create
 from p2ptarot.engine.types import TurnKind
 from p2ptarot.games.arcanoid.moves import Discard
 from p2ptarot.i18n import set_language
-from p2ptarot.i18n.reasons import say
+from p2ptarot.i18n.message import render as say
 from p2ptarot.present.eleusis import PageMoveError, check_rule_text
 from tests.i18n.test_french_games import _english_only, _words
 
@@ -95,6 +95,43 @@ def test_an_engine_refusal_reads_french(tmp_path: Path, french: None) -> None:
         state.apply(seat, Discard(10_000))
     said = say(refused.value)
     assert said != str(refused.value) and not _english(said), (str(refused.value), said)
+
+
+def test_a_lower_layers_usage_error_reads_french() -> None:
+    """`--interface` names no card: the network layer's refusal, as argparse reports it."""
+    done = _run("host", "--lang", "fr", "--game", "sinople", "--seats", "3", "--interface",
+                "nosuchcard0")
+    assert done.returncode == 2
+    last = done.stderr.strip().splitlines()[-1]
+    assert "n'est ni une adresse IP ni une carte réseau" in last, last
+    assert not _english(last), last
+
+
+def test_a_move_out_of_turn_reads_french(french: None) -> None:
+    """The engine refuses a seat that acts out of turn (the reason a verdict would quote)."""
+    state = create("arcanoid", 3)
+    dealer = RandomDealer(random.Random(3))
+    while state.turn().kind is not TurnKind.SEAT:
+        chance = state.turn().chance
+        if chance is None:
+            state.resolve_reveals()
+            continue
+        state.resolve_chance(dealer.shuffle(state, chance) if hasattr(chance, "deck")
+                             else dealer.choice(chance))
+    waiting = state.turn().seats
+    other = next(s for s in range(3) if s not in waiting)
+    with pytest.raises(EngineError) as refused:
+        state.apply(other, state.legal_moves(waiting[0])[0])
+    said = say(refused.value)
+    assert said != str(refused.value) and not _english(said), (str(refused.value), said)
+
+
+def test_no_table_found_reads_french(tmp_path: Path) -> None:
+    """A fingerprint nobody advertises (zeroconf bound to 127.0.0.1): the finder gives up."""
+    done = _run("join", "--lang", "fr", "ABCD-EFGH", "--bot", "--find-timeout", "2",
+                "--interface", "127.0.0.1", "--data-dir", str(tmp_path / "d"))
+    assert "aucune table ouverte par ABCD-EFGH" in done.stderr, done.stderr
+    assert not _english(done.stderr), done.stderr
 
 
 def test_a_network_error_reads_french(tmp_path: Path) -> None:

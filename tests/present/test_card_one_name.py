@@ -13,7 +13,7 @@ import pytest
 
 from p2ptarot.engine import RandomDealer, create
 from p2ptarot.i18n import set_language
-from p2ptarot.i18n.reasons import say
+from p2ptarot.i18n.message import render as say, tr
 from p2ptarot.present import presenter
 from p2ptarot.present.cards import card_name
 from p2ptarot.present.rulebook import explain, rules
@@ -85,9 +85,9 @@ def test_the_table_names_a_played_trump_five_as_its_card(lang: None) -> None:
 
 def test_the_engine_refusals_name_it_in_each_language(lang: None) -> None:
     set_language("en")
-    withheld = "Hierophant: withheld cups-3 (cups)"
-    assert say(withheld) == withheld
+    withheld = tr("Hierophant: withheld {card} ({category})", card="cups-3", category="cups")
+    assert say(withheld) == "Hierophant: withheld cups-3 (cups)"
     set_language("fr")
     assert say(withheld).startswith("Pape : a retenu")
-    assert say("a Hierophant show comes from the hidden hand") == \
+    assert say(tr("a Hierophant show comes from the hidden hand")) == \
         "ce qu'on montre au Pape vient de la main cachée"

@@ -3,8 +3,8 @@ real `nostr-relay` and coturn (two STUN ports): a player in a cone home clicks t
 page's server runs the doctor's checks and the panel shows each check and the verdict "direct";
 with the page's "no public STUN server" ticked (the page's `--no-default-stun`) the lobby's
 STUN servers are left out, so the verdict is "through TURN" and the panel says why. The same
-panel in French on a phone (390 px): French words, no horizontal scroll.  A lobby not started
-online answers "LAN" without contacting anything.  The page, the browser and the lobby run in
+panel in French on a phone (390 px): French words, no horizontal scroll; the home is alone on
+its LAN, so the LAN check hears nobody.  A lobby not started online runs the LAN check only.  The page, the browser and the lobby run in
 home a's namespace (a thread that entered it), so nothing leaves the rig."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from netns_rig import Host, Rig
 from online_servers import start_relay, start_turn
 
 from p2ptarot.app.events import CheckConnection, ConnectionChecked
-from p2ptarot.app.table import Hub
+from p2ptarot.app.hub import Hub
 from p2ptarot.i18n import set_language, translations
 from p2ptarot.net.online.config import IceServer, OnlineConfig, parse_turn
 from p2ptarot.net.online.transport import OnlineTransport
@@ -61,8 +61,11 @@ def test_check_my_connection_in_the_page(netns: Rig, tmp_path: Path) -> None:
     assert any(c.startswith("nat ok ") and "endpoint-independent" in c
                for c in direct["checks"]), direct
     assert any(c.startswith("turn ok ") for c in direct["checks"]), direct
-    assert "verdict: direct (and LAN play), because STUN maps this computer to one address" \
+    # alone in its home: no other computer's multicast is heard, so no "(and LAN play)"
+    assert "verdict: direct, because STUN maps this computer to one address" \
         in direct["said"], direct
+    assert any(c.startswith("lan ") and "multicast not heard" in c
+               for c in direct["checks"]), direct
     # the page's "no public STUN server": the lobby's STUN servers are not asked
     assert quiet["verdict"] == "through TURN", quiet
     assert not any(c.startswith("stun ok") for c in quiet["checks"]), quiet
@@ -72,7 +75,7 @@ def test_check_my_connection_in_the_page(netns: Rig, tmp_path: Path) -> None:
     fr = translations("fr").gettext
     assert french["verdict"] == "direct", french
     assert french["title"] == fr("Check my connection") != "Check my connection"
-    assert fr("verdict: {verdict} (and LAN play), because {why}").split("{")[0] \
+    assert fr("verdict: {verdict}, because {why}").format(verdict=fr("direct"), why="") \
         in french["said"], french
     assert fr("STUN maps this computer to one address ({nat})").split("(")[0] \
         in french["said"], french
@@ -142,16 +145,25 @@ async def _check_in_the_page(tmp_path: Path, me: Host, side: OnlineSide) -> dict
         await browser.close()
 
 
-async def test_a_lobby_not_online_answers_lan_and_contacts_nothing(tmp_path: Path) -> None:
-    """Without --online the check contacts no relay or STUN server: the verdict is "LAN"."""
-    hub = Hub()
-    lobby = Lobby(hub, config(tmp_path, "Ann", hub), ["127.0.0.1"], None)
-    queue = hub.subscribe()
-    await lobby.command(CheckConnection())
-    seen = [await asyncio.wait_for(queue.get(), 10) for _ in range(2)]
-    assert [type(e) for e in seen] == [ConnectionChecked, ConnectionChecked]
-    assert seen[0].running and not seen[1].running
-    assert seen[1].verdict == "LAN"
-    assert "online play is off in this lobby" in seen[1].said
-    assert [c["check"] for c in seen[1].checks] == ["interfaces"]
-    await lobby.close()
+async def test_a_lobby_not_online_checks_the_lan_only(tmp_path: Path) -> None:
+    """Without --online the check contacts no relay or STUN server: it runs the LAN check only.
+    Two lobbies on 127.0.0.1 checking at once hear each other's probe: the verdict is "LAN"."""
+    lobbies, queues = [], []
+    for name in ("Ann", "Bob"):
+        hub = Hub()
+        lobbies.append(Lobby(hub, config(tmp_path, name, hub), ["127.0.0.1"], None))
+        queues.append(hub.subscribe())
+    await asyncio.gather(*(lobby.command(CheckConnection()) for lobby in lobbies))
+    for queue in queues:
+        seen = [await asyncio.wait_for(queue.get(), 30) for _ in range(2)]
+        assert [type(e) for e in seen] == [ConnectionChecked, ConnectionChecked]
+        assert seen[0].running and not seen[1].running
+        assert seen[1].verdict == "LAN", seen[1]
+        assert "verdict: LAN, because multicast is heard on lo 127.0.0.1" in seen[1].said
+        assert any("online play is off in this lobby" in a for a in seen[1].advice), seen[1]
+        checks = {c["check"]: c for c in seen[1].checks}
+        assert list(checks) == ["interfaces", "zeroconf", "lan"], seen[1].checks
+        assert checks["zeroconf"]["text"] == "zeroconf uses: lo 127.0.0.1"
+        assert checks["lan"]["ok"] and "multicast heard" in checks["lan"]["text"]
+    for lobby in lobbies:
+        await lobby.close()

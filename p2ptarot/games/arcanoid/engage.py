@@ -19,6 +19,7 @@ from p2ptarot.engine import IllegalMove
 from .arcana.fool import fool_window
 from .battle import CARDS, Record
 from .rules import COUPLE_MAJORS, composition_error, dresden_temp_blocks, stealable
+from p2ptarot.i18n.message import tr
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rules import ArcanoidGame
@@ -30,25 +31,26 @@ def check_engage(g: ArcanoidGame, pid: int, fields: Sequence[str], handles: Sequ
     seat = g.seat_of(pid)
     p = g.parts[pid]
     if len(handles) != len(cards) or len(set(handles)) != len(handles):
-        raise IllegalMove(seat, "handles and cards must match one to one", g.where())
+        raise IllegalMove(seat, tr("handles and cards must match one to one"), g.where())
     avail = set(g.available(pid))
     for h in handles:
         if h not in avail:
-            raise IllegalMove(seat, f"card {h} is not available to this participant", g.where())
+            raise IllegalMove(seat, tr("card {h} is not available to this participant",
+                                       h=h), g.where())
     all_handles = list(handles)
     all_cards = list(cards)
     if chariot:
         if p.chariot < 0:
-            raise IllegalMove(seat, "no active Chariot", g.where())
+            raise IllegalMove(seat, tr("no active Chariot"), g.where())
         all_handles = p.reserve + all_handles
         all_cards = [g.cards[h] or "" for h in p.reserve] + all_cards
     if transmute >= 0 and transmute not in all_handles:
-        raise IllegalMove(seat, "the transmuted card is not in the engagement", g.where())
+        raise IllegalMove(seat, tr("the transmuted card is not in the engagement"), g.where())
     for f in fields:
         if f in p.records:
-            raise IllegalMove(seat, f"already engaged on {f}", g.where())
+            raise IllegalMove(seat, tr("already engaged on {f}", f=f), g.where())
         if g.temp_blocks(pid, f):
-            raise IllegalMove(seat, f"{f} is tempered", g.where())
+            raise IllegalMove(seat, tr("{field} is tempered", field=f), g.where())
     tcard = all_cards[all_handles.index(transmute)] if transmute >= 0 else None
     err = g.rules.composition_error(fields, all_cards, tcard, g.rules)
     if err:

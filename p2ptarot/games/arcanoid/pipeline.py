@@ -17,6 +17,7 @@ from .model import Ctx, HermitState, Participant, TemperanceState
 from .battle import ABDICATION, Record, field_winner
 from .rules import Rules
 from .secret import inferred_transmute
+from p2ptarot.i18n.message import tr
 
 #: `draw_into` target for a hand nobody sees (the GAZA USA's, G2)
 HIDDEN = -2
@@ -115,7 +116,8 @@ class Pipeline:
         p = self.parts[pid]
         lists = {HAND: p.hand, VISIBLE: p.visible, JUSTICE_ZONE: self.justice, RESERVE: p.reserve}
         if zone is None:
-            raise IllegalMove(p.seat, f"handle {handle} is not available to participant {pid}",
+            raise IllegalMove(p.seat, tr("handle {handle} is not available to participant {pid}",
+                                         handle=handle, pid=pid),
                               self.where())
         lists[zone].remove(handle)
         return zone
@@ -135,7 +137,7 @@ class Pipeline:
         return [(seat + k) % self.players for k in range(self.players)]
 
     def where(self) -> str:
-        return f"round {self.round_index + 1}, move {self.clock}"
+        return tr("round {round}, move {move}", round=self.round_index + 1, move=self.clock)
 
     def public_card(self, handle: int) -> str | None:
         return self.cards[handle] if PUBLIC in self.seen[handle] else None

@@ -26,6 +26,7 @@ from p2ptarot.engine.types import TurnKind
 
 from .battle import VALUE, Record, composition_class
 from .model import Ctx, HermitState, Participant, TemperanceState
+from p2ptarot.i18n.message import tr
 
 #: composition_error(fields, cards, transmuted_card, rules) -> reason, or None when legal
 CompositionRule = Callable[[Sequence[str], Sequence[str], "str | None", "Rules"], "str | None"]
@@ -134,55 +135,56 @@ def composition_error(fields: Sequence[str], cards: Sequence[str], transmuted: s
     illegitimate = rules.illegitimate_couples if rules is not None else True
     aces = rules.aces_special if rules is not None else True
     if not cards:
-        return "an engagement needs at least one card"
+        return tr("an engagement needs at least one card")
     if len(fields) not in (1, 2) or len(set(fields)) != len(fields) or any(f not in FIELDS for f in fields):
-        return "one field, or two different fields for a couple of majors"
+        return tr("one field, or two different fields for a couple of majors")
     if len(set(cards)) != len(cards):
-        return "duplicate cards"
+        return tr("duplicate cards")
     f = fields[0]
     s = set(cards)
     if s & COUPLE_MAJORS:
         if transmuted is not None:
-            return "nothing is transmuted in a couple"
+            return tr("nothing is transmuted in a couple")
         if s == {EMPRESS, EMPEROR} or (illegitimate and s in ({LOVERS, EMPRESS}, {LOVERS, EMPEROR})):
             return None  # E6, E7b: one or two fields
         if len(fields) == 1 and len(s) == 2 and LOVERS in s:
             other = next(iter(s - {LOVERS}))
             if court(other) and suit(other) == f:
                 return None  # E7a
-        return "not a legal couple (E6/E7)"
+        return tr("not a legal couple (E6/E7)")
     if len(fields) != 1:
-        return "only the imperial couple and the Lovers with a ruler may stand on two fields"
+        return tr("only the imperial couple and the Lovers with a ruler may stand on two fields")
     if any((is_trump(c) and c != MAGICIAN) or c == FOOL for c in s):
-        return "this major arcanum cannot be engaged this way"
+        return tr("this major arcanum cannot be engaged this way")
     mag = MAGICIAN in s
     others = [c for c in cards if c != MAGICIAN]
     if transmuted is not None and (not mag or transmuted not in others or not is_numeric(transmuted)
                                    or suit(transmuted) == f):
-        return "the Magician transmutes one numeric card of another suit"
+        return tr("the Magician transmutes one numeric card of another suit")
     courts = [c for c in others if court(c)]
     if set(courts) == {f"{f}-queen", f"{f}-king"} and len(others) == 2:
-        return None if not mag else "nothing may be added to the royal couple"
+        return None if not mag else tr("nothing may be added to the royal couple")
     if courts:
         if len(courts) != 1 or court(courts[0]) not in ("page", "knight") or suit(courts[0]) != f:
-            return "a page or knight of the field's suit, alone or with one ace"
+            return tr("a page or knight of the field's suit, alone or with one ace")
         rest = [c for c in others if c != courts[0]]
         if not aces and (rest or mag):
-            return "a page or knight is engaged alone"
+            return tr("a page or knight is engaged alone")
         if not rest:
-            return "the Magician joins a page or knight only with an ace" if mag else None
+            return tr("the Magician joins a page or knight only with an ace") if mag else None
         if len(rest) != 1 or not is_ace(rest[0]):
-            return "a page or knight goes with exactly one ace"
+            return tr("a page or knight goes with exactly one ace")
         if suit(rest[0]) != f and transmuted != rest[0]:
-            return "an ace of another suit needs the Magician to transmute it"
+            return tr("an ace of another suit needs the Magician to transmute it")
         return None
     if not others:
-        return "the Magician is never engaged alone"
+        return tr("the Magician is never engaged alone")
     if not all(is_numeric(c) for c in others):
-        return "a numeric engagement holds numeric cards only"
+        return tr("a numeric engagement holds numeric cards only")
     off = [c for c in others if suit(c) != f]
     if len(off) > 1 or (off and transmuted != off[0]):
-        return "numeric cards of the field's suit (one other-suit card if the Magician transmutes it)"
+        return tr("numeric cards of the field's suit (one other-suit card if the Magician "
+                  "transmutes it)")
     return None
 
 

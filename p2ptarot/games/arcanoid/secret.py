@@ -28,6 +28,7 @@ from p2ptarot.engine import Claim, IllegalMove, Move
 from .arcana.fool import LOST, STOLEN, fool_window
 from .legal import engagement_moves
 from .battle import CARDS, Record
+from p2ptarot.i18n.message import tr
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rules import ArcanoidGame
@@ -68,7 +69,7 @@ def composition_error(g: ArcanoidGame, field: str, handles: Sequence[int],
     t = inferred_transmute(field, handles, cards)
     tcard = cards[list(handles).index(t)] if t >= 0 else None
     err = g.rules.composition_error((field,), cards, tcard, g.rules)
-    return None if err is None else f"secret engagement on {field}: {err}"
+    return None if err is None else tr("secret engagement on {field}: {err}", field=field, err=err)
 
 
 def all_handles(g: ArcanoidGame, pid: int, handles: Sequence[int], chariot: bool) -> tuple[int, ...]:
@@ -82,21 +83,21 @@ def check_public(g: ArcanoidGame, pid: int, field: str, handles: Sequence[int],
     seat = g.seat_of(pid)
     p = g.parts[pid]
     if chariot and p.chariot < 0:
-        raise IllegalMove(seat, "no active Chariot", g.where())
+        raise IllegalMove(seat, tr("no active Chariot"), g.where())
     if g.rules.secret_engagements and pid in g.secret_used:
-        raise IllegalMove(seat, "one secret engagement per round", g.where())
+        raise IllegalMove(seat, tr("one secret engagement per round"), g.where())
     if field not in FIELDS or field in p.records:
-        raise IllegalMove(seat, "a secret engagement goes on a field where you have no record",
+        raise IllegalMove(seat, tr("a secret engagement goes on a field where you have no record"),
                           g.where())
     if g.temp_blocks(pid, field):
-        raise IllegalMove(seat, f"{field} is tempered", g.where())
+        raise IllegalMove(seat, tr("{field} is tempered", field=field), g.where())
     engaged = all_handles(g, pid, handles, chariot)
     if not engaged or len(set(handles)) != len(handles):
-        raise IllegalMove(seat, "a secret engagement holds at least one card, each once (A83)",
+        raise IllegalMove(seat, tr("a secret engagement holds at least one card, each once (A83)"),
                           g.where())
     avail = set(g.available(pid))
     if any(h not in avail for h in handles):
-        raise IllegalMove(seat, "a secret engagement uses available cards only", g.where())
+        raise IllegalMove(seat, tr("a secret engagement uses available cards only"), g.where())
     known = [g.usable_card(h, seat) for h in engaged]
     if all(c is not None for c in known):  # this state may judge them: decided now
         err = composition_error(g, field, engaged, known)  # type: ignore[arg-type]  # `known` holds no None here: checked on the line above
@@ -169,12 +170,14 @@ def true_outcome(g: ArcanoidGame, handles: Sequence[int], seat: int) -> str | No
 
 def check_outcome(g: ArcanoidGame, seat: int, move: FoolOutcome, ctx: Any) -> None:
     if move.outcome not in (STOLEN, LOST):
-        raise IllegalMove(seat, "the outcome is 'stolen' or 'lost'", g.where())
+        raise IllegalMove(seat, tr("the outcome is 'stolen' or 'lost'"), g.where())
     rec = g.parts[ctx.data["engager"]].records[ctx.data["field"]]
     truth = true_outcome(g, rec.handles, seat)
     if truth is not None and truth != move.outcome:
-        raise IllegalMove(seat, f"the secret engagement is {'' if truth == STOLEN else 'not '}"
-                                f"stealable: the outcome is {truth!r}", g.where())
+        raise IllegalMove(seat, tr("the secret engagement is stealable: the outcome is {truth}",
+                                    truth=repr(truth)) if truth == STOLEN else
+                          tr("the secret engagement is not stealable: the outcome is {truth}",
+                              truth=repr(truth)), g.where())
 
 
 def legal_outcomes(g: ArcanoidGame, seat: int, ctx: Any) -> list[Move]:
@@ -191,5 +194,6 @@ def decide(g: ArcanoidGame, claim: Claim) -> str | None:
         return composition_error(g, d["field"], d["handles"], cards)
     truth = STOLEN if g.rules.stealable(cards, g.rules) else LOST
     if truth != d["outcome"]:
-        return f"Fool on the secret engagement on {d['field']}: announced {d['outcome']!r}, was {truth!r}"
+        return tr("Fool on the secret engagement on {field}: announced {outcome}, was {truth}",
+                  field=d['field'], outcome=repr(d['outcome']), truth=repr(truth))
     return None

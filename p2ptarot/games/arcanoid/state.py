@@ -31,6 +31,7 @@ from .rules import DRESDEN, Rules
 from .scoring import field_counts, game_winner
 from .variants import rules_for
 from .view import build_view
+from p2ptarot.i18n.message import tr
 
 PLAY_EFFECTS = {JUSTICE: justice.play, HERMIT: hermit.play, WHEEL: wheel.play, DEATH: death.play,
                 DEVIL: devil.play}
@@ -126,7 +127,8 @@ class ArcanoidState(Pipeline, FlowState):
         for h, card in declared(move):
             known = self.cards[h] if 0 <= h < len(self.cards) else None
             if known is not None and known != card:
-                raise IllegalMove(seat, f"card {h} is not {card}: it opened as {known}",
+                raise IllegalMove(seat, tr("card {h} is not {card}: it opened as {known}",
+                                           h=h, card=card, known=known),
                                   self.where())
 
     def move_reveals(self, seat: int, move: Move) -> tuple[Reveal, ...]:
@@ -172,9 +174,10 @@ class ArcanoidState(Pipeline, FlowState):
     def _check_claim(self, claim: Claim, card: str) -> None:
         detail = dict(claim.detail)
         if claim.kind == "not-held" and card == detail["card"]:
-            raise self._false_claim(claim, f"claimed not to hold {card}, but held it")
+            raise self._false_claim(claim, tr("claimed not to hold {card}, but held it", card=card))
         if claim.kind == "pope-all" and in_category(card, detail["category"]):
-            raise self._false_claim(claim, f"Hierophant: withheld {card} ({detail['category']})")
+            raise self._false_claim(claim, tr("Hierophant: withheld {card} ({category})",
+                                              card=card, category=detail['category']))
 
     def _on_learn(self, handle: int, card: str) -> None:
         waiting = self._claims_by_handle.pop(handle, [])
@@ -198,19 +201,20 @@ class ArcanoidState(Pipeline, FlowState):
         assert isinstance(req, Ask)
         ctx = req.ctx
         if seat in ctx.answers:
-            raise NotYourTurn(seat, "this seat has already answered", self.where())
+            raise NotYourTurn(seat, tr("this seat has already answered"), self.where())
         self._check_answer(seat, move, ctx)
 
     def _check_answer(self, seat: int, move: Move, ctx: Ctx) -> None:
         name = ctx.name
         if (name in ("turn", "wheel", "call-again", "hermit", "fool-outcome")
                 and seat != self.seat_of(ctx.actor)):
-            raise NotYourTurn(seat, "another seat decides here", self.where())
+            raise NotYourTurn(seat, tr("another seat decides here"), self.where())
         expected = {"hermit": (HermitMove, Pass), "wheel": (WheelDiscard,),
                     "call-again": (CallAgain, Pass), "fool": (Fool, Pass), "pope": (Show,),
                     "give": (Give, Pass), "vote": (Vote,), "fool-outcome": (FoolOutcome,)}
         if name != "turn" and not isinstance(move, expected[name]):
-            raise IllegalMove(seat, f"{move.KIND} is not an answer to {name}", self.where())
+            raise IllegalMove(seat, tr("{KIND} is not an answer to {name}",
+                                       KIND=move.KIND, name=name), self.where())
         if name == "turn":
             self._check_turn(ctx.actor, move)
         elif name == "wheel":
@@ -218,7 +222,7 @@ class ArcanoidState(Pipeline, FlowState):
         elif name == "call-again" and isinstance(move, CallAgain):
             calls.check_again(self, seat, move, ctx)
             if move.called in ctx.data["tried"]:
-                raise IllegalMove(seat, "that card was already called", self.where())
+                raise IllegalMove(seat, tr("that card was already called"), self.where())
         elif name == "fool" and isinstance(move, Fool):
             fool.check(self, seat, move, ctx)
         elif name == "pope":
@@ -231,35 +235,37 @@ class ArcanoidState(Pipeline, FlowState):
         elif name == "fool-outcome":
             secret.check_outcome(self, seat, move, ctx)  # type: ignore[arg-type]  # the move's class was checked by the turn's context name
         elif name == "vote" and move.choice not in ("yes", "no"):  # type: ignore[attr-defined]  # the move's class was checked by the turn's context name
-            raise IllegalMove(seat, "vote 'yes' or 'no'", self.where())
+            raise IllegalMove(seat, tr("vote 'yes' or 'no'"), self.where())
 
     def _check_card(self, pid: int, handle: int, card: str, allowed: tuple[str, ...]) -> None:
         seat = self.seat_of(pid)
         if card not in allowed:
-            raise IllegalMove(seat, f"{type(card).__name__} {card!r} cannot make this move",
+            raise IllegalMove(seat, tr("{name} {card} cannot make this move",
+                                       name=type(card).__name__, card=repr(card)),
                               self.where())
         if handle not in self.available(pid):
-            raise IllegalMove(seat, f"card {handle} is not available to this participant",
+            raise IllegalMove(seat, tr("card {h} is not available to this participant", h=handle),
                               self.where())
         known = self.usable_card(handle, seat)  # the rest: proven by the move's opening
         if known is not None and known != card:
-            raise IllegalMove(seat, f"card {handle} is not {card}", self.where())
+            raise IllegalMove(seat, tr("card {handle} is not {card}",
+                                       handle=handle, card=card), self.where())
 
     def _check_turn(self, pid: int, move: Move) -> None:
         seat = self.seat_of(pid)
         p = self.parts[pid]
         if isinstance(move, Discard):
             if move.handle not in self.available(pid):
-                raise IllegalMove(seat, "discard one of your available cards", self.where())
+                raise IllegalMove(seat, tr("discard one of your available cards"), self.where())
         elif isinstance(move, Abdicate):
             if move.field not in FIELDS or move.field in p.records:
-                raise IllegalMove(seat, "abdicate on a field where you have no record", self.where())
+                raise IllegalMove(seat, tr("abdicate on a field where you have no record"), self.where())
         elif isinstance(move, (Engage, ChariotEngage)):
             engage.check_engage(self, pid, move.fields, move.handles, move.cards, move.transmute,
                                 isinstance(move, ChariotEngage))
             known = [self.usable_card(h, seat) for h in move.handles]
             if any(k is not None and k != c for k, c in zip(known, move.cards)):
-                raise IllegalMove(seat, "declared cards do not match", self.where())
+                raise IllegalMove(seat, tr("declared cards do not match"), self.where())
         elif isinstance(move, ChariotAdd):
             chariot.check_add(self, pid, move)
         elif isinstance(move, ChariotDiscard):
@@ -276,7 +282,7 @@ class ArcanoidState(Pipeline, FlowState):
             if type(move) in checker:
                 checker[type(move)](self, pid, move)  # type: ignore[operator]  # the checker matches the move's class (the dict's key)
         else:
-            raise IllegalMove(seat, f"{move.KIND} is not a turn move", self.where())
+            raise IllegalMove(seat, tr("{KIND} is not a turn move", KIND=move.KIND), self.where())
 
     # ---- performing a checked turn move ------------------------------------------------------
     def perform(self, pid: int, move: Move) -> Flow:

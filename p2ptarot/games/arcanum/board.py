@@ -16,6 +16,7 @@ from typing import Any, Mapping
 from p2ptarot.engine import BadConfiguration
 
 from .rules import HOUSES, LOCATIONS, RANKS, figure_house, figure_rank
+from p2ptarot.i18n.message import tr
 
 SYMBOLS = HOUSES + RANKS
 FORMAT = "arcanum-board/1"
@@ -37,28 +38,32 @@ class Board:
 def parse_board(data: Any) -> Board:
     """Validate a board document (§5.3) strictly; BadConfiguration explains the first fault."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise BadConfiguration(f"a board file is an object with format {FORMAT!r}")
+        raise BadConfiguration(tr("a board file is an object with format {format}",
+                                  format=repr(FORMAT)))
     if not isinstance(data.get("id"), str) or not data["id"]:
-        raise BadConfiguration("a board file needs a string id")
+        raise BadConfiguration(tr("a board file needs a string id"))
     symbols = data.get("symbols")
     if not isinstance(symbols, dict) or set(symbols) != {str(k) for k in LOCATIONS}:
-        raise BadConfiguration("board symbols need exactly the keys '1' … '10'")
+        raise BadConfiguration(tr("board symbols need exactly the keys '1' … '10'"))
     parsed: dict[int, dict[str, int]] = {}
     for key, entry in symbols.items():
         if not isinstance(entry, dict) or not set(entry) <= set(SYMBOLS):
-            raise BadConfiguration(f"location {key}: symbols are among {', '.join(SYMBOLS)}")
+            raise BadConfiguration(tr("location {key}: symbols are among {symbols}",
+                                      key=key, symbols=', '.join(SYMBOLS)))
         for name, count in entry.items():
             if type(count) is not int or not 0 <= count <= 9:
-                raise BadConfiguration(f"location {key}: count of {name} must be an integer 0…9")
+                raise BadConfiguration(tr("location {key}: count of {name} must be an integer 0…9",
+                                          key=key, name=name))
         parsed[int(key)] = {n: c for n, c in entry.items() if c}
     pairs = data.get("towerPairs")
     if not isinstance(pairs, list):
-        raise BadConfiguration("towerPairs is a list of location pairs")
+        raise BadConfiguration(tr("towerPairs is a list of location pairs"))
     tower: set[frozenset[int]] = set()
     for pair in pairs:
         if (not isinstance(pair, list) or len(pair) != 2 or any(type(x) is not int for x in pair)
                 or pair[0] == pair[1] or not set(pair) <= set(LOCATIONS)):
-            raise BadConfiguration(f"bad tower pair {pair!r}: two distinct locations 1…10")
+            raise BadConfiguration(tr("bad tower pair {pair}: two distinct locations 1…10",
+                                      pair=repr(pair)))
         tower.add(frozenset(pair))
     digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
     return Board(data["id"], parsed, frozenset(tower), digest)
@@ -68,6 +73,6 @@ def parse_board(data: Any) -> Board:
 def load_board(board_id: str = "project-default-1") -> Board:
     """A board shipped in the package by id (only the default one today)."""
     if board_id != "project-default-1":
-        raise BadConfiguration(f"no board file {board_id!r} is shipped")
+        raise BadConfiguration(tr("no board file {board_id} is shipped", board_id=repr(board_id)))
     text = resources.files(__package__).joinpath("board.json").read_text(encoding="utf-8")
     return parse_board(json.loads(text))

@@ -17,6 +17,7 @@ from p2ptarot.engine.flow import Ask, AskChance, AskReveal, Flow
 from .rules import MAJOR, MINOR, kind_of
 from .model import Ctx
 from .tracks import change_prestige, change_vp
+from p2ptarot.i18n.message import tr
 
 DECK_NAMES = {MINOR: "tarot-78/arcanum:minor", MAJOR: "tarot-78/arcanum:major"}
 
@@ -72,8 +73,10 @@ class Core:
 
     # ---- knowledge ---------------------------------------------------------------------------
     def where(self) -> str:
-        who = f", P{self.active + 1}'s activation" if self.active >= 0 else ""
-        return f"turn {self.turn_no}{who}"
+        if self.active >= 0:
+            return tr("turn {turn}, P{player}'s activation",
+                      turn=self.turn_no, player=self.active + 1)
+        return tr("turn {turn}", turn=self.turn_no)
 
     def kind_for(self, handle: int, seat: int | None) -> str | None:
         """The kind of `handle` as `seat` (None: the public) knows it."""

@@ -17,6 +17,7 @@ from .model import Ctx
 from .minor import minor_moves, relocations
 from .moves import (Choose, Discard, Empress, Expose, Fields, Give, Hide, House, PlayMajor,
                     PlayMinor, Relocate, Remove, Return, Swap, Tower)
+from p2ptarot.i18n.message import tr
 
 if TYPE_CHECKING:
     from .api import ArcanumGame
@@ -48,24 +49,24 @@ def _bad(g: ArcanumGame, seat: int, reason: str) -> IllegalMove:
 def _distinct_in(g: ArcanumGame, seat: int, handles: tuple[int, ...], zone: list[int],
                  what: str) -> None:
     if len(set(handles)) != len(handles) or not set(handles) <= set(zone):
-        raise _bad(g, seat, f"name distinct cards of your {what}")
+        raise _bad(g, seat, tr("name distinct cards of your {what}", what=what))
 
 
 def _check_cards(g: ArcanumGame, seat: int, handles: tuple[int, ...], cards: tuple[str, ...],
                  kind: str | None = None) -> None:
     """Cards opened by a move: valid ids, matching what is known, of the required kind."""
     if len(cards) != len(handles):
-        raise _bad(g, seat, "give one card id per handle")
+        raise _bad(g, seat, tr("give one card id per handle"))
     for h, c in zip(handles, cards):
         if not is_card(c):
-            raise _bad(g, seat, f"{c!r} is not an Arcanum card")
+            raise _bad(g, seat, tr("{c} is not an Arcanum card", c=repr(c)))
         if g.cards[h] is not None and g.cards[h] != c:
-            raise _bad(g, seat, f"card {h} is not {c}")
+            raise _bad(g, seat, tr("card {handle} is not {card}", handle=h, card=c))
         known = g.kind[h]
         if known is not None and known != kind_of(c):
-            raise _bad(g, seat, f"card {h} is a {known}, not {c}")
+            raise _bad(g, seat, tr("card {h} is a {known}, not {c}", h=h, known=known, c=c))
         if kind is not None and kind_of(c) != kind:
-            raise _bad(g, seat, f"{c} is not a {kind}")
+            raise _bad(g, seat, tr("{c} is not a {kind}", c=c, kind=kind))
 
 
 def _hideable(g: ArcanumGame, seat: int, handles: tuple[int, ...]) -> None:
@@ -73,7 +74,7 @@ def _hideable(g: ArcanumGame, seat: int, handles: tuple[int, ...]) -> None:
     _distinct_in(g, seat, handles, g.z.hands[seat], "hand")
     for h in handles:
         if _judged_kind(g, seat, h) not in (None, MINOR):
-            raise _bad(g, seat, "only minors can be hidden this way")
+            raise _bad(g, seat, tr("only minors can be hidden this way"))
 
 
 def _judged_kind(g: ArcanumGame, seat: int, handle: int) -> str | None:
@@ -101,50 +102,51 @@ def _knows_minor(g: ArcanumGame, seat: int) -> bool | None:
 def check(g: ArcanumGame, seat: int, move: Move, ctx: Ctx) -> None:
     name = ctx.name
     if seat in ctx.answers:
-        raise NotYourTurn(seat, "this seat has already answered", g.where())
+        raise NotYourTurn(seat, tr("this seat has already answered"), g.where())
     if not isinstance(move, ANSWERS[name]):
-        raise _bad(g, seat, f"{move.KIND} does not answer {name}")
+        raise _bad(g, seat, tr("{KIND} does not answer {name}", KIND=move.KIND, name=name))
     if isinstance(move, Choose):
         options = OPTIONS[name]
         if move.option not in options:
-            raise _bad(g, seat, f"choose one of {', '.join(options)}")
+            raise _bad(g, seat, tr("choose one of {options}", options=', '.join(options)))
     CHECKS[name](g, seat, move, ctx)
 
 
 def _act(g: ArcanumGame, seat: int, move: Move, ctx: Ctx) -> None:
     if isinstance(move, Pass):
         if not g.minor_done:
-            raise _bad(g, seat, "a minor must be played first (§4.2)")
+            raise _bad(g, seat, tr("a minor must be played first (§4.2)"))
         return
     hand = g.z.hands[seat]
     handle, card = move.handle, move.card  # type: ignore[attr-defined]  # the legal moves here are all of one class; `Move` declares no fields
     if handle not in hand:
-        raise _bad(g, seat, f"card {handle} is not in your hand")
+        raise _bad(g, seat, tr("card {handle} is not in your hand", handle=handle))
     if isinstance(move, PlayMinor):
         if g.minor_done:
-            raise _bad(g, seat, "one minor per activation")
+            raise _bad(g, seat, tr("one minor per activation"))
         _check_cards(g, seat, (handle,), (card,), MINOR)
         if (move.figure, move.dest) not in minor_moves(g, card):
-            raise _bad(g, seat, f"{card} cannot move {move.figure or 'nothing'} to {move.dest}")
+            raise _bad(g, seat, tr("{card} cannot move {nothing} to {dest}",
+                                   card=card, nothing=move.figure or 'nothing', dest=move.dest))
     else:
         if g.major_done:
-            raise _bad(g, seat, "one major per activation")
+            raise _bad(g, seat, tr("one major per activation"))
         _check_cards(g, seat, (handle,), (card,), MAJOR)
         if card == "major-13" and _knows_minor(g, seat) is False:
-            raise _bad(g, seat, "Death needs a minor in hand (R32)")
+            raise _bad(g, seat, tr("Death needs a minor in hand (R32)"))
 
 
 def _draw_choice(g: ArcanumGame, seat: int, move: Choose, ctx: Ctx) -> None:
     if move.option == "major" and not g.majors_in_play():
-        raise _bad(g, seat, "majors are not in play")
+        raise _bad(g, seat, tr("majors are not in play"))
 
 
 def _limit(g: ArcanumGame, seat: int, move: Discard, ctx: Ctx) -> None:
     if len(move.handles) != ctx.data["count"]:
-        raise _bad(g, seat, f"discard exactly {ctx.data['count']} cards")
+        raise _bad(g, seat, tr("discard exactly {count} cards", count=ctx.data['count']))
     _distinct_in(g, seat, move.handles, g.z.hands[seat], "hand")
     if set(move.handles) & set(ctx.data["keep"]):
-        raise _bad(g, seat, "the minor just drawn by force must be played (A1)")
+        raise _bad(g, seat, tr("the minor just drawn by force must be played (A1)"))
     _check_cards(g, seat, move.handles, move.cards)
 
 
@@ -153,25 +155,25 @@ def _hide(g: ArcanumGame, seat: int, move: Hide, ctx: Ctx) -> None:
     low = ctx.data["min"]
     if n == 0 and low and g.public_has_minor(seat) is None:
         if _knows_minor(g, seat):
-            raise _bad(g, seat, "you hold a minor: hide one")
+            raise _bad(g, seat, tr("you hold a minor: hide one"))
         low = 0
     if not low <= n <= ctx.data["max"]:
-        raise _bad(g, seat, f"hide {low} to {ctx.data['max']} minors")
+        raise _bad(g, seat, tr("hide {low} to {max} minors", low=low, max=ctx.data['max']))
     _hideable(g, seat, move.handles)
 
 
 def _relocate(g: ArcanumGame, seat: int, move: Move, ctx: Ctx) -> None:
     if isinstance(move, Pass):
         if not ctx.data["optional"]:
-            raise _bad(g, seat, "the Fool's joker must move a figure")
+            raise _bad(g, seat, tr("the Fool's joker must move a figure"))
     elif not (g.movable(move.figure) and 1 <= move.dest <= 10  # type: ignore[attr-defined]  # the legal moves here are all of one class; `Move` declares no fields
               and not g.frozen(move.dest) and g.figures[move.figure] != move.dest):  # type: ignore[attr-defined]  # the legal moves here are all of one class; `Move` declares no fields
-        raise _bad(g, seat, "move a figure outside frozen locations to another unfrozen one")
+        raise _bad(g, seat, tr("move a figure outside frozen locations to another unfrozen one"))
 
 
 def _fool_mode(g: ArcanumGame, seat: int, move: Choose, ctx: Ctx) -> None:
     if move.option == "joker" and not ctx.data["joker"]:
-        raise _bad(g, seat, "no figure can move: the Fool can only be hidden (R33)")
+        raise _bad(g, seat, tr("no figure can move: the Fool can only be hidden (R33)"))
 
 
 def _artisan(g: ArcanumGame, seat: int, move: Choose, ctx: Ctx) -> None:
@@ -181,52 +183,52 @@ def _artisan(g: ArcanumGame, seat: int, move: Choose, ctx: Ctx) -> None:
 def _market(g: ArcanumGame, seat: int, move: Move, ctx: Ctx) -> None:
     if isinstance(move, Discard):
         if len(move.handles) != 1:
-            raise _bad(g, seat, "trade exactly one card")
+            raise _bad(g, seat, tr("trade exactly one card"))
         _distinct_in(g, seat, move.handles, g.z.hands[seat], "hand")
         _check_cards(g, seat, move.handles, move.cards)
         if kind_of(move.cards[0]) == MAJOR and not g.majors_in_play():
-            raise _bad(g, seat, "majors are not in play (R45)")
+            raise _bad(g, seat, tr("majors are not in play (R45)"))
 
 
 def _fields(g: ArcanumGame, seat: int, move: Fields, ctx: Ctx) -> None:
     if len(move.changes) != 4 or any(c not in (-1, 0, 1) for c in move.changes):
-        raise _bad(g, seat, "four changes, each -1, 0 or 1, in house order")
+        raise _bad(g, seat, tr("four changes, each -1, 0 or 1, in house order"))
 
 
 def _cathedral(g: ArcanumGame, seat: int, move: Move, ctx: Ctx) -> None:
     if isinstance(move, Hide):
         if len(move.handles) != 1:
-            raise _bad(g, seat, "hide exactly one minor")
+            raise _bad(g, seat, tr("hide exactly one minor"))
         _hideable(g, seat, move.handles)
 
 
 def _discard_one(g: ArcanumGame, seat: int, move: Discard, ctx: Ctx) -> None:
     if len(move.handles) != 1:
-        raise _bad(g, seat, "discard exactly one card")
+        raise _bad(g, seat, tr("discard exactly one card"))
     _distinct_in(g, seat, move.handles, g.z.hands[seat], "hand")
     _check_cards(g, seat, move.handles, move.cards)
 
 
 def _house(g: ArcanumGame, seat: int, move: House, ctx: Ctx) -> None:
     if move.house not in HOUSES:
-        raise _bad(g, seat, f"a House is one of {', '.join(HOUSES)}")
+        raise _bad(g, seat, tr("a House is one of {HOUSES}", HOUSES=', '.join(HOUSES)))
 
 
 def _empress(g: ArcanumGame, seat: int, move: Empress, ctx: Ctx) -> None:
     if move.up not in HOUSES or move.down not in HOUSES or move.up == move.down:
-        raise _bad(g, seat, "two different Houses (R33)")
+        raise _bad(g, seat, tr("two different Houses (R33)"))
 
 
 def _wheel(g: ArcanumGame, seat: int, move: Give, ctx: Ctx) -> None:
     want = min(2, len(g.z.hands[seat]))
     if len(move.handles) != want:
-        raise _bad(g, seat, f"give exactly {want} cards (R35)")
+        raise _bad(g, seat, tr("give exactly {want} cards (R35)", want=want))
     _distinct_in(g, seat, move.handles, g.z.hands[seat], "hand")
 
 
 def _death(g: ArcanumGame, seat: int, move: Discard, ctx: Ctx) -> None:
     if not 1 <= len(move.handles) <= 2:
-        raise _bad(g, seat, "discard 1 or 2 minors (R32)")
+        raise _bad(g, seat, tr("discard 1 or 2 minors (R32)"))
     _distinct_in(g, seat, move.handles, g.z.hands[seat], "hand")
     _check_cards(g, seat, move.handles, move.cards, MINOR)
 
@@ -234,16 +236,17 @@ def _death(g: ArcanumGame, seat: int, move: Discard, ctx: Ctx) -> None:
 def _swap(g: ArcanumGame, seat: int, move: Swap, ctx: Ctx) -> None:
     n = len(move.give)
     if n > 2 or len(move.take) != n or len(move.cards) != n:
-        raise _bad(g, seat, "up to two swaps, one hidden card and one card id entry per given card")
+        raise _bad(g, seat, tr("up to two swaps, one hidden card and one card id entry per given "
+                               "card"))
     _distinct_in(g, seat, move.give, g.z.hands[seat], "hand")
     _distinct_in(g, seat, move.take, g.z.hidden[seat], "hidden area")
     for h, c in zip(move.give, move.cards):
         known = _judged_kind(g, seat, h)
         if c == "":
             if known == MAJOR:
-                raise _bad(g, seat, "a major entering the hidden area is opened (R25)")
+                raise _bad(g, seat, tr("a major entering the hidden area is opened (R25)"))
         elif c != FOOL:
-            raise _bad(g, seat, "only minors and the Fool can be hidden (R25)")
+            raise _bad(g, seat, tr("only minors and the Fool can be hidden (R25)"))
         else:
             _check_cards(g, seat, (h,), (c,))
 
@@ -253,24 +256,25 @@ def _tower(g: ArcanumGame, seat: int, move: Tower, ctx: Ctx) -> None:
     ok = (len(locs) == 1 and 1 <= locs[0] <= 10) or (
         len(locs) == 2 and frozenset(locs) in g.board.tower_pairs)
     if not ok:
-        raise _bad(g, seat, "one location, or two forming a tower pair of the board (R22)")
+        raise _bad(g, seat, tr("one location, or two forming a tower pair of the board (R22)"))
 
 
 def _remove(g: ArcanumGame, seat: int, move: Remove, ctx: Ctx) -> None:
     if not g.movable(move.figure):
-        raise _bad(g, seat, "remove a figure on the board outside frozen locations (R23)")
+        raise _bad(g, seat, tr("remove a figure on the board outside frozen locations (R23)"))
 
 
 def _return(g: ArcanumGame, seat: int, move: Return, ctx: Ctx) -> None:
     if move.dest not in g.open_locations() or move.dest in ctx.data["taken"]:
-        raise _bad(g, seat, "an unfrozen location no other returned figure went to (R23)")
+        raise _bad(g, seat, tr("an unfrozen location no other returned figure went to (R23)"))
 
 
 def _sun(g: ArcanumGame, seat: int, move: Expose, ctx: Ctx) -> None:
     down = g.face_down(seat)
     want = min(3, len(down))
     if len(move.handles) != want:
-        raise _bad(g, seat, f"turn exactly {want} face-down hidden cards face up (R24)")
+        raise _bad(g, seat, tr("turn exactly {want} face-down hidden cards face up (R24)",
+                               want=want))
     _distinct_in(g, seat, move.handles, down, "face-down hidden cards")
     _check_cards(g, seat, move.handles, move.cards)
 
@@ -278,9 +282,9 @@ def _sun(g: ArcanumGame, seat: int, move: Expose, ctx: Ctx) -> None:
 def _forced_draw(g: ArcanumGame, seat: int, move: Choose, ctx: Ctx) -> None:
     knows = _knows_minor(g, seat)
     if move.option == "draw" and knows:
-        raise _bad(g, seat, "you hold a minor: no forced draw (R11)")
+        raise _bad(g, seat, tr("you hold a minor: no forced draw (R11)"))
     if move.option == "keep" and knows is False:
-        raise _bad(g, seat, "you hold no minor: draw one (R11)")
+        raise _bad(g, seat, tr("you hold no minor: draw one (R11)"))
 
 
 CHECKS: dict[str, Callable[..., None]] = {

@@ -19,6 +19,7 @@ from .moves import MOVES, Swap
 from .rules import rules_for
 from .turn import game
 from .view import build_view
+from p2ptarot.i18n.message import tr
 
 
 class ArcanumState(Core, FlowState):
@@ -102,8 +103,10 @@ class ArcanumState(Core, FlowState):
         minor = kind_of(card) == MINOR
         false = {"minor": not minor, "not-minor": minor}[claim.kind]
         if false:
-            raise self._false_claim(claim, f"claim {claim.kind!r} about card "
-                                           f"{dict(claim.detail)['handle']} was false: it is {card}")
+            raise self._false_claim(claim, tr("claim {kind} about card {handle} was false: it is "
+                                              "{card}",
+                                              kind=repr(claim.kind),
+                                              handle=dict(claim.detail)['handle'], card=card))
         self._settle_claim(claim)
 
     def _on_learn(self, handle: int, card: str) -> None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from .erl import Facts, Rule, facts, hint_holds
+from p2ptarot.i18n.message import tr
 
 RUN_RIGHT = "run-right"  # the cards, in order, are each correct after the line so far (R7)
 HAND_HAS_NONE = "hand-has-no-correct"  # no card of the shown hand is correct as a single play
@@ -60,8 +61,8 @@ class DealerClaim:
 
 def inconsistency(statement: str) -> str:
     """The fault's wording, the same whether found at once or when the rule opens."""
-    return f"the dealer's statement contradicts his rule: he {statement}"
+    return tr("the dealer's statement contradicts his rule: he {statement}", statement=statement)
 
 
 def hint_statement(hints: Sequence[str]) -> str:
-    return f"gave the structured hints {', '.join(hints)}"
+    return tr("gave the structured hints {hints}", hints=', '.join(hints))

@@ -17,10 +17,11 @@ from p2ptarot.engine.types import Claim, Move, Pass
 from .claims import (CARD_CORRECT, HAND_HAS_NONE, HINTS_HOLD, RUN_RIGHT, DealerClaim, Question,
                      hint_statement, inconsistency)
 from .erl import HINTS, ErlError, check_hint_syntax, compile_rule
-from .moves import (NO, RIGHT, WRONG, YES, Answer, Call, Commit, DeclareSage, Hint, Judge, NoPlay,
+from .moves import (NO, RIGHT, SAID, WRONG, YES, Answer, Call, Commit, DeclareSage, Hint, Judge, NoPlay,
                     Open, Pick, Play)
 from .rules import (ANSWER, ANSWER_PICK, CALL, DEALER_PICK, HINT, JUDGE, OPEN, PHASE_NAMES, PLAY,
                     RULE, SAGE_PICK, WINDOW)
+from p2ptarot.i18n.message import tr
 
 MAX_HINT_TEXT = 200
 
@@ -72,8 +73,8 @@ class MoveChecks:
         }
         expected_kind = kinds.get(phase)
         if expected_kind is None or not isinstance(move, expected_kind):
-            raise self._fail(seat, f"a {move.KIND} move is not expected in the {PHASE_NAMES[phase]} "
-                                   "step")
+            raise self._fail(seat, tr("a {KIND} move is not expected in the {phase} step",
+                                      KIND=move.KIND, phase=PHASE_NAMES[phase]))
         if isinstance(move, Commit):
             self._check_commit(seat, move)
             self._check_rule_commit(seat, move)
@@ -83,10 +84,12 @@ class MoveChecks:
             self._check_play(seat, move)
         elif isinstance(move, (Judge, Call)):
             if move.verdict not in (RIGHT, WRONG):
-                raise self._fail(seat, f"a verdict is 'right' or 'wrong', not {move.verdict!r}")
+                raise self._fail(seat, tr("a verdict is 'right' or 'wrong', not {verdict}",
+                                          verdict=repr(move.verdict)))
         elif isinstance(move, Answer):
             if move.answer not in (YES, NO):
-                raise self._fail(seat, f"an answer is 'yes' or 'no', not {move.answer!r}")
+                raise self._fail(seat, tr("an answer is 'yes' or 'no', not {answer}",
+                                          answer=repr(move.answer)))
         elif isinstance(move, Pick):
             self._check_pick(seat, move)
         elif isinstance(move, Open):
@@ -99,30 +102,32 @@ class MoveChecks:
 
     def _check_rule_commit(self, seat: int, move: Commit) -> None:
         if move.name != self.secret_name():
-            raise self._fail(seat, f"the rule of this round is committed as {self.secret_name()!r}, "
-                                   f"not {move.name!r}")
+            raise self._fail(seat, tr("the rule of this round is committed as {name}, not {other}",
+                                      name=repr(self.secret_name()), other=repr(move.name)))
         if not isinstance(move.value, str):
-            raise self._fail(seat, "a committed value is a text")
+            raise self._fail(seat, tr("a committed value is a text"))
         if move.value:
             try:
                 compile_rule(move.value)
             except ErlError as exc:
-                raise self._fail(seat, f"invalid rule: {exc}") from None
+                raise self._fail(seat, tr("invalid rule: {exc}", exc=exc)) from None
 
     def _check_hint(self, seat: int, move: Hint) -> None:
         if not isinstance(move.hints, tuple) or len(move.hints) > len(HINTS) or not all(
                 isinstance(h, str) for h in move.hints):
-            raise self._fail(seat, f"structured hints are a list of at most {len(HINTS)} texts")
+            raise self._fail(seat, tr("structured hints are a list of at most {HINTS} texts",
+                                      HINTS=len(HINTS)))
         if not isinstance(move.text, str) or len(move.text) > MAX_HINT_TEXT or not all(
                 ch.isprintable() for ch in move.text):
-            raise self._fail(seat, f"a free-text hint is at most {MAX_HINT_TEXT} printable characters")
+            raise self._fail(seat, tr("a free-text hint is at most {TEXT} printable characters",
+                                      TEXT=MAX_HINT_TEXT))
         for h in move.hints:
             try:
                 check_hint_syntax(h)
             except ErlError as exc:
                 raise self._fail(seat, str(exc)) from None
         if len(set(move.hints)) != len(move.hints):
-            raise self._fail(seat, "a structured hint is given twice")
+            raise self._fail(seat, tr("a structured hint is given twice"))
         if move.hints and self.rule is not None:
             question = Question(HINTS_HOLD, 0, move.hints)
             if not self._truth(question):
@@ -131,53 +136,56 @@ class MoveChecks:
     def _check_cards(self, seat: int, handles: Any, cards: Any, owner: int) -> None:
         """`handles` are distinct handles of `owner`'s hand and `cards` their values."""
         if not isinstance(handles, tuple) or not isinstance(cards, tuple) or len(handles) != len(cards):
-            raise self._fail(seat, "handles and cards are two lists of one length")
+            raise self._fail(seat, tr("handles and cards are two lists of one length"))
         if not all(isinstance(h, int) and not isinstance(h, bool) for h in handles):
-            raise self._fail(seat, "handles are integers")
+            raise self._fail(seat, tr("handles are integers"))
         if not all(isinstance(c, str) for c in cards):
-            raise self._fail(seat, "cards are card ids")
+            raise self._fail(seat, tr("cards are card ids"))
         if len(set(handles)) != len(handles) or len(set(cards)) != len(cards):
-            raise self._fail(seat, "a card is named twice")
+            raise self._fail(seat, tr("a card is named twice"))
         for h, c in zip(handles, cards):
             if not 0 <= h < len(self._holder) or self._holder[h] != owner:
-                raise self._fail(seat, f"handle {h} is not in the hand")
+                raise self._fail(seat, tr("handle {h} is not in the hand", h=h))
             try:
                 standard_card(c)
             except UnknownCardError:
-                raise self._fail(seat, f"{c!r} is not a standard card") from None
+                raise self._fail(seat, tr("{c} is not a standard card", c=repr(c))) from None
             known = self.cards[h]
             if known is not None and known != c:
-                raise self._fail(seat, f"handle {h} holds {known}, not {c}")
+                raise self._fail(seat, tr("handle {handle} holds {known}, not {idx}",
+                                          handle=h, known=known, idx=c))
             if known is None and self._known_card.get(c, h) != h:
-                raise self._fail(seat, f"{c} is already known at another handle")
+                raise self._fail(seat, tr("{c} is already known at another handle", c=c))
 
     def _check_play(self, seat: int, move: Play | NoPlay) -> None:
         size = len(move.handles) if isinstance(move.handles, tuple) else -1
         if isinstance(move, Play) and not 1 <= size <= self.rules.max_run:
-            raise self._fail(seat, f"a play is one card or a run of 2 to {self.rules.max_run}")
+            raise self._fail(seat, tr("a play is one card or a run of 2 to {run}",
+                                      run=self.rules.max_run))
         if isinstance(move, NoPlay) and size != len(self.hands[seat]):
-            raise self._fail(seat, "\"no play\" shows the whole hand")
+            raise self._fail(seat, tr('"no play" shows the whole hand'))
         self._check_cards(seat, move.handles, move.cards, seat)
         if isinstance(move, NoPlay) and set(move.handles) != set(self.hands[seat]):
-            raise self._fail(seat, "\"no play\" shows the whole hand")
+            raise self._fail(seat, tr('"no play" shows the whole hand'))
 
     def _check_pick(self, seat: int, move: Pick) -> None:
         assert self.pending is not None
         if not isinstance(move.handle, int) or isinstance(move.handle, bool) or not isinstance(
                 move.card, str):
-            raise self._fail(seat, "a pick names a handle and its card")
+            raise self._fail(seat, tr("a pick names a handle and its card"))
         owner = self.pending.seat
         if move.handle not in self.hands[owner] or self.cards[move.handle] != move.card:
-            raise self._fail(seat, f"{move.card!r} at handle {move.handle} is not a card of the "
-                                   "shown hand")
+            raise self._fail(seat, tr("{card} at handle {handle} is not a card of the shown hand",
+                                      card=repr(move.card), handle=move.handle))
 
     def _check_rule_open(self, seat: int, move: Open) -> None:
         if move.name != self.secret_name():
-            raise self._fail(seat, f"the round's rule is {self.secret_name()!r}, not {move.name!r}")
+            raise self._fail(seat, tr("the round's rule is {name}, not {other}",
+                                      name=repr(self.secret_name()), other=repr(move.name)))
         if not isinstance(move.value, str):
-            raise self._fail(seat, "an opened value is a text")
+            raise self._fail(seat, tr("an opened value is a text"))
         if self.rule_text is not None and move.value != self.rule_text:
-            raise self._fail(seat, "the opened rule is not the committed one")
+            raise self._fail(seat, tr("the opened rule is not the committed one"))
 
     # ---- the dealer's statements ---------------------------------------------------------------
     def _statement(self, move: Move) -> tuple[Question, bool, str]:
@@ -187,23 +195,35 @@ class MoveChecks:
         main_len = len(self.layout.main)
         if isinstance(move, Pick):
             return (Question(CARD_CORRECT, main_len, (move.card,)), True,
-                    f"named {move.card} a correct card")
+                    tr("named {card} a correct card", card=move.card))
         if self.phase == ANSWER_PICK:
             card = self.cards[p.proposal] or ""
             yes = isinstance(move, Answer) and move.answer == YES
             return (Question(CARD_CORRECT, main_len, (card,)), yes,
-                    f"answered {'yes' if yes else 'no'} to the Sage's pick {card}")
+                    tr("answered {answer} to the Sage's pick {card}", answer=SAID[YES if yes else NO],
+                       card=card))
         if isinstance(move, Judge):
             right = move.verdict == RIGHT
-            said = f"judged {'right' if right else 'wrong'}"
+            verdict = RIGHT if right else WRONG
+            if p.no_play:
+                return (Question(HAND_HAS_NONE, main_len, p.cards), right,
+                        tr("judged {verdict} on the \"no play\" of {cards}", verdict=SAID[verdict],
+                           cards=" ".join(p.cards)))
+            return (Question(RUN_RIGHT, main_len, p.cards), right,
+                    tr("judged {verdict} on {cards}",
+                       verdict=SAID[verdict], cards=" ".join(p.cards)))
         else:
             assert isinstance(move, Answer)
             right = (p.call == RIGHT) == (move.answer == YES)
-            said = f"answered {move.answer} to the Sage's call {p.call!r}"
         if p.no_play:
-            return (Question(HAND_HAS_NONE, main_len, p.cards), right,
-                    f"{said} on the \"no play\" of {' '.join(p.cards)}")
-        return (Question(RUN_RIGHT, main_len, p.cards), right, f"{said} on {' '.join(p.cards)}")
+            return (Question(HAND_HAS_NONE, main_len, p.cards), right, tr(
+                "answered {answer} to the Sage's call {call} on the \"no play\" of {cards}",
+                answer=SAID.get(move.answer, move.answer), call=repr(p.call),
+                cards=" ".join(p.cards)))
+        return (Question(RUN_RIGHT, main_len, p.cards), right, tr(
+            "answered {answer} to the Sage's call {call} on {cards}",
+            answer=SAID.get(move.answer, move.answer),
+            call=repr(p.call), cards=" ".join(p.cards)))
 
     def _truth(self, question: Question) -> bool:
         assert self.rule is not None and self.rule_text is not None

@@ -11,9 +11,12 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from p2ptarot.engine.types import Commit, Move, Open, Pass
+from p2ptarot.i18n.message import tr
 
 RIGHT, WRONG = "right", "wrong"
 YES, NO = "yes", "no"
+#: the words above as a player reads them in an event or a verdict's reason (English: the same)
+SAID = {RIGHT: tr("right"), WRONG: tr("wrong"), YES: tr("yes"), NO: tr("no")}
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,13 +32,14 @@ from .claims import HINTS_HOLD, DealerClaim, Question, hint_statement
 from .erl import ErlError, Rule, compile_rule, true_hints
 from .layout import Layout
 from .library import LIBRARY
-from .moves import (MOVES, NO, RIGHT, WRONG, YES, Answer, Call, Commit, DeclareSage, Hint, Judge,
+from .moves import (MOVES, NO, RIGHT, SAID, WRONG, YES, Answer, Call, Commit, DeclareSage, Hint, Judge,
                     NoPlay, Open, Pick, Play)
 from .records import Effect, Pending, RoundRecord
 from .rules import (ANSWER, ANSWER_PICK, CALL, DEAL, DEALER_PICK, FIRST_DEALER, HINT, JUDGE, OPEN,
                     OVER, PHASE_NAMES, PLAY, RULE, SAGE_PICK, SHUFFLE, STANDARD, WINDOW, Rules)
 from .stock import StockEffects
 from .view import build_view
+from p2ptarot.i18n.message import tr
 
 BASE_DECK = STANDARD_52X2.name
 _OVER = Turn(TurnKind.OVER)
@@ -139,12 +140,11 @@ class EleusisState(MoveChecks, StockEffects, GameState):
         # SHUFFLE, DEAL and EFFECTS set their own CHANCE / REVEAL turns
 
     def where(self) -> str:
-        base = f"round {self.round + 1}"
         if self.phase in (RULE, HINT, SHUFFLE, DEAL, FIRST_DEALER):
-            return f"{base}, before the deal"
+            return tr("round {round}, before the deal", round=self.round + 1)
         if self.phase == OPEN or self.ended:
-            return f"{base}, rule opening"
-        return f"{base}, play {self.turn_no}"
+            return tr("round {round}, rule opening", round=self.round + 1)
+        return tr("round {round}, play {play}", round=self.round + 1, play=self.turn_no)
 
     # ---- contract ------------------------------------------------------------------------------
     def turn(self) -> Turn:
@@ -214,7 +214,7 @@ class EleusisState(MoveChecks, StockEffects, GameState):
         try:
             standard_card(card)
         except UnknownCardError:
-            raise EngineError(f"{card!r} is not a standard card") from None
+            raise EngineError(tr("{c} is not a standard card", c=repr(card))) from None
         if handle >= self._first_handle:  # the audit also feeds values of past rounds
             self._known_card[card] = handle
 
@@ -307,7 +307,8 @@ class EleusisState(MoveChecks, StockEffects, GameState):
         elif isinstance(move, Call):
             assert self.pending is not None
             self.pending.call = move.verdict
-            self.last_event = f"the Sage calls {move.verdict}"
+            self.last_event = tr("the Sage calls {verdict}",
+                                 verdict=SAID.get(move.verdict, move.verdict))
             self._enter(ANSWER)
         elif isinstance(move, Answer):
             self._apply_answer(seat, move)
@@ -371,8 +372,9 @@ class EleusisState(MoveChecks, StockEffects, GameState):
                 self._holder[h] = NOBODY
         self.pending = Pending(seat, move.handles, move.cards, no_play, self._sudden(),
                                len(self.layout.main))
-        what = "declares \"no play\"" if no_play else f"plays {' '.join(move.cards)}"
-        self.last_event = f"seat {seat} {what}"
+        who = f"seat {seat}"
+        self.last_event = tr("{who} declares \"no play\"", who=who) if no_play else \
+            tr("{who} plays {cards}", who=who, cards=" ".join(move.cards))
         self._enter(CALL if self.sage >= 0 else JUDGE)
 
     def _apply_judge(self, seat: int, move: Judge) -> None:
@@ -381,7 +383,8 @@ class EleusisState(MoveChecks, StockEffects, GameState):
         question, expected, statement = self._statement(move)
         self._state_claim(seat, question, expected, statement)
         right = move.verdict == RIGHT
-        self.last_event = f"the dealer says {move.verdict}"
+        self.last_event = tr("the dealer says {verdict}",
+                             verdict=SAID.get(move.verdict, move.verdict))
         if not p.no_play:
             self._settle_cards(right)
         elif right:
@@ -395,7 +398,8 @@ class EleusisState(MoveChecks, StockEffects, GameState):
         question, expected, statement = self._statement(move)
         self._state_claim(seat, question, expected, statement)
         yes = move.answer == YES
-        self.last_event = f"the dealer answers {move.answer}"
+        self.last_event = tr("the dealer answers {answer}",
+                             answer=SAID.get(move.answer, move.answer))
         if self.phase == ANSWER_PICK:
             if yes:
                 self._take_from_hand(p.proposal)
@@ -420,7 +424,7 @@ class EleusisState(MoveChecks, StockEffects, GameState):
         assert p is not None
         if self.phase == SAGE_PICK:
             p.proposal = move.handle
-            self.last_event = f"the Sage names {move.card}"
+            self.last_event = tr("the Sage names {card}", card=move.card)
             self._enter(ANSWER_PICK)
             return
         question, expected, statement = self._statement(move)
@@ -436,7 +440,7 @@ class EleusisState(MoveChecks, StockEffects, GameState):
         self.cap_cards = 0
         self.pending.penalise = False  # R19
         self.effects.append(Effect("deal", deposed, self.rules.penalty_false_prophet))
-        self.last_event = f"seat {deposed} is a false prophet"
+        self.last_event = tr("{who} is a false prophet", who=f"seat {deposed}")
 
     # ---- settling a play -----------------------------------------------------------------------
     def _settle_cards(self, right: bool) -> None:
@@ -495,7 +499,7 @@ class EleusisState(MoveChecks, StockEffects, GameState):
         seat = p.seat
         if p.eliminate:
             self.eliminated[seat] = True
-            self.last_event = f"seat {seat} is eliminated"
+            self.last_event = tr("{who} is eliminated", who=f"seat {seat}")
         if not self.hands[seat]:
             self._end_round()
             return
@@ -517,7 +521,7 @@ class EleusisState(MoveChecks, StockEffects, GameState):
         self.was_sage[seat] = True
         self.layout.marker = p.marker_at
         self.cap_cards = p.marker_at  # C: the layout size when he declared, marked card included
-        self.last_event = f"seat {seat} declares himself Sage"
+        self.last_event = tr("{who} declares himself Sage", who=f"seat {seat}")
         self._next_player()
 
     def _next_player(self) -> None:

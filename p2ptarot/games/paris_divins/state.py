@@ -23,6 +23,7 @@ from .rules import (CHOOSE, DEAL, OPEN, OVER, PARIS_DIVINS, PHASE_NAMES, SHUFFLE
 from .legal import stake_check
 from .view import build_view
 from .scoring import round_winner
+from p2ptarot.i18n.message import tr
 
 _OVER_TURN = Turn(TurnKind.OVER)
 
@@ -73,7 +74,7 @@ class ParisDivinsState(GameState):
             self._turn = _OVER_TURN
 
     def _where(self) -> str:
-        return f"round {self.round_no + 1}"
+        return tr("round {round}", round=self.round_no + 1)
 
     # ---- contract ------------------------------------------------------------------------------
     def turn(self) -> Turn:
@@ -86,7 +87,7 @@ class ParisDivinsState(GameState):
 
     def _on_learn(self, handle: int, card: str) -> None:
         if card not in INDEX:
-            raise EngineError(f"{card!r} is not a Tarot des Roses card")
+            raise EngineError(tr("{card} is not a Tarot des Roses card", card=repr(card)))
 
     # ---- chance and reveals --------------------------------------------------------------------
     def _resolve_chance(self, result: Any) -> None:
@@ -139,18 +140,21 @@ class ParisDivinsState(GameState):
 
     def _judge(self, seat: int, move: Move) -> Wager:
         if self.phase != CHOOSE:
-            raise NotYourTurn(seat, "no card is chosen now", self._where())
+            raise NotYourTurn(seat, tr("no card is chosen now"), self._where())
         if seat not in self.active:
-            raise NotYourTurn(seat, "is not an active player", self._where())
+            raise NotYourTurn(seat, tr("is not an active player"), self._where())
         if seat in self.chosen:
-            raise IllegalMove(seat, "has already chosen this round", self._where())
+            raise IllegalMove(seat, tr("has already chosen this round"), self._where())
         if type(move) is not Wager:
-            raise IllegalMove(seat, f"only a wager is made now, not {move.KIND}", self._where())
+            raise IllegalMove(seat, tr("only a wager is made now, not {KIND}",
+                                       KIND=move.KIND), self._where())
         h = move.handle
         if isinstance(h, bool) or not isinstance(h, int) or h not in self.hands[seat]:
-            raise IllegalMove(seat, f"handle {h!r} is not a card of its hand still to play", self._where())
+            raise IllegalMove(seat, tr("handle {h} is not a card of its hand still to play",
+                                       h=repr(h)), self._where())
         if move.bet not in BETS:
-            raise IllegalMove(seat, f"bet {move.bet!r} is not one of {', '.join(BETS)}", self._where())
+            raise IllegalMove(seat, tr("bet {bet} is not one of {BETS}",
+                                       bet=repr(move.bet), BETS=', '.join(BETS)), self._where())
         return move
 
     def _check(self, seat: int, move: Move) -> None:

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from p2ptarot.engine.state import GameState
 
 from .rules import CLASS_NAMES, CLS, ID
+from p2ptarot.i18n.message import tr
 
 NOT_HOLDING = "not-holding"
 VOID_IN = "void-in"
@@ -65,7 +66,8 @@ class ClaimBook:
                 c = p.claim
                 what = (f"denied holding {ID[p.card]}" if p.card >= 0
                         else f"claimed to hold no class-{CLASS_NAMES[p.cls].upper()} card")
-                exc = IllegalMove(c.seat, f"false {c.kind} claim: {what} but held {ID[value]}",
+                exc = IllegalMove(c.seat, tr("false {kind} claim: {what} but held {value}",
+                                             kind=c.kind, what=what, value=ID[value]),
                                   where=c.where, claim=c.id)
                 if proven_false is None:
                     raise exc

@@ -23,6 +23,7 @@ from .rules import (CLASS_NAMES, CLS, DEAL, FIGURE_DECK, FIGURE_IDS, FIG_SHUFFLE
                     HAND_SIZE, ID, INDEX, MAX_OPENER_VALUE, NUMERIC_DECK, NUMERIC_IDS, NUM_SHUFFLE,
                     OPENER, OVER, PHASE_NAMES, PLAY, ROLE, ROUNDS, TURN_UP, VAL, VOID, numeric)
 from .view import build_view
+from p2ptarot.i18n.message import tr
 
 _OVER_TURN = Turn(TurnKind.OVER)
 
@@ -106,8 +107,9 @@ class SinopleState(GameState):
 
     def _where(self) -> str:
         if self.phase == OPENER:
-            return f"round {self.round + 1}, opener search for {ID[self._target()]}"
-        return f"round {self.round + 1}, trick {self.trick_no + 1}"
+            return tr("round {round}, opener search for {card}",
+                      round=self.round + 1, card=ID[self._target()])
+        return tr("round {round}, trick {trick}", round=self.round + 1, trick=self.trick_no + 1)
 
     def _target(self) -> int:
         return numeric(CLS[self.figure], self.search_value)
@@ -168,8 +170,11 @@ class SinopleState(GameState):
         it held, naming every other one."""
         first = self._liars[0]
         others = sorted({e.seat for e in self._liars} - {first.seat})
-        also = f"; seat(s) {', '.join(map(str, others))} also denied a card they held" if others else ""
-        raise IllegalMove(first.seat, f"{first.reason} (the opener search found no opener){also}",
+        also = tr("; seat(s) {seats} also denied a card they held",
+                  seats=", ".join(map(str, others))) \
+            if others else ""
+        raise IllegalMove(first.seat, tr("{reason} (the opener search found no opener){also}",
+                                         reason=first.reason, also=also),
                           first.where, claim=first.claim)
 
     # ---- chance and reveals --------------------------------------------------------------------
@@ -243,36 +248,41 @@ class SinopleState(GameState):
         """Pure legality from this state's knowledge; unknown hand cards are left to claims."""
         if self.phase == PLAY:
             if type(move) is not Play:
-                raise IllegalMove(seat, f"only a card may be played now, not {move.KIND}", self._where())
+                raise IllegalMove(seat, tr("only a card may be played now, not {KIND}",
+                                           KIND=move.KIND), self._where())
             self._check_play(seat, move)
             return
         if type(move) not in (Pass, Show):
-            raise IllegalMove(seat, "the opener search takes only show or pass", self._where())
+            raise IllegalMove(seat, tr("the opener search takes only show or pass"), self._where())
         if seat not in self._order[self._pos:]:
-            raise NotYourTurn(seat, "this seat already answered in this opener search",
+            raise NotYourTurn(seat, tr("this seat already answered in this opener search"),
                               self._where())
         target = self._target()
         if type(move) is Pass:
             if any(self._val[h] == target for h in self.hands[seat]):
-                raise IllegalMove(seat, f"passed while holding {ID[target]} (false not-holding claim)",
+                raise IllegalMove(seat, tr("passed while holding {target} (false not-holding claim)",
+                                           target=ID[target]),
                                   self._where())
             return
         assert isinstance(move, Show)
         if move.card != ID[target]:
-            raise IllegalMove(seat, f"showed {move.card!r}; the search asks for {ID[target]}", self._where())
+            raise IllegalMove(seat, tr("showed {card}; the search asks for {target}",
+                                       card=repr(move.card), target=ID[target]), self._where())
         self._check_public(seat, move.handle, target)
 
     def _check_play(self, seat: int, move: Play) -> None:
         idx = INDEX.get(move.card, 99)
         if idx >= 30:
-            raise IllegalMove(seat, f"{move.card!r} is not a numeric sinople card", self._where())
+            raise IllegalMove(seat, tr("{card} is not a numeric sinople card",
+                                       card=repr(move.card)), self._where())
         self._check_public(seat, move.handle, idx)
         led = self.led
         if led >= 0 and CLS[idx] != led:
             for h in self.hands[seat]:
                 v = self._val[h]
                 if v >= 0 and CLS[v] == led and h != move.handle:
-                    raise IllegalMove(seat, f"must follow class {'abc'[led].upper()}: holds {ID[v]}",
+                    raise IllegalMove(seat, tr("must follow class {upper}: holds {v}",
+                                               upper='abc'[led].upper(), v=ID[v]),
                                       self._where())
 
     def _apply(self, seat: int, move: Move) -> None:
@@ -289,7 +299,8 @@ class SinopleState(GameState):
         order: the order is enforced when applying."""
         expected = self._order[self._pos]
         if seat != expected:
-            raise NotYourTurn(seat, f"the opener search waits for seat {expected}", self._where())
+            raise NotYourTurn(seat, tr("the opener search waits for seat {expected}",
+                                       expected=expected), self._where())
 
     def _apply_search_pass(self, seat: int) -> None:
         self._check_search_seat(seat)
@@ -317,14 +328,17 @@ class SinopleState(GameState):
     def _check_public(self, seat: int, handle: int, idx: int) -> None:
         """A card of `seat`'s hand may go face up as card `idx`: ownership and known value."""
         if not 0 <= handle < len(self._holder) or self._holder[handle] != seat:
-            raise IllegalMove(seat, f"does not hold handle {handle}", self._where())
+            raise IllegalMove(seat, tr("does not hold handle {handle}",
+                                       handle=handle), self._where())
         known = self._val[handle]
         if known < 0:
             other = self._known_at.get(idx)
             if other is not None and other != handle:
-                raise IllegalMove(seat, f"{ID[idx]} is already known at handle {other}", self._where())
+                raise IllegalMove(seat, tr("{idx} is already known at handle {other}",
+                                           idx=ID[idx], other=other), self._where())
         elif known != idx:
-            raise IllegalMove(seat, f"handle {handle} holds {ID[known]}, not {ID[idx]}", self._where())
+            raise IllegalMove(seat, tr("handle {handle} holds {known}, not {idx}",
+                                       handle=handle, known=ID[known], idx=ID[idx]), self._where())
 
     def _take_public(self, handle: int, idx: int) -> None:
         """A checked card goes face up: learn it."""

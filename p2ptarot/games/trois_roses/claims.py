@@ -15,6 +15,7 @@ from p2ptarot.engine.types import Claim
 from p2ptarot.cards.roses_tables import ID
 
 from .legal import Denial
+from p2ptarot.i18n.message import tr
 
 if TYPE_CHECKING:
     from p2ptarot.engine.state import GameState
@@ -47,7 +48,8 @@ class ClaimBook:
         for p in watching:
             if p.denial.ruled_out(card):
                 raise self._state._false_claim(
-                    p.claim, f"false claim of holding {p.denial.sentence()}: held {ID[card]}")
+                    p.claim, tr("false claim of holding {sentence}: held {card}",
+                                sentence=p.denial.sentence(), card=ID[card]))
             p.watched.discard(handle)
             if not p.watched:
                 self._state._settle_claim(p.claim)

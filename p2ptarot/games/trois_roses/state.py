@@ -25,6 +25,7 @@ from .legal import Denial, demand, denials, legal_cards, threshold
 from .rules import (DEAL, FIRST_DEALER, OVER, PHASE_NAMES, PLAY, SHUFFLE, TROIS_ROSES, VARIANTS,
                     Rules)
 from .view import build_view
+from p2ptarot.i18n.message import tr
 
 _OVER_TURN = Turn(TurnKind.OVER)
 
@@ -85,7 +86,7 @@ class TroisRosesState(GameState):
             self._turn = _OVER_TURN
 
     def _where(self) -> str:
-        return f"deal {self.deal_no + 1}, trick {self.trick_no + 1}"
+        return tr("deal {deal}, trick {trick}", deal=self.deal_no + 1, trick=self.trick_no + 1)
 
     # ---- contract ------------------------------------------------------------------------------
     def turn(self) -> Turn:
@@ -115,11 +116,12 @@ class TroisRosesState(GameState):
     def _on_learn(self, handle: int, card: str) -> None:
         idx = INDEX.get(card)
         if idx is None:
-            raise EngineError(f"{card!r} is not a Tarot des Roses card")
+            raise EngineError(tr("{card} is not a Tarot des Roses card", card=repr(card)))
         if self.deal_handles and self.deal_handles[0] <= handle <= self.deal_handles[-1]:
             other = self._handle_of.get(idx)
             if other is not None and other != handle:
-                raise EngineError(f"{card} is already known at handle {other}")
+                raise EngineError(tr("{idx} is already known at handle {other}",
+                                     idx=card, other=other))
             self._handle_of[idx] = handle
         self._val[handle] = idx
         self._book.learnt(handle, idx)
@@ -178,25 +180,31 @@ class TroisRosesState(GameState):
         """Pure legality of `move` by `seat` from this state's knowledge: the card index played and
         the denials it makes with the hand handles each still has to be checked against."""
         if self.phase != PLAY:
-            raise NotYourTurn(seat, "no card is played now", self._where())
+            raise NotYourTurn(seat, tr("no card is played now"), self._where())
         if seat != self.to_play:
-            raise NotYourTurn(seat, f"the trick waits for seat {self.to_play}", self._where())
+            raise NotYourTurn(seat, tr("the trick waits for seat {to_play}",
+                                       to_play=self.to_play), self._where())
         if type(move) is not Play:
-            raise IllegalMove(seat, f"only a card may be played now, not {move.KIND}", self._where())
+            raise IllegalMove(seat, tr("only a card may be played now, not {KIND}",
+                                       KIND=move.KIND), self._where())
         idx = INDEX.get(move.card, -1) if isinstance(move.card, str) else -1
         if idx < 0:
-            raise IllegalMove(seat, f"{move.card!r} is not a Tarot des Roses card", self._where())
+            raise IllegalMove(seat, tr("{card} is not a Tarot des Roses card",
+                                       card=repr(move.card)), self._where())
         handle = move.handle
         if (isinstance(handle, bool) or not isinstance(handle, int) or not 0 <= handle < len(self._holder)
                 or self._holder[handle] != seat or handle not in self.hands[seat]):
-            raise IllegalMove(seat, f"does not hold handle {handle!r}", self._where())
+            raise IllegalMove(seat, tr("does not hold handle {handle}",
+                                       handle=repr(handle)), self._where())
         known = self._val[handle]
         if known >= 0 and known != idx:
-            raise IllegalMove(seat, f"handle {handle} holds {ID[known]}, not {ID[idx]}", self._where())
+            raise IllegalMove(seat, tr("handle {handle} holds {known}, not {idx}",
+                                       handle=handle, known=ID[known], idx=ID[idx]), self._where())
         if known < 0:
             other = self._handle_of.get(idx)
             if other is not None and other != handle:
-                raise IllegalMove(seat, f"{ID[idx]} is known to be at handle {other}", self._where())
+                raise IllegalMove(seat, tr("{idx} is known to be at handle {other}",
+                                           idx=ID[idx], other=other), self._where())
         checks: list[tuple[Denial, list[int]]] = []
         for denial in denials([c for _, _, c in self.trick], idx):
             unknown = []
@@ -207,8 +215,9 @@ class TroisRosesState(GameState):
                 if v < 0:
                     unknown.append(h)
                 elif denial.ruled_out(v):
-                    raise IllegalMove(seat, f"played {ID[idx]} while holding {ID[v]} (must hold "
-                                            f"{denial.sentence()})", self._where())
+                    raise IllegalMove(seat, tr("played {idx} while holding {v} (must hold "
+                                               "{sentence})",
+                                               idx=ID[idx], v=ID[v], sentence=denial.sentence()), self._where())
             if unknown:
                 checks.append((denial, unknown))
         return idx, checks

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .keys import NostrKey, is_pubkey_hex, verify_schnorr
+from p2ptarot.i18n.message import tr
 
 MAX_CONTENT = 65536
 MAX_TAGS = 32
@@ -91,7 +92,7 @@ def parse_event(obj: object) -> Event:
     if event_id(pubkey, created_at, kind, tags, content) != ident:
         raise EventError("id does not match the event")
     if not verify_schnorr(pubkey, bytes.fromhex(ident), bytes.fromhex(sig)):
-        raise EventError("bad signature")
+        raise EventError(tr("bad signature"))
     return Event(ident, pubkey, created_at, kind, tags, content, sig)
 
 

@@ -54,6 +54,7 @@ from ..limits import TokenBucket
 from .event import Event, EventError, make_event, parse_event
 from .keys import NostrKey
 from .sizing import DEFAULT_CONTENT, MIN_CONTENT, content_cap
+from p2ptarot.i18n.message import tr
 
 logger = logging.getLogger(__name__)
 
@@ -255,8 +256,8 @@ class RelayPool:
 
     def status(self) -> dict[str, str]:
         """Per relay: ``connected``, ``dropped: why`` or ``down: last error``."""
-        return {r.url: (f"dropped: {r.dropped}" if r.dropped else "connected" if r.ws
-                        else f"down: {r.last_error or 'not yet connected'}")
+        return {r.url: (tr("dropped: {why}", why=r.dropped) if r.dropped else "connected" if r.ws
+                        else tr("down: {why}", why=r.last_error or tr("not yet connected")))
                 for r in self._relays.values()}
 
     # ------------------------------------------------------------------ publishing

@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
+from p2ptarot.i18n.message import tr
 
 if TYPE_CHECKING:  # the keys load coincurve: only where a relay asks for them
     from ..nostr.keys import NostrKey
@@ -37,9 +38,10 @@ class IceServer:
     def __post_init__(self) -> None:
         if not re.fullmatch(r"(stun|turn|turns):[^\s:]+(:\d{1,5})?(\?transport=(udp|tcp))?",
                             self.url):
-            raise OnlineConfigError(f"{self.url!r} is not stun:HOST[:PORT] or turn:HOST[:PORT]")
+            raise OnlineConfigError(tr("{url} is not stun:HOST[:PORT] or turn:HOST[:PORT]",
+                                       url=repr(self.url)))
         if self.url.startswith("turn") and (not self.username or self.credential is None):
-            raise OnlineConfigError("a TURN server needs a username and a credential")
+            raise OnlineConfigError(tr("a TURN server needs a username and a credential"))
 
 
 @dataclass(frozen=True)
@@ -88,18 +90,19 @@ class OnlineConfig:
 
     def __post_init__(self) -> None:
         if not self.relays:
-            raise OnlineConfigError("online play needs at least one relay (--relay URL)")
+            raise OnlineConfigError(tr("online play needs at least one relay (--relay URL)"))
         for url in self.relays:
             check_relay(url)
         if self.transport not in ("auto", "relay"):
-            raise OnlineConfigError("transport is 'auto' or 'relay'")
+            raise OnlineConfigError(tr("transport is 'auto' or 'relay'"))
         if not 1000 <= self.relay_chunk <= 24000:
-            raise OnlineConfigError("relay_chunk must be within 1000..24000")
+            raise OnlineConfigError(tr("relay_chunk must be within 1000..24000"))
 
 
 def check_relay(url: str) -> str:
     if not _RELAY.fullmatch(url) or urlsplit(url).hostname is None:
-        raise OnlineConfigError(f"{url!r} is not a relay URL (ws://HOST[:PORT] or wss://...)")
+        raise OnlineConfigError(tr("{url} is not a relay URL (ws://HOST[:PORT] or wss://...)",
+                                   url=repr(url)))
     return url
 
 
@@ -110,13 +113,15 @@ def read_relay_keys(path: Path) -> tuple[tuple[str, str], ...]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise OnlineConfigError(f"cannot read the relay keys file {path}: {exc.strerror}") from None
+        raise OnlineConfigError(tr("cannot read the relay keys file {path}: {strerror}",
+                                   path=path, strerror=exc.strerror)) from None
     out = []
     for number, line in enumerate(_read_list(text), 1):
         parts = line.split()
         if len(parts) != 2 or not re.fullmatch(r"[0-9a-fA-F]{64}", parts[1]):
-            raise OnlineConfigError(f"{path}, line {number}: write a relay URL and its secret key "
-                                    "(64 hex digits)")
+            raise OnlineConfigError(tr("{path}, line {number}: write a relay URL and its secret key "
+                                       "(64 hex digits)",
+                                       path=path, number=number))
         out.append((check_relay(parts[0]), parts[1].lower()))
     return tuple(out)
 
@@ -129,7 +134,8 @@ def auth_keys(pairs: tuple[tuple[str, str], ...]) -> dict[str, NostrKey]:
         try:
             keys[url] = NostrKey(bytes.fromhex(secret))
         except KeyError_ as exc:
-            raise OnlineConfigError(f"the key given for {url} is not a valid secret key") from exc
+            raise OnlineConfigError(tr("the key given for {url} is not a valid secret key",
+                                       url=url)) from exc
     return keys
 
 

@@ -5,7 +5,8 @@ Each check is real traffic to the servers the user's settings name (never others
 ourselves and read back, with its round trip), STUN (the mapped address from each of two
 servers through one local socket: the same port from both means an endpoint-independent
 NAT, different ports a symmetric one; no answer at all means UDP is blocked), and TURN (an
-allocation).  ``verdict`` (pure) turns the results into what will work and what to do.
+allocation), and the LAN (``net/lan_check.py``: the cards zeroconf uses, and whether another
+computer's mDNS multicast is heard on them).  ``verdict`` (pure) turns the results into what will work and what to do.
 """
 
 from __future__ import annotations
@@ -19,12 +20,14 @@ from dataclasses import asdict, dataclass, field
 
 import aiohttp
 
+from ..lan_check import LAN_WAIT, RUN_TWO, LanCheck, check_lan, lan_heard, not_heard
 from ..nostr.event import make_event
 from ..nostr.keys import NostrKey
 from ..nostr.pool import RelayNotice, RelayPool
 from ..nostr.signal import SIGNAL_KIND
 from ..nostr.sizing import content_length, max_plaintext
 from .config import IceServer
+from p2ptarot.i18n.message import joined, tr
 
 
 @dataclass
@@ -61,6 +64,8 @@ class Report:
     relays: list[RelayCheck]
     stun: StunCheck
     turn: list[TurnCheck]
+    lan: LanCheck | None = None  # None: not checked
+    online: bool = True  # False: the LAN only was checked (no server contacted)
     verdict: str = ""
     because: str = ""
     advice: list[str] = field(default_factory=list)
@@ -214,39 +219,38 @@ async def check_turn(server: IceServer, timeout: float = 5.0) -> TurnCheck:
         result.relayed = transport.get_extra_info("sockname")
         transport.close()
     except TimeoutError:
-        result.problem = "no answer"
+        result.problem = tr("no answer")
     except Exception as exc:  # aioice raises its own TransactionFailed, OSError ...
         result.problem = str(exc) or type(exc).__name__
     return result
 
 
-#: the sentences `verdict` and the checks make (English; `p2ptarot.i18n.reasons` has each as a
-#: template, so the front ends say them in the player's language)
-NO_RELAY = "no relay carries our events ({why})"
-NO_RELAY_CONFIGURED = "no relay configured"
-NOT_CARRIED = "does not carry our events"
-NAME_A_RELAY = ("name a relay that accepts ephemeral events with --relay URL (or in "
-                "<data dir>/relays.txt); LAN play needs no relay")
-ONE_ADDRESS = "STUN maps this computer to one address ({nat})"
-FRIEND_NEEDS_TURN = "a friend behind a symmetric NAT will still need TURN (--turn)"
-SYMMETRIC = "the NAT maps each destination to a new port (symmetric)"
-STUN_SILENT = "UDP to STUN gets no answer"
-UNCONFIRMED = "a direct path could not be confirmed"
-NEED_EIM = ("direct links need a router that keeps one port per socket "
-            "(endpoint-independent mapping)")
-UDP_BLOCKED = "UDP is blocked"
-SYMMETRIC_NO_TURN = "the NAT is symmetric and no TURN server allocates"
-NO_DIRECT = "no direct path could be confirmed"
-GIVE_TCP_TURN = ("give a TURN server over TCP (--turn turn:HOST:PORT?transport=tcp) to "
-                 "get a faster path")
-RELAY_UNUSED = "relay {url} will not be used: {problem}"
-NO_STUN = "no STUN server configured"
-NO_STUN_ANSWER = "no STUN server answered over UDP"
-NEVER_BACK = "our event never came back"
-ONLINE_OFF = ("online play is off in this lobby: start `p2ptarot web --online` to check the "
-              "relays, STUN and TURN")
-NO_DEFAULT_STUN = ("no public STUN server is contacted (your setting): homes behind NATs then "
-                   "rarely link directly")
+#: the sentences `verdict` and the checks make: messages (p2ptarot.i18n.message), English as
+#: they are, said in the player's language by the front ends; the three with fields are made where
+#: they are filled
+NO_RELAY_CONFIGURED = tr("no relay configured")
+NOT_CARRIED = tr("does not carry our events")
+NAME_A_RELAY = tr("name a relay that accepts ephemeral events with --relay URL (or in "
+                  "<data dir>/relays.txt); LAN play needs no relay")
+FRIEND_NEEDS_TURN = tr("a friend behind a symmetric NAT will still need TURN (--turn)")
+SYMMETRIC = tr("the NAT maps each destination to a new port (symmetric)")
+STUN_SILENT = tr("UDP to STUN gets no answer")
+UNCONFIRMED = tr("a direct path could not be confirmed")
+NEED_EIM = tr("direct links need a router that keeps one port per socket "
+              "(endpoint-independent mapping)")
+UDP_BLOCKED = tr("UDP is blocked")
+SYMMETRIC_NO_TURN = tr("the NAT is symmetric and no TURN server allocates")
+NO_DIRECT = tr("no direct path could be confirmed")
+GIVE_TCP_TURN = tr("give a TURN server over TCP (--turn turn:HOST:PORT?transport=tcp) to "
+                   "get a faster path")
+NO_STUN = tr("no STUN server configured")
+NO_STUN_ANSWER = tr("no STUN server answered over UDP")
+NEVER_BACK = tr("our event never came back")
+ONLINE_OFF = tr("online play is off in this lobby: start `p2ptarot web --online` to check the "
+                "relays, STUN and TURN")
+NO_LAN_CHECK = tr("nothing was checked")
+NO_DEFAULT_STUN = tr("no public STUN server is contacted (your setting): homes behind NATs then "
+                     "rarely link directly")
 
 
 def verdict(report: Report) -> Report:
@@ -254,14 +258,28 @@ def verdict(report: Report) -> Report:
     carrying = [r for r in report.relays if r.carries]
     turn_ok = any(t.allocated for t in report.turn)
     advice: list[str] = []
-    if not carrying:
-        why = "; ".join(f"{r.url}: {r.problem or NOT_CARRIED}"
-                        for r in report.relays) or NO_RELAY_CONFIGURED
-        report.verdict, report.because = "nothing", NO_RELAY.format(why=why)
+    lan = report.lan
+    if lan is not None and not lan.heard:
+        advice.append(RUN_TWO)
+    if not carrying and lan is not None and lan.heard:
+        report.verdict = "LAN"
+        report.because = lan_heard(_where(lan))
+        if report.online:
+            advice.append(NAME_A_RELAY)
+    elif not report.online:
+        report.verdict = "nothing"
+        report.because = (NO_LAN_CHECK if lan is None else lan.problem or
+                          not_heard(_where(lan), f"{lan.wait:g}"))
+    elif not carrying:
+        why = joined([tr("{url}: {problem}", url=r.url, problem=r.problem or NOT_CARRIED)
+                      for r in report.relays]) or NO_RELAY_CONFIGURED
+        report.verdict, report.because = "nothing", tr("no relay carries our events ({why})",
+                                                       why=why)
         advice.append(NAME_A_RELAY)
     elif report.stun.nat in ("none", "endpoint-independent"):
         report.verdict = "direct"
-        report.because = ONE_ADDRESS.format(nat=report.stun.nat)
+        report.because = tr("STUN maps this computer to one address ({nat})",
+                                    nat=report.stun.nat)
         if report.stun.nat == "endpoint-independent":
             advice.append(FRIEND_NEEDS_TURN)
     elif turn_ok:
@@ -277,18 +295,38 @@ def verdict(report: Report) -> Report:
         advice.append(GIVE_TCP_TURN)
     for relay in report.relays:
         if not relay.carries:
-            advice.append(RELAY_UNUSED.format(url=relay.url, problem=relay.problem))
+            advice.append(tr("relay {url} will not be used: {problem}", url=relay.url,
+                             problem=relay.problem))
     report.advice = advice
     return report
 
 
+def _where(lan: LanCheck) -> str:
+    return ", ".join(f"{card} {ip}" for card, ip in lan.cards) or "?"
+
+
 async def diagnose(relays: list[str], ice: list[IceServer], bind: str = "0.0.0.0",
-                   timeout: float = 10.0, auth_keys: dict[str, NostrKey] | None = None) -> Report:
+                   timeout: float = 10.0, auth_keys: dict[str, NostrKey] | None = None, *,
+                   lan: bool = True, lan_wait: float = LAN_WAIT,
+                   online: bool = True) -> Report:
+    """Every check (the LAN probe meanwhile, on ``bind``'s card or, for 0.0.0.0, on every card
+    as zeroconf's default), then the verdict; ``online=False`` checks the LAN only."""
     keys = auth_keys or {}
-    checks = await asyncio.gather(*(check_relay(u, timeout, keys.get(u)) for u in relays))
-    stun_result = await check_stun(ice, bind)
-    turns = [await check_turn(s) for s in ice if s.url.startswith("turn")]
-    report = Report(interfaces(), list(checks), stun_result, turns)
+    lan_task = (asyncio.ensure_future(check_lan(None if bind == "0.0.0.0" else bind, lan_wait))
+                if lan else None)
+    try:
+        checks: list[RelayCheck] = []
+        stun_result, turns = StunCheck(), []
+        if online:
+            checks = list(await asyncio.gather(*(check_relay(u, timeout, keys.get(u))
+                                                 for u in relays)))
+            stun_result = await check_stun(ice, bind)
+            turns = [await check_turn(s) for s in ice if s.url.startswith("turn")]
+        lan_result = await lan_task if lan_task is not None else None
+    finally:
+        if lan_task is not None and not lan_task.done():
+            lan_task.cancel()
+    report = Report(interfaces(), checks, stun_result, turns, lan_result, online)
     return verdict(report)
 
 

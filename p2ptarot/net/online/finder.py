@@ -16,6 +16,7 @@ from ..nostr.adverts import (ADVERT_KIND, ADVERT_TTL, TOPIC, address_of, code_of
                              show_code)
 from ..nostr.pool import RelayNotice, RelayPool
 from ..txt import TableInfo
+from p2ptarot.i18n.message import tr
 
 if TYPE_CHECKING:  # the keys load coincurve: only where a relay asks for them
     from ..nostr.keys import NostrKey
@@ -101,8 +102,9 @@ async def find_code(relays: list[str], code: str, wait: float,
     tables = await browse_online(relays, wait, code=code, settle=settle, on_notice=on_notice,
                                  auth_keys=auth_keys)
     if len(tables) > 1:
-        raise CodeClash(f"{len(tables)} different hosts advertise the code {show_code(code)}: "
-                        "someone is impersonating the table; ask the host for their fingerprint")
+        raise CodeClash(tr("{count} different hosts advertise the code {code}: someone is "
+                           "impersonating the table; ask the host for their fingerprint",
+                           count=len(tables), code=show_code(code)))
     return tables[0] if tables else None
 
 

@@ -41,6 +41,7 @@ from .channels import Channel, RelayChannel, RtcChannel
 from .config import IceServer, OnlineConfig
 from .noise import quiet_ice_noise
 from .rtc import path_of, peer_connection
+from p2ptarot.i18n.message import tr
 
 logger = logging.getLogger(__name__)
 
@@ -161,9 +162,10 @@ class OnlineMesh(Carrier):
             raise RuntimeError("mesh is not running")
         peer = parse_address(address)
         if peer is None:
-            raise ConnectError(f"{address!r} is not an online seat address (nostr:<key>)")
+            raise ConnectError(tr("{address} is not an online seat address (nostr:<key>)",
+                                  address=repr(address)))
         if peer == self.nostr.public_hex:
-            raise ConnectError("that address is this peer's own")
+            raise ConnectError(tr("that address is this peer's own"))
         channel = await self._dial_channel(peer)
         return (await self._open(channel, address, True, expected_key)).peer
 

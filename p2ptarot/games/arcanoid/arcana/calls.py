@@ -16,6 +16,7 @@ from p2ptarot.engine import IllegalMove, Pass, TurnKind
 
 from ..model import Ctx
 from ..moves import Call, CallAgain, Give
+from p2ptarot.i18n.message import tr
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules import ArcanoidGame
@@ -31,29 +32,31 @@ def callable_cards(arcanum: str, first: bool) -> tuple[str, ...]:
 
 def check(g: ArcanoidGame, pid: int, move: Call) -> None:
     if move.card not in MAX_CALLS:
-        raise IllegalMove(g.seat_of(pid), "only the Star, Moon and Sun call cards", g.where())
+        raise IllegalMove(g.seat_of(pid), tr("only the Star, Moon and Sun call cards"), g.where())
     if move.called not in callable_cards(move.card, True):
-        raise IllegalMove(g.seat_of(pid), f"{move.card} cannot call {move.called}", g.where())
+        raise IllegalMove(g.seat_of(pid), tr("{card} cannot call {called}",
+                                             card=move.card, called=move.called), g.where())
 
 
 def check_again(g: ArcanoidGame, seat: int, move: CallAgain, ctx: Ctx) -> None:
     if move.called not in MINORS:
-        raise IllegalMove(seat, "further calls are for minor arcana", g.where())
+        raise IllegalMove(seat, tr("further calls are for minor arcana"), g.where())
 
 
 def check_give(g: ArcanoidGame, seat: int, move: Give, ctx: Ctx) -> None:
     pid = ctx.data["by_seat"][seat]
     if move.handle not in g.parts[pid].hand or move.card != ctx.data["called"]:
-        raise IllegalMove(seat, "give the called card from the hidden hand", g.where())
+        raise IllegalMove(seat, tr("give the called card from the hidden hand"), g.where())
     known = g.usable_card(move.handle, seat)
     if known is not None and known != move.card:
-        raise IllegalMove(seat, "that card is not the called card", g.where())
+        raise IllegalMove(seat, tr("that card is not the called card"), g.where())
 
 
 def check_pass(g: ArcanoidGame, seat: int, ctx: Ctx) -> None:
     pid = ctx.data["by_seat"][seat]
     if any(g.usable_card(h, seat) == ctx.data["called"] for h in g.parts[pid].hand):
-        raise IllegalMove(seat, f"claimed not to hold {ctx.data['called']} while holding it",
+        raise IllegalMove(seat, tr("claimed not to hold {called} while holding it",
+                                   called=ctx.data['called']),
                           g.where())
 
 

@@ -21,6 +21,7 @@ from p2ptarot.engine import IllegalMove, Pass, TurnKind
 
 from ..model import Ctx
 from ..moves import Fool
+from p2ptarot.i18n.message import tr
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules import ArcanoidGame
@@ -80,21 +81,21 @@ def can_cut(g: ArcanoidGame, pid: int, handle: int, engager: int) -> bool:
 def check(g: ArcanoidGame, seat: int, move: Fool, ctx: Ctx) -> None:
     asked: list[int] = ctx.data["asked"]
     if move.user not in asked or g.seat_of(move.user) != seat:
-        raise IllegalMove(seat, "this participant is not asked in this Fool window", g.where())
+        raise IllegalMove(seat, tr("this participant is not asked in this Fool window"), g.where())
     if move.card != FOOL:
-        raise IllegalMove(seat, "only the Fool steals", g.where())
+        raise IllegalMove(seat, tr("only the Fool steals"), g.where())
     p = g.parts[move.user]
     if move.handle not in p.hand + p.visible + g.justice:
-        raise IllegalMove(seat, "that Fool is not available to this participant", g.where())
+        raise IllegalMove(seat, tr("that Fool is not available to this participant"), g.where())
     known = g.usable_card(move.handle, seat)  # the rest is proven by the Fool's opening
     if known is not None and known != FOOL:
-        raise IllegalMove(seat, "that card is not the Fool", g.where())
+        raise IllegalMove(seat, tr("that card is not the Fool"), g.where())
     if move.cut >= 0 and move.cut != move.user:
         if not can_cut(g, move.user, move.handle, ctx.data["engager"]):
-            raise IllegalMove(seat, "only a Hermit owner with a free Hermit move cuts in with the "
-                                    "Justice's Fool", g.where())
+            raise IllegalMove(seat, tr("only a Hermit owner with a free Hermit move cuts in with "
+                                       "the Justice's Fool"), g.where())
         if move.cut not in asked and move.cut != ctx.data["engager"]:
-            raise IllegalMove(seat, "a cut-in names an asked participant or the engager", g.where())
+            raise IllegalMove(seat, tr("a cut-in names an asked participant or the engager"), g.where())
 
 
 def legal(g: ArcanoidGame, seat: int, ctx: Ctx) -> list:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from p2ptarot.engine import IllegalMove
 
 from ..moves import JUSTICE_TARGET, HangedMan
+from p2ptarot.i18n.message import tr
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules import ArcanoidGame
@@ -26,8 +27,8 @@ def targets(g: ArcanoidGame, pid: int) -> list[int]:
 
 def check(g: ArcanoidGame, pid: int, move: HangedMan) -> None:
     if move.target not in targets(g, pid):
-        raise IllegalMove(g.seat_of(pid), "the Hanged Man targets a participant in the round or "
-                                          "the Justice", g.where())
+        raise IllegalMove(g.seat_of(pid), tr("the Hanged Man targets a participant in the round or "
+                                             "the Justice"), g.where())
 
 
 def play(g: ArcanoidGame, pid: int, move: HangedMan, zone: str):

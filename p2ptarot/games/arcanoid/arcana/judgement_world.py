@@ -15,6 +15,7 @@ from p2ptarot.engine import IllegalMove
 
 from ..moves import Judgement, World
 from ..battle import CARDS, FORCED, JUDGED, Record
+from p2ptarot.i18n.message import tr
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules import ArcanoidGame
@@ -31,14 +32,14 @@ def world_fields(g: ArcanoidGame, pid: int) -> list[str]:
 
 def check_judgement(g: ArcanoidGame, pid: int, move: Judgement) -> None:
     if (move.target, move.field) not in judgement_targets(g, pid):
-        raise IllegalMove(g.seat_of(pid), "Judgement needs a participant in the round without a "
-                                          "record on that field", g.where())
+        raise IllegalMove(g.seat_of(pid), tr("Judgement needs a participant in the round without a "
+                                             "record on that field"), g.where())
 
 
 def check_world(g: ArcanoidGame, pid: int, move: World) -> None:
     if move.field not in world_fields(g, pid):
-        raise IllegalMove(g.seat_of(pid), "the World needs a field where nothing was ever engaged "
-                                          "(and not tempered by someone else)", g.where())
+        raise IllegalMove(g.seat_of(pid), tr("the World needs a field where nothing was ever "
+                                             "engaged (and not tempered by someone else)"), g.where())
 
 
 def play_judgement(g: ArcanoidGame, pid: int, move: Judgement, zone: str):

@@ -15,6 +15,7 @@ from p2ptarot.engine import IllegalMove, TurnKind
 
 from ..model import Ctx
 from ..moves import Pope, Show
+from p2ptarot.i18n.message import tr
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules import ArcanoidGame
@@ -22,7 +23,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def check(g: ArcanoidGame, pid: int, move: Pope) -> None:
     if move.category not in POPE_CATEGORIES:
-        raise IllegalMove(g.seat_of(pid), f"unknown Hierophant category {move.category!r}",
+        raise IllegalMove(g.seat_of(pid), tr("unknown Hierophant category {category}",
+                                             category=repr(move.category)),
                           g.where())
 
 
@@ -31,17 +33,19 @@ def check_show(g: ArcanoidGame, seat: int, move: Show, ctx: Ctx) -> None:
     hand = g.parts[pid].hand
     cat = ctx.data["category"]
     if len(move.handles) != len(move.cards) or len(set(move.handles)) != len(move.handles):
-        raise IllegalMove(seat, "handles and cards must match one to one", g.where())
+        raise IllegalMove(seat, tr("handles and cards must match one to one"), g.where())
     for h, c in zip(move.handles, move.cards):
         if h not in hand:
-            raise IllegalMove(seat, "a Hierophant show comes from the hidden hand", g.where())
+            raise IllegalMove(seat, tr("a Hierophant show comes from the hidden hand"), g.where())
         known = g.usable_card(h, seat)
         if not in_category(c, cat) or (known is not None and known != c):
-            raise IllegalMove(seat, f"card {h} is not of category {cat}", g.where())
+            raise IllegalMove(seat, tr("card {h} is not of category {cat}",
+                                       h=h, cat=cat), g.where())
     for h in hand:
         known = g.usable_card(h, seat)
         if h not in move.handles and known is not None and in_category(known, cat):
-            raise IllegalMove(seat, f"Hierophant: withheld a card of category {cat}", g.where())
+            raise IllegalMove(seat, tr("Hierophant: withheld a card of category {cat}",
+                                       cat=cat), g.where())
 
 
 def legal_show(g: ArcanoidGame, seat: int, ctx: Ctx) -> list:

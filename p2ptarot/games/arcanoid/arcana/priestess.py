@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from p2ptarot.engine import IllegalMove
 
 from ..moves import Priestess
+from p2ptarot.i18n.message import tr
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules import ArcanoidGame
@@ -23,8 +24,8 @@ def targets(g: ArcanoidGame, pid: int) -> list[int]:
 
 def check(g: ArcanoidGame, pid: int, move: Priestess) -> None:
     if move.target not in targets(g, pid):
-        raise IllegalMove(g.seat_of(pid), "the High Priestess targets another participant in the "
-                                          "round", g.where())
+        raise IllegalMove(g.seat_of(pid), tr("the High Priestess targets another participant in the "
+                                             "round"), g.where())
 
 
 def play(g: ArcanoidGame, pid: int, move: Priestess, zone: str):

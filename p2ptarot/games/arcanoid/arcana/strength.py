@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from p2ptarot.engine import IllegalMove
 
 from ..moves import Strength
+from p2ptarot.i18n.message import tr
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules import ArcanoidGame
@@ -22,7 +23,7 @@ OPTIONS = ("visible", "hidden")
 
 def check(g: ArcanoidGame, pid: int, move: Strength) -> None:
     if move.option not in OPTIONS:
-        raise IllegalMove(g.seat_of(pid), "Strength: 'visible' or 'hidden'", g.where())
+        raise IllegalMove(g.seat_of(pid), tr("Strength: 'visible' or 'hidden'"), g.where())
 
 
 def play(g: ArcanoidGame, pid: int, move: Strength, zone: str):

@@ -16,6 +16,7 @@ from p2ptarot.engine import IllegalMove
 from ..model import TemperanceState
 from ..moves import Temperance
 from ..battle import CARDS
+from p2ptarot.i18n.message import tr
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules import ArcanoidGame
@@ -30,8 +31,8 @@ def fields(g: ArcanoidGame, pid: int) -> list[str]:
 
 def check(g: ArcanoidGame, pid: int, move: Temperance) -> None:
     if move.field not in fields(g, pid):
-        raise IllegalMove(g.seat_of(pid), "Temperance needs a non-empty pile and a field without "
-                                          "the player's card engagement", g.where())
+        raise IllegalMove(g.seat_of(pid), tr("Temperance needs a non-empty pile and a field without "
+                                             "the player's card engagement"), g.where())
 
 
 def play(g: ArcanoidGame, pid: int, move: Temperance, zone: str):

@@ -14,6 +14,7 @@ from p2ptarot.engine import IllegalMove
 
 from ..moves import NONE, Tower
 from ..battle import CARDS
+from p2ptarot.i18n.message import tr
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules import ArcanoidGame
@@ -30,10 +31,10 @@ def targets(g: ArcanoidGame) -> list[tuple[int, str]]:
 
 def check(g: ArcanoidGame, pid: int, move: Tower) -> None:
     if move.target == NONE and move.field:
-        raise IllegalMove(g.seat_of(pid), "a Tower without a target names no field", g.where())
+        raise IllegalMove(g.seat_of(pid), tr("a Tower without a target names no field"), g.where())
     if move.target != NONE and (move.target, move.field) not in targets(g):
-        raise IllegalMove(g.seat_of(pid), "the Tower removes a card engagement of a participant "
-                                          "in the round", g.where())
+        raise IllegalMove(g.seat_of(pid), tr("the Tower removes a card engagement of a participant "
+                                             "in the round"), g.where())
 
 
 def play(g: ArcanoidGame, pid: int, move: Tower, zone: str):

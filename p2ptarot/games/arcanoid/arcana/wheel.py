@@ -14,6 +14,7 @@ from p2ptarot.engine import IllegalMove, PUBLIC
 
 from ..model import Ctx
 from ..moves import Play, WheelDiscard
+from p2ptarot.i18n.message import tr
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules import ArcanoidGame
@@ -58,12 +59,12 @@ def check_discard(g: ArcanoidGame, seat: int, move: WheelDiscard, ctx: Ctx) -> N
            or not pr <= (new & set(p.hand)) - d or len(pr) != len(d & set(p.visible))
            or len(move.cards) != len(move.promote))
     if bad:
-        raise IllegalMove(seat, "discard down to capacity; replace discarded visible cards by "
-                                "newly drawn ones", g.where())
+        raise IllegalMove(seat, tr("discard down to capacity; replace discarded visible cards by "
+                                   "newly drawn ones"), g.where())
     for h, c in zip(move.promote, move.cards):
         known = g.usable_card(h, seat)  # the rest is proven by the promote's opening
         if known is not None and known != c:
-            raise IllegalMove(seat, f"card {h} is not {c}", g.where())
+            raise IllegalMove(seat, tr("card {handle} is not {card}", handle=h, card=c), g.where())
 
 
 def legal_discards(g: ArcanoidGame, seat: int, ctx: Ctx, limit: int = 400) -> list:

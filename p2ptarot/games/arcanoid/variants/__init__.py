@@ -16,6 +16,7 @@ from .mainz import MAINZ
 from .malta import MALTA
 from .nassau import NASSAU
 from .worms import WORMS
+from p2ptarot.i18n.message import tr
 
 #: the variants built so far, by name, in lineage order (DRESDEN is rules.DRESDEN)
 VARIANTS: dict[str, Rules] = {r.name: r for r in (DRESDEN, NASSAU, KOBLENZ, MAINZ, MALTA, WORMS)}
@@ -75,8 +76,10 @@ def rules_for(variant: str | None) -> Rules:
     """The rules object of a built variant or GAZA combination (DRESDEN when None)."""
     rules = VARIANTS.get(variant or DRESDEN.name) or combined(variant or "")
     if rules is None:
-        raise BadConfiguration(f"arcanoid variant {variant!r} is not built "
-                               f"(built: {', '.join(VARIANTS)}, each optionally +GAZA)")
+        raise BadConfiguration(tr("{game} variant {variant} is not built (built: {built}, each "
+                                  "optionally +GAZA)",
+                                  game="arcanoid", variant=repr(variant),
+                                  built=', '.join(VARIANTS)))
     return rules
 
 

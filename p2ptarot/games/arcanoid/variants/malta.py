@@ -20,6 +20,7 @@ from .. import engage
 from ..rules import ExtraMove, Rules
 from ..secret import FoolOutcome, check_public, options, perform
 from .mainz import MAINZ
+from p2ptarot.i18n.message import tr
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules import ArcanoidGame
@@ -48,7 +49,7 @@ def malta_composition_error(fields: Sequence[str], cards: Sequence[str], transmu
 def _check(g: ArcanoidGame, pid: int, move: MagicianSecret) -> None:
     g._check_card(pid, move.handle, move.card, (MAGICIAN,))
     if move.handle in move.handles or move.handle in g.parts[pid].reserve:
-        raise IllegalMove(g.seat_of(pid), "the Magician is shown and discarded, not engaged",
+        raise IllegalMove(g.seat_of(pid), tr("the Magician is shown and discarded, not engaged"),
                           g.where())
     check_public(g, pid, move.field, move.handles, move.chariot)
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, ClassVar
 from p2ptarot.engine import IllegalMove, Move
 
 from ..rules import DRESDEN, ExtraMove
+from p2ptarot.i18n.message import tr
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules import ArcanoidGame
@@ -34,7 +35,7 @@ def nassau_temp_blocks(g: ArcanoidGame, pid: int, field: str) -> bool:
 def _check_remove(g: ArcanoidGame, pid: int, move: RemoveTemperance) -> None:
     t = g.temperance
     if t is None or t.owner != pid:
-        raise IllegalMove(g.seat_of(pid), "only the owner of the active Temperance removes it",
+        raise IllegalMove(g.seat_of(pid), tr("only the owner of the active Temperance removes it"),
                           g.where())
 
 

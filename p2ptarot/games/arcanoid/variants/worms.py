@@ -23,6 +23,7 @@ from ..legal import engagement_moves
 from ..battle import CARDS, VALUE, Record, composition_class
 from ..rules import ExtraMove
 from .mainz import MAINZ
+from p2ptarot.i18n.message import tr
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules import ArcanoidGame
@@ -55,17 +56,17 @@ def reinforceable(g: ArcanoidGame, pid: int) -> list[str]:
 
 def _content_error(g: ArcanoidGame, move: Reinforce) -> str | None:
     if len(move.handles) != len(move.cards) or not move.handles:
-        return "a reinforcement holds at least one card, handles and cards one to one"
+        return tr("a reinforcement holds at least one card, handles and cards one to one")
     if move.transmute >= 0 and move.transmute not in move.handles:
-        return "the transmuted card is not in the reinforcement"
+        return tr("the transmuted card is not in the reinforcement")
     if composition_class(move.cards) != VALUE:
-        return "a reinforcement is never a couple"
+        return tr("a reinforcement is never a couple")
     tcard = move.cards[move.handles.index(move.transmute)] if move.transmute >= 0 else None
     err = g.rules.composition_error((move.field,), move.cards, tcard, g.rules)
     if err:
         return err
     if any(court(c) for c in move.cards) and len(move.cards) != 1:
-        return "a page or a knight reinforces alone"
+        return tr("a page or a knight reinforces alone")
     return None
 
 
@@ -73,15 +74,15 @@ def _check(g: ArcanoidGame, pid: int, move: Reinforce) -> None:
     seat = g.seat_of(pid)
     p = g.parts[pid]
     if not lone_ace(p.records.get(move.field)) or (pid, move.field) in g.reinforced:
-        raise IllegalMove(seat, "only a lone ace is reinforced, once", g.where())
+        raise IllegalMove(seat, tr("only a lone ace is reinforced, once"), g.where())
     if g.temp_blocks(pid, move.field):
-        raise IllegalMove(seat, f"{move.field} is tempered", g.where())
+        raise IllegalMove(seat, tr("{field} is tempered", field=move.field), g.where())
     avail = set(g.available(pid))
     if len(set(move.handles)) != len(move.handles) or any(h not in avail for h in move.handles):
-        raise IllegalMove(seat, "a reinforcement uses available cards, each once", g.where())
+        raise IllegalMove(seat, tr("a reinforcement uses available cards, each once"), g.where())
     known = [g.usable_card(h, seat) for h in move.handles]  # the rest: proven by the opening
     if any(k is not None and k != c for k, c in zip(known, move.cards)):
-        raise IllegalMove(seat, "declared cards do not match", g.where())
+        raise IllegalMove(seat, tr("declared cards do not match"), g.where())
     err = _content_error(g, move)
     if err:
         raise IllegalMove(seat, err, g.where())

@@ -7,6 +7,8 @@ the sub-expressions they guard, exactly as short-circuit evaluation would.
 
 from __future__ import annotations
 
+from p2ptarot.i18n.message import tr, ntr
+
 from .errors import ErlError
 from .nodes import (Abs, Aggregate, And, Arith, Attr, BoolLit, Compare, Const, Group, If, Implies,
                     In, IntLit, Let, Neg, Node, Not, Or, Position, Var)
@@ -22,7 +24,7 @@ CONSTANT_TYPES = {"red": COLOUR, "black": COLOUR, "clubs": SUIT, "diamonds": SUI
 CARD_NEEDS = {"c": 1, "p1": 1, "p2": 2, "p3": 3}
 #: `k OP n` means `n MIRROR[OP] k`
 MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
-_TYPE_NAMES = {INT: "an int", BOOL: "a bool", SUIT: "a suit", COLOUR: "a colour"}
+_TYPE_NAMES = {INT: tr("an int"), BOOL: tr("a bool"), SUIT: tr("a suit"), COLOUR: tr("a colour")}
 
 
 def _err(node: Node, message: str) -> ErlError:
@@ -67,7 +69,8 @@ class _Checker:
     def want(self, node: Node, expected: str, bound: int, scope: dict[str, str], role: str) -> None:
         got = self.check(node, bound, scope)
         if got != expected:
-            raise _err(node, f"{role} must be {_TYPE_NAMES[expected]}, not {_TYPE_NAMES[got]}")
+            raise _err(node, tr("{role} must be {expected}, not {got}",
+                                role=role, expected=_TYPE_NAMES[expected], got=_TYPE_NAMES[got]))
 
     def check(self, node: Node, bound: int, scope: dict[str, str]) -> str:
         """The type of `node`, checked under the lower bound `bound` on n."""
@@ -81,79 +84,89 @@ class _Checker:
             return INT
         if isinstance(node, Var):
             if node.name not in scope:
-                raise _err(node, f"name '{node.name}' is not bound by an enclosing let")
+                raise _err(node, tr("name '{name}' is not bound by an enclosing let",
+                                    name=node.name))
             return scope[node.name]
         if isinstance(node, Attr):
             need = CARD_NEEDS[node.card]
             if bound < need:
-                raise _err(node, f"{node.card} may not exist here: guard it with n >= {need} "
-                                 f"(the main line may hold only {bound} card{'s' if bound > 1 else ''})")
+                raise _err(node, ntr(
+                    "{card} may not exist here: guard it with n >= {need} (the main line may hold "
+                    "only {bound} card)", "{card} may not exist here: guard it with n >= {need} "
+                    "(the main line may hold only {bound} cards)", bound, card=node.card, need=need,
+                    bound=bound))
             return ATTRIBUTE_TYPES[node.attr]
         if isinstance(node, Aggregate):
             return INT
         if isinstance(node, (Abs, Neg)):
-            self.want(node.arg, INT, bound, scope, "an arithmetic operand")
+            self.want(node.arg, INT, bound, scope, tr("an arithmetic operand"))
             return INT
         if isinstance(node, Arith):
-            self.want(node.first, INT, bound, scope, f"the operand of '{node.rest[0][0]}'")
+            self.want(node.first, INT, bound, scope, tr("the operand of '{op}'",
+                                                        op=node.rest[0][0]))
             for op, x in node.rest:
-                self.want(x, INT, bound, scope, f"the operand of '{op}'")
+                self.want(x, INT, bound, scope, tr("the operand of '{op}'", op=op))
             return INT
         if isinstance(node, Compare):
             left = self.check(node.left, bound, scope)
             right = self.check(node.right, bound, scope)
             if node.op in ("==", "!="):
                 if left != right:
-                    raise _err(node, f"'{node.op}' compares {_TYPE_NAMES[left]} with {_TYPE_NAMES[right]}")
+                    raise _err(node, tr("'{op}' compares {left} with {right}",
+                                        op=node.op, left=_TYPE_NAMES[left],
+                                        right=_TYPE_NAMES[right]))
             elif left != INT or right != INT:
                 bad = left if left != INT else right
-                raise _err(node, f"'{node.op}' orders ints only, not {_TYPE_NAMES[bad]}")
+                raise _err(node, tr("'{op}' orders ints only, not {got}",
+                                    op=node.op, got=_TYPE_NAMES[bad]))
             return BOOL
         if isinstance(node, In):
             item = self.check(node.item, bound, scope)
             self.set_elements += len(node.elements)
             if self.set_elements > MAX_SET_ELEMENTS:
-                raise _err(node, f"the rule's sets hold more than {MAX_SET_ELEMENTS} elements")
+                raise _err(node, tr("the rule's sets hold more than {max} elements",
+                                    max=MAX_SET_ELEMENTS))
             for x in node.elements:
                 got = self.check(x, bound, scope)
                 if got != item:
-                    raise _err(x, f"a set element must be {_TYPE_NAMES[item]} like the value "
-                                  f"tested, not {_TYPE_NAMES[got]}")
+                    raise _err(x, tr("a set element must be {expected} like the value tested, not "
+                                     "{got}",
+                                     expected=_TYPE_NAMES[item], got=_TYPE_NAMES[got]))
             return BOOL
         if isinstance(node, And):
             b = bound
             for x in node.items:
-                self.want(x, BOOL, b, scope, "an operand of 'and'")
+                self.want(x, BOOL, b, scope, tr("an operand of 'and'"))
                 b = max(b, lower_bound(x, True))
             return BOOL
         if isinstance(node, Or):
             b = bound
             for x in node.items:
-                self.want(x, BOOL, b, scope, "an operand of 'or'")
+                self.want(x, BOOL, b, scope, tr("an operand of 'or'"))
                 b = max(b, lower_bound(x, False))
             return BOOL
         if isinstance(node, Implies):
-            self.want(node.left, BOOL, bound, scope, "the left side of 'implies'")
+            self.want(node.left, BOOL, bound, scope, tr("the left side of 'implies'"))
             self.want(node.right, BOOL, max(bound, lower_bound(node.left, True)), scope,
-                      "the right side of 'implies'")
+                      tr("the right side of 'implies'"))
             return BOOL
         if isinstance(node, Not):
-            self.want(node.arg, BOOL, bound, scope, "the operand of 'not'")
+            self.want(node.arg, BOOL, bound, scope, tr("the operand of 'not'"))
             return BOOL
         if isinstance(node, If):
-            self.want(node.cond, BOOL, bound, scope, "an 'if' condition")
+            self.want(node.cond, BOOL, bound, scope, tr("an 'if' condition"))
             then = self.check(node.then, max(bound, lower_bound(node.cond, True)), scope)
             orelse = self.check(node.orelse, max(bound, lower_bound(node.cond, False)), scope)
             if then != orelse:
-                raise _err(node, f"the branches of 'if' differ: {_TYPE_NAMES[then]} and "
-                                 f"{_TYPE_NAMES[orelse]}")
+                raise _err(node, tr("the branches of 'if' differ: {then} and {orelse}",
+                                    then=_TYPE_NAMES[then], orelse=_TYPE_NAMES[orelse]))
             return then
         if isinstance(node, Let):
             self.lets += 1
             if self.lets > MAX_LETS:
-                raise _err(node, f"the rule has more than {MAX_LETS} let bindings")
+                raise _err(node, tr("the rule has more than {max} let bindings", max=MAX_LETS))
             if node.name in scope:
-                raise _err(node, f"name '{node.name}' is already bound here")
+                raise _err(node, tr("name '{name}' is already bound here", name=node.name))
             value = self.check(node.value, bound, scope)
             return self.check(node.body, bound, {**scope, node.name: value})
         if isinstance(node, Group):
@@ -166,4 +179,5 @@ def check_rule(root: Node) -> None:
     checker = _Checker()
     got = checker.check(root, 1, {})
     if got != BOOL:
-        raise _err(root, f"the rule after 'accept' must be a bool, not {_TYPE_NAMES[got]}")
+        raise _err(root, tr("the rule after 'accept' must be a bool, not {got}",
+                            got=_TYPE_NAMES[got]))

@@ -7,6 +7,8 @@ his rule before committing it (rules §6.7).
 
 from __future__ import annotations
 
+from p2ptarot.i18n.message import tr
+
 
 class ErlError(ValueError):
     """An invalid rule; `line`/`column` locate the fault (0 when it concerns the whole text)."""
@@ -15,5 +17,5 @@ class ErlError(ValueError):
         self.message = message
         self.line = line
         self.column = column
-        where = f"line {line}, column {column}: " if line else ""
-        super().__init__(where + message)
+        super().__init__(tr("line {line}, column {column}: {message}", line=line, column=column,
+                             message=message) if line else message)

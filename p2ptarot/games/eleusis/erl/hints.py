@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .errors import ErlError
 from .lexer import INT, WORD, tokenize
+from p2ptarot.i18n.message import tr
 
 IGNORES_COLOUR = "ignores colour"
 IGNORES_RANK = "ignores rank"
@@ -23,7 +24,8 @@ _RANK_WORDS = frozenset({"rank", "odd", "even", "face", "prime"})
 def check_hint_syntax(hint: object) -> str:
     """`hint` if it is one of the structured hints, ErlError otherwise."""
     if not isinstance(hint, str) or hint not in HINTS:
-        raise ErlError(f"unknown structured hint {hint!r} (known: {', '.join(HINTS)})")
+        raise ErlError(tr("unknown structured hint {hint} (known: {known})",
+                          hint=repr(hint), known=', '.join(HINTS)))
     return hint
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import ErlError
+from p2ptarot.i18n.message import tr
 
 MAX_TEXT_BYTES = 4096
 MAX_INT = 9999
@@ -50,18 +51,19 @@ def _is_name_char(ch: str) -> bool:
 def tokenize(text: str) -> list[Token]:
     """The tokens of `text` followed by an `end` token; ErlError with a position otherwise."""
     if not isinstance(text, str):
-        raise ErlError("a rule is a text")
+        raise ErlError(tr("a rule is a text"))
     if len(text) > MAX_TEXT_BYTES:  # before any work on a hostile megabyte
-        raise ErlError(f"the rule text is longer than {MAX_TEXT_BYTES} bytes")
+        raise ErlError(tr("the rule text is longer than {max} bytes", max=MAX_TEXT_BYTES))
     try:
         size = len(text.encode("ascii"))
     except UnicodeEncodeError:
         bad = next(i for i, ch in enumerate(text) if ord(ch) > 127)
         line = text.count("\n", 0, bad) + 1
         column = bad - (text.rfind("\n", 0, bad) + 1) + 1
-        raise ErlError("the rule text must be ASCII", line, column) from None
+        raise ErlError(tr("the rule text must be ASCII"), line, column) from None
     if size > MAX_TEXT_BYTES:
-        raise ErlError(f"the rule text is {size} bytes, more than {MAX_TEXT_BYTES}")
+        raise ErlError(tr("the rule text is {size} bytes, more than {max}",
+                          size=size, max=MAX_TEXT_BYTES))
     tokens: list[Token] = []
     i, line, line_start, end = 0, 1, 0, len(text)
     while i < end:
@@ -81,10 +83,12 @@ def tokenize(text: str) -> list[Token]:
             while j < end and "0" <= text[j] <= "9":
                 j += 1
             if j < end and _is_name_char(text[j]):
-                raise ErlError(f"a number may not run into a name: {text[i:j + 1]!r}", line, column)
+                raise ErlError(tr("a number may not run into a name: {text}",
+                                  text=repr(text[i:j + 1])), line, column)
             digits = text[i:j]
             if int(digits) > MAX_INT:  # at most 4096 digits: well within int()'s limit
-                raise ErlError(f"integer {digits} is larger than {MAX_INT}", line, column)
+                raise ErlError(tr("integer {digits} is larger than {max}",
+                                  digits=digits, max=MAX_INT), line, column)
             tokens.append(Token(INT, digits, line, column))
             i = j
         elif _is_name_start(ch):
@@ -93,12 +97,13 @@ def tokenize(text: str) -> list[Token]:
                 j += 1
             word = text[i:j]
             if j < end and "A" <= text[j] <= "Z":
-                raise ErlError("names use lower-case letters, digits and '_' only", line, j - line_start + 1)
+                raise ErlError(tr("names use lower-case letters, digits and '_' only"), line, j - line_start + 1)
             if word in RESERVED:
                 tokens.append(Token(WORD, word, line, column))
             else:
                 if len(word) > MAX_NAME:
-                    raise ErlError(f"name {word[:MAX_NAME]}… is longer than {MAX_NAME} characters",
+                    raise ErlError(tr("name {name}… is longer than {max} characters",
+                                      name=word[:MAX_NAME], max=MAX_NAME),
                                    line, column)
                 tokens.append(Token(NAME, word, line, column))
             i = j
@@ -109,11 +114,12 @@ def tokenize(text: str) -> list[Token]:
             tokens.append(Token(SYM, ch, line, column))
             i += 1
         elif ch == "\r":
-            raise ErlError("lines end with LF; carriage returns are not allowed", line, column)
+            raise ErlError(tr("lines end with LF; carriage returns are not allowed"), line, column)
         else:
             shown = ch if ch.isprintable() else f"\\x{ord(ch):02x}"
-            hint = " (names are lower-case)" if "A" <= ch <= "Z" else ""
-            raise ErlError(f"unexpected character {shown!r}{hint}", line, column)
+            said = tr("unexpected character {char} (names are lower-case)", char=repr(shown)) \
+                if "A" <= ch <= "Z" else tr("unexpected character {char}", char=repr(shown))
+            raise ErlError(said, line, column)
     column = end - line_start + 1
     tokens.append(Token(END, "", line, column))
     return tokens

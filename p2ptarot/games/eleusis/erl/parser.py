@@ -12,6 +12,7 @@ from .errors import ErlError
 from .lexer import END, INT, NAME, SYM, WORD, Token, tokenize
 from .nodes import (Abs, Aggregate, And, Arith, Attr, BoolLit, Compare, Const, Group, If, Implies,
                     In, IntLit, Let, Neg, Node, Not, Or, Position, Var, size_and_height)
+from p2ptarot.i18n.message import tr
 
 MAX_NODES = 512
 MAX_DEPTH = 64
@@ -27,11 +28,11 @@ WINDOWS = {"1": 1, "2": 2, "3": 3}
 
 def _describe(tok: Token) -> str:
     if tok.kind == END:
-        return "the end of the rule"
+        return tr("the end of the rule")
     if tok.kind == INT:
-        return f"number {tok.text}"
+        return tr("number {n}", n=tok.text)
     if tok.kind == NAME:
-        return f"name '{tok.text}'"
+        return tr("name '{name}'", name=tok.text)
     return f"'{tok.text}'"
 
 
@@ -62,13 +63,14 @@ class _Parser:
 
     def expect(self, kind: str, text: str, what: str | None = None) -> Token:
         if not self.at(kind, text):
-            raise self.error(f"expected {what or repr(text)}, found {_describe(self.tok)}")
+            raise self.error(tr("expected {what}, found {found}",
+                                what=what or repr(text), found=_describe(self.tok)))
         return self.take()
 
     def enter(self, tok: Token) -> None:
         self.depth += 1
         if self.depth > MAX_DEPTH:
-            raise self.error(f"the rule nests more than {MAX_DEPTH} levels deep", tok)
+            raise self.error(tr("the rule nests more than {max} levels deep", max=MAX_DEPTH), tok)
 
     def leave(self) -> None:
         self.depth -= 1
@@ -80,10 +82,12 @@ class _Parser:
         if not self.at(END):
             t = self.tok
             if t.kind == SYM and t.text in RELOPS or t.kind == WORD and t.text == "in":
-                raise self.error("comparisons do not chain; combine them with 'and'")
+                raise self.error(tr("comparisons do not chain; combine them with 'and'"))
             if t.kind == WORD and t.text in ("let", "if"):
-                raise self.error(f"'{t.text}' inside an operator must be in parentheses")
-            raise self.error(f"unexpected {_describe(t)} after a complete expression")
+                raise self.error(tr("'{word}' inside an operator must be in parentheses",
+                                    word=t.text))
+            raise self.error(tr("unexpected {found} after a complete expression",
+                                found=_describe(t)))
         return node
 
     def expr(self) -> Node:
@@ -102,9 +106,11 @@ class _Parser:
         start = self.take()
         name = self.tok
         if name.kind == WORD:
-            raise self.error(f"'{name.text}' is a reserved word and cannot be a let name")
+            raise self.error(tr("'{name}' is a reserved word and cannot be a let name",
+                                name=name.text))
         if name.kind != NAME:
-            raise self.error(f"expected a name after 'let', found {_describe(name)}")
+            raise self.error(tr("expected a name after 'let', found {found}",
+                                found=_describe(name)))
         self.take()
         self.expect(SYM, "=")
         value = self.expr()
@@ -172,7 +178,7 @@ class _Parser:
             return left
         t = self.tok
         if t.kind == SYM and t.text in RELOPS or t.kind == WORD and t.text == "in":
-            raise self.error("comparisons do not chain; combine them with 'and'")
+            raise self.error(tr("comparisons do not chain; combine them with 'and'"))
         return node
 
     def set_literal(self) -> tuple[Node, ...]:
@@ -218,7 +224,8 @@ class _Parser:
         if t.kind == NAME:
             self.take()
             if self.at(SYM, "."):
-                raise self.error(f"'{t.text}' is not a card: the cards are c, p1, p2 and p3", t)
+                raise self.error(tr("'{name}' is not a card: the cards are c, p1, p2 and p3",
+                                    name=t.text), t)
             return Var(t.text, t.line, t.column)
         if t.kind == SYM and t.text == "(":
             self.take()
@@ -226,7 +233,7 @@ class _Parser:
             self.expect(SYM, ")", "')'")
             return Group(inner, t.line, t.column)
         if t.kind != WORD:
-            raise self.error(f"expected a value, found {_describe(t)}")
+            raise self.error(tr("expected a value, found {found}", found=_describe(t)))
         word = t.text
         if word in ("true", "false"):
             self.take()
@@ -248,21 +255,23 @@ class _Parser:
             self.expect(SYM, ")", "')'")
             return Abs(arg, t.line, t.column)
         if word in ("let", "if"):
-            raise self.error(f"'{word}' inside an operator must be in parentheses")
+            raise self.error(tr("'{word}' inside an operator must be in parentheses", word=word))
         if word in ATTRIBUTES:
-            raise self.error(f"'{word}' is an attribute: write it after a card, as in c.{word}")
-        raise self.error(f"expected a value, found {_describe(t)}")
+            raise self.error(tr("'{word}' is an attribute: write it after a card, as in c.{word}",
+                                word=word))
+        raise self.error(tr("expected a value, found {found}", found=_describe(t)))
 
     def attribute(self) -> Node:
         card = self.take()
         if not self.at(SYM, "."):
-            raise self.error(f"a card is used through an attribute: write {card.text}.rank, "
-                             f"{card.text}.suit, …", card)
+            raise self.error(tr("a card is used through an attribute: write {card}.rank, "
+                                "{card}.suit, …",
+                                card=card.text), card)
         self.take()
         attr = self.tok
         if attr.kind != WORD or attr.text not in ATTRIBUTES:
-            raise self.error(f"expected an attribute ({', '.join(sorted(ATTRIBUTES))}), "
-                             f"found {_describe(attr)}")
+            raise self.error(tr("expected an attribute ({attributes}), found {found}",
+                                attributes=', '.join(sorted(ATTRIBUTES)), found=_describe(attr)))
         self.take()
         return Attr(card.text, attr.text, card.line, card.column)
 
@@ -271,13 +280,15 @@ class _Parser:
         self.expect(SYM, "(", f"'(' after {func.text}")
         attr = self.tok
         if attr.kind != WORD or attr.text not in INT_ATTRIBUTES:
-            raise self.error(f"{func.text} takes 'rank' or 'suitnum', found {_describe(attr)}")
+            raise self.error(tr("{function} takes 'rank' or 'suitnum', found {found}",
+                                function=func.text, found=_describe(attr)))
         self.take()
         self.expect(SYM, ",")
         self.expect(WORD, "last", "'last'")
         window = self.tok
         if window.kind != INT or window.text not in WINDOWS:
-            raise self.error(f"the window after 'last' is 1, 2 or 3, found {_describe(window)}")
+            raise self.error(tr("the window after 'last' is 1, 2 or 3, found {found}",
+                                found=_describe(window)))
         self.take()
         self.expect(SYM, ")", "')'")
         return Aggregate(func.text, attr.text, WINDOWS[window.text], func.line, func.column)
@@ -289,7 +300,9 @@ def parse(text: str) -> Node:
     node = _Parser(tokenize(text)).rule()
     count, height = size_and_height(node)
     if count > MAX_NODES:
-        raise ErlError(f"the rule has {count} syntax-tree nodes, more than {MAX_NODES}")
+        raise ErlError(tr("the rule has {count} syntax-tree nodes, more than {max}",
+                          count=count, max=MAX_NODES))
     if height > MAX_DEPTH:
-        raise ErlError(f"the rule nests {height} levels deep, more than {MAX_DEPTH}")
+        raise ErlError(tr("the rule nests {height} levels deep, more than {max}",
+                          height=height, max=MAX_DEPTH))
     return node
