@@ -144,13 +144,20 @@ class Peers:
             p.apply(seat, move if viewer == seat or not isinstance(move, Commit)
                     else replace(move, value=""))
 
-    def agree(self, seats: tuple[int, ...]) -> None:
+    def agree(self, seats: tuple[int, ...]) -> tuple[dict[int | None, Any], dict[int, list[Move]]]:
+        """Check every partial state against the omniscient one; return the omniscient views
+        (by viewer) and legal moves (by seat to act) it computed, for the step's other checks."""
         turn = self.omni.turn()
+        views: dict[int | None, Any] = {}
+        legal: dict[int, list[Move]] = {}
         for viewer, p in self.partial.items():
             assert p.turn() == turn, f"seat {viewer}'s state expects {p.turn()}, not {turn}"
-            assert p.view(viewer) == self.omni.view(viewer), f"view of {viewer} differs"
+            views[viewer] = self.omni.view(viewer)
+            assert p.view(viewer) == views[viewer], f"view of {viewer} differs"
             if viewer in seats:
-                assert p.legal_moves(viewer) == self.omni.legal_moves(viewer)
+                legal[viewer] = self.omni.legal_moves(viewer)  # type: ignore[index]
+                assert p.legal_moves(viewer) == legal[viewer]  # type: ignore[index]
+        return views, legal
 
     def entitled(self) -> None:
         """Every value a peer (or the observer) knows was shown to it: by a reveal its state
@@ -188,10 +195,11 @@ def _mutations(move: Move) -> Iterator[Move]:
 
 
 def _check_decision(state: GameState, seat: int, legal: list[Move], rng: random.Random,
-                    everything: bool) -> None:
+                    everything: bool, public_view: Any) -> None:
+    """`public_view`: the state's public view before the checks (computed once per step)."""
     assert legal, f"seat {seat} must act but has no legal move"
     turn = state.turn()
-    before = (turn, state.view(None))
+    before = (turn, public_view)
     sample = legal if everything or len(legal) <= SAMPLE else rng.sample(legal, SAMPLE)
     for move in sample:
         state.check(seat, move)
@@ -234,7 +242,7 @@ def play_checked(peers: Peers, seed: int) -> None:
     decisions = 0
     for _ in range(MAX_STEPS):
         turn = omni.turn()
-        peers.agree(turn.seats)
+        views, legals = peers.agree(turn.seats)
         kind = turn.kind
         if kind is TurnKind.OVER:
             return
@@ -255,12 +263,13 @@ def play_checked(peers: Peers, seed: int) -> None:
             peers.entitled()
         chosen = []
         for seat in turn.seats:
-            legal = omni.legal_moves(seat)
-            _check_decision(omni, seat, legal, rng, everything=decisions < 25)
+            legal = legals[seat]  # the state is unchanged since `agree` listed them
+            _check_decision(omni, seat, legal, rng, everything=decisions < 25,
+                            public_view=views[None])
             decisions += 1
             for move in legal:
                 assert _json_native(move.to_json())
-            assert _json_native(omni.view(seat)), f"seat {seat}'s view is not plain JSON"
+            assert _json_native(views[seat]), f"seat {seat}'s view is not plain JSON"
             chosen.append((seat, rng.choice(legal)))
         for seat, move in chosen:
             if kind is not TurnKind.SEAT and omni.turn() != turn:
