@@ -21,7 +21,7 @@ from p2ptarot.net.errors import MeshError
 from p2ptarot.net.events import LinkDown, LinkUp, Received
 from p2ptarot.net.link import Links
 from p2ptarot.i18n import _
-from p2ptarot.i18n.message import render as say
+from p2ptarot.i18n.message import render as say, tr
 from p2ptarot.mental.randomness import SeededRandomSource
 from p2ptarot.table.charter import SignedCharter
 from p2ptarot.table.control import ChatFrame, ControlFrame, DoneFrame, JoinFrame, SignedFrame, SyncFrame
@@ -90,11 +90,18 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
     effects = _Effects(cfg, links, keys, [s.name for s in charter.seats], watch, audience,
                        choose, charter.timeout / 2, transcript, outbox, seat)
     reporter = asyncio.ensure_future(_report_paths(links.paths, watch))  # online: which path
+
+    def on_link(peer: bytes, up: bool) -> None:
+        watch.link(peer, up)
+        audience.link(peer, up)
+
+    def on_chat(peer: bytes, text: object) -> None:
+        watch.chat(peer, text)
+        audience.chat(peer, text)
     try:
         await _pump(cfg, links, session, effects.handle, healer, effects.moves,
                     saved if resume else None,
-                    on_link=lambda peer, up: (watch.link(peer, up), audience.link(peer, up)),
-                    on_chat=lambda peer, text: (watch.chat(peer, text), audience.chat(peer, text)),
+                    on_link=on_link, on_chat=on_chat,
                     chat_out=watch.chat_out, trace=effects.trace)
     finally:
         if effects.trace is not None:

@@ -367,7 +367,9 @@ async def _collect_signatures(cfg: PeerConfig, links: Links, identity: Identity,
             ev = await asyncio.wait_for(links.next_event(), away.wait(now))
         except TimeoutError:
             continue
-        seat_no = seat_of.get(ev.peer) if isinstance(ev, (Received, LinkDown)) else None
+        if not isinstance(ev, (Received, LinkDown)):
+            continue
+        seat_no = seat_of.get(ev.peer)
         if seat_no is None or seat_no == 0 or ev.peer in sigs:
             continue
         if isinstance(ev, LinkDown):

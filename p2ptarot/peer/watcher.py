@@ -133,7 +133,7 @@ class Watcher:
         time rounded to 10 ms, so a page is not redrawn for jitter)."""
         if self.app is None:
             return
-        rows = []
+        rows: list[dict[str, Any]] = []
         for peer, (path, rtt) in paths.items():
             seat = self.charter.seat_of(peer)
             if seat is not None and seat != self.seat:

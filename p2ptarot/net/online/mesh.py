@@ -24,6 +24,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from p2ptarot import PROTOCOL_VERSION
 
@@ -262,7 +263,7 @@ class OnlineMesh(Carrier):
         pc = peer_connection(ice)
         dc = pc.createDataChannel("p2ptarot", ordered=True)
         opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        dc.on("open", lambda: opened.done() or opened.set_result(None))
+        dc.on("open", lambda: _resolve(opened, None))
         try:
             async with asyncio.timeout_at(_loop_time(end)) as overall:
                 await pc.setLocalDescription(await pc.createOffer())  # gathers the candidates
@@ -384,7 +385,7 @@ class OnlineMesh(Carrier):
         from aiortc import RTCSessionDescription
         pc = peer_connection(cfg.ice if sig.turn else
                              tuple(s for s in cfg.ice if not s.url.startswith("turn")))
-        channel_ready: asyncio.Future[object] = asyncio.get_running_loop().create_future()
+        channel_ready: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
 
         def on_datachannel(dc: object) -> None:
             if channel_ready.done():
@@ -392,7 +393,7 @@ class OnlineMesh(Carrier):
             if getattr(dc, "readyState", "") == "open":
                 channel_ready.set_result(dc)
             else:
-                dc.on("open", lambda: channel_ready.done() or channel_ready.set_result(dc))  # type: ignore[attr-defined]  # aiortc's event emitter, untyped
+                dc.on("open", lambda: _resolve(channel_ready, dc))  # type: ignore[attr-defined]  # aiortc's event emitter, untyped
         pc.on("datachannel", on_datachannel)
         try:
             await pc.setRemoteDescription(RTCSessionDescription(sig.sdp, "offer"))
@@ -495,6 +496,15 @@ async def _settle_peer_connection_closes(timeout: float) -> None:
                and getattr(t.get_coro(), "__qualname__", "") == "RTCPeerConnection.close"]
     if closing:
         await asyncio.wait(closing, timeout=timeout)
+
+
+_T = TypeVar("_T")
+
+
+def _resolve(future: asyncio.Future[_T], value: _T) -> None:
+    """Settle ``future`` with ``value`` unless it is settled already (an event can fire twice)."""
+    if not future.done():
+        future.set_result(value)
 
 
 def _loop_time(monotonic: float) -> float:
