@@ -167,7 +167,7 @@ class OnlineMesh(Carrier):
                                   address=repr(address)))
         if peer == self.nostr.public_hex:
             raise ConnectError(tr("that address is this peer's own"))
-        channel = await self._dial_channel(peer)
+        channel = await self._dial_channel(peer, expected_key)
         return (await self._open(channel, address, True, expected_key)).peer
 
     async def _open(self, channel: Channel, address: str, dialed: bool,
@@ -198,10 +198,16 @@ class OnlineMesh(Carrier):
             return [(cfg.ice, True, cfg.rtc_deadline)]
         return [(plain, False, cfg.direct_first), (cfg.ice, True, cfg.rtc_deadline)]
 
-    async def _dial_channel(self, peer: str) -> Channel:
+    async def _dial_channel(self, peer: str, expected_key: PeerKey | None) -> Channel:
+        """A data channel, else the relays, unless the peer linked meanwhile: a heal dial that
+        both sides started during a cut, whose WebRTC attempts ran out after the other side's
+        dial had healed the link already, must not move the table onto the relays (it would
+        replace the new data channel when its dialler has the smaller key)."""
         channel = await self._dial_rtc(peer)
         if channel is not None:
             return channel
+        if expected_key is not None and self.core.conn_of(expected_key) is not None:
+            raise ConnectError(tr("already linked to that peer again: no link over the relays"))
         link_id = secrets.token_hex(16)
         self._remember(link_id)
         await self._signal(peer, Signal("", "relay", link_id))
