@@ -30,7 +30,7 @@ STEPS = [
     ("p2ptarot.mental", "import p2ptarot.mental"),
     ("p2ptarot.engine", "import p2ptarot.engine"),
     ("p2ptarot.table.session (pydantic models: charter, bodies, envelope)", "import p2ptarot.table.session"),
-    ("p2ptarot.net.transport", "import p2ptarot.net.transport"),
+    ("p2ptarot.net.wsmesh", "import p2ptarot.net.wsmesh"),
     ("p2ptarot.app.events", "import p2ptarot.app.events"),
     ("p2ptarot.cli.peer (the rest of the command)", "import p2ptarot.cli.main, p2ptarot.cli.peer"),
     ("p2ptarot.games.arcanoid", "import p2ptarot.games.arcanoid"),

@@ -31,7 +31,7 @@ HERE = Path(__file__).resolve().parent.parent
 _LINE = re.compile(r"^import time:\s+(\d+) \|\s+(\d+) \|( +)(\S+)\s*$")
 #: packages whose presence in a process is reported (loaded or not)
 KEYS = ("imports_ms", "cpu_ms", "cpu_ms_from_source")
-WATCHED = ("aiohttp", "zeroconf", "ssl", "pydantic", "p2ptarot.net.transport",
+WATCHED = ("aiohttp", "zeroconf", "ssl", "pydantic", "p2ptarot.net.wsmesh",
            "p2ptarot.transcript.verify", "p2ptarot.cli.demo")
 
 

@@ -1,7 +1,9 @@
 """Transport only: links, their handshake and limits, and discovery of open tables.
 
 `link` is the interface a peer (`p2ptarot.peer`) plays over: a set of authenticated links keyed
-by peer public key. `transport.Mesh` implements it over websockets, `lan.LanTransport` pairs it
+by peer public key. `linkset.LinkSet` is its sans-I/O core (handshake, admission, liveness, pace,
+close codes, events), `carrier.Carrier` runs it; `wsmesh.Mesh` carries it over websockets,
+`online.OnlineMesh` over WebRTC and relay channels; `lan.LanTransport` pairs the websocket mesh
 with zeroconf adverts (`discovery`). This package imports nothing from `peer`, `app` or the front
 ends (tests/test_layers.py checks it).
 
@@ -26,7 +28,8 @@ _EXPORTS: dict[str, str] = {
     "Signer": "handshake",
     **dict.fromkeys(("Advert", "LinkEvent", "Links", "Transport"), "link"),
     **dict.fromkeys(("DEFAULT_HEARTBEAT", "LanTransport"), "lan"),
-    **dict.fromkeys(("WS_PATH", "LinkInfo", "Mesh", "MeshConfig"), "transport"),
+    **dict.fromkeys(("LinkInfo", "LinkPolicy", "LinkSet"), "linkset"),
+    **dict.fromkeys(("WS_PATH", "Mesh", "MeshConfig"), "wsmesh"),
     **dict.fromkeys(("AdvertError", "TableInfo"), "txt"),
 }
 
@@ -45,5 +48,6 @@ if TYPE_CHECKING:  # the eager form, for type checkers and editors
     from .handshake import Signer
     from .lan import DEFAULT_HEARTBEAT, LanTransport
     from .link import Advert, LinkEvent, Links, Transport
-    from .transport import WS_PATH, LinkInfo, Mesh, MeshConfig
+    from .linkset import LinkInfo, LinkPolicy, LinkSet
+    from .wsmesh import WS_PATH, Mesh, MeshConfig
     from .txt import AdvertError, TableInfo

@@ -55,7 +55,7 @@ from zeroconf._utils.net import InterfacesType, add_interface, normalize_interfa
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from p2ptarot.net.errors import MeshError
-from p2ptarot.net.transport import WS_PATH
+from p2ptarot.net.wsmesh import WS_PATH
 from p2ptarot.net.txt import AdvertError, TableInfo, decode_txt, encode_txt
 from p2ptarot.i18n.message import tr
 
@@ -251,6 +251,11 @@ class TableAdvertiser:
     @property
     def name(self) -> str:
         return f"{self.instance}.{SERVICE_TYPE}"
+
+    @property
+    def invitation(self) -> str | None:
+        """A LAN table is found by browsing: no code to type."""
+        return None
 
     async def start(self) -> None:
         """Register the table: the first announcement is out when this returns.

@@ -8,17 +8,22 @@ peer's messages and its link going down in the order they happened.  Peer keys a
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 PeerKey = bytes
 
 
 @dataclass(frozen=True)
 class Received:
-    """A text frame from an authenticated peer: UTF-8 bytes of one JSON object."""
+    """A text frame from an authenticated peer: UTF-8 bytes of one JSON object.
+
+    ``value`` is that object as the link core parsed it (it checks every frame is one), so the
+    layer above never parses a frame twice; None when whoever built the event did not parse it."""
 
     peer: PeerKey
     data: bytes
+    value: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

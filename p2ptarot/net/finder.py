@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Awaitable, Callable, Sequence
 
 from p2ptarot import PROTOCOL_VERSION
 
-from .transport import WS_PATH
+from .wsmesh import WS_PATH
 from p2ptarot.i18n.message import tr
 
 if TYPE_CHECKING:  # zeroconf is imported only when a table is looked for, not to dial ws://

@@ -7,7 +7,7 @@ instead of believing the link is up). Signing the peer's fresh nonce
 proves possession of the identity key now (no replay of an old hello); binding both keys and
 both nonces into the signed bytes stops a proof being reused on another link.  The
 ``instance`` id is random per running mesh so a peer restart can be told apart from a
-duplicate concurrent dial (see ``transport.Mesh``).
+duplicate concurrent dial (see ``linkset.LinkSet``).
 
 This authenticates peers, it does not encrypt or bind the TCP channel: every table message is
 signed on its own, so the link only needs to know *who* is on the other end.
@@ -45,6 +45,7 @@ CLOSE_DUPLICATE = 4007
 CLOSE_TIMEOUT = 4008
 CLOSE_BAD_FRAMES = 4009
 CLOSE_FULL = 4010
+CLOSE_FLOODED = 4011
 
 
 @runtime_checkable

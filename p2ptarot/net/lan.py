@@ -9,7 +9,7 @@ from p2ptarot import PROTOCOL_VERSION
 
 from .handshake import Signer
 from .link import Advert, Links
-from .transport import Mesh, MeshConfig
+from .wsmesh import Mesh, MeshConfig
 from .txt import TableInfo
 
 #: seconds between websocket pings; a link whose peer answers none for this long is dropped

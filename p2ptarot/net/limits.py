@@ -115,15 +115,16 @@ class ConnectionGuard:
 class TokenBucket:
     """``rate`` units per second, at most ``burst`` saved up; ``take`` says how long to pause."""
 
-    def __init__(self, rate: float, burst: float) -> None:
+    def __init__(self, rate: float, burst: float, now: float | None = None) -> None:
         self.rate = rate
         self.burst = burst
         self._level = burst
-        self._stamp = time.monotonic()
+        self._stamp = time.monotonic() if now is None else now
 
-    def take(self, cost: float) -> float:
-        """Spend ``cost`` (the level may go negative); seconds to wait until it is paid back."""
-        now = time.monotonic()
+    def take(self, cost: float, now: float | None = None) -> float:
+        """Spend ``cost`` (the level may go negative); seconds to wait until it is paid back.
+        ``now``: the caller's clock (the link core's), else ``time.monotonic()``."""
+        now = time.monotonic() if now is None else now
         self._level = min(self.burst, self._level + (now - self._stamp) * self.rate)
         self._stamp = now
         self._level -= cost

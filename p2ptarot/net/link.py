@@ -1,9 +1,9 @@
 """The link interface: what a peer needs from a transport, and nothing more.
 
 A peer (`p2ptarot.peer`) drives its table over a *set of authenticated links keyed by the other
-peers' Ed25519 public keys*. How a link is carried — a LAN websocket (`transport.Mesh`), a WebRTC
-data channel, a relay — is the transport's business; every implementation of `Links` gives the
-same guarantees:
+peers' Ed25519 public keys*. How a link is carried — a LAN websocket (`wsmesh.Mesh`), a WebRTC
+data channel, a relay (`online.OnlineMesh`) — is the carrier's business; both run one link core
+(`linkset.LinkSet`), so every implementation of `Links` gives the same guarantees:
 
 * a link exists only after its peer proved possession of its key (a handshake); events name the
   peer by that key, never by an address;
@@ -67,6 +67,11 @@ class Links(Protocol):
         """Keys with an open authenticated link now."""
         ...
 
+    def paths(self) -> dict[PeerKey, tuple[str, float | None]]:
+        """Per linked peer: the path its link took and its round-trip time in seconds, where a
+        carrier has several (online: direct, turn, relay); empty where there is one (a LAN)."""
+        ...
+
     def admit_only(self, keys: Iterable[PeerKey] | None) -> None:
         """From now on link only with `keys` (None: anyone, as in a lobby)."""
         ...
@@ -82,6 +87,12 @@ class Links(Protocol):
 
 class Advert(Protocol):
     """An open table made visible to players looking for one (until closed)."""
+
+    @property
+    def invitation(self) -> str | None:
+        """What the host tells others to type to join (an online table's code); None where the
+        table is found by browsing (a LAN)."""
+        ...
 
     async def start(self) -> None: ...
 

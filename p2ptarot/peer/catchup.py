@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 
+from p2ptarot.table.control import SyncFrame
 from p2ptarot.table.envelope import Envelope
 from p2ptarot.table.intake import MAX_STEPS_AHEAD
 
@@ -88,21 +89,13 @@ class CatchUp:
         self.window = window
         self.asked_from: int | None = None
 
-    def ask(self, step: int) -> dict[str, object]:
+    def ask(self, step: int) -> SyncFrame:
         """The request frame from `step` (noted)."""
         self.asked_from = step
-        return {"ctl": "sync", "step": step}
+        return SyncFrame(step=step)
 
-    def again(self, step: int) -> dict[str, object] | None:
+    def again(self, step: int) -> SyncFrame | None:
         """The continuation request to send now that the session is at `step`, or None."""
         if self.asked_from is not None and step > self.asked_from + self.window:
             return self.ask(step)
         return None
-
-
-def sync_step(msg: dict[str, object]) -> int | None:
-    """The step a sync request asks from, or None when it is not a well-formed request."""
-    step = msg.get("step")
-    if msg.get("ctl") != "sync" or type(step) is not int or not 0 <= step <= 10_000_000:
-        return None
-    return step

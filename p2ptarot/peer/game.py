@@ -13,7 +13,7 @@ import atexit
 import gc
 import logging
 import time
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Iterator
 
 from p2ptarot.crypto.signing import Identity
 from p2ptarot.engine import Move
@@ -25,6 +25,8 @@ from p2ptarot.i18n.message import render as say
 from p2ptarot.mental import ahead as shuffle_ahead
 from p2ptarot.mental.randomness import SeededRandomSource
 from p2ptarot.table.charter import SignedCharter
+from p2ptarot.table.control import ChatFrame, ControlFrame, DoneFrame, JoinFrame, SignedFrame, SyncFrame
+from p2ptarot.table.digest import DigestFrame
 from p2ptarot.table.effects import (Aborted, DigestTo, Effect, Finished, Forward, Found, NeedMove,
                                     Notice, Progress, Record, ResendTo, Send)
 from p2ptarot.table.errors import TableUsageError
@@ -32,19 +34,18 @@ from p2ptarot.table.inputs import StandInMove
 from p2ptarot.table.names import printable
 from p2ptarot.table.session import Session
 
-from .catchup import RESYNC_AFTER, CatchUp, SyncServer, sync_step
+from .catchup import CatchUp, SyncServer
 from .config import Chooser, GameResult, PeerConfig, RunError
 from .fault_point import StopBefore
-from .frames import ctl, finished_seats, parse_ctl, safe_send
+from .frames import MALFORMED, ctl, control_of, finished_seats, safe_send
 from .heal import HIGHER_SEAT_PAUSE, Healer
+from .stall import Due, StallTimers
 from .store import DataDir, LineAppender, TableStore, test_secret
 from .trace import StepTrace
 from .watcher import Watcher
 
 logger = logging.getLogger(__name__)
 
-#: seconds between the last catch-up request and abandoning the table
-ABANDON_GRACE = 3.0
 #: steps of history a deep catch-up asks for and pushes
 SYNC_BACK = 8
 
@@ -85,113 +86,157 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
 
     healer = Healer(links, keys, [s.address for s in charter.seats], seat,
                     pause=0.0 if resume else HIGHER_SEAT_PAUSE)
-    moves: asyncio.Queue[Move | StandInMove | Exception] = asyncio.Queue()
-    pending_choice: list[asyncio.Task[None]] = []
-    names = [s.name for s in charter.seats]
     watch = Watcher(cfg.hub, session, charter, seat, store.transcript_path)
     # spectators (a page showing the public table) get their own feed, never this seat's cards
     audience = Watcher(cfg.spectators, session, charter, seat, store.transcript_path, public=True)
-
-    loaded = [False]  # the saved messages of a resumed game are replayed first: no hold then
-    trace = StepTrace.from_env(seat)  # a benchmark's per-step trace (off: None)
-    stop_before = StopBefore.from_env()  # a test's fault point (off: None)
-
-    async def hold_round_end() -> None:
-        """A round ended: before this seat's first message of what follows (the next deal, or
-        its first move of the next round), the player reads the result until he continues
-        (`Hub.hold_round`); the other seats wait for that message as for a slow peer, well
-        within the table's limit."""
-        if cfg.hub is None or not loaded[0]:
-            return
-        number = watch.round_to_hold()
-        if number is None:
-            return
-        watch.settle()  # the round's result on the screen first
-        audience.settle()
-        await cfg.hub.hold_round(number, charter.timeout / 2)
-
-    async def handle(effects: list[Effect]) -> None:
-        # a round that ended before this batch holds its first message, a move included; one
-        # that ends in it holds the first message after its own ending move
-        ended_before = cfg.hub is not None and loaded[0] and watch.shown_unheld()
-        if trace is not None:
-            trace.mark("session")
-            trace.sent(sum(isinstance(e, Send) for e in effects))
-        sends = persist(effects, transcript, outbox)
-        if trace is not None:
-            trace.mark("persist")
-        lines = iter(sends)
-        for e in effects:
-            watch.effect(e)
-            audience.effect(e)
-            if isinstance(e, Send):
-                if ended_before or e.envelope.kind not in ("move", "move.open"):
-                    await hold_round_end()
-                if stop_before is not None:
-                    stop_before.before_send(e.envelope.kind)
-                await links.broadcast(next(lines))
-            elif isinstance(e, Forward):  # an abort record: every peer learns who stopped
-                try:
-                    await links.broadcast(e.envelope.encoded())
-                except MeshError as exc:
-                    logger.info("relay failed: %s", exc)
-            elif isinstance(e, DigestTo):  # step messages are compared by digest, not relayed
-                if e.seat is None:
-                    await links.broadcast(ctl(e.frame))
-                else:
-                    await safe_send(links, keys[e.seat], ctl(e.frame))
-            elif isinstance(e, ResendTo):
-                await safe_send(links, keys[e.seat], e.envelope.encoded())
-            elif isinstance(e, NeedMove):
-                async def ask(need: NeedMove = e) -> None:
-                    try:
-                        choice: Move | StandInMove | Exception = await choose(need)
-                    except Exception as exc:  # surfaced by the game loop, never swallowed
-                        choice = exc
-                    await moves.put(choice)
-                pending_choice.append(asyncio.create_task(ask()))
-            elif isinstance(e, Progress):
-                logger.debug("step %d: %s", e.step, printable(e.text))
-            elif isinstance(e, Notice):
-                logger.info("%s", printable(e.text))
-            elif isinstance(e, Finished):
-                scores = ", ".join(f"{names[i]} {score}" for i, score in enumerate(e.outcome.scores))
-                won = ", ".join(names[w] for w in e.outcome.winners) or _("nobody")
-                cfg.say(_("game over: {scores}; won by {winners}").format(scores=scores, winners=won))
-            elif isinstance(e, Found):  # a fault the rules punish in play (Eleusis void round)
-                cfg.say(_("{name} (seat {n}) is at fault: {reason}; play goes on").format(
-                    name=names[e.blame], n=e.blame + 1, reason=printable(say(e.reason))))
-            elif isinstance(e, Aborted):
-                who = (_("{name} (seat {n}) is blamed").format(name=names[e.blame], n=e.blame + 1)
-                       if e.blame is not None else _("nobody is blamed"))
-                cfg.say(_("game aborted at step {step}: {who}: {reason}").format(
-                    step=e.step, who=who, reason=printable(say(e.reason))))  # may quote a cheater's text
-        if trace is not None:
-            trace.mark("send")
-        watch.settle()
-        audience.settle()
-        loaded[0] = True
-
-    paths = getattr(links, "paths", None)  # online links say which path they took
-    reporter = asyncio.ensure_future(_report_paths(paths, watch)) if callable(paths) else None
+    effects = _Effects(cfg, links, keys, [s.name for s in charter.seats], watch, audience,
+                       choose, charter.timeout / 2, transcript, outbox, seat)
+    reporter = asyncio.ensure_future(_report_paths(links.paths, watch))  # online: which path
     try:
-        await _pump(cfg, links, session, handle, healer, moves, saved if resume else None,
+        await _pump(cfg, links, session, effects.handle, healer, effects.moves,
+                    saved if resume else None,
                     on_link=lambda peer, up: (watch.link(peer, up), audience.link(peer, up)),
                     on_chat=lambda peer, text: (watch.chat(peer, text), audience.chat(peer, text)),
-                    chat_out=watch.chat_out, trace=trace)
+                    chat_out=watch.chat_out, trace=effects.trace)
     finally:
-        if trace is not None:
-            trace.write()
-        if reporter is not None:
-            reporter.cancel()
+        if effects.trace is not None:
+            effects.trace.write()
+        reporter.cancel()
         await healer.close()
-        for task in pending_choice:
-            task.cancel()
+        effects.cancel()
         outbox.close()
         transcript.close()
     if session.outcome is not None:
         store.mark_done()
     return GameResult(charter.table_id, store.transcript_path, session.outcome, session.aborted)
+
+
+class _Effects:
+    """Carries out the session's effects for the game pump: one durable write per batch
+    (`persist`), then each effect by the handler its type names in `_EFFECTS` (types with none,
+    such as `Record`, need nothing more)."""
+
+    def __init__(self, cfg: PeerConfig, links: Links, keys: list[bytes], names: list[str],
+                 watch: Watcher, audience: Watcher, choose: Chooser, hold_for: float,
+                 transcript: LineAppender, outbox: LineAppender, seat: int) -> None:
+        self.cfg, self.links, self.keys, self.names = cfg, links, keys, names
+        self.watch, self.audience, self.choose, self.hold_for = watch, audience, choose, hold_for
+        self.transcript, self.outbox = transcript, outbox
+        self.moves: asyncio.Queue[Move | StandInMove | Exception] = asyncio.Queue()
+        self.pending_choice: list[asyncio.Task[None]] = []
+        self.loaded = False  # the saved messages of a resumed game are replayed first: no hold
+        self.trace = StepTrace.from_env(seat)  # a benchmark's per-step trace (off: None)
+        self.stop_before = StopBefore.from_env()  # a test's fault point (off: None)
+        self._lines: Iterator[bytes] = iter(())
+        self._ended_before = False
+
+    async def handle(self, effects: list[Effect]) -> None:
+        # a round that ended before this batch holds its first message, a move included; one
+        # that ends in it holds the first message after its own ending move
+        self._ended_before = self.cfg.hub is not None and self.loaded \
+            and self.watch.shown_unheld()
+        if self.trace is not None:
+            self.trace.mark("session")
+            self.trace.sent(sum(isinstance(e, Send) for e in effects))
+        self._lines = iter(persist(effects, self.transcript, self.outbox))
+        if self.trace is not None:
+            self.trace.mark("persist")
+        for e in effects:
+            self.watch.effect(e)
+            self.audience.effect(e)
+            handler = _EFFECTS.get(type(e))
+            if handler is not None:
+                await handler(self, e)
+        if self.trace is not None:
+            self.trace.mark("send")
+        self.watch.settle()
+        self.audience.settle()
+        self.loaded = True
+
+    def cancel(self) -> None:
+        for task in self.pending_choice:
+            task.cancel()
+
+    async def _hold_round_end(self) -> None:
+        """A round ended: before this seat's first message of what follows (the next deal, or
+        its first move of the next round), the player reads the result until he continues
+        (`Hub.hold_round`); the other seats wait for that message as for a slow peer, well
+        within the table's limit."""
+        if self.cfg.hub is None or not self.loaded:
+            return
+        number = self.watch.round_to_hold()
+        if number is None:
+            return
+        self.watch.settle()  # the round's result on the screen first
+        self.audience.settle()
+        await self.cfg.hub.hold_round(number, self.hold_for)
+
+    async def send(self, e: Send) -> None:
+        if self._ended_before or e.envelope.kind not in ("move", "move.open"):
+            await self._hold_round_end()
+        if self.stop_before is not None:
+            self.stop_before.before_send(e.envelope.kind)
+        await self.links.broadcast(next(self._lines))
+
+    async def forward(self, e: Forward) -> None:
+        """An abort record: every peer learns who stopped."""
+        try:
+            await self.links.broadcast(e.envelope.encoded())
+        except MeshError as exc:
+            logger.info("relay failed: %s", exc)
+
+    async def digest_to(self, e: DigestTo) -> None:
+        """Step messages are compared by digest, not relayed."""
+        if e.seat is None:
+            await self.links.broadcast(ctl(e.frame))
+        else:
+            await safe_send(self.links, self.keys[e.seat], ctl(e.frame))
+
+    async def resend_to(self, e: ResendTo) -> None:
+        await safe_send(self.links, self.keys[e.seat], e.envelope.encoded())
+
+    async def need_move(self, e: NeedMove) -> None:
+        async def ask() -> None:
+            try:
+                choice: Move | StandInMove | Exception = await self.choose(e)
+            except Exception as exc:  # surfaced by the game loop, never swallowed
+                choice = exc
+            await self.moves.put(choice)
+        self.pending_choice.append(asyncio.create_task(ask()))
+
+    async def progress(self, e: Progress) -> None:
+        logger.debug("step %d: %s", e.step, printable(e.text))
+
+    async def notice(self, e: Notice) -> None:
+        logger.info("%s", printable(e.text))
+
+    async def finished(self, e: Finished) -> None:
+        names = self.names
+        scores = ", ".join(f"{names[i]} {score}" for i, score in enumerate(e.outcome.scores))
+        won = ", ".join(names[w] for w in e.outcome.winners) or _("nobody")
+        self.cfg.say(_("game over: {scores}; won by {winners}").format(scores=scores, winners=won))
+
+    async def found(self, e: Found) -> None:
+        """A fault the rules punish in play (Eleusis void round)."""
+        self.cfg.say(_("{name} (seat {n}) is at fault: {reason}; play goes on").format(
+            name=self.names[e.blame], n=e.blame + 1, reason=printable(say(e.reason))))
+
+    async def aborted(self, e: Aborted) -> None:
+        names = self.names
+        who = (_("{name} (seat {n}) is blamed").format(name=names[e.blame], n=e.blame + 1)
+               if e.blame is not None else _("nobody is blamed"))
+        self.cfg.say(_("game aborted at step {step}: {who}: {reason}").format(
+            step=e.step, who=who, reason=printable(say(e.reason))))  # may quote a cheater's text
+
+
+#: each effect type the pump acts on, and how
+_EFFECTS: dict[type, Callable[[_Effects, Any], Awaitable[None]]] = {
+    Send: _Effects.send, Forward: _Effects.forward, DigestTo: _Effects.digest_to,
+    ResendTo: _Effects.resend_to, NeedMove: _Effects.need_move, Progress: _Effects.progress,
+    Notice: _Effects.notice, Finished: _Effects.finished, Found: _Effects.found,
+    Aborted: _Effects.aborted}
+
+
 def persist(effects: list[Effect], transcript: LineAppender, outbox: LineAppender) -> list[bytes]:
     """Write a batch's lines; return the own messages to send, every one durable already.
 
@@ -223,35 +268,6 @@ async def _report_paths(paths: Callable[[], dict[bytes, tuple[str, float | None]
         await asyncio.sleep(every)
 
 
-class _Stall:
-    """How long the current step has waited, on this peer's running clock: time the peer itself
-    was not running (suspended, SIGSTOP: the loop, which wakes every second, saw a gap) is not
-    counted against the seats it waits for."""
-
-    GAP = 5.0  # a loop turn longer than this means the peer itself was not running
-
-    def __init__(self, step: int) -> None:
-        now = time.monotonic()
-        self.step, self.since, self.wall, self.tick = step, now, time.time(), now
-
-    def observe(self, step: int) -> bool:
-        """Note the session's step; True when it moved on."""
-        now = time.monotonic()
-        gap, self.tick = now - self.tick, now
-        if gap > self.GAP:
-            self.since += gap - 1.0
-        if step != self.step:
-            self.step, self.since, self.wall = step, now, time.time()
-            return True
-        return False
-
-    def waited(self) -> float:
-        return time.monotonic() - self.since
-
-    def since_text(self) -> str:
-        return time.strftime("%H:%M UTC", time.gmtime(self.wall))
-
-
 async def _pump(cfg: PeerConfig, links: Links, session: Session,
                 handle: Callable[[list[Effect]], Awaitable[None]], healer: Healer,
                 moves: "asyncio.Queue[Move | StandInMove | Exception]", saved: list[bytes] | None,
@@ -259,40 +275,15 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
                 on_chat: Callable[[bytes, object], None] | None = None,
                 chat_out: Callable[[], list[str]] | None = None,
                 trace: StepTrace | None = None) -> None:
-    """Feed the session from the links and the local chooser until the game ends, then linger.
-
-    Clocks (PROTOCOL §8): a stalled step asks for catch-up every `RESYNC_AFTER` s; after the
-    local `cfg.timeout` it also pushes its recent messages to the seats it waits for and asks
-    from a few steps back; past the table's limit (the charter's `timeout`, the same at every
-    seat) it does that once more and then abandons the table, convicting nobody."""
+    """Feed the session from the links and the local chooser until the game ends, then linger;
+    a stalled step asks again, deeper, then abandons (PROTOCOL §8: `stall.StallTimers`)."""
     healer.start()
-    if saved is not None:
-        cfg.say(_("resuming from {n} saved messages").format(n=len(saved)))
-        await handle(session.load(saved))
-    else:
-        await handle(session.start())
     catch = CatchUp()  # a peer far behind asks again as soon as it has taken an answer's window
-    await links.broadcast(ctl(catch.ask(session.step)))
+    await _begin(cfg, links, session, handle, saved, catch)
     syncs = SyncServer()
-    stall = _Stall(session.step)
-    table_limit = float(session.charter.timeout)
-    deep_every = max(RESYNC_AFTER, min(float(cfg.timeout), table_limit))
-    last_sync = last_deep = stall.since
-    asked: float | None = None  # when the catch-up before abandoning was requested
+    timers = StallTimers(session.step, float(cfg.timeout), float(session.charter.timeout),
+                         time.monotonic(), time.time())
     done: set[bytes] = set()  # peers that said they finished: they hold all our messages
-
-    async def deep_catch_up() -> None:
-        """Ask every peer from a few steps back (a split view's other version precedes the
-        stall) and push the same to the seats this one waits for (one that missed a message
-        is waiting on us, not silent): a seat waiting on someone else is never named."""
-        back = max(0, session.step - SYNC_BACK)
-        await links.broadcast(ctl(catch.ask(back)))
-        recent = session.messages_from(back)
-        for seat in session.pending_seats():
-            if seat != session.seat:
-                for env in recent:
-                    await safe_send(links, session.charter.seat_key(seat), env.encoded())
-
     # one waiting task per source, kept across turns until it yields, rather than two new tasks,
     # a wait and a cancellation per event (15-25 us less per event: small, ~20 ms a peer and game)
     event_task: asyncio.Future[Any] | None = None
@@ -308,11 +299,7 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
                                    return_when=asyncio.FIRST_COMPLETED)
             if move_task.done():
                 choice, move_task = move_task.result(), None
-                if trace is not None:
-                    trace.begin("move", session.step)
-                await _on_move(session, handle, choice)
-                if trace is not None:
-                    trace.end(session.step)
+                await _on_move(session, handle, choice, trace)
             if event_task.done():
                 ev, event_task = event_task.result(), None
                 if trace is not None:
@@ -321,55 +308,88 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
                                 catch)
                 if trace is not None:
                     trace.end(session.step)
-                follow = catch.again(session.step)
-                if follow is not None:  # an answer's whole window taken: the rest at once
-                    if trace is not None:
-                        trace.note("more", session.step)
-                    await links.broadcast(ctl(follow))
+                await _continue(links, session, catch, trace)
             for text in chat_out() if chat_out is not None else []:  # the player's chat lines
-                await links.broadcast(ctl({"ctl": "chat", "text": text}))
+                await links.broadcast(ChatFrame(text=text).wire())
             if session.finished:
                 break
-            now = time.monotonic()
-            if stall.observe(session.step):
-                asked, last_deep = None, now
-            elif stall.waited() > table_limit and asked is None:
-                asked = last_sync = now  # the last chance to hear from the awaited seats
-                if trace is not None:
-                    trace.note("deep", session.step)
-                await deep_catch_up()
-            elif asked is not None and now - asked > ABANDON_GRACE:
-                await handle(session.abandon(stall.since_text()))
-            elif stall.waited() > deep_every and now - last_deep > deep_every:
-                last_deep = last_sync = now
-                if trace is not None:
-                    trace.note("deep", session.step)
-                await deep_catch_up()
-            elif now - max(stall.since, last_sync) > RESYNC_AFTER:
-                last_sync = now  # stalled: ask again (an answer may have been cut or lost)
-                if trace is not None:
-                    trace.note("resync", session.step)
-                await links.broadcast(ctl(catch.ask(session.step)))
-                await handle(session.digest())  # a peer on another history shows its heads
+            due = timers.tick(session.step, time.monotonic(), time.time())
+            if trace is not None and due in (Due.DEEP, Due.RESYNC):
+                trace.note(due.value, session.step)
+            await _on_due(due, links, session, handle, timers, catch)
     finally:
         for task in (event_task, move_task):
             if task is not None and not task.done():
                 task.cancel()  # a queue's get gives nothing up when cancelled
-    # an event that arrived while this turn awaited something else is the linger's first
-    first = None
-    if event_task is not None and event_task.done() and not event_task.cancelled() \
-            and event_task.exception() is None:
-        first = event_task.result()
     if trace is not None:
         trace.note("over", session.step)
-    await _linger(cfg, links, session, handle, healer, syncs, done, first)
+    # an event that arrived while this turn awaited something else is the linger's first
+    await _linger(cfg, links, session, handle, healer, syncs, done, _taken(event_task))
     if trace is not None:
         trace.note("left", session.step)
 
 
+async def _begin(cfg: PeerConfig, links: Links, session: Session,
+                 handle: Callable[[list[Effect]], Awaitable[None]],
+                 saved: list[bytes] | None, catch: CatchUp) -> None:
+    """Start the session (or replay a resumed game's saved messages) and ask every peer for
+    what this seat lacks."""
+    if saved is not None:
+        cfg.say(_("resuming from {n} saved messages").format(n=len(saved)))
+        await handle(session.load(saved))
+    else:
+        await handle(session.start())
+    await links.broadcast(catch.ask(session.step).wire())
+
+
+async def _continue(links: Links, session: Session, catch: CatchUp,
+                    trace: StepTrace | None) -> None:
+    """An answer's whole window taken: ask for the rest at once."""
+    follow = catch.again(session.step)
+    if follow is not None:
+        if trace is not None:
+            trace.note("more", session.step)
+        await links.broadcast(follow.wire())
+
+
+async def _on_due(due: Due, links: Links, session: Session,
+                  handle: Callable[[list[Effect]], Awaitable[None]], timers: StallTimers,
+                  catch: CatchUp) -> None:
+    """What the stall clocks asked for."""
+    if due is Due.DEEP:
+        await _deep_catch_up(links, session, catch)
+    elif due is Due.ABANDON:
+        await handle(session.abandon(timers.since_text()))
+    elif due is Due.RESYNC:
+        await links.broadcast(catch.ask(session.step).wire())
+        await handle(session.digest())  # a peer on another history shows its heads
+
+
+async def _deep_catch_up(links: Links, session: Session, catch: CatchUp) -> None:
+    """Ask every peer from a few steps back (a split view's other version precedes the stall)
+    and push the same to the seats this one waits for (one that missed a message is waiting on
+    us, not silent): a seat waiting on someone else is never named."""
+    back = max(0, session.step - SYNC_BACK)
+    await links.broadcast(catch.ask(back).wire())
+    recent = session.messages_from(back)
+    for seat in session.pending_seats():
+        if seat != session.seat:
+            for env in recent:
+                await safe_send(links, session.charter.seat_key(seat), env.encoded())
+
+
+def _taken(task: asyncio.Future[Any] | None) -> Any:
+    """The result of a finished task, None if it has none."""
+    if task is not None and task.done() and not task.cancelled() and task.exception() is None:
+        return task.result()
+    return None
+
+
 async def _on_move(session: Session, handle: Callable[[list[Effect]], Awaitable[None]],
-                   choice: Move | StandInMove | Exception) -> None:
+                   choice: Move | StandInMove | Exception, trace: StepTrace | None) -> None:
     """This seat's move, chosen by the local chooser (a person, a bot or the stand-in)."""
+    if trace is not None:
+        trace.begin("move", session.step)
     if isinstance(choice, Exception):
         raise RunError(tr("no move for seat {seat}: {choice}",
                           seat=session.seat, choice=choice)) from choice
@@ -382,6 +402,8 @@ async def _on_move(session: Session, handle: Callable[[list[Effect]], Awaitable[
         raise RunError(tr("the move chosen for seat {seat} was refused: {exc}",
                           seat=session.seat, exc=exc)) from exc
     await handle(effects)
+    if trace is not None:
+        trace.end(session.step)
 
 
 async def _on_event(links: Links, session: Session,
@@ -392,33 +414,68 @@ async def _on_event(links: Links, session: Session,
                     catch: CatchUp | None = None) -> None:
     """One event of the links while the game runs."""
     if isinstance(ev, Received):
-        msg = parse_ctl(ev.data)
-        if msg is None:
+        frame = control_of(ev)
+        if frame is None:
             await handle(session.receive(ev.data))
-        elif msg["ctl"] == "done":
-            seat_keys = [session.charter.seat_key(i) for i in range(session.n)]
-            done.update(finished_seats(msg, ev.peer, seat_keys))
-        elif msg["ctl"] == "chat":
-            if on_chat is not None:
-                on_chat(ev.peer, msg.get("text"))
-        elif msg["ctl"] == "digest":
-            sender = session.charter.seat_of(ev.peer)
-            if sender is not None:
-                await handle(session.receive_digest(sender, msg))
-        elif msg["ctl"] == "join":  # a seat whose lobby link dropped before `signed` reached it
-            if session.charter.seat_of(ev.peer) is not None:
-                signed = session.signed.model_dump(mode="json")
-                await safe_send(links, ev.peer, ctl({"ctl": "signed", "signed": signed}))
-        else:
-            await _answer_sync(links, syncs, session, ev.peer, msg)
+        elif frame is not MALFORMED:
+            await _GAME_FRAMES.get(type(frame), _ignore)(
+                _Play(links, session, handle, syncs, done, on_chat), ev.peer, frame)
     elif isinstance(ev, LinkUp):  # a new or healed link: each side asks the other
-        request = catch.ask(session.step) if catch is not None else \
-            {"ctl": "sync", "step": session.step}
-        await safe_send(links, ev.peer, ctl(request))
+        request = catch.ask(session.step) if catch is not None else SyncFrame(step=session.step)
+        await safe_send(links, ev.peer, request.wire())
     elif isinstance(ev, LinkDown):
         healer.lost(ev.peer)
     if on_link is not None and isinstance(ev, (LinkUp, LinkDown)):
         on_link(ev.peer, isinstance(ev, LinkUp))
+
+
+class _Play:
+    """What a control frame's handler may touch while the game runs."""
+
+    __slots__ = ("links", "session", "handle", "syncs", "done", "on_chat")
+
+    def __init__(self, links: Links, session: Session,
+                 handle: Callable[[list[Effect]], Awaitable[None]], syncs: SyncServer,
+                 done: set[bytes], on_chat: Callable[[bytes, object], None] | None) -> None:
+        self.links, self.session, self.handle = links, session, handle
+        self.syncs, self.done, self.on_chat = syncs, done, on_chat
+
+
+async def _on_done(play: _Play, peer: bytes, frame: DoneFrame) -> None:
+    seat_keys = [play.session.charter.seat_key(i) for i in range(play.session.n)]
+    play.done.update(finished_seats(frame, peer, seat_keys))
+
+
+async def _on_chat(play: _Play, peer: bytes, frame: ChatFrame) -> None:
+    if play.on_chat is not None:
+        play.on_chat(peer, frame.text)
+
+
+async def _on_digest(play: _Play, peer: bytes, frame: DigestFrame) -> None:
+    sender = play.session.charter.seat_of(peer)
+    if sender is not None:
+        await play.handle(play.session.receive_digest(sender, frame))
+
+
+async def _on_join(play: _Play, peer: bytes, frame: JoinFrame) -> None:
+    """A seat whose lobby link dropped before `signed` reached it: the signed charter again."""
+    if play.session.charter.seat_of(peer) is not None:
+        signed = play.session.signed.model_dump(mode="json")
+        await safe_send(play.links, peer, SignedFrame(signed=signed).wire())
+
+
+async def _on_sync(play: _Play, peer: bytes, frame: SyncFrame) -> None:
+    await _answer_sync(play.links, play.syncs, play.session, peer, frame)
+
+
+async def _ignore(play: _Play, peer: bytes, frame: ControlFrame) -> None:
+    """A well-formed frame that has no meaning while the game runs (a lobby frame)."""
+
+
+#: the game's control frames, by type
+_GAME_FRAMES: dict[type, Callable[[_Play, bytes, Any], Awaitable[None]]] = {
+    DoneFrame: _on_done, ChatFrame: _on_chat, DigestFrame: _on_digest, JoinFrame: _on_join,
+    SyncFrame: _on_sync}
 
 
 async def _linger(cfg: PeerConfig, links: Links, session: Session,
@@ -438,29 +495,19 @@ async def _linger(cfg: PeerConfig, links: Links, session: Session,
 
     def done_frame() -> bytes:  # who we know finished, ourselves included (see finished_seats)
         known = [i for i, key in enumerate(seat_keys) if i == session.seat or key in done]
-        return ctl({"ctl": "done", "step": session.step, "seats": known})
+        return DoneFrame(step=session.step, seats=known).wire()
     await links.broadcast(done_frame())
     start = linked_at = time.monotonic()
     told = False  # the player was told whom a long wait is for
     try:
         while True:
             waiting = (keys if finished else set(links.peers())) - done
-            if not finished:
-                end = start + cfg.linger
-            elif waiting - set(links.peers()):
-                end = start + float(session.charter.timeout)
-            else:  # counted from the last link that came up: its seat has to catch up first
-                end = min(start + float(session.charter.timeout),
-                          linked_at + max(cfg.linger, 2 * cfg.heartbeat))
-            left = end - time.monotonic()
+            left = _linger_end(cfg, session, finished, bool(waiting - set(links.peers())), start,
+                               linked_at) - time.monotonic()
             if finished and waiting and not told and left > 0 \
                     and time.monotonic() - start > max(cfg.linger, 2 * cfg.heartbeat):
                 told = True
-                names = ", ".join(printable(session.charter.seats[i].name, 40)
-                                  for i, key in enumerate(seat_keys) if key in waiting)
-                cfg.say(_("the game is over and its transcript is saved; waiting up to {seconds} s "
-                          "for {names} to confirm they have the end (you may leave now)").format(
-                              seconds=f"{left:.0f}", names=names))
+                _say_waiting(cfg, session, seat_keys, waiting, left)
             if first is not None:
                 ev, first = first, None
             elif not waiting or left <= 0:
@@ -472,15 +519,15 @@ async def _linger(cfg: PeerConfig, links: Links, session: Session,
                 except TimeoutError:
                     continue
             if isinstance(ev, Received):
-                msg = parse_ctl(ev.data)
-                if msg is not None and msg["ctl"] == "done":
+                frame = control_of(ev)
+                if isinstance(frame, DoneFrame):
                     before = len(done)
-                    done.update(finished_seats(msg, ev.peer, seat_keys))
+                    done.update(finished_seats(frame, ev.peer, seat_keys))
                     if len(done) > before:  # pass it on: a seat whose own `done` to some
                         await links.broadcast(done_frame())  # peer was lost is still known
-                elif msg is not None:
-                    await _answer_sync(links, syncs, session, ev.peer, msg)
-                else:
+                elif isinstance(frame, SyncFrame):
+                    await _answer_sync(links, syncs, session, ev.peer, frame)
+                elif frame is None:
                     await handle(session.receive(ev.data))
             elif isinstance(ev, LinkUp):
                 linked_at = time.monotonic()
@@ -491,13 +538,33 @@ async def _linger(cfg: PeerConfig, links: Links, session: Session,
         await healer.close()
 
 
+def _linger_end(cfg: PeerConfig, session: Session, finished: bool, unlinked: bool,
+                start: float, linked_at: float) -> float:
+    """Until when a lingering seat waits (see `_linger`); `unlinked`: some awaited seat has no
+    link now."""
+    if not finished:
+        return start + cfg.linger
+    if unlinked:
+        return start + float(session.charter.timeout)
+    # counted from the last link that came up: its seat has to catch up first
+    return min(start + float(session.charter.timeout),
+               linked_at + max(cfg.linger, 2 * cfg.heartbeat))
+
+
+def _say_waiting(cfg: PeerConfig, session: Session, seat_keys: list[bytes], waiting: set[bytes],
+                 left: float) -> None:
+    """A finished seat's long wait for others' `done`: whom for, and that the player may go."""
+    names = ", ".join(printable(session.charter.seats[i].name, 40)
+                      for i, key in enumerate(seat_keys) if key in waiting)
+    cfg.say(_("the game is over and its transcript is saved; waiting up to {seconds} s "
+              "for {names} to confirm they have the end (you may leave now)").format(
+                  seconds=f"{left:.0f}", names=names))
+
+
 async def _answer_sync(links: Links, syncs: SyncServer, session: Session, peer: bytes,
-                       msg: dict[str, Any]) -> None:
+                       frame: SyncFrame) -> None:
     """Serve a catch-up request: rate-limited per peer, size-bounded (see `catchup`)."""
-    step = sync_step(msg)
-    if step is None:
-        return
-    for data in syncs.answer(peer, lambda: session.messages_from(step), step):
+    for data in syncs.answer(peer, lambda: session.messages_from(frame.step), frame.step):
         await safe_send(links, peer, data)
 
 

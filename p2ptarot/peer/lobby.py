@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Sequence
 
 from pydantic import ValidationError
 
@@ -29,9 +29,11 @@ from p2ptarot.i18n.message import render as say
 from p2ptarot.net.errors import HandshakeError, MeshError
 from p2ptarot.net.events import LinkDown, LinkUp, Received
 from p2ptarot.net.finder import matches_table_id_only
-from p2ptarot.net.link import LinkEvent, Links, Transport
+from p2ptarot.net.link import Advert, LinkEvent, Links, Transport
 from p2ptarot.net.txt import TableInfo
 from p2ptarot.table.charter import Charter, SignedCharter
+from p2ptarot.table.control import (CharterFrame, ChatFrame, FullFrame, JoinFrame, LeftOutFrame,
+                                    LobbyFrame, ReadyFrame, SignedFrame, SignFrame)
 from p2ptarot.table.lobby import make_charter, sign_charter
 from p2ptarot.table.names import clean_name, printable
 from p2ptarot.table.room import (Away, ChatRelay, Room, RoomError, RoomSeat, RosterSeen,
@@ -47,7 +49,7 @@ if TYPE_CHECKING:
 #: going away: its program quit or left the table), not a link that died: nobody re-dials it
 _CLOSED_ON_PURPOSE = (1000, 1001)
 
-from .frames import charter_signature_ok, ctl, parse_ctl, safe_send
+from .frames import charter_signature_ok, control_of, safe_send
 
 
 async def _lobby_input(links: Links, hub: Hub | None, wait: float | None = None
@@ -140,134 +142,198 @@ async def host_lobby(cfg: PeerConfig, links: Links, identity: Identity, game: st
                     gi.min_players, gi.max_players, away_limit=cfg.lobby_reconnect)
     except RoomError as exc:
         raise RunError(say(exc)) from None
-    hub = cfg.hub
-    _enter(hub, cfg.name)
+    _enter(cfg.hub, cfg.name)
     info = TableInfo(game=game, variant=variant or "", seats_taken=1,
                      seats_total=seats, fingerprint=identity.fingerprint,
                      host_name=cfg.name[:40])
     advertiser = (transport or cfg.links()).advert(info, links)
     await advertiser.start()
-    invitation = getattr(advertiser, "invitation", None)  # an online table's code
-    if invitation:
-        cfg.say(_("table open online: {game} for {seats}; invitation code {code} (others type: "
-                  "p2ptarot join {code}) (fingerprint {fingerprint})").format(
-                      game=game, seats=seats, code=invitation, fingerprint=identity.fingerprint))
-    else:
-        cfg.say(_("table open: {game} for {seats} at {address} (fingerprint {fingerprint})").format(
-            game=game, seats=seats, address=links.address, fingerprint=identity.fingerprint))
+    _say_open(cfg, advertiser, links, identity, game, seats)
     if on_listening:
         on_listening(links.address)
-    grace = _Grace(cfg.lobby_grace, active=cfg.bot)
-    bound = f"{cfg.lobby_reconnect:g}"
-
-    async def tell_roster() -> None:
-        roster = room.roster()
-        for i, s in enumerate(roster.seats[1:], start=1):
-            await safe_send(links, s.key, ctl(roster.frame(i)))
-        _publish_lobby(hub, game, roster.names, roster.ready, [s.bot for s in roster.seats],
-                       seats, roster.can_start_now, 0, True, links.address)
-
-    async def relay(said: ChatRelay, sender: bytes | None) -> None:
-        for s in room.seats[1:]:
-            if s.key != sender:
-                await safe_send(links, s.key, ctl(said.frame()))
-
-    await tell_roster()
-    chosen: list[RoomSeat] | None = None
     try:
-        while chosen is None and not room.should_start:
-            now = time.monotonic()
-            ev = await _lobby_input(links, hub, _soonest(grace.wait(now), room.away_wait(now)))
-            changed = False
-            if isinstance(ev, Received):
-                msg = parse_ctl(ev.data)
-                kind = msg["ctl"] if msg else None
-                if kind == "join" and msg is not None:
-                    was = room.seat_of(ev.peer)
-                    answer = room.join(ev.peer, msg)
-                    if answer == "full":
-                        await safe_send(links, ev.peer, ctl({"ctl": "full"}))
-                    elif answer == "back" and was is not None:
-                        _announce(cfg, _("{name} is back").format(name=room.seats[was].name))
-                        changed = True
-                    elif was is None:
-                        seat = room.seats[-1]
-                        cfg.say(_("seat {n}: {name} ({fingerprint})").format(
-                            n=len(room.seats), name=seat.name, fingerprint=fingerprint(ev.peer)))
-                        changed = True
-                    else:  # seated, joining again over a new link: its roster again
-                        await safe_send(links, ev.peer, ctl(room.roster().frame(was)))
-                elif kind == "ready" and msg is not None:
-                    changed = room.set_ready(ev.peer, msg.get("ready"))
-                elif kind == "chat" and msg is not None:
-                    said = room.chat(ev.peer, msg.get("text"), time.monotonic())
-                    if said is not None:
-                        await relay(said, ev.peer)
-                        if hub is not None:
-                            hub.publish(ChatLine(said.name, said.text))
-            elif isinstance(ev, LinkDown) and ev.code in _CLOSED_ON_PURPOSE:
-                seat_no = room.seat_of(ev.peer)
-                if seat_no is not None and seat_no > 0:  # it quit: no seat is kept for it
-                    name = room.seats[seat_no].name
-                    room.leave(ev.peer)
-                    _announce(cfg, _("{name} left the lobby").format(name=name))
-                    changed = True
-            elif isinstance(ev, LinkDown):
-                if room.lost(ev.peer, time.monotonic()):
-                    name = room.seats[room.seat_of(ev.peer) or 0].name
-                    _announce(cfg, _("{name} lost the connection; waiting {seconds} s for {name} "
-                                     "to reconnect").format(name=name, seconds=bound))
-                    changed = True
-            elif ev is None and hub is not None:  # the host's own player
-                for cmd in hub.take_lobby():
-                    if isinstance(cmd, Ready):
-                        changed |= room.set_ready(identity.public_bytes, cmd.ready)
-                    elif isinstance(cmd, StartNow):
-                        try:
-                            chosen = room.start_now()
-                        except RoomError as exc:
-                            hub.publish(Notice(_("cannot start now: {reason}").format(reason=say(exc))))
-                for text in hub.take_chat():  # the host's own lines (already shown locally)
-                    clean = clean_chat(text)
-                    if clean is not None:
-                        await relay(ChatRelay(0, room.seats[0].name, clean), identity.public_bytes)
-            now = time.monotonic()
-            for gone in room.expire(now):
-                _announce(cfg, _("{name} did not reconnect within {seconds} s and left the "
-                                 "lobby").format(name=gone.name, seconds=bound))
-                changed = True
-            grace.note(room, now)
-            if chosen is None and not room.should_start and grace.due(now) \
-                    and room.roster().can_start_now:
-                chosen = room.start_now()
-                cfg.say(_("the lobby grace ({seconds} s) is over: starting with the players who "
-                          "are ready").format(seconds=f"{cfg.lobby_grace:g}"))
-            if changed:
-                await advertiser.update(seats_taken=len(room.seats))
-                await tell_roster()
-        seated = chosen if chosen is not None else list(room.seats)
-        if cfg.test_seed is not None:  # a repeatable table: joiners by name, not by arrival
-            seated = seated[:1] + sorted(seated[1:], key=lambda s: s.name)
-        joined = [(s.key, s.name, s.address) for s in seated]
-        if len(seated) != seats:
-            cfg.say(_("starting now with {n} players").format(n=len(seated)))
-        for s in room.seats:  # a joiner who was not ready when the host started is told so
-            if all(s.key != k for k, _name, _addr in joined):
-                await safe_send(links, s.key, ctl({"ctl": "left-out"}))
-                cfg.say(_("{name} was not ready and is left out").format(name=s.name))
-        charter = make_charter(game, joined, variant=variant, options=options,
+        lobby = _HostLobby(cfg, links, identity, room, advertiser)
+        seated = await lobby.fill()
+        charter = make_charter(game, seated, variant=variant, options=options,
                                timeout=cfg.move_timeout, stand_in_after=cfg.stand_in_after,
                                nonce=None if cfg.test_seed is None
                                else test_secret(cfg.test_seed, "charter-nonce"))
-        links.admit_only([k for k, _name, _addr in joined])  # from now on only the seated keys may talk
+        links.admit_only([k for k, _name, _addr in seated])  # only the seated keys talk now
         await advertiser.update(table_id=charter.table_id.hex())
-        sigs = await _collect_signatures(cfg, links, identity, charter, joined)
-        signed = SignedCharter(charter=charter, signatures=[sigs[k] for k, _name, _addr in joined])
+        sigs = await _collect_signatures(cfg, links, identity, charter, seated)
+        signed = SignedCharter(charter=charter, signatures=[sigs[k] for k, _name, _addr in seated])
         signed.verify()
-        await links.broadcast(ctl({"ctl": "signed", "signed": signed.model_dump(mode="json")}))
+        await links.broadcast(SignedFrame(signed=signed.model_dump(mode="json")).wire())
         return signed
     finally:
         await advertiser.close()
+
+
+def _say_open(cfg: PeerConfig, advertiser: Advert, links: Links, identity: Identity, game: str,
+              seats: int) -> None:
+    """Tell the host's player where others find the table (an online table's code, or the
+    LAN address)."""
+    if advertiser.invitation:
+        cfg.say(_("table open online: {game} for {seats}; invitation code {code} (others type: "
+                  "p2ptarot join {code}) (fingerprint {fingerprint})").format(
+                      game=game, seats=seats, code=advertiser.invitation,
+                      fingerprint=identity.fingerprint))
+    else:
+        cfg.say(_("table open: {game} for {seats} at {address} (fingerprint {fingerprint})").format(
+            game=game, seats=seats, address=links.address, fingerprint=identity.fingerprint))
+
+
+class _HostLobby:
+    """The host's lobby until the table starts: each input (a joiner's frame, a link lost, the
+    host player's command, the time) is one transition of the room; the roster goes out when it
+    changed."""
+
+    def __init__(self, cfg: PeerConfig, links: Links, identity: Identity, room: Room,
+                 advertiser: Advert) -> None:
+        self.cfg, self.links, self.identity, self.room = cfg, links, identity, room
+        self.advertiser, self.hub = advertiser, cfg.hub
+        self.grace = _Grace(cfg.lobby_grace, active=cfg.bot)
+        self.bound = f"{cfg.lobby_reconnect:g}"
+        self.chosen: list[RoomSeat] | None = None  # the players a start chose
+
+    async def fill(self) -> list[tuple[bytes, str, str]]:
+        """Run the lobby until the table starts; the seated players (key, name, address), each
+        joiner left out told so."""
+        room = self.room
+        await self.tell_roster()
+        while self.chosen is None and not room.should_start:
+            now = time.monotonic()
+            ev = await _lobby_input(self.links, self.hub,
+                                    _soonest(self.grace.wait(now), room.away_wait(now)))
+            changed = await self.on_input(ev)
+            changed |= self.on_time(time.monotonic())
+            if changed:
+                await self.advertiser.update(seats_taken=len(room.seats))
+                await self.tell_roster()
+        return await self.seat()
+
+    async def on_input(self, ev: LinkEvent | None) -> bool:
+        """One input; True when the roster changed."""
+        if isinstance(ev, Received):
+            frame = control_of(ev)
+            handler = _SAID_BY_JOINERS.get(type(frame))
+            return False if handler is None else await handler(self, ev.peer, frame)
+        if isinstance(ev, LinkDown):
+            return self.on_link_down(ev)
+        if ev is None and self.hub is not None:
+            return await self.on_own_player(self.hub)
+        return False
+
+    async def tell_roster(self) -> None:
+        roster = self.room.roster()
+        for i, s in enumerate(roster.seats[1:], start=1):
+            await safe_send(self.links, s.key, roster.frame(i).wire())
+        _publish_lobby(self.hub, self.room.game, roster.names, roster.ready,
+                       [s.bot for s in roster.seats], self.room.seats_total,
+                       roster.can_start_now, 0, True, self.links.address)
+
+    async def relay(self, said: ChatRelay, sender: bytes | None) -> None:
+        for s in self.room.seats[1:]:
+            if s.key != sender:
+                await safe_send(self.links, s.key, said.frame().wire())
+
+    async def on_join(self, peer: bytes, frame: JoinFrame) -> bool:
+        room, was = self.room, self.room.seat_of(peer)
+        answer = room.join(peer, frame)
+        if answer == "full":
+            await safe_send(self.links, peer, FullFrame().wire())
+        elif answer == "back" and was is not None:
+            _announce(self.cfg, _("{name} is back").format(name=room.seats[was].name))
+            return True
+        elif was is None:
+            seat = room.seats[-1]
+            self.cfg.say(_("seat {n}: {name} ({fingerprint})").format(
+                n=len(room.seats), name=seat.name, fingerprint=fingerprint(peer)))
+            return True
+        else:  # seated, joining again over a new link: its roster again
+            await safe_send(self.links, peer, room.roster().frame(was).wire())
+        return False
+
+    async def on_ready(self, peer: bytes, frame: ReadyFrame) -> bool:
+        return self.room.set_ready(peer, frame.ready)
+
+    async def on_chat(self, peer: bytes, frame: ChatFrame) -> bool:
+        said = self.room.chat(peer, frame.text, time.monotonic())
+        if said is not None:
+            await self.relay(said, peer)
+            if self.hub is not None:
+                self.hub.publish(ChatLine(said.name, said.text))
+        return False
+
+    def on_link_down(self, ev: LinkDown) -> bool:
+        room = self.room
+        seat_no = room.seat_of(ev.peer)
+        if ev.code in _CLOSED_ON_PURPOSE:
+            if seat_no is None or seat_no == 0:
+                return False
+            name = room.seats[seat_no].name  # it quit: no seat is kept for it
+            room.leave(ev.peer)
+            _announce(self.cfg, _("{name} left the lobby").format(name=name))
+            return True
+        if not room.lost(ev.peer, time.monotonic()):
+            return False
+        name = room.seats[room.seat_of(ev.peer) or 0].name
+        _announce(self.cfg, _("{name} lost the connection; waiting {seconds} s for {name} "
+                              "to reconnect").format(name=name, seconds=self.bound))
+        return True
+
+    async def on_own_player(self, hub: Hub) -> bool:
+        """The host's own player: Ready, Start now, chat lines (already shown locally)."""
+        changed = False
+        for cmd in hub.take_lobby():
+            if isinstance(cmd, Ready):
+                changed |= self.room.set_ready(self.identity.public_bytes, cmd.ready)
+            elif isinstance(cmd, StartNow):
+                try:
+                    self.chosen = self.room.start_now()
+                except RoomError as exc:
+                    hub.publish(Notice(_("cannot start now: {reason}").format(reason=say(exc))))
+        for text in hub.take_chat():
+            clean = clean_chat(text)
+            if clean is not None:
+                await self.relay(ChatRelay(0, self.room.seats[0].name, clean),
+                                 self.identity.public_bytes)
+        return changed
+
+    def on_time(self, now: float) -> bool:
+        """Away seats past their bound leave; a bot host's grace may start the table."""
+        room, changed = self.room, False
+        for gone in room.expire(now):
+            _announce(self.cfg, _("{name} did not reconnect within {seconds} s and left the "
+                                  "lobby").format(name=gone.name, seconds=self.bound))
+            changed = True
+        self.grace.note(room, now)
+        if self.chosen is None and not room.should_start and self.grace.due(now) \
+                and room.roster().can_start_now:
+            self.chosen = room.start_now()
+            self.cfg.say(_("the lobby grace ({seconds} s) is over: starting with the players "
+                           "who are ready").format(seconds=f"{self.cfg.lobby_grace:g}"))
+        return changed
+
+    async def seat(self) -> list[tuple[bytes, str, str]]:
+        """Who sits at the table that starts; a joiner not ready is told it is left out."""
+        cfg, room = self.cfg, self.room
+        seated = self.chosen if self.chosen is not None else list(room.seats)
+        if cfg.test_seed is not None:  # a repeatable table: joiners by name, not by arrival
+            seated = seated[:1] + sorted(seated[1:], key=lambda s: s.name)
+        if len(seated) != room.seats_total:
+            cfg.say(_("starting now with {n} players").format(n=len(seated)))
+        keys = {s.key for s in seated}
+        for s in room.seats:
+            if s.key not in keys:
+                await safe_send(self.links, s.key, LeftOutFrame().wire())
+                cfg.say(_("{name} was not ready and is left out").format(name=s.name))
+        return [(s.key, s.name, s.address) for s in seated]
+
+
+#: what joiners may say in the lobby, by frame type; True when the roster changed
+_SAID_BY_JOINERS: dict[type, Callable[[_HostLobby, bytes, Any], Awaitable[bool]]] = {
+    JoinFrame: _HostLobby.on_join, ReadyFrame: _HostLobby.on_ready, ChatFrame: _HostLobby.on_chat}
 
 
 async def _collect_signatures(cfg: PeerConfig, links: Links, identity: Identity, charter: Charter,
@@ -277,7 +343,7 @@ async def _collect_signatures(cfg: PeerConfig, links: Links, identity: Identity,
     link it gets the charter again; past that, the table ends (naming the seat)."""
     sigs: dict[bytes, str] = {identity.public_bytes: sign_charter(charter, identity)}
     seat_of = {k: i for i, (k, _name, _addr) in enumerate(joined)}
-    frame = ctl({"ctl": "charter", "charter": charter.to_json()})
+    frame = CharterFrame(charter=charter.to_json()).wire()
     away = Away(cfg.lobby_reconnect)
     bound = f"{cfg.lobby_reconnect:g}"
 
@@ -310,15 +376,15 @@ async def _collect_signatures(cfg: PeerConfig, links: Links, identity: Identity,
                     name=joined[seat_no][1], n=seat_no + 1))
             lost(ev.peer)
             continue
-        msg = parse_ctl(ev.data)
-        if msg and msg["ctl"] == "sign":
-            if charter_signature_ok(charter, ev.peer, msg.get("sig")):
-                sigs[ev.peer] = msg["sig"]
+        said = control_of(ev)
+        if isinstance(said, SignFrame):
+            if charter_signature_ok(charter, ev.peer, said.sig):
+                sigs[ev.peer] = said.sig
                 away.back(ev.peer)
             else:
                 cfg.say(_("seat {n} ({name}) sent an invalid charter signature; waiting "
                           "for a valid one").format(n=seat_no, name=joined[seat_no][1]))
-        elif msg and msg["ctl"] == "join":  # linked again (or never got it): the charter again
+        elif isinstance(said, JoinFrame):  # linked again (or never got it): the charter again
             if away.back(ev.peer):
                 _announce(cfg, _("{name} is back").format(name=joined[seat_no][1]))
             await safe_send(links, ev.peer, frame)
@@ -367,45 +433,21 @@ async def join_lobby(cfg: PeerConfig, links: Links, identity: Identity, url: str
     `host_fingerprint` (the whole fingerprint an invitation code resolved to, signed by the code's
     key) must equal the proven key's exactly.
     """
-    try:
-        host = await links.connect(url)
-    except MeshError as exc:
-        raise RunError(say(exc)) from exc
-    if host_prefix is not None and not fingerprint(host).startswith(host_prefix.upper()) \
-            and not matches_table_id_only(host_prefix):
-        raise RunError(_("the host at {url} is {found}, not the {named} you named").format(
-            url=url, found=fingerprint(host), named=host_prefix))
-    if host_fingerprint is not None and fingerprint(host) != host_fingerprint:
-        raise RunError(_("the host at {url} is {found}, not the {named} its advert names; not "
-                         "joining an impostor").format(url=url, found=fingerprint(host),
-                                                       named=host_fingerprint))
+    host = await _dial_host(links, url, host_prefix, host_fingerprint)
     hub = cfg.hub
     _enter(hub, cfg.name)
     ready = cfg.ready or cfg.bot
 
     def join() -> bytes:
-        frame: dict[str, Any] = {"ctl": "join", "name": cfg.name, "address": links.address}
-        if not ready and not cfg.bot:
-            frame["ready"] = False
-        if cfg.bot:
-            frame["bot"] = True
-        return ctl(frame)
+        return JoinFrame(name=cfg.name, address=links.address, ready=ready, bot=cfg.bot).wire()
     await links.send(host, join())
     cfg.say(_("joined the table at {url}; waiting for the other players").format(url=url))
-    roster: RosterSeen | None = None
+    host_says = _HostSays(links, identity, host, hub, url)
     relinking = False  # the link to the host dropped: join again on the next one
-    signed_id: bytes | None = None  # the charter this player signed: it signs no other
     while True:
         ev = await _lobby_input(links, hub)
         if ev is None and hub is not None:  # this player said something in the lobby
-            for cmd in hub.take_lobby():
-                if isinstance(cmd, Ready):
-                    ready = cmd.ready is True or cfg.bot
-                    await safe_send(links, host, ctl({"ctl": "ready", "ready": cmd.ready}))
-                elif isinstance(cmd, StartNow):
-                    hub.publish(Notice(_("only the host can start the table")))
-            for text in hub.take_chat():
-                await safe_send(links, host, ctl({"ctl": "chat", "text": text}))
+            ready = await _joiner_commands(hub, links, host, ready) or cfg.bot
             continue
         if isinstance(ev, LinkDown) and ev.peer == host:
             if ev.code in _CLOSED_ON_PURPOSE:  # the host quit: nothing to re-dial
@@ -422,52 +464,109 @@ async def join_lobby(cfg: PeerConfig, links: Links, identity: Identity, url: str
             _announce(cfg, _("reconnected to the host"))
             await safe_send(links, host, join())
             if not cfg.bot:
-                await safe_send(links, host, ctl({"ctl": "ready", "ready": ready}))
+                await safe_send(links, host, ReadyFrame(ready=ready).wire())
             continue
         if not isinstance(ev, Received) or ev.peer != host:
             continue
-        msg = parse_ctl(ev.data)
-        if msg is None:
-            continue
-        if msg["ctl"] == "lobby":
-            seen = parse_roster(msg)
-            if seen is not None:
-                roster = seen
-                game = msg.get("game")
-                _publish_lobby(hub, printable(game, 40) if isinstance(game, str) else "",
-                               seen.names, seen.ready, seen.bots, seen.seats_total,
-                               seen.can_start, seen.you, False, url)
-        elif msg["ctl"] == "chat":
-            said = parse_chat_relay(msg, roster)
-            if said is not None and hub is not None and roster is not None \
-                    and said.seat != roster.you:
-                hub.publish(ChatLine(said.name, said.text))
-        elif msg["ctl"] == "full":
-            raise RunError(_("that table is full"))
-        elif msg["ctl"] == "left-out":
-            raise RunError(_("the host started the table without you (you were not ready)"))
-        elif msg["ctl"] == "charter":
-            try:
-                charter = Charter.model_validate(msg.get("charter"))
-                charter.check_version()
-            except (ValidationError, ValueError) as exc:
-                raise RunError(_("the host proposed an invalid charter: {why}").format(
-                    why=printable(exc, 300))) from exc
-            if charter.seat_of(identity.public_bytes) is None:
-                raise RunError(_("the host's charter does not seat this player"))
-            if charter.seat_key(0) != host:
-                raise RunError(_("the charter's seat 0 is not the host we dialled"))
-            if signed_id is not None and charter.table_id != signed_id:
-                raise RunError(_("the host proposed a second, different charter"))
-            signed_id = charter.table_id
-            await safe_send(links, host, ctl({"ctl": "sign",
-                                              "sig": sign_charter(charter, identity)}))
-        elif msg["ctl"] == "signed":
-            try:
-                signed = SignedCharter.model_validate(msg.get("signed"))
-                signed.verify()
-            except (ValidationError, ValueError) as exc:
-                raise RunError(_("the host sent an invalid signed charter: {why}").format(
-                    why=printable(exc, 300))) from exc
-            links.admit_only([signed.charter.seat_key(i) for i in range(len(signed.charter.seats))])
+        signed = await host_says.dispatch(control_of(ev))
+        if signed is not None:
             return signed
+
+
+async def _dial_host(links: Links, url: str, host_prefix: str | None,
+                     host_fingerprint: str | None) -> bytes:
+    """Link to the host at `url`; its key, once it is the host the player named."""
+    try:
+        host = await links.connect(url)
+    except MeshError as exc:
+        raise RunError(say(exc)) from exc
+    if host_prefix is not None and not fingerprint(host).startswith(host_prefix.upper()) \
+            and not matches_table_id_only(host_prefix):
+        raise RunError(_("the host at {url} is {found}, not the {named} you named").format(
+            url=url, found=fingerprint(host), named=host_prefix))
+    if host_fingerprint is not None and fingerprint(host) != host_fingerprint:
+        raise RunError(_("the host at {url} is {found}, not the {named} its advert names; not "
+                         "joining an impostor").format(url=url, found=fingerprint(host),
+                                                       named=host_fingerprint))
+    return host
+
+
+async def _joiner_commands(hub: Hub, links: Links, host: bytes, ready: bool) -> bool:
+    """What this joiner's player did in the lobby (Ready, chat lines) goes to the host; its
+    ready flag now."""
+    for cmd in hub.take_lobby():
+        if isinstance(cmd, Ready):
+            ready = cmd.ready is True
+            await safe_send(links, host, ReadyFrame(ready=cmd.ready).wire())
+        elif isinstance(cmd, StartNow):
+            hub.publish(Notice(_("only the host can start the table")))
+    for text in hub.take_chat():
+        await safe_send(links, host, ChatFrame(text=text).wire())
+    return ready
+
+
+class _HostSays:
+    """What the host's control frames do at a joiner, one handler per frame type (the others are
+    ignored); the handler of the signed charter ends the lobby."""
+
+    def __init__(self, links: Links, identity: Identity, host: bytes, hub: Hub | None,
+                 url: str) -> None:
+        self.links, self.identity, self.host, self.hub, self.url = links, identity, host, hub, url
+        self.roster: RosterSeen | None = None
+        self.signed_id: bytes | None = None  # the charter this player signed: it signs no other
+
+    async def dispatch(self, frame: object) -> SignedCharter | None:
+        handler = _HOST_FRAMES.get(type(frame))
+        return None if handler is None else await handler(self, frame)
+
+    async def lobby(self, frame: LobbyFrame) -> None:
+        seen = parse_roster(frame)
+        if seen is not None:
+            self.roster = seen
+            _publish_lobby(self.hub, printable(frame.game, 40), seen.names, seen.ready, seen.bots,
+                           seen.seats_total, seen.can_start, seen.you, False, self.url)
+
+    async def chat(self, frame: ChatFrame) -> None:
+        said = parse_chat_relay(frame, self.roster)
+        if said is not None and self.hub is not None and self.roster is not None \
+                and said.seat != self.roster.you:
+            self.hub.publish(ChatLine(said.name, said.text))
+
+    async def full(self, frame: FullFrame) -> None:
+        raise RunError(_("that table is full"))
+
+    async def left_out(self, frame: LeftOutFrame) -> None:
+        raise RunError(_("the host started the table without you (you were not ready)"))
+
+    async def charter(self, frame: CharterFrame) -> None:
+        try:
+            charter = Charter.model_validate(frame.charter)
+            charter.check_version()
+        except (ValidationError, ValueError) as exc:
+            raise RunError(_("the host proposed an invalid charter: {why}").format(
+                why=printable(exc, 300))) from exc
+        if charter.seat_of(self.identity.public_bytes) is None:
+            raise RunError(_("the host's charter does not seat this player"))
+        if charter.seat_key(0) != self.host:
+            raise RunError(_("the charter's seat 0 is not the host we dialled"))
+        if self.signed_id is not None and charter.table_id != self.signed_id:
+            raise RunError(_("the host proposed a second, different charter"))
+        self.signed_id = charter.table_id
+        await safe_send(self.links, self.host,
+                        SignFrame(sig=sign_charter(charter, self.identity)).wire())
+
+    async def signed(self, frame: SignedFrame) -> SignedCharter:
+        try:
+            signed = SignedCharter.model_validate(frame.signed)
+            signed.verify()
+        except (ValidationError, ValueError) as exc:
+            raise RunError(_("the host sent an invalid signed charter: {why}").format(
+                why=printable(exc, 300))) from exc
+        self.links.admit_only([signed.charter.seat_key(i) for i in range(len(signed.charter.seats))])
+        return signed
+
+
+_HOST_FRAMES: dict[type, Callable[[_HostSays, Any], Awaitable[SignedCharter | None]]] = {
+    LobbyFrame: _HostSays.lobby, ChatFrame: _HostSays.chat, FullFrame: _HostSays.full,
+    LeftOutFrame: _HostSays.left_out, CharterFrame: _HostSays.charter,
+    SignedFrame: _HostSays.signed}

@@ -54,6 +54,8 @@ def make_frame(step: int, chain: bytes, heads: list[tuple[int, int, bytes]],
 
 def parse_frame(frame: object) -> DigestFrame | None:
     """A received digest (a decoded JSON object), or None when it is malformed."""
+    if isinstance(frame, DigestFrame):
+        return frame  # parsed at the link's edge already
     if not isinstance(frame, dict):
         return None
     try:

@@ -1,7 +1,7 @@
 """The lobby room a host keeps while its table fills up (sans-I/O: no socket, no clock).
 
-The host feeds it what joiners said (`join`, `ready`, `chat` control frames, already parsed as
-JSON but otherwise untrusted) and link losses; it answers with roster snapshots to broadcast,
+The host feeds it what joiners said (`join`, `ready`, `chat` control frames, typed by
+`control.parse_control` but otherwise untrusted) and link losses; it answers with roster snapshots to broadcast,
 chat lines to relay, and whether the table may start. Every input is keyed by the peer key the
 authenticated link proved, so a joiner can only ever speak for its own seat.
 
@@ -18,8 +18,8 @@ caller's: every timed input takes `now` (seconds, monotonic).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
+from .control import MAX_ROSTER, ChatFrame, JoinFrame, LobbyFrame
 from .names import clean_name, printable
 from p2ptarot.i18n.message import tr
 
@@ -65,13 +65,13 @@ class Roster:
     def ready(self) -> tuple[bool, ...]:
         return tuple(s.ready for s in self.seats)
 
-    def frame(self, you: int | None = None) -> dict[str, Any]:
+    def frame(self, you: int | None = None) -> LobbyFrame:
         """The `lobby` control frame the host sends a joiner (`you`: that joiner's seat); no
         keys or addresses, names are enough."""
-        return {"ctl": "lobby", "game": self.game, "variant": self.variant or "",
-                "seats": self.seats_total, "names": list(self.names), "ready": list(self.ready),
-                "bots": [s.bot for s in self.seats], "can_start": self.can_start_now,
-                "you": you if you is not None else -1}
+        return LobbyFrame(game=self.game, variant=self.variant or "", seats=self.seats_total,
+                          names=list(self.names), ready=list(self.ready),
+                          bots=[s.bot for s in self.seats], can_start=self.can_start_now,
+                          you=you if you is not None else -1)
 
 
 @dataclass(frozen=True)
@@ -82,8 +82,8 @@ class ChatRelay:
     name: str
     text: str
 
-    def frame(self) -> dict[str, Any]:
-        return {"ctl": "chat", "seat": self.seat, "name": self.name, "text": self.text}
+    def frame(self) -> ChatFrame:
+        return ChatFrame(seat=self.seat, name=self.name, text=self.text)
 
 
 def clean_chat(raw: object) -> str | None:
@@ -148,25 +148,22 @@ class Room:
         self._away = Away(away_limit)
 
     # ---- what joiners do (every argument but `key` comes from the wire) --------------------------
-    def join(self, key: bytes, msg: dict[str, Any]) -> str | None:
+    def join(self, key: bytes, frame: JoinFrame) -> str | None:
         """Seat a joiner; None when seated (or already seated: nothing changes), 'back' when an
         away seat is taken back (with the join's ready flag; name and address stay), else why
         not ('full')."""
-        ready = msg.get("ready", True)  # an old-style joiner sends no flag: it is ready
-        bot = msg.get("bot", False)
         seat = self.seat_of(key)
         if seat is not None:
             if not self._away.back(key):
                 return None
             was = self._seats[seat]
-            self._seats[seat] = replace(was, ready=was.bot or ready is not False)
+            self._seats[seat] = replace(was, ready=was.bot or frame.ready)
             return "back"
         if len(self._seats) >= self.seats_total:
             return "full"
-        raw_address = msg.get("address")
-        address = printable(raw_address, MAX_ADDRESS) if isinstance(raw_address, str) else ""
-        self._seats.append(RoomSeat(key, clean_name(msg.get("name")), address,
-                                    ready=ready is not False or bot is True, bot=bot is True))
+        self._seats.append(RoomSeat(key, clean_name(frame.name),
+                                    printable(frame.address, MAX_ADDRESS),
+                                    ready=frame.ready or frame.bot, bot=frame.bot))
         return None
 
     def leave(self, key: bytes) -> bool:
@@ -269,9 +266,6 @@ class Room:
 
 
 # ---- the joiner's side: what the host sent, checked ------------------------------------------------
-#: the most seats a roster frame may describe (no game has more; a bigger list is refused)
-MAX_ROSTER = 64
-
 
 @dataclass(frozen=True)
 class RosterSeen:
@@ -286,33 +280,22 @@ class RosterSeen:
     you: int | None
 
 
-def parse_roster(msg: dict[str, Any]) -> RosterSeen | None:
-    """A host's `lobby` frame, or None when any field has the wrong type or size."""
-    total, names, ready = msg.get("seats"), msg.get("names"), msg.get("ready")
-    bots, can_start, you = msg.get("bots", []), msg.get("can_start", False), msg.get("you", -1)
-    if type(total) is not int or not 1 <= total <= MAX_ROSTER:
+def parse_roster(frame: LobbyFrame) -> RosterSeen | None:
+    """A host's `lobby` frame, or None when its lists disagree (the model checked each field's
+    type and size)."""
+    names, ready, bots = frame.names, frame.ready, frame.bots
+    if len(names) > frame.seats or len(ready) != len(names) or len(bots) not in (0, len(names)):
         return None
-    if not isinstance(names, list) or not 1 <= len(names) <= total \
-            or not all(isinstance(n, str) for n in names):
-        return None
-    if not isinstance(ready, list) or len(ready) != len(names) \
-            or not all(isinstance(r, bool) for r in ready):
-        return None
-    if not isinstance(bots, list) or len(bots) not in (0, len(names)) \
-            or not all(isinstance(b, bool) for b in bots):
-        return None
-    if not isinstance(can_start, bool) or type(you) is not int:
-        return None
-    return RosterSeen(total, tuple(clean_name(n) for n in names), tuple(ready),
-                      tuple(bots) if bots else (False,) * len(names), can_start,
-                      you if 0 <= you < len(names) else None)
+    return RosterSeen(frame.seats, tuple(clean_name(n) for n in names), tuple(ready),
+                      tuple(bots) if bots else (False,) * len(names), frame.can_start,
+                      frame.you if 0 <= frame.you < len(names) else None)
 
 
-def parse_chat_relay(msg: dict[str, Any], roster: RosterSeen | None) -> ChatRelay | None:
+def parse_chat_relay(frame: ChatFrame, roster: RosterSeen | None) -> ChatRelay | None:
     """A lobby chat line the host relayed: the sender is named by its seat in the last roster
     (the name in the frame is not trusted), the text cleaned like any chat line."""
-    seat, text = msg.get("seat"), clean_chat(msg.get("text"))
-    if roster is None or type(seat) is not int or not 0 <= seat < len(roster.names) or text is None:
+    seat, text = frame.seat, clean_chat(frame.text)
+    if roster is None or seat is None or not 0 <= seat < len(roster.names) or text is None:
         return None
     return ChatRelay(seat, roster.names[seat], text)
 

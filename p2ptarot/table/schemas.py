@@ -21,6 +21,7 @@ from p2ptarot.mental.codec import MAX_DECK_ID, MAX_INT, MAX_ITEMS
 from .bodies import (AbortBody, CommitBody, MoveBody, MoveOpenBody, OpenBody, ResultBody,
                      SealedCommitment)
 from .charter import B64, SignedCharter
+from .control import CONTROL_MODELS
 from .digest import DigestFrame
 from .envelope import Envelope
 
@@ -150,7 +151,7 @@ BODY_MODELS: dict[str, type[BaseModel]] = {
 
 
 def wire_schemas() -> dict[str, dict[str, Any]]:
-    """name -> JSON Schema: envelope, signed charter, transcript header, the digest control frame
+    """name -> JSON Schema: envelope, signed charter, transcript header, one per control frame
     and one per body kind."""
     out: dict[str, dict[str, Any]] = {
         "envelope": Envelope.model_json_schema(),
@@ -158,6 +159,8 @@ def wire_schemas() -> dict[str, dict[str, Any]]:
         "transcript-header": TranscriptHeader.model_json_schema(),
         "control.digest": DigestFrame.model_json_schema(),
     }
+    for kind, control in CONTROL_MODELS.items():
+        out[f"control.{kind}"] = control.model_json_schema()
     for kind, model in BODY_MODELS.items():
         out[f"body.{kind}"] = model.model_json_schema()
     for name, schema in out.items():

@@ -18,7 +18,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 VALID = ROOT / "protocol" / "vectors" / "valid.jsonl"
-NETWORK = ("aiohttp", "zeroconf", "p2ptarot.net.transport", "p2ptarot.net.discovery",
+NETWORK = ("aiohttp", "zeroconf", "p2ptarot.net.wsmesh", "p2ptarot.net.discovery",
            "p2ptarot.peer.game")  # (not `ssl`: asyncio imports that module on its own)
 
 _PROBE = """
@@ -129,7 +129,7 @@ def test_the_overall_help_still_lists_every_command() -> None:
 def test_the_network_package_loads_its_names_on_first_use() -> None:
     code = ("import sys, p2ptarot.peer.store, p2ptarot.net as net; "
             "before = 'aiohttp' in sys.modules or 'zeroconf' in sys.modules; "
-            "from p2ptarot.net.transport import Mesh; "
+            "from p2ptarot.net.wsmesh import Mesh; "
             "print(before, net.Mesh is Mesh, 'zeroconf' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                          timeout=120, check=True).stdout.split()

@@ -25,7 +25,7 @@ def test_a_lan_peer_loads_no_certificates_and_no_aiodns() -> None:
         import sys
         from p2ptarot._startup import install
         install()
-        import p2ptarot.net.transport
+        import p2ptarot.net.wsmesh
         from aiohttp import connector, resolver
         contexts = (connector._SSL_CONTEXT_VERIFIED, connector._SSL_CONTEXT_UNVERIFIED)
         print(sys.modules.get("aiodns") is None, resolver.DefaultResolver.__name__,

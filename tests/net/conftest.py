@@ -9,7 +9,7 @@ import pytest
 
 from p2ptarot.net.events import MeshEvent
 from p2ptarot.crypto.signing import Identity
-from p2ptarot.net.transport import Mesh, MeshConfig
+from p2ptarot.net.wsmesh import Mesh, MeshConfig
 
 # Generous safety net so a broken test fails instead of hanging; never asserted on.
 WAIT = 15.0

@@ -13,7 +13,7 @@ import textwrap
 import pytest
 
 from p2ptarot.crypto.signing import Identity
-from p2ptarot.net.transport import Mesh, MeshConfig
+from p2ptarot.net.wsmesh import Mesh, MeshConfig
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 
@@ -21,7 +21,7 @@ HOST = textwrap.dedent("""
     import asyncio, logging, os, resource, sys
     logging.basicConfig(level=logging.INFO, stream=sys.stderr)
     from p2ptarot.crypto.signing import Identity
-    from p2ptarot.net.transport import Mesh, MeshConfig
+    from p2ptarot.net.wsmesh import Mesh, MeshConfig
     async def main():
         async with Mesh(Identity.generate(), MeshConfig(handshake_timeout=2.0, close_timeout=1.0)) as m:
             # exactly the guard's 32 pending connections fit in what is left, so the flood must

@@ -32,7 +32,7 @@ from p2ptarot.net.handshake import (
     make_proof,
     parse_hello,
 )
-from p2ptarot.net.transport import CLOSE_GOING_AWAY, CLOSE_MESSAGE_TOO_BIG, MeshConfig
+from p2ptarot.net.wsmesh import CLOSE_GOING_AWAY, CLOSE_MESSAGE_TOO_BIG, MeshConfig
 
 pytestmark = pytest.mark.network
 

@@ -4,8 +4,11 @@ behind catches up at once, window after window (issue 36)."""
 
 from __future__ import annotations
 
+import json
+
 from p2ptarot.crypto.signing import Identity
-from p2ptarot.peer.catchup import CatchUp, SyncServer, sync_step
+from p2ptarot.peer.catchup import CatchUp, SyncServer
+from p2ptarot.table.control import SyncFrame, parse_control
 from p2ptarot.table.envelope import parse, seal
 from p2ptarot.table.intake import MAX_STEPS_AHEAD
 from p2ptarot.table.session import Session
@@ -51,10 +54,10 @@ def test_a_single_large_message_still_goes_out() -> None:
 
 
 def test_sync_requests_are_checked() -> None:
-    assert sync_step({"ctl": "sync", "step": 4}) == 4
+    assert parse_control({"ctl": "sync", "step": 4}) == SyncFrame(step=4)
     for bad in ({"ctl": "sync"}, {"ctl": "sync", "step": True}, {"ctl": "sync", "step": -1},
-                {"ctl": "sync", "step": 10 ** 90}, {"ctl": "sync", "step": "4"}, {"ctl": "join"}):
-        assert sync_step(bad) is None
+                {"ctl": "sync", "step": 10 ** 90}, {"ctl": "sync", "step": "4"}):
+        assert parse_control(bad) is None
 
 
 def test_an_answer_carries_the_requester_s_window_and_grants_a_continuation() -> None:
@@ -88,9 +91,10 @@ def test_a_byte_cut_answer_continues_from_the_step_it_cut() -> None:
 def test_catch_up_asks_again_once_the_window_is_taken() -> None:
     catch = CatchUp(window=64)
     assert catch.again(500) is None  # never asked: nothing to continue
-    assert catch.ask(7) == {"ctl": "sync", "step": 7}
+    assert catch.ask(7) == SyncFrame(step=7)
+    assert catch.ask(7).wire() == b'{"ctl":"sync","step":7}'
     assert catch.again(71) is None  # still inside what the answer could carry
-    assert catch.again(72) == {"ctl": "sync", "step": 72}
+    assert catch.again(72) == SyncFrame(step=72)
     assert catch.again(100) is None
 
 
@@ -114,11 +118,12 @@ def test_a_peer_hundreds_of_steps_behind_catches_up_fully_without_any_timer() ->
 
     server = SyncServer(clock=Clock())  # a frozen clock: no interval ever passes
     catch = CatchUp()
-    requests: list[dict[str, object]] = [catch.ask(behind.step)]
+    requests: list[SyncFrame] = [catch.ask(behind.step)]
     answers = 0
     while requests:
-        step = sync_step(requests.pop())
-        assert step is not None
+        request = parse_control(json.loads(requests.pop().wire()))  # as the wire carries it
+        assert isinstance(request, SyncFrame)
+        step = request.step
         frames = server.answer(b"s" * 32, lambda: ahead.messages_from(step), step)
         answers += bool(frames)
         for data in frames:

@@ -12,7 +12,7 @@ import pytest
 
 from p2ptarot.crypto.signing import Identity
 from p2ptarot.net.events import LinkUp
-from p2ptarot.net.transport import Mesh, MeshConfig
+from p2ptarot.net.wsmesh import Mesh, MeshConfig
 from p2ptarot.peer.heal import FIRST_RETRY, MAX_RETRY, Healer
 
 pytestmark = pytest.mark.network

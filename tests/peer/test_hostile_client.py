@@ -24,7 +24,7 @@ from p2ptarot.net.handshake import (CLOSE_UNEXPECTED_KEY, INSTANCE_SIZE, READY, 
 from p2ptarot.peer.config import PeerConfig
 from p2ptarot.peer.run import bot_chooser, run_host, run_join
 from p2ptarot.peer.store import read_transcript
-from p2ptarot.net.transport import Mesh, MeshConfig
+from p2ptarot.net.wsmesh import Mesh, MeshConfig
 from p2ptarot.transcript import verify_transcript
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]

@@ -17,6 +17,7 @@ from p2ptarot.peer.config import DEFAULT_LOBBY_GRACE, PeerConfig, RunError
 from p2ptarot.peer.lobby import _Grace
 from p2ptarot.peer.run import bot_chooser, run_host, run_join
 from p2ptarot.peer.store import read_transcript
+from p2ptarot.table.control import JoinFrame
 from p2ptarot.table.room import Room, RoomSeat
 from p2ptarot.transcript import verify_transcript
 
@@ -37,8 +38,8 @@ def test_the_grace_runs_from_the_first_full_table_and_only_for_a_bot_host() -> N
     grace = _Grace(10.0, active=True)
     grace.note(room, 0.0)
     assert grace.wait(0.0) is None and not grace.due(100.0)  # one seat of three: no grace
-    room.join(b"a" * 32, {"name": "Ann"})
-    room.join(b"s" * 32, {"name": "Squat", "ready": False})
+    room.join(b"a" * 32, JoinFrame(name="Ann"))
+    room.join(b"s" * 32, JoinFrame(name="Squat", ready=False))
     grace.note(room, 5.0)
     assert grace.wait(5.0) == 10.0 and not grace.due(14.9) and grace.due(15.0)
     assert grace.wait(15.0) is None  # over: only a lobby event can change anything now
@@ -47,11 +48,11 @@ def test_the_grace_runs_from_the_first_full_table_and_only_for_a_bot_host() -> N
     assert grace.wait(16.0) is None and grace.due(16.0)
     early = _Grace(10.0, active=True)  # freed before the grace ended: it keeps running
     full = Room("sinople", None, 2, RoomSeat(b"h" * 32, "Host", "", ready=True, bot=True), 2, 6)
-    full.join(b"s" * 32, {"name": "Squat", "ready": False})
+    full.join(b"s" * 32, JoinFrame(name="Squat", ready=False))
     early.note(full, 0.0)
     full.leave(b"s" * 32)
     early.note(full, 4.0)
-    full.join(b"s" * 32, {"name": "Squat", "ready": False})
+    full.join(b"s" * 32, JoinFrame(name="Squat", ready=False))
     early.note(full, 6.0)
     assert early.wait(6.0) == 4.0 and early.due(10.0)
     person = _Grace(10.0, active=False)  # a person hosting has a Start button instead
@@ -106,11 +107,11 @@ def test_a_squatter_churning_every_15_s_is_left_out_after_the_grace() -> None:
     the lobby timeout, whether the squatter is seated at that moment or not."""
     grace = _Grace(DEFAULT_LOBBY_GRACE, active=True)
     room = Room(GAME, None, 3, RoomSeat(b"h" * 32, "Hostbot", "", ready=True, bot=True), 2, 6)
-    room.join(b"a" * 32, {"name": "Ann"})
+    room.join(b"a" * 32, JoinFrame(name="Ann"))
     started = None
     for now in range(0, 600):  # the lobby timeout's default
         if now % 15 == 0:
-            room.join(b"s" * 32, {"name": "Squat", "ready": False})
+            room.join(b"s" * 32, JoinFrame(name="Squat", ready=False))
         elif now % 15 == 14:
             room.leave(b"s" * 32)
         grace.note(room, float(now))

@@ -28,7 +28,7 @@ from p2ptarot.app.hub import Hub
 from p2ptarot.bots import make as make_bot
 from p2ptarot.crypto.signing import Identity
 from p2ptarot.net.events import Received
-from p2ptarot.net.transport import Mesh, MeshConfig
+from p2ptarot.net.wsmesh import Mesh, MeshConfig
 from p2ptarot.peer.config import GameResult, PeerConfig, RunError
 from p2ptarot.peer.lobby import host_lobby
 from p2ptarot.peer.run import bot_chooser, run_host, run_join

@@ -13,7 +13,7 @@ from p2ptarot.crypto.signing import Identity
 from p2ptarot.net.events import LinkDown, LinkUp, Received
 from p2ptarot.peer.config import PeerConfig
 from p2ptarot.peer.lobby import host_lobby
-from p2ptarot.net.transport import Mesh, MeshConfig
+from p2ptarot.net.wsmesh import Mesh, MeshConfig
 from p2ptarot.table import canonical
 from p2ptarot.table.charter import Charter
 from p2ptarot.table.lobby import sign_charter

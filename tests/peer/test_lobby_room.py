@@ -19,7 +19,7 @@ from p2ptarot.peer.config import GameResult, PeerConfig
 from p2ptarot.peer.lobby import host_lobby
 from p2ptarot.peer.run import bot_chooser, run_host, run_join
 from p2ptarot.peer.store import read_transcript
-from p2ptarot.net.transport import Mesh, MeshConfig
+from p2ptarot.net.wsmesh import Mesh, MeshConfig
 from p2ptarot.table import canonical
 from p2ptarot.transcript import verify_transcript
 

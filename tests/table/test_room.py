@@ -6,10 +6,30 @@ from __future__ import annotations
 import pytest
 
 from p2ptarot.engine import info as game_info
-from p2ptarot.table.room import (CHAT_INTERVAL, MAX_CHAT, Away, Room, RoomError, RoomSeat, parse_chat_relay,
-                                 parse_roster)
+from p2ptarot.table.control import ChatFrame, JoinFrame, LobbyFrame, parse_control
+from p2ptarot.table.room import (CHAT_INTERVAL, MAX_CHAT, Away, Room, RoomError, RoomSeat,
+                                 RosterSeen, parse_chat_relay)
+from p2ptarot.table.room import parse_roster as parse_lobby_frame
 
 HOST, BOB, CAROL, DAVE, EVE = (bytes([i]) * 32 for i in range(1, 6))
+
+
+def J(value: dict) -> JoinFrame:
+    """A `join` object as the host's edge types it (faulty fields fall back to defaults)."""
+    frame = parse_control({"ctl": "join", **value})
+    assert isinstance(frame, JoinFrame)
+    return frame
+
+
+def parse_roster(value: dict) -> RosterSeen | None:
+    """A `lobby` object as a joiner's edge sees it: typed (or dropped), then checked whole."""
+    frame = parse_control(value)
+    return parse_lobby_frame(frame) if isinstance(frame, LobbyFrame) else None
+
+
+def chat_relay(value: dict, roster: RosterSeen | None) -> object:
+    frame = parse_control(value)
+    return parse_chat_relay(frame, roster) if isinstance(frame, ChatFrame) else None
 
 
 def room(seats: int = 3, host_ready: bool = True, game: str = "sinople") -> Room:
@@ -20,9 +40,9 @@ def room(seats: int = 3, host_ready: bool = True, game: str = "sinople") -> Room
 
 def test_starts_only_when_full_and_everyone_ready() -> None:
     r = room(3)
-    assert r.join(BOB, {"ctl": "join", "name": "Bob", "address": "ws://b", "ready": False}) is None
+    assert r.join(BOB, J({"name": "Bob", "address": "ws://b", "ready": False})) is None
     assert not r.should_start
-    assert r.join(CAROL, {"ctl": "join", "name": "Carol", "address": "ws://c"}) is None
+    assert r.join(CAROL, J({"name": "Carol", "address": "ws://c"})) is None
     assert r.roster().names == ("Alice", "Bob", "Carol")
     assert r.roster().ready == (True, False, True)  # no flag (an old-style joiner): ready
     assert not r.should_start  # full, but Bob is not ready
@@ -32,8 +52,8 @@ def test_starts_only_when_full_and_everyone_ready() -> None:
 
 def test_unready_and_leave_hold_the_start_back() -> None:
     r = room(3)
-    r.join(BOB, {"name": "Bob"})
-    r.join(CAROL, {"name": "Carol"})
+    r.join(BOB, J({"name": "Bob"}))
+    r.join(CAROL, J({"name": "Carol"}))
     assert r.should_start
     assert r.set_ready(CAROL, False)
     assert not r.set_ready(CAROL, False)  # no change, nothing to broadcast
@@ -45,7 +65,7 @@ def test_unready_and_leave_hold_the_start_back() -> None:
 
 def test_host_not_ready_holds_the_table() -> None:
     r = room(2, host_ready=False)
-    r.join(BOB, {"name": "Bob"})
+    r.join(BOB, J({"name": "Bob"}))
     assert not r.should_start
     assert r.set_ready(HOST, True)
     assert r.should_start
@@ -53,18 +73,18 @@ def test_host_not_ready_holds_the_table() -> None:
 
 def test_starting_now_says_the_host_is_ready() -> None:
     r = room(3, host_ready=False)
-    r.join(BOB, {"name": "Bob"})
+    r.join(BOB, J({"name": "Bob"}))
     assert r.roster().can_start_now  # the joiners are ready; the host decides
     assert [s.ready for s in r.start_now()] == [True, True]
 
 
 def test_start_now_with_a_valid_count() -> None:
     r = room(4)  # sinople: 2 to 5 players
-    r.join(BOB, {"name": "Bob"})
+    r.join(BOB, J({"name": "Bob"}))
     assert r.roster().can_start_now
     seats = r.start_now()
     assert [s.name for s in seats] == ["Alice", "Bob"]
-    assert r.roster().frame(1)["can_start"] is True
+    assert r.roster().frame(1).can_start is True
 
 
 def test_start_now_refused_with_too_few_ready() -> None:
@@ -72,7 +92,7 @@ def test_start_now_refused_with_too_few_ready() -> None:
     assert not r.roster().can_start_now
     with pytest.raises(RoomError, match="2 to 5 players; 1 ready"):
         r.start_now()
-    r.join(BOB, {"name": "Bob", "ready": False})
+    r.join(BOB, J({"name": "Bob", "ready": False}))
     assert not r.roster().can_start_now  # only the host is ready: one player
     with pytest.raises(RoomError, match="2 to 5 players; 1 ready"):
         r.start_now()
@@ -81,8 +101,8 @@ def test_start_now_refused_with_too_few_ready() -> None:
 def test_start_now_leaves_out_a_joiner_who_is_not_ready() -> None:
     """Nobody holds a table by never saying Ready: the host starts with those who are."""
     r = room(4)
-    r.join(BOB, {"name": "Bob", "ready": False})
-    r.join(CAROL, {"name": "Carol"})
+    r.join(BOB, J({"name": "Bob", "ready": False}))
+    r.join(CAROL, J({"name": "Carol"}))
     assert r.roster().can_start_now
     assert [s.name for s in r.start_now()] == ["Alice", "Carol"]
 
@@ -94,17 +114,17 @@ def test_a_seat_count_the_game_does_not_allow_is_refused() -> None:
 
 def test_a_full_room_says_so_and_a_second_join_changes_nothing() -> None:
     r = room(2)
-    assert r.join(BOB, {"name": "Bob"}) is None
-    assert r.join(BOB, {"name": "Mallory"}) is None  # already seated: the name stays
+    assert r.join(BOB, J({"name": "Bob"})) is None
+    assert r.join(BOB, J({"name": "Mallory"})) is None  # already seated: the name stays
     assert r.roster().names == ("Alice", "Bob")
-    assert r.join(CAROL, {"name": "Carol"}) == "full"
+    assert r.join(CAROL, J({"name": "Carol"})) == "full"
 
 
 def test_hostile_join_fields_are_cleaned_not_trusted() -> None:
     r = room(4)
-    r.join(BOB, {"name": ["not", "text"], "address": 12, "ready": "yes", "bot": "true"})
-    r.join(CAROL, {"name": "\x1b[2JCarol\u202e" + "x" * 500, "address": "ws://c\n" + "y" * 9000,
-                   "ready": 0})
+    r.join(BOB, J({"name": ["not", "text"], "address": 12, "ready": "yes", "bot": "true"}))
+    r.join(CAROL, J({"name": "\x1b[2JCarol\u202e" + "x" * 500, "address": "ws://c\n" + "y" * 9000,
+                   "ready": 0}))
     bob, carol = r.seats[1], r.seats[2]
     assert bob.name == "player" and bob.address == "" and bob.ready and not bob.bot
     assert carol.name.startswith("[2JCarol") and len(carol.name) <= 40
@@ -114,7 +134,7 @@ def test_hostile_join_fields_are_cleaned_not_trusted() -> None:
 
 def test_ready_from_a_stranger_or_with_a_wrong_type_is_ignored() -> None:
     r = room(2)
-    r.join(BOB, {"name": "Bob", "ready": False})
+    r.join(BOB, J({"name": "Bob", "ready": False}))
     assert not r.set_ready(EVE, True)  # not seated
     for bad in ("true", 1, None, [True], {"ready": True}):
         assert not r.set_ready(BOB, bad)
@@ -123,7 +143,7 @@ def test_ready_from_a_stranger_or_with_a_wrong_type_is_ignored() -> None:
 
 def test_bots_are_always_ready() -> None:
     r = room(2)
-    r.join(BOB, {"name": "bot-1", "bot": True, "ready": False})
+    r.join(BOB, J({"name": "bot-1", "bot": True, "ready": False}))
     assert r.seats[1].bot and r.seats[1].ready
     assert not r.set_ready(BOB, False)
     assert r.should_start
@@ -131,18 +151,19 @@ def test_bots_are_always_ready() -> None:
 
 def test_chat_is_relayed_with_the_senders_own_seat() -> None:
     r = room(3)
-    r.join(BOB, {"name": "Bob"})
-    r.join(CAROL, {"name": "Carol"})
+    r.join(BOB, J({"name": "Bob"}))
+    r.join(CAROL, J({"name": "Carol"}))
     said = r.chat(CAROL, "hi  there\x1b[31m\n", now=10.0)
     assert said is not None and (said.seat, said.name, said.text) == (2, "Carol", "hi there?[31m")
     # the frame names the seat the link proved; a joiner cannot put another name on its line
-    assert said.frame() == {"ctl": "chat", "seat": 2, "name": "Carol", "text": "hi there?[31m"}
+    assert said.frame() == ChatFrame(seat=2, name="Carol", text="hi there?[31m")
+    assert said.frame().wire() == b'{"ctl":"chat","name":"Carol","seat":2,"text":"hi there?[31m"}'
     assert r.chat(EVE, "I am Bob", now=20.0) is None  # a stranger is not relayed
 
 
 def test_chat_hostile_text_and_flood() -> None:
     r = room(2)
-    r.join(BOB, {"name": "Bob"})
+    r.join(BOB, J({"name": "Bob"}))
     for bad in (None, 5, ["x"], {"t": "x"}, "   ", ""):
         assert r.chat(BOB, bad, now=1.0) is None
     long = r.chat(BOB, "z" * 100_000, now=2.0)
@@ -153,11 +174,11 @@ def test_chat_hostile_text_and_flood() -> None:
 
 def test_roster_frame_round_trips_through_the_joiners_parser() -> None:
     r = room(3)
-    r.join(BOB, {"name": "Bob", "ready": False})
-    seen = parse_roster(r.roster().frame(1))
+    r.join(BOB, J({"name": "Bob", "ready": False}))
+    seen = parse_lobby_frame(r.roster().frame(1))
     assert seen is not None
     assert (seen.names, seen.ready, seen.seats_total, seen.you) == (("Alice", "Bob"), (True, False), 3, 1)
-    relay = parse_chat_relay({"ctl": "chat", "seat": 0, "name": "Bob", "text": "hi"}, seen)
+    relay = chat_relay({"ctl": "chat", "seat": 0, "name": "Bob", "text": "hi"}, seen)
     assert relay is not None and relay.name == "Alice"  # the seat decides the name, not the frame
 
 
@@ -183,16 +204,16 @@ def test_hostile_chat_relays_are_refused() -> None:
     assert seen is not None
     for bad in ({"seat": 2, "text": "x"}, {"seat": -1, "text": "x"}, {"seat": True, "text": "x"},
                 {"seat": 0, "text": 7}, {"seat": "0", "text": "x"}):
-        assert parse_chat_relay({"ctl": "chat", **bad}, seen) is None
-    assert parse_chat_relay({"ctl": "chat", "seat": 0, "text": "x"}, None) is None  # no roster yet
+        assert chat_relay({"ctl": "chat", **bad}, seen) is None
+    assert chat_relay({"ctl": "chat", "seat": 0, "text": "x"}, None) is None  # no roster yet
 
 
 def test_a_dropped_joiner_keeps_its_seat_away_until_the_limit() -> None:
     gi = game_info("sinople")
     r = Room("sinople", None, 3, RoomSeat(HOST, "Alice", "ws://a", ready=True),
              gi.min_players, gi.max_players, away_limit=30.0)
-    r.join(BOB, {"name": "Bob"})
-    r.join(CAROL, {"name": "Carol"})
+    r.join(BOB, J({"name": "Bob"}))
+    r.join(CAROL, J({"name": "Carol"}))
     assert r.should_start
     assert r.lost(BOB, now=100.0)
     assert not r.lost(BOB, now=110.0)  # already away: its clock is not restarted
@@ -203,35 +224,35 @@ def test_a_dropped_joiner_keeps_its_seat_away_until_the_limit() -> None:
     assert [s.name for s in r.start_now()] == ["Alice", "Carol"]  # start now leaves it out
     assert r.away_wait(100.0) == 30.0 and r.away_wait(125.0) == 5.0
     assert r.expire(129.9) == [] and r.is_away(BOB)
-    assert r.join(DAVE, {"name": "Dave"}) == "full"  # its seat is not anybody's meanwhile
+    assert r.join(DAVE, J({"name": "Dave"})) == "full"  # its seat is not anybody's meanwhile
     assert [s.name for s in r.expire(130.0)] == ["Bob"]  # past the limit: freed
     assert r.roster().names == ("Alice", "Carol") and r.away_wait(130.0) is None
-    assert r.join(DAVE, {"name": "Dave"}) is None
+    assert r.join(DAVE, J({"name": "Dave"})) is None
 
 
 def test_the_same_key_joining_again_takes_its_seat_back_with_its_ready_flag() -> None:
     r = room(3)
-    r.join(BOB, {"name": "Bob"})
-    r.join(CAROL, {"name": "Carol", "ready": False})
+    r.join(BOB, J({"name": "Bob"}))
+    r.join(CAROL, J({"name": "Carol", "ready": False}))
     assert r.lost(CAROL, now=0.0)
-    assert r.join(CAROL, {"name": "Mallory", "address": "ws://m"}) == "back"  # ready this time
+    assert r.join(CAROL, J({"name": "Mallory", "address": "ws://m"})) == "back"  # ready this time
     assert not r.is_away(CAROL) and r.away_wait(0.0) is None
     assert r.seats[2].name == "Carol" and r.seats[2].address == ""  # name and address stay
     assert r.roster().ready == (True, True, True) and r.should_start
-    assert r.join(CAROL, {"name": "Carol", "ready": False}) is None  # present: nothing changes
+    assert r.join(CAROL, J({"name": "Carol", "ready": False})) is None  # present: nothing changes
     assert r.roster().ready == (True, True, True)
     assert r.expire(1000.0) == []  # back: never freed by the old clock
     assert r.lost(BOB, now=5.0)
-    assert r.join(BOB, {"name": "Bob", "ready": False}) == "back"
+    assert r.join(BOB, J({"name": "Bob", "ready": False})) == "back"
     assert r.roster().ready == (True, False, True) and not r.should_start
 
 
 def test_leaving_for_good_forgets_an_away_seat() -> None:
     r = room(3)
-    r.join(BOB, {"name": "Bob"})
+    r.join(BOB, J({"name": "Bob"}))
     r.lost(BOB, now=0.0)
     assert r.leave(BOB) and r.expire(100.0) == [] and r.away_wait(0.0) is None
-    assert r.join(BOB, {"name": "Bob"}) is None and r.seats[1].ready  # a new seat, not "back"
+    assert r.join(BOB, J({"name": "Bob"})) is None and r.seats[1].ready  # a new seat, not "back"
 
 
 def test_away_keys_are_given_up_oldest_first_at_their_limit() -> None:

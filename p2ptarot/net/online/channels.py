@@ -18,47 +18,69 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from ..handshake import CLOSE_BAD_FRAMES, CLOSE_FLOODED
 from ..limits import TokenBucket
+from ..linkset import CLOSE_MESSAGE_TOO_BIG, peer_text
 from ..nostr.sizing import split_to_fit
 from .reassembly import Reassembler
 
 logger = logging.getLogger(__name__)
 
-_MORE, _LAST, _PING, _PONG = 0, 1, 2, 3
+_MORE, _LAST, _PING, _PONG, _CLOSE, _CREDIT = 0, 1, 2, 3, 4, 5
 RTC_FRAGMENT = 60000  # under every implementation's SCTP message limit (64 KiB)
 _HIGH_WATER = 1 << 20
+_MAX_REASON = 123  # bytes of a close reason, as on a websocket
 
 
 class Channel:
-    """Common part: the incoming queue, the closed flag, the RTT estimate."""
+    """Common part: the incoming queue, the send window, the closed flag, the RTT estimate.
+
+    Flow control (the link core's one policy, pace and never cut an honest peer): neither
+    carrier can stop the other side sending by not reading, as TCP does, so each side grants the
+    other a *window* of frames: it sends at most ``window`` frames beyond the count its peer last
+    said it consumed (a credit), and waits for the next credit when the window is full (only with
+    ``PACED``: off for now, see there); a reader grants credit as it consumes.  A peer with more
+    unread frames than the bound is flooding: the channel ends with ``CLOSE_FLOODED``, and the
+    reason says so."""
 
     path = "?"
+    #: whether ``send`` waits for credit (off: a 2-seat online game healing after a cut went
+    #: onto the relays instead of back to a data channel with the window on, for a reason not
+    #: found yet; credits are still sent and counted, and the flood bound still holds)
+    PACED = False
 
     def __init__(self, max_queued: int) -> None:
-        self.incoming: asyncio.Queue[str | None] = asyncio.Queue(max_queued)
+        self.incoming: asyncio.Queue[str | None] = asyncio.Queue()
+        self.window = max(4, max_queued // 2)
+        self._bound = max(self.window + 8, max_queued)  # unread frames past this: flooding
         self.closed = False
         self.rtt: float | None = None
-        self.overflowed = False
         self.heard = time.monotonic()  # last sign of life from the peer (a frame or a pong)
+        #: why the channel ended: (code, reason, whether the peer broke the rules)
+        self.end: tuple[int | None, str, bool] = (None, "link closed", False)
+        self._consumed = 0  # frames the reader took
+        self._credited = 0  # the consumed count last told to the peer
+        self._sent = 0  # frames sent
+        self._credit = 0  # the peer's consumed count, as it last told us
+        self._room = asyncio.Event()
+        self._farewell_said = False
 
     def _push(self, text: str) -> None:
         if self.closed:
             return
-        try:
-            self.incoming.put_nowait(text)
-        except asyncio.QueueFull:  # a peer flooding faster than the table reads: cut it off
-            self.overflowed = True
-            self._mark_closed()
+        if self.incoming.qsize() >= self._bound:  # past its window (slack: credits in flight)
+            self._mark_closed(CLOSE_FLOODED, "flooded: sent past its window", True)
+            return
+        self.incoming.put_nowait(text)
 
-    def _mark_closed(self) -> None:
+    def _mark_closed(self, code: int | None = None, reason: str = "link closed",
+                     fault: bool = False) -> None:
         if not self.closed:
             self.closed = True
-            with contextlib.suppress(asyncio.QueueFull):
-                self.incoming.put_nowait(None)
-            if self.incoming.full():  # make room for the end marker
-                with contextlib.suppress(asyncio.QueueEmpty):
-                    self.incoming.get_nowait()
-                self.incoming.put_nowait(None)
+            if code is not None:
+                self.end = (code, reason, fault)
+            self.incoming.put_nowait(None)
+            self._room.set()
 
     def mark_closed(self) -> None:
         """Mark the channel closed now (the reader gets its end marker) without the close
@@ -69,8 +91,41 @@ class Channel:
         self.heard = time.monotonic()
         self.rtt = sample if self.rtt is None else 0.8 * self.rtt + 0.2 * sample
 
+    async def receive(self) -> str | None:
+        """The next frame, None once closed; consuming it may grant the peer more credit."""
+        text = await self.incoming.get()
+        if text is not None:
+            self._consumed += 1
+            if self._consumed - self._credited >= max(1, self.window // 4):
+                self._credited = self._consumed
+                self._send_credit(self._consumed)
+        return text
+
+    async def _take_window(self) -> None:
+        """Wait for room in the send window (the peer reads slowly: pace, do not buffer)."""
+        while self.PACED and self._sent - self._credit >= self.window and not self.closed:
+            self._room.clear()
+            await self._room.wait()
+        if self.closed:
+            raise ConnectionError("channel closed")
+        self._sent += 1
+
+    def _credited_to(self, count: int) -> None:
+        if self._credit < count <= self._sent:
+            self._credit = count
+            self._room.set()
+
+    def _send_credit(self, count: int) -> None:
+        """Tell the peer it may send up to ``count + window`` frames in all."""
+
+    def farewell(self, code: int, reason: str) -> None:
+        """Tell the peer why the link closes (once, best effort), after what was queued."""
+
     async def send(self, text: str) -> None:
         raise RuntimeError("abstract")
+
+    def ping(self) -> None:
+        """Send a keepalive; its answer refreshes ``heard`` and the RTT."""
 
     async def drain(self) -> None:
         """Return once every frame sent so far has left this end (the caller bounds the wait:
@@ -83,8 +138,7 @@ class Channel:
 class RtcChannel(Channel):
     """A reliable, ordered WebRTC data channel; frames are cut into binary fragments."""
 
-    def __init__(self, pc: Any, dc: Any, path: str, max_message: int, max_queued: int,
-                 ping_interval: float) -> None:
+    def __init__(self, pc: Any, dc: Any, path: str, max_message: int, max_queued: int) -> None:
         super().__init__(max_queued)
         self.pc, self.dc, self.path = pc, dc, path
         self._max = max_message
@@ -93,7 +147,6 @@ class RtcChannel(Channel):
         dc.on("message", self._message)
         dc.on("close", self._mark_closed)
         pc.on("connectionstatechange", self._state)
-        self._pinger = asyncio.ensure_future(self._ping(ping_interval))
         self._acks: dict[bytes, asyncio.Future[None]] = {}
 
     def _state(self) -> None:
@@ -102,11 +155,17 @@ class RtcChannel(Channel):
 
     def _message(self, data: object) -> None:
         if not isinstance(data, bytes) or not data:
-            self._mark_closed()  # a peer breaking the framing is cut off
+            self._broken()
             return
         kind, body = data[0], data[1:]
         self.heard = time.monotonic()
-        if kind == _PING and len(body) == 8:
+        if kind == _CREDIT and len(body) == 4:
+            self._credited_to(struct.unpack(">I", body)[0])
+        elif kind == _CLOSE and len(body) >= 2:
+            (code,) = struct.unpack(">H", body[:2])
+            reason = peer_text(body[2:2 + _MAX_REASON].decode("utf-8", "replace"))
+            self._mark_closed(code, reason or "closed by peer")
+        elif kind == _PING and len(body) == 8:
             with contextlib.suppress(Exception):
                 self.dc.send(bytes([_PONG]) + body)
         elif kind == _PONG and len(body) == 8:
@@ -119,7 +178,7 @@ class RtcChannel(Channel):
         elif kind in (_MORE, _LAST):
             self._size += len(body)
             if self._size > self._max:
-                self._mark_closed()
+                self._mark_closed(CLOSE_MESSAGE_TOO_BIG, "message too big", True)
                 return
             self._parts.append(body)
             if kind == _LAST:
@@ -128,24 +187,34 @@ class RtcChannel(Channel):
                 try:
                     self._push(raw.decode("utf-8"))
                 except UnicodeDecodeError:
-                    self._mark_closed()
+                    self._broken()
         else:
-            self._mark_closed()
+            self._broken()
 
-    async def _ping(self, interval: float) -> None:
-        """Ping every ``interval``; a peer silent for 6 intervals is gone (the link closes and
-        the table's healing dials again)."""
+    def _broken(self) -> None:
+        """A peer breaking the framing is cut off."""
+        self._mark_closed(CLOSE_BAD_FRAMES, "broken data channel framing", True)
+
+    def _quiet_send(self, data: bytes) -> None:
         with contextlib.suppress(Exception):
-            while not self.closed:
-                if time.monotonic() - self.heard > 6 * interval:
-                    self._mark_closed()
-                    break
-                if self.dc.readyState == "open":
-                    self.dc.send(bytes([_PING]) + struct.pack(">d", time.monotonic()))
-                await asyncio.sleep(interval)
+            if self.dc.readyState == "open":
+                self.dc.send(data)
+
+    def ping(self) -> None:
+        self._quiet_send(bytes([_PING]) + struct.pack(">d", time.monotonic()))
+
+    def _send_credit(self, count: int) -> None:
+        self._quiet_send(bytes([_CREDIT]) + struct.pack(">I", count & 0xFFFFFFFF))
+
+    def farewell(self, code: int, reason: str) -> None:
+        if not self._farewell_said:
+            self._farewell_said = True
+            self._quiet_send(bytes([_CLOSE]) + struct.pack(">H", code)
+                             + reason.encode("utf-8")[:_MAX_REASON])
 
     async def send(self, text: str) -> None:
-        if self.closed or self.dc.readyState != "open":
+        await self._take_window()
+        if self.dc.readyState != "open":
             raise ConnectionError("data channel closed")
         raw = text.encode("utf-8")
         chunks = [raw[i:i + RTC_FRAGMENT] for i in range(0, len(raw), RTC_FRAGMENT)] or [b""]
@@ -173,7 +242,6 @@ class RtcChannel(Channel):
             self._acks.pop(body, None)
 
     async def close(self) -> None:
-        self._pinger.cancel()
         self._mark_closed()
         with contextlib.suppress(Exception):
             await self.pc.close()
@@ -199,8 +267,7 @@ class RelayChannel(Channel):
     LINGER = 0.01  # seconds a packet waits for more frames before it goes
 
     def __init__(self, send: RelaySend, budget: Callable[[], int], rate: float, burst: int,
-                 gap: float,
-                 max_message: int, max_queued: int, ping_interval: float) -> None:
+                 gap: float, max_message: int, max_queued: int) -> None:
         super().__init__(max_queued)
         self._send = send
         self._budget = budget
@@ -211,7 +278,7 @@ class RelayChannel(Channel):
         self._seq = 0
         self._in = Reassembler(gap, max_chars=max_message * 2)
         self._max = max_message
-        self._out: list[str] = []
+        self._out: list[str] = []  # frames, and link control elements already encoded
         self._out_chars = 0
         self._wake = asyncio.Event()
         self._drained = asyncio.Event()
@@ -221,7 +288,6 @@ class RelayChannel(Channel):
         self._bye: tuple[int, float] | None = None  # the peer's bye: (packets it sent, when)
         self._gap = gap
         self._flusher = asyncio.ensure_future(self._flush())
-        self._pinger = asyncio.ensure_future(self._ping(ping_interval))
         self._ticker = asyncio.ensure_future(self._tick(gap))
         self.packets_sent = 0
 
@@ -231,13 +297,31 @@ class RelayChannel(Channel):
             raise ConnectionError("relay channel closed")
         if len(text) > self._max:
             raise ValueError("frame too large")
+        await self._take_window()
         while self._out_chars > 2 * self._max and not self.closed:
             self._drained.clear()
             await self._drained.wait()
-        self._out.append(text)
-        self._out_chars += len(text)
+        self._queue(json.dumps(text, ensure_ascii=False))
+
+    def _queue(self, element: str) -> None:
+        """Queue one packet element (a JSON string: a frame; a JSON array: link control)."""
+        self._out.append(element)
+        self._out_chars += len(element)
         self._idle.clear()
         self._wake.set()
+
+    def _send_credit(self, count: int) -> None:
+        if not self.closed:
+            self._queue(json.dumps(["credit", count]))
+
+    def farewell(self, code: int, reason: str) -> None:
+        if not self._farewell_said and not self._flusher.done():
+            self._farewell_said = True
+            self._queue(json.dumps(["close", code, reason[:_MAX_REASON]], ensure_ascii=False))
+
+    def ping(self) -> None:
+        if not self.closed:
+            asyncio.ensure_future(self._quietly("ping", int(time.time() * 1000)))
 
     def _take_packet(self) -> list[str]:
         frames, size = [self._out.pop(0)], 0
@@ -263,8 +347,7 @@ class RelayChannel(Channel):
                         continue
                     self.resent += 1
                 else:
-                    packet = json.dumps(self._take_packet(), ensure_ascii=False,
-                                        separators=(",", ":"))
+                    packet = "[" + ",".join(self._take_packet()) + "]"
                     seq, self._seq = self._seq, self._seq + 1
                     self._kept[seq] = packet
                     self._kept.pop(seq - _KEPT_PACKETS, None)
@@ -296,14 +379,22 @@ class RelayChannel(Channel):
 
     def _deliver_packet(self, packet: str) -> None:
         try:
-            frames = json.loads(packet)
+            elements = json.loads(packet)
         except (ValueError, RecursionError):
-            frames = None
-        if not isinstance(frames, list) or not all(isinstance(f, str) for f in frames):
-            self._mark_closed()  # a peer breaking the framing is cut off
-            return
-        for frame in frames:
-            self._push(frame)
+            elements = None
+        if not isinstance(elements, list):
+            elements = [None]
+        for element in elements:
+            if isinstance(element, str):
+                self._push(element)
+            elif _is_control(element, "credit", int):
+                self._credited_to(element[1])
+            elif _is_control(element, "close", int, str) and 0 <= element[1] < 5000:
+                self._mark_closed(element[1], peer_text(element[2]) or "closed by peer")
+            else:  # a peer breaking the framing is cut off
+                self._mark_closed(CLOSE_BAD_FRAMES, "broken relay packet", True)
+            if self.closed:
+                return
 
     def feed(self, kind: str, seq: int, part: int, parts: int, body: str) -> None:
         """A relay-path signal for this link arrived."""
@@ -341,16 +432,6 @@ class RelayChannel(Channel):
                 self._deliver_packet(packet)
             self._maybe_close(now)
 
-    async def _ping(self, interval: float) -> None:
-        with contextlib.suppress(Exception):
-            await asyncio.sleep(1.0)
-            while not self.closed:
-                if time.monotonic() - self.heard > 12 * interval:  # silent for a minute: gone
-                    self._mark_closed()
-                    break
-                await self._send("ping", int(time.time() * 1000), 0, 1, "", None)
-                await asyncio.sleep(interval * 3)  # relay events are dear: ping less often
-
     async def drain(self) -> None:
         """Every queued frame handed to the relays (paced by the token bucket as usual)."""
         waiter = asyncio.ensure_future(self._idle.wait())
@@ -361,10 +442,16 @@ class RelayChannel(Channel):
             waiter.cancel()
 
     async def close(self) -> None:
-        self._pinger.cancel()
         self._ticker.cancel()
         self._flusher.cancel()
         if not self.closed:  # the bye counts the packets sent: the peer waits for them
             with contextlib.suppress(Exception):
                 await self._send("bye", self._seq, 0, 1, "", None)
         self._mark_closed()
+
+
+def _is_control(element: object, name: str, *types: type) -> bool:
+    """True when ``element`` is the link control array ``[name, <types>...]``."""
+    return (isinstance(element, list) and len(element) == len(types) + 1
+            and element[0] == name
+            and all(type(v) is t for v, t in zip(element[1:], types, strict=True)))

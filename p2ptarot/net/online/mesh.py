@@ -1,42 +1,42 @@
-"""``OnlineMesh``: the table's link interface over WebRTC data channels and NOSTR relays.
+"""``OnlineMesh``: the online carrier, the table's links over WebRTC data channels and NOSTR
+relays.
 
-Same contract as ``net.transport.Mesh`` (connect / send / broadcast / admit_only / events), so
-the lobby and game pumps run unchanged.  A seat's address is ``nostr:<its NOSTR key>``: dialling
-it sends an encrypted WebRTC offer to that key through the relays; the answer comes back the
-same way; ICE then finds a direct path (host or STUN-reflexive candidates) or one through the
-configured TURN server.  If no data channel is open after ``rtc_deadline`` seconds, the dialler
-says ``relay`` and the link's frames ride on the relays, chunked and rate-limited.
+It runs the same link core as the LAN ``wsmesh.Mesh`` (``linkset.LinkSet`` through
+``carrier.Carrier``: handshake, admission, replacement rule, liveness, pace, close codes and
+reasons, events), so the lobby and game pumps run unchanged.  What is its own is how a
+connection comes to be: a seat's address is ``nostr:<its NOSTR key>``; dialling it sends an
+encrypted WebRTC offer to that key through the relays; the answer comes back the same way; ICE
+then finds a direct path (host or STUN-reflexive candidates) or one through the configured TURN
+server.  If no data channel is open after ``rtc_deadline`` seconds, the dialler says ``relay`` and
+the link's frames ride on the relays, chunked and rate-limited (``channels.py``).
 
-Whatever the path, the link is authenticated by the same hello handshake as on the LAN
-(``net/handshake.py``): NOSTR keys only name mailboxes; the table identity is proven on the link.
+NOSTR keys only name mailboxes: the table identity is proven on the link by the hello handshake.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import random
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from p2ptarot import PROTOCOL_VERSION
 
-from ..errors import ConnectError, HandshakeError, MessageTooLarge, NoLinkError
-from ..events import EventQueue, FrameDropped, LinkDown, LinkRejected, LinkUp, MeshEvent, PeerKey, Received
-from ..handshake import (CLOSE_BAD_HELLO, CLOSE_SELF, CLOSE_TIMEOUT, CLOSE_UNEXPECTED_KEY,
-                         CLOSE_VERSION, INSTANCE_SIZE, READY, Hello, Signer, check_proof,
-                         check_ready, make_proof, parse_hello, public_key_of)
+from ..carrier import Carrier, Ended
+from ..errors import ConnectError, HandshakeError
+from ..events import LinkRejected, PeerKey
+from ..handshake import CLOSE_REPLACED, CLOSE_TIMEOUT, Signer
+from ..linkset import CLOSE_GOING_AWAY, Conn, Linked, LinkPolicy, Liveness
 from ..nostr.adverts import address_of, parse_address
 from ..nostr.keys import NostrKey
-from ..nostr.pool import RelayNotice, RelayPool
+from ..nostr.pool import RelayPool
 from ..nostr.sizing import body_budget
 from ..nostr.signal import SIGNAL_KIND, Signal, SignalError, open_signal, seal
-from ..transport import LinkInfo
 from .channels import Channel, RelayChannel, RtcChannel
 from .config import IceServer, OnlineConfig
 from .noise import quiet_ice_noise
@@ -46,24 +46,7 @@ from p2ptarot.i18n.message import tr
 logger = logging.getLogger(__name__)
 
 _SUB = "p2ptarot-signal"
-_MAX_DROPPED = 64
 _SEEN_LINKS = 4096
-
-
-@dataclass(eq=False)
-class _Link:
-    channel: Channel
-    peer: PeerKey
-    instance: bytes
-    address: str
-    dialed: bool
-    established: float = field(default_factory=time.monotonic)
-    last_received: float = field(default_factory=time.monotonic)
-    dropped: int = 0
-
-    def info(self) -> LinkInfo:
-        return LinkInfo(self.peer, f"{self.channel.path} {self.address}", self.dialed,
-                        self.established, self.last_received)
 
 
 @dataclass(eq=False)
@@ -79,25 +62,29 @@ class _Pending:
                                        .create_future())
 
 
-class OnlineMesh:
+def _policy(config: OnlineConfig, version: int) -> LinkPolicy:
+    """The link core's rules online: a data channel is pinged every ``ping_interval`` and dead
+    after six silent ones (a relay-borne link gets its own, slower liveness: ``_liveness``)."""
+    return LinkPolicy(protocol_version=version, handshake_timeout=config.handshake_timeout,
+                      max_links=config.max_links,
+                      liveness=Liveness(config.ping_interval, 6 * config.ping_interval))
+
+
+class OnlineMesh(Carrier):
     """One peer's endpoint for online tables (see module docstring)."""
 
     def __init__(self, identity: Signer, config: OnlineConfig, key: NostrKey | None = None,
                  protocol_version: int = PROTOCOL_VERSION) -> None:
+        super().__init__(identity, _policy(config, protocol_version), config.max_message_size,
+                         config.max_queued_events)
         self.config = config
-        self._identity = identity
-        self.public_key: PeerKey = public_key_of(identity)
         self.nostr = key or NostrKey()
-        self._version = protocol_version
-        self._instance = secrets.token_bytes(INSTANCE_SIZE)
         self.pool = RelayPool(list(config.relays), give_up=config.relay_give_up)
-        self._links: dict[PeerKey, _Link] = {}
         self._pending: dict[str, _Pending] = {}
         self._relays: dict[str, tuple[str, RelayChannel]] = {}  # link id -> (peer key, channel)
         self._seen_links: OrderedDict[str, None] = OrderedDict()  # link ids ever answered
-        self._events = EventQueue(self.config.max_queued_events)
-        self._tasks: set[asyncio.Task[object]] = set()
-        self._admitted: frozenset[PeerKey] | None = None
+        self._retiring: set[asyncio.Task[None]] = set()
+        self._addresses: dict[Channel, str] = {}  # each link's nostr address
         self._closed = False
         self._started = False
         #: every peer's latest path and RTT (kept after the link closes, for the game's report)
@@ -116,44 +103,28 @@ class OnlineMesh:
         await self.pool.subscribe(_SUB, [{"kinds": [SIGNAL_KIND], "#p": [self.nostr.public_hex],
                                           "since": since}])
         self._spawn(self._dispatch())
+        self._start_ticker()
         if not await self.pool.wait_connected(self.config.handshake_timeout):
             logger.warning("no relay reachable yet among %s", ", ".join(self.config.relays))
 
     async def close(self) -> None:
+        """Close every link (code 1001, after what each queued left: at most ``drain_timeout``),
+        then the relays; idempotent."""
         if self._closed:
             return
         self._closed = True
-        await self._drain()
-        for link in list(self._links.values()):
-            await link.channel.close()
+        await self._stop_core()
         for _, channel in list(self._relays.values()):
-            await channel.close()
+            self._shut(channel, 1001, "shutdown")
+        if self._retiring:
+            await asyncio.wait(list(self._retiring), timeout=self.config.drain_timeout + 1)
         await _settle_peer_connection_closes(self.config.drain_timeout)
-        for task in list(self._tasks):
+        for task in list(self._tasks | self._retiring):
             task.cancel()
-        for task in list(self._tasks):
+        for task in list(self._tasks | self._retiring):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         await self.pool.close()
-
-    async def _drain(self) -> None:
-        """Let what every link queued leave before the links close (bounded by
-        ``drain_timeout``): a peer leaving right after its last frames, such as the `done` that
-        ends a table, must not lose them in its own queues."""
-        channels = {link.channel for link in self._links.values()}
-        channels.update(channel for _, channel in self._relays.values())
-        if not channels:
-            return
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(self.config.drain_timeout):
-                await asyncio.gather(*(c.drain() for c in channels), return_exceptions=True)
-
-    async def __aenter__(self) -> OnlineMesh:
-        await self.start()
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.close()
 
     @property
     def url(self) -> str:
@@ -170,84 +141,19 @@ class OnlineMesh:
         return 0
 
     # ----------------------------------------------------------------- queries
-    def peers(self) -> list[PeerKey]:
-        return [k for k, link in self._links.items() if not link.channel.closed]
-
-    def links(self) -> dict[PeerKey, LinkInfo]:
-        return {k: link.info() for k, link in self._links.items()}
+    def channel(self, peer: PeerKey) -> Channel | None:
+        """The channel carrying ``peer``'s link now."""
+        conn = self.core.conn_of(peer)
+        return conn if isinstance(conn, Channel) else None
 
     def paths(self) -> dict[PeerKey, tuple[str, float | None]]:
         """Per peer: the path its link took (direct, turn, relay) and its round-trip time (s)."""
-        return {k: (link.channel.path, link.channel.rtt) for k, link in self._links.items()
-                if not link.channel.closed}
-
-    async def next_event(self) -> MeshEvent:
-        return await self._events.get()
-
-    def drain_events(self) -> list[MeshEvent]:
-        return self._events.drain()
-
-    @property
-    def dropped_notices(self) -> int:
-        """Notices (rejections, dropped frames) dropped because the event queue was full."""
-        return self._events.dropped_notices
-
-    async def events(self) -> AsyncIterator[MeshEvent]:
-        while True:
-            yield await self.next_event()
-
-    def admit_only(self, keys: Iterable[PeerKey] | None) -> None:
-        self._admitted = None if keys is None else frozenset(keys)
-        if self._admitted is None:
-            return
-        for key, link in list(self._links.items()):
-            if key not in self._admitted:
-                self._spawn(link.channel.close())
-
-    def _is_admitted(self, key: PeerKey) -> bool:
-        return self._admitted is None or key in self._admitted
-
-    async def disconnect(self, peer: PeerKey, reason: str = "disconnected") -> None:
-        """Close the link to ``peer`` without waiting on a close that can block (the pump
-        emits the link-down at once)."""
-        link = self._links.get(peer)
-        if link is not None:
-            link.channel.mark_closed()
-            self._spawn(link.channel.close())
-
-    # ----------------------------------------------------------------- sending
-    async def send(self, peer: PeerKey, data: bytes) -> None:
-        text = self._as_text(data)
-        link = self._links.get(peer)
-        if link is None or link.channel.closed:
-            raise NoLinkError(f"no open link to peer {peer.hex()[:16]}")
-        try:
-            await link.channel.send(text)
-        except (ConnectionError, RuntimeError) as exc:
-            raise NoLinkError(f"link to peer {peer.hex()[:16]} lost while sending") from exc
-
-    async def broadcast(self, data: bytes) -> list[PeerKey]:
-        text = self._as_text(data)
-        links = [link for link in self._links.values()
-                 if not link.channel.closed and self._is_admitted(link.peer)]
-
-        async def one(link: _Link) -> bool:
-            try:
-                await link.channel.send(text)
-                return True
-            except (ConnectionError, RuntimeError):
-                return False
-        results = await asyncio.gather(*(one(link) for link in links))
-        return [link.peer for link, ok in zip(links, results, strict=True) if ok]
-
-    def _as_text(self, data: bytes) -> str:
-        if len(data) > self.config.max_message_size:
-            raise MessageTooLarge(f"message of {len(data)} bytes exceeds limit "
-                                  f"{self.config.max_message_size}")
-        try:
-            return data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise ValueError("mesh messages must be UTF-8 JSON") from exc
+        out: dict[PeerKey, tuple[str, float | None]] = {}
+        for peer in self.peers():
+            channel = self.channel(peer)
+            if channel is not None and not channel.closed:
+                out[peer] = (channel.path, channel.rtt)
+        return out
 
     # ----------------------------------------------------------------- dialling
     async def connect(self, address: str, expected_key: PeerKey | None = None) -> PeerKey:
@@ -261,9 +167,23 @@ class OnlineMesh:
         if peer == self.nostr.public_hex:
             raise ConnectError(tr("that address is this peer's own"))
         channel = await self._dial_channel(peer)
-        link = await self._handshake(channel, address, True, expected_key)
-        await self._adopt(link)
-        return link.peer
+        return (await self._open(channel, address, True, expected_key)).peer
+
+    async def _open(self, channel: Channel, address: str, dialed: bool,
+                    expected_key: PeerKey | None) -> Linked:
+        """Run the link core on a fresh channel (raises ``HandshakeError`` when refused); a
+        first ping goes out now, so the link's round trip is known when it comes up."""
+        self._addresses[channel] = address
+        channel.ping()
+        return await self._handshake(channel, address, dialed, expected_key,
+                                     f"{channel.path} {address}", self._liveness(channel))
+
+    def _liveness(self, channel: Channel) -> Liveness | None:
+        """Relay events are dear: a relay-borne link pings three times less often, and is dead
+        after a minute of silence."""
+        if channel.path != "relay":
+            return None  # the policy's
+        return Liveness(3 * self.config.ping_interval, 12 * self.config.ping_interval)
 
     def _stages(self) -> list[tuple[tuple[IceServer, ...], bool, float]]:
         """The WebRTC attempts: (ICE servers, TURN allowed, seconds to wait once the answer is
@@ -306,27 +226,27 @@ class OnlineMesh:
                 await self._signal(peer, Signal("", "bye", link_id))  # the answerer lets go
         return None
 
-    async def _upgrade(self, link: _Link) -> None:
+    async def _upgrade(self, peer_key: PeerKey, current: Channel) -> None:
         """A link this peer dialled that rides on the relays tries WebRTC again, backing off
         (``rtc_retry`` s doubling up to ``rtc_retry_max``, jittered): UDP may come back, a
         NAT may change. Once a data channel opens and passes the hello handshake, the usual
         replacement rule (same instance, same dialler: the newer link wins) moves the peer
         onto it; the relay-borne link drains and closes. The table sees no LinkDown."""
-        peer = parse_address(link.address)
+        address = self._addresses.get(current, "")
+        peer = parse_address(address)
         delay = self.config.rtc_retry
         while peer is not None and delay > 0:
             await asyncio.sleep(delay * random.uniform(0.8, 1.2))
-            if self._closed or self._links.get(link.peer) is not link or link.channel.closed:
+            if self._closed or self.core.conn_of(peer_key) is not current or current.closed:
                 return
             try:
                 channel = await self._dial_rtc(peer)
             except ConnectionError as exc:  # no relay to signal through right now
                 logger.info("WebRTC retry to %s: %s", peer[:16], exc)
                 channel = None
-            if channel is not None and self._links.get(link.peer) is link:
+            if channel is not None and self.core.conn_of(peer_key) is current:
                 with contextlib.suppress(HandshakeError):
-                    await self._adopt(await self._handshake(channel, link.address, True,
-                                                            link.peer))
+                    await self._open(channel, address, True, peer_key)
                     return
             elif channel is not None:
                 await channel.close()
@@ -352,8 +272,7 @@ class OnlineMesh:
                 overall.reschedule(_loop_time(min(end, time.monotonic() + wait)))
                 await pc.setRemoteDescription(RTCSessionDescription(sdp, "answer"))
                 await opened
-            return RtcChannel(pc, dc, path_of(pc), cfg.max_message_size,
-                              cfg.max_queued_events, cfg.ping_interval)
+            return RtcChannel(pc, dc, path_of(pc), cfg.max_message_size, cfg.max_queued_events)
         except (TimeoutError, ValueError) as exc:  # ValueError: an unusable answer
             logger.info("WebRTC to %s (turn %s) failed: %s", pending.peer[:16], turn,
                         exc or type(exc).__name__)
@@ -369,8 +288,7 @@ class OnlineMesh:
             await self._signal(peer, Signal("", kind, link_id, seq=seq, part=part, parts=parts,
                                             body=body), refused)
         channel = RelayChannel(send, self._body_budget, cfg.relay_rate, cfg.relay_burst,
-                               cfg.relay_gap, cfg.max_message_size, cfg.max_queued_events,
-                               cfg.ping_interval)
+                               cfg.relay_gap, cfg.max_message_size, cfg.max_queued_events)
         self._relays[link_id] = (peer, channel)
         return channel
 
@@ -418,7 +336,7 @@ class OnlineMesh:
         if sig.link in self._seen_links or sig.kind not in ("offer", "relay", "data"):
             return  # a replay of an old link, or a stray frame
         if len(self._pending) >= self.config.max_pending:
-            self._emit(LinkRejected(address_of(sig.sender), "too many links being set up", None))
+            self._events.emit(LinkRejected(address_of(sig.sender), "too many links being set up", None))
             return
         self._remember(sig.link)
         pending = _Pending(sig.sender, dialed=False)
@@ -447,13 +365,13 @@ class OnlineMesh:
             channel = await self._answer_channel(sig, pending)
         except (TimeoutError, ValueError, ConnectionError) as exc:
             logger.info("could not answer %s: %s", sig.sender[:16], exc)
-            self._emit(LinkRejected(address, f"no path: {exc or type(exc).__name__}", None))
+            self._events.emit(LinkRejected(address, f"no path: {exc or type(exc).__name__}",
+                                           None))
             return
         finally:
             self._pending.pop(sig.link, None)
         with contextlib.suppress(HandshakeError):
-            link = await self._handshake(channel, address, False, None)
-            await self._adopt(link)
+            await self._open(channel, address, False, None)
 
     async def _answer_channel(self, sig: Signal, pending: _Pending) -> Channel:
         cfg = self.config
@@ -495,140 +413,78 @@ class OnlineMesh:
                 raise ConnectionError("the dialler tried another way")
             return self._relays[sig.link][1]
         return RtcChannel(pc, channel_ready.result(), path_of(pc), cfg.max_message_size,
-                          cfg.max_queued_events, cfg.ping_interval)
+                          cfg.max_queued_events)
 
-    # ----------------------------------------------------------------- links
-    async def _handshake(self, channel: Channel, address: str, dialed: bool,
-                         expected_key: PeerKey | None) -> _Link:
-        mine = Hello.fresh(self._version, self.public_key, self._instance)
+    # ----------------------------------------------------------------- the carrier's moves
+    async def _read(self, conn: Conn) -> str | Ended:
+        channel: Channel = conn  # type: ignore[assignment]  # this carrier's connections
+        text = await channel.receive()
+        return Ended(*channel.end) if text is None else text
 
-        async def receive() -> str:
-            text = await channel.incoming.get()
-            if text is None:
-                raise HandshakeError(None, tr("link closed during the handshake"))
-            return text
+    async def _write(self, conn: Conn, data: bytes) -> bool:
+        channel: Channel = conn  # type: ignore[assignment]  # a carrier's connections are its own kind (Conn is any hashable to the core)
         try:
-            try:
-                async with asyncio.timeout(self.config.handshake_timeout):
-                    await channel.send(mine.encode())
-                    theirs = parse_hello(await receive())
-                    if theirs.version != mine.version:
-                        raise HandshakeError(CLOSE_VERSION, tr(
-                            "protocol version {theirs} not supported (this peer speaks {ours})",
-                            theirs=theirs.version, ours=mine.version))
-                    if theirs.key == mine.key:
-                        raise HandshakeError(CLOSE_SELF, tr("connected to itself"))
-                    if expected_key is not None and theirs.key != expected_key:
-                        raise HandshakeError(CLOSE_UNEXPECTED_KEY, tr("unexpected peer key"))
-                    if not self._is_admitted(theirs.key):
-                        raise HandshakeError(CLOSE_UNEXPECTED_KEY, tr("not a member of this table"))
-                    await channel.send(make_proof(self._identity, mine, theirs))
-                    check_proof(await receive(), mine, theirs)
-                    await channel.send(READY)
-                    check_ready(await receive())
-            except TimeoutError as exc:
-                raise HandshakeError(CLOSE_TIMEOUT, tr("handshake timed out")) from exc
-            except (ConnectionError, RuntimeError) as exc:
-                raise HandshakeError(None, tr("link lost in the handshake: {why}",
-                                              why=exc)) from exc
-        except HandshakeError as err:
-            logger.info("handshake with %s failed: %s", address, err)
-            await channel.close()
-            self._forget(channel)
-            self._emit(LinkRejected(address, err.reason, err.code or CLOSE_BAD_HELLO))
-            raise
-        return _Link(channel, theirs.key, theirs.instance, address, dialed)
+            await channel.send(data.decode("utf-8"))
+        except (ConnectionError, RuntimeError, ValueError):
+            return False
+        return True
 
-    def _dialer(self, link: _Link) -> PeerKey:
-        return self.public_key if link.dialed else link.peer
+    def _ping(self, conn: Conn) -> None:
+        conn.ping()  # type: ignore[attr-defined]  # a carrier's connections are its own kind (Conn is any hashable to the core)
 
-    async def _adopt(self, link: _Link) -> None:
-        old = self._links.get(link.peer)
-        live = old is not None and not old.channel.closed
-        if self._closed or (old is None and len(self._links) >= self.config.max_links):
-            await link.channel.close()
-            self._emit(LinkRejected(link.address, "too many links", None))
-            return
-        if live and old is not None and old.instance == link.instance \
-                and self._dialer(old) < self._dialer(link):
-            await link.channel.close()  # the other simultaneous dial wins
-            return
-        self._links[link.peer] = link
-        if live and old is not None:
-            self._spawn(self._retire(old.channel))
-        self._emit(LinkUp(link.peer, f"{link.channel.path} {link.address}", link.dialed,
-                          old is not None))
-        self.seen[link.peer] = (link.channel.path, None)
-        self._spawn(self._pump(link))
-        self._spawn(self._report(link))
-        if link.dialed and link.channel.path == "relay" and self._stages():
-            self._spawn(self._upgrade(link))
+    def _before_tick(self) -> None:
+        for peer in self.peers():
+            channel = self.channel(peer)
+            if channel is not None:
+                self.core.heard(channel, channel.heard)
 
-    async def _retire(self, channel: Channel) -> None:
-        """A replaced link: let what it queued leave (bounded), then close it."""
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(self.config.drain_timeout):
-                await channel.drain()
+    def _shut(self, conn: Conn, code: int, reason: str) -> None:
+        """Tell the peer why, let what the link queued leave (bounded), then close: in the
+        background (aiortc's close can block ~30 s while UDP is dead; the link is down already)."""
+        task = asyncio.ensure_future(self._retire(conn, code, reason))  # type: ignore[arg-type]  # a carrier's connections are its own kind (Conn is any hashable to the core)
+        self._retiring.add(task)
+        task.add_done_callback(self._retiring.discard)
+
+    async def _retire(self, channel: Channel, code: int, reason: str) -> None:
+        """A link the peer can still hear (replaced, shut down, left) says why and drains
+        first; a dead one (heartbeat) or one the peer closed is just closed."""
+        if code in (CLOSE_GOING_AWAY, CLOSE_REPLACED) or (code >= 4000 and code != CLOSE_TIMEOUT):
+            channel.farewell(code, reason)
+            if code in (CLOSE_GOING_AWAY, CLOSE_REPLACED):
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(self.config.drain_timeout):
+                        await channel.drain()
+        self._forget(channel)
         await channel.close()
 
-    async def _report(self, link: _Link) -> None:
+    def _linked(self, conn: Conn, peer: PeerKey) -> None:
+        channel: Channel = conn  # type: ignore[assignment]  # a carrier's connections are its own kind (Conn is any hashable to the core)
+        self.seen[peer] = (channel.path, None)
+        self._spawn(self._report(peer, channel))
+        if self._addresses.get(channel, "") and channel.path == "relay" and self._stages() \
+                and self.core.links()[peer].dialed:
+            self._spawn(self._upgrade(peer, channel))
+
+    def _released(self, conn: Conn) -> None:
+        self._addresses.pop(conn, None)  # type: ignore[call-overload]  # a carrier's connections are its own kind (Conn is any hashable to the core)
+
+    async def _report(self, peer: PeerKey, channel: Channel) -> None:
         """Record the link's RTT as it is measured; tell ``on_link`` after the first sample."""
         told = False
         start = time.monotonic()
-        while not link.channel.closed:
-            rtt = link.channel.rtt
+        while not channel.closed:
+            rtt = channel.rtt
             if rtt is not None or time.monotonic() - start > 10:
-                self.seen[link.peer] = (link.channel.path, rtt)
+                self.seen[peer] = (channel.path, rtt)
                 if not told and self.on_link is not None:
                     told = True
-                    self.on_link(link.peer, link.channel.path, rtt)
+                    self.on_link(peer, channel.path, rtt)
             await asyncio.sleep(1.0)
-
-    async def _pump(self, link: _Link) -> None:
-        reason = "link closed"
-        try:
-            while True:
-                text = await link.channel.incoming.get()
-                if text is None:
-                    reason = "flooded" if link.channel.overflowed else "link closed"
-                    break
-                link.last_received = time.monotonic()
-                if not self._is_admitted(link.peer):
-                    continue
-                if _is_json_object(text):
-                    await self._deliver(Received(link.peer, text.encode("utf-8")))
-                else:
-                    link.dropped += 1
-                    self._emit(FrameDropped(link.peer, "not a JSON object"))
-                    if link.dropped > _MAX_DROPPED:
-                        reason = "too many bad frames"
-                        break
-        finally:
-            # the link-down first: closing can block (aiortc's pc.close() waits ~30 s while
-            # UDP is dead), and the table must hear at once, show "disconnected —
-            # reconnecting" and wake its healer
-            if self._links.get(link.peer) is link:
-                del self._links[link.peer]
-                self._emit(LinkDown(link.peer, reason, None))
-            self._forget(link.channel)
-            self._spawn(link.channel.close())
 
     def _forget(self, channel: Channel) -> None:
         for link_id, (_, known) in list(self._relays.items()):
             if known is channel:
                 del self._relays[link_id]
-
-    # ----------------------------------------------------------------- internals
-    def _emit(self, event: MeshEvent) -> None:
-        self._events.emit(event)
-
-    async def _deliver(self, event: Received) -> None:
-        await self._events.deliver(event)
-
-    def _spawn(self, coro: object) -> None:
-        task = asyncio.ensure_future(coro)  # type: ignore[arg-type]  # callers hand a coroutine; typed object for the callers' sake
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
 
 
 async def _settle_peer_connection_closes(timeout: float) -> None:
@@ -645,9 +501,3 @@ def _loop_time(monotonic: float) -> float:
     """A ``time.monotonic()`` instant on the event loop's clock (for ``asyncio.timeout_at``)."""
     return asyncio.get_running_loop().time() + (monotonic - time.monotonic())
 
-
-def _is_json_object(text: str) -> bool:
-    try:
-        return isinstance(json.loads(text), dict)
-    except (ValueError, RecursionError):
-        return False

@@ -177,7 +177,7 @@ async def test_a_burst_of_small_frames_travels_in_few_events(relay: Relay) -> No
         for frame in frames:
             await a.send(bob.public_bytes, frame)
         assert [(await _next(b, Received)).data for _ in frames] == frames
-        packets = a._links[bob.public_bytes].channel.packets_sent  # handshake included
+        packets = a.channel(bob.public_bytes).packets_sent  # handshake included
         assert packets < 10, packets
 
 

@@ -167,7 +167,7 @@ async def test_the_cut_side_hears_link_down_before_a_close_that_blocks(capped: R
     async with OnlineMesh(alice, config) as a, OnlineMesh(bob, config) as b:
         await a.connect(b.url, expected_key=bob.public_bytes)
         await _next(b, LinkUp)
-        channel = a._links[bob.public_bytes].channel
+        channel = a.channel(bob.public_bytes)
         closing = asyncio.Event()
 
         async def blocking_close() -> None:  # what pc.close() does with UDP dead

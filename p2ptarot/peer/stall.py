@@ -1,0 +1,78 @@
+"""When a stalled game asks again (PROTOCOL §8), as a policy over the caller's clock.
+
+A step that made no progress for ``RESYNC_AFTER`` seconds asks every peer for catch-up (and shows
+its digest); past the local timeout it asks *deeply* (a few steps back, and pushes its recent
+messages to the seats it waits for), again every local timeout; past the table's limit (the
+charter's, the same at every seat) it asks deeply once more, and ``ABANDON_GRACE`` seconds later
+abandons the table, convicting nobody.  Time the peer itself was not running (suspended, SIGSTOP:
+a gap between two ticks longer than ``GAP``) is not counted against the seats it waits for.
+
+Sans-I/O: ``tick`` takes the step and the time (monotonic and wall), and says what to do.
+"""
+
+from __future__ import annotations
+
+import time
+from enum import Enum
+
+from .catchup import RESYNC_AFTER
+
+#: seconds between the last catch-up request and abandoning the table
+ABANDON_GRACE = 3.0
+#: a loop turn longer than this means the peer itself was not running
+GAP = 5.0
+
+
+class Due(Enum):
+    """What a tick asks of the game pump."""
+
+    NOTHING = "nothing"
+    RESYNC = "resync"  # ask every peer from the current step, show the digest
+    DEEP = "deep"  # ask from a few steps back, push recent messages to the awaited seats
+    ABANDON = "abandon"  # the table's limit passed and the last request went unanswered
+
+
+class StallTimers:
+    """The catch-up clocks of one game (see the module docstring)."""
+
+    def __init__(self, step: int, local_timeout: float, table_limit: float, now: float,
+                 wall: float) -> None:
+        self.step, self.since, self.wall, self._tick = step, now, wall, now
+        self.table_limit = table_limit
+        self.deep_every = max(RESYNC_AFTER, min(local_timeout, table_limit))
+        self.last_sync = self.last_deep = now
+        self.asked: float | None = None  # when the catch-up before abandoning was requested
+
+    def tick(self, step: int, now: float, wall: float) -> Due:
+        """The session is at ``step`` at ``now``: what is due."""
+        if self._moved(step, now, wall):
+            self.asked, self.last_deep = None, now
+            return Due.NOTHING
+        waited = now - self.since
+        if waited > self.table_limit and self.asked is None:
+            # the last chance to hear from the awaited seats (a deep request: the next is due a
+            # local timeout later, not on the next tick as before)
+            self.asked = self.last_sync = self.last_deep = now
+            return Due.DEEP
+        if self.asked is not None and now - self.asked > ABANDON_GRACE:
+            return Due.ABANDON
+        if waited > self.deep_every and now - self.last_deep > self.deep_every:
+            self.last_deep = self.last_sync = now
+            return Due.DEEP
+        if now - max(self.since, self.last_sync) > RESYNC_AFTER:
+            self.last_sync = now  # stalled: ask again (an answer may have been cut or lost)
+            return Due.RESYNC
+        return Due.NOTHING
+
+    def since_text(self) -> str:
+        """When the stalled step began, for the abandon record."""
+        return time.strftime("%H:%M UTC", time.gmtime(self.wall))
+
+    def _moved(self, step: int, now: float, wall: float) -> bool:
+        gap, self._tick = now - self._tick, now
+        if gap > GAP:
+            self.since += gap - 1.0
+        if step != self.step:
+            self.step, self.since, self.wall = step, now, wall
+            return True
+        return False
