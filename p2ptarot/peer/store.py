@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING
 
 from p2ptarot.crypto.signing import Identity
 from p2ptarot.i18n.message import tr
-from p2ptarot.table.effects import Effect, Record, Send
 
 if TYPE_CHECKING:
+    from p2ptarot.table.effects import Effect
     from p2ptarot.table.charter import SignedCharter
     from p2ptarot.transcript.format import Transcript
 
@@ -187,6 +187,7 @@ def persist(effects: list[Effect], transcript: LineAppender, outbox: LineAppende
     6.4 ms from a batch's session work to its send, p50, 4 peers on one 2-core machine), and
     while the worker ran, the loop took up other frames and the send waited behind their
     verification."""
+    from p2ptarot.table.effects import Record, Send  # noqa: PLC0415 - pydantic's, kept off `identity()`
     sends = [e.envelope.encoded() for e in effects if isinstance(e, Send)]
     for e in effects:
         if isinstance(e, Record):
