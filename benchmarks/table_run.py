@@ -73,6 +73,13 @@ if os.environ.get('P2PTAROT_TRACEMALLOC'):  # where the Python heap goes, by pac
                                st.size // 1024 for st in lines[:25]}}
 logging.basicConfig(level=logging.WARNING, filename=log, format='%(created).4f %(message)s')
 logging.getLogger('p2ptarot.peer.game').setLevel(logging.DEBUG)
+try:  # as `python -m p2ptarot.cli.main` loads a command (issue 36): no collection while the
+    from p2ptarot._startup import collector_held as _held  # modules load, then they are frozen
+except ImportError:  # a build before that lever
+    import contextlib
+    _held = lambda freeze: contextlib.nullcontext()
+_hold = _held(freeze=True)
+_hold.__enter__()
 # the floor's operations: signatures counted by wrapping them before any module binds the names
 import p2ptarot.crypto.signing as _sg
 _sigs = {'sign': 0, 'verify': 0}
@@ -105,6 +112,7 @@ if os.environ.get('P2PTAROT_WIRE_COUNT'):  # wire_bytes.py: count what this peer
     setattr(transport.Mesh, _name, _counted)
     _out = os.environ['P2PTAROT_WIRE_COUNT'] + '/' + os.path.basename(ready) + '.wire.json'
     atexit.register(lambda: open(_out, 'w').write(json.dumps({'bytes': sent, 'frames': frames})))
+_hold.__exit__(None, None, None)
 with open(ready, 'w') as fh:
     fh.write(str(time.time()))
 _phases['ready'] = _status()  # after the imports, before the table
