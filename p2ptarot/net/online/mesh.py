@@ -286,8 +286,8 @@ class OnlineMesh(Carrier):
         async def send(kind: str, seq: int, part: int, parts: int, body: str,
                        refused: Callable[[], None] | None) -> None:
             await self._signal(peer, Signal("", kind, link_id, seq=seq, part=part, parts=parts,
-                                            body=body), refused)
-        channel = RelayChannel(send, self._body_budget, cfg.relay_rate, cfg.relay_burst,
+                                            body=body), refused, stripe=kind == "data")
+        channel = RelayChannel(send, self._body_budget, self._relay_rate, cfg.relay_burst,
                                cfg.relay_gap, cfg.max_message_size, cfg.max_queued_events)
         self._relays[link_id] = (peer, channel)
         return channel
@@ -297,10 +297,15 @@ class OnlineMesh(Carrier):
         when a relay carrying the link takes less (``RelayPool.content_cap``)."""
         return min(self.config.relay_chunk, body_budget(self.pool.content_cap()))
 
+    def _relay_rate(self) -> float:
+        """Events per second a relay-borne link may send: its data is striped across the
+        relays in use, so what they take together (at least the configured rate)."""
+        return max(self.config.relay_rate, self.pool.send_rate())
+
     async def _signal(self, peer: str, message: Signal,
-                      refused: Callable[[], None] | None = None) -> None:
+                      refused: Callable[[], None] | None = None, stripe: bool = False) -> None:
         event = seal(self.nostr, peer, message, int(time.time()))
-        if not await self.pool.publish(event, refused):
+        if not await self.pool.publish(event, refused, stripe):
             raise ConnectionError("no relay connected")
 
     # ----------------------------------------------------------------- answering
