@@ -85,3 +85,16 @@ async def test_frames_striped_across_two_relays_arrive_in_order_with_one_killed(
     finally:
         doomed.stop()
         survivor.stop()
+
+
+def test_a_packet_that_does_not_compress_is_cut_by_escaped_bytes() -> None:
+    """Packets that stay as they are (compression would not pay) are cut counting escaped
+    UTF-8 bytes: quotes, backslashes and accents cost more than one."""
+    import random
+
+    from p2ptarot.net.nostr.sizing import escaped_size, split_to_fit
+    rng = random.Random(5)
+    text = "".join(rng.choices('é"\\abc€😀', k=20000))
+    parts = split_to_fit(text, 2400)
+    assert "".join(parts) == text and len(parts) > 20000 * 3 // 2400
+    assert all(escaped_size(p) <= 2400 for p in parts)
