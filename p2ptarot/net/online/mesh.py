@@ -166,8 +166,16 @@ class OnlineMesh(Carrier):
                                   address=repr(address)))
         if peer == self.nostr.public_hex:
             raise ConnectError(tr("that address is this peer's own"))
-        channel = await self._dial_channel(peer)
-        return (await self._open(channel, address, True, expected_key)).peer
+        channel, late = await self._dial_channel(peer)
+        try:
+            linked = await self._open(channel, address, True, expected_key)
+        except BaseException:
+            if late is not None:  # its channel, if any, is closed
+                self._spawn(self._adopt(late, address, None, None))
+            raise
+        if late is not None:
+            self._spawn(self._adopt(late, address, linked.peer, channel))
+        return linked.peer
 
     async def _open(self, channel: Channel, address: str, dialed: bool,
                     expected_key: PeerKey | None) -> Linked:
@@ -197,14 +205,49 @@ class OnlineMesh(Carrier):
             return [(cfg.ice, True, cfg.rtc_deadline)]
         return [(plain, False, cfg.direct_first), (cfg.ice, True, cfg.rtc_deadline)]
 
-    async def _dial_channel(self, peer: str) -> Channel:
-        channel = await self._dial_rtc(peer)
-        if channel is not None:
-            return channel
+    async def _dial_channel(self, peer: str) -> tuple[Channel, asyncio.Future[Channel | None] | None]:
+        """A data channel if one opens within ``rtc_head_start`` s; else the relay path at
+        once, with the WebRTC attempt still running (returned: ``_adopt`` moves the link onto
+        its data channel if it opens), so blocked UDP costs the head start, not the whole
+        ``rtc_deadline``."""
+        attempt = asyncio.ensure_future(self._dial_rtc(peer))
+        await asyncio.wait({attempt}, timeout=self.config.rtc_head_start)
+        late: asyncio.Future[Channel | None] | None = None
+        if attempt.done():
+            channel = attempt.result()
+            if channel is not None:
+                return channel, None
+        else:
+            late = attempt
         link_id = secrets.token_hex(16)
         self._remember(link_id)
-        await self._signal(peer, Signal("", "relay", link_id))
-        return self._relay_channel(link_id, peer)
+        try:
+            await self._signal(peer, Signal("", "relay", link_id))
+        except BaseException:
+            if late is not None:
+                self._spawn(self._adopt(late, "", None, None))
+            raise
+        return self._relay_channel(link_id, peer), late
+
+    async def _adopt(self, late: asyncio.Future[Channel | None], address: str,
+                     peer_key: PeerKey | None, current: Channel | None) -> None:
+        """The WebRTC attempt that outlived its head start: if its data channel opens while
+        the relay-borne link ``current`` is still the peer's, the replacement rule (same
+        dialler: the newer link wins) moves the peer onto it, as ``_upgrade`` does; otherwise
+        (no ``current``: the relay link failed) the channel is closed."""
+        try:
+            channel = await late
+        except Exception as exc:  # no relay to signal through, an unusable answer ...
+            logger.info("late WebRTC to %s: %s", address[:24], exc)
+            return
+        if channel is None:
+            return
+        if self._closed or peer_key is None or current is None \
+                or self.core.conn_of(peer_key) is not current or current.closed:
+            await channel.close()
+            return
+        with contextlib.suppress(HandshakeError):
+            await self._open(channel, address, True, peer_key)
 
     async def _dial_rtc(self, peer: str) -> Channel | None:
         """The WebRTC attempts of ``_stages`` in turn: the first data channel that opens."""
@@ -279,6 +322,9 @@ class OnlineMesh(Carrier):
             with contextlib.suppress(Exception):
                 await pc.close()
             return None
+        except asyncio.CancelledError:  # the mesh closes: close in the background (it may
+            asyncio.ensure_future(pc.close())  # block while UDP is dead; close() waits for it)
+            raise
 
     def _relay_channel(self, link_id: str, peer: str) -> RelayChannel:
         cfg = self.config
