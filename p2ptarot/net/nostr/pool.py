@@ -22,7 +22,9 @@ Relays have limits, and say so (``relay_policy`` decides what each answer means)
   1 s doubling to 4 s, its send rate halved), then the event goes again on a fresh connection;
   ``blocked:``, ``auth-required:``, ``restricted:``, ``pow:`` drop the relay; any other refusal
   of an event larger than ``MIN_CONTENT`` is taken as a size refusal: the relay's cap becomes
-  the largest power of two under that event's content and the publisher's ``on_refused`` hook is called (it re-cuts and
+  the largest power of two under that event's content (at once ``COMMON_CAP`` on the first
+  refusal of a relay that published no limit; the other relays that published none are taken
+  to have the same cap) and the publisher's ``on_refused`` hook is called (it re-cuts and
   resends); a refusal of a small event drops the relay (it will not carry our kinds);
 - ``CLOSED`` by prefix: the same drops; otherwise the subscription is sent again after backoff;
 - ``NOTICE``: ``rate-limited`` pauses the relay; other text is told once per relay.
@@ -84,6 +86,10 @@ SEND_TIMEOUT = 5.0
 #: seconds after a disconnection whose events a re-subscription asks again
 RECONNECT_OVERLAP = 60
 _DROP_PREFIXES = ("blocked", "auth-required", "restricted", "pow")
+#: the cap a relay that published no limit is taken to have after its first size refusal:
+#: nostr-relay's default (4096 characters of content), so learning it costs one refusal, not
+#: a halving per refusal from ``DEFAULT_CONTENT``
+COMMON_CAP = 4096
 #: NIP-42's event kind, and the seconds a relay we hold a key for is given to send its
 #: challenge before anything else goes on a new connection
 AUTH_KIND = 22242
@@ -647,7 +653,13 @@ class RelayPool:
                        else [])
         else:  # size: learn the cap, let the publisher re-cut, and start a fresh connection
             size = self._sizes.get(event_id, 0)
-            relay.cap = max(MIN_CONTENT, min(relay.cap, _round_cap(size)))
+            cap = min(relay.cap, _round_cap(size))
+            if not _published_cap(relay) and relay.cap == DEFAULT_CONTENT:
+                cap = min(cap, COMMON_CAP)  # a first refusal: straight to the common cap
+            relay.cap = max(MIN_CONTENT, cap)
+            for other in self._relays.values():  # the others that said nothing are assumed
+                if other is not relay and not _published_cap(other) and other.cap > relay.cap:
+                    other.cap = relay.cap  # alike (the cut follows the smallest cap anyway)
             relay.recycle = True  # some relays slow down a connection after each refusal
             relay.paused_until = max(relay.paused_until, time.monotonic() + 0.5)
             self._tell(RelayNotice(relay.url, "shrunk", _clean(reason), relay.cap),
@@ -748,6 +760,12 @@ def _since(filters: list[dict[str, Any]], floor: int | None) -> list[dict[str, A
         return filters
     return [dict(f, since=max(f["since"], floor)) if isinstance(f.get("since"), int) else f
             for f in filters]
+
+
+def _published_cap(relay: _Relay) -> bool:
+    """Whether the relay's NIP-11 document gave a size limit (else its cap is a guess)."""
+    return bool(relay.limitation) and any(
+        k in relay.limitation for k in ("max_message_length", "max_content_length"))
 
 
 def _round_cap(refused: int) -> int:

@@ -17,6 +17,7 @@ from online_servers import Relay, start_relay
 
 from p2ptarot.crypto.signing import Identity
 from p2ptarot.net.events import LinkUp, Received
+from p2ptarot.net.nostr.pool import RelayNotice
 from p2ptarot.net.online.channels import pack, unpack
 from p2ptarot.net.online.config import OnlineConfig
 from p2ptarot.net.online.mesh import OnlineMesh
@@ -62,6 +63,8 @@ async def test_frames_striped_across_two_relays_arrive_in_order_with_one_killed(
         alice, bob = Identity.generate(), Identity.generate()
         config = OnlineConfig(relays=(doomed.url, survivor.url), transport="relay")
         async with OnlineMesh(alice, config) as a, OnlineMesh(bob, config) as b:
+            heard: list[RelayNotice] = []
+            a.pool.on_notice = heard.append
             async with asyncio.timeout(WAIT):
                 while a.pool.connected < 2 or b.pool.connected < 2:
                     await asyncio.sleep(0.1)
@@ -82,6 +85,11 @@ async def test_frames_striped_across_two_relays_arrive_in_order_with_one_killed(
             assert got == frames
             assert a.pool.accepted[survivor.url] < a.pool.published
             assert not a.pool.failed.is_set() and not b.pool.failed.is_set()
+            # neither relay publishes a limit: the first size refusal teaches the common
+            # 4096 at once, for both (no halving 16384 -> 8192 -> 4096)
+            shrunk = [n for n in heard if n.what == "shrunk"]
+            assert shrunk and all(n.cap == 4096 for n in shrunk), heard
+            assert a.pool.content_cap() == 4096
     finally:
         doomed.stop()
         survivor.stop()
