@@ -66,7 +66,8 @@ class OnlineConfig:
     handshake_timeout: float = 20.0
     max_message_size: int = 4 * 1024 * 1024
     #: relay path: at most this many bytes of a frame per event (less when a relay's limit
-    #: says so: ``RelayPool.content_cap``), and events per second (burst) per link
+    #: says so: ``RelayPool.content_cap``), and events per second (burst) per link at least
+    #: (more when the relays in use take more together: ``RelayPool.send_rate``)
     relay_chunk: int = 12000
     relay_rate: float = 20.0
     relay_burst: int = 60
