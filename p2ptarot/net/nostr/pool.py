@@ -764,8 +764,8 @@ def _since(filters: list[dict[str, Any]], floor: int | None) -> list[dict[str, A
 
 def _published_cap(relay: _Relay) -> bool:
     """Whether the relay's NIP-11 document gave a size limit (else its cap is a guess)."""
-    return bool(relay.limitation) and any(
-        k in relay.limitation for k in ("max_message_length", "max_content_length"))
+    limitation = relay.limitation or {}
+    return any(k in limitation for k in ("max_message_length", "max_content_length"))
 
 
 def _round_cap(refused: int) -> int:
