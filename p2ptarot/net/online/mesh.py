@@ -24,6 +24,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from p2ptarot import PROTOCOL_VERSION
 
@@ -166,7 +167,7 @@ class OnlineMesh(Carrier):
                                   address=repr(address)))
         if peer == self.nostr.public_hex:
             raise ConnectError(tr("that address is this peer's own"))
-        channel, late = await self._dial_channel(peer)
+        channel, late = await self._dial_channel(peer, expected_key)
         try:
             linked = await self._open(channel, address, True, expected_key)
         except BaseException:
@@ -205,18 +206,27 @@ class OnlineMesh(Carrier):
             return [(cfg.ice, True, cfg.rtc_deadline)]
         return [(plain, False, cfg.direct_first), (cfg.ice, True, cfg.rtc_deadline)]
 
-    async def _dial_channel(self, peer: str) -> tuple[Channel, asyncio.Future[Channel | None] | None]:
+    async def _dial_channel(self, peer: str, expected_key: PeerKey | None,
+                            ) -> tuple[Channel, asyncio.Future[Channel | None] | None]:
         """A data channel if one opens within ``rtc_head_start`` s; else the relay path at
         once, with the WebRTC attempt still running (returned: ``_adopt`` moves the link onto
         its data channel if it opens), so blocked UDP costs the head start, not the whole
-        ``rtc_deadline``."""
+        ``rtc_deadline``.  Unless the peer linked meanwhile: a heal dial that both sides started
+        during a cut, whose WebRTC attempts ran out after the other side's dial had healed the
+        link already, must not move the table onto the relays (it would replace the new data
+        channel when its dialler has the smaller key): then the attempt is waited for, and
+        without a data channel the dial fails."""
         attempt = asyncio.ensure_future(self._dial_rtc(peer))
         await asyncio.wait({attempt}, timeout=self.config.rtc_head_start)
+        if not attempt.done() and self._linked_again(expected_key):
+            await asyncio.wait({attempt})
         late: asyncio.Future[Channel | None] | None = None
         if attempt.done():
             channel = attempt.result()
             if channel is not None:
                 return channel, None
+            if self._linked_again(expected_key):
+                raise ConnectError(tr("already linked to that peer again: no link over the relays"))
         else:
             late = attempt
         link_id = secrets.token_hex(16)
@@ -228,6 +238,9 @@ class OnlineMesh(Carrier):
                 self._spawn(self._adopt(late, "", None, None))
             raise
         return self._relay_channel(link_id, peer), late
+
+    def _linked_again(self, expected_key: PeerKey | None) -> bool:
+        return expected_key is not None and self.core.conn_of(expected_key) is not None
 
     async def _adopt(self, late: asyncio.Future[Channel | None], address: str,
                      peer_key: PeerKey | None, current: Channel | None) -> None:
@@ -305,7 +318,7 @@ class OnlineMesh(Carrier):
         pc = peer_connection(ice)
         dc = pc.createDataChannel("p2ptarot", ordered=True)
         opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        dc.on("open", lambda: opened.done() or opened.set_result(None))
+        dc.on("open", lambda: _resolve(opened, None))
         try:
             async with asyncio.timeout_at(_loop_time(end)) as overall:
                 await pc.setLocalDescription(await pc.createOffer())  # gathers the candidates
@@ -435,7 +448,7 @@ class OnlineMesh(Carrier):
         from aiortc import RTCSessionDescription
         pc = peer_connection(cfg.ice if sig.turn else
                              tuple(s for s in cfg.ice if not s.url.startswith("turn")))
-        channel_ready: asyncio.Future[object] = asyncio.get_running_loop().create_future()
+        channel_ready: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
 
         def on_datachannel(dc: object) -> None:
             if channel_ready.done():
@@ -443,7 +456,7 @@ class OnlineMesh(Carrier):
             if getattr(dc, "readyState", "") == "open":
                 channel_ready.set_result(dc)
             else:
-                dc.on("open", lambda: channel_ready.done() or channel_ready.set_result(dc))  # type: ignore[attr-defined]  # aiortc's event emitter, untyped
+                dc.on("open", lambda: _resolve(channel_ready, dc))  # type: ignore[attr-defined]  # aiortc's event emitter, untyped
         pc.on("datachannel", on_datachannel)
         try:
             await pc.setRemoteDescription(RTCSessionDescription(sig.sdp, "offer"))
@@ -546,6 +559,15 @@ async def _settle_peer_connection_closes(timeout: float) -> None:
                and getattr(t.get_coro(), "__qualname__", "") == "RTCPeerConnection.close"]
     if closing:
         await asyncio.wait(closing, timeout=timeout)
+
+
+_T = TypeVar("_T")
+
+
+def _resolve(future: asyncio.Future[_T], value: _T) -> None:
+    """Settle ``future`` with ``value`` unless it is settled already (an event can fire twice)."""
+    if not future.done():
+        future.set_result(value)
 
 
 def _loop_time(monotonic: float) -> float:
