@@ -38,6 +38,7 @@ from .config import Chooser, GameResult, PeerConfig, RunError
 from .fault_point import StopBefore
 from .frames import MALFORMED, ctl, control_of, finished_seats, safe_send
 from .heal import HIGHER_SEAT_PAUSE, Healer
+from .sentlog import OncePerLink
 from .stall import Due, StallTimers
 from .store import DataDir, LineAppender, TableStore, test_secret
 from .trace import StepTrace
@@ -81,6 +82,7 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
     transcript = store.fresh_transcript()
     keys = [charter.seat_key(i) for i in range(len(charter.seats))]
     links.admit_only(keys)  # a running game talks to its seats only (strangers are cut off)
+    links = OncePerLink(links)  # an answer never sends a link an envelope it carried lately
 
     healer = Healer(links, keys, [s.address for s in charter.seats], seat,
                     pause=0.0 if resume else HIGHER_SEAT_PAUSE)
@@ -276,7 +278,9 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
     """Feed the session from the links and the local chooser until the game ends, then linger;
     a stalled step asks again, deeper, then abandons (PROTOCOL §8: `stall.StallTimers`)."""
     healer.start()
-    catch = CatchUp()  # a peer far behind asks again as soon as it has taken an answer's window
+    # a peer far behind asks again as soon as it has taken an answer's window; every request
+    # names what this seat holds, which answers leave out
+    catch = CatchUp(have=session.have)
     await _begin(cfg, links, session, handle, saved, catch)
     syncs = SyncServer()
     timers = StallTimers(session.step, float(cfg.timeout), float(session.charter.timeout),
@@ -311,7 +315,7 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
                 await links.broadcast(ChatFrame(text=text).wire())
             if session.finished:
                 break
-            due = timers.tick(session.step, time.monotonic(), time.time())
+            due = timers.tick(session.step, time.monotonic(), time.time(), session.taken)
             if trace is not None and due in (Due.DEEP, Due.RESYNC):
                 trace.note(due.value, session.step)
             await _on_due(due, links, session, handle, timers, catch)
@@ -562,7 +566,8 @@ def _say_waiting(cfg: PeerConfig, session: Session, seat_keys: list[bytes], wait
 async def _answer_sync(links: Links, syncs: SyncServer, session: Session, peer: bytes,
                        frame: SyncFrame) -> None:
     """Serve a catch-up request: rate-limited per peer, size-bounded (see `catchup`)."""
-    for data in syncs.answer(peer, lambda: session.messages_from(frame.step), frame.step):
+    for data in syncs.answer(peer, lambda: session.messages_from(frame.step), frame.step,
+                             frame.have):
         await safe_send(links, peer, data)
 
 
