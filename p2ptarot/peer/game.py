@@ -82,7 +82,8 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
     transcript = store.fresh_transcript()
     keys = [charter.seat_key(i) for i in range(len(charter.seats))]
     links.admit_only(keys)  # a running game talks to its seats only (strangers are cut off)
-    links = OncePerLink(links)  # an answer never sends a link an envelope it carried lately
+    # an answer never sends a link an envelope it carried lately
+    links = OncePerLink(links, seats={key: i for i, key in enumerate(keys)})
 
     healer = Healer(links, keys, [s.address for s in charter.seats], seat,
                     pause=0.0 if resume else HIGHER_SEAT_PAUSE)

@@ -14,14 +14,16 @@ healed, replaced or resumed peer's link starts empty and its catch-up brings eve
 lacks. A relay-borne link (PROTOCOL §12) can lose a packet without going down: there a repeat
 is held back `REPEAT_HOLD` seconds at most, and the other seats answer meanwhile. A receiver
 also drops a message more than `MAX_STEPS_AHEAD` steps beyond its step unread: the record keeps
-only what the peer's last known step (its requests and digests name it) lets it take.
+only what the peer's last known step lets it take (its requests and digests name its step, its
+own messages were signed at its step, and any message it sends is at most that many steps
+beyond its step).
 """
 
 from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 from p2ptarot.net.events import LinkDown, LinkUp, PeerKey, Received
 from p2ptarot.net.link import LinkEvent, Links
@@ -109,10 +111,13 @@ class OncePerLink:
     """`Links` that hold back an answer's copy of an envelope the link carried lately (see the
     module doc); everything else is the wrapped links'."""
 
-    def __init__(self, links: Links, log: SentLog | None = None) -> None:
+    def __init__(self, links: Links, log: SentLog | None = None,
+                 seats: Mapping[PeerKey, int] | None = None) -> None:
+        """`seats`: the table's seat of each peer key (its own messages tell its step)."""
         self._links = links
         self.log = log if log is not None else SentLog()
         self.public_key = links.public_key
+        self._seats = dict(seats or {})
 
     @property
     def address(self) -> str:
@@ -136,13 +141,22 @@ class OncePerLink:
         ev = await self._links.next_event()
         if isinstance(ev, (LinkUp, LinkDown)):
             self.log.forget(ev.peer)
-        elif isinstance(ev, Received):
-            value = ev.value
-            if isinstance(value, dict) and value.get("ctl") in ("sync", "digest"):
-                step = value.get("step")
-                if type(step) is int and 0 <= step <= 10_000_000:
-                    self.log.at_step(ev.peer, step)
+        elif isinstance(ev, Received) and isinstance(ev.value, dict):
+            self._learn_step(ev.peer, ev.value)
         return ev
+
+    def _learn_step(self, peer: PeerKey, value: dict[str, object]) -> None:
+        """What a frame of `peer` (parsed, unverified: it can only make the record smaller or
+        let a peer lie about itself) says of its step."""
+        step = value.get("step")
+        if type(step) is not int or not 0 <= step <= 10_000_000:
+            return
+        kind = value.get("ctl")
+        if kind in ("sync", "digest"):
+            self.log.at_step(peer, step)
+        elif kind is None:  # an envelope: its own, or one it stores (within its window)
+            own = peer in self._seats and value.get("seat") == self._seats[peer]
+            self.log.at_step(peer, step if own else max(0, step - MAX_STEPS_AHEAD))
 
     def peers(self) -> list[PeerKey]:
         return self._links.peers()

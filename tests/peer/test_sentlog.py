@@ -156,6 +156,24 @@ def test_a_message_beyond_the_peer_s_window_is_not_recorded() -> None:
     asyncio.run(go())
 
 
+def test_a_peer_s_messages_tell_its_step() -> None:
+    """Its own message was signed at its step; one of another seat it stores is at most a window
+    beyond its step."""
+    async def go() -> None:
+        raw = FakeLinks()
+        links = OncePerLink(raw, SentLog(clock=Clock()), seats={A: 0, B: 1})
+        far = env(150)
+        raw.events.put_nowait(Received(B, b"", {"step": 100, "seat": 0}))  # seat 0's, relayed
+        raw.events.put_nowait(Received(A, b"", {"step": 90, "seat": 0}))  # A's own
+        for _ in range(2):
+            await links.next_event()
+        for peer in (A, B):
+            await links.send(peer, far)
+            await links.send(peer, far)
+        assert raw.out == [(A, far), (B, far), (B, far)]  # A at 90 keeps 150; B maybe at 36
+    asyncio.run(go())
+
+
 def test_the_record_is_bounded() -> None:
     clock = Clock()
     log = SentLog(cap=10, clock=clock)
