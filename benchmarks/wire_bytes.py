@@ -11,7 +11,9 @@ run interleaved, so both see the same machine load.
 carried the very same envelope (a re-sync answer or a relay of something the link had): issue 32
 item 7 wants none. `--hog N` runs N busy processes for the whole benchmark, so that the machine's
 load stays high (the 2 s re-sync fires under load, not on a quiet machine); the 1-minute load is
-sampled every 2 s during each game and recorded (min, median, max).
+sampled every 2 s during each game and recorded (min, median, max). A game that does not finish
+is reported and left out of the medians. Never run two of these at once: the peers' ports follow
+the run's seed, and two tables on one port range fail each other.
 
 Usage: python benchmarks/wire_bytes.py --game paris-divins --players 12 [--runs 3] [--hog 10]
        [--compare ../base] [--out benchmarks/results/wire_bytes-paris-divins-12.json]
@@ -80,8 +82,10 @@ def load_samples(every: float = 2.0) -> Iterator[list[float]]:
 def one(root: Path, game: str, players: int, seed: int) -> dict:
     with load_samples() as load:
         run = run_table(root, game, players, seed=seed, timeout=3600.0, count_wire=True)
-    if run.sent is None or run.wire_bytes is None:
-        raise SystemExit(f"{root}: the table did not finish ({run.results})")
+    if run.sent is None or run.wire_bytes is None:  # reported, left out of the medians
+        return {"seed": seed, "failed": f"the table did not finish ({sorted(set(run.results))})",
+                "load1": {"min": min(load), "median": round(statistics.median(load), 2),
+                          "max": max(load)}}
     by_kind = dict(run.sent["bytes"])
     repeat = by_kind.pop("repeat", 0)  # a part of "envelope", not a kind of its own
     frames = dict(run.sent["frames"])
@@ -97,11 +101,16 @@ def one(root: Path, game: str, players: int, seed: int) -> dict:
 
 
 def summary(runs: list[dict]) -> dict:
+    failed = sum(1 for r in runs if "failed" in r)
+    runs = [r for r in runs if "failed" not in r]
+    if not runs:
+        return {"failed": failed}
     out = {key: statistics.median(r[key] for r in runs)
            for key in ("wall_seconds", "steps", "minimum_bytes", "sent_bytes", "ratio",
                        "repeat_bytes", "repeat_frames")}
     out["load1_median"] = statistics.median(r["load1"]["median"] for r in runs)
     out["load1_min"] = min(r["load1"]["min"] for r in runs)
+    out["failed"] = failed
     return out
 
 
