@@ -10,6 +10,8 @@ abandons the table, convicting nobody.  Time the peer itself was not running (su
 a gap between two ticks longer than ``GAP``) is not counted against the seats it waits for.
 
 Sans-I/O: ``tick`` takes the step and the time (monotonic and wall), and says what to do.
+
+A game over, ``LingerTimers`` says how long its seat stays for the others' ``done`` (PROTOCOL §10).
 """
 
 from __future__ import annotations
@@ -85,3 +87,41 @@ class StallTimers:
             self.step, self.since, self.wall = step, now, wall
             return True
         return False
+
+
+class LingerTimers:
+    """How long a game's seat stays once the game is over (PROTOCOL §10, the end): a finished
+    table waits for every seat's `done` up to the table's limit while an awaited seat has no link,
+    else twice the heartbeat (at least ``linger``) from the last link that came up: a dead link
+    looks up until the heartbeat drops it, and a healed seat catches up first; an abandoned table
+    waits ``linger`` for the seats linked now. A long wait is told to the player once, past
+    ``max(linger, 2 * heartbeat)``."""
+
+    def __init__(self, finished: bool, linger: float, heartbeat: float, table_limit: float,
+                 now: float) -> None:
+        self.finished, self.linger = finished, linger
+        self.quiet = max(linger, 2 * heartbeat)  # the wait for a linked seat's `done`
+        self.table_limit = table_limit
+        self.start = self.linked_at = now
+        self.told = False
+
+    def linked(self, now: float) -> None:
+        """A link came up (its seat catches up before it says `done`)."""
+        self.linked_at = now
+
+    def left(self, now: float, unlinked: bool) -> float:
+        """Seconds still to wait; ``unlinked``: some awaited seat has no link now."""
+        if not self.finished:
+            end = self.start + self.linger
+        elif unlinked:
+            end = self.start + self.table_limit
+        else:
+            end = min(self.start + self.table_limit, self.linked_at + self.quiet)
+        return end - now
+
+    def tell(self, now: float, left: float) -> bool:
+        """Whether to tell the player now whom a finished seat's long wait is for (once)."""
+        if self.told or not self.finished or left <= 0 or now - self.start <= self.quiet:
+            return False
+        self.told = True
+        return True

@@ -49,7 +49,11 @@ async def dial(mesh: OnlineMesh, address: str) -> None:
         event = await mesh.next_event()
         if isinstance(event, Received):
             echoed.append(event.data)
-    await asyncio.sleep(mesh.config.ping_interval * 1.5)  # one RTT sample at least
+    # one RTT sample at least: the link's first ping comes back within a ping interval (a data
+    # channel pings as it opens, the relay path after 1 s), usually before the echoes are in
+    bound = time.monotonic() + mesh.config.ping_interval * 3
+    while mesh.paths()[peer][1] is None and time.monotonic() < bound:
+        await asyncio.sleep(0.05)
     path, rtt = mesh.paths()[peer]
     print(json.dumps({"path": path, "rtt": rtt, "linked": linked,
                       "echo_ok": echoed == frames, "total": time.monotonic() - start}),

@@ -91,8 +91,15 @@ async def check_relay(url: str, timeout: float = 10.0,
     read limits, send ourselves a signal of the relay path's size, time its return."""
     result = RelayCheck(url)
     heard: list[RelayNotice] = []
+    answered = asyncio.Event()  # the relay refused our event or was dropped: no echo will come
+
+    def notice(n: RelayNotice) -> None:
+        heard.append(n)
+        if n.what == "dropped":
+            answered.set()
+
     key = NostrKey()
-    pool = RelayPool([url], connect_timeout=timeout, give_up=timeout, on_notice=heard.append,
+    pool = RelayPool([url], connect_timeout=timeout, give_up=timeout, on_notice=notice,
                      auth_keys={url: auth_key} if auth_key is not None else None)
     try:
         await pool.start()
@@ -111,15 +118,19 @@ async def check_relay(url: str, timeout: float = 10.0,
                                                   ["expiration", str(int(time.time()) + 60)]],
                                body[:size], int(time.time()))
             start = time.monotonic()
-            await pool.publish(event)
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(timeout / 2):
-                    while True:
-                        got = await pool.next_event()
-                        if got.event.id == event.id:
-                            result.carries = True
-                            result.round_trip_ms = round((time.monotonic() - start) * 1000, 1)
-                            break
+            answered.clear()
+            await pool.publish(event, on_refused=answered.set)
+            back = asyncio.ensure_future(_returned(pool, event.id))
+            refused = asyncio.ensure_future(answered.wait())
+            try:  # the echo, or a refusal (then at once the next, smaller try), or the timeout
+                await asyncio.wait({back, refused}, timeout=timeout / 2,
+                                   return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                back.cancel()
+                refused.cancel()
+            if back.done() and not back.cancelled() and back.exception() is None:
+                result.carries = True
+                result.round_trip_ms = round((back.result() - start) * 1000, 1)
             if result.carries or not pool.usable():
                 break
         result.cap = pool.content_cap()
@@ -132,6 +143,14 @@ async def check_relay(url: str, timeout: float = 10.0,
     finally:
         await pool.close(settle=0)
     return result
+
+
+async def _returned(pool: RelayPool, event_id: str) -> float:
+    """When (monotonic) the relay sent `event_id` back to our subscription."""
+    while True:
+        got = await pool.next_event()
+        if got.event.id == event_id:
+            return time.monotonic()
 
 
 def _host_port(url: str, default: int = 3478) -> tuple[str, int]:
@@ -158,7 +177,7 @@ class _Stun(asyncio.DatagramProtocol):
 
 async def check_stun(servers: list[IceServer], bind: str = "0.0.0.0",
                      timeout: float = 3.0) -> StunCheck:
-    """Binding requests to each STUN server from one UDP socket (three tries each)."""
+    """Binding requests to every STUN server at once from one UDP socket (three tries each)."""
     from aioice import stun
     result = StunCheck()
     stuns = [s.url for s in servers if s.url.startswith("stun:")]
@@ -167,28 +186,34 @@ async def check_stun(servers: list[IceServer], bind: str = "0.0.0.0",
         return result
     loop = asyncio.get_running_loop()
     transport, proto = await loop.create_datagram_endpoint(_Stun, local_addr=(bind, 0))
+
+    async def ask(url: str) -> tuple[str, str, int] | None:
+        host, port = _host_port(url)
+        try:
+            addr = (await loop.getaddrinfo(host, port, family=socket.AF_INET,
+                                           type=socket.SOCK_DGRAM))[0][4][:2]
+        except OSError as exc:  # a name that does not resolve says nothing of UDP
+            result.problem = f"{url}: {exc}"
+            return None
+        request = stun.Message(stun.Method.BINDING, stun.Class.REQUEST)
+        waiter = loop.create_future()
+        proto.answers[request.transaction_id] = waiter
+        for _ in range(3):
+            transport.sendto(bytes(request), addr)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(timeout / 3):
+                    await asyncio.shield(waiter)
+            if waiter.done():
+                ip, mapped_port = waiter.result()
+                return url, ip, mapped_port
+        return None
+
     try:
         result.local = transport.get_extra_info("sockname")[:2]
-        for url in stuns:
-            host, port = _host_port(url)
-            try:
-                addr = (await loop.getaddrinfo(host, port, family=socket.AF_INET,
-                                               type=socket.SOCK_DGRAM))[0][4][:2]
-            except OSError as exc:  # a name that does not resolve says nothing of UDP
-                result.problem = f"{url}: {exc}"
-                continue
-            request = stun.Message(stun.Method.BINDING, stun.Class.REQUEST)
-            waiter = loop.create_future()
-            proto.answers[request.transaction_id] = waiter
-            for _ in range(3):
-                transport.sendto(bytes(request), addr)
-                with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(timeout / 3):
-                        await asyncio.shield(waiter)
-                if waiter.done():
-                    ip, mapped_port = waiter.result()
-                    result.mapped.append((url, ip, mapped_port))
-                    break
+        # every server at once from the one socket (each request its own transaction id): a
+        # blocked UDP costs one server's three tries, not three per server
+        answers = await asyncio.gather(*(ask(url) for url in stuns))
+        result.mapped = [a for a in answers if a is not None]  # in the settings' order
     finally:
         transport.close()
     if not result.mapped and not result.problem:
@@ -309,19 +334,21 @@ async def diagnose(relays: list[str], ice: list[IceServer], bind: str = "0.0.0.0
                    timeout: float = 10.0, auth_keys: dict[str, NostrKey] | None = None, *,
                    lan: bool = True, lan_wait: float = LAN_WAIT,
                    online: bool = True) -> Report:
-    """Every check (the LAN probe meanwhile, on ``bind``'s card or, for 0.0.0.0, on every card
-    as zeroconf's default), then the verdict; ``online=False`` checks the LAN only."""
+    """Every check at once (relays, STUN, TURN and the LAN probe, on ``bind``'s card or, for
+    0.0.0.0, on every card as zeroconf's default), then the verdict; ``online=False`` checks the
+    LAN only."""
     keys = auth_keys or {}
     lan_task = (asyncio.ensure_future(check_lan(None if bind == "0.0.0.0" else bind, lan_wait))
                 if lan else None)
     try:
         checks: list[RelayCheck] = []
         stun_result, turns = StunCheck(), []
-        if online:
-            checks = list(await asyncio.gather(*(check_relay(u, timeout, keys.get(u))
-                                                 for u in relays)))
-            stun_result = await check_stun(ice, bind)
-            turns = [await check_turn(s) for s in ice if s.url.startswith("turn")]
+        if online:  # all at once, each bounded by its own timeout: the slowest sets the wait
+            relay_checks = asyncio.gather(*(check_relay(u, timeout, keys.get(u)) for u in relays))
+            turn_checks = asyncio.gather(*(check_turn(s) for s in ice if s.url.startswith("turn")))
+            found, stun_result, found_turns = await asyncio.gather(
+                relay_checks, check_stun(ice, bind), turn_checks)
+            checks, turns = list(found), list(found_turns)
         lan_result = await lan_task if lan_task is not None else None
     finally:
         if lan_task is not None and not lan_task.done():

@@ -24,6 +24,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from p2ptarot import PROTOCOL_VERSION
 
@@ -166,7 +167,7 @@ class OnlineMesh(Carrier):
                                   address=repr(address)))
         if peer == self.nostr.public_hex:
             raise ConnectError(tr("that address is this peer's own"))
-        channel = await self._dial_channel(peer)
+        channel = await self._dial_channel(peer, expected_key)
         return (await self._open(channel, address, True, expected_key)).peer
 
     async def _open(self, channel: Channel, address: str, dialed: bool,
@@ -197,10 +198,16 @@ class OnlineMesh(Carrier):
             return [(cfg.ice, True, cfg.rtc_deadline)]
         return [(plain, False, cfg.direct_first), (cfg.ice, True, cfg.rtc_deadline)]
 
-    async def _dial_channel(self, peer: str) -> Channel:
+    async def _dial_channel(self, peer: str, expected_key: PeerKey | None) -> Channel:
+        """A data channel, else the relays, unless the peer linked meanwhile: a heal dial that
+        both sides started during a cut, whose WebRTC attempts ran out after the other side's
+        dial had healed the link already, must not move the table onto the relays (it would
+        replace the new data channel when its dialler has the smaller key)."""
         channel = await self._dial_rtc(peer)
         if channel is not None:
             return channel
+        if expected_key is not None and self.core.conn_of(expected_key) is not None:
+            raise ConnectError(tr("already linked to that peer again: no link over the relays"))
         link_id = secrets.token_hex(16)
         self._remember(link_id)
         await self._signal(peer, Signal("", "relay", link_id))
@@ -262,7 +269,7 @@ class OnlineMesh(Carrier):
         pc = peer_connection(ice)
         dc = pc.createDataChannel("p2ptarot", ordered=True)
         opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        dc.on("open", lambda: opened.done() or opened.set_result(None))
+        dc.on("open", lambda: _resolve(opened, None))
         try:
             async with asyncio.timeout_at(_loop_time(end)) as overall:
                 await pc.setLocalDescription(await pc.createOffer())  # gathers the candidates
@@ -384,7 +391,7 @@ class OnlineMesh(Carrier):
         from aiortc import RTCSessionDescription
         pc = peer_connection(cfg.ice if sig.turn else
                              tuple(s for s in cfg.ice if not s.url.startswith("turn")))
-        channel_ready: asyncio.Future[object] = asyncio.get_running_loop().create_future()
+        channel_ready: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
 
         def on_datachannel(dc: object) -> None:
             if channel_ready.done():
@@ -392,7 +399,7 @@ class OnlineMesh(Carrier):
             if getattr(dc, "readyState", "") == "open":
                 channel_ready.set_result(dc)
             else:
-                dc.on("open", lambda: channel_ready.done() or channel_ready.set_result(dc))  # type: ignore[attr-defined]  # aiortc's event emitter, untyped
+                dc.on("open", lambda: _resolve(channel_ready, dc))  # type: ignore[attr-defined]  # aiortc's event emitter, untyped
         pc.on("datachannel", on_datachannel)
         try:
             await pc.setRemoteDescription(RTCSessionDescription(sig.sdp, "offer"))
@@ -495,6 +502,15 @@ async def _settle_peer_connection_closes(timeout: float) -> None:
                and getattr(t.get_coro(), "__qualname__", "") == "RTCPeerConnection.close"]
     if closing:
         await asyncio.wait(closing, timeout=timeout)
+
+
+_T = TypeVar("_T")
+
+
+def _resolve(future: asyncio.Future[_T], value: _T) -> None:
+    """Settle ``future`` with ``value`` unless it is settled already (an event can fire twice)."""
+    if not future.done():
+        future.set_result(value)
 
 
 def _loop_time(monotonic: float) -> float:
