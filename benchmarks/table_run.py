@@ -148,11 +148,20 @@ if os.environ.get('P2PTAROT_TRACEMALLOC'):
     _high['at'] = tracemalloc.get_traced_memory()[0]
     logging.getLogger('p2ptarot.peer.game').addHandler(_HighWater(logging.DEBUG))
 from p2ptarot.crypto.group import count_ops
+_prof = None
+if os.environ.get('P2PTAROT_CPROFILE'):  # where a peer's CPU goes, function by function (the
+    import cProfile  # table only: imports are done); CPU clock, so waiting for a core is not counted
+    _prof = cProfile.Profile(time.process_time)
 rc = 1
 try:
     with count_ops() as _n:
+        if _prof is not None:
+            _prof.enable()
         rc = main(sys.argv[4:])
 finally:
+    if _prof is not None:
+        _prof.disable()
+        _prof.dump_stats(os.environ['P2PTAROT_CPROFILE'] + '/' + os.path.basename(ready) + '.prof')
     with open(ops, 'w') as fh:
         json.dump({'var_mul': _n.var_mul, 'base_mul': _n.base_mul, 'add': _n.add,
                    'validate': _n.validate, **_sigs}, fh)

@@ -21,6 +21,7 @@ from p2ptarot.net.events import LinkDown, LinkUp, Received
 from p2ptarot.net.link import Links
 from p2ptarot.i18n import _
 from p2ptarot.i18n.message import tr
+from p2ptarot.mental import ahead as shuffle_ahead
 from p2ptarot.mental.randomness import SeededRandomSource
 from p2ptarot.table.charter import SignedCharter
 from p2ptarot.table.control import ChatFrame, ControlFrame, DoneFrame, JoinFrame, SignedFrame, SyncFrame
@@ -68,6 +69,7 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
                choose: Chooser, resume: bool = False) -> GameResult:
     """Play one table to its end (or abort) over the links; persist everything on the way."""
     _exit_without_collecting()
+    shuffle_ahead.enable()  # a seat makes its shuffle while it checks the one before (ahead.py)
     data = DataDir(cfg.data_dir)
     store = TableStore(data, signed, cfg.test_seed)
     charter = signed.charter
