@@ -95,21 +95,43 @@ from p2ptarot.cli.main import main
 import p2ptarot.cli.peer  # host/join's own modules (imported lazily since issue 16): "ready" is the same point in every build
 import os
 if os.environ.get('P2PTAROT_WIRE_COUNT'):  # wire_bytes.py: count what this peer hands its links
-    import atexit, collections, json
-    from p2ptarot.net import transport
+    import atexit, collections, hashlib, json
     sent, frames = collections.Counter(), collections.Counter()
-    # the link's send: `_send_frame` (bytes encoded once, issue 26) or `_send_text` (str) before
-    _name = '_send_frame' if hasattr(transport.Mesh, '_send_frame') else '_send_text'
-    _send = getattr(transport.Mesh, _name)
+    _links = {}  # connection -> hashes of the envelopes already handed to it (repeats counted)
+    def _count(conn, data):
+        text = data if isinstance(data, str) else data.decode()
+        at = text.find('"ctl":"', 0, 120)
+        if at >= 0:
+            kind = text[at + 7:text.find('"', at + 7)]
+        elif text.startswith(('{"hello"', '{"proof"', '{"ready"')):
+            kind = 'handshake'  # the link's own frames
+        else:
+            kind = 'envelope'
+        sent[kind] += len(text.encode()); frames[kind] += 1
+        if kind == 'envelope':  # 'repeat' is a part of 'envelope', not a kind of its own
+            seen = _links.setdefault(id(conn), set())
+            h = hashlib.sha256(text.encode()).digest()
+            if h in seen:
+                sent['repeat'] += len(text.encode()); frames['repeat'] += 1
+                if os.environ.get('P2PTAROT_WIRE_REPEATS'):  # which ones (diagnosis)
+                    import traceback
+                    logging.getLogger('p2ptarot.peer.game').warning(
+                        'repeat %s %s', text[:160], ''.join(traceback.format_stack(limit=8)))
+            seen.add(h)
+    try:  # the link core's carrier (issue 32): every frame goes through `_write(conn, data)`
+        from p2ptarot.net import wsmesh as _mesh_mod
+        _cls, _name = _mesh_mod.Mesh, '_write'
+    except ImportError:  # before it: `_send_frame` (bytes encoded once, issue 26) or `_send_text`
+        from p2ptarot.net import transport as _mesh_mod
+        _cls = _mesh_mod.Mesh
+        _name = '_send_frame' if hasattr(_cls, '_send_frame') else '_send_text'
+    _send = getattr(_cls, _name)
     async def _counted(self, link, data):
         ok = await _send(self, link, data)
         if ok:
-            text = data if isinstance(data, str) else data.decode()
-            at = text.find('"ctl":"', 0, 120)
-            kind = text[at + 7:text.find('"', at + 7)] if at >= 0 else 'envelope'
-            sent[kind] += len(text.encode()); frames[kind] += 1
+            _count(link, data)
         return ok
-    setattr(transport.Mesh, _name, _counted)
+    setattr(_cls, _name, _counted)
     _out = os.environ['P2PTAROT_WIRE_COUNT'] + '/' + os.path.basename(ready) + '.wire.json'
     atexit.register(lambda: open(_out, 'w').write(json.dumps({'bytes': sent, 'frames': frames})))
 _hold.__exit__(None, None, None)

@@ -38,6 +38,7 @@ from .config import Chooser, GameResult, PeerConfig, RunError
 from .fault_point import StopBefore
 from .frames import MALFORMED, ctl, control_of, finished_seats, safe_send
 from .heal import HIGHER_SEAT_PAUSE, Healer
+from .sentlog import OncePerLink, SentLog
 from .stall import Due, LingerTimers, StallTimers
 from . import texts
 from .store import DataDir, LineAppender, TableStore, persist, test_secret
@@ -83,6 +84,9 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
     transcript = store.fresh_transcript()
     keys = [charter.seat_key(i) for i in range(len(charter.seats))]
     links.admit_only(keys)  # a running game talks to its seats only (strangers are cut off)
+    # an answer never sends a link an envelope it carried lately
+    links = OncePerLink(links, SentLog(clock=cfg.clock.monotonic),
+                        seats={key: i for i, key in enumerate(keys)})
 
     healer = Healer(links, keys, [s.address for s in charter.seats], seat,
                     pause=0.0 if resume else HIGHER_SEAT_PAUSE)
@@ -253,7 +257,9 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
     """Feed the session from the links and the local chooser until the game ends, then linger;
     a stalled step asks again, deeper, then abandons (PROTOCOL §8: `stall.StallTimers`)."""
     healer.start()
-    catch = CatchUp()  # a peer far behind asks again as soon as it has taken an answer's window
+    # a peer far behind asks again as soon as it has taken an answer's window; every request
+    # names what this seat holds, which answers leave out
+    catch = CatchUp(have=session.have)
     await _begin(cfg, links, session, handle, saved, catch)
     syncs = SyncServer()
     clock = cfg.clock
@@ -289,7 +295,7 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
                 await links.broadcast(ChatFrame(text=text).wire())
             if session.finished:
                 break
-            due = timers.tick(session.step, clock.monotonic(), clock.wall())
+            due = timers.tick(session.step, clock.monotonic(), clock.wall(), session.taken)
             if trace is not None and due in (Due.DEEP, Due.RESYNC):
                 trace.note(due.value, session.step)
             await _on_due(due, links, session, handle, timers, catch)
@@ -522,7 +528,8 @@ def _say_waiting(cfg: PeerConfig, session: Session, seat_keys: list[bytes], wait
 async def _answer_sync(links: Links, syncs: SyncServer, session: Session, peer: bytes,
                        frame: SyncFrame) -> None:
     """Serve a catch-up request: rate-limited per peer, size-bounded (see `catchup`)."""
-    for data in syncs.answer(peer, lambda: session.messages_from(frame.step), frame.step):
+    for data in syncs.answer(peer, lambda: session.messages_from(frame.step), frame.step,
+                             frame.have):
         await safe_send(links, peer, data)
 
 

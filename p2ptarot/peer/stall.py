@@ -1,7 +1,9 @@
 """When a stalled game asks again (PROTOCOL §8), as a policy over the caller's clock.
 
-A step that made no progress for ``RESYNC_AFTER`` seconds asks every peer for catch-up (and shows
-its digest); past the local timeout it asks *deeply* (a few steps back, and pushes its recent
+A step that made no progress for ``RESYNC_AFTER`` seconds, and took no new message in that
+time, asks every peer for catch-up (and shows its digest): a peer still working through the
+messages it received is not missing them (under load a step can take longer than that to
+process, and asking then only drew copies of what was queued unread, issue 32); past the local timeout it asks *deeply* (a few steps back, and pushes its recent
 messages to the seats it waits for), again every local timeout; past the table's limit (the
 charter's, the same at every seat) it asks deeply once more, and ``ABANDON_GRACE`` seconds later
 abandons the table, convicting nobody.  Time the peer itself was not running (suspended, SIGSTOP:
@@ -44,9 +46,16 @@ class StallTimers:
         self.deep_every = max(RESYNC_AFTER, min(local_timeout, table_limit))
         self.last_sync = self.last_deep = now
         self.asked: float | None = None  # when the catch-up before abandoning was requested
+        self.taken: int | None = None  # the session's count of stored messages at the last tick
 
-    def tick(self, step: int, now: float, wall: float) -> Due:
-        """The session is at ``step`` at ``now``: what is due."""
+    def tick(self, step: int, now: float, wall: float, taken: int | None = None) -> Due:
+        """The session is at ``step`` at ``now``, having stored ``taken`` messages so far: what
+        is due. A new message postpones the next catch-up request, never the deep requests nor
+        the abandon (messages of later steps can keep arriving while a seat stays silent)."""
+        if taken is not None and taken != self.taken:
+            if self.taken is not None:
+                self.last_sync = max(self.last_sync, now)
+            self.taken = taken
         if self._moved(step, now, wall):
             self.asked, self.last_deep = None, now
             return Due.NOTHING

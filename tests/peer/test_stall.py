@@ -51,6 +51,35 @@ def test_time_the_peer_was_suspended_is_not_held_against_the_others() -> None:
     assert Due.ABANDON not in [d for _, d in run(timers, 5, 600.5, 610.0)]
 
 
+def test_a_peer_taking_messages_asks_for_none_until_they_stop() -> None:
+    """Issue 32: under load a step can take longer than `RESYNC_AFTER` to work through; a peer
+    still storing new messages is not missing them, so it asks only `RESYNC_AFTER` after the
+    last one (asking sooner drew copies of what it had queued unread)."""
+    timers = StallTimers(step=5, local_timeout=10.0, table_limit=30.0, now=0.0, wall=1_000_000)
+    dues = [(t / 2, timers.tick(5, t / 2, 1_000_000 + t / 2, taken=int(t))) for t in range(1, 13)]
+    assert all(d is Due.NOTHING for _, d in dues)  # a new message every half second: 6 s
+    assert timers.tick(5, 7.0, 1_000_007, taken=12) is Due.NOTHING
+    assert timers.tick(5, 8.0, 1_000_008, taken=12) is Due.NOTHING  # 2 s after the last: not past
+    assert timers.tick(5, 8.5, 1_000_008.5, taken=12) is Due.RESYNC
+
+
+def test_new_messages_postpone_neither_the_deep_request_nor_the_abandon() -> None:
+    """Messages of later steps can keep coming while the awaited seat stays silent (or a seat
+    drips them on purpose): the deep requests and the table's limit still run from the stall."""
+    timers = StallTimers(step=5, local_timeout=10.0, table_limit=30.0, now=0.0, wall=1_000_000)
+    dues = []
+    t, taken = 0.5, 0
+    while t <= 40.0:
+        taken += 1
+        due = timers.tick(5, t, 1_000_000 + t, taken=taken)
+        if due is not Due.NOTHING:
+            dues.append((t, due))
+        t += 0.5
+    assert Due.RESYNC not in [d for _, d in dues]
+    assert [t for t, d in dues if d is Due.DEEP] == [10.5, 21.0, 30.5]
+    assert [t for t, d in dues if d is Due.ABANDON][0] == 30.5 + ABANDON_GRACE + 0.5
+
+
 def test_a_finished_seat_waits_for_done_from_the_last_link_up_or_the_table_limit() -> None:
     timers = LingerTimers(finished=True, linger=2.0, heartbeat=5.0, table_limit=300.0, now=100.0)
     assert timers.left(100.0, unlinked=False) == 10.0  # twice the heartbeat: a dead link drops

@@ -13,15 +13,18 @@ import asyncio
 import contextlib
 import json
 import logging
+import base64
+import binascii
 import struct
 import time
+import zlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..handshake import CLOSE_BAD_FRAMES, CLOSE_FLOODED
 from ..limits import TokenBucket
 from ..linkset import CLOSE_MESSAGE_TOO_BIG, peer_text
-from ..nostr.sizing import split_to_fit
+from ..nostr.sizing import escaped_size, split_to_fit
 from .reassembly import Reassembler
 
 logger = logging.getLogger(__name__)
@@ -274,19 +277,54 @@ RelaySend = Callable[[str, int, int, int, str, Callable[[], None] | None], Await
 _KEPT_PACKETS = 128
 
 
+#: a packet sent compressed: this marker, then base85 (``base64.b85encode``: no character
+#: JSON escapes) of the raw deflate stream of the packet's UTF-8 JSON
+_ZIPPED = "z"
+
+
+def pack(packet: str) -> str:
+    """A packet as it travels: compressed when that makes it shorter once JSON-escaped in a
+    data signal (proofs in base64 compress little, the JSON around them well), else as is."""
+    raw = packet.encode("utf-8")
+    if len(raw) < 256:
+        return packet
+    squeezed = zlib.compressobj(6, zlib.DEFLATED, -15)
+    zipped = _ZIPPED + base64.b85encode(squeezed.compress(raw) + squeezed.flush()).decode("ascii")
+    return zipped if len(zipped) < escaped_size(packet) else packet
+
+
+def unpack(text: str, limit: int) -> str | None:
+    """The packet ``pack`` made of ``text``; None if it is broken or would inflate past
+    ``limit`` bytes (a deflate bomb)."""
+    if not text.startswith(_ZIPPED):
+        return text
+    try:
+        data = base64.b85decode(text[len(_ZIPPED):])
+        inflater = zlib.decompressobj(-15)
+        raw = inflater.decompress(data, limit)
+        if inflater.unconsumed_tail or not inflater.eof or inflater.unused_data:
+            return None
+        return raw.decode("utf-8")
+    except (ValueError, binascii.Error, zlib.error, UnicodeDecodeError):
+        return None
+
+
 class RelayChannel(Channel):
     """Frames carried in encrypted NOSTR events (see ``nostr.signal``).  Frames sent close
-    together travel as one *packet* (a JSON array of frames, cut into parts of at most
-    ``chunk`` characters), so a burst of small table messages costs one event, not one each;
-    events are paced by a token bucket so a table never floods the relays; packets are
-    reassembled in order on the other side.  ``budget()`` says how many escaped bytes of
+    together travel as one *packet* (a JSON array of frames, compressed when that pays:
+    ``pack``; cut into parts of at most ``chunk`` characters), so a burst of small table
+    messages costs one event, not one each; events are paced by a token bucket so a table
+    never floods the relays (its rate, ``rate()``, is what the relays take now: the pool
+    stripes a link's events across them); packets are reassembled in order on the other
+    side.  ``budget()`` says how many escaped bytes of
     body one event may carry now (the smallest relay limit): parts are cut to it, and a packet
     a relay refused for its size is cut again to the new budget and sent again, whole."""
 
     path = "relay"
     LINGER = 0.01  # seconds a packet waits for more frames before it goes
 
-    def __init__(self, send: RelaySend, budget: Callable[[], int], rate: float, burst: int,
+    def __init__(self, send: RelaySend, budget: Callable[[], int],
+                 rate: float | Callable[[], float], burst: int,
                  gap: float, max_message: int, max_queued: int) -> None:
         super().__init__(max_queued)
         self._send = send
@@ -294,7 +332,8 @@ class RelayChannel(Channel):
         self._kept: dict[int, str] = {}  # seq -> packet, the last _KEPT_PACKETS sent
         self._again: list[int] = []  # packets to cut again and resend
         self.resent = 0
-        self._bucket = TokenBucket(rate, burst)
+        self._rate = rate if callable(rate) else (lambda: rate)
+        self._bucket = TokenBucket(self._rate(), burst)
         self._seq = 0
         self._in = Reassembler(gap, max_chars=max_message * 2)
         self._max = max_message
@@ -386,7 +425,7 @@ class RelayChannel(Channel):
                         continue
                     self.resent += 1
                 else:
-                    packet = self._next_packet()
+                    packet = pack(self._next_packet())
                     seq, self._seq = self._seq, self._seq + 1
                     self._kept[seq] = packet
                     self._kept.pop(seq - _KEPT_PACKETS, None)
@@ -409,6 +448,7 @@ class RelayChannel(Channel):
                 self._wake.set()
         try:
             for i, body in enumerate(parts):
+                self._bucket.rate = max(self._rate(), 0.5)
                 wait = self._bucket.take(1)
                 if wait:
                     await asyncio.sleep(wait)
@@ -417,8 +457,9 @@ class RelayChannel(Channel):
             logger.info("relay packet lost: %s", exc)  # repairs what this loses
 
     def _deliver_packet(self, packet: str) -> None:
+        text = unpack(packet, 2 * self._max + 1024)
         try:
-            elements = json.loads(packet)
+            elements = json.loads(text) if text is not None else None
         except (ValueError, RecursionError):
             elements = None
         if not isinstance(elements, list):
