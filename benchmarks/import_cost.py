@@ -99,6 +99,7 @@ def main() -> int:
                                          "compiling every module, as with PYTHONDONTWRITEBYTECODE)",
                                  "by_command": {}}
     work = Path(tempfile.mkdtemp(prefix="p2ptarot-imports-"))
+    result["load_before"] = [round(x, 2) for x in os.getloadavg()]  # 1, 5, 15 minutes
     try:
         for cmd, argv in commands(work).items():
             samples: dict[str, list[dict[str, object]]] = {b: [] for b in builds}
@@ -122,6 +123,8 @@ def main() -> int:
                   file=sys.stderr)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    result["load_after"] = [round(x, 2) for x in os.getloadavg()]
+    result["cpus"] = os.cpu_count()
     text = json.dumps(result, sort_keys=True)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 from pathlib import Path
@@ -42,7 +43,9 @@ def main() -> int:
     args = ap.parse_args()
     builds = {"this": HERE} | ({"previous": args.compare.resolve()} if args.compare else {})
     result: dict[str, object] = {"benchmark": "start_to_first_move", "game": args.game,
-                                 "runs": args.runs, "unit": "seconds", "by_peers": {}}
+                                 "runs": args.runs, "unit": "seconds", "by_peers": {},
+                                 "load_before": [round(x, 2) for x in os.getloadavg()],
+                                 "cpus": os.cpu_count()}
     for n in args.peers:
         samples: dict[str, list[dict[str, float | None]]] = {b: [] for b in builds}
         for _ in range(args.runs):
@@ -60,6 +63,7 @@ def main() -> int:
         result["by_peers"][str(n)] = row  # type: ignore[index]
         print(f"{n} peers: {json.dumps({k: v for k, v in row.items() if not k.endswith('_samples')})}",
               file=sys.stderr)
+    result["load_after"] = [round(x, 2) for x in os.getloadavg()]
     text = json.dumps(result, sort_keys=True)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -73,6 +73,13 @@ if os.environ.get('P2PTAROT_TRACEMALLOC'):  # where the Python heap goes, by pac
                                st.size // 1024 for st in lines[:25]}}
 logging.basicConfig(level=logging.WARNING, filename=log, format='%(created).4f %(message)s')
 logging.getLogger('p2ptarot.peer.game').setLevel(logging.DEBUG)
+try:  # as `python -m p2ptarot.cli.main` loads a command (issue 36): no collection while the
+    from p2ptarot._startup import collector_held as _held  # modules load, then they are frozen
+except ImportError:  # a build before that lever
+    import contextlib
+    _held = lambda freeze: contextlib.nullcontext()
+_hold = _held(freeze=True)
+_hold.__enter__()
 # the floor's operations: signatures counted by wrapping them before any module binds the names
 import p2ptarot.crypto.signing as _sg
 _sigs = {'sign': 0, 'verify': 0}
@@ -88,23 +95,46 @@ from p2ptarot.cli.main import main
 import p2ptarot.cli.peer  # host/join's own modules (imported lazily since issue 16): "ready" is the same point in every build
 import os
 if os.environ.get('P2PTAROT_WIRE_COUNT'):  # wire_bytes.py: count what this peer hands its links
-    import atexit, collections, json
-    from p2ptarot.net import transport
+    import atexit, collections, hashlib, json
     sent, frames = collections.Counter(), collections.Counter()
-    # the link's send: `_send_frame` (bytes encoded once, issue 26) or `_send_text` (str) before
-    _name = '_send_frame' if hasattr(transport.Mesh, '_send_frame') else '_send_text'
-    _send = getattr(transport.Mesh, _name)
+    _links = {}  # connection -> hashes of the envelopes already handed to it (repeats counted)
+    def _count(conn, data):
+        text = data if isinstance(data, str) else data.decode()
+        at = text.find('"ctl":"', 0, 120)
+        if at >= 0:
+            kind = text[at + 7:text.find('"', at + 7)]
+        elif text.startswith(('{"hello"', '{"proof"', '{"ready"')):
+            kind = 'handshake'  # the link's own frames
+        else:
+            kind = 'envelope'
+        sent[kind] += len(text.encode()); frames[kind] += 1
+        if kind == 'envelope':  # 'repeat' is a part of 'envelope', not a kind of its own
+            seen = _links.setdefault(id(conn), set())
+            h = hashlib.sha256(text.encode()).digest()
+            if h in seen:
+                sent['repeat'] += len(text.encode()); frames['repeat'] += 1
+                if os.environ.get('P2PTAROT_WIRE_REPEATS'):  # which ones (diagnosis)
+                    import traceback
+                    logging.getLogger('p2ptarot.peer.game').warning(
+                        'repeat %s %s', text[:160], ''.join(traceback.format_stack(limit=8)))
+            seen.add(h)
+    try:  # the link core's carrier (issue 32): every frame goes through `_write(conn, data)`
+        from p2ptarot.net import wsmesh as _mesh_mod
+        _cls, _name = _mesh_mod.Mesh, '_write'
+    except ImportError:  # before it: `_send_frame` (bytes encoded once, issue 26) or `_send_text`
+        from p2ptarot.net import transport as _mesh_mod
+        _cls = _mesh_mod.Mesh
+        _name = '_send_frame' if hasattr(_cls, '_send_frame') else '_send_text'
+    _send = getattr(_cls, _name)
     async def _counted(self, link, data):
         ok = await _send(self, link, data)
         if ok:
-            text = data if isinstance(data, str) else data.decode()
-            at = text.find('"ctl":"', 0, 120)
-            kind = text[at + 7:text.find('"', at + 7)] if at >= 0 else 'envelope'
-            sent[kind] += len(text.encode()); frames[kind] += 1
+            _count(link, data)
         return ok
-    setattr(transport.Mesh, _name, _counted)
+    setattr(_cls, _name, _counted)
     _out = os.environ['P2PTAROT_WIRE_COUNT'] + '/' + os.path.basename(ready) + '.wire.json'
     atexit.register(lambda: open(_out, 'w').write(json.dumps({'bytes': sent, 'frames': frames})))
+_hold.__exit__(None, None, None)
 with open(ready, 'w') as fh:
     fh.write(str(time.time()))
 _phases['ready'] = _status()  # after the imports, before the table
@@ -126,11 +156,20 @@ if os.environ.get('P2PTAROT_TRACEMALLOC'):
     _high['at'] = tracemalloc.get_traced_memory()[0]
     logging.getLogger('p2ptarot.peer.game').addHandler(_HighWater(logging.DEBUG))
 from p2ptarot.crypto.group import count_ops
+_prof = None
+if os.environ.get('P2PTAROT_CPROFILE'):  # where a peer's CPU goes, function by function (the
+    import cProfile  # table only: imports are done); CPU clock, so waiting for a core is not counted
+    _prof = cProfile.Profile(time.process_time)
 rc = 1
 try:
     with count_ops() as _n:
+        if _prof is not None:
+            _prof.enable()
         rc = main(sys.argv[4:])
 finally:
+    if _prof is not None:
+        _prof.disable()
+        _prof.dump_stats(os.environ['P2PTAROT_CPROFILE'] + '/' + os.path.basename(ready) + '.prof')
     with open(ops, 'w') as fh:
         json.dump({'var_mul': _n.var_mul, 'base_mul': _n.base_mul, 'add': _n.add,
                    'validate': _n.validate, **_sigs}, fh)

@@ -7,6 +7,10 @@
   handshake: a ``wss://`` link verifies against the same certificates, loaded when first needed.
 * aiohttp imports ``aiodns`` (and its C library) whenever it is installed, only to offer a
   resolver p2ptarot never asks for (it uses the default, threaded ``getaddrinfo`` resolver).
+* The garbage collector runs full collections while the modules load (each import allocates
+  thousands of objects, none of them garbage): :func:`collector_held` keeps it off while the
+  command line is parsed and the command's modules are imported, then moves what is loaded out
+  of its reach (`gc.freeze`), so the game's own collections no longer rescan the modules either.
 * pydantic looks for plugins in the entry points of every installed distribution when it builds
   its first model; p2ptarot's models validate wire bytes and take no plugin (a user who wants
   one can still set PYDANTIC_DISABLE_PLUGINS, which is then left alone).
@@ -16,10 +20,13 @@
 
 from __future__ import annotations
 
+import gc
 import importlib.abc
 import importlib.machinery
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import ModuleType
 from typing import Any
 
@@ -73,3 +80,21 @@ def install() -> None:
     if "aiohttp.resolver" not in sys.modules:
         sys.modules.setdefault("aiodns", None)  # type: ignore[arg-type]  # None there makes `import aiodns` fail, as documented
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+
+
+@contextmanager
+def collector_held(freeze: bool) -> Iterator[None]:
+    """No garbage collection while the block imports modules; on leaving it, the collector is on
+    again as it was found, and with `freeze` (a process's own command line, not a caller that
+    imported `main` into a longer-lived process) everything loaded so far is frozen: modules,
+    classes and functions live as long as the process, so scanning them again is wasted work.
+    Objects created after the block are collected as before."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if freeze:
+            gc.freeze()
+        if was:
+            gc.enable()

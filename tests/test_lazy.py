@@ -28,3 +28,12 @@ def test_a_lazy_name_is_not_imported_before_its_first_use() -> None:
             "print(before, 'aiortc' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.stdout.split() == ["False", "True"], out.stderr
+
+
+def test_the_event_types_do_not_load_the_presenters() -> None:
+    """A bot peer imports `app.events` (issue 36): `MoveOption` is the only name it would take from
+    `present`, and it loads on first use, from the module and from the package alike."""
+    code = ("import sys, p2ptarot.app as a, p2ptarot.app.events as e; before = 'p2ptarot.present' in sys.modules; "
+            "print(before, a.MoveOption is e.MoveOption is sys.modules['p2ptarot.present.options'].MoveOption)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.split() == ["False", "True"], out.stderr

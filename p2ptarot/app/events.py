@@ -9,11 +9,13 @@ Each event has `to_json()` (the browser receives exactly that, with a "type" key
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from p2ptarot.present.options import MoveOption
 from p2ptarot.i18n import N_, _
 from p2ptarot.i18n.message import tr
+
+if TYPE_CHECKING:  # a bot peer loads these events without the presenters `present` brings in
+    from p2ptarot.present.options import MoveOption
 
 #: what a seat is asked for: its move (`Waiting.what`; other steps are worded by the app layer)
 MOVE_WORD = N_("move")
@@ -594,8 +596,18 @@ def _and(names: tuple[str, ...] | list[str]) -> str:
 
 
 __all__ = ["Chat", "ChatLine", "Command", "Event", "FormReply", "GameAborted", "GameFinished",
-           "HandOver", "Host", "Leave", "LobbyState", "MoveOption", "MovePlayed", "Notice",
+           "HandOver", "Host", "Leave", "LobbyState", "MovePlayed", "Notice",
            "PlayComposed", "PlayMove", "Presence", "Ready", "ReplayLoaded", "RoundHeld", "RoundOver", "Sit",
            "StandInChanged", "StartNow", "BackToLobby", "Continue", "Rematch", "TablesSeen", "TakeBack", "Standing", "TableOpened",
            "Restart", "TimeWarning", "TurnStarted", "ViewChanged", "Waiting", "WriteMove", "command_from_json",
            "seat_label"]
+
+
+def __getattr__(name: str) -> Any:
+    """`MoveOption` (a `TurnStarted` field's type) loads on first use: importing it runs the
+    `present` package, whose presenters and card faces a bot peer never needs (issue 36)."""
+    if name == "MoveOption":
+        from p2ptarot.present.options import MoveOption  # noqa: PLC0415 - deferred on purpose
+        globals()[name] = MoveOption
+        return MoveOption
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -8,14 +8,16 @@ side — fanning the events out to the front ends and carrying their commands ba
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from p2ptarot.engine import info as game_info
 
 from p2ptarot.present import screen as screens
-from .events import (GameAborted, GameFinished, MoveOption, MovePlayed, Presence, RoundOver,
-                     Standing, TableOpened, TurnStarted, ViewChanged, Waiting)
+from .events import (Event, GameAborted, GameFinished, MoveOption, MovePlayed, Presence,
+                     RoundOver, Standing, TableOpened, TurnStarted, ViewChanged, Waiting)
 from .clock import rule_text
+from .facts import (Fact, GameOver, GameStopped, Heard, LinkChanged, MoveRecorded, ViewNow,
+                    WaitingOn)
 from .results import round_rows, totals
 from p2ptarot.present.rulebook import rules
 from p2ptarot.i18n import N_, _, language
@@ -68,6 +70,11 @@ class TableApp:
                            {code: b.to_json() for code, b in books.items() if b is not None})
 
     # ---- what the session did ---------------------------------------------------------------
+    def take(self, fact: Fact) -> list[Event]:
+        """The events for people that ``fact`` makes (none when nothing shown changed): the
+        one entry the game pump's watcher uses, dispatched by the fact's type."""
+        return [e for e in _FACTS[type(fact)](self, fact) if e is not None]
+
     def move_recorded(self, step: int, seat: int, move_json: dict[str, Any],
                       view_before: dict[str, Any], automatic: bool = False,
                       by: str | None = None) -> MovePlayed:
@@ -206,6 +213,35 @@ class TableApp:
     def aborted(self, blame: int | None, reason: str, step: int | None) -> GameAborted:
         return GameAborted(blame, self.name(blame) if blame is not None else "",
                            screens.name_seats(say(reason), self.names), step)
+
+
+
+def _move(app: TableApp, f: MoveRecorded) -> list[Event | None]:
+    return [app.stand_in(f.seat, f.by == "bot"),
+            app.move_recorded(f.step, f.seat, f.move, f.view_before,
+                              by=f.by if f.by == "bot" else None)]
+
+
+def _view(app: TableApp, f: ViewNow) -> list[Event | None]:
+    return [app.view_changed(f.view), *app.rounds_over(f.view)]
+
+
+def _heard(app: TableApp, f: Heard) -> list[Event | None]:
+    app.heard(f.seat)
+    return []
+
+
+def _over(app: TableApp, f: GameOver) -> list[Event | None]:
+    return [app.view_changed(f.view), app.finished(f.scores, f.winners, f.transcript, f.view)]
+
+
+#: how each fact becomes events
+_FACTS: dict[type, Callable[[TableApp, Any], list[Event | None]]] = {
+    Heard: _heard, MoveRecorded: _move, ViewNow: _view,
+    WaitingOn: lambda app, f: [app.waiting(f.seats, f.what, f.deadline)],
+    LinkChanged: lambda app, f: [app.link(f.seat, f.up, f.since)],
+    GameOver: _over,
+    GameStopped: lambda app, f: [app.aborted(f.blame, f.reason, f.step)]}
 
 
 def ordinal(n: int) -> str:

@@ -16,7 +16,7 @@ import sys
 from typing import Sequence
 
 from p2ptarot import PROTOCOL_VERSION, __version__
-from p2ptarot._startup import install as install_startup_levers
+from p2ptarot._startup import collector_held, install as install_startup_levers
 from p2ptarot.i18n import LANGUAGES, _, set_language
 
 from .argparse_words import install as install_argparse_words
@@ -76,12 +76,9 @@ def _lang_given(argv: Sequence[str]) -> str | None:
     return None
 
 
-#: what a bare `p2ptarot` runs: the player's way in, the lobby in the default browser
-BARE = ("web", "--open")
-
-
-def _main(argv: Sequence[str] | None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
+def _parse(argv: list[str]) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
+    """The parser of this command line (its command's module imported) and its arguments, in
+    the language they ask for."""
     if not argv:  # a player's first command: the lobby, opened in the browser (its address printed)
         argv = list(BARE)
     early = _lang_given(argv)
@@ -90,6 +87,16 @@ def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser(argv)
     args = parser.parse_args(argv)
     set_language(getattr(args, "lang", None))
+    return parser, args
+
+
+#: what a bare `p2ptarot` runs: the player's way in, the lobby in the default browser
+BARE = ("web", "--open")
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    with collector_held(freeze=argv is None):  # the command's modules load (see p2ptarot/_startup.py)
+        parser, args = _parse(sys.argv[1:] if argv is None else list(argv))
     run = getattr(args, "run", None)
     if run is None:
         parser.print_usage(sys.stderr)

@@ -92,7 +92,8 @@ def merge(lang: str) -> Catalog:
         was = old.get(msgid, context=ctx)
         empty: Any = ("", "") if isinstance(msgid, tuple) else ""
         kept = was is not None and isinstance(was.string, str) == isinstance(empty, str)
-        new.add(msgid, was.string if kept else empty, locations=places, context=ctx)
+        new.add(msgid, was.string if was is not None and kept else empty, locations=places,
+                context=ctx)
     return new
 
 
@@ -106,7 +107,7 @@ def main() -> int:
                      include_lineno=False)
         path.with_suffix(".mo").write_bytes(compiled(catalog))
         missing = [m.id for m in catalog if m.id and not (m.string if isinstance(m.string, str)
-                                                          else all(m.string))]
+                                                          else all(m.string or ("",)))]
         print(f"{lang}: {len(catalog)} messages, {len(missing)} untranslated", file=sys.stderr)
     return 0
 

@@ -13,6 +13,7 @@ verifies any seat's message (sender, step, sizes, proofs) and applies it, raisin
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from concurrent.futures import Future
 from typing import Any
 
 from p2ptarot.crypto.elgamal import Ciphertext, combine, reencrypt
@@ -20,9 +21,10 @@ from p2ptarot.crypto.errors import CryptoError
 from p2ptarot.crypto.group import G, Point, Scalar, base_mul, hash_to_point, point_sum
 from p2ptarot.crypto.proofs import (make_share, prove_key, prove_reencryption, verify_key,
                                     verify_reencryption, verify_share)
-from p2ptarot.crypto.shuffle import prove_shuffle, verify_shuffle
+from p2ptarot.crypto.shuffle import verify_shuffle
 
 from . import binding
+from . import ahead as _ahead
 from .errors import MentalError, MentalUsageError, MentalViolation
 from .events import CardLearned, Event, Expectation, OperationCompleted, Transfer
 from .messages import (KeyMessage, MentalMessage, ReencryptionItem, ReencryptionMessage,
@@ -108,6 +110,9 @@ class DeckEpoch:
         self._public: dict[int, str] = {}
         self._closed = False
         self._stash: list[Event] = []
+        #: this seat's next shuffle, computed while its predecessor's was being checked (see
+        #: `ahead.py`): (operation index, the input list it was made on, the work)
+        self._ahead: tuple[int, list[Ciphertext], Future[_ahead.Shuffled]] | None = None
         self._activate()
 
     # ---- queries -------------------------------------------------------------------------------
@@ -239,12 +244,7 @@ class DeckEpoch:
             ctx = binding.key_context(self.table_id, self.deck, self.epoch, me)
             return KeyMessage(**head, key=h, proof=prove_key(x, h, ctx))
         if isinstance(op, ShuffleOp):
-            H = self._H()
-            perm = random_permutation(rng, len(op.stage))
-            rands = [random_scalar(rng) for _ in op.stage]
-            out = [reencrypt(op.stage[perm[i]], H, rands[i]) for i in range(len(op.stage))]
-            ctx = binding.shuffle_context(self.table_id, self.deck, self.epoch, self._cursor, me)
-            proof = prove_shuffle(op.stage, out, perm, rands, H, ctx)
+            out, proof = self._take_ahead(op) or self._shuffle(op.stage).result()
             return ShuffleMessage(**head, inputs=op.inputs or (), outputs=op.outputs,
                                   ciphertexts=tuple(out), proof=proof)
         if isinstance(op, TransferOp) and not op.in_share_phase:
@@ -262,6 +262,29 @@ class DeckEpoch:
             return ShareMessage(**head, targets=op.targets, owing=op.owers,
                                 audit=isinstance(op, AuditOp), items=tuple(items))
         raise MentalError(f"no message for operation {op.name}")  # pragma: no cover
+
+    def _shuffle(self, stage: list[Ciphertext], *, on_thread: bool = False
+                 ) -> Future[_ahead.Shuffled]:
+        """This seat's shuffle of `stage` and its proof for the current operation. The
+        permutation and re-encryption factors are drawn here, on the caller's thread, in the
+        same order as always; the multiplications run on a worker thread if `on_thread`."""
+        rng, me = self._rng, self.me
+        assert rng is not None and me is not None
+        H = self._H()
+        perm = random_permutation(rng, len(stage))
+        rands = [random_scalar(rng) for _ in stage]
+        ctx = binding.shuffle_context(self.table_id, self.deck, self.epoch, self._cursor, me)
+        return _ahead.shuffle_and_prove(stage, perm, rands, H, ctx, on_thread=on_thread)
+
+    def _take_ahead(self, op: ShuffleOp) -> _ahead.Shuffled | None:
+        """The shuffle computed ahead on exactly this operation's checked input, if any."""
+        ahead, self._ahead = self._ahead, None
+        if ahead is None or ahead[0] != self._cursor or ahead[1] is not op.stage:
+            return None
+        try:
+            return ahead[2].result()
+        except CryptoError:  # pragma: no cover - our own arithmetic on valid points
+            return None
 
     def _reencrypt(self, op: TransferOp, t: Transfer) -> ReencryptionItem:
         assert self._rng is not None and self.me is not None
@@ -348,6 +371,10 @@ class DeckEpoch:
             raise MentalViolation(s, tr("shuffle has {count} ciphertexts, expected {stage}",
                                         count=len(msg.ciphertexts), stage=len(op.stage)))
         out = list(msg.ciphertexts)
+        # this seat is next: its own shuffle of `out` is computed on a worker thread while this
+        # thread checks `out`; it is used (sent) only once the check has passed (`_take_ahead`)
+        ahead = (self._shuffle(out, on_thread=True)
+                 if not trusted and _ahead.enabled() and s + 1 == self.me else None)
         if not trusted:
             ctx = binding.shuffle_context(self.table_id, self.deck, self.epoch, msg.op, s)
             try:
@@ -355,6 +382,8 @@ class DeckEpoch:
             except CryptoError as exc:
                 raise MentalViolation(s, tr("shuffle proof rejected: {exc}", exc=exc)) from exc
         op.stage = out
+        if ahead is not None:
+            self._ahead = (self._cursor, out, ahead)
         op.turn += 1
         op.pending = {op.turn} if op.turn < self.n else set()
 

@@ -268,7 +268,7 @@ class LinkSet:
                            liveness if liveness is not None else self.policy.liveness)
         self._attempts[conn] = attempt
         if self.closed:
-            return self._fail(attempt, HandshakeError(CLOSE_GOING_AWAY, "shutdown"), quiet=True)
+            return self._fail(attempt, HandshakeError(CLOSE_GOING_AWAY, tr("shutdown")), quiet=True)
         return [Send(conn, mine.encode())]
 
     def receive(self, conn: Conn, text: str, now: float) -> list[Output]:
@@ -366,7 +366,7 @@ class LinkSet:
         self.closed = True
         outputs: list[Output] = []
         for attempt in list(self._attempts.values()):
-            outputs += self._fail(attempt, HandshakeError(CLOSE_GOING_AWAY, "shutdown"),
+            outputs += self._fail(attempt, HandshakeError(CLOSE_GOING_AWAY, tr("shutdown")),
                                   quiet=True)
         for link in list(self._links.values()):
             outputs += self._close_link(link, CLOSE_GOING_AWAY, "shutdown")

@@ -12,6 +12,11 @@ answered at once. Such an answer starts where the last one stopped, so a continu
 nothing but the part of the step a byte cut split; the requester asks for it the moment it has
 taken the window (`CatchUp`), instead of waiting `RESYNC_AFTER` for its stall timer (issue 36:
 a peer that lost its unsynced transcript tail in a crash is hundreds of steps behind).
+
+An answer sends only what the requester lacks (issue 32): a request names, per step, the seats
+whose messages it stores and their hash (`SyncFrame.have`), and the answer leaves out those it
+holds in the same version; a different version is sent, so an equivocation still meets the
+other version at the requester.
 """
 
 from __future__ import annotations
@@ -19,7 +24,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 
+from collections.abc import Sequence
+
 from p2ptarot.table.control import SyncFrame
+from p2ptarot.table.digest import HaveEntry, held_by_asker
 from p2ptarot.table.envelope import Envelope
 from p2ptarot.table.intake import MAX_STEPS_AHEAD
 
@@ -47,10 +55,10 @@ class SyncServer:
         self.continued = 0
 
     def answer(self, peer: bytes, messages: Callable[[], Iterable[Envelope]],
-               step: int = 0) -> list[bytes]:
+               step: int = 0, have: Sequence[HaveEntry] | None = None) -> list[bytes]:
         """The frames to send `peer` for its request from `step` (`messages`: this peer's
-        messages from `step` on, step messages in step order, then abort records); empty when it
-        asked too soon."""
+        messages from `step` on, step messages in step order, then abort records), leaving out
+        those its `have` shows it holds; empty when it asked too soon."""
         more = self._more.pop(peer, None)
         if more is not None and step >= more:
             self.continued += 1
@@ -66,7 +74,11 @@ class SyncServer:
         end = step + self.window
         out: list[bytes] = []
         size = 0
-        for env in messages():
+        envs = list(messages())
+        held = _asker_holds(have, envs) if have else set()
+        for env in envs:
+            if env.kind != "abort" and (env.step, env.seat) in held:
+                continue  # the requester stores this very message
             if env.kind != "abort" and env.step > end:
                 self._more[peer] = end + 1  # the rest is for the continuation
                 continue
@@ -80,19 +92,33 @@ class SyncServer:
         return out
 
 
+def _asker_holds(have: Sequence[HaveEntry], envs: list[Envelope]) -> set[tuple[int, int]]:
+    """(step, seat) of the step messages in `envs` the requester's `have` shows it holds."""
+    mine: dict[int, dict[int, Envelope]] = {}
+    for env in envs:
+        if env.kind != "abort":
+            mine.setdefault(env.step, {})[env.seat] = env
+    return held_by_asker(have, mine)
+
+
 class CatchUp:
     """The requesting side: remembers the step it last asked from, and says when to ask again
     at once: when the session has moved past the whole window an answer could carry, more may
     be waiting (in normal play this costs one small request per `window` steps)."""
 
-    def __init__(self, window: int = MAX_STEPS_AHEAD) -> None:
+    def __init__(self, window: int = MAX_STEPS_AHEAD,
+                 have: Callable[[int], list[HaveEntry]] | None = None) -> None:
+        """`have`: what this peer stores from a step on (`Session.have`), named in each request
+        so that answers leave it out."""
         self.window = window
         self.asked_from: int | None = None
+        self._have = have
 
     def ask(self, step: int) -> SyncFrame:
         """The request frame from `step` (noted)."""
         self.asked_from = step
-        return SyncFrame(step=step)
+        have = self._have(step) if self._have is not None else None
+        return SyncFrame(step=step, have=have or None)
 
     def again(self, step: int) -> SyncFrame | None:
         """The continuation request to send now that the session is at `step`, or None."""

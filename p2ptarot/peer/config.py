@@ -14,6 +14,8 @@ from p2ptarot.table.effects import Aborted, NeedMove
 from p2ptarot.table.inputs import StandInMove
 from p2ptarot.table.room import AWAY_LIMIT
 
+from .clock import Clock
+
 if TYPE_CHECKING:  # a bot peer has no hub: the player's front end is never loaded (issue 26)
     from p2ptarot.app.hub import Hub
 
@@ -82,6 +84,8 @@ class PeerConfig:
     test_seed: int | None = None
     #: how this peer reaches the others (None: the LAN transport on `interface`/`port`)
     transport: Transport | None = None
+    #: the lobby's and the game pump's time (tests may pass their own)
+    clock: Clock = field(default_factory=Clock)
 
     def links(self) -> Transport:
         """The transport to play over."""

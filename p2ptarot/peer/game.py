@@ -12,7 +12,6 @@ import asyncio
 import atexit
 import gc
 import logging
-import time
 from typing import Any, Awaitable, Callable, Iterator
 
 from p2ptarot.crypto.signing import Identity
@@ -21,13 +20,14 @@ from p2ptarot.net.errors import MeshError
 from p2ptarot.net.events import LinkDown, LinkUp, Received
 from p2ptarot.net.link import Links
 from p2ptarot.i18n import _
-from p2ptarot.i18n.message import render as say
+from p2ptarot.i18n.message import tr
+from p2ptarot.mental import ahead as shuffle_ahead
 from p2ptarot.mental.randomness import SeededRandomSource
 from p2ptarot.table.charter import SignedCharter
 from p2ptarot.table.control import ChatFrame, ControlFrame, DoneFrame, JoinFrame, SignedFrame, SyncFrame
 from p2ptarot.table.digest import DigestFrame
 from p2ptarot.table.effects import (Aborted, DigestTo, Effect, Finished, Forward, Found, NeedMove,
-                                    Notice, Progress, Record, ResendTo, Send)
+                                    Notice, Progress, ResendTo, Send)
 from p2ptarot.table.errors import TableUsageError
 from p2ptarot.table.inputs import StandInMove
 from p2ptarot.table.names import printable
@@ -38,8 +38,10 @@ from .config import Chooser, GameResult, PeerConfig, RunError
 from .fault_point import StopBefore
 from .frames import MALFORMED, ctl, control_of, finished_seats, safe_send
 from .heal import HIGHER_SEAT_PAUSE, Healer
-from .stall import Due, StallTimers
-from .store import DataDir, LineAppender, TableStore, test_secret
+from .sentlog import OncePerLink, SentLog
+from .stall import Due, LingerTimers, StallTimers
+from . import texts
+from .store import DataDir, LineAppender, TableStore, persist, test_secret
 from .trace import StepTrace
 from .watcher import Watcher
 
@@ -67,6 +69,7 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
                choose: Chooser, resume: bool = False) -> GameResult:
     """Play one table to its end (or abort) over the links; persist everything on the way."""
     _exit_without_collecting()
+    shuffle_ahead.enable()  # a seat makes its shuffle while it checks the one before (ahead.py)
     data = DataDir(cfg.data_dir)
     store = TableStore(data, signed, cfg.test_seed)
     charter = signed.charter
@@ -81,6 +84,9 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
     transcript = store.fresh_transcript()
     keys = [charter.seat_key(i) for i in range(len(charter.seats))]
     links.admit_only(keys)  # a running game talks to its seats only (strangers are cut off)
+    # an answer never sends a link an envelope it carried lately
+    links = OncePerLink(links, SentLog(clock=cfg.clock.monotonic),
+                        seats={key: i for i, key in enumerate(keys)})
 
     healer = Healer(links, keys, [s.address for s in charter.seats], seat,
                     pause=0.0 if resume else HIGHER_SEAT_PAUSE)
@@ -90,11 +96,18 @@ async def play(cfg: PeerConfig, links: Links, identity: Identity, signed: Signed
     effects = _Effects(cfg, links, keys, [s.name for s in charter.seats], watch, audience,
                        choose, charter.timeout / 2, transcript, outbox, seat)
     reporter = asyncio.ensure_future(_report_paths(links.paths, watch))  # online: which path
+
+    def on_link(peer: bytes, up: bool) -> None:
+        watch.link(peer, up)
+        audience.link(peer, up)
+
+    def on_chat(peer: bytes, text: object) -> None:
+        watch.chat(peer, text)
+        audience.chat(peer, text)
     try:
         await _pump(cfg, links, session, effects.handle, healer, effects.moves,
                     saved if resume else None,
-                    on_link=lambda peer, up: (watch.link(peer, up), audience.link(peer, up)),
-                    on_chat=lambda peer, text: (watch.chat(peer, text), audience.chat(peer, text)),
+                    on_link=on_link, on_chat=on_chat,
                     chat_out=watch.chat_out, trace=effects.trace)
     finally:
         if effects.trace is not None:
@@ -209,22 +222,13 @@ class _Effects:
         logger.info("%s", printable(e.text))
 
     async def finished(self, e: Finished) -> None:
-        names = self.names
-        scores = ", ".join(f"{names[i]} {score}" for i, score in enumerate(e.outcome.scores))
-        won = ", ".join(names[w] for w in e.outcome.winners) or _("nobody")
-        self.cfg.say(_("game over: {scores}; won by {winners}").format(scores=scores, winners=won))
+        self.cfg.say(texts.game_over(self.names, e))
 
     async def found(self, e: Found) -> None:
-        """A fault the rules punish in play (Eleusis void round)."""
-        self.cfg.say(_("{name} (seat {n}) is at fault: {reason}; play goes on").format(
-            name=self.names[e.blame], n=e.blame + 1, reason=printable(say(e.reason))))
+        self.cfg.say(texts.at_fault(self.names, e))
 
     async def aborted(self, e: Aborted) -> None:
-        names = self.names
-        who = (_("{name} (seat {n}) is blamed").format(name=names[e.blame], n=e.blame + 1)
-               if e.blame is not None else _("nobody is blamed"))
-        self.cfg.say(_("game aborted at step {step}: {who}: {reason}").format(
-            step=e.step, who=who, reason=printable(say(e.reason))))  # may quote a cheater's text
+        self.cfg.say(texts.aborted(self.names, e))
 
 
 #: each effect type the pump acts on, and how
@@ -233,29 +237,6 @@ _EFFECTS: dict[type, Callable[[_Effects, Any], Awaitable[None]]] = {
     ResendTo: _Effects.resend_to, NeedMove: _Effects.need_move, Progress: _Effects.progress,
     Notice: _Effects.notice, Finished: _Effects.finished, Found: _Effects.found,
     Aborted: _Effects.aborted}
-
-
-def persist(effects: list[Effect], transcript: LineAppender, outbox: LineAppender) -> list[bytes]:
-    """Write a batch's lines; return the own messages to send, every one durable already.
-
-    One durable write per batch: the transcript's lines are handed to the OS (synced at close:
-    every one of them is some seat's outbox line, and a resumed peer fetches a lost tail from its
-    peers), the own messages are appended to the outbox and fsynced before this returns, so no
-    peer can act on a message its author could lose in a crash (a resumed seat reuses it instead
-    of signing a second version). The fsync runs on the event loop's thread: under load, the hop
-    to a worker thread and back cost more wall time than the fsync itself (issue 36: 8.9 against
-    6.4 ms from a batch's session work to its send, p50, 4 peers on one 2-core machine), and
-    while the worker ran, the loop took up other frames and the send waited behind their
-    verification."""
-    sends = [e.envelope.encoded() for e in effects if isinstance(e, Send)]
-    for e in effects:
-        if isinstance(e, Record):
-            transcript.append(e.envelope.encoded())
-    for line in sends:
-        outbox.append(line)
-    if sends:
-        outbox.sync()
-    return sends
 
 
 async def _report_paths(paths: Callable[[], dict[bytes, tuple[str, float | None]]],
@@ -276,11 +257,14 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
     """Feed the session from the links and the local chooser until the game ends, then linger;
     a stalled step asks again, deeper, then abandons (PROTOCOL §8: `stall.StallTimers`)."""
     healer.start()
-    catch = CatchUp()  # a peer far behind asks again as soon as it has taken an answer's window
+    # a peer far behind asks again as soon as it has taken an answer's window; every request
+    # names what this seat holds, which answers leave out
+    catch = CatchUp(have=session.have)
     await _begin(cfg, links, session, handle, saved, catch)
     syncs = SyncServer()
+    clock = cfg.clock
     timers = StallTimers(session.step, float(cfg.timeout), float(session.charter.timeout),
-                         time.monotonic(), time.time())
+                         clock.monotonic(), clock.wall())
     done: set[bytes] = set()  # peers that said they finished: they hold all our messages
     # one waiting task per source, kept across turns until it yields, rather than two new tasks,
     # a wait and a cancellation per event (15-25 us less per event: small, ~20 ms a peer and game)
@@ -311,7 +295,7 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
                 await links.broadcast(ChatFrame(text=text).wire())
             if session.finished:
                 break
-            due = timers.tick(session.step, time.monotonic(), time.time())
+            due = timers.tick(session.step, clock.monotonic(), clock.wall(), session.taken)
             if trace is not None and due in (Due.DEEP, Due.RESYNC):
                 trace.note(due.value, session.step)
             await _on_due(due, links, session, handle, timers, catch)
@@ -333,7 +317,7 @@ async def _begin(cfg: PeerConfig, links: Links, session: Session,
     """Start the session (or replay a resumed game's saved messages) and ask every peer for
     what this seat lacks."""
     if saved is not None:
-        cfg.say(_("resuming from {n} saved messages").format(n=len(saved)))
+        cfg.say(texts.resuming(len(saved)))
         await handle(session.load(saved))
     else:
         await handle(session.start())
@@ -495,16 +479,14 @@ async def _linger(cfg: PeerConfig, links: Links, session: Session,
         known = [i for i, key in enumerate(seat_keys) if i == session.seat or key in done]
         return DoneFrame(step=session.step, seats=known).wire()
     await links.broadcast(done_frame())
-    start = linked_at = time.monotonic()
-    told = False  # the player was told whom a long wait is for
+    clock = cfg.clock.monotonic
+    timers = LingerTimers(finished, cfg.linger, cfg.heartbeat, float(session.charter.timeout),
+                          clock())
     try:
         while True:
             waiting = (keys if finished else set(links.peers())) - done
-            left = _linger_end(cfg, session, finished, bool(waiting - set(links.peers())), start,
-                               linked_at) - time.monotonic()
-            if finished and waiting and not told and left > 0 \
-                    and time.monotonic() - start > max(cfg.linger, 2 * cfg.heartbeat):
-                told = True
+            left = timers.left(clock(), bool(waiting - set(links.peers())))
+            if waiting and timers.tell(clock(), left):
                 _say_waiting(cfg, session, seat_keys, waiting, left)
             if first is not None:
                 ev, first = first, None
@@ -528,7 +510,7 @@ async def _linger(cfg: PeerConfig, links: Links, session: Session,
                 elif frame is None:
                     await handle(session.receive(ev.data))
             elif isinstance(ev, LinkUp):
-                linked_at = time.monotonic()
+                timers.linked(clock())
                 await safe_send(links, ev.peer, done_frame())
             elif isinstance(ev, LinkDown):
                 healer.lost(ev.peer)
@@ -536,33 +518,18 @@ async def _linger(cfg: PeerConfig, links: Links, session: Session,
         await healer.close()
 
 
-def _linger_end(cfg: PeerConfig, session: Session, finished: bool, unlinked: bool,
-                start: float, linked_at: float) -> float:
-    """Until when a lingering seat waits (see `_linger`); `unlinked`: some awaited seat has no
-    link now."""
-    if not finished:
-        return start + cfg.linger
-    if unlinked:
-        return start + float(session.charter.timeout)
-    # counted from the last link that came up: its seat has to catch up first
-    return min(start + float(session.charter.timeout),
-               linked_at + max(cfg.linger, 2 * cfg.heartbeat))
-
-
 def _say_waiting(cfg: PeerConfig, session: Session, seat_keys: list[bytes], waiting: set[bytes],
                  left: float) -> None:
     """A finished seat's long wait for others' `done`: whom for, and that the player may go."""
-    names = ", ".join(printable(session.charter.seats[i].name, 40)
-                      for i, key in enumerate(seat_keys) if key in waiting)
-    cfg.say(_("the game is over and its transcript is saved; waiting up to {seconds} s "
-              "for {names} to confirm they have the end (you may leave now)").format(
-                  seconds=f"{left:.0f}", names=names))
+    cfg.say(texts.waiting_for([session.charter.seats[i].name for i, key in enumerate(seat_keys)
+                               if key in waiting], left))
 
 
 async def _answer_sync(links: Links, syncs: SyncServer, session: Session, peer: bytes,
                        frame: SyncFrame) -> None:
     """Serve a catch-up request: rate-limited per peer, size-bounded (see `catchup`)."""
-    for data in syncs.answer(peer, lambda: session.messages_from(frame.step), frame.step):
+    for data in syncs.answer(peer, lambda: session.messages_from(frame.step), frame.step,
+                             frame.have):
         await safe_send(links, peer, data)
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Sequence
 
 from pydantic import ValidationError
@@ -202,11 +201,11 @@ class _HostLobby:
         room = self.room
         await self.tell_roster()
         while self.chosen is None and not room.should_start:
-            now = time.monotonic()
+            now = self.cfg.clock.monotonic()
             ev = await _lobby_input(self.links, self.hub,
                                     _soonest(self.grace.wait(now), room.away_wait(now)))
             changed = await self.on_input(ev)
-            changed |= self.on_time(time.monotonic())
+            changed |= self.on_time(self.cfg.clock.monotonic())
             if changed:
                 await self.advertiser.update(seats_taken=len(room.seats))
                 await self.tell_roster()
@@ -258,7 +257,7 @@ class _HostLobby:
         return self.room.set_ready(peer, frame.ready)
 
     async def on_chat(self, peer: bytes, frame: ChatFrame) -> bool:
-        said = self.room.chat(peer, frame.text, time.monotonic())
+        said = self.room.chat(peer, frame.text, self.cfg.clock.monotonic())
         if said is not None:
             await self.relay(said, peer)
             if self.hub is not None:
@@ -275,7 +274,7 @@ class _HostLobby:
             room.leave(ev.peer)
             _announce(self.cfg, _("{name} left the lobby").format(name=name))
             return True
-        if not room.lost(ev.peer, time.monotonic()):
+        if not room.lost(ev.peer, self.cfg.clock.monotonic()):
             return False
         name = room.seats[room.seat_of(ev.peer) or 0].name
         _announce(self.cfg, _("{name} lost the connection; waiting {seconds} s for {name} "
@@ -348,7 +347,7 @@ async def _collect_signatures(cfg: PeerConfig, links: Links, identity: Identity,
     bound = f"{cfg.lobby_reconnect:g}"
 
     def lost(key: bytes) -> None:
-        if away.lost(key, time.monotonic()):
+        if away.lost(key, cfg.clock.monotonic()):
             _announce(cfg, _("{name} lost the connection before signing the charter; waiting "
                              "{seconds} s for {name} to reconnect").format(
                                  name=joined[seat_of[key]][1], seconds=bound))
@@ -358,7 +357,7 @@ async def _collect_signatures(cfg: PeerConfig, links: Links, identity: Identity,
         if key not in links.peers():  # dropped before the charter could go out
             lost(key)
     while len(sigs) < len(joined):
-        now = time.monotonic()
+        now = cfg.clock.monotonic()
         for key in away.expired(now):
             raise RunError(_("{name} (seat {n}) left before signing the charter: not back "
                              "within {seconds} s").format(name=joined[seat_of[key]][1],
@@ -367,7 +366,9 @@ async def _collect_signatures(cfg: PeerConfig, links: Links, identity: Identity,
             ev = await asyncio.wait_for(links.next_event(), away.wait(now))
         except TimeoutError:
             continue
-        seat_no = seat_of.get(ev.peer) if isinstance(ev, (Received, LinkDown)) else None
+        if not isinstance(ev, (Received, LinkDown)):
+            continue
+        seat_no = seat_of.get(ev.peer)
         if seat_no is None or seat_no == 0 or ev.peer in sigs:
             continue
         if isinstance(ev, LinkDown):
@@ -398,11 +399,11 @@ async def _relink(cfg: PeerConfig, links: Links, host: bytes, url: str, why: str
     bound = f"{cfg.lobby_reconnect:g}"
     _announce(cfg, _("the connection to the host dropped ({why}); reconnecting to the host "
                      "(for up to {seconds} s)").format(why=why, seconds=bound))
-    deadline = time.monotonic() + cfg.lobby_reconnect
+    deadline = cfg.clock.monotonic() + cfg.lobby_reconnect
     rng = random.Random()
     failures = 0
     while host not in links.peers():
-        left = deadline - time.monotonic()
+        left = deadline - cfg.clock.monotonic()
         if left <= 0:
             raise RunError(_("the host closed the connection ({why}) and could not be reached "
                              "again within {seconds} s").format(why=why, seconds=bound))
@@ -419,7 +420,8 @@ async def _relink(cfg: PeerConfig, links: Links, host: bytes, url: str, why: str
             failures += 1
         except MeshError:
             failures += 1
-        await asyncio.sleep(min(retry_delay(failures, rng), max(0.0, deadline - time.monotonic())))
+        left = max(0.0, deadline - cfg.clock.monotonic())
+        await asyncio.sleep(min(retry_delay(failures, rng), left))
 
 
 async def join_lobby(cfg: PeerConfig, links: Links, identity: Identity, url: str,

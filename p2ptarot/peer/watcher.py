@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from p2ptarot import app
 from p2ptarot.app.events import ChatLine, Event, LinkPaths
+from p2ptarot.app.facts import (Fact, GameOver, GameStopped, Heard, LinkChanged, MoveRecorded,
+                                ViewNow, WaitingOn)
 from p2ptarot.table.charter import Charter
 from p2ptarot.table.effects import Aborted, Effect, Finished, Record
 from p2ptarot.table.names import printable
@@ -74,25 +76,27 @@ class Watcher:
         if self.hub is not None:
             self.hub.publish(event)
 
+    def _tell(self, fact: Fact) -> None:
+        """Hand the app what happened; publish the events it makes of it."""
+        if self.app is not None:
+            for event in self.app.take(fact):
+                self._publish(event)
+
     def effect(self, e: Effect) -> None:
         if self.app is None:
             return
         if isinstance(e, Record):
-            self.app.heard(e.envelope.seat)
+            self._tell(Heard(e.envelope.seat))
         if isinstance(e, Record) and e.envelope.kind in ("move", "move.open") \
                 and isinstance(e.envelope.body.get("move"), dict):
             by = e.envelope.body.get("by")  # validated by the session: "bot" or absent
-            self._publish(self.app.stand_in(e.envelope.seat, by == "bot"))
-            self._publish(self.app.move_recorded(e.envelope.step, e.envelope.seat,
-                                                 e.envelope.body["move"], self._view or {},
-                                                 by=by if by == "bot" else None))
+            self._tell(MoveRecorded(e.envelope.step, e.envelope.seat, e.envelope.body["move"],
+                                    self._view or {}, by if isinstance(by, str) else None))
         elif isinstance(e, Finished):
-            view = self.session.game.view(self.seat)
-            self._publish(self.app.view_changed(view))
-            self._publish(self.app.finished(e.outcome.scores, e.outcome.winners,
-                                            str(self.transcript), view))
+            self._tell(GameOver(e.outcome.scores, e.outcome.winners, str(self.transcript),
+                                self.session.game.view(self.seat)))
         elif isinstance(e, Aborted):
-            self._publish(self.app.aborted(e.blame, e.reason, e.step))
+            self._tell(GameStopped(e.blame, e.reason, e.step))
 
     def settle(self) -> None:
         """After a batch of effects: the new view and what the table now waits for."""
@@ -101,16 +105,14 @@ class Watcher:
         if self.session.step != self.step:
             self.step, self.step_start = self.session.step, time.monotonic()
         self._view = self.session.game.view(self.seat)
-        self._publish(self.app.view_changed(self._view))
-        for ev in self.app.rounds_over(self._view):
-            self._publish(ev)
+        self._tell(ViewNow(self._view))
         spec = self.session.spec
         pending = self.session.pending_seats()
         if spec is None or not pending:
             return
         what = "move" if spec.kind in MOVE_STEP_KINDS else spec.label
         deadline = time.time() + self._limit - (time.monotonic() - self.step_start)
-        self._publish(self.app.waiting(pending, what, deadline))
+        self._tell(WaitingOn(pending, what, deadline))
 
     def chat_out(self) -> list[str]:
         """Chat lines the player typed since the last call (to broadcast)."""
@@ -133,7 +135,7 @@ class Watcher:
         time rounded to 10 ms, so a page is not redrawn for jitter)."""
         if self.app is None:
             return
-        rows = []
+        rows: list[dict[str, Any]] = []
         for peer, (path, rtt) in paths.items():
             seat = self.charter.seat_of(peer)
             if seat is not None and seat != self.seat:
@@ -149,4 +151,4 @@ class Watcher:
             return
         seat = self.charter.seat_of(peer)
         if seat is not None:
-            self._publish(self.app.link(seat, up, since=time.time()))
+            self._tell(LinkChanged(seat, up, since=time.time()))

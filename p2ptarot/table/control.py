@@ -16,10 +16,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from . import canonical
-from .digest import DigestFrame, parse_frame
+from .charter import B64
+from .digest import (HAVE_DIGEST, HAVE_SEATS, MAX_DIGEST_STEPS, DigestFrame, HaveEntry,
+                     have_entry_ok, parse_frame)
 
 #: the most seats a roster frame may describe (no game has more; a bigger list is refused)
 MAX_ROSTER = 64
@@ -130,10 +132,44 @@ class SignedFrame(_Frame):
 
 
 class SyncFrame(_Frame):
-    """Catch-up: send the logged and pending envelopes from ``step`` on."""
+    """Catch-up: send the logged and pending envelopes from ``step`` on that the sender lacks.
+
+    ``have`` (absent: nothing) names what the sender stores from ``step`` on, one entry per
+    step: ``[step, seats, digests]``, ``seats`` a bit mask (bit s: seat s), ``digests`` the
+    first 16 bytes of each of those seats' envelope digests, in seat order, concatenated
+    (unpadded base64url, 16 bytes per seat of the mask). An answer leaves out each message whose
+    digest the asker named (another version is sent: the asker then holds both, an
+    equivocation)."""
 
     ctl: Literal["sync"] = "sync"
     step: _Step
+    have: list[tuple[_Step, Annotated[int, Field(ge=1, lt=1 << HAVE_SEATS)],
+                     Annotated[str, Field(pattern=B64, min_length=22,
+                                          max_length=(HAVE_DIGEST * HAVE_SEATS * 4 + 2) // 3)]]
+               ] | None = Field(default=None, max_length=MAX_DIGEST_STEPS)
+
+    @field_validator("have", mode="before")
+    @classmethod
+    def _entries(cls, value: object) -> object:
+        """JSON has no tuples: a list of three items is one entry (its types still checked
+        strictly: a bool or a string is no integer)."""
+        if isinstance(value, list):
+            return [tuple(item) if isinstance(item, list) and len(item) == 3 else item
+                    for item in value]
+        return value
+
+    @field_validator("have")
+    @classmethod
+    def _one_digest_per_seat(cls, value: list[HaveEntry] | None) -> list[HaveEntry] | None:
+        if value is not None and not all(have_entry_ok(entry) for entry in value):
+            raise ValueError("have: one 16-byte digest per seat of the mask")
+        return value
+
+    def wire(self) -> bytes:
+        frame: dict[str, Any] = {"ctl": "sync", "step": self.step}
+        if self.have:
+            frame["have"] = [list(entry) for entry in self.have]
+        return canonical.encode(frame)
 
 
 class DoneFrame(_Frame):

@@ -58,6 +58,9 @@ class Intake:
         self._last_logged: dict[int, int] = {}  # seat -> the last step it has a logged message in
         self._asked: set[tuple[int, int]] = set()  # (step, seat) asked for what this peer lacks
         self._resent: set[tuple[int, int, int]] = set()  # (step, author, to): body sent on demand
+        #: messages newly stored so far (a peer taking messages is not stalled, however slowly
+        #: its step moves: `peer.stall`)
+        self.taken = 0
 
     # ---- taking frames ------------------------------------------------------------------------
     def take(self, data: bytes, step: int, trusted: bool = False) -> Taken:
@@ -107,6 +110,7 @@ class Intake:
                                 (known, env))
             return _NOTHING
         slot[env.seat] = env
+        self.taken += 1
         return Taken(env=env)
 
     def _take_record(self, env: Envelope) -> Taken:
@@ -117,6 +121,7 @@ class Intake:
             return Taken(notice=tr("dropped {problem}", problem=problem))
         if not self.ledger.add(env, body.blame, body.reason):
             return _NOTHING
+        self.taken += 1
         return Taken(env=env, record=body, evidence=tuple(evidence_lines(body.evidence)))
 
     def keep_own(self, env: Envelope) -> None:
@@ -167,6 +172,17 @@ class Intake:
     def stored(self, step: int, seat: int) -> Envelope | None:
         """This peer's message of `seat` for `step`, logged or held."""
         return self._logged.get((step, seat)) or self._held.get(step, {}).get(seat)
+
+    def stored_steps(self, first: int, last: int) -> list[tuple[int, dict[int, Envelope]]]:
+        """(step, seat -> message) of every step `first`..`last` this peer stores a message of,
+        logged or held (what a catch-up request says it holds: PROTOCOL §10)."""
+        out = []
+        for step in range(max(0, first), last + 1):
+            by_seat = {seat: env for seat in range(self.n)
+                       if (env := self.stored(step, seat)) is not None}
+            if by_seat:
+                out.append((step, by_seat))
+        return out
 
     def heads(self, first: int, last: int) -> list[tuple[int, int, bytes]]:
         """(step, seat, digest) of every stored message of steps `first`..`last`."""

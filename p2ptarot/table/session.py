@@ -38,7 +38,7 @@ from . import canonical, codec, rounds
 from .bodies import STAND_IN, AbortBody, ResultBody
 from .bridge import CommittedSecret, EngineBridge
 from .charter import SignedCharter
-from .digest import MAX_WANTS, make_frame, parse_frame
+from .digest import MAX_WANTS, HaveEntry, have_entries, make_frame, parse_frame
 from .effects import (Aborted, DigestTo, Effect, Finished, Forward, Found, NeedMove, Notice,
                       Progress, Record, ResendTo, Send)
 from .envelope import Envelope, chain_next, chain_start, seal
@@ -210,6 +210,18 @@ class Session:
     def messages_from(self, step: int) -> list[Envelope]:
         """Log and pending envelopes from `step` on (to serve a peer that is catching up)."""
         return self.intake.messages_from(step)
+
+    @property
+    def taken(self) -> int:
+        """How many messages of other seats this peer has stored so far (a count that moves
+        while the peer works through what it received, even when its step does not)."""
+        return self.intake.taken
+
+    def have(self, step: int) -> list[HaveEntry]:
+        """What a catch-up request from `step` says this peer stores (PROTOCOL §10): per step of
+        the window it stores messages of, their seats and a hash of them, so that an answer
+        leaves out what is here already and still brings another version of any of them."""
+        return have_entries(self.intake.stored_steps(step, step + MAX_STEPS_AHEAD))
 
     # ---- digests (PROTOCOL §8): equivocation caught without relaying every body -----------------
     def digest(self) -> list[Effect]:

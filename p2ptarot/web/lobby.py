@@ -284,7 +284,7 @@ class Lobby:
                       "opening a table of {game} for {seats} with {bots} bots...", cmd.bots)
              if cmd.bots else _("opening a table of {game} for {seats}...")).format(
                 game=gi.title_in(language()), seats=cmd.seats, bots=cmd.bots)))
-        cfg, extra = self.cfg, ()
+        cfg, extra = self.cfg, tuple[str, ...]()
         if cmd.online:
             if self.online is None:
                 self.hub.publish(Notice(_("hosting online needs `p2ptarot web --online`")))

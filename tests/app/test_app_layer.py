@@ -9,8 +9,10 @@ from typing import Any
 
 import pytest
 
-from p2ptarot.app.events import (ChatLine, Leave, Notice, PlayMove, Presence, TurnStarted,
-                                 command_from_json, seat_label)
+from p2ptarot.app.events import (ChatLine, GameAborted, Leave, MovePlayed, Notice, PlayMove,
+                                 Presence, TurnStarted, ViewChanged, command_from_json, seat_label)
+from p2ptarot.app.facts import (GameStopped, Heard, LinkChanged, MoveRecorded, ViewNow,
+                                WaitingOn)
 from p2ptarot.present.faces import face, sort_key
 from p2ptarot.app.human import LeftTable, human_chooser, until_left
 from p2ptarot.present.screen import move_options, name_seats, screen
@@ -102,6 +104,25 @@ def test_presence_is_announced_once_and_a_return_is_named() -> None:
     assert app.link(1, False) is None
     assert app.link(1, True) == Presence(1, "Bob", "rejoined")
     assert app.link(0, False) is None  # our own seat is not news
+
+
+def test_the_watcher_hands_the_app_facts_and_gets_events() -> None:
+    """`TableApp.take`, the game pump's one entry: each fact becomes the events people see."""
+    seat, view, legal = _states("sinople", 3, lambda v, l: l[0].KIND == "play")[0]
+    app = TableApp("sinople", None, NAMES, seat=(seat + 1) % 3)
+    assert app.take(Heard(seat)) == []
+    by_bot = app.take(MoveRecorded(40, seat, legal[0].to_json(), view, by="bot"))
+    assert [type(e) for e in by_bot] == [Presence, MovePlayed]
+    assert by_bot[0] == Presence(seat, NAMES[seat], "stand-in") and by_bot[1].by == "bot"
+    assert [type(e) for e in app.take(MoveRecorded(41, seat, legal[0].to_json(), view))] == \
+        [Presence, MovePlayed]  # the player is back: said once
+    assert [type(e) for e in app.take(ViewNow(view))] == [ViewChanged]
+    assert app.take(ViewNow(view)) == []  # nothing a person sees changed
+    assert app.take(LinkChanged(1, False, since=1000.0)) == [Presence(1, "Bob", "left", 1000.0)]
+    waiting = app.take(WaitingOn((1,), "move", 1000.0))
+    assert len(waiting) == 1 and waiting[0].sentence == "waiting for Bob"
+    stopped = app.take(GameStopped(1, "seat 1 sent a bad proof", 12))
+    assert stopped == [GameAborted(1, "Bob", "Bob sent a bad proof", 12)]
 
 
 def test_waiting_names_the_seats() -> None:

@@ -103,3 +103,36 @@ def test_a_wss_link_loads_the_certificates_and_still_refuses_an_unknown_one(tmp_
         asyncio.run(main())
     """)
     assert out == ["True", "True", "True", "True", "True", "hi"]
+
+
+def test_the_collector_is_held_while_a_command_loads_then_freezes_what_it_loaded() -> None:
+    """Issue 36: no collection while the command line is parsed and its modules are imported; then
+    the collector is on again, with what was loaded frozen only for a process's own command line."""
+    out = _python("""
+        import gc, sys
+        from p2ptarot._startup import collector_held
+        with collector_held(freeze=False):
+            inside = gc.isenabled()
+            import p2ptarot.peer.run
+        print(inside, gc.isenabled(), gc.get_freeze_count() == 0)
+        gc.disable()
+        with collector_held(freeze=True):
+            import p2ptarot.net.wsmesh
+        print(gc.isenabled(), gc.get_freeze_count() > 10000)
+        gc.enable()
+        from p2ptarot.cli import main
+        gc.unfreeze()
+        import contextlib, io
+        with contextlib.redirect_stdout(io.StringIO()):
+            main.main(["games", "--lang", "en"])  # called by a caller: nothing of its frozen
+        print(gc.isenabled(), gc.get_freeze_count() == 0)
+    """)
+    assert out == ["False", "True", "True", "False", "True", "True", "True"]
+
+
+def test_a_command_line_exits_normally_with_the_collector_lever() -> None:
+    """`--help` leaves through SystemExit inside the held block: the process still exits 0 and
+    prints the help; a peer command still runs to its lobby time-out as before."""
+    done = subprocess.run([sys.executable, "-m", "p2ptarot.cli.main", "host", "--help"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "--seats" in done.stdout, done.stderr[-2000:]

@@ -26,7 +26,7 @@ RAISERS = [
     ("games/eleusis/erl/*.py", {"ErlError": 0, "error": 0, "_err": 1}),
     ("engine/registry.py", {"BadConfiguration": 0, "UnknownGame": 0}),
     ("table/room.py", {"RoomError": 0}),
-    ("net/transport.py", {"HandshakeError": 1, "ConnectError": 0}),
+    ("net/*.py", {"HandshakeError": 1, "ConnectError": 0}),
     ("net/online/mesh.py", {"HandshakeError": 1, "ConnectError": 0}),
     ("net/online/finder.py", {"CodeClash": 0}),
     # a move's reason in a cheating verdict: every engine's refusals and false claims

@@ -54,7 +54,7 @@ def test_a_batch_s_own_messages_are_durable_before_persist_returns_them_to_send(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The pump sends only what `persist` returned: by then the outbox holds every one of those
     lines and one fsync of the outbox made them durable (the transcript waits for close)."""
-    from p2ptarot.peer.game import persist
+    from p2ptarot.peer.store import persist
     from p2ptarot.table.effects import Record, Send
 
     synced: list[tuple[int, bytes]] = []

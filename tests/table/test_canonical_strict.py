@@ -57,22 +57,48 @@ def test_envelope_with_reordered_keys_is_dropped(game2) -> None:
 
 @pytest.mark.parametrize("value", [["ok", "\ud800"], {"k": "\ud800"}, {"\udfff": 1},
                                    ("a", ["b", "\ud800"]), [[["x", 1.5]]], {"a": ["x", 2.0]},
-                                   {"a": ["x", 10 ** 101]}, ["x", {1: "y"}], ["x", b"bytes"]])
+                                   {"a": ["x", 10 ** 101]}, ["x", {1: "y"}], ["x", b"bytes"],
+                                   [1, -10 ** 100], {"a": 10 ** 100}, [True, None, 1.0],
+                                   {"a": None, "b": False, "c": float("nan")}])
 def test_every_item_of_a_container_is_checked(value) -> None:
     """The containers' fast path for ASCII strings (issue 26) lets nothing else through."""
     with pytest.raises(canonical.CanonicalError):
         canonical.encode(value)
 
 
-def test_nesting_is_bounded_for_strings_too() -> None:
-    deep: object = "leaf"
+@pytest.mark.parametrize("leaf", ["leaf", 7, None, True, -(10 ** 100 - 1)])
+def test_nesting_is_bounded_for_every_plain_item(leaf: object) -> None:
+    """The containers' fast path for plain items (strings, integers, null, booleans) keeps
+    the depth bound: an item one level too deep is refused whatever it is."""
+    deep: object = leaf
     for _ in range(canonical.MAX_DEPTH):
         deep = [deep]
-    canonical.encode(deep)  # the string sits at depth MAX_DEPTH: allowed
+    canonical.encode(deep)  # the item sits at depth MAX_DEPTH: allowed
+    assert canonical.decode(canonical.encode(deep)) == deep
     with pytest.raises(canonical.CanonicalError):
-        canonical.encode([deep])  # one level more: refused, ASCII string or not
+        canonical.encode([deep])  # one level more: refused
     with pytest.raises(canonical.CanonicalError):
         canonical.encode({"k": deep})
+    with pytest.raises(canonical.CanonicalError):
+        canonical.decode(b"[" + canonical.encode(deep) + b"]")
+    canonical.encode([[]] * 3 if leaf is None else [])  # empty containers hold no item
+
+
+def test_integer_subclasses_take_the_full_check() -> None:
+    """Only exact types take the fast path: an int subclass is still bounded and encoded."""
+    import enum
+
+    class Big(int):
+        pass
+
+    class Seat(enum.IntEnum):
+        ONE = 1
+
+    assert canonical.encode([Seat.ONE, {"s": Seat.ONE}]) == b'[1,{"s":1}]'
+    with pytest.raises(canonical.CanonicalError):
+        canonical.encode([Big(10 ** 100)])
+    with pytest.raises(canonical.CanonicalError):
+        canonical.encode({"k": Big(-(10 ** 100))})
 
 
 _ME = Identity.generate()

@@ -41,7 +41,7 @@ SHORT = "paris-divins"
 
 
 def test_a_clean_game_sends_every_message_once_to_each_peer() -> None:
-    t = Table(SHORT, 3, seed=31)
+    t = Table(SHORT, 3, seed=31, shuffle_seed=31)
     seen = _counting(t)
     t.run()
     assert all(f is not None for f in t.finished) and t.aborted == [None] * 3
@@ -53,7 +53,7 @@ def test_a_clean_game_sends_every_message_once_to_each_peer() -> None:
 def test_a_lost_message_is_fetched_from_a_peer_that_has_it() -> None:
     """Seat 2's messages to seat 1 are lost for a stretch: seat 1 asks seat 0, which completed
     the step and signed the next one, and the game finishes everywhere (no relay, no timeout)."""
-    t = Table(SHORT, 3, seed=32)
+    t = Table(SHORT, 3, seed=32, shuffle_seed=32)
     lost: list[int] = []
 
     def drop(k: int, env: Envelope, data: bytes, to: int) -> bytes:
@@ -73,7 +73,10 @@ def test_a_lost_message_is_fetched_from_a_peer_that_has_it() -> None:
 def test_a_split_play_is_caught_by_digests_at_every_honest_peer() -> None:
     """Seat 2 signs two legal plays for one move, one for seat 1, the other for seat 0; no body
     is relayed, yet both honest peers convict seat 2 of equivocation, on that very step."""
-    t = Table("sinople", 3, seed=22)
+    # a fixed deal (test_verdicts' split view has the same): under a random one the other card
+    # is sometimes one seat 2 could not play, and the audit convicts seat 2 of that illegal play
+    # before the digests show the equivocation
+    t = Table("sinople", 3, seed=22, shuffle_seed=1)
     twins: list[bytes] = []
 
     def split(k: int, env: Envelope, data: bytes, to: int) -> bytes:
@@ -97,7 +100,7 @@ def test_a_split_play_is_caught_by_digests_at_every_honest_peer() -> None:
 
 def _midgame(seed: int) -> tuple[Table, int]:
     """A table played to a third of its game (steps of every seat held and logged)."""
-    t = Table("sinople", 3, seed=seed)
+    t = Table("sinople", 3, seed=seed, shuffle_seed=seed)
     for k, s in enumerate(t.sessions):
         t.handle(k, s.start())
     while t.queue and t.sessions[0].step < 30:

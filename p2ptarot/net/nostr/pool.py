@@ -22,13 +22,19 @@ Relays have limits, and say so (``relay_policy`` decides what each answer means)
   1 s doubling to 4 s, its send rate halved), then the event goes again on a fresh connection;
   ``blocked:``, ``auth-required:``, ``restricted:``, ``pow:`` drop the relay; any other refusal
   of an event larger than ``MIN_CONTENT`` is taken as a size refusal: the relay's cap becomes
-  the largest power of two under that event's content and the publisher's ``on_refused`` hook is called (it re-cuts and
+  the largest power of two under that event's content (at once ``COMMON_CAP`` on the first
+  refusal of a relay that published no limit; the other relays that published none are taken
+  to have the same cap) and the publisher's ``on_refused`` hook is called (it re-cuts and
   resends); a refusal of a small event drops the relay (it will not carry our kinds);
 - ``CLOSED`` by prefix: the same drops; otherwise the subscription is sent again after backoff;
 - ``NOTICE``: ``rate-limited`` pauses the relay; other text is told once per relay.
 
-Each relay's events leave through its own queue, paced by its own token bucket, so a slow or
-throttling relay never holds the others back.  What a player should know (a refusal, a drop,
+Each relay's events leave through its own queue, paced by its own token bucket (AIMD, see
+``SEND_RATE``), so a slow or throttling relay never holds the others back.  An event published
+with ``stripe=True`` (the relay path's data) goes to *one* relay, the one that would send it
+soonest: each relay has its own rate limit, so a link carried by two relays moves twice as many
+events; when that relay is lost, dropped or rate-limits the event, it moves to another (the
+receiver restores the order and ignores duplicates).  What a player should know (a refusal, a drop,
 a shrink) goes to ``on_notice`` as a ``RelayNotice``; the front end words it.  When no relay is
 left to carry anything (every one dropped, or none reachable ``give_up`` seconds after start),
 ``failed`` is set and ``failure`` lists why, relay by relay.
@@ -43,7 +49,7 @@ import logging
 import socket
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -62,10 +68,14 @@ MAX_FRAME = 256 * 1024
 _SEEN_IDS = 8192
 _OUT_QUEUE = 2048
 _INFLIGHT = 512
-#: events per second (and burst) a relay is sent at most, before it ever complains
+#: events per second (and burst) a relay is sent at first: the pace then follows what the
+#: relay says (AIMD: each accepted event adds ``RATE_STEP / rate``, about ``RATE_STEP`` events/s
+#: per second of steady sending, up to ``MAX_RATE``; a ``rate-limited:`` refusal halves it)
 SEND_RATE = 20.0
 SEND_BURST = 10
 MIN_RATE = 2.0
+MAX_RATE = 50.0
+RATE_STEP = 2.0
 #: the longest pause after a rate limit: under the relay path's gap (8 s), after which a
 #: receiver gives a missing packet up
 MAX_BACKOFF = 4.0
@@ -76,6 +86,10 @@ SEND_TIMEOUT = 5.0
 #: seconds after a disconnection whose events a re-subscription asks again
 RECONNECT_OVERLAP = 60
 _DROP_PREFIXES = ("blocked", "auth-required", "restricted", "pow")
+#: the cap a relay that published no limit is taken to have after its first size refusal:
+#: nostr-relay's default (4096 characters of content), so learning it costs one refusal, not
+#: a halving per refusal from ``DEFAULT_CONTENT``
+COMMON_CAP = 4096
 #: NIP-42's event kind, and the seconds a relay we hold a key for is given to send its
 #: challenge before anything else goes on a new connection
 AUTH_KIND = 22242
@@ -177,6 +191,7 @@ class RelayPool:
         self._give_up = give_up
         self.on_notice = on_notice
         self.published = 0
+        self.accepted: dict[str, int] = dict.fromkeys(self.urls, 0)  # events each relay took
         self.refused: list[str] = []  # relays' refusals and notices, for diagnosis
         #: ids of published events no relay has answered `OK` for yet (bounded, oldest dropped)
         self._unacked: OrderedDict[str, None] = OrderedDict()
@@ -185,6 +200,8 @@ class RelayPool:
         #: published events whose publisher wants to hear of a size refusal
         self._hooks: OrderedDict[str, Callable[[], None]] = OrderedDict()
         self._sizes: OrderedDict[str, int] = OrderedDict()  # event id -> content length
+        self._striped: OrderedDict[str, None] = OrderedDict()  # events sent to one relay only
+        self._turn = 0  # round robin among equally busy relays
         self.failed = asyncio.Event()
         self.failure = ""
         self.eose: dict[str, set[str]] = {}  # sub -> relays that said end of stored events
@@ -261,22 +278,33 @@ class RelayPool:
                 for r in self._relays.values()}
 
     # ------------------------------------------------------------------ publishing
+    def send_rate(self) -> float:
+        """Events per second the relays in use take now, together (what striped events may
+        be handed to the pool at)."""
+        return sum(r.bucket.rate for r in self._relays.values()
+                   if not r.dropped and r.ws is not None)
+
     async def publish(self, event: Event,
-                      on_refused: Callable[[], None] | None = None) -> int:
+                      on_refused: Callable[[], None] | None = None, stripe: bool = False) -> int:
         """Queue for every relay in use that is connected or was (a relay being re-dialled
-        gets it once it is back); the number of relays it is queued for.  ``on_refused`` is
-        called (once) if a relay refuses the event for its size."""
+        gets it once it is back), or with ``stripe`` for the one relay that would send it
+        soonest; the number of relays it is queued for.  ``on_refused`` is called (once) if a
+        relay refuses the event for its size."""
         frame = json.dumps(["EVENT", event.to_json()], ensure_ascii=False)
         sent = 0
-        for relay in self._relays.values():
-            if relay.dropped or (relay.ws is None and relay.lost_at is None):
-                continue
-            if len(relay.out) >= _OUT_QUEUE:
-                relay.out.popleft()
-                logger.info("relay %s: send queue full, oldest event dropped", relay.url)
-            relay.out.append((event.id, frame))
-            relay.wake.set()
-            sent += 1
+        if stripe:
+            relay = self._pick()
+            if relay is not None:
+                self._queue_on(relay, event.id, frame)
+                self._striped[event.id] = None
+                _bounded(self._striped)
+                sent = 1
+        else:
+            for relay in self._relays.values():
+                if relay.dropped or (relay.ws is None and relay.lost_at is None):
+                    continue
+                self._queue_on(relay, event.id, frame)
+                sent += 1
         self.published += 1
         if sent:
             self._unacked[event.id] = None
@@ -288,6 +316,53 @@ class RelayPool:
                 self._hooks[event.id] = on_refused
                 _bounded(self._hooks)
         return sent
+
+    def _queue_on(self, relay: _Relay, event_id: str, frame: str, first: bool = False) -> None:
+        if len(relay.out) >= _OUT_QUEUE:
+            relay.out.popleft()
+            logger.info("relay %s: send queue full, oldest event dropped", relay.url)
+        if first:
+            relay.out.appendleft((event_id, frame))
+        else:
+            relay.out.append((event_id, frame))
+        relay.wake.set()
+
+    def _pick(self, but: _Relay | None = None) -> _Relay | None:
+        """The relay in use that would send one more event soonest (its queue over its rate,
+        and its pause): connected ones first, else one being re-dialled; None if none."""
+        now = time.monotonic()
+        relays = list(self._relays.values())
+        self._turn = (self._turn + 1) % len(relays)
+        order = relays[self._turn:] + relays[:self._turn]
+        for live in (True, False):
+            usable = [r for r in order if not r.dropped and r is not but
+                      and (r.ws is not None if live else r.lost_at is not None)]
+            if usable:
+                return min(usable, key=lambda r: (len(r.out) + len(r.inflight))
+                           / max(r.bucket.rate, MIN_RATE) + max(0.0, r.paused_until - now))
+        return None
+
+    def _reroute(self, relay: _Relay, extra: Sequence[tuple[str, str]] = ()) -> None:
+        """Move the striped events ``relay`` holds (queued, or sent and not answered), and
+        ``extra``, to the other relays (it is lost or dropped): none is left behind."""
+        moving = list(extra)
+        for event_id, frame in list(relay.inflight.items()):
+            if event_id in self._striped:
+                moving.append((event_id, frame))
+                del relay.inflight[event_id]
+        kept: deque[tuple[str, str]] = deque()
+        for event_id, frame in relay.out:
+            (moving if event_id in self._striped else kept).append((event_id, frame))
+        if not moving:
+            return
+        for event_id, frame in moving:
+            other = self._pick(but=relay)
+            if other is None or (other.ws is None and not relay.dropped):
+                kept.append((event_id, frame))  # nowhere better: it waits for this one
+            else:
+                self._queue_on(other, event_id, frame)
+        relay.out = kept
+        relay.room.set()
 
     async def subscribe(self, sub: str, filters: list[dict[str, Any]]) -> None:
         self._subs[sub] = filters
@@ -395,6 +470,7 @@ class RelayPool:
                 relay.lost_at = time.time()
                 relay.connected.clear()
                 relay.wake.set()
+                self._reroute(relay)
                 await _abort(ws)
             await asyncio.sleep(delay)
 
@@ -425,10 +501,8 @@ class RelayPool:
                     if relay.ws is None or not relay.out:
                         break
                 if relay.last_limited and time.monotonic() - relay.last_limited > 30:
-                    relay.bucket.rate = min(SEND_RATE, relay.bucket.rate * 2)
-                    relay.backoff = 0.0
-                    relay.last_limited = time.monotonic() if relay.bucket.rate < SEND_RATE \
-                        else 0.0
+                    relay.backoff = 0.0  # a while without a rate limit: pause briefly again
+                    relay.last_limited = 0.0
                 event_id, frame = relay.out.popleft()
                 if self._sizes.get(event_id, 0) > relay.cap:
                     self._skip(event_id)
@@ -556,20 +630,36 @@ class RelayPool:
         verdict = "ok" if accepted else relay_policy(
             reason, self._sizes.get(event_id, 0), relay.cap)
         if verdict == "ok":
+            if accepted:  # additive increase while the relay takes what we send
+                self.accepted[relay.url] = self.accepted.get(relay.url, 0) + 1
+                relay.bucket.rate = min(MAX_RATE, relay.bucket.rate
+                                        + RATE_STEP / max(relay.bucket.rate, MIN_RATE))
             self._unacked.pop(event_id, None)
             if not self._unacked:
                 self._acked.set()
             return
         self._note_refusal(relay, f"OK false {_clean(reason)}")
         if verdict == "rate":
-            if frame is not None:
+            other = self._pick(but=relay) if event_id in self._striped else None
+            if frame is not None and other is not None and other.ws is not None \
+                    and other.paused_until <= time.monotonic():
+                self._queue_on(other, event_id, frame, first=True)  # another relay takes it
+            elif frame is not None:
                 relay.out.appendleft((event_id, frame))
             self._slow_down(relay, reason)
         elif verdict == "drop":
-            self._drop(relay, _clean(reason) or "refused our events")
+            self._drop(relay, _clean(reason) or "refused our events",
+                       [(event_id, frame)] if frame is not None and event_id in self._striped
+                       else [])
         else:  # size: learn the cap, let the publisher re-cut, and start a fresh connection
             size = self._sizes.get(event_id, 0)
-            relay.cap = max(MIN_CONTENT, min(relay.cap, _round_cap(size)))
+            cap = min(relay.cap, _round_cap(size))
+            if not _published_cap(relay) and relay.cap == DEFAULT_CONTENT:
+                cap = min(cap, COMMON_CAP)  # a first refusal: straight to the common cap
+            relay.cap = max(MIN_CONTENT, cap)
+            for other in self._relays.values():  # the others that said nothing are assumed
+                if other is not relay and not _published_cap(other) and other.cap > relay.cap:
+                    other.cap = relay.cap  # alike (the cut follows the smallest cap anyway)
             relay.recycle = True  # some relays slow down a connection after each refusal
             relay.paused_until = max(relay.paused_until, time.monotonic() + 0.5)
             self._tell(RelayNotice(relay.url, "shrunk", _clean(reason), relay.cap),
@@ -621,10 +711,11 @@ class RelayPool:
         self.refused.append(f"{relay.url}: {text[:200]}")
         del self.refused[:-32]
 
-    def _drop(self, relay: _Relay, why: str) -> None:
+    def _drop(self, relay: _Relay, why: str, extra: Sequence[tuple[str, str]] = ()) -> None:
         if relay.dropped:
             return
         relay.dropped = why
+        self._reroute(relay, extra)
         relay.out.clear()
         relay.wake.set()
         logger.warning("relay %s dropped: %s", relay.url, why)
@@ -669,6 +760,12 @@ def _since(filters: list[dict[str, Any]], floor: int | None) -> list[dict[str, A
         return filters
     return [dict(f, since=max(f["since"], floor)) if isinstance(f.get("since"), int) else f
             for f in filters]
+
+
+def _published_cap(relay: _Relay) -> bool:
+    """Whether the relay's NIP-11 document gave a size limit (else its cap is a guess)."""
+    limitation = relay.limitation or {}
+    return any(k in limitation for k in ("max_message_length", "max_content_length"))
 
 
 def _round_cap(refused: int) -> int:

@@ -11,7 +11,8 @@ its life, and the content is the NIP-44 encryption of a small JSON object:
 - ``{"t": "relay", "link": L}``: the dialler gives up on WebRTC for link L; both sides carry it
   over the relays (``data`` messages) instead;
 - ``{"t": "data", "link": L, "seq": n, "part": i, "parts": k, "body": B}``: part i of k of the
-  n-th packet (a JSON array of table frames) of link L when it rides on the relays;
+  n-th packet (a JSON array of table frames, or ``z`` + base85 of its deflate stream when that
+  is shorter: ``online.channels.pack``) of link L when it rides on the relays;
 - ``{"t": "ping", "link": L, "seq": ms}`` / ``{"t": "pong", ...}``: round-trip time of a link
   riding on the relays (``seq`` echoes the sender's clock in milliseconds);
 - ``{"t": "bye", "link": L, "seq": n?}``: the link is closed; ``n`` (optional, default 0) is

@@ -13,15 +13,18 @@ import asyncio
 import contextlib
 import json
 import logging
+import base64
+import binascii
 import struct
 import time
+import zlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..handshake import CLOSE_BAD_FRAMES, CLOSE_FLOODED
 from ..limits import TokenBucket
 from ..linkset import CLOSE_MESSAGE_TOO_BIG, peer_text
-from ..nostr.sizing import split_to_fit
+from ..nostr.sizing import escaped_size, split_to_fit
 from .reassembly import Reassembler
 
 logger = logging.getLogger(__name__)
@@ -38,16 +41,17 @@ class Channel:
     Flow control (the link core's one policy, pace and never cut an honest peer): neither
     carrier can stop the other side sending by not reading, as TCP does, so each side grants the
     other a *window* of frames: it sends at most ``window`` frames beyond the count its peer last
-    said it consumed (a credit), and waits for the next credit when the window is full (only with
-    ``PACED``: off for now, see there); a reader grants credit as it consumes.  A peer with more
-    unread frames than the bound is flooding: the channel ends with ``CLOSE_FLOODED``, and the
-    reason says so."""
+    said it consumed (a credit), and waits for the next credit when the window is full; a reader
+    grants credit as it consumes.  A peer with more unread frames than the bound is flooding:
+    the channel ends with ``CLOSE_FLOODED``, and the reason says so.  A sender that waited
+    ``PROBE_AFTER`` seconds for credit *probes* (a carrier that may lose frames says how many it
+    sent, so lost ones are credited too, and the reader answers with its count)."""
 
     path = "?"
-    #: whether ``send`` waits for credit (off: a 2-seat online game healing after a cut went
-    #: onto the relays instead of back to a data channel with the window on, for a reason not
-    #: found yet; credits are still sent and counted, and the flood bound still holds)
-    PACED = False
+    #: whether ``send`` waits for credit (a test of the flood bound turns it off)
+    PACED = True
+    #: seconds a sender waits for credit before it probes (None: a reliable carrier never does)
+    PROBE_AFTER: float | None = None
 
     def __init__(self, max_queued: int) -> None:
         self.incoming: asyncio.Queue[str | None] = asyncio.Queue()
@@ -96,16 +100,22 @@ class Channel:
         text = await self.incoming.get()
         if text is not None:
             self._consumed += 1
-            if self._consumed - self._credited >= max(1, self.window // 4):
-                self._credited = self._consumed
-                self._send_credit(self._consumed)
+            self._maybe_credit()
         return text
+
+    def _maybe_credit(self) -> None:
+        """Grant credit once a quarter window more was read (or counted lost) since the last."""
+        if self._consumed - self._credited >= max(1, self.window // 4):
+            self._credit_now()
 
     async def _take_window(self) -> None:
         """Wait for room in the send window (the peer reads slowly: pace, do not buffer)."""
         while self.PACED and self._sent - self._credit >= self.window and not self.closed:
             self._room.clear()
-            await self._room.wait()
+            try:
+                await asyncio.wait_for(self._room.wait(), self.PROBE_AFTER)
+            except TimeoutError:
+                self._probe()
         if self.closed:
             raise ConnectionError("channel closed")
         self._sent += 1
@@ -117,6 +127,19 @@ class Channel:
 
     def _send_credit(self, count: int) -> None:
         """Tell the peer it may send up to ``count + window`` frames in all."""
+
+    def _probe(self) -> None:
+        """The window stayed full ``PROBE_AFTER`` seconds: ask the reader for its count."""
+
+    def _count_lost(self, lost: int) -> None:
+        """``lost`` frames the peer sent will never arrive: they count as read (credited)."""
+        self._consumed += lost
+        self._maybe_credit()
+
+    def _credit_now(self) -> None:
+        """Tell the peer the count read so far (the answer to a probe)."""
+        self._credited = self._consumed
+        self._send_credit(self._consumed)
 
     def farewell(self, code: int, reason: str) -> None:
         """Tell the peer why the link closes (once, best effort), after what was queued."""
@@ -254,19 +277,54 @@ RelaySend = Callable[[str, int, int, int, str, Callable[[], None] | None], Await
 _KEPT_PACKETS = 128
 
 
+#: a packet sent compressed: this marker, then base85 (``base64.b85encode``: no character
+#: JSON escapes) of the raw deflate stream of the packet's UTF-8 JSON
+_ZIPPED = "z"
+
+
+def pack(packet: str) -> str:
+    """A packet as it travels: compressed when that makes it shorter once JSON-escaped in a
+    data signal (proofs in base64 compress little, the JSON around them well), else as is."""
+    raw = packet.encode("utf-8")
+    if len(raw) < 256:
+        return packet
+    squeezed = zlib.compressobj(6, zlib.DEFLATED, -15)
+    zipped = _ZIPPED + base64.b85encode(squeezed.compress(raw) + squeezed.flush()).decode("ascii")
+    return zipped if len(zipped) < escaped_size(packet) else packet
+
+
+def unpack(text: str, limit: int) -> str | None:
+    """The packet ``pack`` made of ``text``; None if it is broken or would inflate past
+    ``limit`` bytes (a deflate bomb)."""
+    if not text.startswith(_ZIPPED):
+        return text
+    try:
+        data = base64.b85decode(text[len(_ZIPPED):])
+        inflater = zlib.decompressobj(-15)
+        raw = inflater.decompress(data, limit)
+        if inflater.unconsumed_tail or not inflater.eof or inflater.unused_data:
+            return None
+        return raw.decode("utf-8")
+    except (ValueError, binascii.Error, zlib.error, UnicodeDecodeError):
+        return None
+
+
 class RelayChannel(Channel):
     """Frames carried in encrypted NOSTR events (see ``nostr.signal``).  Frames sent close
-    together travel as one *packet* (a JSON array of frames, cut into parts of at most
-    ``chunk`` characters), so a burst of small table messages costs one event, not one each;
-    events are paced by a token bucket so a table never floods the relays; packets are
-    reassembled in order on the other side.  ``budget()`` says how many escaped bytes of
+    together travel as one *packet* (a JSON array of frames, compressed when that pays:
+    ``pack``; cut into parts of at most ``chunk`` characters), so a burst of small table
+    messages costs one event, not one each; events are paced by a token bucket so a table
+    never floods the relays (its rate, ``rate()``, is what the relays take now: the pool
+    stripes a link's events across them); packets are reassembled in order on the other
+    side.  ``budget()`` says how many escaped bytes of
     body one event may carry now (the smallest relay limit): parts are cut to it, and a packet
     a relay refused for its size is cut again to the new budget and sent again, whole."""
 
     path = "relay"
     LINGER = 0.01  # seconds a packet waits for more frames before it goes
 
-    def __init__(self, send: RelaySend, budget: Callable[[], int], rate: float, burst: int,
+    def __init__(self, send: RelaySend, budget: Callable[[], int],
+                 rate: float | Callable[[], float], burst: int,
                  gap: float, max_message: int, max_queued: int) -> None:
         super().__init__(max_queued)
         self._send = send
@@ -274,7 +332,8 @@ class RelayChannel(Channel):
         self._kept: dict[int, str] = {}  # seq -> packet, the last _KEPT_PACKETS sent
         self._again: list[int] = []  # packets to cut again and resend
         self.resent = 0
-        self._bucket = TokenBucket(rate, burst)
+        self._rate = rate if callable(rate) else (lambda: rate)
+        self._bucket = TokenBucket(self._rate(), burst)
         self._seq = 0
         self._in = Reassembler(gap, max_chars=max_message * 2)
         self._max = max_message
@@ -287,6 +346,10 @@ class RelayChannel(Channel):
         self._idle.set()
         self._bye: tuple[int, float] | None = None  # the peer's bye: (packets it sent, when)
         self._gap = gap
+        self.PROBE_AFTER = gap  # a lost packet or credit is given up after the gap
+        self._packed = 0  # frames put into packets (each packet says how many went before it)
+        self._arrived = 0  # the peer's frames delivered here or known lost
+        self._probe_due = False
         self._flusher = asyncio.ensure_future(self._flush())
         self._ticker = asyncio.ensure_future(self._tick(gap))
         self.packets_sent = 0
@@ -323,6 +386,21 @@ class RelayChannel(Channel):
         if not self.closed:
             asyncio.ensure_future(self._quietly("ping", int(time.time() * 1000)))
 
+    def _probe(self) -> None:
+        """A packet of no frame: the peer learns how many were sent (and lost) and answers."""
+        self._probe_due = True
+        self._idle.clear()
+        self._wake.set()
+
+    def _next_packet(self) -> str:
+        """The next packet: ``["sent", n]`` (the frames of this link in packets before it),
+        then the queued elements that fit (none: a probe)."""
+        elements = self._take_packet() if self._out else []
+        self._probe_due = False
+        marker = f'["sent",{self._packed}]'
+        self._packed += sum(e.startswith('"') for e in elements)
+        return "[" + ",".join([marker, *elements]) + "]"
+
     def _take_packet(self) -> list[str]:
         frames, size = [self._out.pop(0)], 0
         size = len(frames[0])
@@ -339,7 +417,7 @@ class RelayChannel(Channel):
         while not self.closed:
             await self._wake.wait()
             await asyncio.sleep(self.LINGER)  # let the rest of a burst join this packet
-            while (self._out or self._again) and not self.closed:
+            while (self._out or self._again or self._probe_due) and not self.closed:
                 if self._again:
                     seq = self._again.pop(0)
                     packet = self._kept.get(seq)
@@ -347,14 +425,14 @@ class RelayChannel(Channel):
                         continue
                     self.resent += 1
                 else:
-                    packet = "[" + ",".join(self._take_packet()) + "]"
+                    packet = pack(self._next_packet())
                     seq, self._seq = self._seq, self._seq + 1
                     self._kept[seq] = packet
                     self._kept.pop(seq - _KEPT_PACKETS, None)
                     self.packets_sent += 1
                 await self._send_packet(seq, packet)
             self._wake.clear()
-            if not self._out and not self._again:
+            if not self._out and not self._again and not self._probe_due:
                 self._idle.set()
 
     async def _send_packet(self, seq: int, packet: str) -> None:
@@ -370,6 +448,7 @@ class RelayChannel(Channel):
                 self._wake.set()
         try:
             for i, body in enumerate(parts):
+                self._bucket.rate = max(self._rate(), 0.5)
                 wait = self._bucket.take(1)
                 if wait:
                     await asyncio.sleep(wait)
@@ -378,15 +457,19 @@ class RelayChannel(Channel):
             logger.info("relay packet lost: %s", exc)  # repairs what this loses
 
     def _deliver_packet(self, packet: str) -> None:
+        text = unpack(packet, 2 * self._max + 1024)
         try:
-            elements = json.loads(packet)
+            elements = json.loads(text) if text is not None else None
         except (ValueError, RecursionError):
             elements = None
         if not isinstance(elements, list):
             elements = [None]
         for element in elements:
             if isinstance(element, str):
+                self._arrived += 1
                 self._push(element)
+            elif _is_control(element, "sent", int):
+                self._sent_before(element[1], probe=len(elements) == 1)
             elif _is_control(element, "credit", int):
                 self._credited_to(element[1])
             elif _is_control(element, "close", int, str) and 0 <= element[1] < 5000:
@@ -395,6 +478,19 @@ class RelayChannel(Channel):
                 self._mark_closed(CLOSE_BAD_FRAMES, "broken relay packet", True)
             if self.closed:
                 return
+
+    def _sent_before(self, count: int, probe: bool) -> None:
+        """A packet's ``["sent", count]``: frames the peer sent before it that never arrived
+        (a packet given up, or lost on its way) count as read; a probe is answered with the
+        count read (its last credit may be the thing lost)."""
+        if count < self._arrived:
+            self._mark_closed(CLOSE_BAD_FRAMES, "broken relay packet", True)
+            return
+        if count > self._arrived:
+            lost, self._arrived = count - self._arrived, count
+            self._count_lost(lost)
+        if probe:
+            self._credit_now()
 
     def feed(self, kind: str, seq: int, part: int, parts: int, body: str) -> None:
         """A relay-path signal for this link arrived."""

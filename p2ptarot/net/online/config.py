@@ -51,6 +51,9 @@ class OnlineConfig:
     #: seconds the WebRTC attempt may take before the link falls back to the relays (ICE itself
     #: gives up only after ~64 s; gathering over blocked UDP alone costs 5 s)
     rtc_deadline: float = 15.0
+    #: seconds the WebRTC attempt has before the relay path opens beside it (the attempt goes
+    #: on until ``rtc_deadline``; a data channel that opens later takes the link over)
+    rtc_head_start: float = 4.0
     #: with a TURN server configured: seconds of a first attempt without it (aioice nominates
     #: the first pair that answers, so a relayed pair could beat a hole punch that would work)
     direct_first: float = 4.0
@@ -63,7 +66,8 @@ class OnlineConfig:
     handshake_timeout: float = 20.0
     max_message_size: int = 4 * 1024 * 1024
     #: relay path: at most this many bytes of a frame per event (less when a relay's limit
-    #: says so: ``RelayPool.content_cap``), and events per second (burst) per link
+    #: says so: ``RelayPool.content_cap``), and events per second (burst) per link at least
+    #: (more when the relays in use take more together: ``RelayPool.send_rate``)
     relay_chunk: int = 12000
     relay_rate: float = 20.0
     relay_burst: int = 60

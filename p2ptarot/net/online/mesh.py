@@ -24,6 +24,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from p2ptarot import PROTOCOL_VERSION
 
@@ -166,8 +167,16 @@ class OnlineMesh(Carrier):
                                   address=repr(address)))
         if peer == self.nostr.public_hex:
             raise ConnectError(tr("that address is this peer's own"))
-        channel = await self._dial_channel(peer)
-        return (await self._open(channel, address, True, expected_key)).peer
+        channel, late = await self._dial_channel(peer, expected_key)
+        try:
+            linked = await self._open(channel, address, True, expected_key)
+        except BaseException:
+            if late is not None:  # its channel, if any, is closed
+                self._spawn(self._adopt(late, address, None, None))
+            raise
+        if late is not None:
+            self._spawn(self._adopt(late, address, linked.peer, channel))
+        return linked.peer
 
     async def _open(self, channel: Channel, address: str, dialed: bool,
                     expected_key: PeerKey | None) -> Linked:
@@ -197,14 +206,61 @@ class OnlineMesh(Carrier):
             return [(cfg.ice, True, cfg.rtc_deadline)]
         return [(plain, False, cfg.direct_first), (cfg.ice, True, cfg.rtc_deadline)]
 
-    async def _dial_channel(self, peer: str) -> Channel:
-        channel = await self._dial_rtc(peer)
-        if channel is not None:
-            return channel
+    async def _dial_channel(self, peer: str, expected_key: PeerKey | None,
+                            ) -> tuple[Channel, asyncio.Future[Channel | None] | None]:
+        """A data channel if one opens within ``rtc_head_start`` s; else the relay path at
+        once, with the WebRTC attempt still running (returned: ``_adopt`` moves the link onto
+        its data channel if it opens), so blocked UDP costs the head start, not the whole
+        ``rtc_deadline``.  Unless the peer linked meanwhile: a heal dial that both sides started
+        during a cut, whose WebRTC attempts ran out after the other side's dial had healed the
+        link already, must not move the table onto the relays (it would replace the new data
+        channel when its dialler has the smaller key): then the attempt is waited for, and
+        without a data channel the dial fails."""
+        attempt = asyncio.ensure_future(self._dial_rtc(peer))
+        await asyncio.wait({attempt}, timeout=self.config.rtc_head_start)
+        if not attempt.done() and self._linked_again(expected_key):
+            await asyncio.wait({attempt})
+        late: asyncio.Future[Channel | None] | None = None
+        if attempt.done():
+            channel = attempt.result()
+            if channel is not None:
+                return channel, None
+            if self._linked_again(expected_key):
+                raise ConnectError(tr("already linked to that peer again: no link over the relays"))
+        else:
+            late = attempt
         link_id = secrets.token_hex(16)
         self._remember(link_id)
-        await self._signal(peer, Signal("", "relay", link_id))
-        return self._relay_channel(link_id, peer)
+        try:
+            await self._signal(peer, Signal("", "relay", link_id))
+        except BaseException:
+            if late is not None:
+                self._spawn(self._adopt(late, "", None, None))
+            raise
+        return self._relay_channel(link_id, peer), late
+
+    def _linked_again(self, expected_key: PeerKey | None) -> bool:
+        return expected_key is not None and self.core.conn_of(expected_key) is not None
+
+    async def _adopt(self, late: asyncio.Future[Channel | None], address: str,
+                     peer_key: PeerKey | None, current: Channel | None) -> None:
+        """The WebRTC attempt that outlived its head start: if its data channel opens while
+        the relay-borne link ``current`` is still the peer's, the replacement rule (same
+        dialler: the newer link wins) moves the peer onto it, as ``_upgrade`` does; otherwise
+        (no ``current``: the relay link failed) the channel is closed."""
+        try:
+            channel = await late
+        except Exception as exc:  # no relay to signal through, an unusable answer ...
+            logger.info("late WebRTC to %s: %s", address[:24], exc)
+            return
+        if channel is None:
+            return
+        if self._closed or peer_key is None or current is None \
+                or self.core.conn_of(peer_key) is not current or current.closed:
+            await channel.close()
+            return
+        with contextlib.suppress(HandshakeError):
+            await self._open(channel, address, True, peer_key)
 
     async def _dial_rtc(self, peer: str) -> Channel | None:
         """The WebRTC attempts of ``_stages`` in turn: the first data channel that opens."""
@@ -262,7 +318,7 @@ class OnlineMesh(Carrier):
         pc = peer_connection(ice)
         dc = pc.createDataChannel("p2ptarot", ordered=True)
         opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        dc.on("open", lambda: opened.done() or opened.set_result(None))
+        dc.on("open", lambda: _resolve(opened, None))
         try:
             async with asyncio.timeout_at(_loop_time(end)) as overall:
                 await pc.setLocalDescription(await pc.createOffer())  # gathers the candidates
@@ -279,6 +335,9 @@ class OnlineMesh(Carrier):
             with contextlib.suppress(Exception):
                 await pc.close()
             return None
+        except asyncio.CancelledError:  # the mesh closes: close in the background (it may
+            asyncio.ensure_future(pc.close())  # block while UDP is dead; close() waits for it)
+            raise
 
     def _relay_channel(self, link_id: str, peer: str) -> RelayChannel:
         cfg = self.config
@@ -286,8 +345,8 @@ class OnlineMesh(Carrier):
         async def send(kind: str, seq: int, part: int, parts: int, body: str,
                        refused: Callable[[], None] | None) -> None:
             await self._signal(peer, Signal("", kind, link_id, seq=seq, part=part, parts=parts,
-                                            body=body), refused)
-        channel = RelayChannel(send, self._body_budget, cfg.relay_rate, cfg.relay_burst,
+                                            body=body), refused, stripe=kind == "data")
+        channel = RelayChannel(send, self._body_budget, self._relay_rate, cfg.relay_burst,
                                cfg.relay_gap, cfg.max_message_size, cfg.max_queued_events)
         self._relays[link_id] = (peer, channel)
         return channel
@@ -297,10 +356,15 @@ class OnlineMesh(Carrier):
         when a relay carrying the link takes less (``RelayPool.content_cap``)."""
         return min(self.config.relay_chunk, body_budget(self.pool.content_cap()))
 
+    def _relay_rate(self) -> float:
+        """Events per second a relay-borne link may send: its data is striped across the
+        relays in use, so what they take together (at least the configured rate)."""
+        return max(self.config.relay_rate, self.pool.send_rate())
+
     async def _signal(self, peer: str, message: Signal,
-                      refused: Callable[[], None] | None = None) -> None:
+                      refused: Callable[[], None] | None = None, stripe: bool = False) -> None:
         event = seal(self.nostr, peer, message, int(time.time()))
-        if not await self.pool.publish(event, refused):
+        if not await self.pool.publish(event, refused, stripe):
             raise ConnectionError("no relay connected")
 
     # ----------------------------------------------------------------- answering
@@ -384,7 +448,7 @@ class OnlineMesh(Carrier):
         from aiortc import RTCSessionDescription
         pc = peer_connection(cfg.ice if sig.turn else
                              tuple(s for s in cfg.ice if not s.url.startswith("turn")))
-        channel_ready: asyncio.Future[object] = asyncio.get_running_loop().create_future()
+        channel_ready: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
 
         def on_datachannel(dc: object) -> None:
             if channel_ready.done():
@@ -392,7 +456,7 @@ class OnlineMesh(Carrier):
             if getattr(dc, "readyState", "") == "open":
                 channel_ready.set_result(dc)
             else:
-                dc.on("open", lambda: channel_ready.done() or channel_ready.set_result(dc))  # type: ignore[attr-defined]  # aiortc's event emitter, untyped
+                dc.on("open", lambda: _resolve(channel_ready, dc))  # type: ignore[attr-defined]  # aiortc's event emitter, untyped
         pc.on("datachannel", on_datachannel)
         try:
             await pc.setRemoteDescription(RTCSessionDescription(sig.sdp, "offer"))
@@ -495,6 +559,15 @@ async def _settle_peer_connection_closes(timeout: float) -> None:
                and getattr(t.get_coro(), "__qualname__", "") == "RTCPeerConnection.close"]
     if closing:
         await asyncio.wait(closing, timeout=timeout)
+
+
+_T = TypeVar("_T")
+
+
+def _resolve(future: asyncio.Future[_T], value: _T) -> None:
+    """Settle ``future`` with ``value`` unless it is settled already (an event can fire twice)."""
+    if not future.done():
+        future.set_result(value)
 
 
 def _loop_time(monotonic: float) -> float:

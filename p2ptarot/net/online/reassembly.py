@@ -2,10 +2,11 @@
 
 Relays may drop, duplicate, delay and reorder events.  Frames are delivered in sequence order;
 a frame still incomplete ``gap`` seconds after a later frame completed is given up, so one lost
-event costs a catch-up at the table layer instead of a stalled link.  A frame sent again cut
-into a different number of parts (a relay refused a part for its size) replaces the parts
-received so far.  Memory is bounded: at most
-``max_pending`` frames and ``max_chars`` characters wait.
+event costs a catch-up at the table layer instead of a stalled link.  A frame may come cut in
+more than one way (a relay refused a part for its size, and the sender cut the packet again,
+while parts of the first cut still travel on another relay): each cut is gathered apart, and the
+first one complete is the frame.  Memory is bounded: at most ``max_pending`` frames, ``MAX_CUTS``
+cuts of each, and ``max_chars`` characters wait.
 """
 
 from __future__ import annotations
@@ -13,11 +14,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
+MAX_CUTS = 4
+
+
 @dataclass
 class _Frame:
-    parts: int
-    got: dict[int, str] = field(default_factory=dict)
+    cuts: dict[int, dict[int, str]] = field(default_factory=dict)  # parts -> part -> body
     size: int = 0
+
+    def done(self) -> bool:
+        return any(len(got) == parts for parts, got in self.cuts.items())
+
+    def text(self) -> str:
+        """The frame, from its first complete cut (``done()`` first)."""
+        parts, got = next((p, g) for p, g in self.cuts.items() if len(g) == p)
+        return "".join(got[i] for i in range(parts))
 
 
 class Reassembler:
@@ -37,14 +48,14 @@ class Reassembler:
         if seq < self.next or seq >= self.next + self.max_pending:
             self.refused += seq >= self.next
             return self.poll(now)
-        frame = self._frames.setdefault(seq, _Frame(parts))
-        if frame.parts != parts:  # the sender cut the packet again (a relay refused a part
-            self._chars -= frame.size  # for its size): start over with the new cut
-            frame = self._frames[seq] = _Frame(parts)
-        if part in frame.got or self._chars + len(body) > self.max_chars:
+        frame = self._frames.setdefault(seq, _Frame())
+        got = frame.cuts.get(parts)
+        if got is None and len(frame.cuts) < MAX_CUTS:
+            got = frame.cuts[parts] = {}
+        if got is None or part in got or self._chars + len(body) > self.max_chars:
             self.refused += 1
             return self.poll(now)
-        frame.got[part] = body
+        got[part] = body
         frame.size += len(body)
         self._chars += len(body)
         return self.poll(now)
@@ -53,12 +64,12 @@ class Reassembler:
         out: list[str] = []
         while True:
             frame = self._frames.get(self.next)
-            if frame is not None and len(frame.got) == frame.parts:
-                out.append("".join(frame.got[i] for i in range(frame.parts)))
+            if frame is not None and frame.done():
+                out.append(frame.text())
                 self._release(self.next)
                 self._stalled_since = None
                 continue
-            later_done = any(len(f.got) == f.parts for s, f in self._frames.items()
+            later_done = any(f.done() for s, f in self._frames.items()
                              if s > self.next)
             if not later_done:
                 self._stalled_since = None

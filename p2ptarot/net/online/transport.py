@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from ..handshake import Signer
+from ..link import Links
 from ..nostr.adverts import ADVERT_TTL, code_of, make_advert, show_code
 from ..nostr.keys import KeyError_, NostrKey
 from ..nostr.pool import RelayNotice
@@ -66,7 +67,10 @@ class OnlineTransport:
             out.update(mesh.seen)
         return out
 
-    def advert(self, info: TableInfo, links: OnlineMesh) -> OnlineAdvert:
+    def advert(self, info: TableInfo, links: Links) -> OnlineAdvert:
+        """An advert on the relays of the table hosted on ``links`` (this transport's mesh)."""
+        if not isinstance(links, OnlineMesh):
+            raise TypeError("an online advert needs the links of an online transport")
         return OnlineAdvert(info, links)
 
 

@@ -15,7 +15,7 @@ import pytest
 from online_servers import Relay, start_relay
 
 from p2ptarot.crypto.signing import Identity
-from p2ptarot.net.errors import HandshakeError
+from p2ptarot.net.errors import ConnectError, HandshakeError
 from p2ptarot.net.events import LinkUp, Received
 from p2ptarot.net.nostr import adverts
 from p2ptarot.net.nostr.adverts import address_of, code_of, make_advert
@@ -207,3 +207,25 @@ async def test_a_peer_leaving_right_after_sending_delivers_everything(relay: Rel
                 elif isinstance(event, LinkDown):
                     break
         assert got == frames
+
+
+async def test_a_dial_whose_peer_linked_meanwhile_does_not_fall_back_to_the_relays(
+        relay: Relay) -> None:
+    """Both ends of a cut link dial again (PROTOCOL §8); when one side's WebRTC attempts run out
+    after the other side's dial healed the link, that side gives up instead of opening a link
+    over the relays (which, dialled by the smaller key, would replace the healed link: the table
+    moved onto the relays). ICE does not run on 127.0.0.1: the WebRTC attempts are replaced by
+    a wait during which the peer dials us, and then find nothing, as they would across a cut."""
+    alice, bob = Identity.generate(), Identity.generate()
+    auto = replace(_config(relay), transport="auto")
+    async with OnlineMesh(alice, auto) as a, OnlineMesh(bob, _config(relay)) as b:
+        async def attempts_that_run_out(peer: str) -> None:
+            assert await b.connect(a.url, expected_key=alice.public_bytes) == alice.public_bytes
+            assert (await _next(a, LinkUp)).peer == bob.public_bytes
+        a._dial_rtc = attempts_that_run_out  # type: ignore[method-assign]  # WebRTC stands aside on 127.0.0.1
+        with pytest.raises(ConnectError):
+            await a.connect(b.url, expected_key=bob.public_bytes)
+        assert a.peers() == [bob.public_bytes] and not a.links()[bob.public_bytes].dialed
+        assert len(a._relays) == 1  # the link bob dialled, and no other
+        await a.send(bob.public_bytes, b'{"still": "linked"}')
+        assert (await _next(b, Received)).data == b'{"still": "linked"}'

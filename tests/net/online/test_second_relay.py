@@ -10,7 +10,9 @@ and left, the other relay carrying the check."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -36,7 +38,9 @@ async def _link_and_echo(relays: tuple[str, ...]) -> tuple[list[bytes], list[str
     async with OnlineMesh(alice, config) as a, OnlineMesh(bob, config) as b:
         for mesh in (a, b):
             mesh.pool.on_notice = lambda n: heard.append(f"{n.relay} {n.what} {n.detail}")
-        frames = [b'{"n":1}', b'{"n":2}', json.dumps({"n": 3, "pad": "y" * 200_000}).encode()]
+        # incompressible padding: relay packets are deflated when that pays
+        pad = base64.b64encode(random.Random(3).randbytes(150_000)).decode()
+        frames = [b'{"n":1}', b'{"n":2}', json.dumps({"n": 3, "pad": pad}).encode()]
         async with asyncio.timeout(120):
             peer = await a.connect(b.url, expected_key=bob.public_bytes)
             for frame in frames:
