@@ -98,7 +98,11 @@ def test_a_cut_webrtc_link_heals_by_re_signalling(netns: Rig, tmp_path: Path) ->
     time.sleep(10)
     bob.link.restore()
     results = _finish(peers)
-    assert _links(bob_log)[:2] == ["direct", "direct"], bob_log.read_text()[-2000:]
+    # while UDP is cut, a re-dial may carry the table over the relays after its WebRTC head
+    # start (PROTOCOL §12); once restored, the link is direct again
+    links = _links(bob_log)
+    assert len(links) >= 2 and links[-1] == "direct", bob_log.read_text()[-2000:]
+    assert set(links) <= {"direct", "relay"}, links
     assert set(results["bob"]["paths"].values()) == {"direct"}
 
 

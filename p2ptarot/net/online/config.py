@@ -51,8 +51,9 @@ class OnlineConfig:
     #: seconds the WebRTC attempt may take before the link falls back to the relays (ICE itself
     #: gives up only after ~64 s; gathering over blocked UDP alone costs 5 s)
     rtc_deadline: float = 15.0
-    #: seconds the WebRTC attempt has before the relay path opens beside it (the attempt goes
-    #: on until ``rtc_deadline``; a data channel that opens later takes the link over)
+    #: seconds the WebRTC attempt's last stage (the TURN one, where TURN is configured) has
+    #: before the relay path opens beside it (the attempt goes on until ``rtc_deadline``; a
+    #: data channel that opens later takes the link over)
     rtc_head_start: float = 4.0
     #: with a TURN server configured: seconds of a first attempt without it (aioice nominates
     #: the first pair that answers, so a relayed pair could beat a hole punch that would work)

@@ -217,7 +217,7 @@ class OnlineMesh(Carrier):
         channel when its dialler has the smaller key): then the attempt is waited for, and
         without a data channel the dial fails."""
         attempt = asyncio.ensure_future(self._dial_rtc(peer))
-        await asyncio.wait({attempt}, timeout=self.config.rtc_head_start)
+        await asyncio.wait({attempt}, timeout=self._head_start())
         if not attempt.done() and self._linked_again(expected_key):
             await asyncio.wait({attempt})
         late: asyncio.Future[Channel | None] | None = None
@@ -238,6 +238,14 @@ class OnlineMesh(Carrier):
                 self._spawn(self._adopt(late, "", None, None))
             raise
         return self._relay_channel(link_id, peer), late
+
+    def _head_start(self) -> float:
+        """``rtc_head_start`` counted from the last stage's start: where a direct-only stage
+        comes first, the TURN stage gets its own head start (else a symmetric NAT's table
+        would open on the relays just as its TURN attempt begins)."""
+        stages = self._stages()
+        before_last = sum(wait for _, _, wait in stages[:-1])
+        return min(self.config.rtc_deadline, before_last + self.config.rtc_head_start)
 
     def _linked_again(self, expected_key: PeerKey | None) -> bool:
         return expected_key is not None and self.core.conn_of(expected_key) is not None
