@@ -247,6 +247,12 @@ async def _report_paths(paths: Callable[[], dict[bytes, tuple[str, float | None]
         await asyncio.sleep(every)
 
 
+async def _send_chat(links: Links, chat_out: Callable[[], list[str]] | None) -> None:
+    """The player's chat lines typed since the last turn of the pump."""
+    for text in chat_out() if chat_out is not None else []:
+        await links.broadcast(ChatFrame(text=text).wire())
+
+
 async def _pump(cfg: PeerConfig, links: Links, session: Session,
                 handle: Callable[[list[Effect]], Awaitable[None]], healer: Healer,
                 moves: "asyncio.Queue[Move | StandInMove | Exception]", saved: list[bytes] | None,
@@ -257,9 +263,7 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
     """Feed the session from the links and the local chooser until the game ends, then linger;
     a stalled step asks again, deeper, then abandons (PROTOCOL §8: `stall.StallTimers`)."""
     healer.start()
-    # a peer far behind asks again as soon as it has taken an answer's window; every request
-    # names what this seat holds, which answers leave out
-    catch = CatchUp(have=session.have)
+    catch = CatchUp(have=session.have)  # asks again at once past a window; names what we hold
     await _begin(cfg, links, session, handle, saved, catch)
     syncs = SyncServer()
     clock = cfg.clock
@@ -291,8 +295,7 @@ async def _pump(cfg: PeerConfig, links: Links, session: Session,
                 if trace is not None:
                     trace.end(session.step)
                 await _continue(links, session, catch, trace)
-            for text in chat_out() if chat_out is not None else []:  # the player's chat lines
-                await links.broadcast(ChatFrame(text=text).wire())
+            await _send_chat(links, chat_out)
             if session.finished:
                 break
             due = timers.tick(session.step, clock.monotonic(), clock.wall(), session.taken)
