@@ -90,7 +90,9 @@ def _transcript_lines(data: Path) -> int:
 def test_a_cut_webrtc_link_heals_by_re_signalling(netns: Rig, tmp_path: Path) -> None:
     # a 3 s heartbeat: a data channel pings every 1 s and is gone after 6 s of silence (the
     # default's 30 s made this test wait 40 s)
-    peers, _ = _two_homes(netns, tmp_path, block_udp=False, extra=["--heartbeat", "3"])
+    # --rtc-retry 3: a link that rode the relays during the cut tries WebRTC again soon after
+    peers, _ = _two_homes(netns, tmp_path, block_udp=False,
+                          extra=["--heartbeat", "3", "--rtc-retry", "3"])
     bob, _, bob_log = peers["bob"]
     _wait_for("the deal under way", lambda: _transcript_lines(tmp_path / "bob") >= 8)
     assert _links(bob_log) == ["direct"]
