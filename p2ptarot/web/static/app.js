@@ -401,8 +401,12 @@ function drawStandIn() {
 function drawAll() { drawPlayers(); drawStatus(); drawScreen(); drawMoves(); drawLog(); drawStandIn(); }
 // events whose handler changes only what some parts draw: those parts alone are redrawn (a
 // `waiting` comes with nearly every step of the table; it sets S.waiting and S.deadline, which
-// only the players' row and the status line show)
-const REDRAW = { waiting() { drawPlayers(); drawStatus(); } };
+// only the players' row and the status line show; another seat's `move` only adds a log line —
+// its effect on the table comes as a `view`)
+const REDRAW = {
+  waiting() { drawPlayers(); drawStatus(); },
+  move(e) { if (e.seat === S.seat) drawAll(); else drawLog(); },
+};
 
 let sock = null;
 function play(index) {
@@ -569,7 +573,7 @@ function connect() {
       replayStep(0); return;
     }
     const h = handlers[e.type]; if (h) h(e);
-    (REDRAW[e.type] || drawAll)();
+    (REDRAW[e.type] || drawAll)(e);
   };
   sock.onclose = () => { if (!S.finished) { $("status").textContent = t("Disconnected from your peer"); } };
 }
