@@ -58,7 +58,7 @@ def preload(game: str) -> None:
         import p2ptarot.cli.main  # noqa: F401, PLC0415
         import p2ptarot.cli.peer  # noqa: F401, PLC0415
         import p2ptarot.net.discovery  # noqa: F401, PLC0415 - zeroconf, loaded by every LAN peer
-        import p2ptarot.transcript.verify  # noqa: F401, PLC0415 - a finished peer checks its table
+        import p2ptarot.transcript.format  # noqa: F401, PLC0415 - the store reads and writes it
         from p2ptarot.engine import registry  # noqa: PLC0415
         from p2ptarot.table import effects  # noqa: F401, PLC0415 - the store's, loaded at its first write
         try:
@@ -153,8 +153,9 @@ def fork_peer(argv: Sequence[str], *, stdout: int | None = None, stderr: int | N
         except BaseException:  # noqa: BLE001 - reported as a fresh interpreter would, then exit
             traceback.print_exc()
         finally:
-            try:
-                atexit._run_exitfuncs()  # what the interpreter runs at exit (logging's flush)
+            try:  # what the interpreter does at exit: wait for its other threads, run the
+                threading._shutdown()  # type: ignore[attr-defined]  # exit handlers (logging's
+                atexit._run_exitfuncs()  # flush), flush the standard streams
                 for stream in (sys.stdout, sys.stderr):
                     if stream is not None:
                         stream.flush()
