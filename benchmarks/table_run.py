@@ -201,7 +201,10 @@ sys.exit(_peer(*sys.argv[1:4], sys.argv[4:]))
 #: a build whose demo forks its peers (`p2ptarot.cli.launch`, issue 36): one launcher process
 #: imports the stack once, as `p2ptarot demo` does, and forks every peer from it; argv is the
 #: game, the file where the launcher writes each peer's own CPU and peak RSS (from `os.wait4`),
-#: then one JSON list per peer: its log, ready and ops files, its stdout file, its command line
+#: then one JSON list per peer: its log, ready and ops files, its stdout file, its command line.
+#: Each peer is a session of its own, as each fresh interpreter of `_WRAPPER` is
+#: (`start_new_session`): with the scheduler's autogroups, four peers in one session would get
+#: one session's share of a loaded machine against four; their pids go to "<usage file>.pids"
 _FORK_WRAPPER = _PRELUDE + r"""
 from p2ptarot.cli import launch
 launch.preload(sys.argv[1])
@@ -212,9 +215,11 @@ _null = os.open(os.devnull, os.O_WRONLY)
 for _spec in sys.argv[3:]:
     _log, _ready, _ops, _outfile, _argv = json.loads(_spec)
     _fd = os.open(_outfile, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-    _kids.append(launch.fork_peer(_argv, stdout=_fd, stderr=_null,
+    _kids.append(launch.fork_peer(_argv, stdout=_fd, stderr=_null, new_session=True,
                                   run=lambda a, f=(_log, _ready, _ops): _peer(*f, a)))
     os.close(_fd)
+with open(sys.argv[2] + '.pids', 'w') as fh:
+    fh.write(' '.join(str(k.pid) for k in _kids))
 _usage = {}
 for _k, _kid in enumerate(_kids):
     _pid, _st, _ru = os.wait4(_kid.pid, 0)
@@ -376,6 +381,7 @@ def run_table(root: Path, game: str, peers: int, *, stop_at_first_move: bool = F
                             break
                 if any(p.poll() is not None for p in procs):
                     break
+            _kill_forked(work)
             for p in procs:
                 if p.poll() is None:
                     os.killpg(p.pid, signal.SIGKILL)
@@ -428,10 +434,24 @@ def run_table(root: Path, game: str, peers: int, *, stop_at_first_move: bool = F
             run.ready = max(float(r.read_text()) for r in readies) - t0
         return run
     finally:
+        if any(p.poll() is None for p in procs):
+            _kill_forked(work)
         for p in procs:
             if p.poll() is None:
                 os.killpg(p.pid, signal.SIGKILL)
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _kill_forked(work: Path) -> None:
+    """End the peers a launcher forked (each leads a session of its own: see _FORK_WRAPPER)."""
+    pids = work / "launcher.pids"
+    if not pids.exists():
+        return
+    for pid in pids.read_text().split():
+        try:
+            os.killpg(int(pid), signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 def _reap(procs: list[subprocess.Popen[str]], deadline: float) -> list[resource.struct_rusage]:

@@ -117,10 +117,13 @@ class ForkedPeer:
 
 
 def fork_peer(argv: Sequence[str], *, stdout: int | None = None, stderr: int | None = None,
+              new_session: bool = False,
               run: Callable[[list[str]], int] | None = None) -> ForkedPeer:
     """Fork a peer running `p2ptarot <argv>` (after :func:`preload`, with :func:`can_fork`
     true). `stdout`: PIPE (read it from the result's `stdout`), a file descriptor, or None to
-    share this process's; `stderr`: a file descriptor or None. `run`: what the child runs
+    share this process's; `stderr`: a file descriptor or None; `new_session`: as
+    `subprocess.Popen`'s `start_new_session` (the peer leaves this terminal's signals, and the
+    scheduler's autogroup weighs it as a session of its own). `run`: what the child runs
     instead of `p2ptarot.cli.main.main` (a benchmark's instrumented wrapper around it); the
     child exits with its result and never returns here."""
     from p2ptarot.cli.main import main  # noqa: PLC0415 - loaded by preload already
@@ -136,6 +139,8 @@ def fork_peer(argv: Sequence[str], *, stdout: int | None = None, stderr: int | N
     if pid == 0:  # the peer
         rc = 1
         try:
+            if new_session:
+                os.setsid()
             for pipe in _pipes:
                 if not pipe.closed:
                     os.close(pipe.fileno())
