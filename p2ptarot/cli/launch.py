@@ -153,7 +153,9 @@ def fork_peer(argv: Sequence[str], *, stdout: int | None = None, stderr: int | N
             if stderr is not None:
                 os.dup2(stderr, 2)
             rc = int((run or main)(args))
-        except SystemExit as exc:
+        except SystemExit as exc:  # as the interpreter ends on it: a text is printed, then 1
+            if exc.code is not None and not isinstance(exc.code, int):
+                print(exc.code, file=sys.stderr)
             rc = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
         except BaseException:  # noqa: BLE001 - reported as a fresh interpreter would, then exit
             traceback.print_exc()
