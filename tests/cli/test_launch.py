@@ -73,3 +73,21 @@ def test_no_fork_while_a_thread_or_an_event_loop_runs() -> None:
         "in_loop = asyncio.run(inside())\n"
         "print(alone, with_thread, in_loop)\n")
     assert out.stdout.split() == ["True", "False", "False"]
+
+
+def test_the_demo_starts_fresh_interpreters_where_it_cannot_fork() -> None:
+    """A thread already running (or no os.fork): each peer is `python -m p2ptarot.cli.main`."""
+    out = _python(
+        "import json, subprocess, threading\n"
+        "from p2ptarot.cli import demo, launch\n"
+        "stop = threading.Event()\n"
+        "t = threading.Thread(target=stop.wait); t.start()\n"
+        "start = demo._starter('trois-roses')\n"
+        "peer = start([*demo._INTERPRETER, 'games', '--json'])\n"
+        "text, _ = peer.communicate(timeout=120)\n"
+        "stop.set(); t.join()\n"
+        "forked = launch.fork_peer(['games', '--json'], stdout=launch.PIPE)\n"
+        "ftext, _ = forked.communicate(timeout=120)\n"
+        "print(json.dumps([type(peer).__name__, peer.returncode, type(forked).__name__,\n"
+        "                  json.loads(text) == json.loads(ftext)]))\n")
+    assert json.loads(out.stdout.splitlines()[-1]) == ["Popen", 0, "ForkedPeer", True]
