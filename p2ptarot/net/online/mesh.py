@@ -35,6 +35,7 @@ from ..events import LinkRejected, PeerKey
 from ..handshake import CLOSE_REPLACED, CLOSE_TIMEOUT, Signer
 from ..linkset import CLOSE_GOING_AWAY, Conn, Linked, LinkPolicy, Liveness
 from ..nostr.adverts import address_of, parse_address
+from ..nostr.event import Event
 from ..nostr.keys import NostrKey
 from ..nostr.pool import RelayPool
 from ..nostr.sizing import body_budget
@@ -83,7 +84,8 @@ class OnlineMesh(Carrier):
                          config.max_queued_events)
         self.config = config
         self.nostr = key or NostrKey()
-        self.pool = RelayPool(list(config.relays), give_up=config.relay_give_up)
+        self.pool = RelayPool(list(config.relays), give_up=config.relay_give_up,
+                              cap_probe=self._cap_probe)
         self._pending: dict[str, _Pending] = {}
         self._relays: dict[str, tuple[str, RelayChannel]] = {}  # link id -> (peer key, channel)
         self._seen_links: OrderedDict[str, None] = OrderedDict()  # link ids ever answered
@@ -114,6 +116,17 @@ class OnlineMesh(Carrier):
             self._spawn(self._probe_udp())
         if not await self.pool.wait_connected(self.config.handshake_timeout):
             logger.warning("no relay reachable yet among %s", ", ".join(self.config.relays))
+
+    def _cap_probe(self, content: int) -> Event:
+        """The pool's cap probe (``RelayPool._probe_cap``): a data signal to ourselves, sealed
+        and signed as every signal, of random padding under a link id nobody uses (its echo is
+        ignored), as large as a relay-path event under a ``content`` cap."""
+        link_id = secrets.token_hex(16)
+        self._remember(link_id)
+        body = secrets.token_urlsafe(body_budget(content))[:body_budget(content)]
+        return seal(self.nostr, self.nostr.public_hex,
+                    Signal("", "data", link_id, seq=0, part=0, parts=1, body=body),
+                    int(time.time()))
 
     @property
     def udp_silent(self) -> bool:
