@@ -29,8 +29,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from table_run import (TableRun, compile_bytecode, floor_seconds, run_table,  # noqa: E402
-                       unit_costs)
+from table_run import (TableRun, compile_bytecode, floor_seconds, forks_its_peers,  # noqa: E402
+                       run_table, unit_costs)
 
 HERE = Path(__file__).resolve().parent.parent
 _FRAME = re.compile(r" \((/[^)]*/)?([^/)]+)\)$")
@@ -132,7 +132,8 @@ def main() -> int:
     if any(r != "finished" for r in run.results):
         raise SystemExit(f"the game did not finish: {run.results}")
     deadline = time.monotonic() + 30  # each py-spy writes its file once its peer has exited
-    while (args.py_spy and len(list(folder.glob("*.spy"))) < args.players
+    files = args.players + forks_its_peers(HERE)  # and the launcher's, which did the imports
+    while (args.py_spy and len(list(folder.glob("*.spy"))) < files
            and time.monotonic() < deadline):
         time.sleep(0.2)
     units = unit_costs(HERE)

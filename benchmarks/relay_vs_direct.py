@@ -17,7 +17,9 @@ Scenarios, alternated run by run so a busier minute weighs on all alike:
 
 With `--base DIR` (an unpacked older tree of the package, e.g. `git archive`), its relay
 scenarios run too, interleaved, on the same rig (`base-relay-4k`, `base-relay-64k`): the ratio
-against the previous build in the same run.  The JSON holds every sample, the medians, the
+against the previous build in the same run.  The JSON holds every sample (``game``: from launch until
+every peer exited; ``first_step``/``last_step``: the host's first and last game step, from
+launch: before the first, the lobby and the links), the medians, the
 ratios relay/direct (target: at most 2), the events the relays stored, and the load average.
 
 Usage: (root) .venv/bin/python benchmarks/relay_vs_direct.py [--game paris-divins] [--runs 3]
@@ -47,7 +49,7 @@ from online_servers import start_relay, start_turn  # noqa: E402
 
 RATE_LIMIT = "60/s,3000/min"
 CAPS = {"direct": 4096, "relay-4k": 4096, "relay-64k": 65536}
-_STEP = re.compile(r"^(\d+\.\d+) step \d+: .*move by seat")
+_STEP = re.compile(r"^(\d+\.\d+) step \d+: ")
 
 
 def run_once(scenario: str, game: str, seed: int, base: Path | None) -> dict[str, object]:
@@ -84,18 +86,17 @@ def run_once(scenario: str, game: str, seed: int, base: Path | None) -> dict[str
                                     stderr=subprocess.STDOUT, cwd=base or HERE, env=env))
         codes = [p.wait(timeout=1800) for p in procs]
         end = time.time() - t0
-        first = None
-        for line in (work / "log0.txt").read_text().splitlines():
-            if m := _STEP.match(line):
-                first = float(m.group(1)) - t0
-                break
+        steps = [float(m.group(1)) - t0 for line in (work / "log0.txt").read_text().splitlines()
+                 if (m := _STEP.match(line))]
+        first, last = (round(steps[0], 2), round(steps[-1], 2)) if steps else (None, None)
         results = [json.loads((work / f"out{k}.txt").read_text().strip().splitlines()[-1])
                    if codes[k] == 0 else None for k in range(4)]
         paths = sorted({p for r in results if r for p in r.get("paths", {}).values()})
         stored = [len(relay.stored()) for relay in relays]
         for relay in relays:
             relay.stop()
-    return {"ok": all(c == 0 for c in codes), "first_move": first, "game": round(end, 2),
+    return {"ok": all(c == 0 for c in codes), "first_step": first, "last_step": last,
+            "game": round(end, 2),
             "paths": paths, "relay_events": stored,
             "scores": results[0]["scores"] if results[0] else None}
 
@@ -138,7 +139,8 @@ def main() -> int:
     def median(scenario: str, key: str) -> float | None:
         values = [s[key] for s in samples[scenario] if s["ok"] and s[key] is not None]
         return round(statistics.median(values), 2) if values else None  # type: ignore[arg-type]
-    summary = {s: {"game_median": median(s, "game"), "first_move_median": median(s, "first_move"),
+    summary = {s: {"game_median": median(s, "game"), "first_step_median": median(s, "first_step"),
+                   "last_step_median": median(s, "last_step"),
                    "relay_events_median": statistics.median(
                        sum(x["relay_events"]) for x in samples[s]),  # type: ignore[arg-type]
                    "failed_runs": sum(not x["ok"] for x in samples[s])} for s in scenarios}

@@ -24,19 +24,24 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-_WRAPPER = r"""
+#: what every peer process runs first (once in the launcher of a forking build): counters
+#: wrapped around the signatures and the links' writes, the command line's modules imported with
+#: the collector held, then `_peer(log, ready, ops, argv)` for each peer
+_PRELUDE = r"""
 import time, sys, json
-t_proc = time.time()
 import os
-if os.environ.get('P2PTAROT_PYSPY'):  # profile_peers.py: "py-spy binary:out dir", on-CPU samples
-    import subprocess
-    _spy, _dir = os.environ['P2PTAROT_PYSPY'].split(':')
-    subprocess.Popen([_spy, 'record', '--pid', str(os.getpid()), '--nonblocking', '-r', '250',
-                      '-f', 'raw', '-o', _dir + '/' + os.path.basename(sys.argv[2]) + '.spy'],
-                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(0.3)
+_spied = set()  # the processes py-spy samples already
+def _spy(name):  # profile_peers.py: "py-spy binary:out dir", on-CPU samples of this process
+    if os.environ.get('P2PTAROT_PYSPY') and os.getpid() not in _spied:
+        import subprocess
+        _spied.add(os.getpid())
+        _bin, _dir = os.environ['P2PTAROT_PYSPY'].split(':')
+        subprocess.Popen([_bin, 'record', '--pid', str(os.getpid()), '--nonblocking', '-r', '250',
+                          '-f', 'raw', '-o', _dir + '/' + name + '.spy'],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(0.3)
+_spy(os.path.basename(sys.argv[2]))  # a peer's own interpreter, or the launcher ("launcher")
 import logging
-log, ready, ops = sys.argv[1], sys.argv[2], sys.argv[3]
 def _status():  # this process's CPU and memory now (kB from /proc/self/status), for the phases file
     mem = {}
     with open('/proc/self/status') as fh:
@@ -71,8 +76,6 @@ if os.environ.get('P2PTAROT_TRACEMALLOC'):  # where the Python heap goes, by pac
         return {'traced_kb': now // 1024, 'peak_kb': peak // 1024, 'by_package_kb': top(by),
                 'by_line_kb': {_where(st.traceback[0].filename) + ':' + str(st.traceback[0].lineno):
                                st.size // 1024 for st in lines[:25]}}
-logging.basicConfig(level=logging.WARNING, filename=log, format='%(created).4f %(message)s')
-logging.getLogger('p2ptarot.peer.game').setLevel(logging.DEBUG)
 try:  # as `python -m p2ptarot.cli.main` loads a command (issue 36): no collection while the
     from p2ptarot._startup import collector_held as _held  # modules load, then they are frozen
 except ImportError:  # a build before that lever
@@ -94,9 +97,10 @@ _sg.Identity.sign, _sg.verify_signature = _counted_sign, _counted_verify
 from p2ptarot.cli.main import main
 import p2ptarot.cli.peer  # host/join's own modules (imported lazily since issue 16): "ready" is the same point in every build
 import os
+_wire = None
 if os.environ.get('P2PTAROT_WIRE_COUNT'):  # wire_bytes.py: count what this peer hands its links
     import atexit, collections, hashlib, json
-    sent, frames = collections.Counter(), collections.Counter()
+    _wire = sent, frames = collections.Counter(), collections.Counter()
     _links = {}  # connection -> hashes of the envelopes already handed to it (repeats counted)
     def _count(conn, data):
         text = data if isinstance(data, str) else data.decode()
@@ -132,54 +136,108 @@ if os.environ.get('P2PTAROT_WIRE_COUNT'):  # wire_bytes.py: count what this peer
             _count(link, data)
         return ok
     setattr(_cls, _name, _counted)
-    _out = os.environ['P2PTAROT_WIRE_COUNT'] + '/' + os.path.basename(ready) + '.wire.json'
-    atexit.register(lambda: open(_out, 'w').write(json.dumps({'bytes': sent, 'frames': frames})))
-_hold.__exit__(None, None, None)
-with open(ready, 'w') as fh:
-    fh.write(str(time.time()))
-_phases['ready'] = _status()  # after the imports, before the table
-if os.environ.get('P2PTAROT_TRACEMALLOC'):
-    _phases['tracemalloc_ready'] = _heap()
-    tracemalloc.reset_peak()  # the snapshot's own objects made the peak: from here, the table's
-    class _HighWater(logging.Handler):
-        # at each step logged, while the table's state is alive (it is gone once the command
-        # returns): a new snapshot each time the heap has grown 1 MB past the last one, so the
-        # last one kept is the table at its largest
-        def emit(self, record):
-            now, peak = tracemalloc.get_traced_memory()
-            if now > _high['at'] + (1 << 20):
-                _high['peak'] = max(_high['peak'], peak)
-                summary = _heap()
-                _high['at'] = now
-                tracemalloc.reset_peak()
-                _phases['tracemalloc_high'] = {**summary, 'step_record': record.getMessage()[:60]}
-    _high['at'] = tracemalloc.get_traced_memory()[0]
-    logging.getLogger('p2ptarot.peer.game').addHandler(_HighWater(logging.DEBUG))
 from p2ptarot.crypto.group import count_ops
-_prof = None
-if os.environ.get('P2PTAROT_CPROFILE'):  # where a peer's CPU goes, function by function (the
-    import cProfile  # table only: imports are done); CPU clock, so waiting for a core is not counted
-    _prof = cProfile.Profile(time.process_time)
-rc = 1
-try:
-    with count_ops() as _n:
-        if _prof is not None:
-            _prof.enable()
-        rc = main(sys.argv[4:])
-finally:
-    if _prof is not None:
-        _prof.disable()
-        _prof.dump_stats(os.environ['P2PTAROT_CPROFILE'] + '/' + os.path.basename(ready) + '.prof')
-    with open(ops, 'w') as fh:
-        json.dump({'var_mul': _n.var_mul, 'base_mul': _n.base_mul, 'add': _n.add,
-                   'validate': _n.validate, **_sigs}, fh)
-    _phases['end'] = _status()  # the table done, before the interpreter's teardown
+
+def _peer(log, ready, ops, argv):
+    # one peer's table: its log (the step lines), its "ready" time, its counted operations,
+    # its CPU and memory phases, optionally its profile
+    _spy(os.path.basename(ready))  # a forked peer: sampled from here on (its own interpreter is already)
+    logging.basicConfig(level=logging.WARNING, filename=log, format='%(created).4f %(message)s')
+    logging.getLogger('p2ptarot.peer.game').setLevel(logging.DEBUG)
+    if _wire is not None:
+        _out = os.environ['P2PTAROT_WIRE_COUNT'] + '/' + os.path.basename(ready) + '.wire.json'
+        atexit.register(lambda: open(_out, 'w').write(json.dumps({'bytes': _wire[0], 'frames': _wire[1]})))
+    with open(ready, 'w') as fh:
+        fh.write(str(time.time()))
+    _phases['ready'] = _status()  # after the imports, before the table
     if os.environ.get('P2PTAROT_TRACEMALLOC'):
-        _phases['tracemalloc'] = _heap()
-    with open(ops + '.phases.json', 'w') as fh:
-        json.dump(_phases, fh)
-sys.exit(rc)
+        _phases['tracemalloc_ready'] = _heap()
+        tracemalloc.reset_peak()  # the snapshot's own objects made the peak: from here, the table's
+        class _HighWater(logging.Handler):
+            # at each step logged, while the table's state is alive (it is gone once the command
+            # returns): a new snapshot each time the heap has grown 1 MB past the last one, so the
+            # last one kept is the table at its largest
+            def emit(self, record):
+                now, peak = tracemalloc.get_traced_memory()
+                if now > _high['at'] + (1 << 20):
+                    _high['peak'] = max(_high['peak'], peak)
+                    summary = _heap()
+                    _high['at'] = now
+                    tracemalloc.reset_peak()
+                    _phases['tracemalloc_high'] = {**summary, 'step_record': record.getMessage()[:60]}
+        _high['at'] = tracemalloc.get_traced_memory()[0]
+        logging.getLogger('p2ptarot.peer.game').addHandler(_HighWater(logging.DEBUG))
+    _prof = None
+    if os.environ.get('P2PTAROT_CPROFILE'):  # where a peer's CPU goes, function by function (the
+        import cProfile  # table only: imports are done); CPU clock, so waiting for a core is not counted
+        _prof = cProfile.Profile(time.process_time)
+    rc = 1
+    try:
+        with count_ops() as _n:
+            if _prof is not None:
+                _prof.enable()
+            rc = main(argv)
+    finally:
+        if _prof is not None:
+            _prof.disable()
+            _prof.dump_stats(os.environ['P2PTAROT_CPROFILE'] + '/' + os.path.basename(ready) + '.prof')
+        with open(ops, 'w') as fh:
+            json.dump({'var_mul': _n.var_mul, 'base_mul': _n.base_mul, 'add': _n.add,
+                       'validate': _n.validate, **_sigs}, fh)
+        _phases['end'] = _status()  # the table done, before the interpreter's teardown
+        if os.environ.get('P2PTAROT_TRACEMALLOC'):
+            _phases['tracemalloc'] = _heap()
+        with open(ops + '.phases.json', 'w') as fh:
+            json.dump(_phases, fh)
+    return rc
 """
+
+#: one peer in its own fresh interpreter: argv is log, ready, ops, then the command line
+_WRAPPER = _PRELUDE + r"""
+_hold.__exit__(None, None, None)
+sys.exit(_peer(*sys.argv[1:4], sys.argv[4:]))
+"""
+
+#: a build whose demo forks its peers (`p2ptarot.cli.launch`, issue 36): one launcher process
+#: imports the stack once, as `p2ptarot demo` does, and forks every peer from it; argv is the
+#: game, the file where the launcher writes each peer's own CPU and peak RSS (from `os.wait4`),
+#: then one JSON list per peer: its log, ready and ops files, its stdout file, its command line.
+#: Each peer is a session of its own, as each fresh interpreter of `_WRAPPER` is
+#: (`start_new_session`): with the scheduler's autogroups, four peers in one session would get
+#: one session's share of a loaded machine against four; their pids go to "<usage file>.pids"
+_FORK_WRAPPER = _PRELUDE + r"""
+from p2ptarot.cli import launch
+launch.preload(sys.argv[1])
+_hold.__exit__(None, None, None)
+assert launch.can_fork()
+_kids = []
+_null = os.open(os.devnull, os.O_WRONLY)
+for _spec in sys.argv[3:]:
+    _log, _ready, _ops, _outfile, _argv = json.loads(_spec)
+    _fd = os.open(_outfile, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    _kids.append(launch.fork_peer(_argv, stdout=_fd, stderr=_null, new_session=True,
+                                  run=lambda a, f=(_log, _ready, _ops): _peer(*f, a)))
+    os.close(_fd)
+with open(sys.argv[2] + '.pids', 'w') as fh:
+    fh.write(' '.join(str(k.pid) for k in _kids))
+_usage = {}
+for _k, _kid in enumerate(_kids):
+    _pid, _st, _ru = os.wait4(_kid.pid, 0)
+    _usage[_k] = {'rc': os.waitstatus_to_exitcode(_st), 'cpu': _ru.ru_utime + _ru.ru_stime,
+                  'maxrss': _ru.ru_maxrss}
+with open(sys.argv[2], 'w') as fh:
+    json.dump([_usage[k] for k in range(len(_kids))], fh)
+_me = __import__('resource').getrusage(__import__('resource').RUSAGE_SELF)
+print(json.dumps({'launcher_cpu': _me.ru_utime + _me.ru_stime, 'launcher_maxrss': _me.ru_maxrss}))
+sys.exit(0 if all(u['rc'] == 0 for u in _usage.values()) else 1)
+"""
+
+
+def forks_its_peers(root: Path) -> bool:
+    """Whether checkout `root`'s demo forks its peers from one launcher (issue 36)."""
+    return (root / "p2ptarot/cli/launch.py").exists()
+
+
 _FIRST_MOVE = re.compile(r"^(\d+\.\d+) step \d+: .*move by seat")
 _STEP = re.compile(r"^(\d+\.\d+) step (\d+):")
 
@@ -213,6 +271,9 @@ class TableRun:
     #: when the table is done ("end", before the teardown); "tracemalloc" with that switch on
     peer_phases: list[dict[str, object]] = field(default_factory=list)
     peer_ops: list[dict[str, int]] = field(default_factory=list)  # `ops`, peer by peer
+    #: a forking build (`forks_its_peers`): the launcher's own CPU seconds (the imports every
+    #: peer shares) and peak RSS (kB); its CPU is in `cpu`, not in any `peer_cpu`
+    launcher: dict[str, float] | None = None
 
     @property
     def from_ready(self) -> float | None:
@@ -277,6 +338,11 @@ def run_table(root: Path, game: str, peers: int, *, stop_at_first_move: bool = F
     common = ["--bot", "heuristic", "--quiet", "--interface", "127.0.0.1", "--lobby-timeout", "120"]
     procs: list[subprocess.Popen[str]] = []
     run = TableRun(peers=peers, game=game)
+    forked = forks_its_peers(root)  # one launcher forks them all, as that build's demo does
+    penv = {**os.environ, **(env or {})}
+    if count_wire:
+        penv["P2PTAROT_WIRE_COUNT"] = str(work)
+    specs = []
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = run.spawned = time.time()
     try:
@@ -289,13 +355,19 @@ def run_table(root: Path, game: str, peers: int, *, stop_at_first_move: bool = F
             args += ["--data-dir", str(work / f"peer-{k}"), "--seed", str(seed + k)] + common
             if seeded:
                 args += ["--test-seed", str(seed + k), "--port", str(ports[k])]
-            penv = {**os.environ, **(env or {})}
-            if count_wire:
-                penv["P2PTAROT_WIRE_COUNT"] = str(work)
+            if forked:
+                specs.append(json.dumps([*files, str(work / f"out{k}.txt"), args]))
+                continue
             with open(work / f"out{k}.txt", "w") as out:  # a file, not a pipe: see _reap
                 procs.append(subprocess.Popen([py, "-c", _WRAPPER, *files, *args], cwd=root,
                                               stdout=out, stderr=subprocess.DEVNULL,
                                               text=True, start_new_session=True, env=penv))
+        if forked:
+            with open(work / "launcher.txt", "w") as out:
+                procs.append(subprocess.Popen(
+                    [py, "-c", _FORK_WRAPPER, game, str(work / "launcher"), *specs], cwd=root,
+                    stdout=out, stderr=subprocess.DEVNULL, text=True, start_new_session=True,
+                    env=penv))
         host_log = work / "log0.txt"
         deadline = time.monotonic() + timeout
         if stop_at_first_move:
@@ -309,6 +381,7 @@ def run_table(root: Path, game: str, peers: int, *, stop_at_first_move: bool = F
                             break
                 if any(p.poll() is not None for p in procs):
                     break
+            _kill_forked(work)
             for p in procs:
                 if p.poll() is None:
                     os.killpg(p.pid, signal.SIGKILL)
@@ -319,8 +392,14 @@ def run_table(root: Path, game: str, peers: int, *, stop_at_first_move: bool = F
             run.end = time.time() - t0
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             run.cpu = round((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), 3)
-            run.peer_cpu = [round(u.ru_utime + u.ru_stime, 3) for u in usage]
-            run.peer_rss_mb = [round(u.ru_maxrss / 1024, 1) for u in usage]  # Linux: kB
+            if forked:  # each peer's own, from the launcher's os.wait4 (the shared imports: its own)
+                launched = json.loads((work / "launcher").read_text())
+                run.peer_cpu = [round(u["cpu"], 3) for u in launched]
+                run.peer_rss_mb = [round(u["maxrss"] / 1024, 1) for u in launched]
+                run.launcher = json.loads((work / "launcher.txt").read_text().splitlines()[-1])
+            else:
+                run.peer_cpu = [round(u.ru_utime + u.ru_stime, 3) for u in usage]
+                run.peer_rss_mb = [round(u.ru_maxrss / 1024, 1) for u in usage]  # Linux: kB
             outs = [(work / f"out{k}.txt").read_text() for k in range(peers)]
             for out in outs:
                 line = next((ln for ln in reversed(out.splitlines()) if ln.startswith("{")), "{}")
@@ -355,10 +434,24 @@ def run_table(root: Path, game: str, peers: int, *, stop_at_first_move: bool = F
             run.ready = max(float(r.read_text()) for r in readies) - t0
         return run
     finally:
+        if any(p.poll() is None for p in procs):
+            _kill_forked(work)
         for p in procs:
             if p.poll() is None:
                 os.killpg(p.pid, signal.SIGKILL)
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _kill_forked(work: Path) -> None:
+    """End the peers a launcher forked (each leads a session of its own: see _FORK_WRAPPER)."""
+    pids = work / "launcher.pids"
+    if not pids.exists():
+        return
+    for pid in pids.read_text().split():
+        try:
+            os.killpg(int(pid), signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 def _reap(procs: list[subprocess.Popen[str]], deadline: float) -> list[resource.struct_rusage]:

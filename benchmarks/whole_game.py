@@ -43,6 +43,7 @@ def measure(root: Path, game: str, players: int, seed: int,
             "floor": floor, "cpu_floor_ratio": round(run.cpu / floor, 2) if floor and run.cpu else None,
             "ops": run.ops,  # type: ignore[dict-item]
             "verify": verify_seconds(root, run.transcript), "steps": run.steps,
+            "launcher": run.launcher,  # type: ignore[dict-item]  # a forking build's shared imports
             "wire_bytes": run.wire_bytes,
             "cpu_per_step_ms": round(1000 * run.cpu / run.steps, 2) if run.cpu and run.steps else None,
             "game_per_step_ms": round(1000 * game_s / run.steps, 2) if game_s and run.steps else None,

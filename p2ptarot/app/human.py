@@ -111,8 +111,9 @@ def human_chooser(hub: Hub, name: str = "you",
                 continue
             # wake at the next mark, and at least every second (a page may close meanwhile)
             wait = 1.0 if step.at is None else min(1.0, max(0.0, step.at - now))
-            try:
-                cmd = await asyncio.wait_for(hub.commands.get(), wait)
+            try:  # (asyncio.timeout: 3.11's wait_for can drop a cancellation)
+                async with asyncio.timeout(wait):
+                    cmd = await hub.commands.get()
             except TimeoutError:
                 continue
             if isinstance(cmd, PlayComposed) and cmd.turn == turn.turn:

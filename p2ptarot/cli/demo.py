@@ -15,7 +15,9 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from p2ptarot.peer.store import DataDir, read_transcript
 from p2ptarot.i18n import _, language
@@ -47,7 +49,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run, prog=p.prog)
 
 
-def _stream(proc: subprocess.Popen, keep: list[str], say) -> None:
+def _stream(proc: Any, keep: list[str], say) -> None:
     """Show the host's live table as it is played, and keep its lines (the last is the JSON)."""
     assert proc.stdout is not None
     for line in proc.stdout:
@@ -57,18 +59,35 @@ def _stream(proc: subprocess.Popen, keep: list[str], say) -> None:
             say("  | " + line)
 
 
+def _starter(game: str) -> Callable[[list[str]], Any]:
+    """How the peers start: forked from this process once it has imported the peer stack
+    (`p2ptarot.cli.launch`: each peer is its own process and skips 0.7-0.9 s of imports), or
+    each in a fresh interpreter where this process cannot fork (no `os.fork`, or a thread
+    already runs). Either way a peer runs the command line it is given."""
+    from . import launch
+
+    if not launch.can_fork():
+        return lambda cmd: subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+    launch.preload(game)
+    return lambda cmd: launch.fork_peer(cmd[len(_INTERPRETER):], stdout=launch.PIPE)
+
+
+#: how a peer's command line starts (a fresh interpreter's; a forked peer runs what follows)
+_INTERPRETER = (sys.executable, "-m", "p2ptarot.cli.main")
+
+
 def run(args: argparse.Namespace) -> int:
     bad = check_table(args, args.game, args.players, args.variant)
     if bad is not None:
         return bad
     say = (lambda t: None) if args.json else (lambda t: print(t, flush=True))
     work = Path(tempfile.mkdtemp(prefix="p2ptarot-demo-"))
-    base = [sys.executable, "-m", "p2ptarot.cli.main"]
+    base = list(_INTERPRETER)
     common = ["--bot", "heuristic", "--quiet", "--interface", args.interface, "--timeout", str(args.timeout),
               "--move-timeout", str(args.timeout),  # bots: a move is as quick as a crypto step
               "--lobby-timeout", str(args.lobby_timeout), "--lang", language()]  # the host's table
     started = time.monotonic()
-    procs: list[subprocess.Popen] = []
+    procs: list[Any] = []  # subprocess.Popen or launch.ForkedPeer
     try:
         seed = 1 if args.seed is None else args.seed
         seeded: list[list[str]] = [[] for _ in range(args.players)]  # each peer's --test-seed and --port
@@ -83,16 +102,18 @@ def run(args: argparse.Namespace) -> int:
             host_cmd += ["--variant", args.variant]
         if not args.json:
             host_cmd += ["--watch"]  # the host prints the public table as it is played
-        procs.append(subprocess.Popen(host_cmd, stdout=subprocess.PIPE, text=True))
+        start = _starter(args.game)
+        procs.append(start(host_cmd))
+        for k in range(1, args.players):
+            cmd = base + ["join", host_fp, "--game", args.game, "--name", f"peer-{k}",
+                          "--data-dir", str(work / f"peer-{k}"), "--seed", str(seed + k)] + seeded[k] + common
+            procs.append(start(cmd))
+        # the host's output is streamed by a thread: started once every peer is forked
         host_lines: list[str] = []
         live = threading.Thread(target=_stream, args=(procs[0], host_lines, say), daemon=True)
         live.start()
         say(_("demo: {n} peers ({game}) on {interface}, work dir {work}").format(
             n=args.players, game=args.game, interface=args.interface, work=work))
-        for k in range(1, args.players):
-            cmd = base + ["join", host_fp, "--game", args.game, "--name", f"peer-{k}",
-                          "--data-dir", str(work / f"peer-{k}"), "--seed", str(seed + k)] + seeded[k] + common
-            procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True))
         say(_("demo: peers started; discovering through zeroconf, shuffling, playing (the host's "
               "view of the table follows)..."))
         results = []

@@ -20,6 +20,7 @@ from p2ptarot._startup import collector_held, install as install_startup_levers
 from p2ptarot.i18n import LANGUAGES, _, set_language
 
 from .argparse_words import install as install_argparse_words
+from .taskdump import install as install_task_dump
 
 install_startup_levers()  # before any command module is imported: see p2ptarot/_startup.py
 
@@ -56,6 +57,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if argv is None:  # the process's own entry point: `kill -USR1` prints what it waits on
+        install_task_dump()
     try:
         return _main(argv)
     except KeyboardInterrupt:  # Ctrl-C before a command took over (e.g. while modules load)

@@ -241,8 +241,9 @@ async def _keep_serving(hub: Hub) -> None:
     the player leaves, at most KEEP_SERVING seconds."""
     print(_(AFTER_GAME_TEXT), flush=True)
     try:
-        await asyncio.wait_for(hub.leaving.wait(), KEEP_SERVING)
-    except asyncio.TimeoutError:
+        async with asyncio.timeout(KEEP_SERVING):
+            await hub.leaving.wait()
+    except TimeoutError:
         pass
 
 

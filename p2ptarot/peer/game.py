@@ -496,9 +496,9 @@ async def _linger(cfg: PeerConfig, links: Links, session: Session,
             elif not waiting or left <= 0:
                 break
             else:
-                try:
-                    ev = await asyncio.wait_for(links.next_event(),
-                                                timeout=min(max(0.05, left), 1.0))
+                try:  # (asyncio.timeout: 3.11's wait_for can drop a cancellation)
+                    async with asyncio.timeout(min(max(0.05, left), 1.0)):
+                        ev = await links.next_event()
                 except TimeoutError:
                     continue
             if isinstance(ev, Received):

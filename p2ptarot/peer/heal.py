@@ -48,6 +48,7 @@ class Healer:
         self._rng = rng or random.Random()
         self._lost = {i: asyncio.Event() for i in range(len(keys)) if i != seat}
         self._tasks: list[asyncio.Task[None]] = []
+        self._closed = False
         self.dials = 0  # attempts made (for tests and logs)
 
     def start(self) -> None:
@@ -60,6 +61,10 @@ class Healer:
                 self._lost[i].set()
 
     async def close(self) -> None:
+        """Stop dialling. The flag, not only the cancellation, ends each dialler: a cancellation
+        can be lost (3.11's `wait_for` returns the awaited result instead when both land in one
+        loop turn), and a dialler that outlived it would keep `close()`, and the peer, waiting."""
+        self._closed = True
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -74,15 +79,12 @@ class Healer:
         if i > self.seat and self.pause > 0:
             await asyncio.sleep(self.pause)  # it dials us first, usually
         failures = 0
-        while True:
+        while not self._closed:
             if key in self.links.peers():
                 failures = 0
                 lost.clear()
                 # woken by `lost`, or every few seconds in case a LinkDown was not seen
-                try:
-                    await asyncio.wait_for(lost.wait(), timeout=MAX_RETRY)
-                except TimeoutError:
-                    pass
+                await _woken(lost, MAX_RETRY)
                 continue
             self.dials += 1
             try:
@@ -93,7 +95,14 @@ class Healer:
                 failures += 1
                 logger.info("seat %d unreachable (%s); retrying", i, exc)
             lost.clear()
-            try:
-                await asyncio.wait_for(lost.wait(), timeout=self.delay(failures))
-            except TimeoutError:
-                pass
+            await _woken(lost, self.delay(failures))
+
+
+async def _woken(event: asyncio.Event, timeout: float) -> None:
+    """Wait until `event` is set or `timeout` s passed (`asyncio.timeout`: unlike 3.11's
+    `wait_for`, it never turns a cancellation into a normal return)."""
+    try:
+        async with asyncio.timeout(timeout):
+            await event.wait()
+    except TimeoutError:
+        pass

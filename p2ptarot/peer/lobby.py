@@ -362,8 +362,9 @@ async def _collect_signatures(cfg: PeerConfig, links: Links, identity: Identity,
             raise RunError(_("{name} (seat {n}) left before signing the charter: not back "
                              "within {seconds} s").format(name=joined[seat_of[key]][1],
                                                           n=seat_of[key] + 1, seconds=bound))
-        try:
-            ev = await asyncio.wait_for(links.next_event(), away.wait(now))
+        try:  # (asyncio.timeout: 3.11's wait_for can drop a cancellation)
+            async with asyncio.timeout(away.wait(now)):
+                ev = await links.next_event()
         except TimeoutError:
             continue
         if not isinstance(ev, (Received, LinkDown)):

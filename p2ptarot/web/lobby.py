@@ -117,8 +117,9 @@ class Lobby:
             return
         if not self.game.done():  # finished, still lingering for the other seats' "done"
             try:
-                await asyncio.wait_for(asyncio.shield(self.game), LINGER_WAIT)
-            except (TimeoutError, asyncio.TimeoutError):
+                async with asyncio.timeout(LINGER_WAIT):  # (3.11's wait_for can drop a cancellation)
+                    await asyncio.shield(self.game)
+            except TimeoutError:
                 self.game.cancel()
                 await asyncio.gather(self.game, return_exceptions=True)
             except Exception:  # noqa: BLE001 - its end was already told by _done

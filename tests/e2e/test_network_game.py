@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -66,8 +67,35 @@ def test_demo_three_peers_through_zeroconf(tmp_path: Path) -> None:
     assert missing.returncode == 2
 
 
+_STARTED: list[subprocess.Popen] = []
+
+
+@pytest.fixture(autouse=True)
+def _no_peer_left_behind() -> Iterator[None]:
+    """A failed test kills the peers it started (a hung one would outlive the suite)."""
+    yield
+    while _STARTED:
+        proc = _STARTED.pop()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
 def _peer(args: list[str], log: Path) -> subprocess.Popen:
-    return subprocess.Popen(CLI + args, stdout=open(log, "w"), stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(CLI + args, stdout=open(log, "w"), stderr=subprocess.STDOUT, text=True)
+    _STARTED.append(proc)
+    return proc
+
+
+def _exit_code(proc: subprocess.Popen, log: Path, timeout: float) -> int:
+    """The peer's exit status; past `timeout`, the log with what each of its tasks waits on
+    (`kill -USR1`, cli/taskdump.py) as the failure."""
+    try:
+        return proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.kill(proc.pid, signal.SIGUSR1)
+        time.sleep(1.0)
+        raise AssertionError(f"still running after {timeout} s:\n{log.read_text()}") from None
 
 
 def test_killed_peer_resumes_and_game_completes(tmp_path: Path) -> None:
@@ -94,8 +122,8 @@ def test_killed_peer_resumes_and_game_completes(tmp_path: Path) -> None:
     logged_before = len(transcript.read_bytes().splitlines())
     time.sleep(1.0)
     resumed = _peer(["join", "--resume", "--data-dir", str(tmp_path / "b")] + common, tmp_path / "b2.log")
-    assert resumed.wait(timeout=300) == 0, (tmp_path / "b2.log").read_text()
-    assert host.wait(timeout=300) == 0, (tmp_path / "a.log").read_text()
+    assert _exit_code(resumed, tmp_path / "b2.log", 300) == 0, (tmp_path / "b2.log").read_text()
+    assert _exit_code(host, tmp_path / "a.log", 300) == 0, (tmp_path / "a.log").read_text()
     host_result = summary((tmp_path / "a.log").read_text())
     joiner_result = json.loads((tmp_path / "b2.log").read_text().strip().splitlines()[-1])
     assert host_result["scores"] == joiner_result["scores"]
@@ -142,10 +170,11 @@ def test_a_peer_suspended_past_the_table_limit_abandons_the_table_for_all(tmp_pa
     os.kill(peers["b"].pid, signal.SIGSTOP)
     try:
         for name in ("a", "c"):
-            assert peers[name].wait(timeout=120) == 1, (tmp_path / f"{name}.log").read_text()
+            log = tmp_path / f"{name}.log"
+            assert _exit_code(peers[name], log, 120) == 1, log.read_text()
     finally:
         os.kill(peers["b"].pid, signal.SIGCONT)
-    assert peers["b"].wait(timeout=120) == 1, (tmp_path / "b.log").read_text()
+    assert _exit_code(peers["b"], tmp_path / "b.log", 120) == 1, (tmp_path / "b.log").read_text()
     results = {n: json.loads((tmp_path / f"{n}.log").read_text().strip().splitlines()[-1])
                for n in peers}
     transcript = read_transcript(Path(results["b"]["transcript"]))

@@ -106,3 +106,34 @@ async def test_a_resumed_seat_dials_the_higher_seats_without_the_start_pause() -
         assert healer.dials >= 1
     finally:
         await healer.close()
+
+
+async def test_closing_right_after_a_link_down_stops_the_healer() -> None:
+    """A table's end: a seat's link goes down (its `lost` is set) and the healer is closed in the
+    same breath. Python 3.11's `asyncio.wait_for` drops a cancellation that lands after the
+    awaited event fired but before the waiting task resumed; the dialler then kept dialling the
+    gone seat forever, and `close()` (and the peer: a host that never exited) waited on it. The
+    window is hit on purpose here: `lost()`, one loop turn, `close()`."""
+    from p2ptarot.net.errors import MeshError
+
+    class Gone:
+        def peers(self) -> list[bytes]:
+            return []
+
+        async def connect(self, address: str, expected_key: bytes) -> None:
+            raise MeshError("refused")
+
+    keys, addresses = [b"a" * 32, b"b" * 32], ["ws://x", "ws://y"]
+    gone: Any = Gone()
+    for _ in range(20):  # each round lands in the window (the dialler waits out its backoff)
+        healer = Healer(gone, keys, addresses, seat=0, pause=0.0, rng=random.Random(1))
+        healer.start()
+        await _until(lambda: healer.dials >= 1, "a first dial")
+        await asyncio.sleep(0.01)  # into the backoff's wait
+        healer.lost(keys[1])
+        await asyncio.sleep(0)  # the event's waiter has run; the dialler has not resumed yet
+        async with asyncio.timeout(WAIT):
+            await healer.close()
+        dials = healer.dials
+        await asyncio.sleep(0.6)  # longer than the first backoff: a live dialler would dial again
+        assert healer.dials == dials

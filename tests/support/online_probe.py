@@ -24,7 +24,7 @@ def _config(args: argparse.Namespace) -> OnlineConfig:
     ice = [IceServer(u) for u in args.stun] + [parse_turn(u, args.turn_user, secret)
                                                for u in args.turn]
     return OnlineConfig(relays=tuple(args.relay), ice=tuple(ice), rtc_deadline=args.deadline,
-                        transport=args.transport)
+                        rtc_head_start=args.head_start, transport=args.transport)
 
 
 async def listen(mesh: OnlineMesh) -> None:
@@ -55,7 +55,7 @@ async def dial(mesh: OnlineMesh, address: str) -> None:
     while mesh.paths()[peer][1] is None and time.monotonic() < bound:
         await asyncio.sleep(0.05)
     path, rtt = mesh.paths()[peer]
-    print(json.dumps({"path": path, "rtt": rtt, "linked": linked,
+    print(json.dumps({"path": path, "rtt": rtt, "linked": linked, "udp_silent": mesh.udp_silent,
                       "echo_ok": echoed == frames, "total": time.monotonic() - start}),
           flush=True)
 
@@ -68,6 +68,7 @@ async def main() -> None:
     parser.add_argument("--turn-user")
     parser.add_argument("--turn-pass-file", help="the TURN password (never in argv)")
     parser.add_argument("--deadline", type=float, default=15.0)
+    parser.add_argument("--head-start", type=float, default=4.0)
     parser.add_argument("--transport", default="auto")
     parser.add_argument("mode", choices=("listen", "dial"))
     parser.add_argument("address", nargs="?")

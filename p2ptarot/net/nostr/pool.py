@@ -16,6 +16,8 @@ Relays have limits, and say so (``relay_policy`` decides what each answer means)
   key the user gave for that relay (on connecting, the pool waits ``AUTH_WAIT`` s for the
   challenge before sending anything on it); with no key the challenge is left unanswered, and
   a refusal ``auth-required:`` or ``restricted:`` drops the relay as below;
+- a relay that publishes no size limit gets one probe event (``cap_probe``) on a connection
+  of its own at start, so its cap is known before a table needs it (``_probe_cap``);
 - ``content_cap()`` is the smallest cap of the relays still in use: the relay path sizes its
   events to it;
 - ``OK false`` by prefix: ``duplicate:`` is success; ``rate-limited:`` pauses the relay (backoff
@@ -94,6 +96,9 @@ COMMON_CAP = 4096
 #: challenge before anything else goes on a new connection
 AUTH_KIND = 22242
 AUTH_WAIT = 3.0
+#: seconds the cap probe waits for the relay's answer (nostr-relay answers a size refusal 2 s
+#: late)
+PROBE_WAIT = 10.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +173,8 @@ class _Relay:
     room: asyncio.Event = field(default_factory=asyncio.Event)  # inflight under the window
     key: NostrKey | None = None  # the user's NIP-42 key for this relay
     auth_id: str = ""  # our last AUTH event (its OK is not an event's)
+    #: its cap is being probed (``cap_probe``): until the answer, it counts as ``COMMON_CAP``
+    probing: bool = False
 
 
 class RelayPool:
@@ -176,12 +183,16 @@ class RelayPool:
     def __init__(self, urls: list[str], *, connect_timeout: float = 10.0,
                  max_queued: int = 4096, give_up: float = 45.0,
                  on_notice: Callable[[RelayNotice], None] | None = None,
-                 auth_keys: dict[str, NostrKey] | None = None) -> None:
+                 auth_keys: dict[str, NostrKey] | None = None,
+                 cap_probe: Callable[[int], Event] | None = None) -> None:
         if not urls:
             raise ValueError("at least one relay URL is needed")
         self.urls = list(dict.fromkeys(urls))
         self._relays = {u: _Relay(u) for u in self.urls}
         self.auth_keys = auth_keys or {}
+        #: makes an event of about that many characters of content, sent once to each relay
+        #: that publishes no size limit, on a connection of its own (``_probe_cap``)
+        self.cap_probe = cap_probe
         self._subs: dict[str, list[dict[str, Any]]] = {}
         self._queue: asyncio.Queue[Delivered] = asyncio.Queue(max_queued)
         self._seen: OrderedDict[str, None] = OrderedDict()
@@ -264,7 +275,8 @@ class RelayPool:
 
     def content_cap(self) -> int:
         """Characters of content every relay still in use accepts (the smallest cap)."""
-        caps = [r.cap for r in self._relays.values() if not r.dropped]
+        caps = [min(r.cap, COMMON_CAP) if r.probing else r.cap
+                for r in self._relays.values() if not r.dropped]
         return min(caps) if caps else MIN_CONTENT
 
     def limits(self) -> dict[str, dict[str, Any] | None]:
@@ -428,10 +440,47 @@ class RelayPool:
             elif relay.cap < MIN_CONTENT:
                 self._drop(relay, f"its events may carry only {relay.cap} characters")
 
+    async def _probe_cap(self, relay: _Relay) -> None:
+        """Learn the cap of a relay that publishes none before a table needs it: one event of
+        ``DEFAULT_CONTENT`` characters on a connection of its own.  A relay that refuses an
+        event for its size may stall the connection that sent it for seconds (nostr-relay
+        answers after 2 s and reads nothing meanwhile): learnt in play, that stall held every
+        relay-path event of the link, in both directions.  Until the answer the relay counts
+        as ``COMMON_CAP``; accepted, it keeps ``DEFAULT_CONTENT``; refused for its size, it
+        learns the cap as a refusal in play would; no answer (or another refusal) leaves it
+        as it was (the refusals in play still teach)."""
+        assert self._session is not None and self.cap_probe is not None
+        event = self.cap_probe(DEFAULT_CONTENT)
+        try:
+            async with asyncio.timeout(PROBE_WAIT), self._session.ws_connect(
+                    relay.url, max_msg_size=MAX_FRAME) as ws:
+                await ws.send_str(json.dumps(["EVENT", event.to_json()], ensure_ascii=False))
+                async for msg in ws:
+                    if msg.type != aiohttp.WSMsgType.TEXT:
+                        break
+                    with contextlib.suppress(ValueError, RecursionError):
+                        frame = json.loads(msg.data)
+                        # (nostr-relay names no event when it refuses one: on this
+                        # connection any OK answers the probe)
+                        if isinstance(frame, list) and len(frame) >= 3 and frame[0] == "OK":
+                            reason = frame[3] if len(frame) > 3 and isinstance(frame[3], str) else ""
+                            if frame[2] is not True and relay_policy(
+                                    reason, len(event.content), relay.cap) == "size":
+                                self._learn_cap(relay, len(event.content), reason, spread=False)
+                            break
+        except (aiohttp.ClientError, OSError, TimeoutError) as exc:
+            logger.info("relay %s: its cap was not probed (%s)", relay.url, exc)
+        finally:
+            relay.probing = False
+
     async def _keep(self, relay: _Relay) -> None:
         delay = 0.5
         assert self._session is not None
         await self._nip11(relay)
+        if self.cap_probe is not None and not relay.dropped and not _published_cap(relay) \
+                and relay.key is None:
+            relay.probing = True
+            self._tasks.append(asyncio.ensure_future(self._probe_cap(relay)))
         while not relay.dropped:
             wait = relay.paused_until - time.monotonic()
             if wait > 0:
@@ -652,21 +701,25 @@ class RelayPool:
                        [(event_id, frame)] if frame is not None and event_id in self._striped
                        else [])
         else:  # size: learn the cap, let the publisher re-cut, and start a fresh connection
-            size = self._sizes.get(event_id, 0)
-            cap = min(relay.cap, _round_cap(size))
-            if not _published_cap(relay) and relay.cap == DEFAULT_CONTENT:
-                cap = min(cap, COMMON_CAP)  # a first refusal: straight to the common cap
-            relay.cap = max(MIN_CONTENT, cap)
-            for other in self._relays.values():  # the others that said nothing are assumed
-                if other is not relay and not _published_cap(other) and other.cap > relay.cap:
-                    other.cap = relay.cap  # alike (the cut follows the smallest cap anyway)
+            self._learn_cap(relay, self._sizes.get(event_id, 0), reason, spread=True)
             relay.recycle = True  # some relays slow down a connection after each refusal
             relay.paused_until = max(relay.paused_until, time.monotonic() + 0.5)
-            self._tell(RelayNotice(relay.url, "shrunk", _clean(reason), relay.cap),
-                       once=f"shrunk{relay.cap}")
             hook = self._hooks.pop(event_id, None)
             if hook is not None:
                 hook()
+
+    def _learn_cap(self, relay: _Relay, size: int, reason: str, spread: bool) -> None:
+        """A relay refused ``size`` characters of content for its size: its cap (and, with
+        ``spread``, that of the others that published none, assumed alike) comes down."""
+        cap = min(relay.cap, _round_cap(size))
+        if not _published_cap(relay) and relay.cap == DEFAULT_CONTENT:
+            cap = min(cap, COMMON_CAP)  # a first refusal: straight to the common cap
+        relay.cap = max(MIN_CONTENT, cap)
+        for other in self._relays.values() if spread else ():
+            if other is not relay and not _published_cap(other) and other.cap > relay.cap:
+                other.cap = relay.cap  # alike (the cut follows the smallest cap anyway)
+        self._tell(RelayNotice(relay.url, "shrunk", _clean(reason), relay.cap),
+                   once=f"shrunk{relay.cap}")
 
     def _slow_down(self, relay: _Relay, reason: str) -> None:
         relay.backoff = min(MAX_BACKOFF, max(1.0, relay.backoff * 2))

@@ -112,8 +112,9 @@ class Channel:
         """Wait for room in the send window (the peer reads slowly: pace, do not buffer)."""
         while self.PACED and self._sent - self._credit >= self.window and not self.closed:
             self._room.clear()
-            try:
-                await asyncio.wait_for(self._room.wait(), self.PROBE_AFTER)
+            try:  # (asyncio.timeout: 3.11's wait_for can drop a cancellation)
+                async with asyncio.timeout(self.PROBE_AFTER):
+                    await self._room.wait()
             except TimeoutError:
                 self._probe()
         if self.closed:

@@ -61,8 +61,9 @@ async def browse_online(relays: list[str], wait: float, code: str | None = None,
                     left = min(left, settled - time.monotonic())
                     if left <= 0:
                         break
-                try:
-                    delivered = await asyncio.wait_for(pool.next_event(), min(left, 0.5))
+                try:  # (asyncio.timeout: 3.11's wait_for can drop a cancellation)
+                    async with asyncio.timeout(min(left, 0.5)):
+                        delivered = await pool.next_event()
                 except TimeoutError:
                     continue
                 parsed = parse_advert(delivered.event, int(time.time()))

@@ -20,6 +20,7 @@ import contextlib
 import logging
 import random
 import secrets
+import socket
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -34,6 +35,7 @@ from ..events import LinkRejected, PeerKey
 from ..handshake import CLOSE_REPLACED, CLOSE_TIMEOUT, Signer
 from ..linkset import CLOSE_GOING_AWAY, Conn, Linked, LinkPolicy, Liveness
 from ..nostr.adverts import address_of, parse_address
+from ..nostr.event import Event
 from ..nostr.keys import NostrKey
 from ..nostr.pool import RelayPool
 from ..nostr.sizing import body_budget
@@ -48,6 +50,8 @@ logger = logging.getLogger(__name__)
 
 _SUB = "p2ptarot-signal"
 _SEEN_LINKS = 4096
+#: seconds the STUN probe at start waits for an answer (three tries)
+STUN_PROBE = 2.0
 
 
 @dataclass(eq=False)
@@ -80,7 +84,8 @@ class OnlineMesh(Carrier):
                          config.max_queued_events)
         self.config = config
         self.nostr = key or NostrKey()
-        self.pool = RelayPool(list(config.relays), give_up=config.relay_give_up)
+        self.pool = RelayPool(list(config.relays), give_up=config.relay_give_up,
+                              cap_probe=self._cap_probe)
         self._pending: dict[str, _Pending] = {}
         self._relays: dict[str, tuple[str, RelayChannel]] = {}  # link id -> (peer key, channel)
         self._seen_links: OrderedDict[str, None] = OrderedDict()  # link ids ever answered
@@ -92,6 +97,8 @@ class OnlineMesh(Carrier):
         self.seen: dict[PeerKey, tuple[str, float | None]] = {}
         #: told (peer, path, rtt) once a new link has its first RTT sample (or 10 s passed)
         self.on_link: Callable[[PeerKey, str, float | None], None] | None = None
+        #: set once a STUN probe at start found UDP silent: no head start for WebRTC then
+        self._udp_silent = asyncio.Event()
 
     # ----------------------------------------------------------------- lifecycle
     async def start(self) -> None:
@@ -105,8 +112,45 @@ class OnlineMesh(Carrier):
                                           "since": since}])
         self._spawn(self._dispatch())
         self._start_ticker()
+        if any(s.url.startswith("stun:") for s in self.config.ice) and self._stages():
+            self._spawn(self._probe_udp())
         if not await self.pool.wait_connected(self.config.handshake_timeout):
             logger.warning("no relay reachable yet among %s", ", ".join(self.config.relays))
+
+    def _cap_probe(self, content: int) -> Event:
+        """The pool's cap probe (``RelayPool._probe_cap``): a data signal to ourselves, sealed
+        and signed as every signal, of random padding under a link id nobody uses (its echo is
+        ignored), as large as a relay-path event under a ``content`` cap."""
+        link_id = secrets.token_hex(16)
+        self._remember(link_id)
+        body = secrets.token_urlsafe(body_budget(content))[:body_budget(content)]
+        return seal(self.nostr, self.nostr.public_hex,
+                    Signal("", "data", link_id, seq=0, part=0, parts=1, body=body),
+                    int(time.time()))
+
+    @property
+    def udp_silent(self) -> bool:
+        """Whether the STUN probe at start heard no answer (links then open on the relays at
+        once)."""
+        return self._udp_silent.is_set()
+
+    async def _probe_udp(self) -> None:
+        """Ask the STUN servers once at start (as the doctor does): when none answers, UDP out
+        is blocked (or every STUN server is down) and a WebRTC attempt spends 5 s gathering
+        before it can even send its offer, so the relay path opens at once instead of after
+        the head start (the attempt still runs, and a data channel that opens takes over)."""
+        from .doctor import _host_port, check_stun
+        stuns = [s for s in self.config.ice if s.url.startswith("stun:")]
+        with contextlib.suppress(OSError):
+            host, port = _host_port(stuns[0].url)
+            info = await asyncio.get_running_loop().getaddrinfo(
+                host, port, family=socket.AF_INET, type=socket.SOCK_DGRAM)
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+                probe.connect(info[0][4][:2])  # sends nothing: the route's source address
+                bind = probe.getsockname()[0]  # (never every interface)
+            if (await check_stun(stuns, bind=bind, timeout=STUN_PROBE)).udp_blocked:
+                logger.info("no STUN server answers over UDP: links open on the relays at once")
+                self._udp_silent.set()
 
     async def close(self) -> None:
         """Close every link (code 1001, after what each queued left: at most ``drain_timeout``),
@@ -208,16 +252,21 @@ class OnlineMesh(Carrier):
 
     async def _dial_channel(self, peer: str, expected_key: PeerKey | None,
                             ) -> tuple[Channel, asyncio.Future[Channel | None] | None]:
-        """A data channel if one opens within ``rtc_head_start`` s; else the relay path at
-        once, with the WebRTC attempt still running (returned: ``_adopt`` moves the link onto
-        its data channel if it opens), so blocked UDP costs the head start, not the whole
-        ``rtc_deadline``.  Unless the peer linked meanwhile: a heal dial that both sides started
+        """A data channel if one opens within ``rtc_head_start`` s (cut short when the STUN
+        probe finds UDP silent: ``_probe_udp``); else the relay path at once, with the WebRTC
+        attempt still running (returned: ``_adopt`` moves the link onto its data channel if it
+        opens), so blocked UDP costs at most the head start, not the whole ``rtc_deadline``.  Unless the peer linked meanwhile: a heal dial that both sides started
         during a cut, whose WebRTC attempts ran out after the other side's dial had healed the
         link already, must not move the table onto the relays (it would replace the new data
         channel when its dialler has the smaller key): then the attempt is waited for, and
         without a data channel the dial fails."""
         attempt = asyncio.ensure_future(self._dial_rtc(peer))
-        await asyncio.wait({attempt}, timeout=self._head_start())
+        silent = asyncio.ensure_future(self._udp_silent.wait())
+        try:  # the head start, cut short when UDP turns out to be silent
+            await asyncio.wait({attempt, silent}, timeout=self._head_start(),
+                               return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            silent.cancel()
         if not attempt.done() and self._linked_again(expected_key):
             await asyncio.wait({attempt})
         late: asyncio.Future[Channel | None] | None = None

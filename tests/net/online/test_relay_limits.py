@@ -24,6 +24,7 @@ from p2ptarot.net.events import LinkDown, LinkUp, Received
 from p2ptarot.net.nostr.event import make_event
 from p2ptarot.net.nostr.keys import NostrKey
 from p2ptarot.net.nostr.pool import RelayNotice, RelayPool
+from p2ptarot.net.nostr.sizing import DEFAULT_CONTENT
 from p2ptarot.net.online.config import OnlineConfig
 from p2ptarot.net.online.mesh import OnlineMesh
 
@@ -70,8 +71,14 @@ async def test_a_relay_capped_at_4kb_carries_large_frames_and_says_why(capped: R
     heard: list[RelayNotice] = []
     alice, bob = Identity.generate(), Identity.generate()
     config = OnlineConfig(relays=(capped.url,), transport="relay")
-    async with OnlineMesh(alice, config) as a, OnlineMesh(bob, config) as b:
-        a.pool.on_notice = heard.append
+    a = OnlineMesh(alice, config)
+    told = asyncio.Event()
+
+    def hear(notice: RelayNotice) -> None:
+        heard.append(notice)
+        told.set()
+    a.pool.on_notice = hear  # from the start: the cap probe may hear the refusal first
+    async with a, OnlineMesh(bob, config) as b:
         assert await a.connect(b.url, expected_key=bob.public_bytes) == bob.public_bytes
         await _next(b, LinkUp)
         # quotes and accents: the cut must count escaped UTF-8 bytes, not characters
@@ -85,6 +92,10 @@ async def test_a_relay_capped_at_4kb_carries_large_frames_and_says_why(capped: R
             await a.send(bob.public_bytes, frame)
         got = [(await _next(b, Received)).data for _ in frames]
         assert got == frames
+        async with asyncio.timeout(WAIT):  # the probe's refusal comes 2 s late
+            while not any(n.what == "shrunk" for n in heard):
+                told.clear()
+                await told.wait()
     shrunk = [n for n in heard if n.what == "shrunk"]
     assert shrunk and shrunk[0].relay == capped.url and "invalid:" in shrunk[0].detail
     assert a.pool.content_cap() <= 4096
@@ -214,3 +225,38 @@ async def test_a_link_on_two_relays_survives_one_killed_mid_stream(
             assert not a.pool.failed.is_set() and not b.pool.failed.is_set()
     finally:
         doomed.stop()
+
+
+async def test_each_relays_cap_is_probed_before_play_so_play_meets_no_size_refusal(
+        capped: Relay, tmp_path: Path) -> None:
+    """Neither relay publishes a limit: each gets one probe event on a connection of its own
+    (a relay refusing an event for its size stalls the connection that sent it, 2 s for
+    nostr-relay).  The 4 KB relay's refusal is heard and learnt, the 64 KB relay keeps the
+    larger size, and the frames sent after that meet no refusal at all."""
+    roomy = start_relay(tmp_path / "roomy", event_limit=65536)
+    try:
+        for relays, cap in (((capped.url,), 4096), ((roomy.url,), DEFAULT_CONTENT)):
+            heard: list[RelayNotice] = []
+            alice, bob = Identity.generate(), Identity.generate()
+            config = OnlineConfig(relays=relays, transport="relay")
+            a = OnlineMesh(alice, config)
+            a.pool.on_notice = heard.append
+            async with a, OnlineMesh(bob, config) as b:
+                async with asyncio.timeout(WAIT):  # the probe's answer (a refusal: 2 s late)
+                    while a.pool.content_cap() != cap or (cap == 4096 and not heard):
+                        await asyncio.sleep(0.05)  # (4096 too while the probe is out)
+                assert [n.what for n in heard] == (["shrunk"] if cap == 4096 else [])
+                await a.connect(b.url, expected_key=bob.public_bytes)
+                await _next(b, LinkUp)
+                rng = random.Random(3)
+                frames = [json.dumps({"n": i, "pad": "".join(rng.choices("abcdef0123", k=40000))}
+                                     ).encode() for i in range(3)]
+                for frame in frames:
+                    await a.send(bob.public_bytes, frame)
+                assert [(await _next(b, Received)).data for _ in frames] == frames
+                assert a.pool.refused == []  # nothing in play was refused
+                assert a.pool.content_cap() == cap
+        contents = [len(str(row["content"])) for row in roomy.stored()]
+        assert max(contents) > 4096  # the roomy relay carried events larger than the 4 KB cap
+    finally:
+        roomy.stop()
