@@ -59,7 +59,7 @@ def _stream(proc: Any, keep: list[str], say) -> None:
             say("  | " + line)
 
 
-def _starter(game: str) -> Callable[[list[str]], Any]:
+def _starter(game: str, entry: Callable[[list[str]], int]) -> Callable[[list[str]], Any]:
     """How the peers start: forked from this process once it has imported the peer stack
     (`p2ptarot.cli.launch`: each peer is its own process and skips 0.7-0.9 s of imports), or
     each in a fresh interpreter where this process cannot fork (no `os.fork`, or a thread
@@ -69,7 +69,7 @@ def _starter(game: str) -> Callable[[list[str]], Any]:
     if not launch.can_fork():
         return lambda cmd: subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
     launch.preload(game)
-    return lambda cmd: launch.fork_peer(cmd[len(_INTERPRETER):], stdout=launch.PIPE)
+    return lambda cmd: launch.fork_peer(cmd[len(_INTERPRETER):], stdout=launch.PIPE, run=entry)
 
 
 #: how a peer's command line starts (a fresh interpreter's; a forked peer runs what follows)
@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
             host_cmd += ["--variant", args.variant]
         if not args.json:
             host_cmd += ["--watch"]  # the host prints the public table as it is played
-        start = _starter(args.game)
+        start = _starter(args.game, args.command_line)
         procs.append(start(host_cmd))
         for k in range(1, args.players):
             cmd = base + ["join", host_fp, "--game", args.game, "--name", f"peer-{k}",

@@ -55,7 +55,6 @@ def preload(game: str) -> None:
     was = gc.isenabled()
     gc.disable()  # thousands of objects allocated, none of them garbage (see p2ptarot/_startup.py)
     try:
-        import p2ptarot.cli.main  # noqa: F401, PLC0415
         import p2ptarot.cli.peer  # noqa: F401, PLC0415
         import p2ptarot.net.discovery  # noqa: F401, PLC0415 - zeroconf, loaded by every LAN peer
         import p2ptarot.transcript.format  # noqa: F401, PLC0415 - the store reads and writes it
@@ -96,11 +95,11 @@ class ForkedPeer:
         if timeout is None:
             return self._reaped(os.waitpid(self.pid, 0)[1])
         deadline = time.monotonic() + timeout
-        while self.poll() is None:
+        while (code := self.poll()) is None:
             if time.monotonic() > deadline:
                 raise subprocess.TimeoutExpired(self.args, timeout)
             time.sleep(0.05)
-        return self.returncode  # type: ignore[return-value]
+        return code
 
     def communicate(self, timeout: float | None = None) -> tuple[str, None]:
         """Everything the peer writes to its standard output until it exits, and its exit."""
@@ -118,15 +117,15 @@ class ForkedPeer:
 
 def fork_peer(argv: Sequence[str], *, stdout: int | None = None, stderr: int | None = None,
               new_session: bool = False,
-              run: Callable[[list[str]], int] | None = None) -> ForkedPeer:
+              run: Callable[[list[str]], int]) -> ForkedPeer:
     """Fork a peer running `p2ptarot <argv>` (after :func:`preload`, with :func:`can_fork`
     true). `stdout`: PIPE (read it from the result's `stdout`), a file descriptor, or None to
     share this process's; `stderr`: a file descriptor or None; `new_session`: as
     `subprocess.Popen`'s `start_new_session` (the peer leaves this terminal's signals, and the
-    scheduler's autogroup weighs it as a session of its own). `run`: what the child runs
-    instead of `p2ptarot.cli.main.main` (a benchmark's instrumented wrapper around it); the
-    child exits with its result and never returns here."""
-    from p2ptarot.cli.main import main  # noqa: PLC0415 - loaded by preload already
+    scheduler's autogroup weighs it as a session of its own). `run`: the command line's entry
+    (`p2ptarot.cli.main.main`, handed down by the command that starts peers, so that this module
+    does not build on the command line that loads it; a benchmark hands an instrumented wrapper);
+    the child exits with its result and never returns here."""
 
     args = list(argv)
     for stream in (sys.stdout, sys.stderr):  # nothing buffered here may be written twice
@@ -152,7 +151,7 @@ def fork_peer(argv: Sequence[str], *, stdout: int | None = None, stderr: int | N
                 os.dup2(stdout, 1)
             if stderr is not None:
                 os.dup2(stderr, 2)
-            rc = int((run or main)(args))
+            rc = int(run(args))
         except SystemExit as exc:  # as the interpreter ends on it: a text is printed, then 1
             if exc.code is not None and not isinstance(exc.code, int):
                 print(exc.code, file=sys.stderr)

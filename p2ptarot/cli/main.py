@@ -107,6 +107,7 @@ def _main(argv: Sequence[str] | None) -> int:
                                                    message=_("a command is required")),
               file=sys.stderr)
         return 2
+    args.command_line = main  # what a command that starts peers of its own runs in each (demo)
     try:
         return int(run(args))
     except BrokenPipeError:  # e.g. `p2ptarot replay FILE | head`: the reader left early
