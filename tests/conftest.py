@@ -37,19 +37,51 @@ def netns() -> Iterator[Rig]:
         rig.close()
 
 
+#: each test's seconds in a recent run (scripts/test-durations writes it; only tests of 0.5 s
+#: or more): an order, never an assertion
+DURATIONS = Path(__file__).with_name("durations.json")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The `slow` tests (processes, networks, browsers: 10-40 s each) run first, then the tests
-    sharing a finished game (`_shared_groups`: each group is handed to one worker whole, so at
-    the very end it would leave the other idle), the rest in their order after them: under
-    `pytest -n 2` both workers then end on quick tests together, not one on a long test the
-    other waits for (a stable sort: every worker collects the same order, as xdist requires)."""
+    """The `slow` tests (processes, networks, browsers: 10-70 s each) run first, then the other
+    tests sharing a finished game (`_shared_groups`: each group is handed to one worker whole, so
+    at the very end it would leave the other idle), the rest after them; within each band the
+    longest first, by DURATIONS (a group by its tests' sum), unknown ones last in their order.
+    Under `pytest -n 2` both workers then end on quick tests together, not one on a long test
+    the other waits for: the last CI run started a 72 s browser game halfway and ended on an
+    11 s type check (a stable sort on a committed file: every worker collects the same order,
+    as xdist requires)."""
     groups = _shared_groups(items)
-    items.sort(key=lambda item: (item.get_closest_marker("slow") is None, item.nodeid not in groups))
+    took = _durations()
+    by_group: dict[str, float] = {}
+    for item in items:
+        if item.nodeid in groups:
+            group = groups[item.nodeid]
+            by_group[group] = by_group.get(group, 0.0) + took.get(item.nodeid, 0.0)
+
+    def seconds(item: pytest.Item) -> float:
+        group = groups.get(item.nodeid)
+        return by_group[group] if group is not None else took.get(item.nodeid, 0.0)
+
+    def band(item: pytest.Item) -> int:
+        return 0 if item.get_closest_marker("slow") is not None else 1 if item.nodeid in groups else 2
+
+    items.sort(key=lambda item: (band(item), -seconds(item)))
     where = os.environ.get(GROUPS_FILE)
     if where and hasattr(config, "workerinput"):  # every worker writes the same: the last one stays
         spare = Path(f"{where}.{os.getpid()}")
         spare.write_text(json.dumps(groups))
         os.replace(spare, where)
+
+
+def _durations() -> dict[str, float]:
+    """DURATIONS, or nothing (every test keeps its band's collection order) when unreadable."""
+    try:
+        data = json.loads(DURATIONS.read_text())
+    except (OSError, ValueError):
+        return {}
+    return {k: float(v) for k, v in data.items()
+            if isinstance(k, str) and isinstance(v, (int, float))} if isinstance(data, dict) else {}
 
 
 def _shared_groups(items: list[pytest.Item]) -> dict[str, str]:

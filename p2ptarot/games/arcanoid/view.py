@@ -16,27 +16,34 @@ if TYPE_CHECKING:  # pragma: no cover
 PUBLIC_DECISION_DATA = ("called", "category", "arcanum", "tried", "field")
 
 
-def _cards(g: ArcanoidGame, handles: list[int], seat: int | None) -> list[dict[str, Any]]:
-    return [{"handle": h, "card": g.card_for(h, seat)} for h in handles]
+def _cards(cards: list[str | None], seen: list[set[int]], who: int,
+           handles: list[int]) -> list[dict[str, Any]]:
+    """{handle, card} of each handle, the card None unless shown to `who` (a seat, or PUBLIC
+    for an observer): `card_for` inlined, as every view lists every pile."""
+    return [{"handle": h, "card": cards[h] if PUBLIC in (s := seen[h]) or who in s else None}
+            for h in handles]
 
 
 def build_view(g: ArcanoidGame, seat: int | None) -> dict[str, Any]:
     """Everything `seat` may know, as plain JSON."""
     ctx = g.ctx()
+    cards, seen = g.cards, g.seen
+    who = PUBLIC if seat is None else seat
     parts = []
     for p in g.parts:
-        records = {f: r.to_json() for f, r in p.records.items()}
+        records = {}
         for f, r in p.records.items():
-            if r.secret and any(PUBLIC not in g.seen[h] for h in r.handles):
+            records[f] = record = r.to_json()
+            if r.secret and any(PUBLIC not in seen[h] for h in r.handles):
                 # face down: the count, and only the values this seat was shown
-                records[f]["cards"] = [c for h in r.handles for c in [g.card_for(h, seat)]
-                                       if c is not None]
-                records[f]["count"] = len(r.handles)
+                record["cards"] = [c["card"] for c in _cards(cards, seen, who, list(r.handles))
+                                   if c["card"] is not None]
+                record["count"] = len(r.handles)
         parts.append({
             "pid": p.pid, "seat": p.seat, "demon": p.demon, "usa": p.usa, "finished": p.finished,
-            "hand": _cards(g, p.hand, seat), "hand_cap": p.hand_cap,
-            "visible": _cards(g, p.visible, seat), "visible_cap": p.vis_cap,
-            "chariot": p.chariot, "reserve": _cards(g, p.reserve, seat),
+            "hand": _cards(cards, seen, who, p.hand), "hand_cap": p.hand_cap,
+            "visible": _cards(cards, seen, who, p.visible), "visible_cap": p.vis_cap,
+            "chariot": p.chariot, "reserve": _cards(cards, seen, who, p.reserve),
             "records": records})
     counts = field_counts(g.round_winners, range(g.players))
     return {
@@ -48,7 +55,7 @@ def build_view(g: ArcanoidGame, seat: int | None) -> dict[str, Any]:
         "wheel_new": list(ctx.data.get("new", [])) if ctx is not None else [],
         "order": list(g.order), "participants": parts,
         "pile": len(g.pile), "discard": len(g.discard),
-        "justice": _cards(g, g.justice, seat) if g.justice_card >= 0 else None,
+        "justice": _cards(cards, seen, who, g.justice) if g.justice_card >= 0 else None,
         "justice_cap": g.justice_cap,
         "temperance": None if g.temperance is None else {
             "owner": g.temperance.owner, "field": g.temperance.field},

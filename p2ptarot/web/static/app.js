@@ -366,7 +366,12 @@ function cardName(id) {
   return f ? f.face.name : id;
 }
 
+// what the log last drew: an event that adds no line redraws no line (a long game's log is the
+// page's largest list, and most events — a seat's waiting, a new view — add nothing to it)
+const drawnLog = { log: null, length: -1, since: null };
 function drawLog() {
+  if (drawnLog.log === S.log && drawnLog.length === S.log.length && drawnLog.since === S.since) return;
+  drawnLog.log = S.log; drawnLog.length = S.log.length; drawnLog.since = S.since;
   const log = $("log"); clear(log);
   S.log.slice(-200).forEach((e) => log.appendChild(el("li", e.cls, e.text)));
   log.parentElement.scrollTop = log.parentElement.scrollHeight;
@@ -394,6 +399,14 @@ function drawStandIn() {
 }
 
 function drawAll() { drawPlayers(); drawStatus(); drawScreen(); drawMoves(); drawLog(); drawStandIn(); }
+// events whose handler changes only what some parts draw: those parts alone are redrawn (a
+// `waiting` comes with nearly every step of the table; it sets S.waiting and S.deadline, which
+// only the players' row and the status line show; another seat's `move` only adds a log line —
+// its effect on the table comes as a `view`)
+const REDRAW = {
+  waiting() { drawPlayers(); drawStatus(); },
+  move(e) { if (e.seat === S.seat) drawAll(); else drawLog(); },
+};
 
 let sock = null;
 function play(index) {
@@ -560,7 +573,7 @@ function connect() {
       replayStep(0); return;
     }
     const h = handlers[e.type]; if (h) h(e);
-    drawAll();
+    (REDRAW[e.type] || drawAll)(e);
   };
   sock.onclose = () => { if (!S.finished) { $("status").textContent = t("Disconnected from your peer"); } };
 }
