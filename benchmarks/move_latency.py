@@ -92,6 +92,7 @@ def analyse(traces: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
                             or (b["src"] == "move" and b["s0"] >= r["s1"])), None)
                 if nxt is not None:
                     gaps.append(nxt["t0"] - r["t1"])
+    out_idle = _idle_think_cpu(traces)
     ends = {p: [r["t0"] for r in recs if r["src"] in ("over", "left")]
             for p, recs in traces.items()}
     overs = [e[0] for e in ends.values() if e]
@@ -108,7 +109,42 @@ def analyse(traces: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
             "pump_busy_fraction": round(busy / (busy + idle), 3) if busy + idle else None,
             "linger_s": round(max(lefts) - min(overs), 3) if overs and lefts else None,
             "finish_spread_s": round(max(overs) - min(overs), 3) if overs else None,
-            "timer_catchups": notes, "moves": len(moved)}
+            "timer_catchups": notes, "moves": len(moved), **out_idle}
+
+
+def _idle_think_cpu(traces: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
+    """Game phase only (from the first move taken anywhere): `all_idle_s`, the time no peer was
+    handling a batch (a wait somewhere, a message in flight, or every peer off the cores),
+    and its share of the phase; `think_ms`, from a step reaching a peer to its chooser's move
+    being taken there (the bots' choice and the pump's turn); `batch_cpu_over_wall`, the
+    batches' process CPU over their wall time (under 1: peers waiting for a core; builds
+    whose trace records no CPU give None)."""
+    batches = sorted((r for recs in traces.values() for r in recs
+                      if r["src"] in ("recv", "move") and "t1" in r), key=lambda r: r["t0"])
+    moves = [r["t0"] for r in batches if r["src"] == "move"]
+    if not moves:
+        return {}
+    start = min(moves)
+    game = [r for r in batches if r["t0"] >= start]
+    idle, reach = 0.0, start
+    for r in game:
+        idle += max(0.0, r["t0"] - reach)
+        reach = max(reach, r["t1"])
+    think: list[float] = []
+    for recs in traces.values():
+        done = [r for r in recs if r["src"] in ("recv", "move") and "t1" in r]
+        for i, r in enumerate(done):
+            if r["src"] == "move":
+                came = [q for q in done[:i] if q["s0"] < r["s0"] <= q["s1"]]
+                if came:
+                    think.append(r["t0"] - came[-1]["t1"])
+    timed = [r for r in game if "c1" in r]
+    wall = sum(r["t1"] - r["t0"] for r in timed)
+    return {"all_idle_s": round(idle, 3),
+            "all_idle_share": round(idle / (reach - start), 3) if reach > start else None,
+            "think_ms": _stats(think),
+            "batch_cpu_over_wall": round(sum(r["c1"] - r["c0"] for r in timed) / wall, 3)
+            if timed and wall else None}
 
 
 def measure(root: Path, game: str, players: int, seed: int,

@@ -234,7 +234,11 @@ sys.exit(0 if all(u['rc'] == 0 for u in _usage.values()) else 1)
 
 
 def forks_its_peers(root: Path) -> bool:
-    """Whether checkout `root`'s demo forks its peers from one launcher (issue 36)."""
+    """Whether checkout `root`'s demo forks its peers from one launcher (issue 36), unless the
+    environment sets `P2PTAROT_BENCH_NO_FORK` (a benchmark comparing the two ways of starting
+    the same build's peers: then each peer is a fresh interpreter, as before forking)."""
+    if os.environ.get("P2PTAROT_BENCH_NO_FORK"):
+        return False
     return (root / "p2ptarot/cli/launch.py").exists()
 
 

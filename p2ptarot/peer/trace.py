@@ -25,6 +25,15 @@ _STEP = re.compile(rb'"step":(\d+)')
 _KIND = re.compile(rb'"kind":"([a-z._]+)"')
 
 
+def _usage() -> dict[str, int]:
+    """This process's page faults and context switches so far (a forked peer's copy-on-write
+    faults; a peer made to wait for a core: involuntary switches)."""
+    import resource
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    return {"minflt": ru.ru_minflt, "majflt": ru.ru_majflt, "nvcsw": ru.ru_nvcsw,
+            "nivcsw": ru.ru_nivcsw}
+
+
 class StepTrace:
     """The records of one peer (see the module doc); `None` stands for a trace switched off."""
 
@@ -32,7 +41,8 @@ class StepTrace:
         self.path = Path(directory) / f"trace-{seat}.jsonl"
         # the game starts: both clocks, so a benchmark places it against the processes' spawn
         self.records: list[dict[str, Any]] = [{"src": "play", "s0": 0, "s1": 0,
-                                               "t0": time.monotonic(), "wall": time.time()}]
+                                               "t0": time.monotonic(), "wall": time.time(),
+                                               "cpu": time.process_time(), **_usage()}]
         self._cur: dict[str, Any] | None = None
         self._gc: dict[int, float] = {}  # collections and their seconds, by generation
         self._gc_n: dict[int, int] = {}
@@ -57,7 +67,8 @@ class StepTrace:
     def begin(self, src: str, step: int, data: bytes | None = None) -> None:
         """A batch starts: `src` woke the pump at session step `step` (`data`: a received frame,
         whose step and kind are noted when it is an envelope)."""
-        rec: dict[str, Any] = {"src": src, "s0": step, "t0": time.monotonic()}
+        rec: dict[str, Any] = {"src": src, "s0": step, "t0": time.monotonic(),
+                               "c0": time.process_time()}
         if data is not None and b'"ctl":"' in data[:200]:  # a control frame: its name
             at = data.find(b'"ctl":"') + 7
             rec["ek"] = "ctl." + data[at:data.find(b'"', at, at + 20)].decode(errors="replace")
@@ -88,14 +99,15 @@ class StepTrace:
         rec, self._cur = self._cur, None
         if rec is None:
             return
-        rec["s1"], rec["t1"] = step, time.monotonic()
+        rec["s1"], rec["t1"], rec["c1"] = step, time.monotonic(), time.process_time()
         self.records.append(rec)
 
     def note(self, what: str, step: int) -> None:
         """A moment outside any batch: a timer's catch-up (`resync`, `deep`), a catch-up asked
         again at once once an answer's window was taken (`more`), the end of play (`over`), the
         end of the linger (`left`)."""
-        self.records.append({"src": what, "s0": step, "s1": step, "t0": time.monotonic()})
+        self.records.append({"src": what, "s0": step, "s1": step, "t0": time.monotonic(),
+                             "cpu": time.process_time(), **_usage()})
 
     def write(self) -> None:
         import gc

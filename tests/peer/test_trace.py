@@ -52,3 +52,17 @@ def test_marks_outside_a_batch_are_ignored(tmp_path: Path) -> None:
     trace.sent(3)
     trace.end(4)
     assert [r["src"] for r in trace.records] == ["play"]
+
+
+def test_each_batch_and_moment_records_the_process_cpu_and_its_faults(tmp_path: Path) -> None:
+    """A benchmark tells a batch's CPU from its wall time (a peer made to wait for a core) and
+    counts the copy-on-write faults of a forked peer between the start and end of play."""
+    trace = StepTrace(tmp_path, 0)
+    trace.begin("recv", 0, None)
+    sum(i * i for i in range(20000))  # some CPU inside the batch
+    trace.end(1)
+    trace.note("over", 1)
+    play, batch, over = trace.records
+    assert batch["c0"] < batch["c1"] and play["cpu"] <= batch["c0"] and batch["c1"] <= over["cpu"]
+    for key in ("minflt", "majflt", "nvcsw", "nivcsw"):
+        assert 0 <= play[key] <= over[key]
