@@ -15,7 +15,6 @@ Usage: python benchmarks/game_phase.py --compare /path/to/previous [--game sinop
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import sys
@@ -25,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from report import emit  # noqa: E402
 from table_run import compile_bytecode, run_table  # noqa: E402
 
 HERE = Path(__file__).resolve().parent.parent
@@ -120,12 +120,7 @@ def main() -> int:
                                                     "wall", "cpu") if med["previous"][k]}
                                    for name in ("fork", "no_fork")},
            "samples": samples}
-    text = json.dumps(out, indent=1, sort_keys=True)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text + "\n")
-    print(text)
-    return 0
+    return emit(out, args.out, indent=1, sort_keys=True)
 
 
 if __name__ == "__main__":

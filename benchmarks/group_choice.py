@@ -18,6 +18,8 @@ import statistics
 import subprocess
 from pathlib import Path
 
+from report import emit  # the benchmarks folder is the script's own (sys.path[0])
+
 HERE = Path(__file__).resolve().parent.parent
 UNITS = ("var_mul_us", "base_mul_us", "decode_us", "add_us")
 COMPOSITES = ("shuffle_prove", "shuffle_verify", "share_make", "share_verify")
@@ -51,12 +53,7 @@ def main() -> int:
     prev, this = result["previous"], result["this"]
     result["speedup"] = {k: round(prev[k] / this[k], 2)  # type: ignore[index]
                          for k in (*UNITS, *COMPOSITES) if this[k]}  # type: ignore[index]
-    text = json.dumps(result, sort_keys=True)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text + "\n")
-    print(text)
-    return 0
+    return emit(result, args.out, sort_keys=True)
 
 
 if __name__ == "__main__":

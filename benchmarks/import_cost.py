@@ -25,6 +25,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from report import emit  # noqa: E402
 from table_run import compile_bytecode  # noqa: E402
 
 HERE = Path(__file__).resolve().parent.parent
@@ -125,12 +126,7 @@ def main() -> int:
         shutil.rmtree(work, ignore_errors=True)
     result["load_after"] = [round(x, 2) for x in os.getloadavg()]
     result["cpus"] = os.cpu_count()
-    text = json.dumps(result, sort_keys=True)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text + "\n")
-    print(text)
-    return 0
+    return emit(result, args.out, sort_keys=True)
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from report import emit  # noqa: E402
 from table_run import compile_bytecode, run_table  # noqa: E402
 
 HERE = Path(__file__).resolve().parent.parent
@@ -221,12 +222,7 @@ def main() -> int:
             "wall": statistics.median(s["wall"] for s in ss),
             "cpu": statistics.median(s["cpu"] for s in ss)}
         result[name + "_samples"] = ss
-    text = json.dumps(result, sort_keys=True)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text + "\n")
-    print(text)
-    return 0
+    return emit(result, args.out, sort_keys=True)
 
 
 if __name__ == "__main__":

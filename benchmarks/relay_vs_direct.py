@@ -46,6 +46,7 @@ sys.path.insert(0, str(HERE / "benchmarks"))
 from netns_rig import open_rig  # noqa: E402
 from online import _WRAPPER, _identity_code  # noqa: E402
 from online_servers import start_relay, start_turn  # noqa: E402
+from report import emit  # noqa: E402
 
 RATE_LIMIT = "60/s,3000/min"
 CAPS = {"direct": 4096, "relay-4k": 4096, "relay-64k": 65536}
@@ -158,12 +159,7 @@ def main() -> int:
         "summary": summary, "ratio_to_direct": ratios, "per_round_ratio": per_round,
         "target_ratio": 2.0,
         "meets_target": {s: r <= 2.0 for s, r in ratios.items()}, "samples": samples}
-    text = json.dumps(out, indent=1)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text + "\n")
-    print(text)
-    return 0
+    return emit(out, args.out, indent=1)
 
 
 if __name__ == "__main__":

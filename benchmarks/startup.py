@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from report import emit  # noqa: E402
 from table_run import run_table  # noqa: E402
 
 HERE = Path(__file__).resolve().parent.parent
@@ -64,12 +65,7 @@ def main() -> int:
         print(f"{n} peers: {json.dumps({k: v for k, v in row.items() if not k.endswith('_samples')})}",
               file=sys.stderr)
     result["load_after"] = [round(x, 2) for x in os.getloadavg()]
-    text = json.dumps(result, sort_keys=True)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text + "\n")
-    print(text)
-    return 0
+    return emit(result, args.out, sort_keys=True)
 
 
 if __name__ == "__main__":

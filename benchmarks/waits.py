@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from report import emit  # noqa: E402
 from import_cost import commands  # noqa: E402
 from startup import measure as first_move  # noqa: E402
 from table_run import compile_bytecode  # noqa: E402
@@ -139,12 +140,7 @@ def main() -> int:
     rows["shuffle_78_threads"] = shuffle_threads(max(args.runs, 5))
     result["rows"] = rows
     result["load1_at_end"] = round(os.getloadavg()[0], 2)
-    text = json.dumps(result, sort_keys=True)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text + "\n")
-    print(text)
-    return 0
+    return emit(result, args.out, sort_keys=True)
 
 
 def _row(samples: dict[str, list[dict[str, float | None]]], keys: tuple[str, ...]

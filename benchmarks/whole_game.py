@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from report import emit  # noqa: E402
 from table_run import (TableRun, compile_bytecode, floor_seconds, run_table,  # noqa: E402
                        unit_costs, verify_seconds)
 
@@ -106,12 +107,7 @@ def main() -> int:
         prev, this = result["previous"], result["this"]
         result["speedup"] = {k: round(prev[k] / this[k], 2)  # type: ignore[index,operator]
                              for k in RATIOS if prev[k] and this[k]}  # type: ignore[index]
-    text = json.dumps(result, sort_keys=True)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text + "\n")
-    print(text)
-    return 0
+    return emit(result, args.out, sort_keys=True)
 
 
 if __name__ == "__main__":
