@@ -129,9 +129,15 @@ class _Grace:
 async def host_lobby(cfg: PeerConfig, links: Links, identity: Identity, game: str,
                      variant: str | None, seats: int, options: dict[str, Any] | None = None,
                      on_listening: Callable[[str], None] | None = None,
-                     transport: Transport | None = None) -> SignedCharter:
+                     transport: Transport | None = None,
+                     closing: set[asyncio.Task[None]] | None = None) -> SignedCharter:
     """Advertise the table, seat joiners, start (see the module docstring), have every seat
-    sign the charter."""
+    sign the charter.
+
+    `closing`: once the charter is signed, the advert is withdrawn in a task put there instead
+    of before returning, for the caller to await when its game is over. Withdrawing a LAN advert
+    sends zeroconf's goodbye packets, spaced over about a quarter of a second, and the seats
+    already wait for the host's first message of the table meanwhile."""
     gi = game_info(game)
     variant = gi.resolve_variant(variant)  # BadConfiguration before anything is advertised
     try:
@@ -163,9 +169,14 @@ async def host_lobby(cfg: PeerConfig, links: Links, identity: Identity, game: st
         signed = SignedCharter(charter=charter, signatures=[sigs[k] for k, _name, _addr in seated])
         signed.verify()
         await links.broadcast(SignedFrame(signed=signed.model_dump(mode="json")).wire())
-        return signed
-    finally:
+    except BaseException:
         await advertiser.close()
+        raise
+    if closing is None:
+        await advertiser.close()
+    else:
+        closing.add(asyncio.ensure_future(advertiser.close()))
+    return signed
 
 
 def _say_open(cfg: PeerConfig, advertiser: Advert, links: Links, identity: Identity, game: str,

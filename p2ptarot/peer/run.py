@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any, Callable
 
 from p2ptarot.engine.local import Agent
@@ -27,16 +28,22 @@ async def run_host(cfg: PeerConfig, game: str, variant: str | None, seats: int, 
                    on_listening: Callable[[str], None] | None = None) -> GameResult:
     identity = DataDir(cfg.data_dir).identity(cfg.test_seed)
     transport = cfg.links()
+    closing: set[asyncio.Task[None]] = set()  # the advert, withdrawn while the table starts
     async with transport.open(identity) as links:
         try:
-            async with asyncio.timeout(cfg.lobby_timeout):
-                signed = await host_lobby(cfg, links, identity, game, variant, seats, options,
-                                          on_listening, transport)
-        except TimeoutError:
-            raise RunError(_("the table was not filled and signed within {wait} s; closing it "
-                             "(--lobby-timeout sets how long to wait)").format(
-                wait=f"{cfg.lobby_timeout:.0f}")) from None
-        return await play(cfg, links, identity, signed, choose)
+            try:
+                async with asyncio.timeout(cfg.lobby_timeout):
+                    signed = await host_lobby(cfg, links, identity, game, variant, seats,
+                                              options, on_listening, transport, closing)
+            except TimeoutError:
+                raise RunError(_("the table was not filled and signed within {wait} s; closing "
+                                 "it (--lobby-timeout sets how long to wait)").format(
+                    wait=f"{cfg.lobby_timeout:.0f}")) from None
+            return await play(cfg, links, identity, signed, choose)
+        finally:
+            for task in closing:  # best effort: a table's result never waits on its advert's
+                with contextlib.suppress(Exception):  # failure to say goodbye
+                    await task
 
 
 async def run_join(cfg: PeerConfig, target: str | None, game: str | None, choose: Chooser,

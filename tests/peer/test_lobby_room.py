@@ -16,7 +16,8 @@ from p2ptarot.bots import make as make_bot
 from p2ptarot.crypto.signing import Identity
 from p2ptarot.net.events import LinkDown, Received
 from p2ptarot.peer.config import GameResult, PeerConfig
-from p2ptarot.peer.lobby import host_lobby
+from p2ptarot.net.finder import FindError, find_table
+from p2ptarot.peer.lobby import host_lobby, join_lobby
 from p2ptarot.peer.run import bot_chooser, run_host, run_join
 from p2ptarot.peer.store import read_transcript
 from p2ptarot.net.wsmesh import Mesh, MeshConfig
@@ -299,3 +300,22 @@ async def test_a_joiner_pinned_to_another_fingerprint_refuses_the_host(tmp_path:
             if t is not None:
                 t.cancel()
         await asyncio.gather(*(t for t in (host, pinned) if t is not None), return_exceptions=True)
+
+
+async def test_the_table_starts_while_its_advert_is_withdrawn(tmp_path: Path) -> None:
+    """The host's lobby returns with the charter signed while the advert's zeroconf goodbyes are
+    still going out (in the task it hands over); once that task is done, the table is gone."""
+    host_id, bob_id = Identity.generate(), Identity.generate()
+    closing: set[asyncio.Task[None]] = set()
+    async with Mesh(host_id, MeshConfig()) as host, Mesh(bob_id, MeshConfig()) as bob:
+        lobby = asyncio.create_task(host_lobby(cfg(tmp_path, "Alice", None), host, host_id,
+                                               "sinople", None, 2, closing=closing))
+        url = await find_table(["127.0.0.1"], "sinople", host_id.fingerprint, wait=WAIT)
+        joined = asyncio.create_task(join_lobby(cfg(tmp_path, "Bob", None), bob, bob_id, url))
+        async with asyncio.timeout(WAIT):
+            signed = await lobby
+            assert len(closing) == 1 and not next(iter(closing)).done()
+            assert (await joined).charter.table_id == signed.charter.table_id
+            await next(iter(closing))
+        with pytest.raises(FindError):
+            await find_table(["127.0.0.1"], "sinople", host_id.fingerprint, wait=1.5)
