@@ -60,6 +60,9 @@ def preload(game: str) -> None:
         import p2ptarot.transcript.format  # noqa: F401, PLC0415 - the store reads and writes it
         from p2ptarot.engine import registry  # noqa: PLC0415
         from p2ptarot.table import effects  # noqa: F401, PLC0415 - the store's, loaded at its first write
+        from p2ptarot.table.bodies import build_validators  # noqa: PLC0415
+
+        build_validators()
         try:
             registry.info(game)
             registry.layer_module(game, "bots")

@@ -299,8 +299,30 @@ class DeckEpoch:
 
     # ---- receiving any seat's message ------------------------------------------------------------
 
-    def receive(self, sender: int, msg: MentalMessage) -> list[Event]:
-        """Verify and apply `msg` sent by `sender`; raise MentalViolation naming the culprit."""
+    def precheck(self, sender: int, msg: MentalMessage) -> bool:
+        """Check another seat's decryption shares while their step still waits on other seats'
+        (the proofs are most of a shares step's work, and otherwise all of it ran at once when
+        the last message came). True when every check `receive` makes passed; `receive` then
+        skips the proofs (`checked`). The checks read only what no message of the same phase
+        changes (the sender's key, the versions named), so their outcome cannot differ later.
+        Never raises: on any failure nothing is kept, and `receive` runs every check again and
+        names the culprit, in the step's order."""
+        if not isinstance(msg, ShareMessage) or msg.seat != sender or sender == self.me \
+                or (msg.deck, msg.epoch) != (self.deck, self.epoch) or self.idle \
+                or msg.op != self._cursor:
+            return False
+        op = self._ops[self._cursor]
+        if not isinstance(op, SharesPhase) or msg.KIND != op.kind or sender not in op.pending:
+            return False
+        try:
+            self._check_shares(op, msg)
+        except Exception:  # noqa: BLE001 - `receive` checks again, and says what was wrong
+            return False
+        return True
+
+    def receive(self, sender: int, msg: MentalMessage, checked: bool = False) -> list[Event]:
+        """Verify and apply `msg` sent by `sender`; raise MentalViolation naming the culprit.
+        `checked`: `precheck` passed on this very message (its proofs are not checked again)."""
         if msg.seat != sender:
             raise MentalViolation(sender, tr("message claims to come from seat {seat}",
                                              seat=msg.seat))
@@ -323,7 +345,7 @@ class DeckEpoch:
             raise MentalViolation(sender, tr("{KIND}: seat {sender} is not expected to send now "
                                              "(already sent, or not its turn)",
                                              KIND=msg.KIND, sender=sender))
-        trusted = sender == self.me and self._made.get((msg.op, msg.KIND)) == msg
+        trusted = checked or (sender == self.me and self._made.get((msg.op, msg.KIND)) == msg)
         events: list[Event] = []
         if isinstance(msg, KeyMessage):
             self._on_key(op, msg, trusted)
@@ -413,6 +435,17 @@ class DeckEpoch:
         op.pending.discard(s)
 
     def _on_shares(self, op: SharesPhase, msg: ShareMessage, trusted: bool) -> list[Event]:
+        self._check_shares(op, msg, proofs=not trusted)
+        events: list[Event] = []
+        for item in msg.items:
+            self.handles[item.handle].versions[item.version].shares[msg.seat] = item.share
+        for item in msg.items:
+            events += self._learn(item.handle, item.version)
+        op.pending.discard(msg.seat)
+        return events
+
+    def _check_shares(self, op: SharesPhase, msg: ShareMessage, proofs: bool = True) -> None:
+        """What a shares message must be for `op`, and (`proofs`) each share's proof."""
         s = msg.seat
         if msg.targets != op.targets:
             how = _differ(msg.targets, op.targets)
@@ -432,7 +465,7 @@ class DeckEpoch:
         got = [(i.handle, i.version) for i in msg.items]
         if got != want:
             raise MentalViolation(s, tr("shares for {got}, expected {want}", got=got, want=want))
-        if not trusted:
+        if proofs:
             h_s = self.keys[s]
             for item in msg.items:
                 ct = self.handles[item.handle].versions[item.version].ciphertext
@@ -444,13 +477,6 @@ class DeckEpoch:
                     raise MentalViolation(s, tr("decryption share for handle {handle} version "
                                                 "{version} rejected: {exc}",
                                                 handle=item.handle, version=item.version, exc=exc)) from exc
-        events: list[Event] = []
-        for item in msg.items:
-            self.handles[item.handle].versions[item.version].shares[s] = item.share
-        for item in msg.items:
-            events += self._learn(item.handle, item.version)
-        op.pending.discard(s)
-        return events
 
     # ---- knowledge ---------------------------------------------------------------------------
 

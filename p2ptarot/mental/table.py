@@ -34,6 +34,8 @@ class MentalTable:
         self._rng = rng if rng is not None or seat is None else SystemRandomSource()
         self._epochs: dict[EpochKey, DeckEpoch] = {}
         self._latest: dict[str, int] = {}
+        #: per sender, the last wire dict whose proofs `precheck` passed, and its message
+        self._checked: dict[int, tuple[Any, MentalMessage]] = {}
 
     # ---- epochs ----------------------------------------------------------------------------
 
@@ -95,18 +97,34 @@ class MentalTable:
     def take_events(self) -> list[Event]:
         return [e for st in self._epochs.values() for e in st.take_events()]
 
-    def receive(self, sender: int, msg: MentalMessage) -> list[Event]:
+    def receive(self, sender: int, msg: MentalMessage, checked: bool = False) -> list[Event]:
         """Verify and apply a message of `sender` (raises MentalViolation naming the culprit)."""
         state = self._epochs.get((msg.deck, msg.epoch))
         if state is None:
             raise MentalViolation(sender, tr("no deck {deck} epoch {epoch} is open",
                                              deck=repr(msg.deck), epoch=msg.epoch))
-        return state.receive(sender, msg)
+        return state.receive(sender, msg, checked)
 
     def receive_dict(self, sender: int, data: Any) -> list[Event]:
-        """Decode a wire dict then :meth:`receive`; malformed input blames `sender`."""
+        """Decode a wire dict then :meth:`receive`; malformed input blames `sender`. The very
+        dict :meth:`precheck` passed is not decoded nor its proofs checked again."""
+        hit = self._checked.pop(sender, None)
+        if hit is not None and hit[0] is data:
+            return self.receive(sender, hit[1], checked=True)
         try:
             msg = message_from_dict(data)
         except MessageDecodeError as exc:
             raise MentalViolation(sender, tr("malformed message: {exc}", exc=exc)) from exc
         return self.receive(sender, msg)
+
+    def precheck(self, sender: int, data: Any) -> None:
+        """Check a wire dict of `sender` ahead of its turn (`DeckEpoch.precheck`: decryption
+        shares whose step waits on other seats); never raises. One kept per sender: the step
+        that comes to it hands :meth:`receive_dict` that same dict."""
+        try:
+            msg = message_from_dict(data)
+        except MessageDecodeError:
+            return
+        state = self._epochs.get((msg.deck, msg.epoch))
+        if state is not None and state.precheck(sender, msg):
+            self._checked[sender] = (data, msg)

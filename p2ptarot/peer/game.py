@@ -216,7 +216,8 @@ class _Effects:
         self.pending_choice.append(asyncio.create_task(ask()))
 
     async def progress(self, e: Progress) -> None:
-        logger.debug("step %d: %s", e.step, printable(e.text))
+        if logger.isEnabledFor(logging.DEBUG):  # a player's peer logs no step lines
+            logger.debug("step %d: %s", e.step, printable(e.text))
 
     async def notice(self, e: Notice) -> None:
         logger.info("%s", printable(e.text))

@@ -240,3 +240,11 @@ def envelope_of(item: str | dict[str, Any]) -> Envelope:
         return parse(canonical.encode(item))
     except canonical.CanonicalError as exc:
         raise EnvelopeError(tr("unreadable evidence: {exc}", exc=exc)) from exc
+
+
+def build_validators() -> None:
+    """Build now the validators every game's peers use (`SealedCommitment`'s pattern alone takes
+    about 30 ms): a launcher does it once before forking its peers, which otherwise each built
+    them at their first move."""
+    for model in (SealedCommitment, SecretSalt, MoveBody, CommitBody, OpenBody, ResultBody):
+        model.model_rebuild()

@@ -28,6 +28,7 @@ def is_clean_name(text: str) -> bool:
 def printable(text: object, limit: int = 500) -> str:
     """Any text (a signed reason, a peer's error) for a terminal: line breaks become spaces, other
     non-printables '?'."""
-    raw = text if isinstance(text, str) else str(text)
-    return "".join(ch if ch.isprintable() else " " if ch in "\n\t\r" else "?"
-                   for ch in raw[:limit])
+    raw = (text if isinstance(text, str) else str(text))[:limit]
+    if raw.isprintable():  # the common case, without a generator over every character
+        return raw
+    return "".join(ch if ch.isprintable() else " " if ch in "\n\t\r" else "?" for ch in raw)

@@ -342,8 +342,23 @@ class Session:
             return
         if not trusted and env.step > self.step:
             self._ask_for_lacking(env.seat)
+        if advance and not trusted and env.step == self.step and env.seat != self.seat:
+            self._precheck_deck(env)
         if advance and not self.finished:
             self._try_complete()
+
+    def _precheck_deck(self, env: Envelope) -> None:
+        """A deck message for the current step from another seat: its proofs are checked now,
+        while the step may still wait on other seats (`MentalTable.precheck`; a message that
+        fails is left for the step's own checks, which blame in the step's order)."""
+        spec = self._spec
+        if spec is None or spec.deck_op is None or env.kind != spec.kind:
+            return
+        try:
+            self._check_deck_header(env)
+        except Violation:
+            return
+        self.mental.precheck(env.seat, env.body)
 
     def _ask_for_lacking(self, seat: int) -> None:
         """`seat` signed a message for a later step, so it completed the current one: ask it,

@@ -93,3 +93,18 @@ def test_the_demo_starts_fresh_interpreters_where_it_cannot_fork() -> None:
         "print(json.dumps([type(peer).__name__, peer.returncode, type(forked).__name__,\n"
         "                  json.loads(text) == json.loads(ftext)]))\n")
     assert json.loads(out.stdout.splitlines()[-1]) == ["Popen", 0, "ForkedPeer", True]
+
+
+def test_forked_peers_find_the_bodies_validators_built() -> None:
+    """Built once in the launcher (`SealedCommitment`'s alone is ~30 ms), not in every peer."""
+    out = _python(
+        "from p2ptarot.table import bodies\n"
+        "models = (bodies.SealedCommitment, bodies.SecretSalt, bodies.MoveBody, bodies.CommitBody,\n"
+        "          bodies.OpenBody, bodies.ResultBody)\n"
+        "before = [type(m.__pydantic_validator__).__name__ for m in models]\n"
+        "from p2ptarot.cli import launch\n"
+        "launch.preload('sinople')\n"
+        "print(' '.join(before)); print(' '.join(type(m.__pydantic_validator__).__name__ for m in models))\n")
+    before, after = out.stdout.splitlines()[-2:]
+    assert set(before.split()) == {"MockValSer"}  # deferred: a fresh interpreter builds at first use
+    assert set(after.split()) == {"SchemaValidator"}

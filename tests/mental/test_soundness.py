@@ -434,3 +434,66 @@ def test_a_message_is_built_once() -> None:
         lb.observer.epoch("d", 1).make(lb.observer.expected()[0])
     with pytest.raises(MentalUsageError, match="local seat"):
         lb.seats[1].epoch("d", 1).make(lb.seats[1].expected()[0])  # seat 0's expectation
+
+
+# ---- shares checked ahead of their step (`precheck`) -------------------------------------------
+
+def test_shares_checked_ahead_are_not_checked_again() -> None:
+    """Seat 0 checks seat 1's shares when they come; the step, taking that very dict, checks no
+    proof again and ends in the same state as a peer that checked them only then."""
+    from p2ptarot.crypto.group import count_ops
+
+    lb = setup()
+    m = _dealt(lb)
+    wire = json.loads(json.dumps(m.to_dict()))
+    ahead, late = lb.seats[0], lb.seats[2]
+    with count_ops() as checking:
+        ahead.precheck(1, wire)
+    assert checking.var_mul >= 3 * len(m.items)  # every share's proof: 3 variable-base each
+    with count_ops() as taking:
+        ahead.receive_dict(1, wire)
+    assert taking.var_mul == 0 and taking.validate == 0  # neither decoded nor checked again
+    late.receive_dict(1, json.loads(json.dumps(m.to_dict())))
+    assert ahead.expected() == late.expected()
+    lb.seats[1].receive(1, m)
+    lb.observer.receive_dict(1, json.loads(json.dumps(m.to_dict())))
+    finishes(lb)
+
+
+def test_shares_that_fail_ahead_are_blamed_when_their_step_comes() -> None:
+    """A tampered share passes nothing ahead; the step's own check names its author."""
+    lb = setup()
+    m = _dealt(lb)
+    items = list(m.items)
+    items[0] = dataclasses.replace(items[0], share=items[1].share)
+    bad = json.loads(json.dumps(dataclasses.replace(m, items=tuple(items)).to_dict()))
+    lb.seats[0].precheck(1, bad)
+    with pytest.raises(MentalViolation) as info:
+        lb.seats[0].receive_dict(1, bad)
+    assert info.value.seat == 1 and "decryption share for handle 0" in info.value.reason
+
+
+def test_a_check_ahead_holds_only_for_the_dict_it_passed() -> None:
+    """Seat 1's honest shares pass ahead; a tampered copy (another dict) is checked in full."""
+    lb = setup()
+    m = _dealt(lb)
+    lb.seats[0].precheck(1, json.loads(json.dumps(m.to_dict())))
+    items = list(m.items)
+    items[0] = dataclasses.replace(items[0], share=items[1].share)
+    bad = json.loads(json.dumps(dataclasses.replace(m, items=tuple(items)).to_dict()))
+    with pytest.raises(MentalViolation) as info:
+        lb.seats[0].receive_dict(1, bad)
+    assert info.value.seat == 1
+
+
+def test_nothing_but_the_current_shares_is_checked_ahead() -> None:
+    """A shuffle, a message in another seat's name or the seat's own: nothing kept, no error."""
+    lb = Loopback(3, seed=4)
+    lb.open("d", 1, CARDS)
+    lb.step()  # the keys
+    shuffle = pending_message(lb, 0, "mental.shuffle")
+    for sender, msg in ((0, shuffle), (2, shuffle)):
+        lb.seats[1].precheck(sender, json.loads(json.dumps(msg.to_dict())))
+    lb.seats[1].precheck(0, {"kind": "mental.shares", "junk": True})
+    assert lb.seats[1]._checked == {}
+    finishes(lb)

@@ -13,6 +13,7 @@ from tests.table.helpers import cut, deep, resign, unsigned_edit
 from p2ptarot.table import canonical
 from p2ptarot.table.effects import Aborted, Send
 from p2ptarot.table.envelope import parse
+from p2ptarot.table.session import Session
 
 
 def _index(envs, kind: str, nth: int = 0) -> int:
@@ -147,3 +148,54 @@ def test_move_naming_a_handle_that_does_not_exist_is_blamed_not_a_crash(game2, h
     verdict = verify(game2, cut(lines, envs[i].step))
     assert not verdict.valid
     assert verdict.seat == envs[i].seat
+
+
+def test_two_bad_shares_in_one_step_blame_the_first_seat_whatever_came_first(game3) -> None:
+    """Shares are checked as they come (`MentalTable.precheck`), but a step's faults are still
+    judged in seat order: seat 2's bad shares, arriving before seat 1's, do not take the blame."""
+    lines = list(game3.records[0])
+    envs = [parse(x) for x in lines]
+    by_step: dict[int, dict[int, int]] = {}
+    for k, e in enumerate(envs):
+        if e.kind == "mental.shares" and len(e.body["items"]) >= 2:
+            by_step.setdefault(e.step, {})[e.seat] = k
+    step, at = next((s, seats) for s, seats in by_step.items() if {1, 2} <= seats.keys())
+    for seat in (1, 2):
+        env = envs[at[seat]]
+        body = deep(env.body)
+        body["items"][0]["share"] = body["items"][1]["share"]
+        lines[at[seat]] = resign(game3.ids[seat], env, body=body)
+    lines[at[1]], lines[at[2]] = lines[at[2]], lines[at[1]]  # seat 2's comes first
+    watcher = Session(game3.signed, seat=None)  # a live peer takes them as they come
+    watcher.start()
+    aborted = [e for line in cut(lines, step) for e in watcher.receive(line)
+               if isinstance(e, Aborted)]
+    assert [(a.step, a.blame) for a in aborted] == [(step, 1)], aborted
+
+
+def test_shares_are_checked_as_they_come_not_all_when_the_step_ends(game3) -> None:
+    """The proofs of a shares message that leaves its step waiting are checked on arrival; the
+    step, once the last message comes, checks only that last one's."""
+    from p2ptarot.crypto.group import count_ops
+
+    lines = list(game3.records[0])
+    envs = [parse(x) for x in lines]
+    firsts = [k for k, e in enumerate(envs) if e.kind == "mental.shares"
+              and len(e.body["items"]) >= 2 and k + 1 < len(envs) and envs[k + 1].step == e.step
+              and envs[k + 1].kind == "mental.shares" and (k == 0 or envs[k - 1].step != e.step)]
+    k = firsts[0]
+    watcher = Session(game3.signed, seat=None)
+    watcher.start()
+    for line in lines[:k]:
+        watcher.receive(line)
+    step = envs[k].step
+    with count_ops() as first:
+        watcher.receive(lines[k])
+    assert watcher.step == step and first.var_mul >= 3 * len(envs[k].body["items"])
+    rest = [j for j in range(k + 1, len(envs)) if envs[j].step == step]
+    with count_ops() as others:
+        for j in rest:
+            watcher.receive(lines[j])
+    assert watcher.step > step
+    # the first message's proofs are not checked a second time when the step completes
+    assert others.var_mul == sum(3 * len(envs[j].body["items"]) for j in rest)
