@@ -227,14 +227,21 @@ class RelayPool:
         self._tasks += [asyncio.create_task(self._write(r)) for r in self._relays.values()]
         self._tasks.append(asyncio.create_task(self._watch()))
 
-    async def close(self, settle: float = 3.0) -> None:
-        """Close every connection, after waiting at most ``settle`` s for the relays to answer
-        what was published (a relay may drop an event still being stored when its sender
-        disconnects: the last frames of a leaving peer would be lost)."""
-        if self.connected and not self._acked.is_set():
+    async def close(self, settle: float = 3.0, patience: float = 15.0) -> None:
+        """Close every connection once the relays answered what was published (a relay may
+        drop an event still being stored when its sender disconnects: the last frames of a
+        leaving peer, its `bye` among them, would be lost): waiting as long as they keep
+        answering, at most ``settle`` s without any answer and ``patience`` s in all. A relay
+        slowed down by its load answers late, not never: a fixed wait cut it off."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + patience
+        while self.connected and not self._acked.is_set() and loop.time() < give_up:
+            unanswered = len(self._unacked)
             with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(settle):
+                async with asyncio.timeout(min(settle, give_up - loop.time())):
                     await self._acked.wait()
+            if len(self._unacked) >= unanswered:
+                break  # no answer at all for `settle` s
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:

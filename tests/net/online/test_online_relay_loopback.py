@@ -199,13 +199,18 @@ async def test_a_peer_leaving_right_after_sending_delivers_everything(relay: Rel
             await a.send(bob.public_bytes, frame)
         await a.close()  # at once: most packets are still queued behind the token bucket
         got: list[bytes] = []
-        async with asyncio.timeout(WAIT):
-            while True:
-                event = await b.next_event()
-                if isinstance(event, Received):
-                    got.append(event.data)
-                elif isinstance(event, LinkDown):
-                    break
+        try:
+            async with asyncio.timeout(WAIT):
+                while True:
+                    event = await b.next_event()
+                    if isinstance(event, Received):
+                        got.append(event.data)
+                    elif isinstance(event, LinkDown):
+                        break
+        except TimeoutError:  # what came, and what the relay said, for the one who reads this
+            log = relay.log.read_text(errors="replace")[-3000:] if relay.log.exists() else ""
+            pytest.fail(f"no LinkDown within {WAIT} s; {len(got)} of {len(frames)} frames came; "
+                        f"the relay's log ends with:\n{log}")
         assert got == frames
 
 
