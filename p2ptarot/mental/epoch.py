@@ -305,24 +305,41 @@ class DeckEpoch:
         the last message came). True when every check `receive` makes passed; `receive` then
         skips the proofs (`checked`). The checks read only what no message of the same phase
         changes (the sender's key, the versions named), so their outcome cannot differ later.
-        Never raises: on any failure nothing is kept, and `receive` runs every check again and
-        names the culprit, in the step's order."""
-        if not isinstance(msg, ShareMessage) or msg.seat != sender or sender == self.me \
-                or (msg.deck, msg.epoch) != (self.deck, self.epoch) or self.idle \
-                or msg.op != self._cursor:
-            return False
-        op = self._ops[self._cursor]
-        if not isinstance(op, SharesPhase) or msg.KIND != op.kind or sender not in op.pending:
+        A failure keeps nothing: `receive` runs every check again and names the culprit, in the
+        step's order."""
+        if not isinstance(msg, ShareMessage) or sender == self.me:
             return False
         try:
+            op = self._expecting(sender, msg)
+            if not isinstance(op, SharesPhase):
+                return False
             self._check_shares(op, msg)
-        except Exception:  # noqa: BLE001 - `receive` checks again, and says what was wrong
+        except MentalViolation:
             return False
         return True
 
     def receive(self, sender: int, msg: MentalMessage, checked: bool = False) -> list[Event]:
         """Verify and apply `msg` sent by `sender`; raise MentalViolation naming the culprit.
         `checked`: `precheck` passed on this very message (its proofs are not checked again)."""
+        op = self._expecting(sender, msg)
+        trusted = checked or (sender == self.me and self._made.get((msg.op, msg.KIND)) == msg)
+        events: list[Event] = []
+        if isinstance(msg, KeyMessage):
+            self._on_key(op, msg, trusted)
+        elif isinstance(msg, ShuffleMessage):
+            assert isinstance(op, ShuffleOp)
+            self._on_shuffle(op, msg, trusted)
+        elif isinstance(msg, ReencryptionMessage):
+            assert isinstance(op, TransferOp)
+            self._on_reencryption(op, msg, trusted)
+        else:
+            assert isinstance(op, SharesPhase) and isinstance(msg, ShareMessage)
+            events += self._on_shares(op, msg, trusted)
+        return self.take_events() + events + self._advance()
+
+    def _expecting(self, sender: int, msg: MentalMessage) -> Operation:
+        """The operation in progress, which `msg` answers and `sender` owes now; else a
+        MentalViolation naming `sender`."""
         if msg.seat != sender:
             raise MentalViolation(sender, tr("message claims to come from seat {seat}",
                                              seat=msg.seat))
@@ -345,20 +362,7 @@ class DeckEpoch:
             raise MentalViolation(sender, tr("{KIND}: seat {sender} is not expected to send now "
                                              "(already sent, or not its turn)",
                                              KIND=msg.KIND, sender=sender))
-        trusted = checked or (sender == self.me and self._made.get((msg.op, msg.KIND)) == msg)
-        events: list[Event] = []
-        if isinstance(msg, KeyMessage):
-            self._on_key(op, msg, trusted)
-        elif isinstance(msg, ShuffleMessage):
-            assert isinstance(op, ShuffleOp)
-            self._on_shuffle(op, msg, trusted)
-        elif isinstance(msg, ReencryptionMessage):
-            assert isinstance(op, TransferOp)
-            self._on_reencryption(op, msg, trusted)
-        else:
-            assert isinstance(op, SharesPhase) and isinstance(msg, ShareMessage)
-            events += self._on_shares(op, msg, trusted)
-        return self.take_events() + events + self._advance()
+        return op
 
     def _on_key(self, op: Operation, msg: KeyMessage, trusted: bool) -> None:
         s = msg.seat

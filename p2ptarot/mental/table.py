@@ -124,7 +124,8 @@ class MentalTable:
         try:
             msg = message_from_dict(data)
             state = self._epochs.get((msg.deck, msg.epoch))
-        except Exception:  # noqa: BLE001 - the step's own decoding says what is wrong, if it comes
+            passed = state is not None and state.precheck(sender, msg)
+        except Exception:  # noqa: BLE001 - the step's own checks say what is wrong, if it comes
             return
-        if state is not None and state.precheck(sender, msg):
+        if passed:
             self._checked[sender] = (data, msg)
